@@ -1,0 +1,97 @@
+// Shared engine types. Nothing here (or anywhere in src/chat, src/providers, src/sessions)
+// may import 'obsidian': the engine runs headless in Node and in tests.
+
+export type Role = "system" | "user" | "assistant";
+
+/** A message as sent to a model. */
+export interface PromptMessage {
+	role: Role;
+	content: string;
+}
+
+/** A message as stored in a session. */
+export interface ChatMessage {
+	id: string;
+	role: Role;
+	content: string;
+	/** ISO 8601 timestamp. */
+	createdAt: string;
+	/** The answer was stopped by the person; `content` is the partial answer. */
+	cancelled?: boolean;
+	/** The turn failed; a short, key-free description of why. */
+	error?: string;
+	/**
+	 * Only on the `system` summary at index 0: the id of the last transcript message the summary
+	 * covers. Messages after it are sent verbatim.
+	 */
+	summaryOf?: string;
+}
+
+export interface Session {
+	id: string;
+	title: string;
+	createdAt: string;
+	updatedAt: string;
+	/** [system summary?], then user/assistant messages in order. */
+	messages: ChatMessage[];
+}
+
+export interface Usage {
+	promptTokens?: number;
+	completionTokens?: number;
+}
+
+export interface GenerateRequest {
+	purpose: "chat" | "summary";
+	messages: PromptMessage[];
+	/** The most tokens the answer may have. */
+	maxTokens: number;
+	/** The model's context window in tokens (Ollama's num_ctx). */
+	contextWindow: number;
+	signal?: AbortSignal;
+	onToken?: (delta: string) => void;
+}
+
+export interface GenerateResult {
+	text: string;
+	usage?: Usage;
+}
+
+export interface LLMAdapter {
+	generate(req: GenerateRequest): Promise<GenerateResult>;
+}
+
+/** Every error an adapter throws carries one of these kinds. */
+export type LLMErrorKind =
+	| "context_overflow"
+	| "rate_limit"
+	| "auth"
+	| "not_found"
+	| "bad_request"
+	| "server"
+	| "network"
+	| "protocol"
+	| "aborted";
+
+/** Budget and prompt settings the engine needs. */
+export interface ChatSettings {
+	/** The model's context window the prompt must fit in, in tokens. */
+	maxPromptTokens: number;
+	/** Tokens kept free for the answer. Budget B = maxPromptTokens − reservedResponseTokens. */
+	reservedResponseTokens: number;
+	/** Recent messages sent verbatim before older ones are summarized. */
+	recentMessagesToKeep: number;
+	/** The window never shrinks below this many recent messages. */
+	minRecentMessagesToKeep: number;
+	/** System instructions sent first in every prompt. */
+	systemPrompt: string;
+}
+
+export const DEFAULT_CHAT_SETTINGS: ChatSettings = {
+	maxPromptTokens: 8192,
+	reservedResponseTokens: 512,
+	recentMessagesToKeep: 6,
+	minRecentMessagesToKeep: 2,
+	systemPrompt:
+		"You are Discover, a helpful assistant inside Obsidian. Answer clearly and concisely. When a document is provided, ground your answers in it and say when it does not contain the answer.",
+};

@@ -1,0 +1,53 @@
+import type { FileStore } from "./store";
+
+/** A FileStore held in memory: for tests, benchmarks and previews. Directories are implicit. */
+export class MemoryFileStore implements FileStore {
+	readonly files = new Map<string, string>();
+
+	private static norm(path: string): string {
+		return path.replace(/\\/g, "/").replace(/\/+/g, "/").replace(/^\/|\/$/g, "");
+	}
+
+	read(path: string): Promise<string> {
+		const data = this.files.get(MemoryFileStore.norm(path));
+		if (data === undefined) return Promise.reject(new Error(`File not found: ${path}`));
+		return Promise.resolve(data);
+	}
+
+	write(path: string, data: string): Promise<void> {
+		this.files.set(MemoryFileStore.norm(path), data);
+		return Promise.resolve();
+	}
+
+	append(path: string, data: string): Promise<void> {
+		const key = MemoryFileStore.norm(path);
+		this.files.set(key, (this.files.get(key) ?? "") + data);
+		return Promise.resolve();
+	}
+
+	exists(path: string): Promise<boolean> {
+		const key = MemoryFileStore.norm(path);
+		if (this.files.has(key)) return Promise.resolve(true);
+		for (const name of this.files.keys()) if (name.startsWith(key + "/")) return Promise.resolve(true);
+		return Promise.resolve(false);
+	}
+
+	list(dir: string): Promise<string[]> {
+		const prefix = MemoryFileStore.norm(dir);
+		const out = new Set<string>();
+		for (const name of this.files.keys()) {
+			const rest = prefix === "" ? name : name.startsWith(prefix + "/") ? name.slice(prefix.length + 1) : undefined;
+			if (rest !== undefined && rest !== "") out.add(rest.split("/")[0] ?? rest);
+		}
+		return Promise.resolve([...out].sort());
+	}
+
+	remove(path: string): Promise<void> {
+		this.files.delete(MemoryFileStore.norm(path));
+		return Promise.resolve();
+	}
+
+	mkdir(_dir: string): Promise<void> {
+		return Promise.resolve();
+	}
+}

@@ -1,0 +1,17 @@
+import { defineConfig } from "vitest/config";
+import { fileURLToPath } from "node:url";
+
+export default defineConfig({
+	resolve: {
+		alias: {
+			// `obsidian` on npm is types only: tests run against an in-memory runtime typed against obsidian.d.ts.
+			obsidian: fileURLToPath(new URL("./tests/obsidian/index.ts", import.meta.url)),
+		},
+	},
+	test: {
+		include: ["src/**/*.test.ts", "tests/**/*.test.ts"],
+		exclude: ["tests/e2e/**", "node_modules/**"],
+		environment: "node",
+		testTimeout: 20000,
+	},
+});
