@@ -1,0 +1,43 @@
+#!/usr/bin/env node
+// Installs and builds Discover into an Obsidian vault: the demo vault in this repository by
+// default, or any vault given by path. Usage: npm run vault [-- --vault /path/to/vault]
+// Needs only Node and npm: it installs the project's dependencies itself when they are missing.
+import { execSync } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const args = process.argv.slice(2);
+const flag = args.indexOf("--vault");
+const vaultArg = flag >= 0 ? args[flag + 1] : args.find((a) => !a.startsWith("--"));
+const vault = resolve(vaultArg ?? join(root, "demo-vault"));
+
+if (!existsSync(vault)) {
+	console.error(`No folder at ${vault}. Pass the path of an existing Obsidian vault.`);
+	process.exit(1);
+}
+const run = (cmd) => execSync(cmd, { cwd: root, stdio: "inherit" });
+
+if (!existsSync(join(root, "node_modules"))) run("npm ci --no-audit --no-fund");
+run("npm run build");
+
+const configDir = join(vault, ".obsidian");
+const pluginDir = join(configDir, "plugins", "discover-chat");
+mkdirSync(pluginDir, { recursive: true });
+for (const file of ["main.js", "manifest.json", "styles.css"]) copyFileSync(join(root, file), join(pluginDir, file));
+
+// Enable the plugin (Obsidian still asks once to trust community plugins in a vault it has not seen).
+const listFile = join(configDir, "community-plugins.json");
+let enabled = [];
+try {
+	enabled = JSON.parse(readFileSync(listFile, "utf8"));
+} catch {
+	enabled = [];
+}
+if (!Array.isArray(enabled)) enabled = [];
+if (!enabled.includes("discover-chat")) enabled.push("discover-chat");
+writeFileSync(listFile, JSON.stringify(enabled, null, 2) + "\n");
+
+console.log(`Discover is installed in ${pluginDir}.`);
+console.log("Open that folder as a vault in Obsidian, then click the chat icon in the ribbon.");
