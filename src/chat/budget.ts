@@ -1,0 +1,38 @@
+import { MESSAGE_OVERHEAD_TOKENS, PROMPT_OVERHEAD_TOKENS, estimateTokens } from "./tokens";
+import type { PromptMessage } from "./types";
+
+/** Estimates the tokens of a text. The engine passes a calibrated, memoized one; tests may pass their own. */
+export type EstimateFn = (text: string) => number;
+
+export const defaultEstimate: EstimateFn = estimateTokens;
+
+/** One message as the model sees it: its text plus the role framing. */
+export function messageCost(content: string, estimate: EstimateFn): number {
+	return MESSAGE_OVERHEAD_TOKENS + estimate(content);
+}
+
+/** A whole prompt, counted the same way as `estimatePromptTokens` but with any estimator. */
+export function promptCost(messages: readonly PromptMessage[], estimate: EstimateFn): number {
+	let total = PROMPT_OVERHEAD_TOKENS;
+	for (const m of messages) total += messageCost(m.content, estimate);
+	return total;
+}
+
+/**
+ * Memoizes an estimator by text. Map lookups on a string the engine already holds are cheap
+ * (V8 caches the hash), so an unchanged history is never re-estimated. Bounded so a long
+ * session cannot grow it without limit.
+ */
+export function memoizeEstimate(estimate: EstimateFn, maxEntries = 4096): EstimateFn {
+	let cache = new Map<string, number>();
+	return (text: string): number => {
+		// Tiny strings are cheaper to estimate than to hash and keep.
+		if (text.length < 16) return estimate(text);
+		const hit = cache.get(text);
+		if (hit !== undefined) return hit;
+		const value = estimate(text);
+		if (cache.size >= maxEntries) cache = new Map();
+		cache.set(text, value);
+		return value;
+	};
+}
