@@ -15,3 +15,14 @@ export type {
 export { LLMError } from "./providers/errors";
 export type { FileStore } from "./sessions/store";
 export { MemoryFileStore } from "./sessions/memoryStore";
+export {
+	estimateTokens,
+	estimateMessageTokens,
+	estimatePromptTokens,
+	safeBudget,
+	ESTIMATOR_WORST_RATIO,
+	MESSAGE_OVERHEAD_TOKENS,
+	PROMPT_OVERHEAD_TOKENS,
+} from "./chat/tokens";
+export { TokenCalibration, calibratedEstimate, parseCalibrationData } from "./chat/calibration";
+export type { CalibrationData, TokenCalibrationOptions } from "./chat/calibration";

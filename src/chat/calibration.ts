@@ -1,0 +1,169 @@
+// Per-model correction of the token estimate, learned from the prompt-token counts providers
+// report. Models use different tokenizers (and chat templates), so one heuristic cannot be right for
+// all of them; the ratio reported/estimated can be learned in a few turns.
+
+/** Persisted form: plain JSON, versioned, bounded in size. */
+export interface CalibrationData {
+	version: 1;
+	/** Model name → recent reported/estimated ratios, oldest first. */
+	models: Record<string, number[]>;
+}
+
+export interface TokenCalibrationOptions {
+	data?: CalibrationData;
+	/** Called after every accepted observation, with the data to persist. */
+	onChange?: (data: CalibrationData) => void;
+}
+
+export const CALIBRATION_VERSION = 1;
+/** The factor never leaves this range, whatever a provider reports. */
+export const MIN_FACTOR = 0.5;
+export const MAX_FACTOR = 2.5;
+/** Ratios kept per model: enough for a robust median, few enough to follow a change of model. */
+const WINDOW = 20;
+/** Models remembered; the least recently observed is forgotten first. */
+const MAX_MODELS = 32;
+const MAX_MODEL_NAME = 200;
+/** Tiny prompts carry framing noise larger than the text itself. */
+const MIN_ESTIMATE = 16;
+/** Ratios outside this range are not tokenizer differences but broken reports. */
+const MIN_RATIO = 0.2;
+const MAX_RATIO = 5;
+/**
+ * A ratio this far below the current median looks like a server that silently truncated the
+ * prompt. Trusting it would shrink estimates and overflow the next prompt, so it is set aside.
+ */
+const LOW_OUTLIER = 0.8;
+/** Samples needed before low outliers are recognised as such. */
+const MIN_SAMPLES_FOR_OUTLIERS = 2;
+/**
+ * Consecutive low samples that agree with one another (within 5%) mean the model really changed,
+ * not truncation: they replace the window.
+ */
+const LOW_STREAK_TO_RESET = 6;
+const LOW_STREAK_SPREAD = 0.05;
+
+function clamp(x: number, lo: number, hi: number): number {
+	return x < lo ? lo : x > hi ? hi : x;
+}
+
+/** The upper median: with an even count it leans towards overestimating, the safe side. */
+function upperMedian(values: readonly number[]): number {
+	const sorted = [...values].sort((a, b) => a - b);
+	return sorted[Math.floor(sorted.length / 2)] ?? 1;
+}
+
+function isRatio(x: unknown): x is number {
+	return typeof x === "number" && Number.isFinite(x) && x >= MIN_RATIO && x <= MAX_RATIO;
+}
+
+/** Reads persisted data, dropping whatever is damaged or from an unknown version. Never throws. */
+export function parseCalibrationData(raw: unknown): CalibrationData {
+	const empty: CalibrationData = { version: CALIBRATION_VERSION, models: {} };
+	if (typeof raw !== "object" || raw === null) return empty;
+	const { version, models } = raw as { version?: unknown; models?: unknown };
+	if (version !== CALIBRATION_VERSION || typeof models !== "object" || models === null) return empty;
+	const kept: [string, number[]][] = [];
+	for (const [model, ratios] of Object.entries(models as Record<string, unknown>)) {
+		if (model.length === 0 || model.length > MAX_MODEL_NAME || !Array.isArray(ratios)) continue;
+		const valid = ratios.filter(isRatio).slice(-WINDOW);
+		if (valid.length > 0) kept.push([model, valid]);
+	}
+	// fromEntries defines own properties, so a model named "__proto__" stays plain data.
+	return { version: CALIBRATION_VERSION, models: Object.fromEntries(kept.slice(-MAX_MODELS)) };
+}
+
+export class TokenCalibration {
+	private readonly ratios = new Map<string, number[]>();
+	/** Recent low outliers per model, kept in memory only. */
+	private readonly lowStreaks = new Map<string, number[]>();
+	private readonly onChange: ((data: CalibrationData) => void) | undefined;
+
+	constructor(opts: TokenCalibrationOptions = {}) {
+		this.onChange = opts.onChange;
+		// Typed as CalibrationData, but it comes from disk: validate anyway.
+		const data = parseCalibrationData(opts.data);
+		for (const [model, ratios] of Object.entries(data.models)) this.ratios.set(model, ratios);
+	}
+
+	/** Builds a calibration from untrusted persisted JSON; damaged data is ignored. */
+	static fromJSON(raw: unknown, onChange?: (data: CalibrationData) => void): TokenCalibration {
+		return new TokenCalibration({ data: parseCalibrationData(raw), onChange });
+	}
+
+	/** Multiply raw estimates for `model` by this. 1 for a model never observed. */
+	factor(model: string): number {
+		const ratios = this.ratios.get(model);
+		if (!ratios || ratios.length === 0) return 1;
+		return clamp(upperMedian(ratios), MIN_FACTOR, MAX_FACTOR);
+	}
+
+	/** Number of ratios currently learned for `model`. */
+	samples(model: string): number {
+		return this.ratios.get(model)?.length ?? 0;
+	}
+
+	/**
+	 * Learns from one response: `estimatedPromptTokens` is the raw (uncalibrated) estimate of the
+	 * prompt that was sent, `reportedPromptTokens` what the provider counted.
+	 */
+	observe(model: string, estimatedPromptTokens: number, reportedPromptTokens: number): void {
+		if (model.length === 0 || model.length > MAX_MODEL_NAME) return;
+		if (!Number.isFinite(estimatedPromptTokens) || !Number.isFinite(reportedPromptTokens)) return;
+		if (estimatedPromptTokens < MIN_ESTIMATE || reportedPromptTokens <= 0) return;
+		const ratio = reportedPromptTokens / estimatedPromptTokens;
+		if (!isRatio(ratio)) return;
+
+		const ratios = this.ratios.get(model) ?? [];
+		if (ratios.length >= MIN_SAMPLES_FOR_OUTLIERS && ratio < upperMedian(ratios) * LOW_OUTLIER) {
+			if (!this.acceptLowStreak(model, ratio)) return;
+		} else {
+			this.lowStreaks.delete(model);
+			ratios.push(Math.round(ratio * 10000) / 10000);
+			if (ratios.length > WINDOW) ratios.splice(0, ratios.length - WINDOW);
+			this.remember(model, ratios);
+		}
+		this.onChange?.(this.toJSON());
+	}
+
+	/** Records a low outlier; true when a consistent streak of them replaced the window. */
+	private acceptLowStreak(model: string, ratio: number): boolean {
+		const streak = this.lowStreaks.get(model) ?? [];
+		streak.push(ratio);
+		if (streak.length > LOW_STREAK_TO_RESET) streak.shift();
+		this.lowStreaks.set(model, streak);
+		if (streak.length < LOW_STREAK_TO_RESET) return false;
+		const lo = Math.min(...streak);
+		const hi = Math.max(...streak);
+		if (hi > lo * (1 + LOW_STREAK_SPREAD)) return false;
+		this.lowStreaks.delete(model);
+		this.remember(
+			model,
+			streak.map((r) => Math.round(r * 10000) / 10000),
+		);
+		return true;
+	}
+
+	/** Stores `ratios` as the most recently used model, forgetting the oldest beyond the cap. */
+	private remember(model: string, ratios: number[]): void {
+		this.ratios.delete(model);
+		this.ratios.set(model, ratios);
+		while (this.ratios.size > MAX_MODELS) {
+			const oldest = this.ratios.keys().next().value;
+			if (oldest === undefined) break;
+			this.ratios.delete(oldest);
+			this.lowStreaks.delete(oldest);
+		}
+	}
+
+	toJSON(): CalibrationData {
+		const models = Object.fromEntries([...this.ratios].map(([model, ratios]) => [model, [...ratios]]));
+		return { version: CALIBRATION_VERSION, models };
+	}
+}
+
+/** `raw` corrected for `model`, rounded up; `raw` itself without a calibration. */
+export function calibratedEstimate(cal: TokenCalibration | undefined, model: string, raw: number): number {
+	if (!cal) return raw;
+	return Math.ceil(raw * cal.factor(model));
+}
