@@ -26,3 +26,7 @@ export {
 } from "./chat/tokens";
 export { TokenCalibration, calibratedEstimate, parseCalibrationData } from "./chat/calibration";
 export type { CalibrationData, TokenCalibrationOptions } from "./chat/calibration";
+export { SessionManager, SessionNotFoundError } from "./sessions/SessionManager";
+export { NodeFileStore } from "./sessions/nodeStore";
+export type { FileStat } from "./sessions/store";
+export type { SearchHit, SearchOptions, SessionManagerOptions, SessionSummary } from "./sessions/types";

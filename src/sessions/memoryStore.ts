@@ -1,8 +1,11 @@
-import type { FileStore } from "./store";
+import type { FileStat, FileStore } from "./store";
 
 /** A FileStore held in memory: for tests, benchmarks and previews. Directories are implicit. */
 export class MemoryFileStore implements FileStore {
 	readonly files = new Map<string, string>();
+	/** A logical clock per file: bumped on every write so stat() sees every change. */
+	private readonly versions = new Map<string, number>();
+	private clock = 0;
 
 	private static norm(path: string): string {
 		return path.replace(/\\/g, "/").replace(/\/+/g, "/").replace(/^\/|\/$/g, "");
@@ -15,13 +18,16 @@ export class MemoryFileStore implements FileStore {
 	}
 
 	write(path: string, data: string): Promise<void> {
-		this.files.set(MemoryFileStore.norm(path), data);
+		const key = MemoryFileStore.norm(path);
+		this.files.set(key, data);
+		this.versions.set(key, ++this.clock);
 		return Promise.resolve();
 	}
 
 	append(path: string, data: string): Promise<void> {
 		const key = MemoryFileStore.norm(path);
 		this.files.set(key, (this.files.get(key) ?? "") + data);
+		this.versions.set(key, ++this.clock);
 		return Promise.resolve();
 	}
 
@@ -43,7 +49,28 @@ export class MemoryFileStore implements FileStore {
 	}
 
 	remove(path: string): Promise<void> {
-		this.files.delete(MemoryFileStore.norm(path));
+		const key = MemoryFileStore.norm(path);
+		this.files.delete(key);
+		this.versions.delete(key);
+		return Promise.resolve();
+	}
+
+	stat(path: string): Promise<FileStat | null> {
+		const key = MemoryFileStore.norm(path);
+		const data = this.files.get(key);
+		if (data === undefined) return Promise.resolve(null);
+		return Promise.resolve({ size: data.length, mtime: this.versions.get(key) ?? 0 });
+	}
+
+	rename(from: string, to: string): Promise<void> {
+		const src = MemoryFileStore.norm(from);
+		const data = this.files.get(src);
+		if (data === undefined) return Promise.reject(new Error(`File not found: ${from}`));
+		const dest = MemoryFileStore.norm(to);
+		this.files.delete(src);
+		this.versions.delete(src);
+		this.files.set(dest, data);
+		this.versions.set(dest, ++this.clock);
 		return Promise.resolve();
 	}
 

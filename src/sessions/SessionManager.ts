@@ -1,0 +1,193 @@
+import type { ChatMessage, Session } from "../chat/types";
+import { newId } from "./ids";
+import { sessionToMarkdown } from "./markdown";
+import { asChatMessage, encodeRecord, FORMAT_VERSION, type SessionRecord } from "./records";
+import { matchMessage } from "./search";
+import { SessionFiles, SessionNotFoundError } from "./sessionFiles";
+import { compareNewestFirst } from "./sessionIndex";
+import { DEFAULT_TITLE, titleFromMessages } from "./sessionState";
+import type { FileStore } from "./store";
+import type { SearchHit, SearchOptions, SessionManagerOptions, SessionSummary } from "./types";
+
+export { SessionNotFoundError };
+
+const DEFAULT_SEARCH_LIMIT = 100;
+/** Sessions read in parallel while searching: enough to hide latency, few enough to stop early. */
+const SEARCH_BATCH = 32;
+
+function checkedMessage(message: ChatMessage): ChatMessage {
+	const valid = asChatMessage(message);
+	if (valid === undefined) throw new TypeError("Not a valid chat message (needs id, role, content and createdAt).");
+	return valid;
+}
+
+/**
+ * Chat sessions on a FileStore: one append-only JSONL file per session plus an index for a fast
+ * list(). Every operation runs one at a time, in call order, so the file and the cache agree.
+ */
+export class SessionManager {
+	/** Called after any change to a session (for UI caches). */
+	onChange?: (sessionId: string) => void;
+
+	private readonly files: SessionFiles;
+	private readonly now: () => number;
+	private tail: Promise<unknown> = Promise.resolve();
+
+	constructor(store: FileStore, opts: SessionManagerOptions = {}) {
+		this.now = opts.now ?? Date.now;
+		const onWarning = opts.onWarning ?? ((message: string) => console.warn(`Discover: ${message}`));
+		this.files = new SessionFiles(store, onWarning, () => this.iso());
+	}
+
+	private iso(): string {
+		return new Date(this.now()).toISOString();
+	}
+
+	/** Runs `task` after every earlier call has settled. */
+	private exclusive<T>(task: () => Promise<T>): Promise<T> {
+		const run = this.tail.then(task);
+		this.tail = run.catch(() => undefined);
+		return run;
+	}
+
+	private changed(sessionId: string): void {
+		try {
+			this.onChange?.(sessionId);
+		} catch (err) {
+			// A failing listener must not make a saved change look failed.
+			console.error("Discover: session change listener failed", err);
+		}
+	}
+
+	create(): Promise<Session> {
+		return this.exclusive(async () => {
+			const nowMs = this.now();
+			const id = newId(nowMs);
+			const at = new Date(nowMs).toISOString();
+			const state = await this.files.writeNew(id, { type: "session", v: FORMAT_VERSION, id, createdAt: at, title: DEFAULT_TITLE, at });
+			this.changed(id);
+			return state.toSession();
+		});
+	}
+
+	/** The session: [system summary, if any], then user and assistant messages in order. */
+	load(id: string): Promise<Session> {
+		return this.exclusive(async () => (await this.files.state(id)).toSession());
+	}
+
+	/** Appends one user or assistant message as one line. A message with a known id replaces it. */
+	appendMessage(sessionId: string, message: ChatMessage): Promise<void> {
+		const checked = checkedMessage(message);
+		if (checked.role === "system") return Promise.reject(new TypeError("appendMessage takes user and assistant messages; use setSummary for the summary."));
+		return this.record(sessionId, { type: "message", message: checked, at: this.iso() });
+	}
+
+	/** Sets the one summary (a `system` message); earlier summaries are replaced, messages kept. */
+	setSummary(sessionId: string, summary: ChatMessage): Promise<void> {
+		const checked = checkedMessage(summary);
+		if (checked.role !== "system") return Promise.reject(new TypeError("A summary must be a system message."));
+		return this.record(sessionId, { type: "summary", message: checked, at: this.iso() });
+	}
+
+	/** Replaces the message with the same id (or adds it when unknown), e.g. a finished answer. */
+	updateMessage(sessionId: string, message: ChatMessage): Promise<void> {
+		const checked = checkedMessage(message);
+		const type = checked.role === "system" ? "summary" : "update";
+		return this.record(sessionId, { type, message: checked, at: this.iso() });
+	}
+
+	rename(id: string, title: string): Promise<void> {
+		const clean = title.replace(/\s+/g, " ").trim();
+		if (clean === "") return Promise.reject(new TypeError("A session title cannot be empty."));
+		return this.record(id, { type: "title", title: clean, at: this.iso() });
+	}
+
+	private record(sessionId: string, record: SessionRecord): Promise<void> {
+		return this.exclusive(async () => {
+			await this.files.append(sessionId, record);
+			this.changed(sessionId);
+		});
+	}
+
+	/**
+	 * Rewrites the whole file from `session` (which also compacts the log) through a temporary
+	 * file. Unreadable lines of the old file are carried over as `corrupt` records.
+	 */
+	updateSession(session: Session): Promise<void> {
+		return this.exclusive(async () => {
+			const current = await this.files.state(session.id);
+			const at = this.iso();
+			const messages = session.messages.map(checkedMessage);
+			const transcript = messages.filter((m) => m.role !== "system");
+			const summary = messages.filter((m) => m.role === "system").pop();
+			const records: SessionRecord[] = [
+				{ type: "session", v: FORMAT_VERSION, id: session.id, createdAt: session.createdAt, title: DEFAULT_TITLE, at },
+			];
+			if (session.title !== titleFromMessages(transcript)) records.push({ type: "title", title: session.title, at });
+			if (summary !== undefined) records.push({ type: "summary", message: summary });
+			for (const message of transcript) records.push({ type: "message", message });
+			for (const raw of current.corrupt) records.push({ type: "corrupt", raw });
+			await this.files.rewrite(session.id, records, records.map(encodeRecord).join(""));
+			this.changed(session.id);
+		});
+	}
+
+	/** Deletes the session's file. Deleting an unknown session does nothing. */
+	delete(id: string): Promise<void> {
+		return this.exclusive(async () => {
+			if (await this.files.remove(id)) this.changed(id);
+		});
+	}
+
+	/** Every session, newest first. Reads only session files that changed since the index saw them. */
+	list(): Promise<SessionSummary[]> {
+		return this.exclusive(async () => {
+			const index = await this.files.refresh();
+			await this.files.saveIndex();
+			return [...index.values()].map((e) => ({ ...e.summary })).sort(compareNewestFirst);
+		});
+	}
+
+	/**
+	 * Case-insensitive substring search over all message text, newest sessions first, messages in
+	 * order. Summaries are skipped unless `role` is `system`.
+	 */
+	search(query: string, opts: SearchOptions = {}): Promise<SearchHit[]> {
+		const needle = query.trim().toLowerCase();
+		const limit = opts.limit ?? DEFAULT_SEARCH_LIMIT;
+		if (needle === "" || !(limit > 0)) return Promise.resolve([]);
+		const role = opts.role;
+		return this.exclusive(async () => {
+			const index = await this.files.refresh();
+			await this.files.saveIndex();
+			const order = [...index.values()].map((e) => e.summary).sort(compareNewestFirst);
+			const hits: SearchHit[] = [];
+			for (let i = 0; i < order.length && hits.length < limit; i += SEARCH_BATCH) {
+				const batch = order.slice(i, i + SEARCH_BATCH);
+				const states = await Promise.all(batch.map((s) => this.files.stateForSearch(s.id)));
+				for (const state of states) {
+					if (state === undefined) continue;
+					const pool = role === "system" ? (state.summary === undefined ? [] : [state.summary]) : state.transcript;
+					for (const message of pool) {
+						if (role !== undefined && message.role !== role) continue;
+						const snippet = matchMessage(message, needle);
+						if (snippet === undefined) continue;
+						hits.push({ sessionId: state.id, messageId: message.id, role: message.role, snippet, createdAt: message.createdAt });
+						if (hits.length >= limit) return hits;
+					}
+				}
+			}
+			return hits;
+		});
+	}
+
+	/** The session as a Markdown note (frontmatter, then the turns); the caller saves it. */
+	async exportMarkdown(id: string): Promise<string> {
+		return sessionToMarkdown(await this.load(id));
+	}
+
+	/** Writes the index now if it changed (it is otherwise written by list() and search()). */
+	flush(): Promise<void> {
+		return this.exclusive(() => this.files.saveIndex());
+	}
+}

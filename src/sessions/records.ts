@@ -1,0 +1,140 @@
+import type { ChatMessage, Role } from "../chat/types";
+
+// The on-disk format: one JSON record per line ("JSONL"), appended, never edited in place.
+// A crash mid-write can only tear the last line, which the parser reports and keeps.
+
+export const FORMAT_VERSION = 1;
+
+export interface HeaderRecord {
+	type: "session";
+	v: number;
+	id: string;
+	createdAt: string;
+	title: string;
+	/** When the file was (re)written; a rewrite counts as an update. */
+	at?: string;
+}
+
+export interface MessageRecord {
+	/** `message` appends (or replaces the same id), `update` replaces, `summary` sets the summary. */
+	type: "message" | "summary" | "update";
+	message: ChatMessage;
+	at?: string;
+}
+
+export interface TitleRecord {
+	type: "title";
+	title: string;
+	at: string;
+}
+
+/** A line that could not be read, carried through rewrites so nothing is silently erased. */
+export interface CorruptRecord {
+	type: "corrupt";
+	raw: string;
+	at?: string;
+}
+
+export type SessionRecord = HeaderRecord | MessageRecord | TitleRecord | CorruptRecord;
+
+export interface ParsedFile {
+	records: SessionRecord[];
+	/** One entry per unreadable line: line number (1-based) and why. */
+	problems: { line: number; reason: string }[];
+	/** False when the last line has no newline: the next append must start a fresh line. */
+	endsWithNewline: boolean;
+}
+
+const ROLES: readonly Role[] = ["system", "user", "assistant"];
+
+export function encodeRecord(record: SessionRecord): string {
+	// JSON.stringify escapes "\n" inside strings, so a record is always exactly one line.
+	return JSON.stringify(record) + "\n";
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+	return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function optional(value: unknown, type: "string" | "boolean"): boolean {
+	return value === undefined || typeof value === type;
+}
+
+export function asChatMessage(value: unknown): ChatMessage | undefined {
+	if (!isObject(value)) return undefined;
+	const { id, role, content, createdAt, cancelled, error, summaryOf } = value;
+	if (typeof id !== "string" || id === "" || typeof content !== "string" || typeof createdAt !== "string") return undefined;
+	if (typeof role !== "string" || !(ROLES as readonly string[]).includes(role)) return undefined;
+	if (!optional(cancelled, "boolean") || !optional(error, "string") || !optional(summaryOf, "string")) return undefined;
+	const message: ChatMessage = { id, role: role as Role, content, createdAt };
+	if (cancelled !== undefined) message.cancelled = cancelled as boolean;
+	if (error !== undefined) message.error = error as string;
+	if (summaryOf !== undefined) message.summaryOf = summaryOf as string;
+	return message;
+}
+
+/** Validates one decoded line; a string explains why it is not a record. */
+export function asRecord(value: unknown): SessionRecord | string {
+	if (!isObject(value)) return "not a JSON object";
+	const at = value.at;
+	if (at !== undefined && typeof at !== "string") return "bad time stamp";
+	switch (value.type) {
+		case "session": {
+			const { v, id, createdAt, title } = value;
+			if (typeof v !== "number" || typeof id !== "string" || typeof createdAt !== "string" || typeof title !== "string") {
+				return "bad session header";
+			}
+			if (v > FORMAT_VERSION) return `session format v${v} is newer than this version of the plugin reads`;
+			return { type: "session", v, id, createdAt, title, ...(at === undefined ? {} : { at }) };
+		}
+		case "message":
+		case "summary":
+		case "update": {
+			const message = asChatMessage(value.message);
+			if (message === undefined) return `bad message in a ${value.type} record`;
+			return { type: value.type, message, ...(at === undefined ? {} : { at }) };
+		}
+		case "title": {
+			const { title } = value;
+			if (typeof title !== "string" || typeof at !== "string") return "bad title record";
+			return { type: "title", title, at };
+		}
+		case "corrupt": {
+			const { raw } = value;
+			if (typeof raw !== "string") return "bad corrupt record";
+			return { type: "corrupt", raw, ...(at === undefined ? {} : { at }) };
+		}
+		default:
+			return "unknown record type";
+	}
+}
+
+/** Splits a session file into records. Never throws: unreadable lines become `corrupt` records. */
+export function parseSessionFile(text: string): ParsedFile {
+	const records: SessionRecord[] = [];
+	const problems: ParsedFile["problems"] = [];
+	const endsWithNewline = text === "" || text.endsWith("\n");
+	const lines = text.split("\n");
+	// split() leaves "" after a final newline; otherwise the last element is a torn line.
+	if (endsWithNewline) lines.pop();
+	for (let i = 0; i < lines.length; i++) {
+		let line = lines[i] ?? "";
+		if (line.endsWith("\r")) line = line.slice(0, -1); // tolerate CRLF added by other tools
+		if (line.trim() === "") continue;
+		const torn = !endsWithNewline && i === lines.length - 1;
+		let reason: string;
+		try {
+			const result = asRecord(JSON.parse(line));
+			if (typeof result !== "string") {
+				records.push(result);
+				continue;
+			}
+			reason = result;
+		} catch {
+			reason = torn ? "torn last line (an interrupted write)" : "not valid JSON";
+		}
+		problems.push({ line: i + 1, reason });
+		records.push({ type: "corrupt", raw: line });
+	}
+	return { records, problems, endsWithNewline };
+}

@@ -1,0 +1,57 @@
+import type { ChatMessage } from "../chat/types";
+
+const SNIPPET_LENGTH = 160;
+const BEFORE_MATCH = 50;
+
+// Lowercased text per message object: messages are replaced (never mutated) on update, so a
+// WeakMap keyed by the object stays correct and frees itself with the session cache.
+const lowered = new WeakMap<ChatMessage, string>();
+
+export function lowerText(message: ChatMessage): string {
+	let text = lowered.get(message);
+	if (text === undefined) {
+		text = message.content.toLowerCase();
+		lowered.set(message, text);
+	}
+	return text;
+}
+
+/** Where in `original` the match found at `lowerIndex` of its lowercased form starts. */
+function originalIndex(original: string, lower: string, lowerIndex: number): number {
+	if (original.length === lower.length) return lowerIndex;
+	// Rare: lowercasing changed the length (e.g. "İ"); walk code points to map the position back.
+	let seen = 0;
+	let i = 0;
+	for (const ch of original) {
+		if (seen >= lowerIndex) return i;
+		seen += ch.toLowerCase().length;
+		i += ch.length;
+	}
+	return i;
+}
+
+function safeSlice(text: string, start: number, end: number): [number, number] {
+	const high = (i: number): boolean => /[\uD800-\uDBFF]/.test(text.charAt(i));
+	if (start > 0 && high(start - 1)) start--;
+	if (end < text.length && high(end - 1)) end++;
+	return [start, end];
+}
+
+/** About 160 characters around the match, on one line, with ellipses where the text was cut. */
+export function snippetAround(text: string, index: number, matchLength: number): string {
+	let start = Math.max(0, index - BEFORE_MATCH);
+	let end = Math.min(text.length, Math.max(start + SNIPPET_LENGTH, index + matchLength));
+	if (end - start < SNIPPET_LENGTH) start = Math.max(0, end - SNIPPET_LENGTH);
+	[start, end] = safeSlice(text, start, end);
+	const body = text.slice(start, end).replace(/\s+/g, " ");
+	return (start > 0 ? "…" : "") + (start > 0 ? body.trimStart() : body.trim()) + (end < text.length ? "…" : "");
+}
+
+/** The snippet for the first case-insensitive match of `needle` (already lowercased), if any. */
+export function matchMessage(message: ChatMessage, needle: string): string | undefined {
+	const lower = lowerText(message);
+	const at = lower.indexOf(needle);
+	if (at < 0) return undefined;
+	const start = originalIndex(message.content, lower, at);
+	return snippetAround(message.content, start, needle.length);
+}

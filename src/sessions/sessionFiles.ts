@@ -1,0 +1,248 @@
+import { encodeRecord, parseSessionFile, type HeaderRecord, type SessionRecord } from "./records";
+import { parseIndex, serializeIndex, type IndexEntry } from "./sessionIndex";
+import { SessionState } from "./sessionState";
+import type { FileStore } from "./store";
+
+export const SESSIONS_DIR = "sessions";
+export const INDEX_PATH = "index.json";
+const EXT = ".jsonl";
+const TMP = ".tmp";
+/** Ids are file names: refuse anything that could leave the folder. */
+const ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
+/** A stamp no file has: the file is missing. */
+const MISSING = "missing";
+/** Files checked or read in parallel during a refresh. */
+const PARALLEL = 32;
+
+export class SessionNotFoundError extends Error {
+	readonly sessionId: string;
+	constructor(sessionId: string) {
+		super(`Session not found: ${sessionId}`);
+		this.name = "SessionNotFoundError";
+		this.sessionId = sessionId;
+	}
+}
+
+interface Cached {
+	state: SessionState;
+	/** The file's stamp when `state` was read or last written. */
+	stamp: string;
+}
+
+async function inParallel<T>(items: readonly T[], width: number, task: (item: T) => Promise<void>): Promise<void> {
+	for (let i = 0; i < items.length; i += width) await Promise.all(items.slice(i, i + width).map(task));
+}
+
+/**
+ * The session files, a cache of parsed sessions and the index, kept in step. Not safe for
+ * concurrent calls: SessionManager runs one operation at a time.
+ *
+ * Staleness (files changed by sync on another device): a file's stamp is "size:mtime" from
+ * FileStore.stat, compared with the stamp recorded at our last read or write. Stores without
+ * stat get the stamp "": added and removed files are still noticed through the listing, and an
+ * edited file is picked up when this process next reads it.
+ */
+export class SessionFiles {
+	private readonly cache = new Map<string, Cached>();
+	private index: Map<string, IndexEntry> | undefined;
+	private indexDirty = false;
+
+	constructor(
+		private readonly store: FileStore,
+		private readonly warn: (message: string) => void,
+		private readonly isoNow: () => string,
+	) {}
+
+	static pathOf(id: string): string {
+		return `${SESSIONS_DIR}/${id}${EXT}`;
+	}
+
+	private checkId(id: string): string {
+		if (!ID_PATTERN.test(id)) throw new SessionNotFoundError(id);
+		return SessionFiles.pathOf(id);
+	}
+
+	private async stampOf(path: string): Promise<string> {
+		if (this.store.stat === undefined) return "";
+		const stat = await this.store.stat(path);
+		return stat === null ? MISSING : `${stat.size}:${stat.mtime}`;
+	}
+
+	private async ensureIndex(): Promise<Map<string, IndexEntry>> {
+		if (this.index !== undefined) return this.index;
+		let loaded: Map<string, IndexEntry> | undefined;
+		if (await this.store.exists(INDEX_PATH)) {
+			try {
+				loaded = parseIndex(await this.store.read(INDEX_PATH));
+			} catch {
+				loaded = undefined;
+			}
+			if (loaded === undefined) this.warn("The session index was unreadable; rebuilding it from the session files.");
+		}
+		this.index = loaded ?? new Map();
+		this.indexDirty = loaded === undefined;
+		return this.index;
+	}
+
+	/** Caches `state` with the file's current stamp and updates its index entry. */
+	private async remember(state: SessionState, stamp?: string): Promise<void> {
+		const index = await this.ensureIndex();
+		const fileStamp = stamp ?? (await this.stampOf(SessionFiles.pathOf(state.id)));
+		this.cache.set(state.id, { state, stamp: fileStamp });
+		index.set(state.id, { summary: state.toSummary(), stamp: fileStamp });
+		this.indexDirty = true;
+	}
+
+	private forget(id: string): void {
+		this.cache.delete(id);
+		if (this.index?.delete(id) === true) this.indexDirty = true;
+	}
+
+	/** Writes through a temporary file when the store can rename, so a crash leaves old or new. */
+	private async replace(path: string, text: string): Promise<void> {
+		if (this.store.rename === undefined) return this.store.write(path, text);
+		await this.store.write(path + TMP, text);
+		await this.store.rename(path + TMP, path);
+	}
+
+	/** A rewrite was interrupted after the old file was removed: the temporary file is complete. */
+	private async recoverTemp(id: string): Promise<boolean> {
+		const path = SessionFiles.pathOf(id);
+		if (!(await this.store.exists(path + TMP))) return false;
+		if (this.store.rename !== undefined) await this.store.rename(path + TMP, path);
+		else {
+			await this.store.write(path, await this.store.read(path + TMP));
+			await this.store.remove(path + TMP);
+		}
+		this.warn(`Session ${id}: finished a rewrite that was interrupted.`);
+		return true;
+	}
+
+	/** Reads and parses the file; unreadable lines are reported and kept as corrupt records. */
+	private async read(id: string): Promise<SessionState> {
+		const path = this.checkId(id);
+		if (!(await this.store.exists(path)) && !(await this.recoverTemp(id))) {
+			this.forget(id);
+			throw new SessionNotFoundError(id);
+		}
+		// Stamp before reading: a write racing the read leaves a stale stamp, never stale content.
+		const stamp = await this.stampOf(path);
+		const parsed = parseSessionFile(await this.store.read(path));
+		for (const problem of parsed.problems) {
+			this.warn(`Session ${id}, line ${problem.line}: ${problem.reason}. The line was skipped and is kept in the file.`);
+		}
+		const header = parsed.records.find((r) => r.type === "session");
+		if (header === undefined) this.warn(`Session ${id}: the header line is missing; using the file name as the id.`);
+		const state = SessionState.fromRecords(id, parsed.records, this.isoNow());
+		state.endsWithNewline = parsed.endsWithNewline;
+		await this.remember(state, stamp);
+		return state;
+	}
+
+	/** The session, from the cache when its file has not changed since. */
+	async state(id: string): Promise<SessionState> {
+		const path = this.checkId(id);
+		const cached = this.cache.get(id);
+		if (cached !== undefined && (await this.stampOf(path)) === cached.stamp) return cached.state;
+		return this.read(id);
+	}
+
+	/** For search after refresh(): the cached session if it matches the index, else a fresh read. */
+	async stateForSearch(id: string): Promise<SessionState | undefined> {
+		const cached = this.cache.get(id);
+		if (cached !== undefined && cached.stamp === this.index?.get(id)?.stamp) return cached.state;
+		return this.tryRead(id);
+	}
+
+	/** A read that reports failure instead of throwing: one bad file must not hide the others. */
+	private async tryRead(id: string): Promise<SessionState | undefined> {
+		try {
+			return await this.read(id);
+		} catch (err) {
+			if (!(err instanceof SessionNotFoundError)) this.warn(`Session ${id} could not be read: ${String(err)}`);
+			return undefined;
+		}
+	}
+
+	async writeNew(id: string, header: HeaderRecord): Promise<SessionState> {
+		const path = this.checkId(id);
+		await this.store.mkdir(SESSIONS_DIR);
+		await this.store.write(path, encodeRecord(header));
+		const state = SessionState.fromRecords(id, [header], header.createdAt);
+		await this.remember(state);
+		return state;
+	}
+
+	/** Appends one record as one line, first ending a torn last line so the two never merge. */
+	async append(id: string, record: SessionRecord): Promise<void> {
+		const state = await this.state(id);
+		const line = (state.endsWithNewline ? "" : "\n") + encodeRecord(record);
+		try {
+			await this.store.append(SessionFiles.pathOf(id), line);
+		} catch (err) {
+			// Part of the line may have been written: read the file again next time.
+			this.cache.delete(id);
+			throw err;
+		}
+		state.endsWithNewline = true;
+		state.apply(record);
+		await this.remember(state);
+	}
+
+	/** Replaces the whole file with `records` (already encoded as `text`). */
+	async rewrite(id: string, records: readonly SessionRecord[], text: string): Promise<void> {
+		const path = this.checkId(id);
+		await this.replace(path, text);
+		await this.remember(SessionState.fromRecords(id, records, this.isoNow()));
+	}
+
+	/** Removes the session's file; false when there was none. */
+	async remove(id: string): Promise<boolean> {
+		const path = this.checkId(id);
+		const existed = await this.store.exists(path);
+		if (existed) await this.store.remove(path);
+		if (await this.store.exists(path + TMP)) await this.store.remove(path + TMP);
+		this.forget(id);
+		await this.saveIndex();
+		return existed;
+	}
+
+	/**
+	 * Brings the index in line with the folder: drops entries whose file is gone and re-reads
+	 * files that are new or whose stamp changed. Returns the index.
+	 */
+	async refresh(): Promise<ReadonlyMap<string, IndexEntry>> {
+		const index = await this.ensureIndex();
+		const names = new Set(await this.store.list(SESSIONS_DIR));
+		for (const name of names) {
+			if (!name.endsWith(EXT + TMP)) continue;
+			const id = name.slice(0, -(EXT + TMP).length);
+			if (!ID_PATTERN.test(id)) continue;
+			if (names.has(id + EXT)) await this.store.remove(`${SESSIONS_DIR}/${name}`);
+			else if (await this.recoverTemp(id)) names.add(id + EXT);
+		}
+		const ids = [...names].filter((n) => n.endsWith(EXT)).map((n) => n.slice(0, -EXT.length)).filter((id) => ID_PATTERN.test(id));
+		const present = new Set(ids);
+		for (const id of [...index.keys()]) if (!present.has(id)) this.forget(id);
+		const stale: string[] = [];
+		await inParallel(ids, PARALLEL, async (id) => {
+			const entry = index.get(id);
+			if (entry === undefined || (await this.stampOf(SessionFiles.pathOf(id))) !== entry.stamp) stale.push(id);
+		});
+		await inParallel(stale, PARALLEL, async (id) => {
+			await this.tryRead(id);
+		});
+		return index;
+	}
+
+	/** Writes the index if it changed. A failure only warns: the session files are the truth. */
+	async saveIndex(): Promise<void> {
+		if (!this.indexDirty || this.index === undefined) return;
+		try {
+			await this.replace(INDEX_PATH, serializeIndex(this.index));
+			this.indexDirty = false;
+		} catch (err) {
+			this.warn(`The session index could not be saved: ${String(err)}`);
+		}
+	}
+}

@@ -1,0 +1,131 @@
+import type { ChatMessage, Session } from "../chat/types";
+import type { SessionRecord } from "./records";
+import type { SessionSummary } from "./types";
+
+export const DEFAULT_TITLE = "New chat";
+const TITLE_MAX = 60;
+const PREVIEW_MAX = 120;
+
+/** Collapses whitespace to single spaces and shortens to `max` characters with an ellipsis. */
+export function oneLine(text: string, max: number): string {
+	const flat = text.replace(/\s+/g, " ").trim();
+	if (flat.length <= max) return flat;
+	let cut = flat.slice(0, max - 1);
+	// Prefer a word boundary when one is near, and never split a surrogate pair.
+	const space = cut.lastIndexOf(" ");
+	if (space > max * 0.6) cut = cut.slice(0, space);
+	if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);
+	return cut.trimEnd() + "…";
+}
+
+/** The title a session gets from its first user message: its first non-empty line. */
+export function titleFromMessages(messages: readonly ChatMessage[]): string {
+	const first = messages.find((m) => m.role === "user");
+	if (first === undefined) return DEFAULT_TITLE;
+	const line = first.content.split("\n").find((l) => l.trim() !== "") ?? "";
+	return line.trim() === "" ? DEFAULT_TITLE : oneLine(line, TITLE_MAX);
+}
+
+function copy(message: ChatMessage): ChatMessage {
+	return { ...message };
+}
+
+/** A session as rebuilt from its records: the in-memory model the manager caches. */
+export class SessionState {
+	readonly id: string;
+	createdAt: string;
+	updatedAt: string;
+	private headerTitle = DEFAULT_TITLE;
+	/** Set by a rename; wins over the title taken from the first user message. */
+	customTitle: string | undefined;
+	/** User and assistant messages in order. */
+	readonly transcript: ChatMessage[] = [];
+	private readonly positions = new Map<string, number>();
+	summary: ChatMessage | undefined;
+	/** Raw unreadable lines, kept so a rewrite never erases them. */
+	readonly corrupt: string[] = [];
+	/** False when the file's last line has no newline yet. */
+	endsWithNewline = true;
+
+	constructor(id: string, createdAt: string) {
+		this.id = id;
+		this.createdAt = createdAt;
+		this.updatedAt = createdAt;
+	}
+
+	static fromRecords(id: string, records: readonly SessionRecord[], fallbackTime: string): SessionState {
+		const header = records.find((r) => r.type === "session");
+		const firstMessage = records.find((r) => r.type === "message");
+		const createdAt = header?.createdAt ?? (firstMessage?.type === "message" ? firstMessage.message.createdAt : fallbackTime);
+		const state = new SessionState(id, createdAt);
+		for (const record of records) state.apply(record);
+		return state;
+	}
+
+	get title(): string {
+		if (this.customTitle !== undefined) return this.customTitle;
+		const auto = titleFromMessages(this.transcript);
+		return auto === DEFAULT_TITLE ? this.headerTitle : auto;
+	}
+
+	/** Applies one record, as the loader does for every line in order. */
+	apply(record: SessionRecord): void {
+		switch (record.type) {
+			case "session":
+				this.headerTitle = record.title;
+				break;
+			case "title":
+				this.customTitle = record.title;
+				break;
+			case "corrupt":
+				this.corrupt.push(record.raw);
+				break;
+			case "summary":
+				this.summary = copy(record.message);
+				break;
+			case "message":
+			case "update":
+				this.upsert(record.message);
+				break;
+		}
+		const at = record.type === "message" || record.type === "update" || record.type === "summary" ? (record.at ?? record.message.createdAt) : record.at;
+		if (at !== undefined && at > this.updatedAt) this.updatedAt = at;
+	}
+
+	private upsert(message: ChatMessage): void {
+		if (message.role === "system") {
+			// A system message outside a summary record can only be a summary.
+			this.summary = copy(message);
+			return;
+		}
+		const at = this.positions.get(message.id);
+		if (at === undefined) {
+			this.positions.set(message.id, this.transcript.length);
+			this.transcript.push(copy(message));
+		} else {
+			this.transcript[at] = copy(message);
+		}
+	}
+
+	has(messageId: string): boolean {
+		return this.positions.has(messageId);
+	}
+
+	toSession(): Session {
+		const messages = this.transcript.map(copy);
+		if (this.summary !== undefined) messages.unshift(copy(this.summary));
+		return { id: this.id, title: this.title, createdAt: this.createdAt, updatedAt: this.updatedAt, messages };
+	}
+
+	toSummary(): SessionSummary {
+		const last = this.transcript[this.transcript.length - 1];
+		return {
+			id: this.id,
+			title: this.title,
+			createdAt: this.createdAt,
+			updatedAt: this.updatedAt,
+			messageCount: this.transcript.length,
+			preview: last === undefined ? "" : oneLine(last.content, PREVIEW_MAX),
+		};
+	}
+}

@@ -1,0 +1,38 @@
+import type { Role } from "../chat/types";
+
+/** One row of the history list. */
+export interface SessionSummary {
+	id: string;
+	title: string;
+	createdAt: string;
+	updatedAt: string;
+	/** User and assistant messages; the summary is not counted. */
+	messageCount: number;
+	/** The last message's text on one line, shortened to about 120 characters. */
+	preview: string;
+}
+
+/** A message whose text matched a search. */
+export interface SearchHit {
+	sessionId: string;
+	messageId: string;
+	role: Role;
+	/** About 160 characters around the first match, on one line, with ellipses where cut. */
+	snippet: string;
+	/** The message's creation time. */
+	createdAt: string;
+}
+
+export interface SearchOptions {
+	/** Only messages of this role; `system` searches the summaries, which are otherwise skipped. */
+	role?: Role;
+	/** The most hits returned (default 100). */
+	limit?: number;
+}
+
+export interface SessionManagerOptions {
+	/** Clock in milliseconds; injectable for tests. */
+	now?: () => number;
+	/** Called for recoverable problems: a corrupt line skipped, an index rebuilt. */
+	onWarning?: (message: string) => void;
+}
