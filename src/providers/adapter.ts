@@ -1,0 +1,67 @@
+import type { GenerateRequest } from "../chat/types";
+import { LLMError } from "./errors";
+import type { Dialect } from "./dialect";
+import { diagnoseConnection } from "./diagnose";
+import { redactSecret } from "./redact";
+import { requestJson, scrubError, streamRequest, type RequestContext } from "./request";
+import type { ConnectionDiagnosis, ModelInfo, ProviderAdapter, ProviderConfig, ProviderGenerateResult, ProviderName } from "./types";
+
+/** One adapter for every provider: the dialect supplies the wire format, this the behaviour. */
+export class HttpAdapter implements ProviderAdapter {
+	readonly provider: ProviderName;
+	readonly model: string;
+
+	constructor(
+		private readonly config: ProviderConfig,
+		private readonly ctx: RequestContext,
+		private readonly dialect: Dialect,
+	) {
+		this.provider = config.provider;
+		this.model = config.model;
+	}
+
+	async generate(req: GenerateRequest): Promise<ProviderGenerateResult> {
+		try {
+			if (!Number.isInteger(req.contextWindow) || req.contextWindow <= 0 || !Number.isInteger(req.maxTokens) || req.maxTokens <= 0) {
+				throw new LLMError("bad_request", "The context window and answer size must be positive whole numbers of tokens.", { provider: this.provider });
+			}
+			const call = this.dialect.chatCall(req);
+			const decoder = this.dialect.decoder(this.ctx, req.onToken);
+			await streamRequest(this.ctx, {
+				url: call.url,
+				method: "POST",
+				headers: call.headers,
+				body: call.body,
+				signal: req.signal,
+				onResponse: (response) => decoder.begin?.(response),
+				onText: (text) => decoder.push(text),
+			});
+			if (req.signal?.aborted) throw new LLMError("aborted", "Stopped.", { provider: this.provider });
+			return decoder.finish();
+		} catch (err) {
+			throw scrubError(err, { apiKey: this.config.apiKey, provider: this.provider });
+		}
+	}
+
+	async listModels(signal?: AbortSignal): Promise<ModelInfo[]> {
+		try {
+			const body = await requestJson(this.ctx, { url: this.dialect.modelsUrl, method: "GET", headers: this.dialect.headers, signal });
+			return this.dialect.readModels(body);
+		} catch (err) {
+			throw scrubError(err, { apiKey: this.config.apiKey, provider: this.provider });
+		}
+	}
+
+	async modelContextLength(model: string, signal?: AbortSignal): Promise<number | undefined> {
+		try {
+			return await this.dialect.modelContextLength(this.ctx, model, signal);
+		} catch (err) {
+			throw scrubError(err, { apiKey: this.config.apiKey, provider: this.provider });
+		}
+	}
+
+	async testConnection(signal?: AbortSignal): Promise<ConnectionDiagnosis> {
+		const diagnosis = await diagnoseConnection(this.config, this.ctx, this.dialect, signal);
+		return { ...diagnosis, message: redactSecret(diagnosis.message, this.config.apiKey) };
+	}
+}

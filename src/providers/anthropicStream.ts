@@ -1,0 +1,83 @@
+import type { EventSourceMessage } from "eventsource-parser";
+import { AnswerBuilder, isRecord, numberOrUndefined, type StreamDecoder } from "./answer";
+import { classifyStreamError, type ErrorContext } from "./classify";
+import { LLMError } from "./errors";
+import { SseReader } from "./sse";
+import type { ProviderGenerateResult } from "./types";
+
+function protocolError(message: string): LLMError {
+	return new LLMError("protocol", message, { provider: "anthropic" });
+}
+
+/** Anthropic's `/v1/messages` SSE stream, ending with `message_stop`. */
+export class AnthropicStreamDecoder implements StreamDecoder {
+	private readonly sse = new SseReader();
+	private readonly answer: AnswerBuilder;
+	private stopped = false;
+	private readonly onEvent = (event: EventSourceMessage): void => this.event(event);
+	private readonly onStray = (line: string): void => {
+		if (line.trim().startsWith("{")) throw protocolError(`Anthropic sent a line outside an event: ${line.slice(0, 80)}`);
+	};
+
+	constructor(
+		private readonly ctx: ErrorContext,
+		onToken?: (delta: string) => void,
+	) {
+		this.answer = new AnswerBuilder(onToken);
+	}
+
+	push(text: string): void {
+		this.sse.push(text, this.onEvent, this.onStray);
+	}
+
+	finish(): ProviderGenerateResult {
+		this.sse.end(this.onEvent, this.onStray);
+		if (!this.stopped) throw protocolError("Anthropic's stream ended before message_stop; the answer is incomplete.");
+		return this.answer.result();
+	}
+
+	private event(event: EventSourceMessage): void {
+		if (event.data.trim() === "") return;
+		let data: unknown;
+		try {
+			data = JSON.parse(event.data);
+		} catch {
+			throw protocolError(`Anthropic sent an event that is not JSON: ${event.data.slice(0, 80)}`);
+		}
+		if (!isRecord(data)) throw protocolError("Anthropic sent an event that is not a JSON object.");
+		const type = typeof data.type === "string" ? data.type : event.event;
+		if (type === "error" || event.event === "error") throw classifyStreamError(this.ctx, data);
+		if (this.stopped) return;
+		switch (type) {
+			case "message_start": {
+				const message = data.message;
+				const usage = isRecord(message) ? message.usage : undefined;
+				if (isRecord(usage)) {
+					// Cached prompt tokens still occupy the context window.
+					const parts = [usage.input_tokens, usage.cache_creation_input_tokens, usage.cache_read_input_tokens].map(numberOrUndefined);
+					const known = parts.filter((n): n is number => n !== undefined);
+					if (known.length > 0) this.answer.addUsage({ promptTokens: known.reduce((a, b) => a + b, 0) });
+				}
+				break;
+			}
+			case "content_block_delta": {
+				const delta = data.delta;
+				if (!isRecord(delta)) break;
+				if (delta.type === "text_delta" && typeof delta.text === "string") this.answer.text(delta.text);
+				else if (delta.type === "thinking_delta" && typeof delta.thinking === "string") this.answer.thinking(delta.thinking);
+				// Other deltas (tool input, signatures) are not answer text.
+				break;
+			}
+			case "message_delta": {
+				const usage = data.usage;
+				if (isRecord(usage)) this.answer.addUsage({ completionTokens: numberOrUndefined(usage.output_tokens) });
+				break;
+			}
+			case "message_stop":
+				this.stopped = true;
+				break;
+			default:
+				break; // ping, content_block_start/stop, and event types added later.
+		}
+	}
+}

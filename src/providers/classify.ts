@@ -1,0 +1,130 @@
+import type { LLMErrorKind } from "../chat/types";
+import { LLMError } from "./errors";
+import { PROVIDER_LABELS, type ProviderName } from "./types";
+
+/** Each server's real wording for "the prompt does not fit the context window". */
+const CONTEXT_OVERFLOW_PATTERNS: readonly RegExp[] = [
+	/context_length_exceeded/i, // OpenAI error code
+	/maximum context length/i, // OpenAI and vLLM message
+	/exceed_context_size_error/i, // llama.cpp error type
+	/exceeds the available context size/i, // llama.cpp message
+	/context length of only/i, // LM Studio
+	/n_keep\b[\s\S]*\bn_ctx/i, // LM Studio / llama.cpp "n_keep: … >= n_ctx: …"
+	/prompt is too long/i, // Anthropic
+	/prompt is longer than the context length/i, // Ollama
+	/input length and `?max_tokens`? exceed context limit/i, // Anthropic, when max_tokens does not fit
+];
+
+export function isContextOverflowText(text: string): boolean {
+	return CONTEXT_OVERFLOW_PATTERNS.some((re) => re.test(text));
+}
+
+const MODEL_MISSING = /model_not_found|not_found_error|model ['"`]?[^'"`\s]*['"`]? not found|does not exist|no such model|try pulling it/i;
+
+/** The provider's own message from an error body, whatever its shape. */
+export function providerMessage(body: unknown): string | undefined {
+	if (typeof body === "string") return body.trim() || undefined;
+	if (typeof body !== "object" || body === null) return undefined;
+	const record = body as Record<string, unknown>;
+	for (const key of ["error", "message", "detail"]) {
+		const value = record[key];
+		if (typeof value === "string" && value.trim()) return value.trim();
+		if (typeof value === "object" && value !== null) {
+			const inner = providerMessage(value);
+			if (inner) return inner;
+		}
+	}
+	return undefined;
+}
+
+/** An error type or code the body names (`invalid_request_error`, `context_length_exceeded`…). */
+function providerErrorType(body: unknown): string {
+	if (typeof body !== "object" || body === null) return "";
+	const record = body as Record<string, unknown>;
+	const inner = typeof record.error === "object" && record.error !== null ? (record.error as Record<string, unknown>) : record;
+	return [inner.type, inner.code].filter((v): v is string => typeof v === "string").join(" ");
+}
+
+export function parseJsonOrText(text: string): unknown {
+	try {
+		return JSON.parse(text) as unknown;
+	} catch {
+		return text;
+	}
+}
+
+/** Retry-After is seconds or an HTTP date; OpenAI also sends `retry-after-ms`. */
+export function parseRetryAfter(headers: Headers, now = Date.now()): number | undefined {
+	const ms = headers.get("retry-after-ms");
+	if (ms !== null && ms.trim() !== "" && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
+	const value = headers.get("retry-after");
+	if (value === null || value.trim() === "") return undefined;
+	const seconds = Number(value);
+	if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+	const date = Date.parse(value);
+	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+export interface ErrorContext {
+	provider: ProviderName;
+	model: string;
+	/** Where the server runs, for messages (`http://localhost:11434`). */
+	origin: string;
+}
+
+const ORIGIN_FIX = 'OLLAMA_ORIGINS="app://obsidian.md*,capacitor://localhost" ollama serve';
+
+export function originRefusedMessage(origin: string): string {
+	return `Ollama at ${origin} refused requests from Obsidian's origin. Quit Ollama and start it with ${ORIGIN_FIX} (or set OLLAMA_ORIGINS the same way for the Ollama app), then try again.`;
+}
+
+export function modelMissingMessage(ctx: ErrorContext, detail?: string): string {
+	const said = detail ? ` (${PROVIDER_LABELS[ctx.provider]} said: ${detail})` : "";
+	const fix = ctx.provider === "ollama" ? ` Download it with \`ollama pull ${ctx.model}\`.` : " Check the model name in settings.";
+	return `Model "${ctx.model}" was not found${said}.${fix}`;
+}
+
+/** Kind for an error named by type or message, when no HTTP status tells (stream error events). */
+function kindFromType(type: string, message: string): LLMErrorKind | undefined {
+	const text = `${type} ${message}`;
+	if (isContextOverflowText(text)) return "context_overflow";
+	if (/rate_limit|too many requests/i.test(text)) return "rate_limit";
+	if (/overloaded|api_error|server_error|internal/i.test(type)) return "server";
+	if (/authentication|permission|invalid_api_key|unauthori[sz]ed/i.test(text)) return "auth";
+	if (MODEL_MISSING.test(text)) return "not_found";
+	if (/invalid_request|bad_request/i.test(type)) return "bad_request";
+	return undefined;
+}
+
+/** An error a server reported with an HTTP status. */
+export function classifyHttpError(ctx: ErrorContext, status: number, bodyText: string, headers: Headers): LLMError {
+	const body = parseJsonOrText(bodyText);
+	const message = providerMessage(body);
+	const type = providerErrorType(body);
+	const opts = { status, provider: ctx.provider };
+	const fallback = `${PROVIDER_LABELS[ctx.provider]} answered HTTP ${status}${message ? `: ${message}` : "."}`;
+	if (isContextOverflowText(`${type} ${message ?? bodyText}`)) return new LLMError("context_overflow", message ?? fallback, opts);
+	if (status === 401 || status === 403) {
+		if (ctx.provider === "ollama" && status === 403 && !message) return new LLMError("auth", originRefusedMessage(ctx.origin), opts);
+		return new LLMError("auth", `${PROVIDER_LABELS[ctx.provider]} rejected the request (HTTP ${status})${message ? `: ${message}` : ""}. Check the API key in settings.`, opts);
+	}
+	if (status === 404 || (status >= 400 && status < 500 && MODEL_MISSING.test(`${type} ${message ?? ""}`))) {
+		return new LLMError("not_found", modelMissingMessage(ctx, message), opts);
+	}
+	if (status === 429) {
+		const retryAfterMs = parseRetryAfter(headers);
+		return new LLMError("rate_limit", message ?? fallback, { ...opts, retryAfterMs });
+	}
+	if (status >= 500) return new LLMError("server", message ?? fallback, opts);
+	if (status >= 400) return new LLMError("bad_request", message ?? fallback, opts);
+	return new LLMError("protocol", fallback, opts);
+}
+
+/** An error object that arrived inside a stream (an error event, an error line, a 200 error body). */
+export function classifyStreamError(ctx: ErrorContext, body: unknown): LLMError {
+	const message = providerMessage(body) ?? "The server reported an error without a message.";
+	const type = providerErrorType(body);
+	const kind = kindFromType(type, message) ?? "server";
+	if (kind === "not_found") return new LLMError(kind, modelMissingMessage(ctx, message), { provider: ctx.provider });
+	return new LLMError(kind, message, { provider: ctx.provider });
+}

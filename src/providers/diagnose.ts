@@ -1,0 +1,89 @@
+import { errorKind, LLMError } from "./errors";
+import { originRefusedMessage } from "./classify";
+import type { Dialect } from "./dialect";
+import { sameOllamaModel } from "./ollama";
+import { requestJson, type RequestContext } from "./request";
+import { loadNodeTransport, type Transport } from "./transport";
+import { PROVIDER_LABELS, type ConnectionDiagnosis, type ModelInfo, type ProviderConfig } from "./types";
+
+const now = (): number => (typeof performance !== "undefined" ? performance.now() : Date.now());
+
+function unreachableMessage(config: ProviderConfig, origin: string): string {
+	switch (config.provider) {
+		case "ollama":
+			return `Can't reach Ollama at ${origin}. Is it running? Start the Ollama app, or run \`ollama serve\` in a terminal.`;
+		case "openai":
+			return `Can't reach the server at ${origin}. Is it running, and does the base URL include /v1 (for example http://localhost:1234/v1 for LM Studio)?`;
+		case "anthropic":
+			return `Can't reach Anthropic at ${origin}. Check your internet connection.`;
+	}
+}
+
+function hasModel(config: ProviderConfig, models: readonly ModelInfo[]): boolean {
+	if (config.provider === "ollama") return models.some((m) => sameOllamaModel(m.id, config.model));
+	return models.some((m) => m.id === config.model);
+}
+
+/**
+ * A browser can't tell "nothing listens there" from "the server refused our origin" (both are a
+ * failed fetch). On desktop, ask again without an Origin header: if that works, the origin was refused.
+ */
+async function originWasRefused(ctx: RequestContext, dialect: Dialect, signal?: AbortSignal): Promise<boolean> {
+	let node: Transport;
+	try {
+		node = await loadNodeTransport();
+	} catch {
+		return false; // Mobile: no Node transport to ask with.
+	}
+	if (node === ctx.transport) return false;
+	try {
+		await requestJson({ ...ctx, transport: node }, { url: dialect.modelsUrl, method: "GET", headers: dialect.headers, signal });
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+export async function diagnoseConnection(
+	config: ProviderConfig,
+	ctx: RequestContext,
+	dialect: Dialect,
+	signal?: AbortSignal,
+): Promise<ConnectionDiagnosis> {
+	const label = PROVIDER_LABELS[config.provider];
+	const started = now();
+	let models: ModelInfo[];
+	try {
+		models = dialect.readModels(await requestJson(ctx, { url: dialect.modelsUrl, method: "GET", headers: dialect.headers, signal }));
+	} catch (err) {
+		const kind = errorKind(err);
+		const message = err instanceof Error ? err.message : String(err);
+		const status = err instanceof LLMError ? err.status : undefined;
+		if (kind === "aborted") return { ok: false, kind: "error", message: "Connection test stopped." };
+		if (config.provider === "ollama" && status === 403 && message.includes("OLLAMA_ORIGINS")) {
+			return { ok: false, kind: "origin_refused", message };
+		}
+		if (kind === "network") {
+			if (config.provider === "ollama" && config.fromApp && (await originWasRefused(ctx, dialect, signal))) {
+				return { ok: false, kind: "origin_refused", message: originRefusedMessage(ctx.origin) };
+			}
+			const timedOut = /sent nothing for/.test(message);
+			return { ok: false, kind: "unreachable", message: timedOut ? message : unreachableMessage(config, ctx.origin) };
+		}
+		if (kind === "auth") return { ok: false, kind: "auth", message: `${label} rejected the API key. Check the key in settings. (${message})` };
+		if (kind === "not_found") {
+			return { ok: false, kind: "error", message: `${label} at ${ctx.origin} has no model list where expected (${dialect.modelsUrl}). Check the base URL.` };
+		}
+		return { ok: false, kind: "error", message };
+	}
+	const latencyMs = Math.round(now() - started);
+	const listed = models.length > 0 || config.provider === "ollama";
+	if (listed && !hasModel(config, models)) {
+		const fix =
+			config.provider === "ollama"
+				? `Download it with \`ollama pull ${config.model}\`.`
+				: `Available: ${models.slice(0, 8).map((m) => m.id).join(", ")}${models.length > 8 ? ", …" : ""}.`;
+		return { ok: false, kind: "model_missing", message: `${label} is running but has no model named "${config.model}". ${fix}`, latencyMs };
+	}
+	return { ok: true, kind: "ok", message: `Connected to ${label} in ${latencyMs} ms; model "${config.model}" is available.`, latencyMs };
+}

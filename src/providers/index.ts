@@ -1,0 +1,59 @@
+import { HttpAdapter } from "./adapter";
+import { anthropicDialect } from "./anthropic";
+import { trimBaseUrl, type DialectFactory } from "./dialect";
+import { LLMError } from "./errors";
+import { ollamaDialect } from "./ollama";
+import { openaiDialect } from "./openai";
+import { DEFAULT_FIRST_BYTE_TIMEOUT_MS, DEFAULT_STALL_TIMEOUT_MS, type RequestContext } from "./request";
+import { fetchTransport } from "./transport";
+import type { ProviderAdapter, ProviderConfig, ProviderName } from "./types";
+
+export const DEFAULT_BASE_URLS: Record<ProviderName, string> = {
+	ollama: "http://localhost:11434",
+	openai: "https://api.openai.com/v1",
+	anthropic: "https://api.anthropic.com",
+};
+
+const DIALECTS: Record<ProviderName, DialectFactory> = {
+	ollama: ollamaDialect,
+	openai: openaiDialect,
+	anthropic: anthropicDialect,
+};
+
+function originOf(baseUrl: string): string {
+	try {
+		return new URL(baseUrl).origin;
+	} catch {
+		throw new LLMError("bad_request", `"${baseUrl}" is not a valid server address; it should look like http://localhost:11434.`);
+	}
+}
+
+/** The adapter for one provider, model and server. Throws `bad_request` for an unusable address. */
+export function createAdapter(config: ProviderConfig): ProviderAdapter {
+	const dialect = DIALECTS[config.provider];
+	if (!dialect) throw new LLMError("bad_request", `Unknown provider "${String(config.provider)}".`);
+	const baseUrl = trimBaseUrl(config.baseUrl || DEFAULT_BASE_URLS[config.provider]);
+	const ctx: RequestContext = {
+		provider: config.provider,
+		model: config.model,
+		origin: originOf(baseUrl),
+		transport: config.transport ?? fetchTransport,
+		apiKey: config.apiKey,
+		firstByteTimeoutMs: config.firstByteTimeoutMs ?? DEFAULT_FIRST_BYTE_TIMEOUT_MS,
+		stallTimeoutMs: config.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS,
+	};
+	return new HttpAdapter({ ...config, baseUrl }, ctx, dialect({ ...config, baseUrl }, baseUrl));
+}
+
+export { LLMError, errorKind } from "./errors";
+export { fetchTransport, loadNodeTransport } from "./transport";
+export type { Transport, TransportInit } from "./transport";
+export type {
+	ConnectionDiagnosis,
+	ConnectionKind,
+	ModelInfo,
+	ProviderAdapter,
+	ProviderConfig,
+	ProviderGenerateResult,
+	ProviderName,
+} from "./types";

@@ -1,0 +1,118 @@
+// Desktop only, reached through loadNodeTransport(). Node modules are imported dynamically, on first
+// use, so nothing here runs on mobile.
+/* global process -- read only to tell whether Node is there */
+import type { Transport, TransportInit } from "./transport";
+
+type HttpModule = typeof import("node:http");
+type IncomingMessage = import("node:http").IncomingMessage;
+type IncomingHttpHeaders = import("node:http").IncomingHttpHeaders;
+
+/**
+ * The engine may not import Obsidian's `Platform`; this is its headless equivalent for the one
+ * question that matters here: are Node modules available (desktop app, Node scripts)?
+ */
+const Platform = {
+	isDesktop: typeof process !== "undefined" && typeof process.versions === "object" && typeof process.versions.node === "string",
+};
+
+function abortError(): Error {
+	const err = new Error("The request was aborted.");
+	err.name = "AbortError";
+	return err;
+}
+
+function toHeaders(raw: IncomingHttpHeaders): Headers {
+	const headers = new Headers();
+	for (const [name, value] of Object.entries(raw)) {
+		if (value === undefined) continue;
+		headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+	}
+	return headers;
+}
+
+/** Streams the response body, with backpressure, and destroys the socket when cancelled. */
+function bodyStream(res: IncomingMessage, destroy: (err?: Error) => void): ReadableStream<Uint8Array> {
+	let settled = false;
+	return new ReadableStream<Uint8Array>({
+		start(controller) {
+			res.on("data", (chunk: Uint8Array) => {
+				if (settled) return;
+				controller.enqueue(chunk);
+				if ((controller.desiredSize ?? 1) <= 0) res.pause();
+			});
+			res.on("end", () => {
+				if (settled) return;
+				settled = true;
+				controller.close();
+			});
+			const fail = (err: Error): void => {
+				if (settled) return;
+				settled = true;
+				controller.error(err);
+			};
+			res.on("error", fail);
+			// A reset mid-body can surface only as `close` without `end`.
+			res.on("close", () => fail(new Error("The connection closed before the response ended.")));
+		},
+		pull() {
+			res.resume();
+		},
+		cancel() {
+			settled = true;
+			destroy();
+		},
+	});
+}
+
+/** Node `http`/`https` transport: sends no Origin header, streams, and closes the socket on abort. */
+export async function createNodeTransport(): Promise<Transport> {
+	if (Platform.isDesktop) {
+		const [httpModule, httpsModule] = await Promise.all([import("node:http"), import("node:https")]);
+		return (url, init) => send(url, init, url.startsWith("https:") ? httpsModule.request : httpModule.request);
+	}
+	throw new Error("The Node transport is only available on desktop.");
+}
+
+function send(url: string, init: TransportInit, request: HttpModule["request"]): Promise<Response> {
+	return new Promise<Response>((resolve, reject) => {
+		const { signal } = init;
+		if (signal?.aborted) {
+			reject(abortError());
+			return;
+		}
+		const target = new URL(url);
+		const headers: Record<string, string> = { ...init.headers };
+		if (init.body !== undefined) headers["content-length"] = String(new TextEncoder().encode(init.body).byteLength);
+		const req = request(target, { method: init.method, headers });
+		let res: IncomingMessage | undefined;
+		const destroy = (err?: Error): void => {
+			req.destroy(err);
+			res?.destroy(err);
+		};
+		const onAbort = (): void => {
+			const err = abortError();
+			reject(err);
+			destroy(err);
+		};
+		signal?.addEventListener("abort", onAbort, { once: true });
+		req.on("error", (err) => {
+			signal?.removeEventListener("abort", onAbort);
+			reject(err);
+		});
+		req.on("response", (incoming) => {
+			res = incoming;
+			incoming.on("close", () => signal?.removeEventListener("abort", onAbort));
+			const status = incoming.statusCode ?? 0;
+			// `Response` forbids a body on these statuses.
+			const noBody = status === 204 || status === 205 || status === 304;
+			resolve(
+				new Response(noBody ? null : bodyStream(incoming, destroy), {
+					status,
+					statusText: incoming.statusMessage ?? "",
+					headers: toHeaders(incoming.headers),
+				}),
+			);
+		});
+		req.end(init.body);
+	});
+}

@@ -1,0 +1,69 @@
+import { isRecord, numberOrUndefined } from "./answer";
+import type { DialectFactory } from "./dialect";
+import { OllamaStreamDecoder } from "./ollamaStream";
+import { requestJson } from "./request";
+import type { ModelInfo } from "./types";
+
+/** Ollama's native API: `/api/chat` NDJSON, always with `num_ctx` (else it silently truncates). */
+export const ollamaDialect: DialectFactory = (config, baseUrl) => {
+	const headers: Record<string, string> = config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {};
+	return {
+		headers,
+		modelsUrl: `${baseUrl}/api/tags`,
+		chatCall: (req) => ({
+			url: `${baseUrl}/api/chat`,
+			headers: { ...headers, "content-type": "application/json" },
+			body: JSON.stringify({
+				model: config.model,
+				messages: req.messages.map((m) => ({ role: m.role, content: m.content })),
+				stream: true,
+				options: { num_ctx: req.contextWindow, num_predict: req.maxTokens },
+			}),
+		}),
+		decoder: (ctx, onToken) => new OllamaStreamDecoder(ctx, onToken),
+		readModels: (body) => {
+			const models = isRecord(body) && Array.isArray(body.models) ? body.models : [];
+			const out: ModelInfo[] = [];
+			for (const m of models as unknown[]) {
+				if (!isRecord(m)) continue;
+				const id = typeof m.name === "string" ? m.name : typeof m.model === "string" ? m.model : undefined;
+				if (id) out.push({ id });
+			}
+			return out;
+		},
+		modelContextLength: async (ctx, model, signal) => {
+			const body = await requestJson(ctx, {
+				url: `${baseUrl}/api/show`,
+				method: "POST",
+				headers: { ...headers, "content-type": "application/json" },
+				body: JSON.stringify({ model }),
+				signal,
+			});
+			return ollamaContextLength(body);
+		},
+	};
+};
+
+/** `model_info["<arch>.context_length"]` from `/api/show`. */
+export function ollamaContextLength(body: unknown): number | undefined {
+	if (!isRecord(body) || !isRecord(body.model_info)) return undefined;
+	const info = body.model_info;
+	const arch = info["general.architecture"];
+	if (typeof arch === "string") {
+		const exact = numberOrUndefined(info[`${arch}.context_length`]);
+		if (exact !== undefined) return exact;
+	}
+	for (const [key, value] of Object.entries(info)) {
+		if (key.endsWith(".context_length")) {
+			const n = numberOrUndefined(value);
+			if (n !== undefined) return n;
+		}
+	}
+	return undefined;
+}
+
+/** Ollama names `llama3.2` and `llama3.2:latest` the same model. */
+export function sameOllamaModel(a: string, b: string): boolean {
+	const norm = (s: string): string => (s.includes(":") ? s : `${s}:latest`);
+	return norm(a) === norm(b);
+}

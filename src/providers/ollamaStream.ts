@@ -1,0 +1,54 @@
+import { AnswerBuilder, isRecord, numberOrUndefined, type StreamDecoder } from "./answer";
+import { classifyStreamError, type ErrorContext } from "./classify";
+import { LLMError } from "./errors";
+import { LineSplitter } from "./lines";
+import type { ProviderGenerateResult } from "./types";
+
+/** Ollama's `/api/chat` NDJSON stream: one JSON object a line, ending with `done: true`. */
+export class OllamaStreamDecoder implements StreamDecoder {
+	private readonly lines = new LineSplitter();
+	private readonly answer: AnswerBuilder;
+	private done = false;
+	private readonly onLine = (line: string): void => this.line(line);
+
+	constructor(
+		private readonly ctx: ErrorContext,
+		onToken?: (delta: string) => void,
+	) {
+		this.answer = new AnswerBuilder(onToken);
+	}
+
+	push(text: string): void {
+		this.lines.push(text, this.onLine);
+	}
+
+	finish(): ProviderGenerateResult {
+		this.lines.end(this.onLine);
+		if (!this.done) throw new LLMError("protocol", "Ollama's stream ended before the answer was done; the answer is incomplete.", { provider: "ollama" });
+		return this.answer.result();
+	}
+
+	private line(line: string): void {
+		if (line.trim() === "") return;
+		let parsed: unknown;
+		try {
+			parsed = JSON.parse(line);
+		} catch {
+			throw new LLMError("protocol", `Ollama sent a line that is not JSON: ${line.slice(0, 80)}`, { provider: "ollama" });
+		}
+		if (!isRecord(parsed)) throw new LLMError("protocol", "Ollama sent a line that is not a JSON object.", { provider: "ollama" });
+		if (parsed.error !== undefined) throw classifyStreamError(this.ctx, parsed);
+		if (this.done) return;
+		const message = parsed.message;
+		if (isRecord(message)) {
+			if (typeof message.thinking === "string") this.answer.thinking(message.thinking);
+			if (typeof message.content === "string") this.answer.text(message.content);
+		}
+		if (parsed.done === true) {
+			this.done = true;
+			const promptTokens = numberOrUndefined(parsed.prompt_eval_count);
+			const completionTokens = numberOrUndefined(parsed.eval_count);
+			if (promptTokens !== undefined || completionTokens !== undefined) this.answer.addUsage({ promptTokens, completionTokens });
+		}
+	}
+}

@@ -1,0 +1,114 @@
+import type { EventSourceMessage } from "eventsource-parser";
+import { AnswerBuilder, isRecord, numberOrUndefined, type StreamDecoder } from "./answer";
+import { classifyStreamError, type ErrorContext } from "./classify";
+import { LLMError } from "./errors";
+import { SseReader } from "./sse";
+import type { ProviderGenerateResult } from "./types";
+
+function protocolError(message: string): LLMError {
+	return new LLMError("protocol", message, { provider: "openai" });
+}
+
+/**
+ * An OpenAI-compatible `/chat/completions` SSE stream, ending with `[DONE]` or a `finish_reason`.
+ * Also reads a plain JSON body, since some servers (LM Studio) answer a stream request with a JSON
+ * error and HTTP 200.
+ */
+export class OpenAIStreamDecoder implements StreamDecoder {
+	private readonly sse = new SseReader();
+	private readonly answer: AnswerBuilder;
+	private done = false;
+	private finished = false;
+	private jsonBody: string[] | undefined;
+	private readonly onEvent = (event: EventSourceMessage): void => this.event(event);
+	private readonly onStray = (line: string): void => this.stray(line);
+
+	constructor(
+		private readonly ctx: ErrorContext,
+		onToken?: (delta: string) => void,
+	) {
+		this.answer = new AnswerBuilder(onToken);
+	}
+
+	begin(response: Response): void {
+		const type = response.headers.get("content-type") ?? "";
+		if (/json/i.test(type) && !/event-stream/i.test(type)) this.jsonBody = [];
+	}
+
+	push(text: string): void {
+		if (this.jsonBody) this.jsonBody.push(text);
+		else this.sse.push(text, this.onEvent, this.onStray);
+	}
+
+	finish(): ProviderGenerateResult {
+		if (this.jsonBody) return this.finishJson(this.jsonBody.join(""));
+		this.sse.end(this.onEvent, this.onStray);
+		if (!this.done && !this.finished) throw protocolError("The server's stream ended before the answer was finished; the answer is incomplete.");
+		return this.answer.result();
+	}
+
+	private finishJson(text: string): ProviderGenerateResult {
+		let body: unknown;
+		try {
+			body = JSON.parse(text);
+		} catch {
+			throw protocolError("The server answered with JSON that could not be read.");
+		}
+		if (isRecord(body) && body.error !== undefined) throw classifyStreamError(this.ctx, body);
+		// A server that ignored `stream: true` and sent the whole answer at once.
+		const choice = isRecord(body) && Array.isArray(body.choices) ? (body.choices[0] as unknown) : undefined;
+		const message = isRecord(choice) ? choice.message : undefined;
+		if (!isRecord(message) || typeof message.content !== "string") throw protocolError("The server answered with JSON that holds no answer.");
+		this.answer.text(message.content);
+		if (isRecord(body)) this.usage(body.usage);
+		return this.answer.result();
+	}
+
+	private event(event: EventSourceMessage): void {
+		const data = event.data.trim();
+		if (data === "[DONE]") {
+			this.done = true;
+			return;
+		}
+		if (data === "") return;
+		let chunk: unknown;
+		try {
+			chunk = JSON.parse(data);
+		} catch {
+			throw protocolError(`The server sent an event that is not JSON: ${data.slice(0, 80)}`);
+		}
+		if (!isRecord(chunk)) throw protocolError("The server sent an event that is not a JSON object.");
+		if (event.event === "error" || chunk.error !== undefined) throw classifyStreamError(this.ctx, chunk);
+		if (this.done) return;
+		this.usage(chunk.usage);
+		if (!Array.isArray(chunk.choices)) return;
+		const choice: unknown = chunk.choices[0];
+		if (!isRecord(choice)) return;
+		const delta = choice.delta;
+		if (isRecord(delta)) {
+			const reasoning = typeof delta.reasoning_content === "string" ? delta.reasoning_content : delta.reasoning;
+			if (typeof reasoning === "string") this.answer.thinking(reasoning);
+			// `content: null` is common (role-only and tool deltas).
+			if (typeof delta.content === "string") this.answer.text(delta.content);
+		}
+		if (typeof choice.finish_reason === "string") this.finished = true;
+	}
+
+	private usage(usage: unknown): void {
+		if (!isRecord(usage)) return;
+		this.answer.addUsage({ promptTokens: numberOrUndefined(usage.prompt_tokens), completionTokens: numberOrUndefined(usage.completion_tokens) });
+	}
+
+	private stray(line: string): void {
+		const trimmed = line.trim();
+		if (!trimmed.startsWith("{")) return; // Not SSE and not JSON: ignored, as the SSE spec says.
+		let body: unknown;
+		try {
+			body = JSON.parse(trimmed);
+		} catch {
+			throw protocolError(`The server sent a line that is neither an event nor JSON: ${trimmed.slice(0, 80)}`);
+		}
+		if (isRecord(body) && body.error !== undefined) throw classifyStreamError(this.ctx, body);
+		throw protocolError("The server sent JSON outside an event.");
+	}
+}

@@ -1,0 +1,153 @@
+import { LLMError } from "./errors";
+import { classifyHttpError, type ErrorContext } from "./classify";
+import { redactSecret } from "./redact";
+import { startTimer, stopTimer, type TimerHandle } from "./timers";
+import type { Transport } from "./transport";
+import { PROVIDER_LABELS } from "./types";
+
+export const DEFAULT_FIRST_BYTE_TIMEOUT_MS = 60_000;
+export const DEFAULT_STALL_TIMEOUT_MS = 60_000;
+
+export interface RequestContext extends ErrorContext {
+	transport: Transport;
+	apiKey?: string;
+	firstByteTimeoutMs: number;
+	stallTimeoutMs: number;
+}
+
+export interface StreamingRequest {
+	url: string;
+	method: "GET" | "POST";
+	headers: Record<string, string>;
+	body?: string;
+	signal?: AbortSignal;
+	/** Sees an OK response before its body is read (a dialect checks its content type). */
+	onResponse?: (response: Response) => void;
+	/** Receives decoded text as it arrives; a multibyte character split across chunks comes out whole. */
+	onText: (text: string) => void;
+}
+
+function seconds(ms: number): string {
+	return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}
+
+function describeCause(err: unknown): string {
+	if (!(err instanceof Error)) return String(err);
+	const cause = (err as { cause?: unknown }).cause;
+	const code = typeof cause === "object" && cause !== null && "code" in cause ? String(cause.code) : undefined;
+	const inner = cause instanceof Error ? cause.message : undefined;
+	return [err.message, inner, code].filter(Boolean).join(": ");
+}
+
+/** Makes sure no error leaving an adapter carries the API key, in its message or anywhere else. */
+export function scrubError(err: unknown, ctx: { apiKey?: string; provider: string }): LLMError {
+	if (err instanceof LLMError) {
+		const message = redactSecret(err.message, ctx.apiKey);
+		if (message === err.message) return err;
+		return new LLMError(err.kind, message, {
+			status: err.status,
+			retryAfterMs: err.retryAfterMs,
+			provider: err.provider,
+		});
+	}
+	return new LLMError("protocol", redactSecret(`Unexpected failure: ${describeCause(err)}`, ctx.apiKey), { provider: ctx.provider });
+}
+
+/**
+ * Sends one request and pumps its body through `onText`, enforcing the first-byte and stall time
+ * limits and the caller's `signal`. Resolves when the body ends; everything else is an LLMError
+ * (`aborted`, `network`, or the server's classified HTTP error). No retries.
+ */
+export async function streamRequest(ctx: RequestContext, req: StreamingRequest): Promise<void> {
+	const { signal } = req;
+	const label = PROVIDER_LABELS[ctx.provider];
+	if (signal?.aborted) throw new LLMError("aborted", "Stopped.", { provider: ctx.provider });
+
+	const controller = new AbortController();
+	let timedOut: string | undefined;
+	let timer: TimerHandle;
+	let rejectAbort: (err: LLMError) => void = () => undefined;
+	// Settles the moment the caller stops or a time limit passes, whatever the transport is doing.
+	const aborted = new Promise<never>((_, reject) => {
+		rejectAbort = reject;
+	});
+	aborted.catch(() => undefined);
+	const stop = (reason: LLMError): void => {
+		if (reason.kind === "network") timedOut = reason.message;
+		rejectAbort(reason);
+		controller.abort();
+	};
+	const onAbort = (): void => stop(new LLMError("aborted", "Stopped.", { provider: ctx.provider }));
+	signal?.addEventListener("abort", onAbort, { once: true });
+	const arm = (ms: number, message: string): void => {
+		stopTimer(timer);
+		timer = startTimer(() => stop(new LLMError("network", message, { provider: ctx.provider })), ms);
+	};
+	arm(ctx.firstByteTimeoutMs, `${label} sent nothing for ${seconds(ctx.firstByteTimeoutMs)}. It may still be loading the model, or it is not answering; try again.`);
+	const stallMessage = `${label} stopped sending mid-answer for ${seconds(ctx.stallTimeoutMs)}; the answer is incomplete.`;
+
+	let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+	try {
+		let response: Response;
+		try {
+			response = await Promise.race([ctx.transport(req.url, { method: req.method, headers: req.headers, body: req.body, signal: controller.signal }), aborted]);
+		} catch (err) {
+			if (err instanceof LLMError) throw err;
+			throw new LLMError("network", `Could not reach ${label} at ${ctx.origin}: ${describeCause(err)}. Is the server running?`, { provider: ctx.provider });
+		}
+		if (!response.ok) {
+			const text = await Promise.race([response.text(), aborted]).catch((err: unknown) => {
+				if (err instanceof LLMError) throw err;
+				return "";
+			});
+			throw classifyHttpError(ctx, response.status, text, response.headers);
+		}
+		req.onResponse?.(response);
+		if (!response.body) throw new LLMError("protocol", `${label} answered without a body.`, { provider: ctx.provider });
+		reader = response.body.getReader();
+		const decoder = new TextDecoder("utf-8");
+		let first = true;
+		for (;;) {
+			let chunk: ReadableStreamReadResult<Uint8Array>;
+			try {
+				chunk = await Promise.race([reader.read(), aborted]);
+			} catch (err) {
+				if (err instanceof LLMError) throw err;
+				throw new LLMError("network", `The connection to ${label} broke mid-answer (${describeCause(err)}); the answer is incomplete.`, { provider: ctx.provider });
+			}
+			if (chunk.done) break;
+			if (first) {
+				first = false;
+				arm(ctx.stallTimeoutMs, stallMessage);
+			} else if (chunk.value.byteLength > 0) {
+				arm(ctx.stallTimeoutMs, stallMessage);
+			}
+			const text = decoder.decode(chunk.value, { stream: true });
+			if (text) req.onText(text);
+		}
+		const tail = decoder.decode();
+		if (tail) req.onText(tail);
+		reader = undefined;
+	} catch (err) {
+		// Whatever failed, close the connection so the server stops generating.
+		controller.abort();
+		if (signal?.aborted) throw new LLMError("aborted", "Stopped.", { provider: ctx.provider });
+		if (timedOut !== undefined) throw new LLMError("network", timedOut, { provider: ctx.provider });
+		throw err;
+	} finally {
+		stopTimer(timer);
+		signal?.removeEventListener("abort", onAbort);
+		if (reader) reader.cancel().catch(() => undefined);
+	}
+}
+
+/** A small JSON request (model lists, model details), under the same limits as a stream. */
+export async function requestJson(ctx: RequestContext, req: Omit<StreamingRequest, "onText">): Promise<unknown> {
+	let text = "";
+	await streamRequest(ctx, { ...req, onText: (t) => (text += t) });
+	try {
+		return JSON.parse(text) as unknown;
+	} catch {
+		throw new LLMError("protocol", `${PROVIDER_LABELS[ctx.provider]} answered with something that is not JSON.`, { provider: ctx.provider });
+	}
+}

@@ -1,0 +1,30 @@
+/** What a transport is asked to send. Kept minimal so a Node `http` transport can honour all of it. */
+export interface TransportInit {
+	method: string;
+	headers: Record<string, string>;
+	body?: string;
+	signal?: AbortSignal;
+}
+
+/**
+ * Sends one HTTP request and resolves with a standard `Response` whose `body` streams. It must reject
+ * (or error the body) promptly when `signal` aborts, and close the connection.
+ */
+export type Transport = (url: string, init: TransportInit) => Promise<Response>;
+
+/** The default: the platform's `fetch`, which streams and aborts on desktop and mobile. */
+export const fetchTransport: Transport = (url, init) =>
+	// Deliberately not requestUrl: it can neither stream nor abort.
+	fetch(url, { method: init.method, headers: init.headers, body: init.body, signal: init.signal });
+
+/**
+ * A Node `http`/`https` transport for desktop, where a server refuses the app's origin: it sends no
+ * Origin header. Loaded on demand so nothing on the mobile path reaches a Node module; call it only
+ * behind `Platform.isDesktopApp`. Rejects where Node modules are missing.
+ */
+export async function loadNodeTransport(): Promise<Transport> {
+	// A dynamic import, not a static one: esbuild inlines it as a lazily initialised module, so
+	// `node:http` is only required when this function runs.
+	const mod = await import("./nodeTransport");
+	return mod.createNodeTransport();
+}

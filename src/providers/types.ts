@@ -1,0 +1,57 @@
+import type { GenerateRequest, GenerateResult, LLMAdapter } from "../chat/types";
+import type { Transport } from "./transport";
+
+export type ProviderName = "ollama" | "openai" | "anthropic";
+
+export interface ProviderConfig {
+	provider: ProviderName;
+	/** For `openai` this includes the `/v1` part, e.g. `http://localhost:1234/v1`. */
+	baseUrl: string;
+	model: string;
+	apiKey?: string;
+	/** How requests are sent; `fetchTransport` when omitted. */
+	transport?: Transport;
+	/** The request comes from the app (adds `anthropic-dangerous-direct-browser-access`). */
+	fromApp?: boolean;
+	/** No first byte within this time is a `network` error. Default 60000: local models load slowly. */
+	firstByteTimeoutMs?: number;
+	/** No new byte for this long mid-stream is a `network` error. Default 60000. */
+	stallTimeoutMs?: number;
+}
+
+export interface ModelInfo {
+	id: string;
+	/** The model's context length in tokens, when the server says. */
+	contextLength?: number;
+}
+
+export type ConnectionKind = "ok" | "unreachable" | "origin_refused" | "auth" | "model_missing" | "error";
+
+/** A plain-language answer to "does this connection work?", with the fix when it does not. */
+export interface ConnectionDiagnosis {
+	ok: boolean;
+	kind: ConnectionKind;
+	message: string;
+	latencyMs?: number;
+}
+
+export interface ProviderGenerateResult extends GenerateResult {
+	/** A thinking model's reasoning, kept apart from the answer text. */
+	thinking?: string;
+}
+
+export interface ProviderAdapter extends LLMAdapter {
+	readonly provider: ProviderName;
+	readonly model: string;
+	generate(req: GenerateRequest): Promise<ProviderGenerateResult>;
+	listModels(signal?: AbortSignal): Promise<ModelInfo[]>;
+	/** The model's trained context length, when the server says (Ollama's `/api/show`). */
+	modelContextLength(model: string, signal?: AbortSignal): Promise<number | undefined>;
+	testConnection(signal?: AbortSignal): Promise<ConnectionDiagnosis>;
+}
+
+export const PROVIDER_LABELS: Record<ProviderName, string> = {
+	ollama: "Ollama",
+	openai: "the OpenAI-compatible server",
+	anthropic: "Anthropic",
+};
