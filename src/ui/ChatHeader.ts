@@ -1,0 +1,88 @@
+import { setIcon } from "obsidian";
+
+export interface ChatHeaderHandlers {
+	onRename: (title: string) => void;
+	onNewChat: () => void;
+	onHistory: () => void;
+}
+
+/** The panel's header: the session title (click to rename), New chat and History. */
+export class ChatHeader {
+	readonly el: HTMLElement;
+	private readonly titleEl: HTMLButtonElement;
+	private readonly newChatEl: HTMLButtonElement;
+	private editor: HTMLInputElement | undefined;
+	private title = "New chat";
+	private renamable = false;
+
+	constructor(parentEl: HTMLElement, private readonly handlers: ChatHeaderHandlers) {
+		this.el = parentEl.createDiv({ cls: "discover-chat-header" });
+		this.titleEl = this.el.createEl("button", { cls: "discover-chat-title", attr: { type: "button" } });
+		this.titleEl.addEventListener("click", () => this.startRename());
+		const actions = this.el.createDiv({ cls: "discover-chat-header-actions" });
+		this.newChatEl = iconButton(actions, "square-pen", "New chat", handlers.onNewChat);
+		iconButton(actions, "history", "Open history", handlers.onHistory);
+		this.setTitle(this.title, false);
+	}
+
+	/** Shows the title; a session that does not exist yet cannot be renamed. */
+	setTitle(title: string, renamable: boolean): void {
+		this.title = title;
+		this.renamable = renamable;
+		this.titleEl.setText(title);
+		this.titleEl.disabled = !renamable;
+		this.titleEl.setAttr("aria-label", renamable ? `Rename "${title}"` : title);
+	}
+
+	setBusy(busy: boolean): void {
+		this.newChatEl.disabled = busy;
+	}
+
+	get currentTitle(): string {
+		return this.title;
+	}
+
+	startRename(): void {
+		if (!this.renamable || this.editor) return;
+		const input = createRenameInput(this.title);
+		this.editor = input;
+		this.titleEl.replaceWith(input);
+		input.focus();
+		input.select();
+		let done = false;
+		const finish = (commit: boolean): void => {
+			if (done) return;
+			done = true;
+			const value = input.value.trim();
+			input.replaceWith(this.titleEl);
+			this.editor = undefined;
+			if (commit && value !== "" && value !== this.title) {
+				this.setTitle(value, true);
+				this.handlers.onRename(value);
+			}
+		};
+		input.addEventListener("keydown", (e) => {
+			if (e.key === "Enter") {
+				e.preventDefault();
+				finish(true);
+			} else if (e.key === "Escape") {
+				e.preventDefault();
+				finish(false);
+			}
+		});
+		input.addEventListener("blur", () => finish(true));
+	}
+}
+
+export function iconButton(parentEl: HTMLElement, icon: string, label: string, onClick: () => void): HTMLButtonElement {
+	const button = parentEl.createEl("button", { cls: ["clickable-icon", "discover-chat-icon-button"], attr: { type: "button", "aria-label": label } });
+	setIcon(button, icon);
+	button.addEventListener("click", onClick);
+	return button;
+}
+
+function createRenameInput(value: string): HTMLInputElement {
+	const input = activeWindow.createEl("input", { cls: "discover-chat-title-input", attr: { type: "text", "aria-label": "Chat title" } });
+	input.value = value;
+	return input;
+}

@@ -1,0 +1,164 @@
+import { setIcon } from "obsidian";
+import { matchSlashCommands, type SlashCommand } from "./slashCommands";
+
+export interface ComposerHandlers {
+	onSend: (text: string) => void;
+	onStop: () => void;
+	onCommand: (command: SlashCommand) => void;
+	/** The draft changed (for the budget meter). */
+	onInput: (text: string) => void;
+	onFocus?: () => void;
+}
+
+const MAX_ROWS = 10;
+
+/**
+ * The input: an auto-growing textarea (Enter sends, Shift+Enter adds a line), a button that is Send
+ * when idle and Stop while an answer streams, and a menu of `/` commands.
+ */
+export class Composer {
+	readonly el: HTMLElement;
+	readonly inputEl: HTMLTextAreaElement;
+	readonly buttonEl: HTMLButtonElement;
+	private readonly menuEl: HTMLElement;
+	private menuItems: SlashCommand[] = [];
+	private menuIndex = 0;
+	private busy = false;
+
+	constructor(parentEl: HTMLElement, private readonly handlers: ComposerHandlers) {
+		this.el = parentEl.createDiv({ cls: "discover-chat-composer" });
+		this.menuEl = this.el.createDiv({ cls: ["discover-chat-command-menu", "discover-chat-hidden"], attr: { role: "listbox", "aria-label": "Commands" } });
+		const row = this.el.createDiv({ cls: "discover-chat-input-row" });
+		this.inputEl = row.createEl("textarea", {
+			cls: "discover-chat-input",
+			attr: { rows: "1", placeholder: "Ask about this note, or type / for commands", "aria-label": "Message" },
+		});
+		this.buttonEl = row.createEl("button", { cls: ["discover-chat-send", "mod-cta"], attr: { type: "button" } });
+		this.buttonEl.addEventListener("click", () => this.onButton());
+		this.inputEl.addEventListener("keydown", (e) => this.onKeyDown(e));
+		this.inputEl.addEventListener("input", () => this.onInput());
+		if (handlers.onFocus) this.inputEl.addEventListener("focus", handlers.onFocus);
+		this.setBusy(false);
+	}
+
+	get value(): string {
+		return this.inputEl.value;
+	}
+
+	/** Replaces the draft (e.g. unsent text coming back, or "To prompt" from history). */
+	setValue(text: string, focus = true): void {
+		this.inputEl.value = text;
+		this.onInput();
+		if (focus) {
+			this.inputEl.focus();
+			this.inputEl.setSelectionRange(text.length, text.length);
+		}
+	}
+
+	/** While busy the button is Stop and nothing can be sent from the UI. */
+	setBusy(busy: boolean): void {
+		this.busy = busy;
+		this.buttonEl.empty();
+		this.buttonEl.toggleClass("discover-chat-stop", busy);
+		this.buttonEl.toggleClass("mod-cta", !busy);
+		setIcon(this.buttonEl, busy ? "square" : "send");
+		this.buttonEl.setAttr("aria-label", busy ? "Stop answer" : "Send message");
+	}
+
+	get isBusy(): boolean {
+		return this.busy;
+	}
+
+	focus(): void {
+		this.inputEl.focus();
+	}
+
+	private onButton(): void {
+		if (this.busy) this.handlers.onStop();
+		else this.submit();
+	}
+
+	private submit(): void {
+		if (this.busy) return;
+		const text = this.inputEl.value;
+		if (text.trim() === "") return;
+		const command = this.menuItems[this.menuIndex];
+		if (command && this.isMenuOpen()) {
+			this.choose(command);
+			return;
+		}
+		this.handlers.onSend(text);
+	}
+
+	private onKeyDown(e: KeyboardEvent): void {
+		// IME composition uses Enter to confirm characters: never send then.
+		if (e.isComposing) return;
+		if (this.isMenuOpen()) {
+			if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+				e.preventDefault();
+				const step = e.key === "ArrowDown" ? 1 : -1;
+				this.menuIndex = (this.menuIndex + step + this.menuItems.length) % this.menuItems.length;
+				this.renderMenu();
+				return;
+			}
+			if (e.key === "Tab") {
+				e.preventDefault();
+				const command = this.menuItems[this.menuIndex];
+				if (command) this.setValue(`/${command.name}`);
+				return;
+			}
+			if (e.key === "Escape") {
+				e.preventDefault();
+				this.closeMenu();
+				return;
+			}
+		}
+		if (e.key === "Enter" && !e.shiftKey) {
+			e.preventDefault();
+			this.submit();
+		}
+	}
+
+	private onInput(): void {
+		const text = this.inputEl.value;
+		// Grows with its content (CSS field-sizing does it where supported; rows is the fallback).
+		this.inputEl.rows = Math.min(MAX_ROWS, text.split("\n").length);
+		this.menuItems = matchSlashCommands(text);
+		this.menuIndex = 0;
+		this.renderMenu();
+		this.handlers.onInput(text);
+	}
+
+	private isMenuOpen(): boolean {
+		return this.menuItems.length > 0;
+	}
+
+	private closeMenu(): void {
+		this.menuItems = [];
+		this.renderMenu();
+	}
+
+	private choose(command: SlashCommand): void {
+		this.closeMenu();
+		this.handlers.onCommand(command);
+	}
+
+	private renderMenu(): void {
+		this.menuEl.empty();
+		this.menuEl.toggleClass("discover-chat-hidden", this.menuItems.length === 0);
+		this.menuItems.forEach((command, i) => {
+			const item = this.menuEl.createDiv({
+				cls: "discover-chat-command",
+				attr: { role: "option", "aria-selected": String(i === this.menuIndex) },
+			});
+			item.toggleClass("is-selected", i === this.menuIndex);
+			item.createSpan({ cls: "discover-chat-command-name", text: `/${command.name}` });
+			item.createSpan({ cls: "discover-chat-command-desc", text: command.description });
+			// mousedown, not click: the textarea must keep focus.
+			item.addEventListener("mousedown", (e) => {
+				e.preventDefault();
+				this.choose(command);
+			});
+		});
+	}
+}

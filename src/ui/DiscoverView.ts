@@ -1,0 +1,327 @@
+import { ItemView, debounce } from "obsidian";
+import type { TAbstractFile, WorkspaceLeaf } from "obsidian";
+import type { ChatMessage } from "../chat/types";
+import { ActiveNote } from "./ActiveNote";
+import { BudgetMeter } from "./BudgetMeter";
+import { ChatHeader } from "./ChatHeader";
+import { Composer } from "./Composer";
+import { ContextChip } from "./ContextChip";
+import { diagnose } from "./errorDiagnosis";
+import type { ChatRuntime, ChatRuntimeFactory, DiscoverHost } from "./host";
+import { MessageList } from "./MessageList";
+import { HistoryModal } from "./HistoryModal";
+import type { ChatEvent, SendOptions } from "./ports";
+import type { SlashCommand } from "./slashCommands";
+import { VIEW_TYPE_DISCOVER } from "./viewType";
+
+interface Turn {
+	text: string;
+	includeHistory: boolean;
+	/** Whether to attach the note (or selection) as it is when the turn is sent. */
+	withContext: boolean;
+	/** Commands always send the whole note, never a selection. */
+	wholeNote: boolean;
+}
+
+/** The chat panel in the right sidebar. Everything heavy is built when it first opens. */
+export class DiscoverView extends ItemView {
+	private runtime: ChatRuntime | undefined;
+	private header!: ChatHeader;
+	private list!: MessageList;
+	private statusEl!: HTMLElement;
+	private chip!: ContextChip;
+	private meter!: BudgetMeter;
+	private composer!: Composer;
+	private note!: ActiveNote;
+	private sending = false;
+	private sendingSession: string | undefined;
+	private stopController: AbortController | undefined;
+	private readonly refreshPreview = debounce(() => this.updatePreview(), 150, true);
+
+	constructor(
+		leaf: WorkspaceLeaf,
+		private readonly host: DiscoverHost,
+		private readonly createRuntime: ChatRuntimeFactory = async (h, onEvent) => (await import("./chatRuntime")).createChatRuntime(h, onEvent),
+	) {
+		super(leaf);
+	}
+
+	override getViewType(): string {
+		return VIEW_TYPE_DISCOVER;
+	}
+
+	override getDisplayText(): string {
+		return "Discover";
+	}
+
+	override getIcon(): string {
+		return "messages-square";
+	}
+
+	override async onOpen(): Promise<void> {
+		const root = this.contentEl;
+		root.empty();
+		root.addClass("discover-chat-view");
+		this.note = new ActiveNote(this.app);
+		this.header = new ChatHeader(root, {
+			onRename: (title) => void this.rename(title),
+			onNewChat: () => void this.newChat(),
+			onHistory: () => this.openHistory(),
+		});
+		this.list = this.addChild(new MessageList(root, { app: this.app, sourcePath: () => this.note.path }));
+		this.statusEl = root.createDiv({ cls: "discover-chat-status", attr: { "aria-live": "polite" } });
+		const contextRow = root.createDiv({ cls: "discover-chat-context-row" });
+		this.chip = new ContextChip(contextRow, this.host.settings.includeActiveNote, () => this.refreshPreview());
+		this.meter = new BudgetMeter(contextRow);
+		this.composer = new Composer(root, {
+			onSend: (text) => void this.send({ text, includeHistory: true, withContext: true, wholeNote: false }),
+			onStop: () => this.stop(),
+			onCommand: (command) => void this.runCommand(command),
+			onInput: () => this.refreshPreview(),
+			onFocus: () => this.refreshContext(),
+		});
+
+		this.registerEvent(this.app.workspace.on("active-leaf-change", (leaf) => this.onLeafChange(leaf)));
+		this.registerEvent(this.app.vault.on("modify", (file) => this.onFileModified(file)));
+		this.registerEvent(this.app.vault.on("delete", (file) => this.onFileGone(file)));
+		this.registerEvent(this.app.vault.on("rename", (file, oldPath) => this.onFileGone(file, oldPath)));
+		// Not guaranteed to run, but when it does the partial answer is saved.
+		this.registerEvent(this.app.workspace.on("quit", () => void this.runtime?.chat.flush()));
+
+		this.runtime = await this.createRuntime(this.host, (e) => this.onChatEvent(e));
+		await this.showSession(this.host.settings.activeSessionId);
+		this.refreshContext();
+	}
+
+	override async onClose(): Promise<void> {
+		this.refreshPreview.cancel();
+		const runtime = this.runtime;
+		this.runtime = undefined;
+		if (runtime?.chat.busy) runtime.chat.cancel();
+		await runtime?.chat.flush();
+	}
+
+	/** Puts text into the input (from history's "To prompt"). */
+	setDraft(text: string): void {
+		this.composer.setValue(text);
+	}
+
+	/** Switches to a saved session and continues it. */
+	async openSession(id: string): Promise<void> {
+		if (!this.runtime || this.runtime.chat.busy) return;
+		await this.showSession(id);
+	}
+
+	get chatRuntime(): ChatRuntime | undefined {
+		return this.runtime;
+	}
+
+	private async showSession(id: string | undefined): Promise<void> {
+		const runtime = this.runtime;
+		if (!runtime) return;
+		let title = "New chat";
+		if (id) {
+			try {
+				title = (await runtime.chat.loadSession(id)).title;
+			} catch {
+				// A session deleted or synced away: start fresh instead of failing to open.
+				id = undefined;
+			}
+		}
+		this.list.setMessages(id ? runtime.chat.messages : []);
+		this.header.setTitle(title, id !== undefined);
+		await this.rememberSession(id);
+		this.updatePreview();
+	}
+
+	private async newChat(): Promise<void> {
+		const runtime = this.runtime;
+		if (!runtime || runtime.chat.busy) return;
+		const session = await runtime.chat.newSession();
+		this.list.setMessages([]);
+		this.header.setTitle(session.title, true);
+		this.setStatus("");
+		await this.rememberSession(session.id);
+		this.updatePreview();
+		this.composer.focus();
+	}
+
+	private async rename(title: string): Promise<void> {
+		const id = this.runtime?.chat.sessionId;
+		if (id) await this.runtime?.sessions.rename(id, title);
+	}
+
+	private openHistory(): void {
+		const runtime = this.runtime;
+		if (!runtime) return;
+		new HistoryModal(this.app, this.host, runtime.sessions, {
+			activeSessionId: runtime.chat.sessionId,
+			onLoad: (id) => void this.openSession(id),
+			onToPrompt: (text) => this.setDraft(text),
+			onDeleted: (id) => {
+				if (id === this.runtime?.chat.sessionId) void this.newChat();
+			},
+		}).open();
+	}
+
+	private async runCommand(command: SlashCommand): Promise<void> {
+		if (command.needsNote && !this.note.current) {
+			this.list.showNote(`/${command.name} needs an open note.`);
+			return;
+		}
+		await this.send({ text: command.prompt, includeHistory: false, withContext: true, wholeNote: true });
+	}
+
+	private async send(turn: Turn): Promise<void> {
+		const runtime = this.runtime;
+		if (!runtime || this.sending || runtime.chat.busy) return;
+		this.sending = true;
+		this.composer.setBusy(true);
+		this.header.setBusy(true);
+		this.list.clearError();
+		this.composer.setValue("", false);
+		const controller = new AbortController();
+		const options: SendOptions = { includeHistory: turn.includeHistory, signal: controller.signal, onToken: (d) => this.onToken(d) };
+		try {
+			await runtime.syncSettings();
+			if (turn.withContext && this.chip.includeNote) {
+				const selection = turn.wholeNote ? "" : this.chip.useSelection ? this.note.selection() : "";
+				options.context = selection || (await this.note.text());
+				options.contextName = this.note.name;
+			}
+			this.sendingSession = runtime.chat.sessionId;
+			this.stopController = controller;
+			const answer = await runtime.chat.sendMessage(turn.text, options);
+			this.list.upsert(answer);
+		} catch (err) {
+			this.onSendFailed(err, turn, controller.signal.aborted);
+		} finally {
+			this.stopController = undefined;
+			this.sending = false;
+			this.composer.setBusy(false);
+			this.header.setBusy(false);
+			this.setStatus("");
+			await this.afterTurn();
+		}
+	}
+
+	private stop(): void {
+		this.stopController?.abort();
+		this.runtime?.chat.cancel();
+	}
+
+	private onToken(delta: string): void {
+		if (!this.list.isStreaming) this.list.startStreaming();
+		this.list.appendToken(delta);
+	}
+
+	private onSendFailed(err: unknown, turn: Turn, aborted: boolean): void {
+		this.list.endStreaming({ stopped: aborted });
+		if (aborted) return;
+		const diagnosis = diagnose(err);
+		const messages = this.runtime?.chat.messages ?? [];
+		const last = messages[messages.length - 1];
+		const recorded = last?.role === "user" && last.content === turn.text;
+		// Text the engine never recorded goes back into the input, so not a word is lost.
+		if ((diagnosis.unsent || !recorded) && !turn.wholeNote && this.composer.value === "") this.composer.setValue(turn.text);
+		const view = this.list.showError(diagnosis, recorded || turn.wholeNote ? () => void this.send(turn) : undefined);
+		const adapter = this.runtime?.adapter();
+		if (diagnosis.probeConnection && adapter?.testConnection) {
+			view.setProbe("Checking the connection…");
+			adapter.testConnection().then(
+				(d) => view.setProbe(d.ok ? "The server answers now; retry." : d.message),
+				() => view.setProbe(""),
+			);
+		}
+	}
+
+	private async afterTurn(): Promise<void> {
+		const runtime = this.runtime;
+		if (!runtime) return;
+		const id = runtime.chat.sessionId;
+		if (id && id !== this.sendingSession) await this.rememberSession(id);
+		if (id) {
+			// The title comes from the first message; the index makes this lookup cheap.
+			const summary = (await runtime.sessions.list()).find((s) => s.id === id);
+			if (summary) this.header.setTitle(summary.title, true);
+		}
+		this.updatePreview();
+	}
+
+	private onChatEvent(e: ChatEvent): void {
+		switch (e.type) {
+			case "status":
+				this.setStatus(e.text);
+				break;
+			case "warning":
+				this.list.showNote(e.message);
+				break;
+			case "message":
+				this.onMessage(e.message);
+				break;
+			case "prompt":
+				this.meter.update(e.estimatedTokens, e.budget);
+				this.chip.update({ fit: e.context });
+				break;
+			case "compacted":
+				break;
+		}
+	}
+
+	private onMessage(message: ChatMessage): void {
+		this.list.upsert(message);
+		// The answer's bubble goes right under the question, before the first token arrives.
+		if (message.role === "user" && this.sending && !this.list.isStreaming) this.list.startStreaming();
+	}
+
+	private setStatus(text: string): void {
+		this.statusEl.setText(text);
+		this.statusEl.toggleClass("discover-chat-hidden", text === "");
+	}
+
+	private async rememberSession(id: string | undefined): Promise<void> {
+		if (this.host.settings.activeSessionId === id) return;
+		this.host.settings.activeSessionId = id;
+		await this.host.saveSettings();
+	}
+
+	private onLeafChange(leaf: WorkspaceLeaf | null): void {
+		if (this.note.onLeafChange(leaf)) this.refreshContext();
+		else this.chip.update({ selectionLength: this.note.selection().length });
+	}
+
+	private onFileModified(file: TAbstractFile): void {
+		this.note.onFileChanged(file.path);
+		if (file.path === this.note.path) this.refreshContext();
+	}
+
+	private onFileGone(file: TAbstractFile, oldPath?: string): void {
+		this.note.onFileGone(oldPath ?? file.path);
+		this.note.onLeafChange(this.app.workspace.getMostRecentLeaf());
+		this.refreshContext();
+	}
+
+	/** Re-reads the note and selection, then updates the chip and meter. */
+	private refreshContext(): void {
+		this.chip.update({ noteName: this.note.name, selectionLength: this.note.selection().length, fit: undefined });
+		this.updatePreview();
+		this.note.text().then(
+			() => this.updatePreview(),
+			() => undefined,
+		);
+	}
+
+	private updatePreview(): void {
+		const chat = this.runtime?.chat;
+		if (!chat) return;
+		let context: string | undefined;
+		if (this.chip.includeNote) context = this.chip.useSelection ? this.note.selection() : this.note.cachedText();
+		try {
+			const preview = chat.previewPrompt(this.composer.value, { context, includeHistory: true });
+			this.meter.update(preview.estimatedTokens, preview.budget);
+			this.chip.update({ fit: context === undefined ? undefined : preview.context });
+		} catch {
+			// A preview is a hint; a broken one must never block typing.
+		}
+	}
+}

@@ -1,0 +1,119 @@
+import { Component, MarkdownRenderer, Notice, setIcon } from "obsidian";
+import type { App } from "obsidian";
+import type { ChatMessage, Role } from "../chat/types";
+
+/** Everything a rendered message needs from its surroundings. */
+export interface MessageContext {
+	app: App;
+	/** The note links in answers resolve against. */
+	sourcePath: () => string;
+	/** Called after the body changed size (for auto-scroll). */
+	onRendered: () => void;
+}
+
+/**
+ * One message in the transcript. Its Markdown is rendered with its own Component, unloaded when
+ * the body is rendered again or the message leaves the list, so post-processors never leak.
+ */
+export class MessageItem {
+	readonly el: HTMLElement;
+	private readonly bodyEl: HTMLElement;
+	private readonly metaEl: HTMLElement;
+	private component: Component | undefined;
+	private renderSeq = 0;
+	private renderedText: string | undefined;
+	content: string;
+
+	constructor(
+		parentEl: HTMLElement,
+		private readonly ctx: MessageContext,
+		public id: string,
+		readonly role: Role,
+		content: string,
+		before?: HTMLElement | null,
+	) {
+		this.content = content;
+		this.el = parentEl.createDiv({ cls: ["discover-chat-message", `discover-chat-message-${role}`] });
+		this.el.dataset.messageId = id;
+		if (before) parentEl.insertBefore(this.el, before);
+		this.bodyEl = this.el.createDiv({ cls: "discover-chat-message-body" });
+		this.metaEl = this.el.createDiv({ cls: "discover-chat-message-meta" });
+		const copy = this.metaEl.createEl("button", {
+			cls: ["clickable-icon", "discover-chat-icon-button", "discover-chat-copy"],
+			attr: { "aria-label": "Copy message", type: "button" },
+		});
+		setIcon(copy, "copy");
+		copy.addEventListener("click", () => void this.copy());
+	}
+
+	/** Applies a saved message: content, the "stopped" mark, an error note. */
+	apply(message: ChatMessage): void {
+		if (message.id !== this.id) {
+			this.id = message.id;
+			this.el.dataset.messageId = message.id;
+		}
+		this.content = message.content;
+		this.setStopped(message.cancelled === true);
+		this.el.toggleClass("discover-chat-message-failed", message.error !== undefined);
+		this.render();
+	}
+
+	setStopped(stopped: boolean): void {
+		let mark = this.metaEl.querySelector<HTMLElement>(".discover-chat-message-stopped");
+		if (stopped && !mark) {
+			mark = this.metaEl.createSpan({ cls: "discover-chat-message-stopped", text: "stopped" });
+			this.metaEl.prepend(mark);
+		} else if (!stopped && mark) mark.remove();
+	}
+
+	setStreaming(streaming: boolean): void {
+		this.el.toggleClass("discover-chat-message-streaming", streaming);
+	}
+
+	/** Renders the current content unless it is already on screen. */
+	render(): void {
+		if (this.renderedText === this.content) return;
+		this.renderedText = this.content;
+		const seq = ++this.renderSeq;
+		const component = new Component();
+		component.load();
+		// Rendered off-screen and swapped in, so a slow render never shows an empty bubble.
+		const next = activeWindow.createDiv({ cls: "discover-chat-message-markdown" });
+		const done = (): void => {
+			if (seq !== this.renderSeq) {
+				component.unload();
+				return;
+			}
+			this.component?.unload();
+			this.component = component;
+			this.bodyEl.replaceChildren(next);
+			this.ctx.onRendered();
+		};
+		const text = this.content === "" && this.role === "assistant" ? "…" : this.content;
+		MarkdownRenderer.render(this.ctx.app, text, next, this.ctx.sourcePath(), component).then(done, () => {
+			next.setText(text);
+			done();
+		});
+	}
+
+	/** The message's element carrying the rendered Markdown (for tests and scroll-to). */
+	get body(): HTMLElement {
+		return this.bodyEl;
+	}
+
+	destroy(): void {
+		this.renderSeq++;
+		this.component?.unload();
+		this.component = undefined;
+		this.el.remove();
+	}
+
+	private async copy(): Promise<void> {
+		try {
+			await navigator.clipboard.writeText(this.content);
+			new Notice("Copied to clipboard");
+		} catch {
+			new Notice("Couldn't copy to the clipboard");
+		}
+	}
+}

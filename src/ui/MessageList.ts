@@ -1,0 +1,266 @@
+import { Component, setIcon } from "obsidian";
+import type { ChatMessage } from "../chat/types";
+import type { Diagnosis } from "./errorDiagnosis";
+import { MessageItem, type MessageContext } from "./MessageItem";
+import { isVisibleMessage } from "./ports";
+import { RenderScheduler, type RenderSchedulerOptions } from "./RenderScheduler";
+
+/** Id of the answer being streamed, until the engine hands over the saved message. */
+const STREAMING_ID = "discover-chat-streaming";
+/** Messages rendered at once: what fits on screen plus a page. */
+export const PAGE_SIZE = 30;
+/** Within this many pixels of the bottom counts as "at the bottom". */
+const BOTTOM_SLACK_PX = 32;
+
+export interface MessageListOptions extends Omit<MessageContext, "onRendered"> {
+	scheduler?: RenderSchedulerOptions;
+	pageSize?: number;
+}
+
+/**
+ * The transcript. Long sessions render lazily: the newest page first, earlier pages when the
+ * person scrolls up. While an answer streams it re-renders at most once per frame, and follows the
+ * answer down until the person scrolls up (and again once they return to the bottom).
+ */
+export class MessageList extends Component {
+	readonly scrollEl: HTMLElement;
+	private readonly earlierEl: HTMLButtonElement;
+	private readonly itemsEl: HTMLElement;
+	private readonly tailEl: HTMLElement;
+	private readonly items = new Map<string, MessageItem>();
+	private messages: ChatMessage[] = [];
+	/** Index in `messages` of the first rendered message. */
+	private firstRendered = 0;
+	private summaryOf: string | undefined;
+	private summaryLineEl: HTMLElement | undefined;
+	private streaming: MessageItem | undefined;
+	private scheduler: RenderScheduler;
+	private readonly schedulerOptions: RenderSchedulerOptions | undefined;
+	private readonly pageSize: number;
+	private following = true;
+	private readonly ctx: MessageContext;
+
+	constructor(parentEl: HTMLElement, options: MessageListOptions) {
+		super();
+		this.pageSize = options.pageSize ?? PAGE_SIZE;
+		this.ctx = { app: options.app, sourcePath: options.sourcePath, onRendered: () => this.afterRender() };
+		this.scrollEl = parentEl.createDiv({ cls: "discover-chat-messages", attr: { role: "log", "aria-live": "polite" } });
+		this.earlierEl = this.scrollEl.createEl("button", { cls: "discover-chat-load-earlier", text: "Show earlier messages", attr: { type: "button" } });
+		this.earlierEl.addEventListener("click", () => this.loadEarlier());
+		this.itemsEl = this.scrollEl.createDiv({ cls: "discover-chat-message-items" });
+		this.tailEl = this.scrollEl.createDiv({ cls: "discover-chat-tail" });
+		this.schedulerOptions = options.scheduler;
+		this.scheduler = this.newScheduler();
+		this.scrollEl.addEventListener("scroll", () => this.onScroll(), { passive: true });
+	}
+
+	override onunload(): void {
+		this.scheduler.dispose();
+		this.clearItems();
+	}
+
+	/** Shows a session: the newest page, scrolled to the end. */
+	setMessages(all: readonly ChatMessage[]): void {
+		this.clearItems();
+		const summary = all[0]?.role === "system" ? all[0] : undefined;
+		this.summaryOf = summary?.summaryOf;
+		this.messages = all.filter(isVisibleMessage);
+		this.firstRendered = Math.max(0, this.messages.length - this.pageSize);
+		for (let i = this.firstRendered; i < this.messages.length; i++) this.addItem(this.messages[i]!);
+		this.updateEarlier();
+		this.placeSummaryLine();
+		this.following = true;
+		this.scrollToEnd();
+	}
+
+	/** Adds or updates one saved message (from the engine's events). */
+	upsert(message: ChatMessage): void {
+		if (message.role === "system") {
+			this.summaryOf = message.summaryOf;
+			this.placeSummaryLine();
+			return;
+		}
+		const index = this.messages.findIndex((m) => m.id === message.id);
+		if (index >= 0) this.messages[index] = message;
+		const existing = this.items.get(message.id);
+		if (existing) {
+			existing.apply(message);
+			return;
+		}
+		if (message.role === "assistant" && this.streaming) {
+			// The streamed bubble becomes the saved message.
+			this.scheduler.dispose();
+			const item = this.streaming;
+			this.streaming = undefined;
+			this.items.delete(STREAMING_ID);
+			item.setStreaming(false);
+			this.items.set(message.id, item);
+			item.apply(message);
+		} else {
+			this.addItem(message);
+		}
+		if (index < 0) this.messages.push(message);
+		this.placeSummaryLine();
+	}
+
+	/** Starts an empty answer bubble that tokens stream into. */
+	startStreaming(): void {
+		this.endStreaming();
+		// A fresh scheduler per answer: the previous one was disposed with its bubble.
+		this.scheduler.dispose();
+		this.scheduler = this.newScheduler();
+		const item = new MessageItem(this.itemsEl, this.ctx, STREAMING_ID, "assistant", "");
+		item.setStreaming(true);
+		item.render();
+		this.streaming = item;
+		this.items.set(STREAMING_ID, item);
+		this.following = true;
+		this.scrollToEnd();
+	}
+
+	appendToken(delta: string): void {
+		if (!this.streaming) return;
+		this.streaming.content += delta;
+		this.scheduler.schedule();
+	}
+
+	/** The stream ended without a saved message (an error, or Stop before the engine saved it). */
+	endStreaming(opts: { stopped?: boolean } = {}): void {
+		const item = this.streaming;
+		if (!item) return;
+		this.scheduler.flush();
+		this.streaming = undefined;
+		this.items.delete(STREAMING_ID);
+		if (item.content === "") {
+			item.destroy();
+			return;
+		}
+		item.setStreaming(false);
+		item.setStopped(opts.stopped === true);
+		item.render();
+	}
+
+	get isStreaming(): boolean {
+		return this.streaming !== undefined;
+	}
+
+	/** The partial answer on screen right now. */
+	get streamedText(): string {
+		return this.streaming?.content ?? "";
+	}
+
+	/** An inline error with the diagnosis and, when it can help, Retry. */
+	showError(diagnosis: Diagnosis, onRetry?: () => void): { setProbe(text: string): void } {
+		this.clearError();
+		const el = this.tailEl.createDiv({ cls: "discover-chat-error", attr: { role: "alert" } });
+		const title = el.createDiv({ cls: "discover-chat-error-title" });
+		setIcon(title.createSpan({ cls: "discover-chat-error-icon" }), "alert-triangle");
+		title.createSpan({ text: diagnosis.title });
+		if (diagnosis.detail) el.createDiv({ cls: "discover-chat-error-detail", text: diagnosis.detail });
+		const probe = el.createDiv({ cls: "discover-chat-error-probe" });
+		if (onRetry && diagnosis.retryable) {
+			const retry = el.createEl("button", { cls: "discover-chat-retry", text: "Retry", attr: { type: "button" } });
+			retry.addEventListener("click", () => {
+				this.clearError();
+				onRetry();
+			});
+		}
+		this.scrollToEnd();
+		return {
+			setProbe: (text: string) => {
+				probe.setText(text);
+				this.afterRender();
+			},
+		};
+	}
+
+	/** A quiet line in the transcript (e.g. a warning from the engine). */
+	showNote(text: string): void {
+		this.tailEl.createDiv({ cls: "discover-chat-note", text });
+		this.afterRender();
+	}
+
+	clearError(): void {
+		this.tailEl.querySelectorAll(".discover-chat-error").forEach((el) => el.remove());
+	}
+
+	/** Renders the previous page above, keeping what is on screen in place. */
+	loadEarlier(): void {
+		if (this.firstRendered === 0) return;
+		const fromBottom = this.scrollEl.scrollHeight - this.scrollEl.scrollTop;
+		const start = Math.max(0, this.firstRendered - this.pageSize);
+		const anchor = this.itemsEl.firstElementChild as HTMLElement | null;
+		for (let i = start; i < this.firstRendered; i++) this.addItem(this.messages[i]!, anchor);
+		this.firstRendered = start;
+		this.updateEarlier();
+		this.placeSummaryLine();
+		this.scrollEl.scrollTop = this.scrollEl.scrollHeight - fromBottom;
+	}
+
+	/** Renders down to a message (e.g. opened from search) and brings it into view. */
+	revealMessage(id: string): HTMLElement | undefined {
+		const index = this.messages.findIndex((m) => m.id === id);
+		if (index < 0) return undefined;
+		while (this.firstRendered > index) this.loadEarlier();
+		const el = this.items.get(id)?.el;
+		el?.scrollIntoView({ block: "center" });
+		this.following = false;
+		return el;
+	}
+
+	get renderedCount(): number {
+		return this.items.size;
+	}
+
+	scrollToEnd(): void {
+		this.scrollEl.scrollTop = this.scrollEl.scrollHeight;
+	}
+
+	private newScheduler(): RenderScheduler {
+		return new RenderScheduler(() => this.streaming?.render(), this.schedulerOptions);
+	}
+
+	private addItem(message: ChatMessage, before?: HTMLElement | null): MessageItem {
+		const item = new MessageItem(this.itemsEl, this.ctx, message.id, message.role, message.content, before);
+		item.apply(message);
+		this.items.set(message.id, item);
+		return item;
+	}
+
+	private clearItems(): void {
+		for (const item of this.items.values()) item.destroy();
+		this.items.clear();
+		this.streaming = undefined;
+		this.summaryLineEl?.remove();
+		this.summaryLineEl = undefined;
+		this.tailEl.empty();
+	}
+
+	private updateEarlier(): void {
+		this.earlierEl.toggleClass("discover-chat-hidden", this.firstRendered === 0);
+	}
+
+	private placeSummaryLine(): void {
+		const anchor = this.summaryOf ? this.items.get(this.summaryOf)?.el : undefined;
+		if (!anchor) {
+			this.summaryLineEl?.remove();
+			return;
+		}
+		this.summaryLineEl ??= createSummaryLine();
+		anchor.after(this.summaryLineEl);
+	}
+
+	private onScroll(): void {
+		const el = this.scrollEl;
+		this.following = el.scrollHeight - el.scrollTop - el.clientHeight <= BOTTOM_SLACK_PX;
+		if (el.scrollTop < 80 && this.firstRendered > 0) this.loadEarlier();
+	}
+
+	private afterRender(): void {
+		if (this.following) this.scrollToEnd();
+	}
+}
+
+function createSummaryLine(): HTMLElement {
+	return activeWindow.createDiv({ cls: "discover-chat-summary-line", text: "Earlier messages were summarized for the model. They are still here." });
+}

@@ -1,0 +1,49 @@
+// Small pure formatters shared by the panel parts, kept apart so they are trivially testable.
+
+export type ContextInclusion = "whole" | "partial" | "none";
+
+export interface ContextFit {
+	included: ContextInclusion;
+	/** Share of the note that fits this turn, 0..1. */
+	fraction: number;
+}
+
+/** 950 → "950", 3140 → "3.1k", 12500 → "12.5k", 130000 → "130k". */
+export function formatTokens(tokens: number): string {
+	const n = Math.max(0, Math.round(tokens));
+	if (n < 1000) return String(n);
+	const k = n / 1000;
+	// One decimal below 100k is readable; above it the decimal is noise.
+	const text = k < 100 ? (Math.round(k * 10) / 10).toFixed(1) : String(Math.round(k));
+	return `${text.replace(/\.0$/, "")}k`;
+}
+
+export type MeterLevel = "ok" | "warn" | "danger";
+
+/** Warning from 60% of the budget, danger from 80%. */
+export function meterLevel(estimated: number, budget: number): MeterLevel {
+	if (budget <= 0) return "danger";
+	const ratio = estimated / budget;
+	if (ratio >= 0.8) return "danger";
+	if (ratio >= 0.6) return "warn";
+	return "ok";
+}
+
+/** The context chip's fit text: "whole note", "first 62%", "not included: budget full". */
+export function contextFitLabel(fit: ContextFit, unit = "note"): string {
+	if (fit.included === "whole") return `whole ${unit}`;
+	if (fit.included === "none") return "not included: budget full";
+	// Never claim 100% or 0% for a partial fit: the person would read it as whole or nothing.
+	const percent = Math.min(99, Math.max(1, Math.floor(fit.fraction * 100)));
+	return `first ${percent}%`;
+}
+
+/** A short local date for lists: today shows the time, older entries the date. */
+export function formatWhen(iso: string, now: Date = new Date()): string {
+	const date = new Date(iso);
+	if (Number.isNaN(date.getTime())) return "";
+	const sameDay = date.toDateString() === now.toDateString();
+	return sameDay
+		? date.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" })
+		: date.toLocaleDateString(undefined, { year: "numeric", month: "short", day: "numeric" });
+}

@@ -1,0 +1,36 @@
+// What the panel needs from the plugin, as a structural type: the plugin satisfies it, and tests
+// build one without a plugin. The view never stores itself on the plugin.
+import type { App } from "obsidian";
+import type { ChatSettings } from "../chat/types";
+import type { ChatEvent, ChatPort, DiagnosableAdapter, SessionsPort } from "./ports";
+
+export interface PanelSettings extends ChatSettings {
+	includeActiveNote: boolean;
+	sessionsFolder: string;
+	exportFolder: string;
+	activeSessionId?: string;
+	provider: string;
+	baseUrl: string;
+	model: string;
+	apiKeySecret?: string;
+	/** Opaque to the panel: the token calibration's saved data. */
+	calibration?: unknown;
+}
+
+export interface DiscoverHost {
+	readonly app: App;
+	readonly settings: PanelSettings;
+	saveSettings(): Promise<void>;
+}
+
+/** The engine as the panel uses it, built when the panel first opens. */
+export interface ChatRuntime {
+	chat: ChatPort;
+	sessions: SessionsPort;
+	/** Brings the adapter up to date with the settings (cheap when nothing changed). */
+	syncSettings(): Promise<void>;
+	/** The adapter in use, for a connection diagnosis after a failure. */
+	adapter(): DiagnosableAdapter | undefined;
+}
+
+export type ChatRuntimeFactory = (host: DiscoverHost, onEvent: (e: ChatEvent) => void) => Promise<ChatRuntime>;
