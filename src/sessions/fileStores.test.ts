@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { InMemoryAdapter } from "obsidian";
+import { InMemoryAdapter } from "../../tests/obsidian/adapter";
 import { afterEach, describe, expect, it } from "vitest";
 import { message } from "../../tests/sessions/helpers";
 import { MemoryFileStore } from "./memoryStore";
