@@ -1,6 +1,6 @@
 // Desktop only, reached through loadNodeTransport(). Node modules are imported dynamically, on first
 // use, so nothing here runs on mobile.
-/* global process -- read only to tell whether Node is there */
+/* global process, require -- Node globals, present exactly when Platform.isDesktop below is true */
 import type { Transport, TransportInit } from "./transport";
 
 type HttpModule = typeof import("node:http");
@@ -65,9 +65,13 @@ function bodyStream(res: IncomingMessage, destroy: (err?: Error) => void): Reada
 }
 
 /** Node `http`/`https` transport: sends no Origin header, streams, and closes the socket on abort. */
-export async function createNodeTransport(): Promise<Transport> {
+export function createNodeTransport(): Transport {
 	if (Platform.isDesktop) {
-		const [httpModule, httpsModule] = await Promise.all([import("node:http"), import("node:https")]);
+		// require, not import(): the bundle is CommonJS, and in Obsidian only require reaches Node modules.
+		// eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
+		const httpModule = require("node:http") as HttpModule;
+		// eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
+		const httpsModule = require("node:https") as typeof import("node:https");
 		return (url, init) => send(url, init, url.startsWith("https:") ? httpsModule.request : httpModule.request);
 	}
 	throw new Error("The Node transport is only available on desktop.");
