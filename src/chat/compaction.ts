@@ -1,0 +1,213 @@
+import { messageCost, type EstimateFn } from "./budget";
+import { CONDENSE_INSTRUCTION, Summarizer, transcriptEntry } from "./summarizer";
+import { shortenMiddle, truncateToTokens } from "./textFit";
+import { safeBudget } from "./tokens";
+import type { ChatMessage, ChatSettings, LLMAdapter, PromptMessage } from "./types";
+import { HistoryCosts, fixedCost, planWindow, summaryAllowance, type WindowSettings } from "./window";
+
+export { SUMMARY_INSTRUCTION } from "./summarizer";
+
+export const CONDENSED_PREFIX = "[Condensed from a longer message] ";
+
+/** A recent message is never condensed below this many tokens: shorter than that it says nothing. */
+const MIN_CONDENSED_TOKENS = 24;
+
+/** Below this much room a last-resort summary would be noise; the prompt goes without one. */
+const MIN_LAST_RESORT_TOKENS = 16;
+
+export interface CompactionBudget {
+	/** Estimated tokens the chat prompt may take (within the safety margin). */
+	prompt: number;
+	/** Estimated tokens a summary request's prompt may take. */
+	summaryRequest: number;
+	/** `maxTokens` of a summary request, and the most a summary may take in the prompt. */
+	summaryMaxTokens: number;
+	/** The model's window, sent as `contextWindow` with every request. */
+	contextWindow: number;
+}
+
+/**
+ * The budgets for one turn. Summaries get a fifth of the prompt budget (at most 800 tokens): well
+ * under the budget, so recent messages keep most of the room. A summary request's prompt plus its
+ * answer must fit the window, within the same safety margin as chat prompts.
+ */
+export function compactionBudget(settings: Pick<ChatSettings, "maxPromptTokens" | "reservedResponseTokens">): CompactionBudget {
+	const prompt = safeBudget(settings.maxPromptTokens - settings.reservedResponseTokens);
+	const summaryMaxTokens = Math.max(16, Math.min(800, Math.floor(prompt / 5)));
+	return {
+		prompt,
+		summaryRequest: safeBudget(settings.maxPromptTokens - summaryMaxTokens),
+		summaryMaxTokens,
+		contextWindow: settings.maxPromptTokens,
+	};
+}
+
+export interface CompactionInput {
+	adapter: LLMAdapter;
+	systemPrompt: string;
+	/** The persisted summary, standing in for the messages it covers. */
+	previousSummary?: string;
+	/** Transcript messages after the summary (user/assistant, oldest first), without the current message. */
+	history: readonly ChatMessage[];
+	current: string;
+	settings: WindowSettings;
+	budget: CompactionBudget;
+	estimate: EstimateFn;
+	signal?: AbortSignal;
+	onStatus?: (text: string) => void;
+}
+
+export interface CompactionResult {
+	/** The summary to send, if any. */
+	summary: string | undefined;
+	/** Set when the summary is new and must be persisted: the id of the last message it covers. */
+	summaryOf: string | undefined;
+	/** The messages sent after the summary; some may be condensed (never persisted: recomputed each turn). */
+	recent: PromptMessage[];
+	/** Transcript messages newly covered by the summary. */
+	summarizedCount: number;
+	/** Recent messages condensed to fit. */
+	condensedCount: number;
+	/** The model could not summarize; a naive shortening stands in. */
+	fallback: boolean;
+	/** Even condensed, the recent messages did not fit: only a summary of the whole chat is sent. */
+	lastResort: boolean;
+}
+
+function toPrompt(m: ChatMessage): PromptMessage {
+	return { role: m.role, content: m.content };
+}
+
+/**
+ * Fits the conversation into the budget (issue 2 §3): within it, nothing changes; over it, the
+ * older block (with the previous summary) is summarized, the window shrinks toward
+ * `minRecentMessagesToKeep`, then the earliest recent messages are condensed, and last of all a
+ * concise summary of the whole chat goes alone with the current message. The caller has checked
+ * that instructions plus the current message fit.
+ */
+export async function compactHistory(input: CompactionInput): Promise<CompactionResult> {
+	const { history, estimate, budget } = input;
+	const costs = new HistoryCosts(history, estimate);
+	const plan = planWindow(
+		{
+			systemPrompt: input.systemPrompt,
+			previousSummary: input.previousSummary,
+			history,
+			current: input.current,
+			settings: input.settings,
+			promptBudget: budget.prompt,
+			summaryMaxTokens: budget.summaryMaxTokens,
+			estimate,
+		},
+		costs,
+	);
+	const result: CompactionResult = {
+		summary: input.previousSummary,
+		summaryOf: undefined,
+		recent: [],
+		summarizedCount: 0,
+		condensedCount: 0,
+		fallback: false,
+		lastResort: false,
+	};
+	if (plan.fits) {
+		result.recent = history.map(toPrompt);
+		return result;
+	}
+
+	let statusSent = false;
+	const summarizer = new Summarizer({
+		adapter: input.adapter,
+		estimate,
+		contextWindow: budget.contextWindow,
+		requestBudget: budget.summaryRequest,
+		signal: input.signal,
+		onFirstRequest: () => {
+			statusSent = true;
+			input.onStatus?.("Summarizing earlier messages…");
+		},
+	});
+
+	if (plan.split > 0) {
+		const older = history.slice(0, plan.split);
+		const outcome = await summarizer.summarize(input.previousSummary, older.map(transcriptEntry), budget.summaryMaxTokens);
+		result.summary = outcome.text;
+		result.fallback = outcome.fallback;
+		result.summaryOf = older[older.length - 1]?.id;
+		result.summarizedCount = older.length;
+	}
+	const recent = history.slice(plan.split).map(toPrompt);
+	let total = fixedCost(input.systemPrompt, result.summary, input.current, estimate);
+	for (let i = plan.split; i < history.length; i++) total += costs.cost(i);
+
+	// Still over: condense the earliest recent messages first, each only as much as needed. The
+	// first pass spares messages within their fair share (a short question condensed saves
+	// nothing and loses the question); the second pass spares none.
+	const fairShare = Math.max(MIN_CONDENSED_TOKENS, Math.floor((budget.prompt - (total - costs.suffixCost(plan.split))) / Math.max(1, recent.length)));
+	for (const limit of [fairShare, 0]) {
+		for (let i = 0; i < recent.length && total > budget.prompt; i++) {
+			const message = recent[i];
+			if (message === undefined || message.content.startsWith(CONDENSED_PREFIX)) continue;
+			const before = messageCost(message.content, estimate);
+			if (before <= limit) continue;
+			const contentTokens = estimate(message.content);
+			const target = Math.max(MIN_CONDENSED_TOKENS, contentTokens - (total - budget.prompt) - 1);
+			if (contentTokens <= target) continue;
+			const condensed = await condenseMessage(summarizer, message, target, budget.summaryMaxTokens, estimate);
+			if (condensed.fallback) result.fallback = true;
+			recent[i] = { role: message.role, content: condensed.text };
+			total += messageCost(condensed.text, estimate) - before;
+			result.condensedCount++;
+		}
+	}
+	result.recent = recent;
+
+	if (total > budget.prompt) {
+		// Last resort: a concise summary of the whole chat, then the current message alone.
+		result.lastResort = true;
+		result.recent = [];
+		const room = budget.prompt - fixedCost(input.systemPrompt, undefined, input.current, estimate) - summaryAllowance(0, estimate);
+		const rest = history.slice(plan.split);
+		if (room >= MIN_LAST_RESORT_TOKENS && (rest.length > 0 || result.summary !== undefined)) {
+			const outcome = await summarizer.summarize(result.summary, rest.map(transcriptEntry), Math.min(room, budget.summaryMaxTokens));
+			result.summary = outcome.text;
+			result.fallback = result.fallback || outcome.fallback;
+			result.summaryOf = history[history.length - 1]?.id ?? result.summaryOf;
+			result.summarizedCount = history.length;
+		} else {
+			// Not even a short summary fits beside this message: send it alone this turn, persist nothing.
+			result.summary = undefined;
+			result.summaryOf = undefined;
+			result.summarizedCount = 0;
+		}
+		result.summary = fitSummary(input, result.summary, estimate);
+	}
+	if (!statusSent && result.summaryOf !== undefined) input.onStatus?.("Summarizing earlier messages…");
+	return result;
+}
+
+/** Shortens a summary until the system message and the current message fit the budget. */
+function fitSummary(input: CompactionInput, summary: string | undefined, estimate: EstimateFn): string | undefined {
+	if (summary === undefined) return undefined;
+	const over = fixedCost(input.systemPrompt, summary, input.current, input.estimate) - input.budget.prompt;
+	if (over <= 0) return summary;
+	const shorter = truncateToTokens(summary, Math.max(0, estimate(summary) - over - 2), estimate);
+	if (shorter !== "" && fixedCost(input.systemPrompt, shorter, input.current, estimate) <= input.budget.prompt) return shorter;
+	return undefined;
+}
+
+/** One message brought to at most `target` tokens: summarized by the model, or shortened in the middle when it cannot. */
+async function condenseMessage(
+	summarizer: Summarizer,
+	message: PromptMessage,
+	target: number,
+	summaryMaxTokens: number,
+	estimate: EstimateFn,
+): Promise<{ text: string; fallback: boolean }> {
+	const room = target - estimate(CONDENSED_PREFIX);
+	if (room < 8) return { text: truncateToTokens(message.content, target, estimate), fallback: false };
+	const outcome = await summarizer.summarize(undefined, [transcriptEntry(message)], Math.min(room, summaryMaxTokens), CONDENSE_INSTRUCTION);
+	const body = outcome.fallback ? shortenMiddle(message.content, room, estimate) : outcome.text;
+	const text = truncateToTokens(CONDENSED_PREFIX + body, target, estimate);
+	return { text, fallback: outcome.fallback };
+}

@@ -1,0 +1,197 @@
+import { errorKind } from "../providers/errors";
+import { promptCost, type EstimateFn } from "./budget";
+import { planContext } from "./contextTrim";
+import { tailToTokens, truncateToTokens } from "./textFit";
+import type { LLMAdapter, PromptMessage } from "./types";
+
+/** The instruction of every conversation summary request (issue 2 §3, verbatim). */
+export const SUMMARY_INSTRUCTION =
+	"Summarize the conversation so far for an assistant. Keep key facts, constraints, decisions, action items, and unresolved questions. Be concise. Do not invent details.";
+
+/** The instruction for shortening one message that is too long to send as it is. */
+export const CONDENSE_INSTRUCTION =
+	"Condense the following message for an assistant. Keep its key facts, requests, constraints, code and conclusions. Be concise. Do not invent details.";
+
+export const PREVIOUS_SUMMARY_PREFIX = "Previous summary: ";
+
+/**
+ * A summary of a block too big for one request is built by rolling through pieces, each request
+ * carrying the summary so far. At most this many requests per summary: beyond it, the oldest
+ * pieces are shortened without the model, so a huge block costs bounded time.
+ */
+export const MAX_SUMMARY_REQUESTS = 8;
+
+/** Below this many tokens of room per piece, a request would carry too little to be worth sending. */
+const MIN_PIECE_TOKENS = 48;
+
+export interface SummarizerOptions {
+	adapter: LLMAdapter;
+	estimate: EstimateFn;
+	/** The model's window, sent as `contextWindow`. */
+	contextWindow: number;
+	/** Estimated tokens a summary request's prompt may take (already within the safety margin). */
+	requestBudget: number;
+	signal?: AbortSignal;
+	/** Called once, before the first request goes out. */
+	onFirstRequest?: () => void;
+}
+
+export interface SummaryOutcome {
+	text: string;
+	/** The model could not summarize (offline, error): `text` is a naive shortening. */
+	fallback: boolean;
+}
+
+export function roleLabel(role: string): string {
+	return role === "assistant" ? "Assistant" : role === "system" ? "System" : "User";
+}
+
+/** A message as a line of the transcript handed to the summarizer. */
+export function transcriptEntry(message: PromptMessage): string {
+	return `${roleLabel(message.role)}: ${message.content}`;
+}
+
+export function isAbort(err: unknown, signal: AbortSignal | undefined): boolean {
+	return signal?.aborted === true || errorKind(err) === "aborted" || (err instanceof Error && err.name === "AbortError");
+}
+
+/**
+ * The deterministic stand-in when the model cannot summarize: the start of the previous summary
+ * and the end of the transcript (the newest part matters most), within `maxTokens`.
+ */
+export function naiveSummary(previous: string | undefined, transcript: string, maxTokens: number, estimate: EstimateFn): string {
+	const header = "(Automatic shortening; the summarizer was unavailable.)";
+	let room = maxTokens - estimate(header) - 2;
+	if (room <= 0) return truncateToTokens(header, maxTokens, estimate);
+	const parts = [header];
+	if (previous !== undefined && previous.trim() !== "") {
+		const prev = truncateToTokens(previous.trim(), Math.floor(room / 3), estimate);
+		if (prev !== "") {
+			parts.push(prev);
+			room -= estimate(prev) + 2;
+		}
+	}
+	const tail = transcript.trim() === "" ? "" : tailToTokens(transcript.trim(), room, estimate);
+	if (tail !== "") parts.push(tail);
+	return truncateToTokens(parts.join("\n\n"), maxTokens, estimate);
+}
+
+/** Cuts texts into pieces of at most `limit` estimated tokens, cutting inside an entry only when it alone is too big. */
+export function packPieces(entries: readonly string[], limit: number, estimate: EstimateFn): string[] {
+	const pieces: string[] = [];
+	let current: string[] = [];
+	let currentTokens = 0;
+	const flush = (): void => {
+		if (current.length > 0) pieces.push(current.join("\n\n"));
+		current = [];
+		currentTokens = 0;
+	};
+	const add = (text: string, tokens: number): void => {
+		if (currentTokens + tokens + 1 > limit) flush();
+		current.push(text);
+		currentTokens += tokens + 1;
+	};
+	for (const entry of entries) {
+		const tokens = estimate(entry);
+		if (tokens <= limit) {
+			add(entry, tokens);
+			continue;
+		}
+		// One entry larger than a piece: cut it at line boundaries (long lines in fixed-size segments).
+		let start = 0;
+		while (start < entry.length) {
+			const plan = planContext(entry.slice(start), estimate, limit);
+			let take = 0;
+			for (let i = 0; i < plan.prefix.length; i++) {
+				if ((plan.prefix[i] ?? Infinity) <= limit) take = plan.ends[i] ?? take;
+				else break;
+			}
+			// A single segment over the limit (a tiny window): halve it until it fits.
+			if (take === 0) {
+				take = Math.max(1, plan.ends[0] ?? entry.length - start);
+				while (take > 1 && estimate(entry.slice(start, start + take)) > limit) take = Math.ceil(take / 2);
+			}
+			const chunk = entry.slice(start, start + take);
+			add(chunk, estimate(chunk));
+			start += take;
+		}
+	}
+	flush();
+	return pieces;
+}
+
+/** Sends summary requests sized to fit the window and falls back to a naive summary on failure. */
+export class Summarizer {
+	/** Requests sent so far. */
+	requests = 0;
+	private started = false;
+	/** A request failed: later ones in this compaction would too (offline), so go without the model. */
+	private failed = false;
+
+	constructor(private readonly opts: SummarizerOptions) {}
+
+	/**
+	 * A summary of `entries` (transcript lines, oldest first) continuing `previous`, at most
+	 * `maxTokens` long. Rethrows only an abort; every other failure yields a naive summary.
+	 */
+	async summarize(previous: string | undefined, entries: readonly string[], maxTokens: number, instruction = SUMMARY_INSTRUCTION): Promise<SummaryOutcome> {
+		const { estimate } = this.opts;
+		const prev = previous !== undefined && previous.trim() !== "" ? truncateToTokens(previous.trim(), maxTokens, estimate) : undefined;
+		const frame =
+			promptCost([{ role: "system", content: instruction }, { role: "user", content: "" }], estimate) +
+			estimate(PREVIOUS_SUMMARY_PREFIX) +
+			maxTokens +
+			4;
+		const pieceLimit = this.opts.requestBudget - frame;
+		if (entries.length === 0) return { text: prev ?? "", fallback: false };
+		if (this.failed || pieceLimit < MIN_PIECE_TOKENS) {
+			return { text: naiveSummary(prev, entries.join("\n\n"), maxTokens, estimate), fallback: true };
+		}
+		let pieces = packPieces(entries, pieceLimit, estimate);
+		let summary = prev;
+		if (pieces.length > MAX_SUMMARY_REQUESTS) {
+			const oldest = pieces.slice(0, pieces.length - MAX_SUMMARY_REQUESTS + 1);
+			summary = naiveSummary(summary, oldest.join("\n\n"), maxTokens, estimate);
+			pieces = pieces.slice(pieces.length - MAX_SUMMARY_REQUESTS + 1);
+		}
+		for (let i = 0; i < pieces.length; i++) {
+			const piece = pieces[i] ?? "";
+			try {
+				summary = await this.request(summary, piece, maxTokens, instruction);
+			} catch (err) {
+				if (isAbort(err, this.opts.signal)) throw err;
+				this.failed = true;
+				// Offline or failing: don't keep knocking; shorten the rest without the model.
+				return { text: naiveSummary(summary, pieces.slice(i).join("\n\n"), maxTokens, estimate), fallback: true };
+			}
+		}
+		return { text: summary ?? "", fallback: false };
+	}
+
+	private async request(previous: string | undefined, piece: string, maxTokens: number, instruction: string): Promise<string> {
+		if (!this.started) {
+			this.started = true;
+			this.opts.onFirstRequest?.();
+		}
+		const lead = previous !== undefined ? `${PREVIOUS_SUMMARY_PREFIX}${previous}\n\n` : "";
+		let content = lead + piece;
+		const over = promptCost([{ role: "system", content: instruction }, { role: "user", content }], this.opts.estimate) - this.opts.requestBudget;
+		// Estimates are not exactly additive over pieces; never let a request outgrow the window.
+		if (over > 0) content = lead + truncateToTokens(piece, Math.max(1, this.opts.estimate(piece) - over - 2), this.opts.estimate);
+		this.requests++;
+		const result = await this.opts.adapter.generate({
+			purpose: "summary",
+			messages: [
+				{ role: "system", content: instruction },
+				{ role: "user", content },
+			],
+			maxTokens,
+			contextWindow: this.opts.contextWindow,
+			signal: this.opts.signal,
+		});
+		const text = result.text.trim();
+		if (text === "") throw new Error("The summarizer returned nothing.");
+		// A model may overshoot maxTokens by our estimate; the next request and the prompt rely on the bound.
+		return truncateToTokens(text, maxTokens, this.opts.estimate);
+	}
+}
