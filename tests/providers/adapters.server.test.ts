@@ -1,0 +1,197 @@
+// The adapters against local protocol servers, byte-chunked, with faults: the same suite over both
+// transports.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { GenerateRequest } from "../../src/chat/types";
+import { createAdapter, type ProviderAdapter, type ProviderConfig, type ProviderName } from "../../src/providers";
+import type { Transport } from "../../src/providers/transport";
+import { ProviderServer } from "../support/providerServer";
+import {
+	baseUrlFor,
+	CHAT_PATHS,
+	endlessScenario,
+	errorScenario,
+	headersFor,
+	httpError,
+	loadRecording,
+	malformedStream,
+	midStreamError,
+	MULTIBYTE_TOKENS,
+	OVERFLOW_BODIES,
+	SSE_HEADERS,
+	streamScenario,
+} from "../support/providerStreams";
+import { TRANSPORTS } from "../support/transports";
+
+const DIALECTS: ProviderName[] = ["ollama", "openai", "anthropic"];
+
+function chat(overrides: Partial<GenerateRequest> = {}): GenerateRequest {
+	return { purpose: "chat", messages: [{ role: "user", content: "Hello" }], maxTokens: 128, contextWindow: 8192, ...overrides };
+}
+
+async function rejection(p: Promise<unknown>): Promise<{ kind?: string; message: string; status?: number; retryAfterMs?: number }> {
+	try {
+		await p;
+	} catch (err) {
+		return err as { kind?: string; message: string };
+	}
+	throw new Error("expected a rejection");
+}
+
+for (const { name, load } of TRANSPORTS) {
+	describe(`adapters over the ${name} transport`, () => {
+		let server: ProviderServer;
+		let transport: Transport;
+
+		beforeAll(async () => {
+			server = await ProviderServer.start();
+			transport = await load();
+		});
+		afterEach(() => server.reset());
+		afterAll(() => server.close());
+
+		function adapter(provider: ProviderName, extra: Partial<ProviderConfig> = {}): ProviderAdapter {
+			return createAdapter({ provider, baseUrl: baseUrlFor(provider, server.url), model: "llama3.2", transport, ...extra });
+		}
+
+		for (const provider of DIALECTS) {
+			const path = CHAT_PATHS[provider];
+			describe(provider, () => {
+				it("streams a byte-chunked answer whole, token by token, with usage", async () => {
+					server.route("POST", path, streamScenario(provider, MULTIBYTE_TOKENS, { promptTokens: 31, completionTokens: 8 }, { seed: 7 }));
+					const tokens: string[] = [];
+					const result = await adapter(provider).generate(chat({ onToken: (t) => tokens.push(t) }));
+					expect(result.text).toBe(MULTIBYTE_TOKENS.join(""));
+					expect(tokens.join("")).toBe(result.text);
+					expect(result.usage).toEqual({ promptTokens: 31, completionTokens: 8 });
+				});
+
+				it("survives splits inside multibyte characters that really arrive apart", async () => {
+					server.route("POST", path, streamScenario(provider, ["日本", "🎉"], {}, { chunkMin: 1, chunkMax: 7, chunkDelayMs: 1, seed: 3 }));
+					expect((await adapter(provider).generate(chat())).text).toBe("日本🎉");
+				});
+
+				it("a reset mid-stream is a network error, never a short answer", async () => {
+					server.route("POST", path, streamScenario(provider, MULTIBYTE_TOKENS, {}, { resetAfterBytes: 120 }));
+					expect((await rejection(adapter(provider).generate(chat()))).kind).toBe("network");
+				});
+
+				it("a stream that ends without its terminator is a protocol error", async () => {
+					server.route("POST", path, streamScenario(provider, MULTIBYTE_TOKENS, { noTerminator: true }));
+					expect((await rejection(adapter(provider).generate(chat()))).kind).toBe("protocol");
+				});
+
+				it("a malformed line is a protocol error, not skipped", async () => {
+					server.route("POST", path, { headers: headersFor(provider), body: malformedStream(provider, ["a"]) });
+					expect((await rejection(adapter(provider).generate(chat()))).kind).toBe("protocol");
+				});
+
+				it("an error event mid-stream is an error carrying the provider's message", async () => {
+					server.route("POST", path, { headers: headersFor(provider), body: midStreamError(provider, ["Partial"], "the model crashed mid-answer") });
+					const tokens: string[] = [];
+					const err = await rejection(adapter(provider).generate(chat({ onToken: (t) => tokens.push(t) })));
+					expect(err.kind).toBe("server");
+					expect(err.message).toContain("the model crashed mid-answer");
+					expect(tokens.join("")).toBe("Partial");
+				});
+
+				it.each([
+					[401, "authentication_error", "auth"],
+					[403, "permission_error", "auth"],
+					[500, "api_error", "server"],
+					[529, "overloaded_error", "server"],
+					[400, "invalid_request_error", "bad_request"],
+				])("HTTP %i is %s → %s", async (status, type, kind) => {
+					server.route("POST", path, errorScenario(httpError(provider, status, `provider says ${status}`, type)));
+					const err = await rejection(adapter(provider).generate(chat()));
+					expect(err).toMatchObject({ kind, status });
+					expect(err.message).toContain(`provider says ${status}`);
+				});
+
+				it("HTTP 404 is not_found naming the model", async () => {
+					server.route("POST", path, errorScenario(httpError(provider, 404, "model 'llama3.2' not found", "not_found_error")));
+					const err = await rejection(adapter(provider).generate(chat()));
+					expect(err.kind).toBe("not_found");
+					expect(err.message).toContain('"llama3.2"');
+					if (provider === "ollama") expect(err.message).toContain("ollama pull llama3.2");
+				});
+
+				it("HTTP 429 is rate_limit with Retry-After", async () => {
+					server.route("POST", path, errorScenario(httpError(provider, 429, "slow down", "rate_limit_error", { "retry-after": "7" })));
+					expect(await rejection(adapter(provider).generate(chat()))).toMatchObject({ kind: "rate_limit", retryAfterMs: 7000 });
+				});
+
+				it("no first byte in time is a network error that says so", async () => {
+					server.route("POST", path, streamScenario(provider, ["late"], {}, { firstByteDelayMs: 400 }));
+					const err = await rejection(adapter(provider, { firstByteTimeoutMs: 80 }).generate(chat()));
+					expect(err.kind).toBe("network");
+					expect(err.message).toMatch(/sent nothing for 80 ms/);
+				});
+
+				it("a stall mid-stream is a network error that says so", async () => {
+					server.route("POST", path, streamScenario(provider, MULTIBYTE_TOKENS, {}, { stallAfterBytes: 60 }));
+					const err = await rejection(adapter(provider, { stallTimeoutMs: 100 }).generate(chat()));
+					expect(err.kind).toBe("network");
+					expect(err.message).toMatch(/stopped sending mid-answer for 100 ms/);
+				});
+
+				it("Stop aborts an endless stream with kind aborted, and the server sees the connection close", async () => {
+					server.route("POST", path, endlessScenario(provider));
+					const controller = new AbortController();
+					const tokens: string[] = [];
+					const pending = adapter(provider).generate(
+						chat({
+							signal: controller.signal,
+							onToken: (t) => {
+								tokens.push(t);
+								if (tokens.length === 3) controller.abort();
+							},
+						}),
+					);
+					expect((await rejection(pending)).kind).toBe("aborted");
+					await server.waitForClientClose();
+					expect(server.clientCloses).toHaveLength(1);
+				});
+
+				it("an already aborted signal never sends", async () => {
+					server.route("POST", path, streamScenario(provider, ["x"]));
+					const controller = new AbortController();
+					controller.abort();
+					expect((await rejection(adapter(provider).generate(chat({ signal: controller.signal })))).kind).toBe("aborted");
+					expect(server.requests).toHaveLength(0);
+				});
+			});
+		}
+
+		describe("recordings, byte-chunked", () => {
+			it("OpenAI's recorded stream", async () => {
+				server.route("POST", CHAT_PATHS.openai, { headers: SSE_HEADERS, body: loadRecording("openai-chat.sse") });
+				const result = await adapter("openai").generate(chat());
+				expect(result).toEqual({ text: '{"city":"San Francisco","units":"c"}', usage: { promptTokens: 17, completionTokens: 10 } });
+			});
+			it("Anthropic's recorded stream", async () => {
+				server.route("POST", CHAT_PATHS.anthropic, { headers: SSE_HEADERS, body: loadRecording("anthropic-basic.sse") });
+				const result = await adapter("anthropic").generate(chat());
+				expect(result).toEqual({ text: "Hello there!", usage: { promptTokens: 11, completionTokens: 6 } });
+			});
+		});
+
+		describe("context overflow, as each server words it", () => {
+			for (const [serverName, { dialect, reply }] of Object.entries(OVERFLOW_BODIES)) {
+				it(`${serverName} (HTTP ${reply.status})`, async () => {
+					server.route("POST", CHAT_PATHS[dialect], errorScenario(reply));
+					const err = await rejection(adapter(dialect).generate(chat()));
+					expect(err.kind).toBe("context_overflow");
+				});
+			}
+		});
+
+		it("an unreachable server is a network error that says where", async () => {
+			const closed = await ProviderServer.start();
+			const url = closed.url;
+			await closed.close();
+			const err = await rejection(createAdapter({ provider: "ollama", baseUrl: url, model: "m", transport }).generate(chat()));
+			expect(err.kind).toBe("network");
+			expect(err.message).toContain(url);
+		});
+	});
+}
