@@ -1,0 +1,176 @@
+// Session store benchmark: append latency and full load at 10,000 messages, list and search over
+// 1,000 sessions of 50 messages. Uses NodeFileStore in a temporary directory (real disk I/O).
+// Run alone with `npx tsx bench/sessions.ts`; bench/run.ts calls runSessionBench().
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import type { ChatMessage } from "../src/chat/types";
+import { NodeFileStore } from "../src/sessions/nodeStore";
+import { SessionManager } from "../src/sessions/SessionManager";
+
+const WORDS = (
+	"the a of to and in is it that for on with as this be are by not or from at an but can note notes " +
+	"vault link links graph plugin obsidian markdown heading summary model context window token budget " +
+	"prompt answer question session history search file folder sync mobile desktop theme editor canvas " +
+	"daily weekly project task tasks review idea ideas draft outline chapter paragraph quote source research " +
+	"meeting agenda decision follow up deadline priority tag tags property properties template templates"
+).split(" ");
+
+/** Deterministic pseudo-random numbers (mulberry32) so every run measures the same data. */
+function rng(seed: number): () => number {
+	let a = seed >>> 0;
+	return () => {
+		a = (a + 0x6d2b79f5) >>> 0;
+		let t = a;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+}
+
+/** Zipf-like word choice: common words are much more frequent, as in real text. */
+function sentence(random: () => number, words: number): string {
+	const out: string[] = [];
+	for (let i = 0; i < words; i++) out.push(WORDS[Math.floor(WORDS.length * random() ** 2.5)] ?? "the");
+	return out.join(" ");
+}
+
+function stats(samples: readonly number[]): { median: number; p95: number } {
+	const sorted = [...samples].sort((a, b) => a - b);
+	const at = (q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+	return { median: at(0.5), p95: at(0.95) };
+}
+
+const ms = (value: number): string => (value < 1 ? value.toFixed(3) : value < 100 ? value.toFixed(2) : value.toFixed(0));
+
+async function time<T>(task: () => Promise<T>): Promise<[number, T]> {
+	const start = performance.now();
+	const result = await task();
+	return [performance.now() - start, result];
+}
+
+function makeMessage(random: () => number, n: number, base: number): ChatMessage {
+	const role = n % 2 === 0 ? "user" : "assistant";
+	const words = role === "user" ? 10 + Math.floor(random() * 30) : 40 + Math.floor(random() * 120);
+	return { id: `m${n}`, role, content: sentence(random, words), createdAt: new Date(base + n * 1000).toISOString() };
+}
+
+async function appendAndLoad(dir: string): Promise<string[]> {
+	const random = rng(1);
+	const manager = new SessionManager(new NodeFileStore(dir));
+	const { id } = await manager.create();
+	const samples: number[] = [];
+	const base = Date.UTC(2026, 0, 1);
+	for (let n = 0; n < 10_000; n++) {
+		const message = makeMessage(random, n, base);
+		const start = performance.now();
+		await manager.appendMessage(id, message);
+		samples.push(performance.now() - start);
+	}
+	const first = stats(samples.slice(0, 1000));
+	const last = stats(samples.slice(-1000));
+	const all = stats(samples);
+	const cold: number[] = [];
+	let count = 0;
+	for (let i = 0; i < 5; i++) {
+		const [elapsed, session] = await time(() => new SessionManager(new NodeFileStore(dir)).load(id));
+		cold.push(elapsed);
+		count = session.messages.length;
+	}
+	const warm: number[] = [];
+	for (let i = 0; i < 5; i++) warm.push((await time(() => manager.load(id)))[0]);
+	const coldStats = stats(cold);
+	const warmStats = stats(warm);
+	return [
+		"| Session store: one session growing to 10,000 messages | median ms | p95 ms |",
+		"| --- | ---: | ---: |",
+		`| append, all 10,000 | ${ms(all.median)} | ${ms(all.p95)} |`,
+		`| append, messages 1-1,000 | ${ms(first.median)} | ${ms(first.p95)} |`,
+		`| append, messages 9,001-10,000 | ${ms(last.median)} | ${ms(last.p95)} |`,
+		`| load() at ${count.toLocaleString("en-US")} messages, fresh manager (read + parse) | ${ms(coldStats.median)} | ${ms(coldStats.p95)} |`,
+		`| load() at ${count.toLocaleString("en-US")} messages, cached (stat + copy) | ${ms(warmStats.median)} | ${ms(warmStats.p95)} |`,
+	];
+}
+
+async function listAndSearch(dir: string): Promise<string[]> {
+	const random = rng(2);
+	const setup = new SessionManager(new NodeFileStore(dir));
+	const base = Date.UTC(2026, 0, 1);
+	const rare = "quasar";
+	let n = 0;
+	for (let s = 0; s < 1000; s++) {
+		const session = await setup.create();
+		const messages: ChatMessage[] = [];
+		for (let i = 0; i < 50; i++) {
+			const message = makeMessage(random, n++, base);
+			// A rare word in 4 of the 50,000 messages, spread across the history.
+			if (n % 10_007 === 0) message.content += ` ${rare.toUpperCase()} sighting`;
+			messages.push(message);
+		}
+		await setup.updateSession({ ...session, messages });
+	}
+	await setup.flush();
+	await rm(join(dir, "index.json"));
+
+	const rows: string[] = [];
+	const fresh = new SessionManager(new NodeFileStore(dir));
+	const [rebuild, listed] = await time(() => fresh.list());
+	const [fromIndex] = await time(() => new SessionManager(new NodeFileStore(dir)).list());
+	const warmList: number[] = [];
+	for (let i = 0; i < 7; i++) warmList.push((await time(() => fresh.list()))[0]);
+	rows.push(
+		`| Session store: ${listed.length.toLocaleString("en-US")} sessions × 50 messages | median ms | p95 ms |`,
+		"| --- | ---: | ---: |",
+		`| list(), no index file (rebuild: read every session) | ${ms(rebuild)} | ${ms(rebuild)} |`,
+		`| list(), fresh manager with the index file | ${ms(fromIndex)} | ${ms(fromIndex)} |`,
+		`| list(), warm (listing + stat per file) | ${ms(stats(warmList).median)} | ${ms(stats(warmList).p95)} |`,
+	);
+
+	const queries: [string, string][] = [
+		["hit-rich", "obsidian"],
+		["rare", rare],
+		["miss", "zyzzyva"],
+	];
+	const searcher = new SessionManager(new NodeFileStore(dir));
+	const [cold, coldHits] = await time(() => searcher.search(rare));
+	rows.push(`| search "${rare}", fresh manager (reads all 1,000 files; ${coldHits.length} hits) | ${ms(cold)} | ${ms(cold)} |`);
+	const medians: number[] = [];
+	for (const [label, query] of queries) {
+		const samples: number[] = [];
+		let hits = 0;
+		for (let i = 0; i < 7; i++) {
+			const [elapsed, result] = await time(() => searcher.search(query));
+			samples.push(elapsed);
+			hits = result.length;
+		}
+		const s = stats(samples);
+		medians.push(s.median);
+		rows.push(`| search, ${label} "${query}" (${hits} hits, limit 100) | ${ms(s.median)} | ${ms(s.p95)} |`);
+	}
+	const worst = Math.max(...medians);
+	rows.push("", `Search target: under 100 ms. Slowest query median: ${ms(worst)} ms — ${worst < 100 ? "met" : "NOT met"}.`);
+	return rows;
+}
+
+/** Runs the session store benchmark and returns its Markdown tables. */
+export async function runSessionBench(): Promise<string> {
+	const dir = await mkdtemp(join(tmpdir(), "discover-bench-sessions-"));
+	try {
+		const first = await appendAndLoad(join(dir, "growing"));
+		const second = await listAndSearch(join(dir, "many"));
+		return [...first, "", ...second].join("\n");
+	} finally {
+		await rm(dir, { recursive: true, force: true });
+	}
+}
+
+if (/bench[\\/]sessions\.ts$/.test(process.argv[1] ?? "")) {
+	runSessionBench().then(
+		(tables) => console.log(tables),
+		(err: unknown) => {
+			console.error(err);
+			process.exitCode = 1;
+		},
+	);
+}
