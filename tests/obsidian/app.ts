@@ -1,0 +1,105 @@
+// App and SecretStorage: the objects a plugin reaches through `this.app`.
+import type * as O from "obsidian";
+import { InMemoryAdapter } from "./adapter";
+import { Events } from "./events";
+import { Vault } from "./vault";
+import { Workspace } from "./workspace";
+import type { PluginSettingTab } from "./setting";
+
+const SECRET_ID = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+
+/** Obsidian's secret storage (1.11.4+): secrets live outside data.json, keyed by a lowercase id. */
+export class SecretStorage extends Events implements O.SecretStorage {
+	private secrets = new Map<string, string>();
+
+	setSecret(id: string, secret: string): void {
+		if (!SECRET_ID.test(id)) throw new Error(`Invalid secret ID "${id}": use lowercase letters, digits and dashes.`);
+		this.secrets.set(id, secret);
+		this.trigger("changed", id);
+	}
+
+	getSecret(id: string): string | null {
+		return this.secrets.get(id) ?? null;
+	}
+
+	listSecrets(): string[] {
+		return [...this.secrets.keys()].sort();
+	}
+}
+
+export interface RegisteredCommand extends O.Command {
+	/** Not Obsidian API: the plugin that added it. */
+	pluginId: string;
+}
+
+/** Not Obsidian API: the app's command registry (Obsidian's is internal). */
+export class Commands {
+	readonly commands = new Map<string, RegisteredCommand>();
+	/** Runs a command the way the command palette does; false when it is unavailable. */
+	executeCommandById(id: string): boolean {
+		const cmd = this.commands.get(id);
+		if (!cmd) return false;
+		if (cmd.checkCallback) {
+			if (!cmd.checkCallback(true)) return false;
+			cmd.checkCallback(false);
+			return true;
+		}
+		if (cmd.callback) {
+			void cmd.callback();
+			return true;
+		}
+		return false;
+	}
+}
+
+/** Not Obsidian API: the settings window's list of plugin tabs. */
+export class SettingsRegistry {
+	readonly tabs: PluginSettingTab[] = [];
+	addSettingTab(tab: PluginSettingTab): void {
+		this.tabs.push(tab);
+	}
+	removeSettingTab(tab: PluginSettingTab): void {
+		const i = this.tabs.indexOf(tab);
+		if (i >= 0) this.tabs.splice(i, 1);
+	}
+}
+
+export class App implements Pick<O.App, "secretStorage" | "isDarkMode" | "loadLocalStorage" | "saveLocalStorage"> {
+	vault: Vault;
+	workspace: Workspace;
+	secretStorage = new SecretStorage();
+	/** Not Obsidian API (Obsidian's are internal): commands and the settings tabs. */
+	commands = new Commands();
+	setting = new SettingsRegistry();
+	private storage = new Map<string, unknown>();
+	private darkMode = false;
+
+	constructor(opts: { adapter?: InMemoryAdapter; configDir?: string } = {}) {
+		this.vault = new Vault(opts.adapter ?? new InMemoryAdapter());
+		if (opts.configDir) this.vault.configDir = opts.configDir;
+		this.workspace = new Workspace(this);
+	}
+
+	isDarkMode(): boolean {
+		return this.darkMode;
+	}
+
+	/** Not Obsidian API: switch the theme the way a user would. */
+	setDarkMode(dark: boolean): void {
+		this.darkMode = dark;
+		if (typeof document !== "undefined") {
+			document.body.toggleClass("theme-dark", dark);
+			document.body.toggleClass("theme-light", !dark);
+		}
+		this.workspace.trigger("css-change");
+	}
+
+	loadLocalStorage(key: string): unknown {
+		return this.storage.get(key) ?? null;
+	}
+
+	saveLocalStorage(key: string, data: unknown): void {
+		if (data === null || data === undefined) this.storage.delete(key);
+		else this.storage.set(key, data);
+	}
+}
