@@ -11,8 +11,17 @@ import type { ChatRuntime, ChatRuntimeFactory, DiscoverHost } from "./host";
 import { MessageList } from "./MessageList";
 import { HistoryModal } from "./HistoryModal";
 import type { ChatEvent, SendOptions } from "./ports";
+import type { RenderSchedulerOptions } from "./RenderScheduler";
+import type { SearchRunnerOptions } from "./SearchRunner";
 import type { SlashCommand } from "./slashCommands";
 import { VIEW_TYPE_DISCOVER } from "./viewType";
+
+export interface DiscoverViewOptions {
+	/** Frame timing for streaming renders (tests drive frames by hand). */
+	scheduler?: RenderSchedulerOptions;
+	/** Timing of the history browser's search. */
+	search?: SearchRunnerOptions;
+}
 
 interface Turn {
 	text: string;
@@ -42,6 +51,7 @@ export class DiscoverView extends ItemView {
 		leaf: WorkspaceLeaf,
 		private readonly host: DiscoverHost,
 		private readonly createRuntime: ChatRuntimeFactory = async (h, onEvent) => (await import("./chatRuntime")).createChatRuntime(h, onEvent),
+		private readonly options: DiscoverViewOptions = {},
 	) {
 		super(leaf);
 	}
@@ -68,7 +78,7 @@ export class DiscoverView extends ItemView {
 			onNewChat: () => void this.newChat(),
 			onHistory: () => this.openHistory(),
 		});
-		this.list = this.addChild(new MessageList(root, { app: this.app, sourcePath: () => this.note.path }));
+		this.list = this.addChild(new MessageList(root, { app: this.app, sourcePath: () => this.note.path, scheduler: this.options.scheduler }));
 		this.statusEl = root.createDiv({ cls: "discover-chat-status", attr: { "aria-live": "polite" } });
 		const contextRow = root.createDiv({ cls: "discover-chat-context-row" });
 		this.chip = new ContextChip(contextRow, this.host.settings.includeActiveNote, () => this.refreshPreview());
@@ -156,6 +166,7 @@ export class DiscoverView extends ItemView {
 		if (!runtime) return;
 		new HistoryModal(this.app, this.host, runtime.sessions, {
 			activeSessionId: runtime.chat.sessionId,
+			search: this.options.search,
 			onLoad: (id) => void this.openSession(id),
 			onToPrompt: (text) => this.setDraft(text),
 			onDeleted: (id) => {

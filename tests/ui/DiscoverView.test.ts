@@ -1,0 +1,268 @@
+// @vitest-environment happy-dom
+import { afterEach, describe, expect, it } from "vitest";
+import { activateLeaf, flush, pressKey, typeInto } from "../obsidian/harness";
+import { LLMError } from "../../src/providers/errors";
+import { message } from "./fakes";
+import { mountView, type Mounted } from "./mountView";
+
+let mounted: Mounted | undefined;
+const wait = (ms: number): Promise<void> => new Promise((resolve) => window.setTimeout(resolve, ms));
+afterEach(async () => {
+	mounted?.leaf.detach();
+	await flush();
+	document.body.empty();
+	mounted = undefined;
+});
+
+async function setup(...args: Parameters<typeof mountView>): Promise<Mounted> {
+	mounted = await mountView(...args);
+	return mounted;
+}
+
+async function type(m: Mounted, text: string): Promise<void> {
+	typeInto(m.input(), text);
+	pressKey(m.input(), "Enter");
+	await flush();
+}
+
+describe("sending and streaming", () => {
+	it("Enter sends the draft, shows it, and streams the answer into one bubble", async () => {
+		const m = await setup();
+		await type(m, "What is Alpha?");
+		expect(m.chat.sent.map((s) => s.text)).toEqual(["What is Alpha?"]);
+		expect(m.input().value).toBe("");
+		m.chat.token("Alpha is ");
+		m.chat.token("a **note**.");
+		m.frames.frame();
+		await flush();
+		const bubbles = m.messages();
+		expect(bubbles.map((b) => b.hasClass("discover-chat-message-user"))).toEqual([true, false]);
+		expect(m.texts()[1]).toBe("Alpha is a note.");
+		expect(bubbles[1]!.querySelector("strong")?.textContent).toBe("note");
+		m.chat.finish();
+		await flush();
+		expect(m.messages()).toHaveLength(2);
+		expect(m.messages()[1]!.hasClass("discover-chat-message-streaming")).toBe(false);
+	});
+
+	it("Shift+Enter does not send", async () => {
+		const m = await setup();
+		typeInto(m.input(), "line one");
+		pressKey(m.input(), "Enter", { shift: true });
+		await flush();
+		expect(m.chat.sent).toHaveLength(0);
+	});
+
+	it("renders at most once per frame while streaming", async () => {
+		const m = await setup();
+		await type(m, "Count");
+		const body = () => m.messages()[1]!.querySelector(".discover-chat-message-body")!;
+		for (let i = 0; i < 50; i++) m.chat.token(`${i} `);
+		await flush();
+		const beforeFrame = body().textContent;
+		m.frames.frame();
+		await flush();
+		expect(beforeFrame).not.toContain("49");
+		expect(body().textContent).toContain("49");
+		expect(m.frames.pending).toBe(0);
+		m.chat.token("more");
+		expect(m.frames.pending).toBe(1);
+	});
+
+	it("sends the active note as context, with its name", async () => {
+		const m = await setup();
+		await type(m, "Summarize");
+		expect(m.chat.sent[0]!.opts.context).toContain("Alpha is the first note.");
+		expect(m.chat.sent[0]!.opts.contextName).toBe("Alpha");
+		expect(m.chat.sent[0]!.opts.includeHistory).toBe(true);
+	});
+});
+
+describe("Stop", () => {
+	it("turns Send into Stop while streaming and keeps the partial answer with a stopped mark", async () => {
+		const m = await setup();
+		await type(m, "Tell me a story");
+		expect(m.button().getAttr("aria-label")).toBe("Stop answer");
+		m.chat.token("Once upon");
+		m.frames.frame();
+		m.button().click();
+		await flush();
+		expect(m.chat.busy).toBe(false);
+		expect(m.button().getAttr("aria-label")).toBe("Send message");
+		const answer = m.messages()[1]!;
+		expect(answer.querySelector(".discover-chat-message-body")!.textContent).toBe("Once upon");
+		expect(answer.querySelector(".discover-chat-message-stopped")?.textContent).toBe("stopped");
+	});
+
+	it("makes a second send impossible while an answer streams", async () => {
+		const m = await setup();
+		await type(m, "First");
+		await type(m, "Second");
+		m.button().click(); // Stop, not Send
+		await flush();
+		expect(m.chat.sent.map((s) => s.text)).toEqual(["First"]);
+		expect(m.input().value).toBe("Second");
+	});
+});
+
+describe("errors", () => {
+	it("shows the diagnosis inline with Retry, and Retry sends again", async () => {
+		const m = await setup();
+		await type(m, "Hello?");
+		m.chat.fail(new LLMError("network", "fetch failed"));
+		await flush();
+		await flush();
+		const error = m.q(".discover-chat-error");
+		expect(error.textContent).toContain("Can't reach the model server");
+		expect(error.textContent).toContain("fetch failed");
+		expect(m.q(".discover-chat-error-probe").textContent).toContain("Is Ollama running?");
+		expect(m.button().getAttr("aria-label")).toBe("Send message");
+		m.q<HTMLButtonElement>(".discover-chat-retry").click();
+		await flush();
+		expect(m.chat.sent.map((s) => s.text)).toEqual(["Hello?", "Hello?"]);
+		expect(m.root.querySelector(".discover-chat-error")).toBeNull();
+	});
+
+	it("puts a message that was never sent back into the input", async () => {
+		const m = await setup();
+		m.chat.maxMessageChars = 10;
+		await type(m, "This message is far too long");
+		expect(m.input().value).toBe("This message is far too long");
+		expect(m.q(".discover-chat-error").textContent).toContain("Message too long");
+		expect(m.root.querySelector(".discover-chat-retry")).toBeNull();
+	});
+});
+
+describe("context chip", () => {
+	it("follows the active note, and its toggle leaves the note out", async () => {
+		const m = await setup();
+		expect(m.q(".discover-chat-context-name").textContent).toBe("Alpha");
+		expect(m.q(".discover-chat-context-fit").textContent).toBe("whole note");
+		const beta = m.app.vault.getFileByPath("Notes/Beta.md")!;
+		await m.app.workspace.getLeaf(true).openFile(beta);
+		await flush();
+		expect(m.q(".discover-chat-context-name").textContent).toBe("Beta");
+		// Focusing the chat keeps the note the person was reading.
+		activateLeaf(m.app, m.leaf);
+		expect(m.q(".discover-chat-context-name").textContent).toBe("Beta");
+		m.q<HTMLButtonElement>(".discover-chat-context-chip").click();
+		expect(m.q(".discover-chat-context-chip").getAttr("aria-pressed")).toBe("false");
+		await type(m, "No context please");
+		expect(m.chat.sent[0]!.opts.context).toBeUndefined();
+	});
+
+	it("shows how much of a long note fits", async () => {
+		const m = await setup({ files: { "Long.md": "word ".repeat(40_000) }, open: "Long.md" });
+		await flush();
+		expect(m.q(".discover-chat-context-fit").textContent).toMatch(/^first \d{1,2}%$/);
+		m.chat.budget = 40;
+		typeInto(m.input(), "x");
+		m.view.setDraft("y");
+		await wait(200);
+		expect(m.q(".discover-chat-context-fit").textContent).toBe("not included: budget full");
+	});
+
+	it("can send the selection instead of the note", async () => {
+		const m = await setup();
+		m.markdownView!.editor.select(9, 33);
+		activateLeaf(m.app, m.leaf);
+		const selection = m.q<HTMLButtonElement>(".discover-chat-context-selection");
+		expect(selection.hasClass("discover-chat-hidden")).toBe(false);
+		selection.click();
+		await type(m, "Explain this");
+		expect(m.chat.sent[0]!.opts.context).toBe("Alpha is the first note.");
+	});
+});
+
+describe("budget meter", () => {
+	it("shows tokens against the budget and warns at 60% and 80%", async () => {
+		const m = await setup({ open: null });
+		const meter = m.q(".discover-chat-meter");
+		expect(meter.textContent).toMatch(/^\d+ \/ 7\.7k$/);
+		expect(meter.hasClass("discover-chat-meter-warn")).toBe(false);
+		m.view.setDraft("x".repeat(4 * 4700));
+		await wait(200);
+		expect(meter.textContent).toBe("4.8k / 7.7k");
+		expect(meter.hasClass("discover-chat-meter-warn")).toBe(true);
+		m.view.setDraft("x".repeat(4 * 6300));
+		await wait(200);
+		expect(meter.hasClass("discover-chat-meter-danger")).toBe(true);
+		expect(meter.hasClass("discover-chat-meter-warn")).toBe(false);
+	});
+});
+
+describe("slash commands", () => {
+	it("offers /summarize and sends it without history, with the whole note", async () => {
+		const m = await setup();
+		typeInto(m.input(), "/su");
+		const menu = m.q(".discover-chat-command-menu");
+		expect(menu.hasClass("discover-chat-hidden")).toBe(false);
+		expect(menu.textContent).toContain("/summarize");
+		pressKey(m.input(), "Enter");
+		await flush();
+		expect(m.chat.sent).toHaveLength(1);
+		expect(m.chat.sent[0]!.text).toBe("Summarize this note.");
+		expect(m.chat.sent[0]!.opts.includeHistory).toBe(false);
+		expect(m.chat.sent[0]!.opts.context).toContain("Alpha is the first note.");
+	});
+});
+
+describe("sessions", () => {
+	it("reopens the active session scrolled to the end, rendering lazily", async () => {
+		const m = await setup({
+			before: (w) => {
+				const msgs = Array.from({ length: 1000 }, (_, i) => message(i % 2 ? "assistant" : "user", `Message ${i}`));
+				const s = w.sessions.add("Long chat", msgs);
+				w.host.settings.activeSessionId = s.id;
+			},
+		});
+		expect(m.q(".discover-chat-title").textContent).toBe("Long chat");
+		expect(m.messages()).toHaveLength(30);
+		expect(m.texts().at(-1)).toBe("Message 999");
+		m.q<HTMLButtonElement>(".discover-chat-load-earlier").click();
+		await flush();
+		expect(m.messages()).toHaveLength(60);
+		expect(m.texts()[0]).toBe("Message 940");
+	});
+
+	it("shows a line where earlier messages were summarized, never the summary itself", async () => {
+		const m = await setup({
+			before: (w) => {
+				const a = message("user", "Old question");
+				const b = message("assistant", "Old answer");
+				const summary = message("system", "SUMMARY TEXT", { summaryOf: b.id });
+				const s = w.sessions.add("Chat", [summary, a, b, message("user", "New question")]);
+				w.host.settings.activeSessionId = s.id;
+			},
+		});
+		expect(m.root.textContent).not.toContain("SUMMARY TEXT");
+		const line = m.q(".discover-chat-summary-line");
+		expect(line.previousElementSibling?.textContent).toContain("Old answer");
+	});
+
+	it("remembers the new session as active and renames it from the header", async () => {
+		const m = await setup();
+		await type(m, "First question");
+		m.chat.finish();
+		await flush();
+		expect(m.host.settings.activeSessionId).toBe(m.chat.sessionId);
+		const title = m.q<HTMLButtonElement>(".discover-chat-title");
+		expect(title.textContent).toBe("First question");
+		title.click();
+		const input = m.q<HTMLInputElement>(".discover-chat-title-input");
+		input.value = "Renamed";
+		pressKey(input, "Enter");
+		await flush();
+		expect(m.sessions.sessions.get(m.chat.sessionId!)!.title).toBe("Renamed");
+	});
+
+	it("flushes a partial answer when the panel closes", async () => {
+		const m = await setup();
+		await type(m, "Stream forever");
+		m.chat.token("partial");
+		m.leaf.detach();
+		await flush();
+		expect(m.chat.flushCalls).toBe(1);
+		mounted = undefined;
+	});
+});

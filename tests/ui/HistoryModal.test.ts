@@ -1,0 +1,181 @@
+// @vitest-environment happy-dom
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { asObsidianApp, createTestApp, flush, pressKey, typeInto } from "../obsidian/harness";
+import { HistoryModal, type HistoryModalOptions } from "../../src/ui/HistoryModal";
+import { fakeWorld, message } from "./fakes";
+
+afterEach(() => {
+	vi.useRealTimers();
+	document.body.empty();
+});
+
+async function setup() {
+	const app = await createTestApp();
+	const world = fakeWorld(asObsidianApp(app));
+	const s = world.sessions;
+	const older = s.add("Gardening", [message("user", "How deep should tulips go?"), message("assistant", "About 15 cm deep.")], "2026-01-01T10:00:00.000Z");
+	const newer = s.add("Physics", [message("user", "What is entropy?"), message("assistant", "A measure of disorder; tulips not included.")], "2026-01-02T10:00:00.000Z");
+	const loaded: string[] = [];
+	const prompts: string[] = [];
+	const open = async (extra: Partial<HistoryModalOptions> = {}) => {
+		const modal = new HistoryModal(asObsidianApp(app), world.host, s, {
+			activeSessionId: undefined,
+			onLoad: (id) => loaded.push(id),
+			onToPrompt: (t) => prompts.push(t),
+			...extra,
+		});
+		modal.open();
+		await flush();
+		await flush();
+		return modal;
+	};
+	const el = (sel: string) => document.body.querySelector<HTMLElement>(`.discover-chat-history ${sel}`);
+	const all = (sel: string) => Array.from(document.body.querySelectorAll<HTMLElement>(`.discover-chat-history ${sel}`));
+	return { app, world, sessions: s, older, newer, loaded, prompts, open, el, all };
+}
+
+describe("history browser", () => {
+	it("lists sessions newest first with date, count and preview, and shows the selected one's messages", async () => {
+		const t = await setup();
+		await t.open();
+		const items = t.all(".discover-chat-history-item");
+		expect(items.map((i) => i.querySelector(".discover-chat-history-item-title")!.textContent)).toEqual(["Physics", "Gardening"]);
+		expect(items[0]!.textContent).toContain("2 messages");
+		expect(items[0]!.textContent).toContain("tulips not included");
+		items[1]!.click();
+		await flush();
+		expect(t.all(".discover-chat-history-message-text").map((e) => e.textContent)).toEqual(["How deep should tulips go?", "About 15 cm deep."]);
+		expect(items[1]!.hasClass("is-selected")).toBe(true);
+	});
+
+	it("searches all message text after a 300 ms pause, and a hit opens its message", async () => {
+		const t = await setup();
+		await t.open();
+		vi.useFakeTimers();
+		const search = t.el(".discover-chat-history-search") as HTMLInputElement;
+		typeInto(search, "tul");
+		await vi.advanceTimersByTimeAsync(100);
+		typeInto(search, "tulips");
+		await vi.advanceTimersByTimeAsync(299);
+		expect(t.sessions.searchCalls).toEqual([]);
+		await vi.advanceTimersByTimeAsync(1);
+		vi.useRealTimers();
+		await flush();
+		expect(t.sessions.searchCalls).toEqual(["tulips"]);
+		const hits = t.all(".discover-chat-history-hit");
+		expect(hits).toHaveLength(2);
+		const gardenHit = hits.find((h) => h.dataset.sessionId === t.older.id)!;
+		gardenHit.click();
+		await flush();
+		const highlighted = t.el(".discover-chat-history-message.is-highlighted");
+		expect(highlighted?.textContent).toContain("How deep should tulips go?");
+	});
+
+	it("never lets an older, slower search replace newer results", async () => {
+		const t = await setup();
+		await t.open({ search: { delayMs: 0 } });
+		t.sessions.holdSearches = true;
+		const search = t.el(".discover-chat-history-search") as HTMLInputElement;
+		typeInto(search, "entropy");
+		await flush();
+		typeInto(search, "tulips");
+		await flush();
+		const [old, fresh] = t.sessions.heldSearches;
+		fresh!.resolve([]);
+		await flush();
+		old!.resolve([]);
+		await flush();
+		const sessionsShown = t.all(".discover-chat-history-hit").map((h) => h.dataset.messageId);
+		const tulipMessages = [...t.sessions.sessions.values()].flatMap((s) => s.messages).filter((m) => m.content.includes("tulips")).map((m) => m.id);
+		expect(sessionsShown.sort()).toEqual(tulipMessages.sort());
+	});
+
+	it("keeps selection and query across close and reopen, and caches the list for 10 s", async () => {
+		const t = await setup();
+		const first = await t.open({ search: { delayMs: 0 } });
+		t.all(".discover-chat-history-item")[1]!.click();
+		await flush();
+		typeInto(t.el(".discover-chat-history-search") as HTMLInputElement, "entropy");
+		await flush();
+		await flush();
+		first.close();
+		const listCalls = t.sessions.listCalls;
+		await t.open();
+		expect((t.el(".discover-chat-history-search") as HTMLInputElement).value).toBe("entropy");
+		expect(t.all(".discover-chat-history-hit")).toHaveLength(1);
+		expect(t.el(".discover-chat-history-session-title")?.textContent).toBe("Gardening");
+		expect(t.sessions.listCalls).toBe(listCalls);
+	});
+
+	it("loads a session into the panel, and To prompt hands a message to the input", async () => {
+		const t = await setup();
+		const modal = await t.open();
+		t.all(".discover-chat-history-item")[0]!.click();
+		await flush();
+		t.el('[aria-label="Use as prompt"]')!.click();
+		expect(t.prompts).toEqual(["What is entropy?"]);
+		await t.open();
+		t.all(".discover-chat-history-actions button").find((b) => b.textContent === "Load")!.click();
+		expect(t.loaded).toEqual([t.newer.id]);
+		expect(document.body.querySelector(".discover-chat-history")).toBeNull();
+		modal.close();
+	});
+
+	it("deletes only after confirmation", async () => {
+		const t = await setup();
+		const onDeleted: string[] = [];
+		await t.open({ onDeleted: (id) => onDeleted.push(id) });
+		t.all(".discover-chat-history-item")[0]!.click();
+		await flush();
+		const del = () => t.all(".discover-chat-history-actions button").find((b) => b.textContent === "Delete")!;
+		del().click();
+		await flush();
+		(document.body.querySelector(".discover-chat-confirm .modal-button-container button:last-child") as HTMLElement).click();
+		await flush();
+		expect(t.sessions.sessions.has(t.newer.id)).toBe(true);
+		del().click();
+		await flush();
+		(document.body.querySelector(".discover-chat-confirm .mod-warning") as HTMLElement).click();
+		await flush();
+		await flush();
+		expect(t.sessions.sessions.has(t.newer.id)).toBe(false);
+		expect(onDeleted).toEqual([t.newer.id]);
+		expect(t.all(".discover-chat-history-item")).toHaveLength(1);
+	});
+
+	it("exports a session as a note in the export folder and opens it", async () => {
+		const t = await setup();
+		await t.open();
+		t.all(".discover-chat-history-item")[0]!.click();
+		await flush();
+		t.all(".discover-chat-history-actions button").find((b) => b.textContent === "Export to note")!.click();
+		await flush();
+		await flush();
+		const file = t.app.vault.getFileByPath("Discover/Exports/Physics.md");
+		expect(file).not.toBeNull();
+		expect(await t.app.vault.read(file!)).toContain("What is entropy?");
+		expect(t.app.workspace.getActiveFile()?.path).toBe("Discover/Exports/Physics.md");
+	});
+
+	it("renames a session in place", async () => {
+		const t = await setup();
+		await t.open();
+		t.all(".discover-chat-history-item")[0]!.click();
+		await flush();
+		t.all(".discover-chat-history-actions button").find((b) => b.textContent === "Rename")!.click();
+		const input = t.el(".discover-chat-history-session-title input") as HTMLInputElement;
+		input.value = "Thermodynamics";
+		pressKey(input, "Enter");
+		await flush();
+		await flush();
+		expect(t.sessions.sessions.get(t.newer.id)!.title).toBe("Thermodynamics");
+		expect(t.all(".discover-chat-history-item-title").map((e) => e.textContent)).toContain("Thermodynamics");
+	});
+
+	it("closes on Escape", async () => {
+		const t = await setup();
+		await t.open();
+		pressKey(window, "Escape");
+		expect(document.body.querySelector(".discover-chat-history")).toBeNull();
+	});
+});

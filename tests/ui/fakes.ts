@@ -1,0 +1,279 @@
+// Small, scriptable stand-ins for the engine so the panel's tests control every token and failure.
+import type { ChatMessage, ChatSettings, LLMAdapter, Role, Session } from "../../src/chat/types";
+import type { ChatRuntime, DiscoverHost, PanelSettings } from "../../src/ui/host";
+import type { ChatEvent, ChatPort, DiagnosableAdapter, PromptPreview, SearchHit, SendOptions, SessionSummary, SessionsPort } from "../../src/ui/ports";
+import { DEFAULT_CHAT_SETTINGS } from "../../src/chat/types";
+import type { App } from "obsidian";
+
+let counter = 0;
+export function message(role: Role, content: string, extra: Partial<ChatMessage> = {}): ChatMessage {
+	counter++;
+	return { id: `m${String(counter).padStart(6, "0")}`, role, content, createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, counter)).toISOString(), ...extra };
+}
+
+export class FakeSessions implements SessionsPort {
+	readonly sessions = new Map<string, Session>();
+	listCalls = 0;
+	loadCalls = 0;
+	onChange?: (sessionId: string) => void;
+	/** Resolvers for searches the test wants to finish by hand. */
+	heldSearches: { query: string; resolve: (hits: SearchHit[]) => void }[] = [];
+	holdSearches = false;
+	searchCalls: string[] = [];
+
+	add(title: string, messages: ChatMessage[], updatedAt = new Date().toISOString()): Session {
+		const id = `s${String(++counter).padStart(6, "0")}`;
+		const session: Session = { id, title, createdAt: updatedAt, updatedAt, messages };
+		this.sessions.set(id, session);
+		return session;
+	}
+
+	list(): Promise<SessionSummary[]> {
+		this.listCalls++;
+		const all = [...this.sessions.values()].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+		return Promise.resolve(
+			all.map((s) => {
+				const visible = s.messages.filter((m) => m.role !== "system");
+				return { id: s.id, title: s.title, createdAt: s.createdAt, updatedAt: s.updatedAt, messageCount: visible.length, preview: visible[visible.length - 1]?.content ?? "" };
+			}),
+		);
+	}
+
+	load(id: string): Promise<Session> {
+		this.loadCalls++;
+		const s = this.sessions.get(id);
+		return s ? Promise.resolve({ ...s, messages: [...s.messages] }) : Promise.reject(new Error(`No session ${id}`));
+	}
+
+	rename(id: string, title: string): Promise<void> {
+		const s = this.sessions.get(id);
+		if (s) s.title = title;
+		return Promise.resolve();
+	}
+
+	delete(id: string): Promise<void> {
+		this.sessions.delete(id);
+		return Promise.resolve();
+	}
+
+	search(query: string): Promise<SearchHit[]> {
+		this.searchCalls.push(query);
+		const q = query.toLowerCase();
+		const hits: SearchHit[] = [];
+		for (const s of this.sessions.values())
+			for (const m of s.messages)
+				if (m.role !== "system" && m.content.toLowerCase().includes(q)) hits.push({ sessionId: s.id, messageId: m.id, role: m.role, snippet: m.content.slice(0, 160), createdAt: m.createdAt });
+		if (!this.holdSearches) return Promise.resolve(hits);
+		return new Promise((resolve) => this.heldSearches.push({ query, resolve: () => resolve(hits) }));
+	}
+
+	exportMarkdown(id: string): Promise<string> {
+		const s = this.sessions.get(id);
+		if (!s) return Promise.reject(new Error("missing"));
+		return Promise.resolve(`# ${s.title}\n\n` + s.messages.map((m) => `## ${m.role === "user" ? "You" : "Assistant"}\n\n${m.content}\n`).join("\n"));
+	}
+}
+
+interface Pending {
+	content: string;
+	opts: SendOptions;
+	resolve: (m: ChatMessage) => void;
+	reject: (err: unknown) => void;
+}
+
+/** A ChatPort whose answers the test streams token by token (`token`, `finish`, `fail`). */
+export class FakeChat implements ChatPort {
+	sessionId: string | undefined;
+	messages: ChatMessage[] = [];
+	busy = false;
+	sent: { text: string; opts: SendOptions }[] = [];
+	budget = 7680;
+	/** Messages longer than this are refused like the engine's message_too_long. */
+	maxMessageChars = Infinity;
+	/** When set, the user message is NOT recorded before failing (as for a refused message). */
+	private pending: Pending | undefined;
+	flushCalls = 0;
+	settingsUpdates: Partial<ChatSettings>[] = [];
+
+	constructor(
+		readonly sessions: FakeSessions,
+		private readonly emit: (e: ChatEvent) => void,
+	) {}
+
+	newSession(): Promise<Session> {
+		const s = this.sessions.add("New chat", []);
+		this.sessionId = s.id;
+		this.messages = [];
+		return Promise.resolve(s);
+	}
+
+	async loadSession(id: string): Promise<Session> {
+		const s = await this.sessions.load(id);
+		this.sessionId = id;
+		this.messages = [...s.messages];
+		return s;
+	}
+
+	async sendMessage(text: string, opts: SendOptions = {}): Promise<ChatMessage> {
+		if (this.busy) throw Object.assign(new Error("A turn is already running."), { code: "busy" });
+		if (text.length > this.maxMessageChars) {
+			throw Object.assign(new Error(`Your message is about ${text.length} tokens; the most this model can take is ${this.maxMessageChars}.`), { code: "message_too_long" });
+		}
+		if (!this.sessionId) await this.newSession();
+		this.busy = true;
+		this.sent.push({ text, opts });
+		const user = message("user", text);
+		this.record(user);
+		this.emit({ type: "message", message: user });
+		return new Promise<ChatMessage>((resolve, reject) => {
+			this.pending = { content: "", opts, resolve, reject };
+			opts.signal?.addEventListener("abort", () => this.cancel());
+		});
+	}
+
+	/** Streams one piece of the answer. */
+	token(delta: string): void {
+		if (!this.pending) throw new Error("Nothing is streaming.");
+		this.pending.content += delta;
+		this.pending.opts.onToken?.(delta);
+	}
+
+	status(text: string): void {
+		this.emit({ type: "status", text });
+	}
+
+	finish(): ChatMessage {
+		const p = this.take();
+		const answer = message("assistant", p.content);
+		this.record(answer);
+		this.emit({ type: "message", message: answer });
+		p.resolve(answer);
+		return answer;
+	}
+
+	fail(err: unknown): void {
+		this.take().reject(err);
+	}
+
+	cancel(): void {
+		if (!this.pending) return;
+		const p = this.take();
+		const answer = message("assistant", p.content, { cancelled: true });
+		this.record(answer);
+		this.emit({ type: "message", message: answer });
+		p.resolve(answer);
+	}
+
+	setAdapter(_adapter: LLMAdapter): void {}
+
+	updateSettings(settings: Partial<ChatSettings>): void {
+		this.settingsUpdates.push(settings);
+	}
+
+	previewPrompt(draft: string, opts: { context?: string; includeHistory?: boolean } = {}): PromptPreview {
+		const history = this.messages.reduce((n, m) => n + m.content.length, 0);
+		const base = Math.ceil((draft.length + history) / 4) + 50;
+		const room = Math.max(0, this.budget - base);
+		const contextTokens = Math.ceil((opts.context?.length ?? 0) / 4);
+		const fraction = contextTokens === 0 ? 1 : Math.min(1, room / contextTokens);
+		const included = opts.context === undefined ? "none" : fraction >= 1 ? "whole" : fraction <= 0 ? "none" : "partial";
+		return { estimatedTokens: base + Math.min(contextTokens, room), budget: this.budget, context: { included, fraction } };
+	}
+
+	flush(): Promise<void> {
+		this.flushCalls++;
+		return Promise.resolve();
+	}
+
+	private record(m: ChatMessage): void {
+		this.messages.push(m);
+		const s = this.sessionId ? this.sessions.sessions.get(this.sessionId) : undefined;
+		if (!s) return;
+		s.messages.push(m);
+		s.updatedAt = m.createdAt;
+		if (s.title === "New chat" && m.role === "user") s.title = m.content.split("\n")[0]!.slice(0, 60);
+	}
+
+	private take(): Pending {
+		const p = this.pending;
+		if (!p) throw new Error("Nothing is streaming.");
+		this.pending = undefined;
+		this.busy = false;
+		return p;
+	}
+}
+
+/** Animation frames the test runs by hand. */
+export class ManualFrames {
+	private queue = new Map<number, () => void>();
+	private next = 1;
+	time = 0;
+	readonly options = {
+		requestFrame: (cb: () => void): number => {
+			const h = this.next++;
+			this.queue.set(h, cb);
+			return h;
+		},
+		cancelFrame: (h: number): void => {
+			this.queue.delete(h);
+		},
+		now: (): number => this.time,
+	};
+
+	get pending(): number {
+		return this.queue.size;
+	}
+
+	/** Runs one frame: every callback queued before it. */
+	frame(ms = 16): void {
+		this.time += ms;
+		const callbacks = [...this.queue.values()];
+		this.queue.clear();
+		for (const cb of callbacks) cb();
+	}
+}
+
+export function testSettings(overrides: Partial<PanelSettings> = {}): PanelSettings {
+	return {
+		...DEFAULT_CHAT_SETTINGS,
+		includeActiveNote: true,
+		sessionsFolder: "Discover/Chats",
+		exportFolder: "Discover/Exports",
+		provider: "ollama",
+		baseUrl: "http://localhost:11434",
+		model: "llama3.2",
+		...overrides,
+	};
+}
+
+export interface FakeWorld {
+	host: DiscoverHost & { saves: number };
+	chat: FakeChat;
+	sessions: FakeSessions;
+	runtime: ChatRuntime;
+	adapter: DiagnosableAdapter;
+}
+
+export function fakeWorld(app: App, settings: PanelSettings = testSettings()): FakeWorld & { factory: (h: DiscoverHost, onEvent: (e: ChatEvent) => void) => Promise<ChatRuntime> } {
+	const sessions = new FakeSessions();
+	const host = {
+		app,
+		settings,
+		saves: 0,
+		saveSettings(): Promise<void> {
+			this.saves++;
+			return Promise.resolve();
+		},
+	};
+	const adapter: DiagnosableAdapter = {
+		generate: () => Promise.reject(new Error("not used")),
+		testConnection: () => Promise.resolve({ ok: false, kind: "unreachable", message: "Nothing answers at http://localhost:11434. Is Ollama running?" }),
+	};
+	const world = { host, sessions, adapter } as FakeWorld;
+	const factory = (_h: DiscoverHost, onEvent: (e: ChatEvent) => void): Promise<ChatRuntime> => {
+		world.chat = new FakeChat(sessions, onEvent);
+		world.runtime = { chat: world.chat, sessions, adapter: () => adapter, syncSettings: () => Promise.resolve() };
+		return Promise.resolve(world.runtime);
+	};
+	return Object.assign(world, { factory });
+}

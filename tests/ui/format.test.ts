@@ -1,0 +1,58 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { contextFitLabel, formatTokens, meterLevel } from "../../src/ui/format";
+
+describe("formatTokens", () => {
+	it("reads like the meter in the issue", () => {
+		expect(formatTokens(950)).toBe("950");
+		expect(formatTokens(3140)).toBe("3.1k");
+		expect(formatTokens(7680)).toBe("7.7k");
+		expect(formatTokens(8000)).toBe("8k");
+		expect(formatTokens(131072)).toBe("131k");
+	});
+
+	it("never prints more than one decimal or a negative number", () => {
+		fc.assert(
+			fc.property(fc.integer({ min: -10, max: 10_000_000 }), (n) => {
+				expect(formatTokens(n)).toMatch(/^\d+(\.\d)?k?$/);
+			}),
+		);
+	});
+});
+
+describe("meterLevel", () => {
+	it("warns from 60% and turns to danger from 80%", () => {
+		expect(meterLevel(599, 1000)).toBe("ok");
+		expect(meterLevel(600, 1000)).toBe("warn");
+		expect(meterLevel(799, 1000)).toBe("warn");
+		expect(meterLevel(800, 1000)).toBe("danger");
+	});
+
+	it("never goes down as the prompt grows", () => {
+		const rank = { ok: 0, warn: 1, danger: 2 } as const;
+		fc.assert(
+			fc.property(fc.nat(100_000), fc.nat(100_000), fc.integer({ min: 1, max: 100_000 }), (a, b, budget) => {
+				const [lo, hi] = a <= b ? [a, b] : [b, a];
+				expect(rank[meterLevel(lo, budget)]).toBeLessThanOrEqual(rank[meterLevel(hi, budget)]);
+			}),
+		);
+	});
+});
+
+describe("contextFitLabel", () => {
+	it("names whole, partial and none", () => {
+		expect(contextFitLabel({ included: "whole", fraction: 1 })).toBe("whole note");
+		expect(contextFitLabel({ included: "partial", fraction: 0.624 })).toBe("first 62%");
+		expect(contextFitLabel({ included: "none", fraction: 0 })).toBe("not included: budget full");
+	});
+
+	it("never calls a partial fit 0% or 100%", () => {
+		fc.assert(
+			fc.property(fc.double({ min: 0, max: 1, noNaN: true }), (fraction) => {
+				const label = contextFitLabel({ included: "partial", fraction });
+				expect(label).not.toBe("first 0%");
+				expect(label).not.toBe("first 100%");
+			}),
+		);
+	});
+});
