@@ -125,4 +125,27 @@ describe("SessionManager basics", () => {
 		await manager.rename(id, "t");
 		expect(seen).toEqual([id, id, id]);
 	});
+
+	it("runs calls made without waiting in call order", async () => {
+		const { store, manager } = setup();
+		const { id } = await manager.create();
+		const pending: Promise<unknown>[] = [];
+		for (let i = 1; i <= 30; i++) {
+			pending.push(manager.appendMessage(id, message(i % 2 ? "user" : "assistant", `n${i}`, i)));
+			if (i % 10 === 0) pending.push(manager.updateSession({ ...(await manager.load(id)), title: `t${i}` }));
+		}
+		pending.push(manager.search("n3"));
+		await Promise.all(pending);
+		const loaded = await new SessionManager(store).load(id);
+		expect(loaded.messages.map((m) => m.content)).toEqual(Array.from({ length: 30 }, (_, i) => `n${i + 1}`));
+		expect(loaded.title).toBe("t30");
+	});
+
+	it("a failed call does not block the ones after it", async () => {
+		const { manager } = setup();
+		await expect(manager.load("missing")).rejects.toThrow();
+		const { id } = await manager.create();
+		await manager.appendMessage(id, message("user", "still works", 1));
+		expect((await manager.load(id)).messages).toHaveLength(1);
+	});
 });
