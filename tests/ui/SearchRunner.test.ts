@@ -8,7 +8,6 @@ function deferred<T>() {
 }
 
 // Node's timers (vi.useFakeTimers replaces them): this test runs in Node, not in a window.
-// eslint-disable-next-line obsidianmd/no-global-this
 const timers = { setTimer: (cb: () => void, ms: number) => Number(globalThis.setTimeout(cb, ms)), clearTimer: (h: number) => globalThis.clearTimeout(h) };
 
 describe("SearchRunner", () => {
