@@ -30,3 +30,15 @@ export { SessionManager, SessionNotFoundError } from "./sessions/SessionManager"
 export { NodeFileStore } from "./sessions/nodeStore";
 export type { FileStat } from "./sessions/store";
 export type { SearchHit, SearchOptions, SessionManagerOptions, SessionSummary } from "./sessions/types";
+export { createAdapter, DEFAULT_BASE_URLS, errorKind, fetchTransport, loadNodeTransport } from "./providers";
+export type {
+	ConnectionDiagnosis,
+	ConnectionKind,
+	ModelInfo,
+	ProviderAdapter,
+	ProviderConfig,
+	ProviderGenerateResult,
+	ProviderName,
+	Transport,
+	TransportInit,
+} from "./providers";

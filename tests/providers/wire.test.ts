@@ -1,0 +1,106 @@
+// What each adapter puts on the wire, as the protocol server records it.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { GenerateRequest, PromptMessage } from "../../src/chat/types";
+import { createAdapter } from "../../src/providers";
+import { CONTINUATION_PROMPT, toAnthropicPrompt } from "../../src/providers/anthropic";
+import type { Transport } from "../../src/providers/transport";
+import { ProviderServer } from "../support/providerServer";
+import { baseUrlFor, CHAT_PATHS, streamScenario } from "../support/providerStreams";
+import { TRANSPORTS } from "../support/transports";
+
+const messages: PromptMessage[] = [
+	{ role: "system", content: "You are Discover." },
+	{ role: "system", content: "Summary of earlier turns." },
+	{ role: "assistant", content: "Earlier answer." },
+	{ role: "user", content: "First question" },
+	{ role: "user", content: "…and a follow-up" },
+];
+const req: GenerateRequest = { purpose: "chat", messages, maxTokens: 300, contextWindow: 6000 };
+const KEY = "sk-test-0123456789abcdefghij";
+
+for (const { name, load } of TRANSPORTS) {
+	describe(`wire format over the ${name} transport`, () => {
+		let server: ProviderServer;
+		let transport: Transport;
+		beforeAll(async () => {
+			server = await ProviderServer.start();
+			transport = await load();
+		});
+		afterEach(() => server.reset());
+		afterAll(() => server.close());
+
+		it("ollama: /api/chat, stream, num_ctx = contextWindow and num_predict = maxTokens, always", async () => {
+			server.route("POST", CHAT_PATHS.ollama, streamScenario("ollama", ["ok"]));
+			await createAdapter({ provider: "ollama", baseUrl: `${server.url}/`, model: "llama3.2", transport }).generate(req);
+			const [sent] = server.requests;
+			expect(sent?.path).toBe("/api/chat");
+			expect(sent?.json).toEqual({
+				model: "llama3.2",
+				messages: messages.map((m) => ({ role: m.role, content: m.content })),
+				stream: true,
+				options: { num_ctx: 6000, num_predict: 300 },
+			});
+			if (name === "node") expect(sent?.headers.origin).toBeUndefined();
+		});
+
+		it("openai: /chat/completions under the /v1 base, stream_options.include_usage, max_tokens, bearer key", async () => {
+			server.route("POST", CHAT_PATHS.openai, streamScenario("openai", ["ok"]));
+			await createAdapter({ provider: "openai", baseUrl: baseUrlFor("openai", server.url), model: "gpt-4o-mini", apiKey: KEY, transport }).generate(req);
+			const [sent] = server.requests;
+			expect(sent?.path).toBe("/v1/chat/completions");
+			expect(sent?.headers.authorization).toBe(`Bearer ${KEY}`);
+			expect(sent?.json).toMatchObject({ model: "gpt-4o-mini", stream: true, stream_options: { include_usage: true }, max_tokens: 300 });
+		});
+
+		it("anthropic: /v1/messages, top-level system, alternating turns opening with the user, headers", async () => {
+			server.route("POST", CHAT_PATHS.anthropic, streamScenario("anthropic", ["ok"]));
+			await createAdapter({ provider: "anthropic", baseUrl: server.url, model: "claude-test", apiKey: KEY, fromApp: true, transport }).generate(req);
+			const [sent] = server.requests;
+			expect(sent?.path).toBe("/v1/messages");
+			expect(sent?.headers["x-api-key"]).toBe(KEY);
+			expect(sent?.headers["anthropic-version"]).toBe("2023-06-01");
+			expect(sent?.headers["anthropic-dangerous-direct-browser-access"]).toBe("true");
+			expect(sent?.json).toEqual({
+				model: "claude-test",
+				system: "You are Discover.\n\nSummary of earlier turns.",
+				messages: [
+					{ role: "user", content: CONTINUATION_PROMPT },
+					{ role: "assistant", content: "Earlier answer." },
+					{ role: "user", content: "First question\n\n…and a follow-up" },
+				],
+				max_tokens: 300,
+				stream: true,
+			});
+		});
+
+		it("anthropic: no browser-access header unless the request comes from the app", async () => {
+			server.route("POST", CHAT_PATHS.anthropic, streamScenario("anthropic", ["ok"]));
+			await createAdapter({ provider: "anthropic", baseUrl: server.url, model: "c", apiKey: KEY, transport }).generate(req);
+			expect(server.requests[0]?.headers["anthropic-dangerous-direct-browser-access"]).toBeUndefined();
+		});
+	});
+}
+
+describe("toAnthropicPrompt", () => {
+	it("never sends a system-role message, and alternates for any message sequence", async () => {
+		const fc = (await import("fast-check")).default;
+		fc.assert(
+			fc.property(
+				fc.array(fc.record({ role: fc.constantFrom("system" as const, "user" as const, "assistant" as const), content: fc.string({ minLength: 1 }) }), { maxLength: 12 }),
+				(msgs) => {
+					const prompt = toAnthropicPrompt(msgs);
+					expect(prompt.messages[0]?.role).toBe("user");
+					prompt.messages.forEach((m, i) => {
+						expect(m.role).not.toBe("system");
+						if (i > 0) expect(m.role).not.toBe(prompt.messages[i - 1]?.role);
+					});
+					// Every non-system message's text survives.
+					const joined = prompt.messages.map((m) => m.content).join("\n\n");
+					for (const m of msgs) if (m.role !== "system") expect(joined).toContain(m.content);
+					const systems = msgs.filter((m) => m.role === "system" && m.content.trim() !== "");
+					expect(prompt.system).toBe(systems.length > 0 ? systems.map((m) => m.content).join("\n\n") : undefined);
+				},
+			),
+		);
+	});
+});
