@@ -5,210 +5,152 @@
 
 import type { PromptMessage } from "./types";
 
-// Character classes. Letters first, so `cls <= LAST_LETTER` tests "is a letter".
-const ASCII_LOWER = 0;
-const ASCII_UPPER = 1;
-const LATIN = 2; // accented and extended Latin letters
-const CYRILLIC = 3;
-const GREEK = 4;
-const ARABIC = 5; // Arabic, Persian, Urdu
-const HEBREW = 6;
-const INDIC = 7; // Devanagari and the other Brahmic scripts of India
-const THAI = 8; // Thai, Lao, Khmer, Myanmar
-const CJK = 9; // Han ideographs (Chinese, Japanese kanji)
-const KANA = 10;
-const HANGUL = 11;
-const OTHER_LETTER = 12;
-const MARK = 13; // combining marks continue the letter run they follow
-const ASTRAL_LETTER = 14; // rare ideographs, math letters beyond the BMP
-const LAST_LETTER = 14;
-const DIGIT = 15;
-const SPACE = 16;
-const NEWLINE = 17;
-const PUNCT = 18; // ASCII punctuation and symbols
-const SYMBOL = 19; // other BMP punctuation and symbols (dashes, arrows, CJK punctuation)
-const EMOJI = 20; // emoji and other astral symbols
-const JOINER = 21; // zero-width joiner, variation selectors: glue inside emoji sequences
-const SURROGATE = 22; // resolved to a pair's class (or SYMBOL when lone) during the scan
+import {
+	ASCII_LOWER,
+	ASCII_UPPER,
+	ASTRAL_FLAG,
+	ASTRAL_LETTER,
+	ARABIC,
+	CJK,
+	CLASS_MASK,
+	CYRILLIC,
+	CYRILLIC_EXT,
+	DIGIT,
+	EMOJI,
+	GREEK,
+	HANGUL,
+	HEBREW,
+	INDIC,
+	KANA,
+	LAST_LETTER,
+	LATIN,
+	LATIN_EXT,
+	LOWER_FLAG,
+	MARK,
+	NEWLINE,
+	OTHER_LETTER,
+	PUNCT,
+	SPACE,
+	SYMBOL,
+	THAI,
+	UPPER_FLAG,
+	entryAt,
+} from "./tokenClasses";
 
-const CLASS_MASK = 31;
-const UPPER_FLAG = 32;
-const LOWER_FLAG = 64;
-const ASTRAL_FLAG = 128; // set by entryAt on a surrogate pair: the character is two code units
+// Costs in o200k tokens, read off exact counts of each pre-token kind over the dev corpus and the
+// other-script samples (see bench/tokens.ts), rounded up where the data scattered.
 
 /**
- * Tokens per letter in a word, by script. A word costs `1 + max(0, Σ weight − free)`: short words
- * are one token, long ones grow with their letters.
+ * A word of mostly unaccented Latin letters, by length: English keeps words up to ~9 letters whole,
+ * then splits into pieces of 3-4 letters.
  */
-const LETTER_WEIGHT = new Float64Array(LAST_LETTER + 1);
-LETTER_WEIGHT[ASCII_LOWER] = 0.2;
-LETTER_WEIGHT[ASCII_UPPER] = 0.25;
-LETTER_WEIGHT[LATIN] = 0.55;
-LETTER_WEIGHT[CYRILLIC] = 0.3;
-LETTER_WEIGHT[GREEK] = 0.45;
-LETTER_WEIGHT[ARABIC] = 0.4;
-LETTER_WEIGHT[HEBREW] = 0.5;
-LETTER_WEIGHT[INDIC] = 0.4;
-LETTER_WEIGHT[THAI] = 0.35;
-LETTER_WEIGHT[CJK] = 0.85;
-LETTER_WEIGHT[KANA] = 0.7;
-LETTER_WEIGHT[HANGUL] = 0.7;
-LETTER_WEIGHT[OTHER_LETTER] = 0.7;
-LETTER_WEIGHT[MARK] = 0.3;
-LETTER_WEIGHT[ASTRAL_LETTER] = 1.5;
+const ENGLISH_WORD = [0, 1, 1, 1.05, 1.06, 1.1, 1.15, 1.15, 1.2, 1.22, 1.3, 1.33, 1.42, 1.5, 1.55, 1.6];
+/** The same for other Latin-script languages (French, Spanish, Polish…), whose words split sooner. */
+const EUROPEAN_WORD = [0, 1, 1, 1.02, 1.05, 1.3, 1.5, 1.6, 1.9, 2.1, 2.4, 2.6, 2.8, 3, 3.2, 3.4];
+/** Tokens per extra letter beyond the tables. */
+const LONG_WORD_STEP = 0.3;
+/**
+ * Share of accented letters among Latin letters at which a text counts as fully "European": one
+ * letter in 50 or more is typical of French, German or Spanish; English has almost none.
+ */
+const EUROPEAN_ACCENT_SHARE = 1 / 50;
+/**
+ * Ukrainian (and other non-Russian Cyrillic) splits more finely than Russian. Its own letters
+ * (і, ї, є…) are one in 25 or more of its Cyrillic letters; then every Cyrillic letter costs more.
+ */
+const CYRILLIC_EXT_SHARE = 1 / 25;
+const CYRILLIC_EXT_EXTRA = 0.1;
 
-/** Weight a word gets for free, by the script of its first letter. */
-const FREE_WEIGHT = new Float64Array(LAST_LETTER + 1);
-FREE_WEIGHT[ASCII_LOWER] = 1.2;
-FREE_WEIGHT[ASCII_UPPER] = 1.2;
-FREE_WEIGHT[LATIN] = 1.2;
-FREE_WEIGHT[CYRILLIC] = 1.0;
-FREE_WEIGHT[GREEK] = 0.6;
-FREE_WEIGHT[ARABIC] = 0.8;
-FREE_WEIGHT[HEBREW] = 0.6;
-FREE_WEIGHT[INDIC] = 0.6;
-FREE_WEIGHT[THAI] = 0.4;
-FREE_WEIGHT[CJK] = 0.85;
-FREE_WEIGHT[KANA] = 0.7;
-FREE_WEIGHT[HANGUL] = 0.7;
-FREE_WEIGHT[OTHER_LETTER] = 0.5;
-FREE_WEIGHT[MARK] = 0;
-FREE_WEIGHT[ASTRAL_LETTER] = 0;
+/** Tokens per letter, by script (Latin letters are priced by the word tables above). */
+const PER_LETTER = new Float64Array(LAST_LETTER + 1);
+PER_LETTER[LATIN] = 0.1; // accented letters sometimes become tokens of their own
+PER_LETTER[LATIN_EXT] = 0.7; // and the rarer ones usually do
+PER_LETTER[CYRILLIC] = 0.2;
+PER_LETTER[CYRILLIC_EXT] = 0.2;
+PER_LETTER[GREEK] = 0.37;
+PER_LETTER[ARABIC] = 0.28;
+PER_LETTER[HEBREW] = 0.45;
+PER_LETTER[INDIC] = 0.3;
+PER_LETTER[THAI] = 0.42;
+PER_LETTER[CJK] = 0.7; // Chinese; Japanese kanji cost more, see KANJI_EXTRA
+PER_LETTER[KANA] = 0.7;
+PER_LETTER[HANGUL] = 0.7;
+PER_LETTER[OTHER_LETTER] = 0.6;
+PER_LETTER[MARK] = 0.3;
+PER_LETTER[ASTRAL_LETTER] = 1.5;
 
-/** Punctuation run: the first mark is one token, later ones merge often but not always. */
-const PUNCT_NEXT = 0.5;
+/** Fixed part of a word's cost, by the script of its first letter. */
+const WORD_BASE = new Float64Array(LAST_LETTER + 1);
+WORD_BASE[ASCII_UPPER] = 0.05; // a capitalised word splits a little more often
+WORD_BASE[CYRILLIC] = 0.4;
+WORD_BASE[CYRILLIC_EXT] = 0.4;
+WORD_BASE[GREEK] = 0.2;
+WORD_BASE[ARABIC] = 0.4;
+WORD_BASE[INDIC] = 0.3;
+WORD_BASE[CJK] = 0.3; // the space before CJK text is usually a token of its own
+WORD_BASE[KANA] = 0.3;
+WORD_BASE[OTHER_LETTER] = 0.3;
+
+/** Extra per capital after the first: all-caps words are rare in the vocabulary. */
+const CAPS_EXTRA = new Float64Array(LAST_LETTER + 1);
+CAPS_EXTRA[ASCII_UPPER] = 0.08;
+CAPS_EXTRA[LATIN] = 0.3;
+CAPS_EXTRA[LATIN_EXT] = 0.3;
+CAPS_EXTRA[CYRILLIC] = 0.6;
+CAPS_EXTRA[CYRILLIC_EXT] = 0.6;
+CAPS_EXTRA[GREEK] = 0.6;
+/** Han characters next to kana are Japanese, which o200k splits more finely than Chinese. */
+const KANJI_EXTRA = 0.15;
+
+/** Punctuation run: the first mark is a token; common combinations ("();", "=>") merge. */
+const PUNCT_NEXT = 0.15;
 const SYMBOL_WEIGHT = 1.0;
 const EMOJI_WEIGHT = 2.0;
-const JOINER_WEIGHT = 0.6;
-/** A lone punctuation mark glued to the word after it ("(foo", ".com", "'t"). */
-const PUNCT_PREFIX = 0.5;
+const JOINER_WEIGHT = 1.0;
+/** A lone mark glued to the word after it ("(foo", ".com", "'t", "，而") often merges with it. */
+const PUNCT_PREFIX = 0.35;
+const SYMBOL_PREFIX = 0.6;
 /** Newlines right after punctuation (";\n") usually merge into its token. */
-const NEWLINE_AFTER_PUNCT = 0.3;
-/** Newline runs: one token, plus a little for long blank stretches. */
+const NEWLINE_AFTER_PUNCT = 0.05;
+/** Blank lines beyond this many in a row start to cost extra. */
+const NEWLINES_FREE = 4;
 const NEWLINE_EXTRA = 0.25;
+/** A tab (or other blank) before a word merges with it only for common words. */
+const TAB_PREFIX = 0.5;
 /** Space runs of this many characters or more take an extra token. */
 const SPACE_RUN_TOKEN_CHARS = 64;
-
-const TABLE = buildTable();
-
-function setRange(table: Uint8Array, from: number, to: number, value: number): void {
-	table.fill(value, from, to + 1);
-}
-
-/** Class and case of every BMP code unit. Surrogates are resolved in the scan. */
-function buildTable(): Uint8Array {
-	const t = new Uint8Array(0x10000);
-	setRange(t, 0, 0xffff, OTHER_LETTER);
-	setRange(t, 0, 0x7f, PUNCT);
-	setRange(t, 0x61, 0x7a, ASCII_LOWER | LOWER_FLAG);
-	setRange(t, 0x41, 0x5a, ASCII_UPPER | UPPER_FLAG);
-	setRange(t, 0x30, 0x39, DIGIT);
-	for (const c of [0x09, 0x0b, 0x0c, 0x20, 0xa0]) t[c] = SPACE;
-	t[0x0a] = NEWLINE;
-	t[0x0d] = NEWLINE;
-	setRange(t, 0, 0x08, SYMBOL);
-	setRange(t, 0x0e, 0x1f, SYMBOL);
-	setRange(t, 0x80, 0xbf, SYMBOL);
-	t[0xa0] = SPACE;
-	setRange(t, 0xc0, 0xde, LATIN | UPPER_FLAG);
-	setRange(t, 0xdf, 0xff, LATIN | LOWER_FLAG);
-	t[0xd7] = SYMBOL;
-	t[0xf7] = SYMBOL;
-	// Latin Extended-A/B alternate upper/lower case; close enough for camel-case splitting.
-	for (let c = 0x100; c <= 0x24f; c++) t[c] = LATIN | (c % 2 === 0 ? UPPER_FLAG : LOWER_FLAG);
-	setRange(t, 0x250, 0x2af, LATIN | LOWER_FLAG);
-	setRange(t, 0x2b0, 0x2ff, SYMBOL);
-	setRange(t, 0x300, 0x36f, MARK);
-	setRange(t, 0x370, 0x3ff, GREEK | LOWER_FLAG);
-	setRange(t, 0x391, 0x3a9, GREEK | UPPER_FLAG);
-	setRange(t, 0x400, 0x42f, CYRILLIC | UPPER_FLAG);
-	setRange(t, 0x430, 0x45f, CYRILLIC | LOWER_FLAG);
-	for (let c = 0x460; c <= 0x52f; c++) t[c] = CYRILLIC | (c % 2 === 0 ? UPPER_FLAG : LOWER_FLAG);
-	setRange(t, 0x483, 0x489, MARK);
-	setRange(t, 0x590, 0x5ff, HEBREW);
-	setRange(t, 0x591, 0x5c7, MARK);
-	setRange(t, 0x600, 0x6ff, ARABIC);
-	setRange(t, 0x64b, 0x65f, MARK);
-	setRange(t, 0x660, 0x669, DIGIT);
-	setRange(t, 0x6f0, 0x6f9, DIGIT);
-	setRange(t, 0x700, 0x8ff, ARABIC);
-	setRange(t, 0x900, 0xdff, INDIC);
-	setRange(t, 0xe00, 0xeff, THAI);
-	setRange(t, 0x1000, 0x109f, THAI);
-	setRange(t, 0x1100, 0x11ff, HANGUL);
-	setRange(t, 0x1780, 0x17ff, THAI);
-	setRange(t, 0x1ab0, 0x1aff, MARK);
-	setRange(t, 0x1dc0, 0x1dff, MARK);
-	setRange(t, 0x1e00, 0x1eff, LATIN | LOWER_FLAG);
-	setRange(t, 0x1f00, 0x1fff, GREEK | LOWER_FLAG);
-	setRange(t, 0x2000, 0x2bff, SYMBOL);
-	setRange(t, 0x2000, 0x200a, SPACE);
-	t[0x200b] = JOINER;
-	t[0x200c] = JOINER;
-	t[0x200d] = JOINER;
-	t[0x2028] = NEWLINE;
-	t[0x2029] = NEWLINE;
-	setRange(t, 0x20d0, 0x20ff, MARK);
-	setRange(t, 0x2e00, 0x2e7f, SYMBOL);
-	setRange(t, 0x2e80, 0x2fdf, CJK);
-	setRange(t, 0x3000, 0x303f, SYMBOL);
-	t[0x3000] = SPACE;
-	setRange(t, 0x3040, 0x30ff, KANA);
-	setRange(t, 0x3130, 0x318f, HANGUL);
-	setRange(t, 0x31f0, 0x31ff, KANA);
-	setRange(t, 0x3200, 0x33ff, SYMBOL);
-	setRange(t, 0x3400, 0x4dbf, CJK);
-	setRange(t, 0x4dc0, 0x4dff, SYMBOL);
-	setRange(t, 0x4e00, 0x9fff, CJK);
-	setRange(t, 0xa960, 0xa97f, HANGUL);
-	setRange(t, 0xac00, 0xd7ff, HANGUL);
-	setRange(t, 0xd800, 0xdfff, SURROGATE);
-	setRange(t, 0xe000, 0xf8ff, SYMBOL);
-	setRange(t, 0xf900, 0xfaff, CJK);
-	setRange(t, 0xfb1d, 0xfb4f, HEBREW);
-	setRange(t, 0xfb50, 0xfdff, ARABIC);
-	setRange(t, 0xfe00, 0xfe0f, JOINER);
-	setRange(t, 0xfe10, 0xfe6f, SYMBOL);
-	setRange(t, 0xfe70, 0xfeff, ARABIC);
-	setRange(t, 0xff00, 0xff65, SYMBOL);
-	setRange(t, 0xff10, 0xff19, DIGIT);
-	setRange(t, 0xff21, 0xff3a, LATIN | UPPER_FLAG);
-	setRange(t, 0xff41, 0xff5a, LATIN | LOWER_FLAG);
-	setRange(t, 0xff66, 0xff9f, KANA);
-	setRange(t, 0xffa0, 0xffdc, HANGUL);
-	setRange(t, 0xffe0, 0xffff, SYMBOL);
-	return t;
-}
-
-/** Class of an astral code point (0x10000 and up). */
-function astralClass(cp: number): number {
-	if (cp >= 0x20000 && cp <= 0x3ffff) return ASTRAL_LETTER; // CJK extensions B-H
-	if (cp >= 0x1d400 && cp <= 0x1d7ff) return ASTRAL_LETTER; // mathematical letters
-	if (cp >= 0xe0000 && cp <= 0xe007f) return JOINER; // tag characters in flag sequences
-	if (cp >= 0x1f3fb && cp <= 0x1f3ff) return JOINER; // skin tone modifiers
-	return EMOJI;
-}
+/**
+ * Random mixed-case text (base64, keys, ids) defeats BPE merges: at least this long without a
+ * blank, and it costs about this many tokens per character.
+ */
+const RANDOM_RUN_MIN = 24;
+const RANDOM_RUN_TOKENS_PER_CHAR = 0.74;
 
 /**
- * Table entry (class | case flags) of the character at `i`. A valid surrogate pair gets
- * ASTRAL_FLAG so the caller steps over two code units; a lone surrogate counts as a symbol.
+ * Extra tokens for the blank-free run text[start, end) if it looks random (base64): upper and
+ * lower case each at least a quarter of it, digits sprinkled in. `spent` is what the run's pieces
+ * already cost.
  */
-function entryAt(text: string, i: number): number {
-	const code = text.charCodeAt(i);
-	const entry = TABLE[code] ?? SYMBOL;
-	if (entry !== SURROGATE) return entry;
-	if (code <= 0xdbff && i + 1 < text.length) {
-		const low = text.charCodeAt(i + 1);
-		if (low >= 0xdc00 && low <= 0xdfff) {
-			return astralClass(((code - 0xd800) << 10) + (low - 0xdc00) + 0x10000) | ASTRAL_FLAG;
-		}
+function randomRunTopUp(text: string, start: number, end: number, spent: number): number {
+	let upper = 0;
+	let lower = 0;
+	let digits = 0;
+	for (let j = start; j < end; j++) {
+		const c = text.charCodeAt(j);
+		if (c >= 0x61 && c <= 0x7a) lower++;
+		else if (c >= 0x41 && c <= 0x5a) upper++;
+		else if (c >= 0x30 && c <= 0x39) digits++;
 	}
-	return SYMBOL;
+	const len = end - start;
+	if (upper * 4 < len || lower * 4 < len || digits * 25 < len) return 0;
+	const expected = len * RANDOM_RUN_TOKENS_PER_CHAR;
+	return expected > spent ? expected - spent : 0;
 }
 
-function wordCost(firstClass: number, weight: number): number {
-	const extra = weight - (FREE_WEIGHT[firstClass] ?? 0);
-	return extra > 0 ? 1 + extra : 1;
+function latinWordCost(table: readonly number[], letters: number): number {
+	const last = table.length - 1;
+	if (letters <= last) return table[letters] ?? 0;
+	return (table[last] ?? 0) + (letters - last) * LONG_WORD_STEP;
 }
 
 /**
@@ -216,33 +158,66 @@ function wordCost(firstClass: number, weight: number): number {
  * Always ≥ 0, 0 for "", never NaN.
  */
 export function estimateTokens(text: string): number {
+	return Math.ceil(fractionalTokens(text));
+}
+
+/** The estimate before rounding; exported for the estimator's own tuning benchmark. */
+export function fractionalTokens(text: string): number {
 	const n = text.length;
 	let total = 0;
-	let i = 0;
+	// Latin words are priced under both word tables; the text's share of accented letters picks
+	// the blend at the end, so English is not charged like French and French not like English.
+	let english = 0;
+	let european = 0;
+	let plainLetters = 0;
+	let accentedLetters = 0;
+	let cyrillicLetters = 0;
+	let cyrillicExtLetters = 0;
 	// A single space glues onto the word or punctuation after it (" the", " (").
 	let spaceBefore = false;
+	// The current blank-free run, checked for randomness when it ends.
+	let runStart = 0;
+	let runSpent = 0;
+	let i = 0;
 	while (i < n) {
 		const entry = entryAt(text, i);
 		const cls = entry & CLASS_MASK;
 		if (cls <= LAST_LETTER) {
-			// A word: split where lower case turns upper ("camelCase" is two pieces).
-			let first = cls;
-			let weight = 0;
+			// One word, up to a non-letter or a lower-to-upper case change ("camel|Case").
+			let latin = 0;
+			let cjk = 0;
+			let kana = false;
+			let cost = WORD_BASE[cls] ?? 0;
 			let prevLower = false;
+			let first = true;
 			while (i < n) {
 				const e = entryAt(text, i);
 				const c = e & CLASS_MASK;
-				if (c > LAST_LETTER) break;
-				if (prevLower && (e & UPPER_FLAG) !== 0) {
-					total += wordCost(first, weight);
-					first = c;
-					weight = 0;
+				if (c > LAST_LETTER || (prevLower && (e & UPPER_FLAG) !== 0)) break;
+				if (c === ASCII_LOWER || c === ASCII_UPPER) {
+					latin++;
+					plainLetters++;
+				} else {
+					if (c === LATIN || c === LATIN_EXT) {
+						latin++;
+						accentedLetters++;
+					} else if (c === CJK) cjk++;
+					else if (c === KANA) kana = true;
+					else if (c === CYRILLIC) cyrillicLetters++;
+					else if (c === CYRILLIC_EXT) cyrillicExtLetters++;
+					cost += PER_LETTER[c] ?? 0;
 				}
-				weight += LETTER_WEIGHT[c] ?? 1;
+				if (!first && (e & UPPER_FLAG) !== 0) cost += CAPS_EXTRA[c] ?? 0;
 				prevLower = (e & LOWER_FLAG) !== 0;
+				first = false;
 				i += (e & ASTRAL_FLAG) !== 0 ? 2 : 1;
 			}
-			total += wordCost(first, weight);
+			if (kana) cost += cjk * KANJI_EXTRA;
+			if (latin > 0) {
+				english += latinWordCost(ENGLISH_WORD, latin);
+				european += latinWordCost(EUROPEAN_WORD, latin);
+				total += cost;
+			} else total += cost > 1 ? cost : 1;
 			spaceBefore = false;
 		} else if (cls === DIGIT) {
 			// Numbers split into groups of at most three digits.
@@ -254,6 +229,7 @@ export function estimateTokens(text: string): number {
 			total += Math.ceil(len / 3);
 			spaceBefore = false;
 		} else if (cls === SPACE) {
+			if (i - runStart >= RANDOM_RUN_MIN) total += randomRunTopUp(text, runStart, i, total + english - runSpent);
 			let len = 0;
 			while (i < n && (entryAt(text, i) & CLASS_MASK) === SPACE) {
 				len++;
@@ -265,15 +241,22 @@ export function estimateTokens(text: string): number {
 				// Trailing spaces join the newline token.
 				total += long;
 			} else if (next === -1 || next === DIGIT) {
+				// Digits take no prefix.
 				total += 1 + long;
 			} else {
-				// All but the last space form one token; the last one joins what follows.
-				total += (len > 1 ? 1 : 0) + long;
+				// All but the last blank form one token; the last joins what follows — always when
+				// it is a space, about half the time when it is a tab ("\tif" but "\t|ж").
+				total += (len > 1 ? 1 : 0) + long + (text.charCodeAt(i - 1) === 0x20 ? 0 : TAB_PREFIX);
 				spaceBefore = true;
+				runStart = i;
+				runSpent = total + english;
 				continue;
 			}
 			spaceBefore = false;
+			runStart = i;
+			runSpent = total + english;
 		} else if (cls === NEWLINE) {
+			if (i - runStart >= RANDOM_RUN_MIN) total += randomRunTopUp(text, runStart, i, total + english - runSpent);
 			// Newlines and the blanks between them are one piece up to the last newline.
 			let newlines = 0;
 			let end = i;
@@ -287,8 +270,10 @@ export function estimateTokens(text: string): number {
 				j++;
 			}
 			i = end;
-			total += 1 + (newlines > 2 ? (newlines - 2) * NEWLINE_EXTRA : 0);
+			total += 1 + (newlines > NEWLINES_FREE ? (newlines - NEWLINES_FREE) * NEWLINE_EXTRA : 0);
 			spaceBefore = false;
+			runStart = i;
+			runSpent = total + english;
 		} else {
 			// Punctuation, symbols and emoji group into one piece, then split by BPE.
 			let cost = 0;
@@ -307,17 +292,28 @@ export function estimateTokens(text: string): number {
 				i += (e & ASTRAL_FLAG) !== 0 ? 2 : 1;
 			}
 			const next = i < n ? entryAt(text, i) & CLASS_MASK : -1;
-			if (count === 1 && cls === PUNCT && !spaceBefore && next >= 0 && next <= LAST_LETTER) {
-				cost = PUNCT_PREFIX;
+			if (count === 1 && !spaceBefore && next >= 0 && next <= LAST_LETTER && (cls === PUNCT || cls === SYMBOL)) {
+				cost = cls === PUNCT ? PUNCT_PREFIX : SYMBOL_PREFIX;
 			} else if (next === NEWLINE) {
 				while (i < n && (entryAt(text, i) & CLASS_MASK) === NEWLINE) i++;
 				cost += NEWLINE_AFTER_PUNCT;
 			}
-			total += cost < 1 && count > 1 ? 1 : cost;
+			total += cost;
 			spaceBefore = false;
 		}
 	}
-	return Math.ceil(total);
+	if (n - runStart >= RANDOM_RUN_MIN) total += randomRunTopUp(text, runStart, n, total + english - runSpent);
+	const latinLetters = plainLetters + accentedLetters;
+	if (latinLetters > 0) {
+		const share = accentedLetters / latinLetters / EUROPEAN_ACCENT_SHARE;
+		total += english + (share >= 1 ? 1 : share) * (european - english);
+	}
+	const cyrillic = cyrillicLetters + cyrillicExtLetters;
+	if (cyrillicExtLetters > 0) {
+		const share = cyrillicExtLetters / cyrillic / CYRILLIC_EXT_SHARE;
+		total += (share >= 1 ? 1 : share) * cyrillic * CYRILLIC_EXT_EXTRA;
+	}
+	return total;
 }
 
 /** Tokens of role framing around each message in a chat prompt (role name, separators). */

@@ -1,0 +1,161 @@
+// Character classes for the token estimator: one table lookup per UTF-16 code unit, with
+// surrogate pairs resolved to their code point's class. No regex and no allocation per character.
+
+// Character classes. Letters first, so `cls <= LAST_LETTER` tests "is a letter".
+export const ASCII_LOWER = 0;
+export const ASCII_UPPER = 1;
+export const LATIN = 2; // Latin-1 accented letters (French, German, Spanish) and Vietnamese
+export const LATIN_EXT = 3; // Latin Extended-A/B: Czech, Polish, Turkish… (č, ł, ş)
+export const CYRILLIC = 4;
+export const CYRILLIC_EXT = 5; // Cyrillic letters Russian lacks (Ukrainian і ї є ґ, Serbian ј љ…)
+export const GREEK = 6;
+export const ARABIC = 7; // Arabic, Persian, Urdu
+export const HEBREW = 8;
+export const INDIC = 9; // Devanagari and the other Brahmic scripts of India
+export const THAI = 10; // Thai, Lao, Khmer, Myanmar
+export const CJK = 11; // Han ideographs (Chinese, Japanese kanji)
+export const KANA = 12;
+export const HANGUL = 13;
+export const OTHER_LETTER = 14;
+export const MARK = 15; // combining marks continue the letter run they follow
+export const ASTRAL_LETTER = 16; // rare ideographs, math letters beyond the BMP
+export const LAST_LETTER = 16;
+export const DIGIT = 17;
+export const SPACE = 18;
+export const NEWLINE = 19;
+export const PUNCT = 20; // ASCII punctuation and symbols
+export const SYMBOL = 21; // other BMP punctuation and symbols (dashes, arrows, CJK punctuation)
+export const EMOJI = 22; // emoji, dingbats and other pictographs
+export const JOINER = 23; // zero-width joiner, variation selectors: glue inside emoji sequences
+export const SURROGATE = 24; // resolved to a pair's class (or SYMBOL when lone) during the scan
+
+export const CLASS_MASK = 31;
+export const UPPER_FLAG = 32;
+export const LOWER_FLAG = 64;
+export const ASTRAL_FLAG = 128; // set by entryAt on a surrogate pair: the character is two code units
+
+const TABLE = buildTable();
+
+function setRange(table: Uint8Array, from: number, to: number, value: number): void {
+	table.fill(value, from, to + 1);
+}
+
+/** Class and case of every BMP code unit. Surrogates are resolved in the scan. */
+function buildTable(): Uint8Array {
+	const t = new Uint8Array(0x10000);
+	setRange(t, 0, 0xffff, OTHER_LETTER);
+	setRange(t, 0, 0x7f, PUNCT);
+	setRange(t, 0x61, 0x7a, ASCII_LOWER | LOWER_FLAG);
+	setRange(t, 0x41, 0x5a, ASCII_UPPER | UPPER_FLAG);
+	setRange(t, 0x30, 0x39, DIGIT);
+	for (const c of [0x09, 0x0b, 0x0c, 0x20, 0xa0]) t[c] = SPACE;
+	t[0x0a] = NEWLINE;
+	t[0x0d] = NEWLINE;
+	setRange(t, 0, 0x08, SYMBOL);
+	setRange(t, 0x0e, 0x1f, SYMBOL);
+	setRange(t, 0x80, 0xbf, SYMBOL);
+	t[0xa0] = SPACE;
+	setRange(t, 0xc0, 0xde, LATIN | UPPER_FLAG);
+	setRange(t, 0xdf, 0xff, LATIN | LOWER_FLAG);
+	t[0xd7] = SYMBOL;
+	t[0xf7] = SYMBOL;
+	// Latin Extended-A/B alternate upper/lower case; close enough for camel-case splitting.
+	for (let c = 0x100; c <= 0x24f; c++) t[c] = LATIN_EXT | (c % 2 === 0 ? UPPER_FLAG : LOWER_FLAG);
+	setRange(t, 0x250, 0x2af, LATIN_EXT | LOWER_FLAG);
+	setRange(t, 0x2b0, 0x2ff, SYMBOL);
+	setRange(t, 0x300, 0x36f, MARK);
+	setRange(t, 0x370, 0x3ff, GREEK | LOWER_FLAG);
+	setRange(t, 0x391, 0x3a9, GREEK | UPPER_FLAG);
+	setRange(t, 0x400, 0x40f, CYRILLIC_EXT | UPPER_FLAG);
+	setRange(t, 0x410, 0x42f, CYRILLIC | UPPER_FLAG);
+	setRange(t, 0x430, 0x44f, CYRILLIC | LOWER_FLAG);
+	setRange(t, 0x450, 0x45f, CYRILLIC_EXT | LOWER_FLAG);
+	t[0x401] = CYRILLIC | UPPER_FLAG; // Ё
+	t[0x451] = CYRILLIC | LOWER_FLAG; // ё
+	for (let c = 0x460; c <= 0x52f; c++) t[c] = CYRILLIC_EXT | (c % 2 === 0 ? UPPER_FLAG : LOWER_FLAG);
+	setRange(t, 0x483, 0x489, MARK);
+	setRange(t, 0x590, 0x5ff, HEBREW);
+	setRange(t, 0x591, 0x5c7, MARK);
+	setRange(t, 0x600, 0x6ff, ARABIC);
+	setRange(t, 0x64b, 0x65f, MARK);
+	setRange(t, 0x660, 0x669, DIGIT);
+	setRange(t, 0x6f0, 0x6f9, DIGIT);
+	setRange(t, 0x700, 0x8ff, ARABIC);
+	setRange(t, 0x900, 0xdff, INDIC);
+	setRange(t, 0xe00, 0xeff, THAI);
+	setRange(t, 0x1000, 0x109f, THAI);
+	setRange(t, 0x1100, 0x11ff, HANGUL);
+	setRange(t, 0x1780, 0x17ff, THAI);
+	setRange(t, 0x1ab0, 0x1aff, MARK);
+	setRange(t, 0x1dc0, 0x1dff, MARK);
+	setRange(t, 0x1e00, 0x1eff, LATIN | LOWER_FLAG);
+	setRange(t, 0x1f00, 0x1fff, GREEK | LOWER_FLAG);
+	setRange(t, 0x2000, 0x2bff, SYMBOL);
+	// Pictographs in the BMP (☕, ✅, ⏳, ★) are emoji too.
+	setRange(t, 0x231a, 0x23ff, EMOJI);
+	setRange(t, 0x2600, 0x27bf, EMOJI);
+	setRange(t, 0x2b00, 0x2bff, EMOJI);
+	setRange(t, 0x2000, 0x200a, SPACE);
+	t[0x200b] = JOINER;
+	t[0x200c] = JOINER;
+	t[0x200d] = JOINER;
+	t[0x2028] = NEWLINE;
+	t[0x2029] = NEWLINE;
+	setRange(t, 0x20d0, 0x20ff, MARK);
+	setRange(t, 0x2e00, 0x2e7f, SYMBOL);
+	setRange(t, 0x2e80, 0x2fdf, CJK);
+	setRange(t, 0x3000, 0x303f, SYMBOL);
+	t[0x3000] = SPACE;
+	setRange(t, 0x3040, 0x30ff, KANA);
+	setRange(t, 0x3130, 0x318f, HANGUL);
+	setRange(t, 0x31f0, 0x31ff, KANA);
+	setRange(t, 0x3200, 0x33ff, SYMBOL);
+	setRange(t, 0x3400, 0x4dbf, CJK);
+	setRange(t, 0x4dc0, 0x4dff, SYMBOL);
+	setRange(t, 0x4e00, 0x9fff, CJK);
+	setRange(t, 0xa960, 0xa97f, HANGUL);
+	setRange(t, 0xac00, 0xd7ff, HANGUL);
+	setRange(t, 0xd800, 0xdfff, SURROGATE);
+	setRange(t, 0xe000, 0xf8ff, SYMBOL);
+	setRange(t, 0xf900, 0xfaff, CJK);
+	setRange(t, 0xfb1d, 0xfb4f, HEBREW);
+	setRange(t, 0xfb50, 0xfdff, ARABIC);
+	setRange(t, 0xfe00, 0xfe0f, JOINER);
+	setRange(t, 0xfe10, 0xfe6f, SYMBOL);
+	setRange(t, 0xfe70, 0xfeff, ARABIC);
+	setRange(t, 0xff00, 0xff65, SYMBOL);
+	setRange(t, 0xff10, 0xff19, DIGIT);
+	setRange(t, 0xff21, 0xff3a, LATIN | UPPER_FLAG);
+	setRange(t, 0xff41, 0xff5a, LATIN | LOWER_FLAG);
+	setRange(t, 0xff66, 0xff9f, KANA);
+	setRange(t, 0xffa0, 0xffdc, HANGUL);
+	setRange(t, 0xffe0, 0xffff, SYMBOL);
+	return t;
+}
+
+/** Class of an astral code point (0x10000 and up). */
+function astralClass(cp: number): number {
+	if (cp >= 0x20000 && cp <= 0x3ffff) return ASTRAL_LETTER; // CJK extensions B-H
+	if (cp >= 0x1d400 && cp <= 0x1d7ff) return ASTRAL_LETTER; // mathematical letters
+	if (cp >= 0xe0000 && cp <= 0xe007f) return JOINER; // tag characters in flag sequences
+	if (cp >= 0x1f3fb && cp <= 0x1f3ff) return JOINER; // skin tone modifiers
+	return EMOJI;
+}
+
+/**
+ * Table entry (class | case flags) of the character at `i`. A valid surrogate pair gets
+ * ASTRAL_FLAG so the caller steps over two code units; a lone surrogate counts as a symbol.
+ */
+export function entryAt(text: string, i: number): number {
+	const code = text.charCodeAt(i);
+	const entry = TABLE[code] ?? SYMBOL;
+	if (entry !== SURROGATE) return entry;
+	if (code <= 0xdbff && i + 1 < text.length) {
+		const low = text.charCodeAt(i + 1);
+		if (low >= 0xdc00 && low <= 0xdfff) {
+			return astralClass(((code - 0xd800) << 10) + (low - 0xdc00) + 0x10000) | ASTRAL_FLAG;
+		}
+	}
+	return SYMBOL;
+}
+
