@@ -1,0 +1,19 @@
+import { DEFAULT_CHAT_SETTINGS, type ChatSettings } from "./types";
+
+function whole(value: unknown, fallback: number): number {
+	return typeof value === "number" && Number.isFinite(value) ? Math.floor(value) : fallback;
+}
+
+/**
+ * The engine's own guard on budget settings: the settings tab validates what people type, but
+ * headless callers can pass anything, and a turn must never run with a negative budget.
+ */
+export function normalizeChatSettings(partial: Partial<ChatSettings> = {}, base: ChatSettings = DEFAULT_CHAT_SETTINGS): ChatSettings {
+	const maxPromptTokens = Math.max(256, whole(partial.maxPromptTokens, base.maxPromptTokens));
+	// The answer may take at most half the window; the prompt needs room too.
+	const reservedResponseTokens = Math.min(Math.floor(maxPromptTokens / 2), Math.max(16, whole(partial.reservedResponseTokens, base.reservedResponseTokens)));
+	const recentMessagesToKeep = Math.max(0, whole(partial.recentMessagesToKeep, base.recentMessagesToKeep));
+	const minRecentMessagesToKeep = Math.min(recentMessagesToKeep, Math.max(0, whole(partial.minRecentMessagesToKeep, base.minRecentMessagesToKeep)));
+	const systemPrompt = typeof partial.systemPrompt === "string" ? partial.systemPrompt : base.systemPrompt;
+	return { maxPromptTokens, reservedResponseTokens, recentMessagesToKeep, minRecentMessagesToKeep, systemPrompt };
+}

@@ -1,0 +1,60 @@
+export type ChatErrorCode =
+	/** A turn is already running: one at a time. */
+	| "busy"
+	/** The message alone does not fit the model's window; nothing was sent or saved. */
+	| "message_too_long"
+	/** There is nothing to send. */
+	| "empty_message"
+	/** The session does not exist (deleted, or never created). */
+	| "no_session"
+	/** The message could not be saved, so it was not sent. */
+	| "storage";
+
+export interface ChatErrorDetails {
+	/** The text the person tried to send: it stays with them (the UI puts it back in the input). */
+	text?: string;
+	/** For `message_too_long`: the message's estimated size and the most that fits, in tokens. */
+	messageTokens?: number;
+	maxMessageTokens?: number;
+	cause?: unknown;
+}
+
+const formatTokens = (n: number): string => Math.max(0, Math.round(n)).toLocaleString("en-US");
+
+/** An error of the chat engine itself (provider errors are LLMError, with a `kind`). */
+export class ChatError extends Error {
+	readonly code: ChatErrorCode;
+	readonly text?: string;
+	readonly messageTokens?: number;
+	readonly maxMessageTokens?: number;
+
+	constructor(code: ChatErrorCode, message: string, details: ChatErrorDetails = {}) {
+		super(message);
+		this.name = "ChatError";
+		this.code = code;
+		this.text = details.text;
+		this.messageTokens = details.messageTokens;
+		this.maxMessageTokens = details.maxMessageTokens;
+		if (details.cause !== undefined) (this as { cause?: unknown }).cause = details.cause;
+	}
+
+	static busy(): ChatError {
+		return new ChatError("busy", "An answer is still being written. Wait for it or stop it first.");
+	}
+
+	static tooLong(text: string, messageTokens: number, maxMessageTokens: number): ChatError {
+		return new ChatError(
+			"message_too_long",
+			`Your message is about ${formatTokens(messageTokens)} tokens; the most this model can take is ` +
+				`${formatTokens(maxMessageTokens)} with the current settings. Shorten it, or raise the maximum ` +
+				`prompt tokens in settings if the model's context window allows.`,
+			{ text, messageTokens, maxMessageTokens },
+		);
+	}
+}
+
+/** Duck-typed like errorKind: errors may cross bundle boundaries, so don't rely on instanceof. */
+export function chatErrorCode(err: unknown): ChatErrorCode | undefined {
+	if (typeof err !== "object" || err === null || !("code" in err) || !("name" in err) || err.name !== "ChatError") return undefined;
+	return typeof err.code === "string" ? (err.code as ChatErrorCode) : undefined;
+}
