@@ -42,3 +42,14 @@ export type {
 	Transport,
 	TransportInit,
 } from "./providers";
+export { DEFAULT_CHAT_SETTINGS } from "./chat/types";
+export { ChatService } from "./chat/ChatService";
+export type { ChatEvent, ChatServiceOptions, PromptPreview, SendOptions } from "./chat/ChatService";
+export { ChatError, chatErrorCode } from "./chat/errors";
+export type { ChatErrorCode, ChatErrorDetails } from "./chat/errors";
+export { buildPrompt, composeSystemMessage } from "./chat/prompt";
+export type { BuiltPrompt, ContextInclusion, DocumentContext, PromptInput } from "./chat/prompt";
+export { compactHistory, compactionBudget, CONDENSED_PREFIX } from "./chat/compaction";
+export type { CompactionBudget, CompactionInput, CompactionResult } from "./chat/compaction";
+export { SUMMARY_INSTRUCTION, PREVIOUS_SUMMARY_PREFIX } from "./chat/summarizer";
+export { normalizeChatSettings } from "./chat/chatSettings";
