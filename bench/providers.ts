@@ -1,0 +1,152 @@
+// Provider benchmarks: time to first token the adapter adds over a raw fetch of the same local
+// stream, and parse throughput on a 10 MB stream for each dialect.
+// Standalone: npx tsx bench/providers.ts
+import { performance } from "node:perf_hooks";
+import { createAdapter, fetchTransport, loadNodeTransport, type ProviderName } from "../src/providers";
+import type { Transport } from "../src/providers/transport";
+import type { GenerateRequest } from "../src/chat/types";
+import { memoryTransport } from "../tests/support/memoryTransport";
+import { ProviderServer } from "../tests/support/providerServer";
+import { baseUrlFor, CHAT_PATHS, headersFor, streamFor } from "../tests/support/providerStreams";
+
+const DIALECTS: ProviderName[] = ["ollama", "openai", "anthropic"];
+const TTFT_RUNS = 300;
+const WARMUP = 30;
+const STREAM_BYTES = 10 * 1024 * 1024;
+const READ_CHUNK = 16 * 1024;
+
+const req = (onToken?: (d: string) => void): GenerateRequest => ({
+	purpose: "chat",
+	messages: [{ role: "user", content: "Hello" }],
+	maxTokens: 256,
+	contextWindow: 8192,
+	onToken,
+});
+
+function median(values: number[]): number {
+	const sorted = [...values].sort((a, b) => a - b);
+	const mid = Math.floor(sorted.length / 2);
+	return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+}
+
+const ms = (n: number): string => n.toFixed(3);
+
+/** Raw fetch: request sent → first body bytes in hand. */
+async function rawFirstByte(url: string, body: string): Promise<number> {
+	const start = performance.now();
+	const response = await fetchTransport(url, { method: "POST", headers: { "content-type": "application/json" }, body });
+	const reader = response.body?.getReader();
+	await reader?.read();
+	const elapsed = performance.now() - start;
+	await reader?.cancel();
+	return elapsed;
+}
+
+/** Adapter: generate() called → first token handed to onToken. */
+async function adapterFirstToken(provider: ProviderName, serverUrl: string, transport: Transport): Promise<number> {
+	const adapter = createAdapter({ provider, baseUrl: baseUrlFor(provider, serverUrl), model: "m", transport });
+	const controller = new AbortController();
+	const start = performance.now();
+	let first = -1;
+	await adapter
+		.generate({
+			...req((): void => {
+				if (first < 0) {
+					first = performance.now() - start;
+					controller.abort();
+				}
+			}),
+			signal: controller.signal,
+		})
+		.catch(() => undefined);
+	return first;
+}
+
+async function timeToFirstToken(): Promise<string> {
+	const server = await ProviderServer.start();
+	const node = await loadNodeTransport();
+	const rows: string[] = [];
+	try {
+		for (const provider of DIALECTS) {
+			// One write: the first token is in the first bytes, so the difference is the adapter's own work.
+			server.route("POST", CHAT_PATHS[provider], { headers: headersFor(provider), body: streamFor(provider, ["Hello", " world"]), chunkMin: 1 << 20, chunkMax: 1 << 20 });
+			const url = `${server.url}${CHAT_PATHS[provider]}`;
+			const raw: number[] = [];
+			const viaFetch: number[] = [];
+			const viaNode: number[] = [];
+			for (let i = 0; i < WARMUP + TTFT_RUNS; i++) {
+				// Interleaved, so drift in the machine's load hits all three alike.
+				const r = await rawFirstByte(url, "{}");
+				const f = await adapterFirstToken(provider, server.url, fetchTransport);
+				const n = await adapterFirstToken(provider, server.url, node);
+				if (i < WARMUP) continue;
+				raw.push(r);
+				viaFetch.push(f);
+				viaNode.push(n);
+			}
+			const base = median(raw);
+			rows.push(`| ${provider} | ${ms(base)} | ${ms(median(viaFetch))} | ${ms(median(viaFetch) - base)} | ${ms(median(viaNode))} |`);
+		}
+	} finally {
+		await server.close();
+	}
+	return [
+		`### Time to first token (local server, median of ${TTFT_RUNS} runs, ms)`,
+		"",
+		"| Dialect | Raw fetch, first byte | Adapter (fetch), first token | Added by adapter | Adapter (Node transport), first token |",
+		"| --- | ---: | ---: | ---: | ---: |",
+		...rows,
+	].join("\n");
+}
+
+/** A stream of about `bytes` bytes for `provider`, with multibyte text. */
+function bigStream(provider: ProviderName, bytes: number): string {
+	const words = [" the", " café", " 日本", " context", " window", " 🎉", " and", " notes"];
+	const tokensFor = (n: number): string[] => Array.from({ length: n }, (_, i) => words[i % words.length] ?? " ");
+	const sample = new TextEncoder().encode(streamFor(provider, tokensFor(1000))).length;
+	return streamFor(provider, tokensFor(Math.ceil((bytes / sample) * 1000)));
+}
+
+async function parseThroughput(): Promise<string> {
+	const rows: string[] = [];
+	const encoder = new TextEncoder();
+	for (const provider of DIALECTS) {
+		const bytes = encoder.encode(bigStream(provider, STREAM_BYTES));
+		const chunks: Uint8Array[] = [];
+		for (let i = 0; i < bytes.length; i += READ_CHUNK) chunks.push(bytes.subarray(i, i + READ_CHUNK));
+		const runs: number[] = [];
+		let tokens = 0;
+		for (let run = 0; run < 5; run++) {
+			const adapter = createAdapter({ provider, baseUrl: "http://127.0.0.1:9", model: "m", transport: memoryTransport({ headers: headersFor(provider), chunks }) });
+			let count = 0;
+			const start = performance.now();
+			await adapter.generate(req(() => void count++));
+			runs.push(performance.now() - start);
+			tokens = count;
+		}
+		const best = median(runs);
+		const mb = bytes.length / (1024 * 1024);
+		rows.push(`| ${provider} | ${mb.toFixed(1)} | ${tokens.toLocaleString("en-US")} | ${best.toFixed(0)} | ${(mb / (best / 1000)).toFixed(0)} |`);
+	}
+	return [
+		`### Parse throughput (in memory, ${READ_CHUNK / 1024} KB reads, median of 5 runs)`,
+		"",
+		"| Dialect | Stream (MB) | Tokens | Time (ms) | MB/s |",
+		"| --- | ---: | ---: | ---: | ---: |",
+		...rows,
+	].join("\n");
+}
+
+export async function runProviderBench(): Promise<string> {
+	return [await timeToFirstToken(), "", await parseThroughput()].join("\n");
+}
+
+if (/bench[\\/]providers\.ts$/.test(process.argv[1] ?? "")) {
+	runProviderBench().then(
+		(tables) => console.log(tables),
+		(err: unknown) => {
+			console.error(err);
+			process.exitCode = 1;
+		},
+	);
+}
