@@ -124,7 +124,7 @@ async function listAndSearch(dir: string): Promise<string[]> {
 		"| --- | ---: | ---: |",
 		`| list(), no index file (rebuild: read every session) | ${ms(rebuild)} | ${ms(rebuild)} |`,
 		`| list(), fresh manager with the index file | ${ms(fromIndex)} | ${ms(fromIndex)} |`,
-		`| list(), warm (listing + stat per file) | ${ms(stats(warmList).median)} | ${ms(stats(warmList).p95)} |`,
+		`| list(), warm (listing; each file stat-checked at most every 2 s) | ${ms(stats(warmList).median)} | ${ms(stats(warmList).p95)} |`,
 	);
 
 	const queries: [string, string][] = [
@@ -133,23 +133,39 @@ async function listAndSearch(dir: string): Promise<string[]> {
 		["miss", "zyzzyva"],
 	];
 	const searcher = new SessionManager(new NodeFileStore(dir));
+	const strict = new SessionManager(new NodeFileStore(dir), { recheckMs: 0 });
 	const [cold, coldHits] = await time(() => searcher.search(rare));
-	rows.push(`| search "${rare}", fresh manager (reads all 1,000 files; ${coldHits.length} hits) | ${ms(cold)} | ${ms(cold)} |`);
+	await strict.search(rare);
+	rows.push(
+		`| search "${rare}", fresh manager (reads and caches all 1,000 files; ${coldHits.length} hits) | ${ms(cold)} | ${ms(cold)} |`,
+		"",
+		"| Search, 1,000 sessions × 50 messages, warm cache, limit 100 | hits | median ms | p95 ms | median ms, recheckMs 0 | p95 ms, recheckMs 0 |",
+		"| --- | ---: | ---: | ---: | ---: | ---: |",
+	);
 	const medians: number[] = [];
 	for (const [label, query] of queries) {
-		const samples: number[] = [];
-		let hits = 0;
-		for (let i = 0; i < 7; i++) {
-			const [elapsed, result] = await time(() => searcher.search(query));
-			samples.push(elapsed);
-			hits = result.length;
-		}
-		const s = stats(samples);
-		medians.push(s.median);
-		rows.push(`| search, ${label} "${query}" (${hits} hits, limit 100) | ${ms(s.median)} | ${ms(s.p95)} |`);
+		const measure = async (manager: SessionManager): Promise<[{ median: number; p95: number }, number]> => {
+			const samples: number[] = [];
+			let hits = 0;
+			for (let i = 0; i < 9; i++) {
+				const [elapsed, result] = await time(() => manager.search(query));
+				samples.push(elapsed);
+				hits = result.length;
+			}
+			return [stats(samples), hits];
+		};
+		const [usual, hits] = await measure(searcher);
+		const [checked] = await measure(strict);
+		medians.push(usual.median, checked.median);
+		rows.push(`| ${label} "${query}" | ${hits} | ${ms(usual.median)} | ${ms(usual.p95)} | ${ms(checked.median)} | ${ms(checked.p95)} |`);
 	}
 	const worst = Math.max(...medians);
-	rows.push("", `Search target: under 100 ms. Slowest query median: ${ms(worst)} ms — ${worst < 100 ? "met" : "NOT met"}.`);
+	rows.push(
+		"",
+		"recheckMs: how long list() and search() trust their last stat of every file (default 2,000 ms);",
+		"0 stats all 1,000 files on every call, as a first search after a pause does.",
+		`Search target: under 100 ms. Slowest median: ${ms(worst)} ms — ${worst < 100 ? "met" : "NOT met"}.`,
+	);
 	return rows;
 }
 

@@ -12,6 +12,8 @@ import type { SearchHit, SearchOptions, SessionManagerOptions, SessionSummary } 
 export { SessionNotFoundError };
 
 const DEFAULT_SEARCH_LIMIT = 100;
+/** How long list() and search() trust their last check of every file against sync changes. */
+const DEFAULT_RECHECK_MS = 2000;
 /** Sessions read in parallel while searching: enough to hide latency, few enough to stop early. */
 const SEARCH_BATCH = 32;
 
@@ -36,7 +38,7 @@ export class SessionManager {
 	constructor(store: FileStore, opts: SessionManagerOptions = {}) {
 		this.now = opts.now ?? Date.now;
 		const onWarning = opts.onWarning ?? ((message: string) => console.warn(`Discover: ${message}`));
-		this.files = new SessionFiles(store, onWarning, () => this.iso());
+		this.files = new SessionFiles(store, onWarning, this.now, opts.recheckMs ?? DEFAULT_RECHECK_MS);
 	}
 
 	private iso(): string {

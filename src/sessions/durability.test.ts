@@ -4,8 +4,8 @@ import { MemoryFileStore } from "./memoryStore";
 import { SessionManager } from "./SessionManager";
 import type { FileStore } from "./store";
 
-function manager(store: FileStore, warnings: string[] = []): SessionManager {
-	return new SessionManager(store, { now: steppingClock(), onWarning: (w) => warnings.push(w) });
+function manager(store: FileStore, warnings: string[] = [], recheckMs = 0): SessionManager {
+	return new SessionManager(store, { now: steppingClock(), onWarning: (w) => warnings.push(w), recheckMs });
 }
 
 const file = (id: string): string => `sessions/${id}.jsonl`;
@@ -177,6 +177,25 @@ describe("the index", () => {
 		expect(list.map((s) => s.id).sort()).toEqual([a.id, c.id].sort());
 		expect(list.find((s) => s.id === a.id)).toMatchObject({ title: "synced message", messageCount: 1 });
 		expect((await here.search("synced")).map((h) => h.sessionId)).toEqual([a.id]);
+	});
+
+	it("checks every file at most once per recheck window, but shows added sessions at once", async () => {
+		const store = new MemoryFileStore();
+		let now = Date.UTC(2026, 0, 1);
+		const here = new SessionManager(store, { now: () => now, recheckMs: 2000 });
+		const { id } = await here.create();
+		expect(await here.list()).toMatchObject([{ messageCount: 0 }]);
+		const elsewhere = manager(store);
+		await elsewhere.appendMessage(id, message("user", "synced", 1));
+		const added = await elsewhere.create();
+		now += 1000;
+		const soon = await here.list();
+		expect(soon.map((s) => s.id).sort()).toEqual([id, added.id].sort());
+		expect(soon.find((s) => s.id === id)?.messageCount).toBe(0);
+		expect((await here.load(id)).messages).toHaveLength(1); // load() always checks its file
+		await elsewhere.appendMessage(id, message("assistant", "more", 2));
+		now += 2000;
+		expect((await here.list()).find((s) => s.id === id)?.messageCount).toBe(2);
 	});
 
 	it("reloads a cached session changed elsewhere before appending to it", async () => {

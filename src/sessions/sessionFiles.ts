@@ -33,25 +33,41 @@ async function inParallel<T>(items: readonly T[], width: number, task: (item: T)
 	for (let i = 0; i < items.length; i += width) await Promise.all(items.slice(i, i + width).map(task));
 }
 
+function sameEntry(a: IndexEntry | undefined, b: IndexEntry): boolean {
+	if (a === undefined || a.stamp !== b.stamp) return false;
+	const x = a.summary;
+	const y = b.summary;
+	return x.title === y.title && x.createdAt === y.createdAt && x.updatedAt === y.updatedAt && x.messageCount === y.messageCount && x.preview === y.preview;
+}
+
 /**
  * The session files, a cache of parsed sessions and the index, kept in step. Not safe for
  * concurrent calls: SessionManager runs one operation at a time.
  *
- * Staleness (files changed by sync on another device): a file's stamp is "size:mtime" from
- * FileStore.stat, compared with the stamp recorded at our last read or write. Stores without
- * stat get the stamp "": added and removed files are still noticed through the listing, and an
- * edited file is picked up when this process next reads it.
+ * Staleness (files changed by sync on another device): FileStore has no change events, so a
+ * file's stamp is "size:mtime" from FileStore.stat, compared with the stamp recorded when we last
+ * read or wrote it (our own writes re-stamp at once). load() and every write check their one
+ * file. list() and search() read the folder listing every time (added and removed sessions show
+ * at once) and stat every file at most once per `recheckMs`. Stores without stat get the stamp
+ * "": the listing still shows added and removed files, but a file edited elsewhere is seen only
+ * by a new SessionManager.
  */
 export class SessionFiles {
 	private readonly cache = new Map<string, Cached>();
 	private index: Map<string, IndexEntry> | undefined;
 	private indexDirty = false;
+	private lastFullCheck = Number.NEGATIVE_INFINITY;
 
 	constructor(
 		private readonly store: FileStore,
 		private readonly warn: (message: string) => void,
-		private readonly isoNow: () => string,
+		private readonly now: () => number,
+		private readonly recheckMs: number,
 	) {}
+
+	private isoNow(): string {
+		return new Date(this.now()).toISOString();
+	}
 
 	static pathOf(id: string): string {
 		return `${SESSIONS_DIR}/${id}${EXT}`;
@@ -89,8 +105,11 @@ export class SessionFiles {
 		const index = await this.ensureIndex();
 		const fileStamp = stamp ?? (await this.stampOf(SessionFiles.pathOf(state.id)));
 		this.cache.set(state.id, { state, stamp: fileStamp });
-		index.set(state.id, { summary: state.toSummary(), stamp: fileStamp });
-		this.indexDirty = true;
+		const entry = { summary: state.toSummary(), stamp: fileStamp };
+		if (!sameEntry(index.get(state.id), entry)) {
+			index.set(state.id, entry);
+			this.indexDirty = true;
+		}
 	}
 
 	private forget(id: string): void {
@@ -208,10 +227,13 @@ export class SessionFiles {
 	}
 
 	/**
-	 * Brings the index in line with the folder: drops entries whose file is gone and re-reads
-	 * files that are new or whose stamp changed. Returns the index.
+	 * Brings the index in line with the folder: drops entries whose file is gone and reads files
+	 * that are new, or (at most once per `recheckMs`) whose stamp changed. Returns the index.
 	 */
 	async refresh(): Promise<ReadonlyMap<string, IndexEntry>> {
+		const nowMs = this.now();
+		// A clock that went backwards forces a check rather than trusting a future time.
+		const fullCheck = nowMs - this.lastFullCheck >= this.recheckMs || nowMs < this.lastFullCheck;
 		const index = await this.ensureIndex();
 		const names = new Set(await this.store.list(SESSIONS_DIR));
 		for (const name of names) {
@@ -227,8 +249,9 @@ export class SessionFiles {
 		const stale: string[] = [];
 		await inParallel(ids, PARALLEL, async (id) => {
 			const entry = index.get(id);
-			if (entry === undefined || (await this.stampOf(SessionFiles.pathOf(id))) !== entry.stamp) stale.push(id);
+			if (entry === undefined || (fullCheck && (await this.stampOf(SessionFiles.pathOf(id))) !== entry.stamp)) stale.push(id);
 		});
+		if (fullCheck) this.lastFullCheck = nowMs;
 		await inParallel(stale, PARALLEL, async (id) => {
 			await this.tryRead(id);
 		});

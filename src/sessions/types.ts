@@ -35,4 +35,10 @@ export interface SessionManagerOptions {
 	now?: () => number;
 	/** Called for recoverable problems: a corrupt line skipped, an index rebuilt. */
 	onWarning?: (message: string) => void;
+	/**
+	 * How long list() and search() trust their last check of every session file for changes made
+	 * by sync (default 2,000 ms; 0 checks on every call). Added and removed sessions, and this
+	 * manager's own changes, always show at once.
+	 */
+	recheckMs?: number;
 }
