@@ -1,0 +1,235 @@
+// Headless scenarios for the token-window chat engine (issue 2 §7), run by `npm run test:headless`.
+// One line per scenario, then "N passed, N failed"; exit code 1 when any fails.
+import { cp, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+	ChatService,
+	CONDENSED_PREFIX,
+	LLMError,
+	MemoryFileStore,
+	NodeFileStore,
+	SessionManager,
+	SUMMARY_INSTRUCTION,
+	estimatePromptTokens,
+	safeBudget,
+} from "../src/headless.ts";
+
+const SETTINGS = { maxPromptTokens: 2048, reservedResponseTokens: 256, recentMessagesToKeep: 6, minRecentMessagesToKeep: 2, systemPrompt: "Be brief." };
+const CAP = safeBudget(SETTINGS.maxPromptTokens - SETTINGS.reservedResponseTokens);
+
+const words = (n, word = "word") => Array.from({ length: n }, () => word).join(" ");
+
+/** A stub model: records requests, streams answers in pieces, fails on demand. */
+class StubAdapter {
+	constructor(opts = {}) {
+		this.opts = opts;
+		this.requests = [];
+		this.overflows = opts.overflowTimes ?? 0;
+		this.answers = 0;
+	}
+	get chat() {
+		return this.requests.filter((r) => r.purpose === "chat");
+	}
+	get summaries() {
+		return this.requests.filter((r) => r.purpose === "summary");
+	}
+	async generate(req) {
+		this.requests.push({ ...req, messages: req.messages.map((m) => ({ ...m })) });
+		if (req.purpose === "summary") {
+			if (this.opts.failSummaries) throw new LLMError("network", "Could not reach the server.");
+			return { text: `Summary ${this.summaries.length}: the person asked questions and got answers.` };
+		}
+		if (this.overflows > 0) {
+			this.overflows--;
+			throw new LLMError("context_overflow", "the prompt is longer than the context length");
+		}
+		const index = this.answers++;
+		const text = this.opts.reply ? this.opts.reply(index) : `Answer ${index + 1}.`;
+		for (let i = 0; i < text.length; i += 5) {
+			await new Promise((resolve) => setImmediate(resolve));
+			if (req.signal?.aborted) throw new LLMError("aborted", "Stopped.");
+			req.onToken?.(text.slice(i, i + 5));
+		}
+		if (this.opts.hang) {
+			await new Promise((resolve) => req.signal?.addEventListener("abort", resolve, { once: true }));
+			throw new LLMError("aborted", "Stopped.");
+		}
+		return { text };
+	}
+}
+
+function setup(adapterOpts = {}, store = new MemoryFileStore(), settings = SETTINGS) {
+	const adapter = new StubAdapter(adapterOpts);
+	const sessions = new SessionManager(store, { onWarning: () => undefined });
+	const events = [];
+	const chat = new ChatService({ adapter, sessions, settings, onEvent: (e) => events.push(e) });
+	return { adapter, sessions, chat, events, store };
+}
+
+function check(condition, message) {
+	if (!condition) throw new Error(message);
+}
+
+/** Every chat prompt fits the cap and ends with its own user message, which appears only there. */
+function checkPrompts(adapter, cap = CAP) {
+	for (const r of adapter.chat) {
+		const tokens = estimatePromptTokens(r.messages);
+		check(tokens <= cap, `a prompt of ${tokens} estimated tokens exceeds the cap of ${cap}`);
+		const last = r.messages[r.messages.length - 1];
+		check(last?.role === "user", "the last message is not the user's");
+		check(r.messages.filter((m) => m.content === last.content).length === 1, "the user message appears twice");
+		check(r.messages.slice(1).every((m) => m.role !== "system"), "a system message after the first");
+		check(r.maxTokens <= SETTINGS.reservedResponseTokens && r.contextWindow === SETTINGS.maxPromptTokens, "wrong maxTokens or contextWindow");
+	}
+	for (const r of adapter.summaries) {
+		check(estimatePromptTokens(r.messages) + r.maxTokens <= SETTINGS.maxPromptTokens, "a summary request exceeds the window");
+	}
+}
+
+const scenarios = {
+	async "under budget: no summary, every turn sent"() {
+		const { adapter, chat } = setup();
+		for (let i = 0; i < 4; i++) await chat.sendMessage(`Question ${i}`);
+		check(adapter.summaries.length === 0, "a summary was requested");
+		const last = adapter.chat[3];
+		check(last.messages.length === 1 + 7 + 1 - 1, `expected system + 7 messages, got ${last.messages.length}`);
+		check(last.messages.map((m) => m.content).join("|") === "Be brief.|Question 0|Answer 1.|Question 1|Answer 2.|Question 2|Answer 3.|Question 3", "history not sent whole");
+		checkPrompts(adapter);
+	},
+
+	async "over budget: older turns summarized, last N verbatim, no duplicate user message"() {
+		const { adapter, chat, events } = setup({ reply: (i) => `Answer ${i}: ${words(80, "detail")}` });
+		for (let i = 0; i < 14; i++) await chat.sendMessage(`Question ${i}: ${words(60)}`);
+		check(adapter.summaries.length > 0, "nothing was summarized");
+		check(adapter.summaries[0].messages[0].content === SUMMARY_INSTRUCTION, "wrong summary instruction");
+		check(chat.messages[0].role === "system" && chat.messages[0].summaryOf !== undefined, "no persisted summary at index 0");
+		check(events.some((e) => e.type === "compacted"), "no compacted event");
+		const last = adapter.chat[adapter.chat.length - 1];
+		const transcript = chat.messages.filter((m) => m.role !== "system");
+		const verbatim = last.messages.slice(1, -1);
+		const tail = transcript.slice(-2 - verbatim.length, -2).map((m) => m.content);
+		check(verbatim.length >= SETTINGS.minRecentMessagesToKeep, "fewer recent messages than the minimum");
+		check(JSON.stringify(verbatim.map((m) => m.content)) === JSON.stringify(tail), "recent messages not verbatim");
+		check(last.messages[0].content.includes(chat.messages[0].content), "the summary is not in the prompt");
+		check(transcript.length === 28, "the transcript lost messages");
+		checkPrompts(adapter);
+	},
+
+	async "the latest N exceed the cap: window shrinks, then recent messages compress, minimum kept"() {
+		const { adapter, chat } = setup({ reply: (i) => (i === 5 ? words(1400, "huge") : `Answer ${i}: ${words(400, "long")}`) });
+		for (let i = 0; i < 6; i++) await chat.sendMessage(`Question ${i}: ${words(30)}`);
+		const windows = adapter.chat.map((r) => r.messages.slice(1, -1));
+		const shrunk = windows.filter((w) => adapter.summaries.length > 0 && w.length < SETTINGS.recentMessagesToKeep && w.every((m) => !m.content.startsWith(CONDENSED_PREFIX)));
+		check(shrunk.length > 0, `the window never shrank (${windows.map((w) => w.length).join(", ")} messages)`);
+		check(windows.every((w) => w.length >= SETTINGS.minRecentMessagesToKeep || w === windows[0]), "fewer recent messages than the minimum");
+		await chat.sendMessage("And now?");
+		const compressed = adapter.chat[6].messages.slice(1, -1);
+		check(compressed.length >= SETTINGS.minRecentMessagesToKeep, "fewer recent messages than the minimum");
+		check(compressed.some((m) => m.content.startsWith(CONDENSED_PREFIX)), "no recent message was compressed");
+		checkPrompts(adapter);
+	},
+
+	async "a large document is trimmed after the messages"() {
+		const { adapter, chat, events } = setup();
+		await chat.sendMessage("Hello");
+		const note = Array.from({ length: 5000 }, (_, i) => `Line ${i} of a long note about budgets.`).join("\n");
+		await chat.sendMessage("What does the note say?", { context: note, contextName: "Budgets" });
+		const prompt = events.filter((e) => e.type === "prompt").pop();
+		check(prompt.context.included === "partial" && prompt.context.fraction > 0 && prompt.context.fraction < 1, "the note was not trimmed");
+		const last = adapter.chat[1];
+		check(last.messages.length === 4, "messages were dropped for the document");
+		check(last.messages[0].content.includes("The document was cut here"), "no note about the cut");
+		check(estimatePromptTokens(last.messages) > CAP * 0.9, "the document did not use the room left");
+		checkPrompts(adapter);
+	},
+
+	async "summarizer failure: naive fallback, still within the cap"() {
+		const { adapter, chat, events } = setup({ failSummaries: true, reply: (i) => `Answer ${i}: ${words(80, "detail")}` });
+		for (let i = 0; i < 14; i++) await chat.sendMessage(`Question ${i}: ${words(60)}`);
+		check(adapter.summaries.length > 0, "the summarizer was never tried");
+		check(chat.messages[0].role === "system" && chat.messages[0].content.includes("summarizer was unavailable"), "no fallback summary");
+		check(events.some((e) => e.type === "warning"), "no warning about the fallback");
+		checkPrompts(adapter);
+	},
+
+	async "Stop mid-stream: the partial answer is kept and persisted"() {
+		const { chat, sessions } = setup({ hang: true, reply: () => "The beginning of an answer" });
+		let streamed = "";
+		const answer = await chat.sendMessage("Explain", {
+			onToken: (d) => {
+				streamed += d;
+				if (streamed.length >= 10) chat.cancel();
+			},
+		});
+		check(answer.cancelled === true && answer.content.length >= 10, "the partial answer was not kept");
+		const saved = await sessions.load(chat.sessionId);
+		const last = saved.messages[saved.messages.length - 1];
+		check(last.role === "assistant" && last.cancelled === true && last.content === answer.content, "the partial answer was not persisted");
+	},
+
+	async "provider overflow: one smaller retry"() {
+		const { adapter, chat } = setup({ overflowTimes: 1 });
+		const note = Array.from({ length: 3000 }, (_, i) => `Line ${i}.`).join("\n");
+		const answer = await chat.sendMessage("Summarize", { context: note });
+		check(adapter.chat.length === 2, `expected 2 chat requests, got ${adapter.chat.length}`);
+		check(estimatePromptTokens(adapter.chat[1].messages) < estimatePromptTokens(adapter.chat[0].messages), "the retry was not smaller");
+		check(answer.content === "Answer 1.", "no answer after the retry");
+		const twice = setup({ overflowTimes: 2 });
+		const err = await twice.chat.sendMessage("Hi").catch((e) => e);
+		check(err?.kind === "context_overflow", "a second overflow did not reject with its kind");
+		check(twice.chat.messages.length === 1 && twice.chat.messages[0].content === "Hi", "the user message was not kept");
+	},
+
+	async "a message too long for the window: clear error, nothing sent or lost"() {
+		const { adapter, chat } = setup();
+		const text = words(3000);
+		const err = await chat.sendMessage(text).catch((e) => e);
+		check(err?.code === "message_too_long" && err.text === text, "no clear error carrying the text");
+		check(/about [\d,]+ tokens; the most this model can take is [\d,]+/.test(err.message), `sizes not named: ${err.message}`);
+		check(adapter.requests.length === 0 && chat.messages.length === 0, "something was sent or saved");
+	},
+
+	async "reload: same transcript, same summary, same next prompt"() {
+		const dir = await mkdtemp(join(tmpdir(), "discover-reload-"));
+		try {
+			const reply = (i) => `Answer ${i}: ${words(80, "detail")}`;
+			const first = setup({ reply }, new NodeFileStore(join(dir, "a")));
+			for (let i = 0; i < 12; i++) await first.chat.sendMessage(`Question ${i}: ${words(60)}`);
+			await cp(join(dir, "a"), join(dir, "b"), { recursive: true });
+			const second = setup({}, new NodeFileStore(join(dir, "b")));
+			await second.chat.loadSession(first.chat.sessionId);
+			check(JSON.stringify(second.chat.messages) === JSON.stringify(first.chat.messages), "the transcript or summary differs after reload");
+			check(second.chat.messages[0].role === "system", "no summary after reload");
+			// The next turn, live and reloaded: the same requests (summaries and prompt).
+			const before = first.adapter.requests.length;
+			second.adapter.answers = first.adapter.answers;
+			second.adapter.opts.reply = reply;
+			await first.chat.sendMessage("Next?", { context: "Note" });
+			await second.chat.sendMessage("Next?", { context: "Note" });
+			const strip = (rs) => JSON.stringify(rs.map((r) => [r.purpose, r.messages, r.maxTokens, r.contextWindow]));
+			check(strip(first.adapter.requests.slice(before)) === strip(second.adapter.requests), "the reloaded session sent a different prompt");
+		} finally {
+			await rm(dir, { recursive: true, force: true });
+		}
+	},
+};
+
+async function main() {
+	let passed = 0;
+	let failed = 0;
+	for (const [name, run] of Object.entries(scenarios)) {
+		try {
+			await run();
+			passed++;
+			console.log(`ok   ${name}`);
+		} catch (err) {
+			failed++;
+			console.log(`FAIL ${name}: ${err instanceof Error ? err.message : String(err)}`);
+		}
+	}
+	console.log(`${passed} passed, ${failed} failed`);
+	if (failed > 0) process.exitCode = 1;
+}
+
+void main();
