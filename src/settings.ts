@@ -1,0 +1,177 @@
+// Discover's saved settings: their type, defaults and validation. Engine-safe: never imports
+// 'obsidian' (scripts and tests use it headless). Migration of saved data: settingsMigration.ts.
+import { DEFAULT_CHAT_SETTINGS, type ChatSettings } from "./chat/types";
+
+export type ProviderId = "ollama" | "openai" | "anthropic";
+export const PROVIDER_IDS: readonly ProviderId[] = ["ollama", "openai", "anthropic"];
+
+/** The version written by this code; migrateSettings brings older data up to it. */
+export const SETTINGS_VERSION = 1;
+
+export interface DiscoverSettings extends ChatSettings {
+	provider: ProviderId;
+	/** The server's address; for OpenAI-compatible servers it includes `/v1`. */
+	baseUrl: string;
+	model: string;
+	/** The NAME of the secret in Obsidian's secret storage holding the API key; never the key. */
+	apiKeySecret: string;
+	includeActiveNote: boolean;
+	sessionsFolder: string;
+	exportFolder: string;
+	activeSessionId?: string;
+	/** Token calibration data, owned by the engine; opaque here. */
+	calibration?: unknown;
+	settingsVersion: number;
+}
+
+export const DEFAULT_SETTINGS: DiscoverSettings = {
+	...DEFAULT_CHAT_SETTINGS,
+	provider: "ollama",
+	baseUrl: "http://localhost:11434",
+	model: "",
+	apiKeySecret: "",
+	includeActiveNote: true,
+	sessionsFolder: "Discover/Chats",
+	exportFolder: "Discover/Exports",
+	settingsVersion: SETTINGS_VERSION,
+};
+
+/** What each setting is called in the settings tab; messages about a field use these names. */
+export const FIELD_LABELS: Record<keyof DiscoverSettings, string> = {
+	maxPromptTokens: "Context size",
+	reservedResponseTokens: "Tokens reserved for the answer",
+	recentMessagesToKeep: "Recent messages to keep",
+	minRecentMessagesToKeep: "Fewest recent messages to keep",
+	systemPrompt: "System prompt",
+	provider: "Provider",
+	baseUrl: "Base URL",
+	model: "Model",
+	apiKeySecret: "API key",
+	includeActiveNote: "Include the active note",
+	sessionsFolder: "Chats folder",
+	exportFolder: "Export folder",
+	activeSessionId: "Active chat",
+	calibration: "Token calibration",
+	settingsVersion: "Settings version",
+};
+
+/** Limits the budget settings must respect; the settings tab shows them as input minimums. */
+export const LIMITS = {
+	maxPromptTokens: { min: 1024, max: 10_000_000 },
+	reservedResponseTokens: { min: 64 },
+	/** At least this many tokens of the window must remain for the prompt itself. */
+	promptRoom: 512,
+	recentMessagesToKeep: { min: 1, max: 1000 },
+	minRecentMessagesToKeep: { min: 1 },
+} as const;
+
+/** Obsidian's secret ids: lowercase letters and digits, with single dashes between. */
+export const SECRET_NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+
+export interface SettingsIssue {
+	/** The field whose value is wrong (the one reset to its default when loading). */
+	field: keyof DiscoverSettings;
+	/** Plain language, sentence case, with what would be right. */
+	message: string;
+	/** Another field the rule compares with: editing it can cause or fix the issue. */
+	related?: keyof DiscoverSettings;
+}
+
+const fmt = (n: number): string => n.toLocaleString("en-US");
+
+function wholeNumberIssue(field: keyof DiscoverSettings, value: unknown, min: number, max: number | undefined, unit: string): SettingsIssue | null {
+	if (typeof value !== "number" || !Number.isFinite(value)) return { field, message: "Enter a number." };
+	if (!Number.isInteger(value)) return { field, message: "Enter a whole number." };
+	if (value < min) return { field, message: `Must be at least ${fmt(min)}${unit}.` };
+	if (max !== undefined && value > max) return { field, message: `Must be at most ${fmt(max)}${unit}.` };
+	return null;
+}
+
+function folderIssue(field: keyof DiscoverSettings, value: unknown): SettingsIssue | null {
+	if (typeof value !== "string" || !value.replace(/[\\/]/g, "").trim()) return { field, message: "Enter a folder path inside the vault." };
+	if (value.split(/[\\/]/).some((part) => part.trim() === "..")) return { field, message: "The folder must be inside the vault: remove “..”." };
+	return null;
+}
+
+/** True for an absolute http(s) URL. */
+export function isHttpUrl(value: string): boolean {
+	try {
+		const url = new URL(value);
+		return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "";
+	} catch {
+		return false;
+	}
+}
+
+/**
+ * Every problem with `s`, in field order; [] when the settings are usable. Cross-field rules
+ * (reserved < max with room for a prompt, min ≤ keep) report on the dependent field, naming the other.
+ */
+export function validateSettings(s: DiscoverSettings): SettingsIssue[] {
+	const issues: SettingsIssue[] = [];
+	const push = (issue: SettingsIssue | null): void => {
+		if (issue) issues.push(issue);
+	};
+
+	const maxIssue = wholeNumberIssue("maxPromptTokens", s.maxPromptTokens, LIMITS.maxPromptTokens.min, LIMITS.maxPromptTokens.max, " tokens");
+	push(maxIssue);
+	const reservedIssue = wholeNumberIssue("reservedResponseTokens", s.reservedResponseTokens, LIMITS.reservedResponseTokens.min, undefined, " tokens");
+	push(reservedIssue);
+	if (!maxIssue && !reservedIssue && s.reservedResponseTokens > s.maxPromptTokens - LIMITS.promptRoom) {
+		const most = s.maxPromptTokens - LIMITS.promptRoom;
+		push({
+			field: "reservedResponseTokens",
+			related: "maxPromptTokens",
+			message: `Must be less than the context size: at most ${fmt(most)} tokens, so ${fmt(LIMITS.promptRoom)} remain for the prompt.`,
+		});
+	}
+
+	const keepIssue = wholeNumberIssue("recentMessagesToKeep", s.recentMessagesToKeep, LIMITS.recentMessagesToKeep.min, LIMITS.recentMessagesToKeep.max, "");
+	push(keepIssue);
+	const minIssue = wholeNumberIssue("minRecentMessagesToKeep", s.minRecentMessagesToKeep, LIMITS.minRecentMessagesToKeep.min, undefined, "");
+	push(minIssue);
+	if (!keepIssue && !minIssue && s.minRecentMessagesToKeep > s.recentMessagesToKeep) {
+		push({
+			field: "minRecentMessagesToKeep",
+			related: "recentMessagesToKeep",
+			message: `Must be at most the number of recent messages to keep (${fmt(s.recentMessagesToKeep)}).`,
+		});
+	}
+
+	if (typeof s.systemPrompt !== "string") push({ field: "systemPrompt", message: "Enter the instructions as text." });
+	if (!PROVIDER_IDS.includes(s.provider)) push({ field: "provider", message: "Choose Ollama, an OpenAI-compatible server or Anthropic." });
+	if (typeof s.baseUrl !== "string" || !isHttpUrl(s.baseUrl.trim())) {
+		push({ field: "baseUrl", message: "Enter an address starting with http:// or https://, such as http://localhost:11434." });
+	}
+	if (typeof s.model !== "string") push({ field: "model", message: "Enter a model name." });
+	if (typeof s.apiKeySecret !== "string" || (s.apiKeySecret !== "" && !SECRET_NAME.test(s.apiKeySecret))) {
+		push({ field: "apiKeySecret", message: "Choose a secret: its name uses lowercase letters, digits and dashes." });
+	}
+	if (typeof s.includeActiveNote !== "boolean") push({ field: "includeActiveNote", message: "Must be on or off." });
+	push(folderIssue("sessionsFolder", s.sessionsFolder));
+	push(folderIssue("exportFolder", s.exportFolder));
+	return issues;
+}
+
+/**
+ * Replaces each invalid field with its default (the dependent field of a cross-field rule, never
+ * the one it is compared with), so valid choices survive. Returns the fields it reset.
+ */
+export function sanitizeSettings(input: DiscoverSettings): { settings: DiscoverSettings; reset: SettingsIssue[] } {
+	const settings: DiscoverSettings = { ...input };
+	const reset: SettingsIssue[] = [];
+	for (let round = 0; round < 3; round++) {
+		const issues = validateSettings(settings);
+		if (!issues.length) return { settings, reset };
+		for (const issue of issues) {
+			(settings as unknown as Record<string, unknown>)[issue.field] = DEFAULT_SETTINGS[issue.field];
+			if (!reset.some((r) => r.field === issue.field)) reset.push(issue);
+		}
+		// The default minimum may still exceed a small (valid) window to keep.
+		if (Number.isInteger(settings.recentMessagesToKeep) && settings.minRecentMessagesToKeep > settings.recentMessagesToKeep) {
+			settings.minRecentMessagesToKeep = Math.max(1, settings.recentMessagesToKeep);
+		}
+	}
+	// Unreachable with these rules; still, never hand back settings that fail validation.
+	return { settings: { ...DEFAULT_SETTINGS, activeSessionId: input.activeSessionId, calibration: input.calibration }, reset };
+}

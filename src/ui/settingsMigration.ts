@@ -1,0 +1,129 @@
+// Brings saved data.json up to the current settings version. Engine-safe (no 'obsidian'): pure
+// data in, data out. One function per version step; damaged fields fall back to defaults with a
+// warning; nothing throws; a plaintext API key is handed back so the plugin moves it to secret storage.
+import { DEFAULT_SETTINGS, FIELD_LABELS, PROVIDER_IDS, SETTINGS_VERSION, type DiscoverSettings } from "../settings";
+
+type Raw = Record<string, unknown>;
+
+export interface MigrationResult {
+	settings: DiscoverSettings;
+	/** Plain-language notes about what was changed or could not be kept. */
+	warnings: string[];
+	/** A plaintext API key found in old data: store it in secret storage, never in data.json. */
+	legacyApiKey?: string;
+}
+
+/** The secret name a migrated plaintext key is stored under when none was chosen. */
+export const LEGACY_SECRET_NAME = "discover-api-key";
+
+interface StepContext {
+	warnings: string[];
+	legacyApiKey?: string;
+}
+
+/** Takes a plaintext key out of the data, wherever it sits, so it can never be saved again. */
+function extractApiKey(raw: Raw, ctx: StepContext): Raw {
+	if (!("apiKey" in raw)) return raw;
+	const { apiKey, ...rest } = raw;
+	if (typeof apiKey === "string" && apiKey.trim()) {
+		ctx.legacyApiKey = apiKey.trim();
+		if (typeof rest.apiKeySecret !== "string" || !rest.apiKeySecret) rest.apiKeySecret = LEGACY_SECRET_NAME;
+		ctx.warnings.push("Your API key was moved out of the plugin's data file into Obsidian's secret storage.");
+	}
+	return rest;
+}
+
+/**
+ * v0 → v1. v0 is what Discover saved before settings carried a version: the same fields, plus
+ * the API key in plaintext (`apiKey`).
+ */
+function migrateV0toV1(raw: Raw, ctx: StepContext): Raw {
+	return { ...extractApiKey(raw, ctx), settingsVersion: 1 };
+}
+
+/** MIGRATIONS[n] turns version-n data into version n+1. Add the next step here; never edit old ones. */
+export const MIGRATIONS: Record<number, (raw: Raw, ctx: StepContext) => Raw> = {
+	0: migrateV0toV1,
+};
+
+type FieldCheck = (value: unknown) => boolean;
+const isString: FieldCheck = (v) => typeof v === "string";
+const isNumber: FieldCheck = (v) => typeof v === "number" && Number.isFinite(v);
+
+/** The type each saved field must have; a value of another type falls back to the default. */
+const FIELD_TYPES: { [K in keyof DiscoverSettings]-?: FieldCheck } = {
+	maxPromptTokens: isNumber,
+	reservedResponseTokens: isNumber,
+	recentMessagesToKeep: isNumber,
+	minRecentMessagesToKeep: isNumber,
+	systemPrompt: isString,
+	provider: (v) => typeof v === "string" && (PROVIDER_IDS as readonly string[]).includes(v),
+	baseUrl: isString,
+	model: isString,
+	apiKeySecret: isString,
+	includeActiveNote: (v) => typeof v === "boolean",
+	sessionsFolder: isString,
+	exportFolder: isString,
+	activeSessionId: isString,
+	calibration: (v) => typeof v === "object" && v !== null && !Array.isArray(v),
+	settingsVersion: isNumber,
+};
+
+const OPTIONAL = new Set<keyof DiscoverSettings>(["activeSessionId", "calibration"]);
+
+function versionOf(raw: Raw): number {
+	const v = raw.settingsVersion;
+	return typeof v === "number" && Number.isInteger(v) && v >= 0 ? v : 0;
+}
+
+function describe(value: unknown): string {
+	const text = JSON.stringify(value) ?? typeof value;
+	return text.length > 40 ? `${text.slice(0, 37)}...` : text;
+}
+
+/** Keeps every well-typed known field; defaults (with a warning) for the rest. */
+function coerce(raw: Raw, warnings: string[]): DiscoverSettings {
+	const settings: DiscoverSettings = { ...DEFAULT_SETTINGS };
+	const out = settings as unknown as Raw;
+	for (const key of Object.keys(FIELD_TYPES) as (keyof DiscoverSettings)[]) {
+		if (!(key in raw) || raw[key] === undefined) continue;
+		const value = raw[key];
+		if (FIELD_TYPES[key](value)) out[key] = value;
+		else if (OPTIONAL.has(key)) warnings.push(`${FIELD_LABELS[key]}: the saved value was damaged and was cleared.`);
+		else warnings.push(`${FIELD_LABELS[key]}: the saved value ${describe(value)} was damaged; the default was used.`);
+	}
+	const unknown = Object.keys(raw).filter((k) => !(k in FIELD_TYPES));
+	if (unknown.length) warnings.push(`Ignored unknown saved settings: ${unknown.join(", ")}.`);
+	settings.settingsVersion = SETTINGS_VERSION;
+	return settings;
+}
+
+/** Turns whatever data.json held (null, garbage, old or current data) into current settings. */
+export function migrateSettings(input: unknown): MigrationResult {
+	const ctx: StepContext = { warnings: [] };
+	if (input === null || input === undefined) return { settings: { ...DEFAULT_SETTINGS }, warnings: [] };
+	if (typeof input !== "object" || Array.isArray(input)) {
+		return { settings: { ...DEFAULT_SETTINGS }, warnings: ["The saved settings were not readable; the defaults were used."] };
+	}
+	let raw: Raw = { ...(input as Raw) };
+	let version = versionOf(raw);
+	if (version > SETTINGS_VERSION) {
+		ctx.warnings.push(`These settings were saved by a newer version of Discover (settings version ${version}); fields this version does not know were ignored.`);
+	}
+	while (version < SETTINGS_VERSION) {
+		const step = MIGRATIONS[version];
+		if (!step) break;
+		try {
+			raw = step(raw, ctx);
+		} catch {
+			ctx.warnings.push(`Could not update settings from version ${version}; the fields that could be read were kept.`);
+		}
+		version++;
+	}
+	// Whatever the version said, a plaintext key never survives into the settings.
+	raw = extractApiKey(raw, ctx);
+	const settings = coerce(raw, ctx.warnings);
+	const result: MigrationResult = { settings, warnings: ctx.warnings };
+	if (ctx.legacyApiKey !== undefined) result.legacyApiKey = ctx.legacyApiKey;
+	return result;
+}
