@@ -188,6 +188,17 @@ export class SessionManager {
 		return sessionToMarkdown(await this.load(id));
 	}
 
+	/**
+	 * Forgets cached sessions and the in-memory index; the next call reads the store afresh. Call
+	 * it after pointing the store at another folder (ObsidianFileStore.setRoot).
+	 */
+	clearCache(): Promise<void> {
+		return this.exclusive(() => {
+			this.files.reset();
+			return Promise.resolve();
+		});
+	}
+
 	/** Writes the index now if it changed (it is otherwise written by list() and search()). */
 	flush(): Promise<void> {
 		return this.exclusive(() => this.files.saveIndex());

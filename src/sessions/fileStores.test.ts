@@ -107,6 +107,22 @@ describe("ObsidianFileStore root", () => {
 		expect(store.resolve("index.json")).toBe("index.json");
 	});
 
+	it("a SessionManager follows the folder after setRoot and clearCache", async () => {
+		const store = new ObsidianFileStore(new InMemoryAdapter(), "First");
+		const manager = new SessionManager(store);
+		const first = await manager.create();
+		expect((await manager.list()).map((s) => s.id)).toEqual([first.id]);
+		store.setRoot("Second");
+		await manager.clearCache();
+		expect(await manager.list()).toEqual([]);
+		const second = await manager.create();
+		expect((await manager.list()).map((s) => s.id)).toEqual([second.id]);
+		await expect(manager.load(first.id)).rejects.toThrow(/not found/);
+		store.setRoot("First");
+		await manager.clearCache();
+		expect((await manager.list()).map((s) => s.id)).toEqual([first.id]);
+	});
+
 	it("refuses paths that leave the root", () => {
 		const store = new ObsidianFileStore(new InMemoryAdapter(), "Chats");
 		expect(() => store.resolve("../secret.md")).toThrow(/escapes/);

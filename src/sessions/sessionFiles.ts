@@ -258,6 +258,14 @@ export class SessionFiles {
 		return index;
 	}
 
+	/** Forgets every cached session and the index, e.g. after the store moved to another folder. */
+	reset(): void {
+		this.cache.clear();
+		this.index = undefined;
+		this.indexDirty = false;
+		this.lastFullCheck = Number.NEGATIVE_INFINITY;
+	}
+
 	/** Writes the index if it changed. A failure only warns: the session files are the truth. */
 	async saveIndex(): Promise<void> {
 		if (!this.indexDirty || this.index === undefined) return;
