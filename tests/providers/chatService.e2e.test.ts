@@ -1,0 +1,102 @@
+// ChatService end to end against the protocol servers, over both transports: a provider overflow
+// leads to exactly one smaller retry; Stop keeps the partial answer and closes the connection.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { ChatService } from "../../src/chat/ChatService";
+import type { ChatSettings } from "../../src/chat/types";
+import { createAdapter, type ProviderName } from "../../src/providers";
+import type { Transport } from "../../src/providers/transport";
+import { MemoryFileStore } from "../../src/sessions/memoryStore";
+import { SessionManager } from "../../src/sessions/SessionManager";
+import { ProviderServer, type RecordedRequest } from "../support/providerServer";
+import { baseUrlFor, CHAT_PATHS, endlessScenario, errorScenario, OVERFLOW_BODIES, streamScenario } from "../support/providerStreams";
+import { TRANSPORTS } from "../support/transports";
+
+const SETTINGS: Partial<ChatSettings> = { maxPromptTokens: 2048, reservedResponseTokens: 256, recentMessagesToKeep: 6, minRecentMessagesToKeep: 2 };
+const FINAL = "And what does the last paragraph say?";
+const LONG_ANSWER = Array.from({ length: 60 }, (_, i) => ` sentence ${i} about the note's argument and its evidence.`);
+const OVERFLOW_FOR: Record<ProviderName, string> = { ollama: "ollama", openai: "openai", anthropic: "anthropic" };
+
+function lastUserText(r: RecordedRequest): string | undefined {
+	const body = r.json as { messages?: { role: string; content: string }[] } | undefined;
+	const users = (body?.messages ?? []).filter((m) => m.role === "user");
+	return users[users.length - 1]?.content;
+}
+
+function promptChars(r: RecordedRequest): number {
+	const body = r.json as { system?: string; messages?: { content: string }[] };
+	return (body.system ?? "").length + (body.messages ?? []).reduce((n, m) => n + m.content.length, 0);
+}
+
+for (const { name, load } of TRANSPORTS) {
+	describe(`ChatService over the ${name} transport`, () => {
+		let server: ProviderServer;
+		let transport: Transport;
+		beforeAll(async () => {
+			server = await ProviderServer.start();
+			transport = await load();
+		});
+		afterEach(() => server.reset());
+		afterAll(() => server.close());
+
+		const service = (provider: ProviderName): ChatService =>
+			new ChatService({
+				adapter: createAdapter({ provider, baseUrl: baseUrlFor(provider, server.url), model: "llama3.2", transport }),
+				sessions: new SessionManager(new MemoryFileStore(), { onWarning: () => undefined }),
+				settings: SETTINGS,
+			});
+
+		for (const provider of ["ollama", "openai", "anthropic"] as ProviderName[]) {
+			it(`${provider}: a provider overflow leads to one smaller retry, then the answer`, async () => {
+				let overflowed = false;
+				server.route("POST", CHAT_PATHS[provider], (req) => {
+					if (lastUserText(req) === FINAL && !overflowed) {
+						overflowed = true;
+						const overflow = OVERFLOW_BODIES[OVERFLOW_FOR[provider]];
+						if (!overflow) throw new Error("no overflow body");
+						return errorScenario(overflow.reply);
+					}
+					return streamScenario(provider, lastUserText(req) === FINAL ? ["It says ", "goodbye."] : LONG_ANSWER, {}, { chunkMin: 64, chunkMax: 256 });
+				});
+				const chat = service(provider);
+				for (let turn = 0; turn < 4; turn++) await chat.sendMessage(`Question ${turn} about the note?`);
+				const answer = await chat.sendMessage(FINAL);
+				expect(answer.content).toBe("It says goodbye.");
+				// Summary requests carry other text; these are the chat turn and its retry.
+				const chatCalls = server.requests.filter((r) => lastUserText(r) === FINAL);
+				expect(chatCalls).toHaveLength(2);
+				const [first, retry] = chatCalls;
+				if (!first || !retry) throw new Error("expected two chat calls");
+				expect(promptChars(retry)).toBeLessThan(promptChars(first));
+			});
+
+			it(`${provider}: a second overflow is not retried again, and surfaces as context_overflow`, async () => {
+				const overflow = OVERFLOW_BODIES[OVERFLOW_FOR[provider]];
+				if (!overflow) throw new Error("no overflow body");
+				server.route("POST", CHAT_PATHS[provider], errorScenario(overflow.reply));
+				const chat = service(provider);
+				await expect(chat.sendMessage("Hello?")).rejects.toMatchObject({ kind: "context_overflow" });
+				expect(server.requests.filter((r) => lastUserText(r) === "Hello?")).toHaveLength(2);
+				// The person's words are kept.
+				expect(chat.messages.some((m) => m.role === "user" && m.content === "Hello?")).toBe(true);
+			});
+
+			it(`${provider}: Stop keeps the partial answer and closes the connection`, async () => {
+				server.route("POST", CHAT_PATHS[provider], endlessScenario(provider));
+				const chat = service(provider);
+				const seen: string[] = [];
+				const answer = await chat.sendMessage("Tell me a long story.", {
+					onToken: (t) => {
+						seen.push(t);
+						if (seen.length === 5) chat.cancel();
+					},
+				});
+				expect(answer.cancelled).toBe(true);
+				expect(answer.content.startsWith("Once upon a time")).toBe(true);
+				expect(answer.content).toBe(seen.join(""));
+				await server.waitForClientClose();
+				const saved = chat.messages[chat.messages.length - 1];
+				expect(saved).toMatchObject({ role: "assistant", cancelled: true, content: answer.content });
+			});
+		}
+	});
+}
