@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { ChatMessage } from "../chat/types";
 import { MemoryFileStore } from "./memoryStore";
 import { SessionManager, SessionNotFoundError } from "./SessionManager";
 import { message, steppingClock } from "../../tests/sessions/helpers";
@@ -147,5 +148,19 @@ describe("SessionManager basics", () => {
 		const { id } = await manager.create();
 		await manager.appendMessage(id, message("user", "still works", 1));
 		expect((await manager.load(id)).messages).toHaveLength(1);
+	});
+});
+
+describe("SessionManager input checks", () => {
+	it("rejects (never throws synchronously) on a malformed message or an empty title", async () => {
+		const { manager } = setup();
+		const { id } = await manager.create();
+		const bad = { id: "x", role: "user", content: 5, createdAt: "t" } as unknown as ChatMessage;
+		let promise: Promise<void> | undefined;
+		expect(() => (promise = manager.appendMessage(id, bad))).not.toThrow();
+		await expect(promise).rejects.toThrow(/valid chat message/);
+		await expect(manager.updateMessage(id, bad)).rejects.toThrow(/valid chat message/);
+		await expect(manager.rename(id, "  \n ")).rejects.toThrow(/empty/);
+		expect((await manager.load(id)).messages).toEqual([]);
 	});
 });

@@ -78,29 +78,29 @@ export class SessionManager {
 	}
 
 	/** Appends one user or assistant message as one line. A message with a known id replaces it. */
-	appendMessage(sessionId: string, message: ChatMessage): Promise<void> {
+	async appendMessage(sessionId: string, message: ChatMessage): Promise<void> {
 		const checked = checkedMessage(message);
-		if (checked.role === "system") return Promise.reject(new TypeError("appendMessage takes user and assistant messages; use setSummary for the summary."));
+		if (checked.role === "system") throw new TypeError("appendMessage takes user and assistant messages; use setSummary for the summary.");
 		return this.record(sessionId, { type: "message", message: checked, at: this.iso() });
 	}
 
 	/** Sets the one summary (a `system` message); earlier summaries are replaced, messages kept. */
-	setSummary(sessionId: string, summary: ChatMessage): Promise<void> {
+	async setSummary(sessionId: string, summary: ChatMessage): Promise<void> {
 		const checked = checkedMessage(summary);
-		if (checked.role !== "system") return Promise.reject(new TypeError("A summary must be a system message."));
+		if (checked.role !== "system") throw new TypeError("A summary must be a system message.");
 		return this.record(sessionId, { type: "summary", message: checked, at: this.iso() });
 	}
 
 	/** Replaces the message with the same id (or adds it when unknown), e.g. a finished answer. */
-	updateMessage(sessionId: string, message: ChatMessage): Promise<void> {
+	async updateMessage(sessionId: string, message: ChatMessage): Promise<void> {
 		const checked = checkedMessage(message);
 		const type = checked.role === "system" ? "summary" : "update";
 		return this.record(sessionId, { type, message: checked, at: this.iso() });
 	}
 
-	rename(id: string, title: string): Promise<void> {
+	async rename(id: string, title: string): Promise<void> {
 		const clean = title.replace(/\s+/g, " ").trim();
-		if (clean === "") return Promise.reject(new TypeError("A session title cannot be empty."));
+		if (clean === "") throw new TypeError("A session title cannot be empty.");
 		return this.record(id, { type: "title", title: clean, at: this.iso() });
 	}
 
