@@ -71,6 +71,24 @@ describe.each(stores)("%s", (_name, makeStore) => {
 		expect((await reloaded.list()).map((s) => s.title)).toEqual(["Über große Dinge 🌍"]);
 		expect(await store.list("sessions")).toEqual([`${id}.jsonl`]);
 	});
+
+	it("survives a torn last line and an interrupted rewrite on this store", async () => {
+		const store = await makeStore();
+		const warnings: string[] = [];
+		const manager = new SessionManager(store, { onWarning: (w) => warnings.push(w) });
+		const { id } = await manager.create();
+		await manager.appendMessage(id, message("user", "kept", 1));
+		await store.append(`sessions/${id}.jsonl`, '{"type":"message","mess');
+		const next = new SessionManager(store, { onWarning: (w) => warnings.push(w) });
+		await next.appendMessage(id, message("assistant", "after the tear", 2));
+		expect((await new SessionManager(store, { onWarning: () => undefined }).load(id)).messages.map((m) => m.content)).toEqual(["kept", "after the tear"]);
+		expect(warnings).toHaveLength(1);
+		const text = await store.read(`sessions/${id}.jsonl`);
+		await store.remove(`sessions/${id}.jsonl`);
+		await store.write(`sessions/${id}.jsonl.tmp`, text);
+		expect((await new SessionManager(store, { onWarning: () => undefined }).list()).map((s) => s.messageCount)).toEqual([2]);
+		expect(await store.list("sessions")).toEqual([`${id}.jsonl`]);
+	});
 });
 
 describe("NodeFileStore paths", () => {
