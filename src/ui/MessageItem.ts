@@ -22,6 +22,7 @@ export class MessageItem {
 	private component: Component | undefined;
 	private renderSeq = 0;
 	private renderedText: string | undefined;
+	private stopped = false;
 	content: string;
 
 	constructor(
@@ -59,6 +60,7 @@ export class MessageItem {
 	}
 
 	setStopped(stopped: boolean): void {
+		this.stopped = stopped;
 		let mark = this.metaEl.querySelector<HTMLElement>(".discover-chat-message-stopped");
 		if (stopped && !mark) {
 			mark = this.metaEl.createSpan({ cls: "discover-chat-message-stopped", text: "stopped" });
@@ -72,13 +74,14 @@ export class MessageItem {
 
 	/** Renders the current content unless it is already on screen. */
 	render(): void {
-		if (this.renderedText === this.content) return;
-		this.renderedText = this.content;
+		const text = this.content !== "" || this.role !== "assistant" ? this.content : this.stopped ? "*Stopped before the answer began.*" : "…";
+		if (this.renderedText === text) return;
+		this.renderedText = text;
 		const seq = ++this.renderSeq;
 		const component = new Component();
 		component.load();
 		// Rendered off-screen and swapped in, so a slow render never shows an empty bubble.
-		const next = activeWindow.createDiv({ cls: "discover-chat-message-markdown" });
+		const next = createDiv({ cls: "discover-chat-message-markdown" });
 		const done = (): void => {
 			if (seq !== this.renderSeq) {
 				component.unload();
@@ -89,7 +92,6 @@ export class MessageItem {
 			this.bodyEl.replaceChildren(next);
 			this.ctx.onRendered();
 		};
-		const text = this.content === "" && this.role === "assistant" ? "…" : this.content;
 		MarkdownRenderer.render(this.ctx.app, text, next, this.ctx.sourcePath(), component).then(done, () => {
 			next.setText(text);
 			done();

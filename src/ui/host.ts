@@ -1,21 +1,11 @@
 // What the panel needs from the plugin, as a structural type: the plugin satisfies it, and tests
 // build one without a plugin. The view never stores itself on the plugin.
 import type { App } from "obsidian";
-import type { ChatSettings } from "../chat/types";
+import type { DiscoverSettings } from "../settings";
 import type { ChatEvent, ChatPort, DiagnosableAdapter, SessionsPort } from "./ports";
 
-export interface PanelSettings extends ChatSettings {
-	includeActiveNote: boolean;
-	sessionsFolder: string;
-	exportFolder: string;
-	activeSessionId?: string;
-	provider: string;
-	baseUrl: string;
-	model: string;
-	apiKeySecret?: string;
-	/** Opaque to the panel: the token calibration's saved data. */
-	calibration?: unknown;
-}
+/** The plugin's settings, as saved in data.json. */
+export type PanelSettings = DiscoverSettings;
 
 export interface DiscoverHost {
 	readonly app: App;

@@ -2,7 +2,7 @@
 import type { ChatMessage, ChatSettings, LLMAdapter, Role, Session } from "../../src/chat/types";
 import type { ChatRuntime, DiscoverHost, PanelSettings } from "../../src/ui/host";
 import type { ChatEvent, ChatPort, DiagnosableAdapter, PromptPreview, SearchHit, SendOptions, SessionSummary, SessionsPort } from "../../src/ui/ports";
-import { DEFAULT_CHAT_SETTINGS } from "../../src/chat/types";
+import { DEFAULT_SETTINGS } from "../../src/settings";
 import type { App } from "obsidian";
 
 let counter = 0;
@@ -234,16 +234,7 @@ export class ManualFrames {
 }
 
 export function testSettings(overrides: Partial<PanelSettings> = {}): PanelSettings {
-	return {
-		...DEFAULT_CHAT_SETTINGS,
-		includeActiveNote: true,
-		sessionsFolder: "Discover/Chats",
-		exportFolder: "Discover/Exports",
-		provider: "ollama",
-		baseUrl: "http://localhost:11434",
-		model: "llama3.2",
-		...overrides,
-	};
+	return { ...DEFAULT_SETTINGS, model: "llama3.2", ...overrides };
 }
 
 export interface FakeWorld {

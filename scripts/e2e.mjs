@@ -1,0 +1,313 @@
+// The browser end-to-end test: `npm run test:e2e` (run through tsx so it can use the TypeScript
+// test servers). Builds main.js, serves it with the in-memory Obsidian runtime to Debian's Chromium,
+// drives the panel against a local Ollama-protocol server, saves screenshots and measures.
+// Exits non-zero on functional failures only; timings are reported, never enforced.
+import { spawnSync } from "node:child_process";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import http from "node:http";
+import { join } from "node:path";
+import process from "node:process";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+import { chromium } from "playwright-core";
+import { startModelServer } from "../tests/e2e/modelServer.ts";
+import { longSessionFiles } from "../tests/e2e/fixtures.ts";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const artifacts = join(root, "artifacts");
+const work = join(artifacts, "e2e");
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const VIEW = ".discover-chat-view";
+const failures = [];
+const perf = [];
+
+function check(ok, what) {
+	console.log(`${ok ? "ok  " : "FAIL"} ${what}`);
+	if (!ok) failures.push(what);
+	return ok;
+}
+
+async function step(name, fn) {
+	try {
+		await fn();
+	} catch (err) {
+		check(false, `${name}: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`);
+	}
+}
+
+// 1. The plugin as users get it, and the runtime for the page.
+await mkdir(work, { recursive: true });
+const built = spawnSync(process.execPath, ["esbuild.config.mjs", "production"], { cwd: root, stdio: "inherit" });
+if (built.status !== 0) {
+	console.error("The production build failed.");
+	process.exit(1);
+}
+await build({
+	entryPoints: [join(root, "tests/e2e/page.ts")],
+	bundle: true,
+	format: "iife",
+	platform: "browser",
+	target: "es2020",
+	outfile: join(work, "page.js"),
+	logLevel: "warning",
+});
+const manifest = JSON.parse(await readFile(join(root, "manifest.json"), "utf8"));
+
+// 2. The model server and the page server.
+const model = await startModelServer();
+console.log(`model server (${model.kind}) at ${model.url}`);
+const files = {
+	"/": ["text/html", '<!doctype html><html><head><meta charset="utf-8"><title>Discover e2e</title><link rel="stylesheet" href="/theme.css"><link rel="stylesheet" href="/styles.css"></head><body class="theme-light"><script src="/page.js"></script></body></html>'],
+	"/main.js": ["text/javascript", join(root, "main.js")],
+	"/styles.css": ["text/css", join(root, "styles.css")],
+	"/theme.css": ["text/css", join(root, "tests/e2e/theme.css")],
+	"/page.js": ["text/javascript", join(work, "page.js")],
+};
+const pageServer = http.createServer(async (req, res) => {
+	const entry = files[(req.url ?? "/").split("?")[0]];
+	if (!entry) return void res.writeHead(404).end();
+	const body = entry[1].startsWith("<") ? entry[1] : await readFile(entry[1]);
+	res.writeHead(200, { "content-type": `${entry[0]}; charset=utf-8` }).end(body);
+});
+await new Promise((resolve) => pageServer.listen(0, "127.0.0.1", resolve));
+const pageUrl = `http://127.0.0.1:${pageServer.address().port}/`;
+
+// 3. Chromium.
+const browser = await chromium.launch({
+	executablePath: CHROMIUM,
+	args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+});
+const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+const page = await context.newPage();
+page.on("pageerror", (err) => check(false, `page error: ${err.message}`));
+page.on("console", (msg) => {
+	if (msg.type() === "error") console.log(`  [page] ${msg.text()}`);
+});
+const cdp = await context.newCDPSession(page);
+
+try {
+	await page.goto(pageUrl);
+	const long = await longSessionFiles(1000, manifestSessionsFolder());
+	const boot = await page.evaluate(
+		(opts) => window.e2e.boot(opts),
+		{
+			files: {
+				"Notes/Photosynthesis.md": "# Photosynthesis\n\nPlants turn light, water and carbon dioxide into sugar and oxygen.\n\nThe light reactions happen in the thylakoids; the Calvin cycle in the stroma.\n\nSee also [[Respiration]].\n",
+				"Notes/Respiration.md": "# Respiration\n\nCells break sugar down to release energy.\n",
+			},
+			adapterFiles: long.files,
+			manifest,
+			open: "Notes/Photosynthesis.md",
+		},
+	);
+	perf.push(["Plugin `onload` (sync part / until its promise settles)", `${boot.onloadSyncMs.toFixed(2)} ms / ${boot.onloadMs.toFixed(2)} ms`, "< 5 ms", boot.onloadMs < 5 ? "met" : "missed"]);
+
+	// Point the plugin at the local model server, as a person would in settings.
+	const configured = await page.evaluate(async (url) => {
+		const plugin = window.e2e.plugin;
+		if (!plugin?.settings || !plugin.saveSettings) return false;
+		Object.assign(plugin.settings, { provider: "ollama", baseUrl: url, model: "e2e-model" });
+		await plugin.saveSettings();
+		return true;
+	}, model.url);
+	check(configured, "the plugin exposes settings and saveSettings");
+
+	await step("open the panel from the ribbon", async () => {
+		await page.click('.side-dock-ribbon-action[aria-label="Open chat"]');
+		await page.waitForSelector(`${VIEW} .discover-chat-input`, { timeout: 5000 });
+		await waitReady();
+		check((await page.locator(`${VIEW} .discover-chat-context-name`).textContent()) === "Photosynthesis", "the context chip shows the active note");
+	});
+
+	await step("send a message and watch it stream, then Stop", async () => {
+		model.queue({ tokens: words(600), tokensPerSecond: 60 });
+		await page.fill(`${VIEW} .discover-chat-input`, "Explain photosynthesis step by step.");
+		await page.press(`${VIEW} .discover-chat-input`, "Enter");
+		const lengths = [];
+		for (let i = 0; i < 6; i++) {
+			await page.waitForTimeout(250);
+			lengths.push(await page.evaluate(() => document.querySelector(".discover-chat-message-assistant .discover-chat-message-body")?.textContent?.length ?? 0));
+		}
+		check(new Set(lengths).size >= 3 && lengths.at(-1) > lengths[0], `the answer streams in (lengths ${lengths.join(", ")})`);
+		check((await page.getAttribute(`${VIEW} .discover-chat-send`, "aria-label")) === "Stop answer", "Send becomes Stop while streaming");
+		await page.screenshot({ path: join(artifacts, "panel-streaming.png") });
+		await page.click(`${VIEW} .discover-chat-send`);
+		await page.waitForSelector(`${VIEW} .discover-chat-message-stopped`, { timeout: 5000 });
+		check((await page.getAttribute(`${VIEW} .discover-chat-send`, "aria-label")) === "Send message", "Stop turns the button back into Send");
+		check(await model.sawClientClose(), "Stop closed the connection to the server");
+	});
+
+	await step("a second, complete answer", async () => {
+		model.queue({ tokens: "Chlorophyll absorbs **red** and **blue** light and reflects green, like a zebra crossing reflects headlights.".split(/(?= )/), tokensPerSecond: 200 });
+		await page.fill(`${VIEW} .discover-chat-input`, "Why are leaves green?");
+		await page.press(`${VIEW} .discover-chat-input`, "Enter");
+		await page.waitForFunction(() => document.querySelector(".discover-chat-send")?.getAttribute("aria-label") === "Send message", null, { timeout: 10000 });
+		const last = await page.locator(`${VIEW} .discover-chat-message-assistant`).last().textContent();
+		check(last?.includes("zebra crossing") === true, "the complete answer is shown");
+		await page.waitForTimeout(300);
+		await page.screenshot({ path: join(artifacts, "panel-light.png") });
+		await page.evaluate(() => window.e2e.app.setDarkMode(true));
+		await page.evaluate(() => document.body.classList.replace("theme-light", "theme-dark"));
+		await page.screenshot({ path: join(artifacts, "panel-dark.png") });
+		await page.evaluate(() => window.e2e.app.setDarkMode(false));
+		await page.evaluate(() => document.body.classList.replace("theme-dark", "theme-light"));
+	});
+
+	await step("history: search, open a hit, load a session", async () => {
+		await page.click(`${VIEW} [aria-label="Open history"]`);
+		await page.waitForSelector(".discover-chat-history .discover-chat-history-item", { timeout: 5000 });
+		await page.fill(".discover-chat-history-search", "zebra");
+		await page.waitForSelector(".discover-chat-history-hit", { timeout: 5000 });
+		check((await page.locator(".discover-chat-history-hit").count()) === 1, "search over message text finds the one answer");
+		await page.click(".discover-chat-history-hit");
+		await page.waitForSelector(".discover-chat-history-message.is-highlighted", { timeout: 5000 });
+		await page.screenshot({ path: join(artifacts, "history-modal.png") });
+		await page.fill(".discover-chat-history-search", "");
+		await page.waitForSelector(`.discover-chat-history-item[data-session-id="${long.id}"]`, { timeout: 5000 });
+		await page.click(`.discover-chat-history-item[data-session-id="${long.id}"]`);
+		await page.waitForSelector(".discover-chat-history-message", { timeout: 5000 });
+		await page.click('.discover-chat-history-actions button:has-text("Load")');
+		await page.waitForFunction((title) => document.querySelector(".discover-chat-title")?.textContent === title, long.title, { timeout: 5000 });
+		const last = await page.locator(`${VIEW} .discover-chat-message-body`).last().textContent();
+		check(last?.includes("Message 999") === true, "Load shows the chosen session, scrolled to its end");
+	});
+
+	await step("change a setting in the settings tab", async () => {
+		const opened = await page.evaluate(() => {
+			const tab = window.e2e.harness.openSettingTab(window.e2e.app, "discover-chat");
+			tab.containerEl.id = "e2e-settings";
+			tab.containerEl.classList.add("vertical-tab-content");
+			document.querySelector(".workspace")?.setAttribute("hidden", "");
+			return true;
+		});
+		check(opened, "the settings tab opens");
+		const input = page.locator("#e2e-settings .setting-item", { hasText: /recent messages to keep/i }).first().locator("input");
+		await input.fill("9");
+		await input.dispatchEvent("change");
+		await page.waitForTimeout(200);
+		const saved = await page.evaluate(() => window.e2e.harness.readPluginDataText(window.e2e.app, "discover-chat"));
+		check(saved !== null && JSON.parse(saved).recentMessagesToKeep === 9, "a changed setting is saved to data.json");
+		await page.screenshot({ path: join(artifacts, "settings-tab.png"), fullPage: true });
+		await page.evaluate(() => {
+			document.getElementById("e2e-settings")?.remove();
+			document.querySelector(".workspace")?.removeAttribute("hidden");
+		});
+	});
+
+	await step("measure: a 1,000-message session opens", async () => {
+		const times = [];
+		for (let i = 0; i < 5; i++) {
+			times.push(
+				await page.evaluate(async (id) => {
+					const view = window.e2e.view();
+					const t0 = performance.now();
+					await view.openSession(id);
+					await new Promise((r) => window.requestAnimationFrame(() => window.setTimeout(r, 0)));
+					return performance.now() - t0;
+				}, long.id),
+			);
+		}
+		const rendered = await page.locator(`${VIEW} .discover-chat-message`).count();
+		check(rendered > 0 && rendered <= 60, `a long session renders lazily (${rendered} of 1000 messages in the DOM)`);
+		const median = times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
+		perf.push(["Open a 1,000-message session (median of 5, to first paint)", `${median.toFixed(1)} ms`, "< 300 ms", median < 300 ? "met" : "missed"]);
+	});
+
+	await step("measure: longest task while 4,000 tokens stream at 200/s", async () => {
+		await page.click(`${VIEW} [aria-label="New chat"]`);
+		await page.waitForTimeout(100);
+		model.queue({ tokens: words(4000), tokensPerSecond: 200 });
+		await page.evaluate(() => window.e2e.watchLongTasks());
+		await page.fill(`${VIEW} .discover-chat-input`, "Write a long essay about leaves.");
+		const t0 = Date.now();
+		await page.press(`${VIEW} .discover-chat-input`, "Enter");
+		await page.waitForFunction(() => document.querySelector(".discover-chat-send")?.getAttribute("aria-label") === "Send message", null, { timeout: 90000, polling: 250 });
+		const seconds = (Date.now() - t0) / 1000;
+		const tasks = await page.evaluate(() => window.e2e.longTasks);
+		const longest = tasks.reduce((m, t) => Math.max(m, t.duration), 0);
+		const text = await page.locator(`${VIEW} .discover-chat-message-assistant`).last().textContent();
+		check((text ?? "").includes("word3999"), "the whole 4,000-token answer arrived");
+		perf.push([
+			`Longest main-thread task while 4,000 tokens stream at 200/s (${seconds.toFixed(1)} s; tasks > 50 ms: ${tasks.length})`,
+			tasks.length === 0 ? "none over 50 ms" : `${longest.toFixed(0)} ms`,
+			"none over 50 ms",
+			tasks.length === 0 ? "met" : "missed",
+		]);
+	});
+
+	await step("measure: heap across ten open/close cycles of the panel", async () => {
+		const heap = async () => {
+			await cdp.send("HeapProfiler.collectGarbage");
+			await cdp.send("HeapProfiler.collectGarbage");
+			return (await cdp.send("Runtime.getHeapUsage")).usedSize;
+		};
+		await cycle();
+		const before = await heap();
+		for (let i = 0; i < 10; i++) await cycle();
+		const after = await heap();
+		const growth = after - before;
+		perf.push([
+			"JS heap after 10 open/close cycles of the panel (after GC)",
+			`${mb(before)} → ${mb(after)} (${growth >= 0 ? "+" : ""}${(growth / 1024).toFixed(0)} KB)`,
+			"no growth",
+			growth < 512 * 1024 ? "met" : "missed",
+		]);
+		await page.click('.side-dock-ribbon-action[aria-label="Open chat"]');
+		await waitReady();
+	});
+} finally {
+	await writePerf();
+	await browser.close();
+	await model.close();
+	pageServer.close();
+}
+
+if (failures.length > 0) {
+	console.error(`\n${failures.length} functional check(s) failed.`);
+	process.exit(1);
+}
+console.log("\nAll functional checks passed.");
+
+// ---------- helpers ----------
+
+function manifestSessionsFolder() {
+	return "Discover/Chats";
+}
+
+function words(n) {
+	const out = [];
+	for (let i = 0; i < n; i++) {
+		if (i > 0 && i % 60 === 0) out.push("\n\n");
+		if (i > 0 && i % 250 === 0) out.push(`## Part ${i / 250}\n\n`);
+		out.push(i % 17 === 0 ? ` **word${i}**` : ` word${i}`);
+	}
+	return out;
+}
+
+function mb(bytes) {
+	return `${(bytes / 1024 / 1024).toFixed(2)} MB`;
+}
+
+async function waitReady() {
+	await page.waitForFunction(() => window.e2e.view()?.chatRuntime !== undefined, null, { timeout: 5000 });
+}
+
+async function cycle() {
+	await page.click('.side-dock-ribbon-action[aria-label="Open chat"]');
+	await waitReady();
+	await page.waitForTimeout(50);
+	await page.evaluate(() => window.e2e.app.workspace.detachLeavesOfType("discover-chat-view"));
+	await page.waitForTimeout(50);
+}
+
+async function writePerf() {
+	const lines = [
+		"| Measurement (Chromium, in-memory Obsidian runtime) | Result | Target | |",
+		"| --- | --- | --- | --- |",
+		...perf.map((r) => `| ${r.join(" | ")} |`),
+	];
+	const table = lines.join("\n");
+	console.log(`\n${table}\n`);
+	await mkdir(artifacts, { recursive: true });
+	await writeFile(join(artifacts, "e2e-perf.md"), `# Browser performance (npm run test:e2e)\n\n${table}\n`);
+}

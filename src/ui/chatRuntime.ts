@@ -1,0 +1,67 @@
+// Builds the engine for the panel. Loaded with a dynamic import when the panel first opens, so
+// none of this runs during the plugin's onload.
+import { debounce } from "obsidian";
+import { TokenCalibration } from "../chat/calibration";
+import { ChatService } from "../chat/ChatService";
+import type { ChatSettings } from "../chat/types";
+import type { ProviderAdapter } from "../providers/types";
+import { ObsidianFileStore } from "../sessions/obsidianStore";
+import { SessionManager } from "../sessions/SessionManager";
+import { createPluginAdapter } from "./adapterFactory";
+import type { ChatRuntime, DiscoverHost } from "./host";
+import type { ChatEvent } from "./ports";
+
+function chatSettingsOf(s: ChatSettings): ChatSettings {
+	return {
+		maxPromptTokens: s.maxPromptTokens,
+		reservedResponseTokens: s.reservedResponseTokens,
+		recentMessagesToKeep: s.recentMessagesToKeep,
+		minRecentMessagesToKeep: s.minRecentMessagesToKeep,
+		systemPrompt: s.systemPrompt,
+	};
+}
+
+/** The settings that decide which adapter to build. */
+function adapterKey(host: DiscoverHost): string {
+	const s = host.settings;
+	return JSON.stringify([s.provider, s.baseUrl, s.model, s.apiKeySecret]);
+}
+
+export async function createChatRuntime(host: DiscoverHost, onEvent: (e: ChatEvent) => void): Promise<ChatRuntime> {
+	const store = new ObsidianFileStore(host.app.vault.adapter, host.settings.sessionsFolder);
+	const sessions = new SessionManager(store, { onWarning: (message) => onEvent({ type: "warning", message }) });
+	const saveCalibration = debounce(() => void host.saveSettings(), 2000, true);
+	const calibration = TokenCalibration.fromJSON(host.settings.calibration, (data) => {
+		host.settings.calibration = data;
+		saveCalibration();
+	});
+	let adapter: ProviderAdapter = await createPluginAdapter(host.app, host.settings);
+	let key = adapterKey(host);
+	let folder = host.settings.sessionsFolder;
+	const chat = new ChatService({
+		adapter,
+		sessions,
+		settings: chatSettingsOf(host.settings),
+		model: host.settings.model,
+		calibration,
+		onEvent,
+	});
+	return {
+		chat,
+		sessions,
+		adapter: () => adapter,
+		async syncSettings() {
+			// Settings may change in the settings tab while the panel is open: follow them on each send.
+			chat.updateSettings(chatSettingsOf(host.settings));
+			if (host.settings.sessionsFolder !== folder) {
+				folder = host.settings.sessionsFolder;
+				store.setRoot(folder);
+			}
+			const next = adapterKey(host);
+			if (next === key) return;
+			adapter = await createPluginAdapter(host.app, host.settings);
+			key = next;
+			chat.setAdapter(adapter, host.settings.model);
+		},
+	};
+}

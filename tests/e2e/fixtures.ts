@@ -1,0 +1,34 @@
+// Saved chats for the browser test, written by the real SessionManager so the plugin reads them
+// exactly as it reads its own files.
+import { newId } from "../../src/sessions/ids";
+import { MemoryFileStore } from "../../src/sessions/memoryStore";
+import { SessionManager } from "../../src/sessions/SessionManager";
+
+export interface SessionFixture {
+	id: string;
+	title: string;
+	/** Vault-relative path → content, for the vault adapter. */
+	files: Record<string, string>;
+}
+
+/** One session of `count` messages (alternating question and answer) under `folder`. */
+export async function longSessionFiles(count: number, folder: string): Promise<SessionFixture> {
+	const store = new MemoryFileStore();
+	let clock = Date.UTC(2026, 0, 5, 9, 0, 0);
+	const sessions = new SessionManager(store, { now: () => clock });
+	const session = await sessions.create();
+	for (let i = 0; i < count; i++) {
+		clock += 30_000;
+		const user = i % 2 === 0;
+		const content = user
+			? `Message ${i}: what does step ${i / 2} of the process involve?`
+			: `Message ${i}: step ${(i - 1) / 2} moves electrons along the chain.\n\n- It needs **light**.\n- It makes \`ATP\`.\n\nSee [[Photosynthesis]].`;
+		await sessions.appendMessage(session.id, { id: newId(clock), role: user ? "user" : "assistant", content, createdAt: new Date(clock).toISOString() });
+	}
+	const title = "A long conversation";
+	await sessions.rename(session.id, title);
+	await sessions.flush();
+	const files: Record<string, string> = {};
+	for (const [path, data] of store.files) files[`${folder}/${path}`] = data;
+	return { id: session.id, title, files };
+}

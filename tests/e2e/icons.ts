@@ -1,0 +1,34 @@
+// Simple line icons for screenshots: the runtime's setIcon draws empty placeholders, Obsidian draws
+// Lucide icons. These shapes are drawn by hand for this test page; they only need to be recognisable.
+const ICONS: Record<string, string> = {
+	"messages-square": '<path d="M4 5h12v8H9l-3 3v-3H4z"/><path d="M18 9h2v8h-2v3l-3-3h-5v-2"/>',
+	"square-pen": '<path d="M12 4H5v15h15v-7"/><path d="M17 3l4 4-8 8H9v-4z"/>',
+	history: '<path d="M4 12a8 8 0 1 0 2.5-5.8"/><path d="M4 4v4h4"/><path d="M12 8v4l3 2"/>',
+	copy: '<rect x="8" y="8" width="12" height="12" rx="2"/><path d="M16 8V5a1 1 0 0 0-1-1H5a1 1 0 0 0-1 1v10a1 1 0 0 0 1 1h3"/>',
+	send: '<path d="M4 12l16-8-6 16-2-7z"/><path d="M12 13l8-9"/>',
+	square: '<rect x="6" y="6" width="12" height="12" rx="1"/>',
+	"file-text": '<path d="M6 3h8l4 4v14H6z"/><path d="M14 3v4h4"/><path d="M9 12h6M9 16h6"/>',
+	"alert-triangle": '<path d="M12 4l9 16H3z"/><path d="M12 10v4M12 17v.5"/>',
+	"corner-down-left": '<path d="M20 5v6a3 3 0 0 1-3 3H5"/><path d="M9 10l-4 4 4 4"/>',
+	x: '<path d="M6 6l12 12M18 6L6 18"/>',
+	"refresh-cw": '<path d="M20 11a8 8 0 0 0-14-5l-2 2"/><path d="M4 4v4h4"/><path d="M4 13a8 8 0 0 0 14 5l2-2"/><path d="M20 20v-4h-4"/>',
+};
+
+/** Fills the runtime's empty icon placeholders with a drawing, as they appear. */
+export function drawIcons(root: HTMLElement): void {
+	const fill = (svg: SVGElement): void => {
+		if (svg.childElementCount > 0) return;
+		const id = svg.getAttribute("data-icon") ?? "";
+		svg.setAttribute("fill", "none");
+		svg.setAttribute("stroke", "currentColor");
+		svg.setAttribute("stroke-width", "2");
+		svg.setAttribute("stroke-linecap", "round");
+		svg.setAttribute("stroke-linejoin", "round");
+		const drawing = ICONS[id] ?? '<circle cx="12" cy="12" r="7"/>';
+		const parsed = new DOMParser().parseFromString(`<svg xmlns="http://www.w3.org/2000/svg">${drawing}</svg>`, "image/svg+xml");
+		svg.append(...Array.from(parsed.documentElement.childNodes).map((n) => document.importNode(n, true)));
+	};
+	const scan = (): void => root.querySelectorAll<SVGElement>("svg.svg-icon").forEach(fill);
+	new MutationObserver(scan).observe(root, { childList: true, subtree: true });
+	scan();
+}

@@ -1,0 +1,45 @@
+// The model server for the browser test: the providers' protocol server (tests/support) speaking
+// Ollama's NDJSON, with answers queued by the test and paced to a token rate.
+import { ProviderServer, type Scenario } from "../support/providerServer";
+import { NDJSON_HEADERS, ollamaStream } from "../support/providerStreams";
+
+export interface QueuedAnswer {
+	tokens: string[];
+	tokensPerSecond: number;
+}
+
+export interface ModelServer {
+	kind: string;
+	url: string;
+	queue(answer: QueuedAnswer): void;
+	/** Whether a client closed a connection mid-answer (Stop), waiting up to 2 s for it. */
+	sawClientClose(): Promise<boolean>;
+	close(): Promise<void>;
+}
+
+/** One NDJSON line per token, written `tokensPerSecond` lines a second. */
+function paced(answer: QueuedAnswer): Scenario {
+	const body = ollamaStream(answer.tokens, { promptTokens: 120, completionTokens: answer.tokens.length });
+	const lineBytes = Math.max(1, Math.round(Buffer.byteLength(body) / (answer.tokens.length + 1)));
+	return { headers: NDJSON_HEADERS, body, chunkMin: lineBytes, chunkMax: lineBytes, chunkDelayMs: 1000 / answer.tokensPerSecond };
+}
+
+export async function startModelServer(): Promise<ModelServer> {
+	const server = await ProviderServer.start();
+	const answers: QueuedAnswer[] = [];
+	const json = (value: unknown): Scenario => ({ headers: { "content-type": "application/json" }, body: JSON.stringify(value), chunkMin: 1 << 20, chunkMax: 1 << 20 });
+	server.route("GET", "/api/tags", json({ models: [{ name: "e2e-model", model: "e2e-model", size: 1, details: { family: "llama" } }] }));
+	server.route("POST", "/api/show", json({ model_info: { "general.architecture": "llama", "llama.context_length": 8192 } }));
+	server.route("GET", "/api/version", json({ version: "0.12.0" }));
+	server.route("POST", "/api/chat", () => paced(answers.shift() ?? { tokens: ["A short answer."], tokensPerSecond: 200 }));
+	return {
+		kind: "tests/support/providerServer.ts",
+		url: server.url,
+		queue: (answer) => void answers.push(answer),
+		sawClientClose: () => server.waitForClientClose(2000).then(
+			() => true,
+			() => false,
+		),
+		close: () => server.close(),
+	};
+}

@@ -1,0 +1,85 @@
+// The browser side of the end-to-end test: the in-memory Obsidian runtime, a `require` that
+// provides it as `obsidian`, and a loader that runs main.js the way Obsidian loads a plugin.
+import type * as O from "obsidian";
+import * as obsidian from "../obsidian/index";
+import * as harness from "../obsidian/harness";
+import { drawIcons } from "./icons";
+
+interface BootOptions {
+	files: Record<string, string>;
+	/** Written through the adapter (hidden or plugin-owned files, e.g. saved chats). */
+	adapterFiles: Record<string, string>;
+	manifest: O.PluginManifest;
+	open: string;
+}
+
+interface PluginLike extends O.Plugin {
+	loading?: Promise<unknown>;
+	settings?: Record<string, unknown>;
+	saveSettings?: () => Promise<void>;
+}
+
+type PluginCtor = new (app: O.App, manifest: O.PluginManifest) => PluginLike;
+
+const e2e = {
+	obsidian,
+	harness,
+	app: undefined as harness.App | undefined,
+	plugin: undefined as PluginLike | undefined,
+	longTasks: [] as { start: number; duration: number }[],
+
+	/** Obsidian's `require` for plugins: only the modules Obsidian provides. */
+	require(id: string): unknown {
+		if (id === "obsidian") return obsidian;
+		throw new Error(`Cannot find module '${id}'`);
+	},
+
+	async boot(opts: BootOptions): Promise<{ onloadMs: number; onloadSyncMs: number }> {
+		drawIcons(document.body);
+		const app = await harness.createTestApp({ files: opts.files });
+		for (const [path, data] of Object.entries(opts.adapterFiles)) {
+			await app.vault.adapter.mkdir(path.split("/").slice(0, -1).join("/"));
+			await app.vault.adapter.write(path, data);
+		}
+		app.setDarkMode(false);
+		await harness.openNote(app, opts.open);
+		this.app = app;
+
+		// As Obsidian does: fetch main.js, run it as a CommonJS module, take its default export.
+		const code = await (await fetch("/main.js")).text();
+		const module = { exports: {} as Record<string, unknown> };
+		// eslint-disable-next-line @typescript-eslint/no-implied-eval -- loading a plugin bundle is what this page is for
+		const run = new Function("require", "module", "exports", code) as (r: (id: string) => unknown, m: typeof module, e: unknown) => void;
+		run((id) => this.require(id), module, module.exports);
+		const Ctor = (module.exports.default ?? module.exports) as PluginCtor;
+		const plugin = new Ctor(harness.asObsidianApp(app), opts.manifest);
+		const t0 = performance.now();
+		plugin.load();
+		const t1 = performance.now();
+		await plugin.loading;
+		const t2 = performance.now();
+		this.plugin = plugin;
+		return { onloadMs: t2 - t0, onloadSyncMs: t1 - t0 };
+	},
+
+	/** The open Discover panel's view, found the way the plugin finds it. */
+	view(): (O.View & { chatRuntime?: unknown; openSession(id: string): Promise<void> }) | undefined {
+		const leaf = this.app?.workspace.getLeavesOfType("discover-chat-view")[0];
+		return leaf?.view as unknown as (O.View & { chatRuntime?: unknown; openSession(id: string): Promise<void> }) | undefined;
+	},
+
+	watchLongTasks(): void {
+		this.longTasks = [];
+		new PerformanceObserver((list) => {
+			for (const e of list.getEntries()) this.longTasks.push({ start: e.startTime, duration: e.duration });
+		}).observe({ type: "longtask", buffered: false });
+	},
+};
+
+declare global {
+	interface Window {
+		e2e: typeof e2e;
+	}
+}
+
+window.e2e = e2e;
