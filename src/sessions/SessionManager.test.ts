@@ -95,6 +95,8 @@ describe("SessionManager basics", () => {
 		let list = await manager.list();
 		expect(list.map((s) => s.id)).toEqual([a.id, b.id]);
 		expect(list[0]).toMatchObject({ title: "older chat", messageCount: 2, preview: "reply with lines" });
+		await manager.appendMessage(a.id, message("assistant", "", 4, { error: "Server down" }));
+		expect((await manager.list())[0]).toMatchObject({ messageCount: 3, preview: "reply with lines" });
 		await manager.delete(a.id);
 		list = await manager.list();
 		expect(list.map((s) => s.id)).toEqual([b.id]);

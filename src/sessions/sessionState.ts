@@ -118,7 +118,12 @@ export class SessionState {
 	}
 
 	toSummary(): SessionSummary {
-		const last = this.transcript[this.transcript.length - 1];
+		// The last message with text: a failed answer's empty content says nothing in a list.
+		let last: ChatMessage | undefined;
+		for (let i = this.transcript.length - 1; i >= 0 && last === undefined; i--) {
+			const message = this.transcript[i];
+			if (message !== undefined && message.content.trim() !== "") last = message;
+		}
 		return {
 			id: this.id,
 			title: this.title,
