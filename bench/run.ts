@@ -1,0 +1,47 @@
+// `npm run bench`: runs every benchmark module present and prints its tables. Modules are loaded
+// dynamically so a missing one is skipped with a note instead of failing the whole run.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+
+interface BenchModule {
+	file: string;
+	exportName: string;
+	title: string;
+}
+
+const MODULES: readonly BenchModule[] = [
+	{ file: "tokens.ts", exportName: "runTokenBench", title: "Token estimator" },
+	{ file: "sessions.ts", exportName: "runSessionBench", title: "Session store" },
+	{ file: "engine.ts", exportName: "runEngineBench", title: "Chat engine" },
+	{ file: "providers.ts", exportName: "runProviderBench", title: "Providers" },
+];
+
+async function runOne(mod: BenchModule): Promise<{ text: string; ok: boolean }> {
+	const path = join(import.meta.dirname, mod.file);
+	if (!existsSync(path)) return { text: `_Skipped: bench/${mod.file} is not present._`, ok: true };
+	// eslint-disable-next-line no-unsanitized/method -- a fixed file of this folder, imported by path so a missing one can be skipped
+	const loaded: unknown = await import(pathToFileURL(path).href);
+	const run = typeof loaded === "object" && loaded !== null ? (loaded as Record<string, unknown>)[mod.exportName] : undefined;
+	if (typeof run !== "function") return { text: `_Skipped: bench/${mod.file} does not export ${mod.exportName}()._`, ok: true };
+	try {
+		const out: unknown = await (run as () => Promise<unknown>)();
+		return { text: String(out), ok: true };
+	} catch (err) {
+		return { text: `**Failed:** ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`, ok: false };
+	}
+}
+
+async function main(): Promise<void> {
+	let failures = 0;
+	for (const mod of MODULES) {
+		const started = performance.now();
+		const { text, ok } = await runOne(mod);
+		if (!ok) failures++;
+		const seconds = ((performance.now() - started) / 1000).toFixed(1);
+		console.log(`## ${mod.title} (bench/${mod.file}, ${seconds} s)\n\n${text}\n`);
+	}
+	if (failures > 0) process.exitCode = 1;
+}
+
+void main();
