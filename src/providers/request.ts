@@ -36,7 +36,10 @@ function describeCause(err: unknown): string {
 	const cause = (err as { cause?: unknown }).cause;
 	const code = typeof cause === "object" && cause !== null && "code" in cause ? String(cause.code) : undefined;
 	const inner = cause instanceof Error ? cause.message : undefined;
-	return [err.message, inner, code].filter(Boolean).join(": ");
+	const parts = [err.message];
+	if (inner && !parts.includes(inner)) parts.push(inner);
+	if (code && !parts.some((p) => p.includes(code))) parts.push(code);
+	return parts.join(": ");
 }
 
 /** Makes sure no error leaving an adapter carries the API key, in its message or anywhere else. */

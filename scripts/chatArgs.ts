@@ -1,0 +1,95 @@
+// Argument parsing for the terminal chat (scripts/chat.ts), kept apart so it can be tested.
+import { DEFAULT_BASE_URLS, type ProviderName } from "../src/providers";
+
+export interface ChatArgs {
+	provider: ProviderName;
+	model: string;
+	baseUrl: string;
+	/** A Markdown file sent as the document with every message, as the plugin sends the active note. */
+	note?: string;
+	/** Continue this saved session. */
+	session?: string;
+	/** Where sessions are saved. */
+	dir: string;
+	/** The model's context window in tokens; the plugin's default when absent. */
+	contextWindow?: number;
+	/** List saved sessions and exit. */
+	listSessions: boolean;
+	help: boolean;
+}
+
+export const DEFAULT_SESSIONS_DIR = "./.discover-sessions";
+export const API_KEY_ENV = "DISCOVER_API_KEY";
+
+export const USAGE = `Usage: npm run chat -- --provider ollama --model llama3.2 [options]
+
+Options:
+  --provider <name>       ollama (default), openai (any OpenAI-compatible server) or anthropic
+  --model <name>          the model to talk to (required)
+  --base-url <url>        the server (default: Ollama http://localhost:11434, OpenAI
+                          https://api.openai.com/v1, Anthropic https://api.anthropic.com);
+                          for OpenAI-compatible servers include /v1
+  --note <file.md>        send this note with every message, as the plugin sends the active note
+  --session <id>          continue a saved session
+  --dir <folder>          where sessions are saved (default ${DEFAULT_SESSIONS_DIR})
+  --context <tokens>      the model's context window (default 8192)
+  --list-sessions         list saved sessions and exit
+  --help                  show this help
+
+The API key, if the server needs one, comes from the ${API_KEY_ENV} environment variable.
+While an answer streams, Ctrl-C stops it; Ctrl-C twice quits. Type /new for a new session,
+/sessions to list them, /quit to leave.`;
+
+const PROVIDERS: readonly ProviderName[] = ["ollama", "openai", "anthropic"];
+const VALUE_FLAGS = new Set(["--provider", "--model", "--base-url", "--note", "--session", "--dir", "--context"]);
+const SWITCHES = new Set(["--list-sessions", "--help", "-h"]);
+
+export type ParseResult = { ok: true; args: ChatArgs } | { ok: false; error: string };
+
+/** Parses `argv` (without node and the script). `--flag value` and `--flag=value` both work. */
+export function parseChatArgs(argv: readonly string[]): ParseResult {
+	const values = new Map<string, string>();
+	const switches = new Set<string>();
+	for (let i = 0; i < argv.length; i++) {
+		const raw = argv[i] ?? "";
+		const eq = raw.indexOf("=");
+		const flag = raw.startsWith("--") && eq > 0 ? raw.slice(0, eq) : raw;
+		if (flag === "--api-key" || flag === "--key") {
+			return { ok: false, error: `Don't pass the API key on the command line (it ends up in shell history); set ${API_KEY_ENV} instead.` };
+		}
+		if (SWITCHES.has(flag)) {
+			switches.add(flag === "-h" ? "--help" : flag);
+			continue;
+		}
+		if (!VALUE_FLAGS.has(flag)) return { ok: false, error: `Unknown option "${raw}". Run with --help to see the options.` };
+		const value = flag !== raw ? raw.slice(eq + 1) : argv[++i];
+		if (value === undefined || value === "" || (flag === raw && value.startsWith("--"))) return { ok: false, error: `${flag} needs a value.` };
+		if (values.has(flag)) return { ok: false, error: `${flag} is given twice.` };
+		values.set(flag, value);
+	}
+	const help = switches.has("--help");
+	const provider = (values.get("--provider") ?? "ollama") as ProviderName;
+	if (!PROVIDERS.includes(provider)) return { ok: false, error: `--provider must be one of ${PROVIDERS.join(", ")}, not "${provider}".` };
+	const model = values.get("--model") ?? "";
+	if (!model && !help && !switches.has("--list-sessions")) return { ok: false, error: "Pass --model, for example --model llama3.2." };
+	const baseUrl = values.get("--base-url") ?? DEFAULT_BASE_URLS[provider];
+	try {
+		const url = new URL(baseUrl);
+		if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("not http");
+	} catch {
+		return { ok: false, error: `--base-url must be an http(s) address, like http://localhost:11434; got "${baseUrl}".` };
+	}
+	let contextWindow: number | undefined;
+	const context = values.get("--context");
+	if (context !== undefined) {
+		contextWindow = Number(context);
+		if (!Number.isInteger(contextWindow) || contextWindow < 1024) return { ok: false, error: `--context must be a whole number of tokens, at least 1024; got "${context}".` };
+	}
+	const args: ChatArgs = { provider, model, baseUrl, dir: values.get("--dir") ?? DEFAULT_SESSIONS_DIR, listSessions: switches.has("--list-sessions"), help };
+	const note = values.get("--note");
+	if (note !== undefined) args.note = note;
+	const session = values.get("--session");
+	if (session !== undefined) args.session = session;
+	if (contextWindow !== undefined) args.contextWindow = contextWindow;
+	return { ok: true, args };
+}
