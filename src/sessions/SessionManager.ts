@@ -1,11 +1,11 @@
 import type { ChatMessage, Session } from "../chat/types";
 import { newId } from "./ids";
 import { sessionToMarkdown } from "./markdown";
-import { asChatMessage, encodeRecord, FORMAT_VERSION, type SessionRecord } from "./records";
+import { asChatMessage, FORMAT_VERSION, type SessionRecord } from "./records";
 import { matchMessage } from "./search";
 import { SessionFiles, SessionNotFoundError } from "./sessionFiles";
 import { compareNewestFirst } from "./sessionIndex";
-import { DEFAULT_TITLE, titleFromMessages } from "./sessionState";
+import { compactRecords, DEFAULT_TITLE } from "./sessionState";
 import type { FileStore } from "./store";
 import type { SearchHit, SearchOptions, SessionManagerOptions, SessionSummary } from "./types";
 
@@ -118,18 +118,8 @@ export class SessionManager {
 	updateSession(session: Session): Promise<void> {
 		return this.exclusive(async () => {
 			const current = await this.files.state(session.id);
-			const at = this.iso();
-			const messages = session.messages.map(checkedMessage);
-			const transcript = messages.filter((m) => m.role !== "system");
-			const summary = messages.filter((m) => m.role === "system").pop();
-			const records: SessionRecord[] = [
-				{ type: "session", v: FORMAT_VERSION, id: session.id, createdAt: session.createdAt, title: DEFAULT_TITLE, at },
-			];
-			if (session.title !== titleFromMessages(transcript)) records.push({ type: "title", title: session.title, at });
-			if (summary !== undefined) records.push({ type: "summary", message: summary });
-			for (const message of transcript) records.push({ type: "message", message });
-			for (const raw of current.corrupt) records.push({ type: "corrupt", raw });
-			await this.files.rewrite(session.id, records, records.map(encodeRecord).join(""));
+			const checked = { ...session, messages: session.messages.map(checkedMessage) };
+			await this.files.rewrite(session.id, compactRecords(checked, current.corrupt, this.iso()));
 			this.changed(session.id);
 		});
 	}

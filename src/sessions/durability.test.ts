@@ -240,3 +240,25 @@ describe("the index", () => {
 		expect((await manager(store).load(id)).messages.map((x) => x.content)).toEqual(["kept"]);
 	});
 });
+
+describe("automatic compaction", () => {
+	it("rewrites a file that is mostly replaced records, keeping messages and unreadable lines", async () => {
+		const store = new MemoryFileStore();
+		const warnings: string[] = [];
+		const m = manager(store, warnings);
+		const { id } = await m.create();
+		await m.appendMessage(id, message("user", "question", 1));
+		await m.appendMessage(id, message("assistant", "", 2));
+		await store.append(file(id), "not json\n");
+		const fresh = manager(store, warnings);
+		for (let i = 0; i < 100; i++) await fresh.updateMessage(id, message("assistant", `draft ${i}`, 2));
+		for (let i = 0; i < 10; i++) await fresh.setSummary(id, message("system", `summary ${i}`, 3));
+		const lines = (store.files.get(file(id)) ?? "").split("\n").filter((l) => l !== "");
+		expect(lines.length).toBeLessThan(60);
+		expect(lines.some((l) => l.includes('"raw":"not json"'))).toBe(true);
+		const loaded = await manager(store).load(id);
+		expect(loaded.messages.map((x) => x.content)).toEqual(["summary 9", "question", "draft 99"]);
+		expect(loaded.title).toBe("question");
+	});
+});
+

@@ -1,6 +1,6 @@
 import { encodeRecord, parseSessionFile, type HeaderRecord, type SessionRecord } from "./records";
 import { parseIndex, serializeIndex, type IndexEntry } from "./sessionIndex";
-import { SessionState } from "./sessionState";
+import { compactRecords, SessionState } from "./sessionState";
 import type { FileStore } from "./store";
 
 export const SESSIONS_DIR = "sessions";
@@ -13,6 +13,8 @@ const ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
 const MISSING = "missing";
 /** Files checked or read in parallel during a refresh. */
 const PARALLEL = 32;
+/** Compact a file once this many records are superseded and they outnumber the messages. */
+const COMPACT_AFTER = 64;
 
 export class SessionNotFoundError extends Error {
 	readonly sessionId: string;
@@ -206,12 +208,23 @@ export class SessionFiles {
 		state.endsWithNewline = true;
 		state.apply(record);
 		await this.remember(state);
+		if (state.superseded >= COMPACT_AFTER && state.superseded > state.transcript.length) await this.compact(state);
 	}
 
-	/** Replaces the whole file with `records` (already encoded as `text`). */
-	async rewrite(id: string, records: readonly SessionRecord[], text: string): Promise<void> {
+	/** Rewrites a file that is mostly replaced records. The append already succeeded: only warn. */
+	private async compact(state: SessionState): Promise<void> {
+		try {
+			await this.rewrite(state.id, compactRecords(state.toSession(), state.corrupt, this.isoNow()));
+		} catch (err) {
+			this.cache.delete(state.id);
+			this.warn(`Session ${state.id} could not be compacted: ${String(err)}`);
+		}
+	}
+
+	/** Replaces the whole file with `records`, through a temporary file. */
+	async rewrite(id: string, records: readonly SessionRecord[]): Promise<void> {
 		const path = this.checkId(id);
-		await this.replace(path, text);
+		await this.replace(path, records.map(encodeRecord).join(""));
 		await this.remember(SessionState.fromRecords(id, records, this.isoNow()));
 	}
 

@@ -1,5 +1,5 @@
 import type { ChatMessage, Session } from "../chat/types";
-import type { SessionRecord } from "./records";
+import { FORMAT_VERSION, type SessionRecord } from "./records";
 import type { SessionSummary } from "./types";
 
 export const DEFAULT_TITLE = "New chat";
@@ -46,6 +46,8 @@ export class SessionState {
 	readonly corrupt: string[] = [];
 	/** False when the file's last line has no newline yet. */
 	endsWithNewline = true;
+	/** Records whose effect a later record replaced: what a compaction would save. */
+	superseded = 0;
 
 	constructor(id: string, createdAt: string) {
 		this.id = id;
@@ -81,6 +83,7 @@ export class SessionState {
 				this.corrupt.push(record.raw);
 				break;
 			case "summary":
+				if (this.summary !== undefined) this.superseded++;
 				this.summary = copy(record.message);
 				break;
 			case "message":
@@ -95,6 +98,7 @@ export class SessionState {
 	private upsert(message: ChatMessage): void {
 		if (message.role === "system") {
 			// A system message outside a summary record can only be a summary.
+			if (this.summary !== undefined) this.superseded++;
 			this.summary = copy(message);
 			return;
 		}
@@ -104,6 +108,7 @@ export class SessionState {
 			this.transcript.push(copy(message));
 		} else {
 			this.transcript[at] = copy(message);
+			this.superseded++;
 		}
 	}
 
@@ -133,4 +138,19 @@ export class SessionState {
 			preview: last === undefined ? "" : oneLine(last.content, PREVIEW_MAX),
 		};
 	}
+}
+
+/**
+ * The records of a compacted file holding `session`: header, title (when it is not the automatic
+ * one), summary, messages, then the unreadable lines of the old file so none is ever lost.
+ */
+export function compactRecords(session: Session, corrupt: readonly string[], at: string): SessionRecord[] {
+	const transcript = session.messages.filter((m) => m.role !== "system");
+	const summary = session.messages.filter((m) => m.role === "system").pop();
+	const records: SessionRecord[] = [{ type: "session", v: FORMAT_VERSION, id: session.id, createdAt: session.createdAt, title: DEFAULT_TITLE, at }];
+	if (session.title !== titleFromMessages(transcript)) records.push({ type: "title", title: session.title, at });
+	if (summary !== undefined) records.push({ type: "summary", message: summary });
+	for (const message of transcript) records.push({ type: "message", message });
+	for (const raw of corrupt) records.push({ type: "corrupt", raw });
+	return records;
 }
