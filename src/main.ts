@@ -1,7 +1,69 @@
-import { Plugin } from "obsidian";
+// Lifecycle only: load, migrate and validate settings, register the settings tab (and the panel).
+// Everything heavy (the engine, providers, sessions) is built when the panel first opens.
+import { Notice, Plugin } from "obsidian";
+import { DEFAULT_SETTINGS, FIELD_LABELS, SETTINGS_VERSION, sanitizeSettings, type DiscoverSettings } from "./settings";
+import { LEGACY_SECRET_NAME, migrateSettings } from "./ui/settingsMigration";
+import { DiscoverSettingTab } from "./ui/SettingTab";
+import { registerDiscoverPanel } from "./ui/registerPanel";
 
 export default class DiscoverPlugin extends Plugin {
+	override settings: DiscoverSettings = { ...DEFAULT_SETTINGS };
+
 	override async onload(): Promise<void> {
-		await this.loadData();
+		await this.loadSettings();
+		this.addSettingTab(new DiscoverSettingTab(this.app, this));
+		// The chat panel: view, ribbon icon and "Open chat"; the view builds its engine on first open.
+		registerDiscoverPanel(this);
 	}
+
+	async loadSettings(): Promise<void> {
+		const notes: string[] = [];
+		let raw: unknown = null;
+		try {
+			raw = await this.loadData();
+		} catch {
+			// A damaged data.json: start from defaults, but leave the file alone until something is saved.
+			notes.push("The settings file could not be read; the defaults are in use.");
+		}
+		const migrated = migrateSettings(raw);
+		const { settings, reset } = sanitizeSettings(migrated.settings);
+		this.settings = settings;
+		notes.push(...migrated.warnings);
+		if (reset.length) {
+			notes.push(`Some settings were invalid and were reset to their defaults: ${reset.map((r) => FIELD_LABELS[r.field]).join(", ")}.`);
+		}
+
+		let keySafe = true;
+		if (migrated.legacyApiKey !== undefined) keySafe = this.storeLegacyApiKey(migrated.legacyApiKey, notes);
+
+		const changed = raw !== null && (reset.length > 0 || migrated.warnings.length > 0 || !isCurrentVersion(raw));
+		// Saved once, so the notice below appears once; never while a plaintext key would be lost.
+		if (changed && keySafe) await this.saveSettings();
+		if (notes.length) new Notice(`Discover: ${notes.join(" ")}`, 10000);
+	}
+
+	/** Moves a plaintext key from old data into secret storage; false when that failed. */
+	private storeLegacyApiKey(key: string, notes: string[]): boolean {
+		const storage = this.app.secretStorage;
+		let name = this.settings.apiKeySecret || LEGACY_SECRET_NAME;
+		try {
+			const existing = storage.getSecret(name);
+			// Never overwrite a different key already stored under that name.
+			if (existing !== null && existing !== key) name = `${LEGACY_SECRET_NAME}-${Date.now().toString(36)}`;
+			if (existing !== key) storage.setSecret(name, key);
+			this.settings.apiKeySecret = name;
+			return true;
+		} catch {
+			notes.push("The API key could not be moved into secret storage; set it again in the settings.");
+			return false;
+		}
+	}
+
+	async saveSettings(): Promise<void> {
+		await this.saveData(this.settings);
+	}
+}
+
+function isCurrentVersion(raw: unknown): boolean {
+	return typeof raw === "object" && raw !== null && (raw as { settingsVersion?: unknown }).settingsVersion === SETTINGS_VERSION;
 }

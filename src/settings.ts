@@ -122,7 +122,8 @@ export function validateSettings(s: DiscoverSettings): SettingsIssue[] {
 		push({
 			field: "reservedResponseTokens",
 			related: "maxPromptTokens",
-			message: `Must be less than the context size: at most ${fmt(most)} tokens, so ${fmt(LIMITS.promptRoom)} remain for the prompt.`,
+			// Shown under both fields, so it names both.
+			message: `${FIELD_LABELS.reservedResponseTokens} (${fmt(s.reservedResponseTokens)}) must leave ${fmt(LIMITS.promptRoom)} of the context size (${fmt(s.maxPromptTokens)}) for the prompt: use at most ${fmt(most)}, or a larger context size.`,
 		});
 	}
 
@@ -134,7 +135,7 @@ export function validateSettings(s: DiscoverSettings): SettingsIssue[] {
 		push({
 			field: "minRecentMessagesToKeep",
 			related: "recentMessagesToKeep",
-			message: `Must be at most the number of recent messages to keep (${fmt(s.recentMessagesToKeep)}).`,
+			message: `${FIELD_LABELS.minRecentMessagesToKeep} (${fmt(s.minRecentMessagesToKeep)}) must not be more than ${FIELD_LABELS.recentMessagesToKeep.toLowerCase()} (${fmt(s.recentMessagesToKeep)}).`,
 		});
 	}
 

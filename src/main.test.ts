@@ -1,0 +1,77 @@
+// @vitest-environment happy-dom
+import { afterEach, describe, expect, it } from "vitest";
+import { clearNotices, createTestApp, loadPlugin, notices, readPluginDataText, unloadPlugin, writePluginData } from "../tests/obsidian/harness";
+import DiscoverPlugin from "./main";
+import { DEFAULT_SETTINGS, SETTINGS_VERSION } from "./settings";
+
+afterEach(() => clearNotices());
+
+async function reload(app: Awaited<ReturnType<typeof createTestApp>>): Promise<DiscoverPlugin> {
+	return (await loadPlugin(DiscoverPlugin, { app })).plugin;
+}
+
+describe("DiscoverPlugin lifecycle", () => {
+	it("first run: default settings, nothing written, no notice, a settings tab", async () => {
+		const { plugin, app } = await loadPlugin(DiscoverPlugin);
+		expect(plugin.settings).toEqual(DEFAULT_SETTINGS);
+		expect(await readPluginDataText(app)).toBeNull();
+		expect(notices()).toEqual([]);
+		expect(app.setting.tabs).toHaveLength(1);
+		unloadPlugin(plugin);
+		expect(app.setting.tabs).toHaveLength(0);
+	});
+
+	it("saveSettings writes data.json that loads back the same", async () => {
+		const app = await createTestApp();
+		const plugin = await reload(app);
+		plugin.settings.model = "llama3.2";
+		plugin.settings.maxPromptTokens = 16384;
+		await plugin.saveSettings();
+		unloadPlugin(plugin);
+		expect((await reload(app)).settings).toMatchObject({ model: "llama3.2", maxPromptTokens: 16384 });
+		expect(notices()).toEqual([]);
+	});
+
+	it("moves a plaintext API key into secret storage and out of data.json", async () => {
+		const app = await createTestApp();
+		await writePluginData(app, { provider: "openai", baseUrl: "https://api.openai.com/v1", apiKey: "sk-secret-abc" });
+		const plugin = await reload(app);
+		const name = plugin.settings.apiKeySecret;
+		expect(name).not.toBe("");
+		expect(app.secretStorage.getSecret(name)).toBe("sk-secret-abc");
+		const saved = (await readPluginDataText(app)) ?? "";
+		expect(saved).not.toContain("sk-secret-abc");
+		expect(JSON.parse(saved)).toMatchObject({ apiKeySecret: name, settingsVersion: SETTINGS_VERSION, provider: "openai" });
+		expect(notices().join(" ")).toMatch(/secret storage/);
+	});
+
+	it("does not overwrite a different key already stored under that name", async () => {
+		const app = await createTestApp({ secrets: { "my-key": "sk-new" } });
+		await writePluginData(app, { apiKey: "sk-old", apiKeySecret: "my-key" });
+		const plugin = await reload(app);
+		expect(app.secretStorage.getSecret("my-key")).toBe("sk-new");
+		expect(app.secretStorage.getSecret(plugin.settings.apiKeySecret)).toBe("sk-old");
+	});
+
+	it("invalid values: defaults for those fields only, one notice, fixed on disk so it shows once", async () => {
+		const app = await createTestApp();
+		await writePluginData(app, { ...DEFAULT_SETTINGS, maxPromptTokens: 4096, reservedResponseTokens: 9000, minRecentMessagesToKeep: 0, model: "m" });
+		const plugin = await reload(app);
+		expect(plugin.settings).toMatchObject({ maxPromptTokens: 4096, reservedResponseTokens: 512, minRecentMessagesToKeep: 2, model: "m" });
+		expect(notices()).toHaveLength(1);
+		expect(notices()[0]).toMatch(/Tokens reserved for the answer, Fewest recent messages to keep/);
+		unloadPlugin(plugin);
+		clearNotices();
+		await reload(app);
+		expect(notices()).toEqual([]);
+	});
+
+	it("damaged data.json: defaults and a notice, the file left as it was", async () => {
+		const app = await createTestApp();
+		await writePluginData(app, "{ not json");
+		const plugin = await reload(app);
+		expect(plugin.settings).toEqual(DEFAULT_SETTINGS);
+		expect(notices().join(" ")).toMatch(/could not be read/);
+		expect(await readPluginDataText(app)).toBe("{ not json");
+	});
+});

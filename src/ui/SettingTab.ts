@@ -1,0 +1,129 @@
+// Discover's settings tab: model and connection, the conversation budget, chat and storage.
+import { PluginSettingTab, Setting, type App, type ButtonComponent, type Plugin } from "obsidian";
+import { DEFAULT_SETTINGS, FIELD_LABELS, LIMITS, validateSettings, type DiscoverSettings } from "../settings";
+import { BudgetSection, type SettingsStore } from "./settingsBudget";
+import { ProviderSection, type SettingsAdapterFactory } from "./settingsProvider";
+
+/** The real adapter, loaded when the tab first needs it so the plugin's onload stays small. */
+const pluginAdapter: SettingsAdapterFactory = async (app, settings) => (await import("./adapterFactory")).createPluginAdapter(app, settings);
+
+type FolderField = "sessionsFolder" | "exportFolder";
+
+export class DiscoverSettingTab extends PluginSettingTab {
+	private readonly budget: BudgetSection;
+	private readonly provider: ProviderSection;
+	// Typed as the store, not as Plugin: Plugin.settings (1.13) is not what we read here.
+	private readonly host: SettingsStore;
+	private useContextButton: ButtonComponent | null = null;
+	private reportedContextLength: number | undefined;
+
+	constructor(app: App, plugin: Plugin & SettingsStore, makeAdapter: SettingsAdapterFactory = pluginAdapter) {
+		super(app, plugin);
+		this.host = plugin;
+		this.budget = new BudgetSection(plugin);
+		this.provider = new ProviderSection(app, plugin, makeAdapter, (tokens) => this.showContextLength(tokens));
+	}
+
+	private get s(): DiscoverSettings {
+		return this.host.settings;
+	}
+
+	override display(): void {
+		const { containerEl } = this;
+		containerEl.empty();
+		containerEl.addClass("discover-chat-settings");
+		this.useContextButton = null;
+
+		new Setting(containerEl).setName("Model and connection").setHeading();
+		this.provider.render(containerEl);
+
+		new Setting(containerEl)
+			.setName("Conversation budget")
+			.setDesc("How much of the chat is sent with each message. Older messages are summarized so the prompt always fits.")
+			.setHeading();
+		this.budget.render(containerEl, (field, setting) => {
+			if (field !== "maxPromptTokens") return;
+			setting.addButton((b) => {
+				this.useContextButton = b;
+				b.setButtonText("Use the model's context length").onClick(() => this.applyContextLength());
+				b.buttonEl.addClass("discover-chat-hidden");
+			});
+		});
+		this.showContextLength(this.reportedContextLength);
+
+		new Setting(containerEl).setName("Chat").setHeading();
+		new Setting(containerEl)
+			.setName(FIELD_LABELS.includeActiveNote)
+			.setDesc("Send the note you are reading with each message, as much of it as fits. You can turn it off in the panel.")
+			.addToggle((t) =>
+				t.setValue(this.s.includeActiveNote).onChange(async (on) => {
+					this.s.includeActiveNote = on;
+					await this.host.saveSettings();
+				}),
+			);
+		new Setting(containerEl)
+			.setName(FIELD_LABELS.systemPrompt)
+			.setDesc("Instructions sent first in every prompt.")
+			.addTextArea((t) => {
+				t.setValue(this.s.systemPrompt).onChange(async (value) => {
+					this.s.systemPrompt = value;
+					await this.host.saveSettings();
+				});
+				t.inputEl.rows = 6;
+				t.inputEl.addClass("discover-chat-settings-prompt");
+				t.inputEl.setAttr("aria-label", FIELD_LABELS.systemPrompt);
+			})
+			.addExtraButton((b) =>
+				b
+					.setIcon("rotate-ccw")
+					.setTooltip("Restore the default instructions")
+					.onClick(async () => {
+						this.s.systemPrompt = DEFAULT_SETTINGS.systemPrompt;
+						await this.host.saveSettings();
+						this.display();
+					}),
+			);
+
+		new Setting(containerEl).setName("Storage").setHeading();
+		this.folderSetting(containerEl, "sessionsFolder", "Where chats are saved, one file per chat. They sync with the vault.");
+		this.folderSetting(containerEl, "exportFolder", "Where chats exported as notes go.");
+	}
+
+	private folderSetting(containerEl: HTMLElement, field: FolderField, desc: string): void {
+		const setting = new Setting(containerEl).setName(FIELD_LABELS[field]).setDesc(desc);
+		const messageEl = setting.infoEl.createDiv({ cls: ["discover-chat-setting-message", "discover-chat-hidden"], attr: { role: "alert" } });
+		setting.addText((t) => {
+			t.setPlaceholder(DEFAULT_SETTINGS[field]).setValue(this.s[field]);
+			t.inputEl.setAttr("aria-label", FIELD_LABELS[field]);
+			t.onChange(async (value) => {
+				const folder = value.trim();
+				const issue = validateSettings({ ...this.s, [field]: folder }).find((i) => i.field === field);
+				messageEl.setText(issue?.message ?? "");
+				messageEl.toggleClass("discover-chat-hidden", !issue);
+				if (issue) return;
+				this.s[field] = folder;
+				await this.host.saveSettings();
+			});
+		});
+	}
+
+	private showContextLength(tokens: number | undefined): void {
+		this.reportedContextLength = tokens;
+		const b = this.useContextButton;
+		if (!b) return;
+		const usable = tokens !== undefined && tokens >= LIMITS.maxPromptTokens.min;
+		b.buttonEl.toggleClass("discover-chat-hidden", !usable);
+		if (usable) b.setTooltip(`Set the context size to ${tokens.toLocaleString("en-US")} tokens`);
+	}
+
+	private async applyContextLength(): Promise<void> {
+		const tokens = this.reportedContextLength;
+		if (tokens === undefined) return;
+		await this.budget.set("maxPromptTokens", Math.min(tokens, LIMITS.maxPromptTokens.max));
+	}
+
+	override hide(): void {
+		this.provider.dispose();
+		super.hide();
+	}
+}
