@@ -37,7 +37,8 @@ export const anthropicDialect: DialectFactory = (config, baseUrl) => {
 	if (config.fromApp) headers["anthropic-dangerous-direct-browser-access"] = "true";
 	return {
 		headers,
-		modelsUrl: `${baseUrl}/v1/models`,
+		// The list is paged (20 by default); 1000 is the most one page holds.
+		modelsUrl: `${baseUrl}/v1/models?limit=1000`,
 		chatCall: (req) => ({
 			url: `${baseUrl}/v1/messages`,
 			headers: { ...headers, "content-type": "application/json", accept: "text/event-stream" },
@@ -45,6 +46,6 @@ export const anthropicDialect: DialectFactory = (config, baseUrl) => {
 		}),
 		decoder: (ctx, onToken) => new AnthropicStreamDecoder(ctx, onToken),
 		readModels: readOpenAIModels, // Same `{ data: [{ id, max_input_tokens? }] }` shape.
-		modelContextLength: (ctx, model, signal) => contextLengthFromList(ctx, `${baseUrl}/v1/models`, headers, model, signal),
+		modelContextLength: (ctx, model, signal) => contextLengthFromList(ctx, `${baseUrl}/v1/models?limit=1000`, headers, model, signal),
 	};
 };

@@ -21,6 +21,8 @@ function unreachableMessage(config: ProviderConfig, origin: string): string {
 
 function hasModel(config: ProviderConfig, models: readonly ModelInfo[]): boolean {
 	if (config.provider === "ollama") return models.some((m) => sameOllamaModel(m.id, config.model));
+	// Anthropic lists dated ids; an alias is one without its date ("claude-sonnet-4-5-20250929").
+	if (config.provider === "anthropic") return models.some((m) => m.id === config.model || m.id.replace(/-\d{8}$/, "") === config.model);
 	return models.some((m) => m.id === config.model);
 }
 

@@ -1,4 +1,7 @@
+import { LLMError } from "./errors";
 import { createParser, type EventSourceMessage, type EventSourceParser } from "eventsource-parser";
+
+export const MAX_EVENT_SIZE = 16 * 1024 * 1024;
 
 /**
  * Server-sent events, via eventsource-parser (CRLF, comments, leading blank lines, fields split
@@ -10,18 +13,23 @@ export class SseReader {
 	private readonly pending: EventSourceMessage[] = [];
 	/** Lines that are not SSE at all (a server writing a bare JSON error, for instance). */
 	private readonly strayLines: string[] = [];
+	private overflowed = false;
 
 	constructor() {
 		this.parser = createParser({
+			// A server that never ends an event must not exhaust memory.
+			maxBufferSize: MAX_EVENT_SIZE,
 			onEvent: (event) => this.pending.push(event),
 			onError: (error) => {
 				if (error.type === "unknown-field" && error.line !== undefined) this.strayLines.push(error.line);
+				if (error.type === "max-buffer-size-exceeded") this.overflowed = true;
 			},
 		});
 	}
 
 	push(text: string, onEvent: (event: EventSourceMessage) => void, onStrayLine: (line: string) => void): void {
 		this.parser.feed(text);
+		if (this.overflowed) throw new LLMError("protocol", `The server sent an event of more than ${MAX_EVENT_SIZE} characters without ending it.`);
 		this.drain(onEvent, onStrayLine);
 	}
 

@@ -119,3 +119,17 @@ describe("dialect details", () => {
 		expect(result).toMatchObject({ text: "Hi", thinking: "Because", usage: { promptTokens: 125, completionTokens: 1 } });
 	});
 });
+
+describe("limits", () => {
+	it("a line that never ends is a protocol error, not unbounded memory", async () => {
+		const { LineSplitter } = await import("../../src/providers/lines");
+		const splitter = new LineSplitter(100);
+		splitter.push("x".repeat(60), () => undefined);
+		expect(() => splitter.push("y".repeat(60), () => undefined)).toThrow(/more than 100 characters/);
+	});
+
+	it("an SSE event that never ends is a protocol error", async () => {
+		const big = `data: ${"z".repeat(17 * 1024 * 1024)}`;
+		await expect(generateFrom("openai", big, [1024 * 1024])).rejects.toMatchObject({ kind: "protocol" });
+	});
+});

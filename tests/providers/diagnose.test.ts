@@ -82,6 +82,14 @@ for (const { name, load } of TRANSPORTS) {
 			expect(d.message).toContain("qwen2.5-7b-instruct");
 		});
 
+		it("testConnection: an Anthropic alias matches its dated id; the list is asked for in one page", async () => {
+			server.route("GET", "/v1/models", json({ data: [{ type: "model", id: "claude-sonnet-4-5-20250929" }], has_more: false }));
+			const ok = await createAdapter(config({ provider: "anthropic", model: "claude-sonnet-4-5", apiKey: "k" })).testConnection();
+			expect(ok.kind).toBe("ok");
+			const missing = await createAdapter(config({ provider: "anthropic", model: "claude-sonnet-4", apiKey: "k" })).testConnection();
+			expect(missing.kind).toBe("model_missing");
+		});
+
 		it("testConnection: a rejected key is auth", async () => {
 			server.route("GET", "/v1/models", errorScenario(httpError("openai", 401, "Incorrect API key provided", "invalid_api_key")));
 			const d = await createAdapter(config({ provider: "openai", baseUrl: baseUrlFor("openai", server.url), apiKey: "sk-wrong-key-123456" })).testConnection();
