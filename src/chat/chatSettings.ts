@@ -1,5 +1,7 @@
 import { DEFAULT_CHAT_SETTINGS, type ChatSettings } from "./types";
 
+const MIN_PROMPT_ROOM = 128;
+
 function whole(value: unknown, fallback: number): number {
 	return typeof value === "number" && Number.isFinite(value) ? Math.floor(value) : fallback;
 }
@@ -10,8 +12,8 @@ function whole(value: unknown, fallback: number): number {
  */
 export function normalizeChatSettings(partial: Partial<ChatSettings> = {}, base: ChatSettings = DEFAULT_CHAT_SETTINGS): ChatSettings {
 	const maxPromptTokens = Math.max(256, whole(partial.maxPromptTokens, base.maxPromptTokens));
-	// The answer may take at most half the window; the prompt needs room too.
-	const reservedResponseTokens = Math.min(Math.floor(maxPromptTokens / 2), Math.max(16, whole(partial.reservedResponseTokens, base.reservedResponseTokens)));
+	// The answer's reserve must leave the prompt some room, or every message would be "too long".
+	const reservedResponseTokens = Math.min(maxPromptTokens - MIN_PROMPT_ROOM, Math.max(16, whole(partial.reservedResponseTokens, base.reservedResponseTokens)));
 	const recentMessagesToKeep = Math.max(0, whole(partial.recentMessagesToKeep, base.recentMessagesToKeep));
 	const minRecentMessagesToKeep = Math.min(recentMessagesToKeep, Math.max(0, whole(partial.minRecentMessagesToKeep, base.minRecentMessagesToKeep)));
 	const systemPrompt = typeof partial.systemPrompt === "string" ? partial.systemPrompt : base.systemPrompt;

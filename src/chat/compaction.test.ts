@@ -160,6 +160,16 @@ describe("compactHistory", () => {
 		expect(promptAfter(i, result.summary, result.recent).estimatedTokens).toBeLessThanOrEqual(i.budget.prompt);
 	});
 
+	it("cuts a previous summary written for a larger window when nothing else can give way", async () => {
+		const adapter = new StubAdapter();
+		const i = input(adapter, conversation(1, 5), { previousSummary: "A long summary sentence. ".repeat(600) });
+		const result = await compactHistory(i);
+		expect(result.summaryOf).toBeUndefined();
+		expect(result.recent).toHaveLength(2);
+		expect(estimateTokens(result.summary ?? "")).toBeLessThanOrEqual(i.budget.summaryMaxTokens);
+		expect(promptAfter(i, result.summary, result.recent).estimatedTokens).toBeLessThanOrEqual(i.budget.prompt);
+	});
+
 	it("reports progress once before summarizing", async () => {
 		const statuses: string[] = [];
 		await compactHistory(input(new StubAdapter(), conversation(20, 30), { onStatus: (s) => statuses.push(s) }));
@@ -204,7 +214,7 @@ describe("compactHistory properties", () => {
 				historyArb,
 				settingsArb,
 				messageTextArb,
-				fc.option(messageTextArb, { nil: undefined }),
+				fc.option(fc.tuple(messageTextArb, fc.integer({ min: 1, max: 80 })).map(([t, n]) => Array.from({ length: n }, () => t).join(" ")), { nil: undefined }),
 				fc.boolean(),
 				async (history, settings, current, previousSummary, failing) => {
 					const adapter = new StubAdapter({ failSummaries: failing });

@@ -136,6 +136,11 @@ export async function compactHistory(input: CompactionInput): Promise<Compaction
 		result.summaryOf = older[older.length - 1]?.id;
 		result.summarizedCount = older.length;
 	}
+	else if (result.summary !== undefined) {
+		// Nothing older to fold in, yet over the budget: a summary written for a larger window
+		// (the settings changed) is cut to what a new one may take. Deterministic, so not saved.
+		result.summary = truncateToTokens(result.summary, budget.summaryMaxTokens, estimate);
+	}
 	const recent = history.slice(plan.split).map(toPrompt);
 	let total = fixedCost(input.systemPrompt, result.summary, input.current, estimate);
 	for (let i = plan.split; i < history.length; i++) total += costs.cost(i);

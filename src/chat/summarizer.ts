@@ -14,6 +14,8 @@ export const CONDENSE_INSTRUCTION =
 
 export const PREVIOUS_SUMMARY_PREFIX = "Previous summary: ";
 
+const ENTRY_SEPARATOR = "\n\n";
+
 /**
  * A summary of a block too big for one request is built by rolling through pieces, each request
  * carrying the summary so far. At most this many requests per summary: beyond it, the oldest
@@ -76,13 +78,55 @@ export function naiveSummary(previous: string | undefined, transcript: string, m
 	return truncateToTokens(parts.join("\n\n"), maxTokens, estimate);
 }
 
+/**
+ * The longest start of `text` from `start` within `limit` tokens: at a line boundary when one
+ * fits (prefix sums pick the candidate, a binary search over boundaries confirms it, since the
+ * estimator is not exactly additive), else a halved run of characters.
+ */
+function fittingCut(text: string, start: number, limit: number, estimate: EstimateFn): number {
+	const plan = planContext(text.slice(start), estimate, limit);
+	const fits = (len: number): boolean => estimate(text.slice(start, start + len)) <= limit;
+	let hi = 0;
+	while (hi < plan.prefix.length && (plan.prefix[hi] ?? Infinity) <= limit) hi++;
+	let lo = 1;
+	let best = 0;
+	while (lo <= hi) {
+		const mid = (lo + hi) >>> 1;
+		if (fits(plan.ends[mid - 1] ?? 0)) {
+			best = plan.ends[mid - 1] ?? 0;
+			lo = mid + 1;
+		} else {
+			hi = mid - 1;
+		}
+	}
+	if (best > 0) return best;
+	// Not even one line fits (a tiny window, or a line of base64): halve until it does.
+	let take = Math.max(1, plan.ends[0] ?? text.length - start);
+	while (take > 1 && !fits(take)) take = Math.ceil(take / 2);
+	const code = text.charCodeAt(start + take - 1);
+	if (take > 1 && code >= 0xd800 && code <= 0xdbff) take--;
+	return take;
+}
+
 /** Cuts texts into pieces of at most `limit` estimated tokens, cutting inside an entry only when it alone is too big. */
 export function packPieces(entries: readonly string[], limit: number, estimate: EstimateFn): string[] {
 	const pieces: string[] = [];
 	let current: string[] = [];
 	let currentTokens = 0;
+	// Sums of entry estimates pick the packing; the joined piece is checked, and split in halves
+	// if the estimator counts the whole higher than its parts.
+	const emit = (group: string[]): void => {
+		const joined = group.join(ENTRY_SEPARATOR);
+		if (group.length > 1 && estimate(joined) > limit) {
+			const half = group.length >>> 1;
+			emit(group.slice(0, half));
+			emit(group.slice(half));
+		} else {
+			pieces.push(joined);
+		}
+	};
 	const flush = (): void => {
-		if (current.length > 0) pieces.push(current.join("\n\n"));
+		if (current.length > 0) emit(current);
 		current = [];
 		currentTokens = 0;
 	};
@@ -97,20 +141,8 @@ export function packPieces(entries: readonly string[], limit: number, estimate: 
 			add(entry, tokens);
 			continue;
 		}
-		// One entry larger than a piece: cut it at line boundaries (long lines in fixed-size segments).
-		let start = 0;
-		while (start < entry.length) {
-			const plan = planContext(entry.slice(start), estimate, limit);
-			let take = 0;
-			for (let i = 0; i < plan.prefix.length; i++) {
-				if ((plan.prefix[i] ?? Infinity) <= limit) take = plan.ends[i] ?? take;
-				else break;
-			}
-			// A single segment over the limit (a tiny window): halve it until it fits.
-			if (take === 0) {
-				take = Math.max(1, plan.ends[0] ?? entry.length - start);
-				while (take > 1 && estimate(entry.slice(start, start + take)) > limit) take = Math.ceil(take / 2);
-			}
+		for (let start = 0; start < entry.length; ) {
+			const take = fittingCut(entry, start, limit, estimate);
 			const chunk = entry.slice(start, start + take);
 			add(chunk, estimate(chunk));
 			start += take;
@@ -150,9 +182,9 @@ export class Summarizer {
 		let pieces = packPieces(entries, pieceLimit, estimate);
 		let summary = prev;
 		if (pieces.length > MAX_SUMMARY_REQUESTS) {
-			const oldest = pieces.slice(0, pieces.length - MAX_SUMMARY_REQUESTS + 1);
+			const oldest = pieces.slice(0, pieces.length - MAX_SUMMARY_REQUESTS);
 			summary = naiveSummary(summary, oldest.join("\n\n"), maxTokens, estimate);
-			pieces = pieces.slice(pieces.length - MAX_SUMMARY_REQUESTS + 1);
+			pieces = pieces.slice(pieces.length - MAX_SUMMARY_REQUESTS);
 		}
 		for (let i = 0; i < pieces.length; i++) {
 			const piece = pieces[i] ?? "";

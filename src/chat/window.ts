@@ -106,7 +106,7 @@ export function planWindow(input: WindowInput, costs = new HistoryCosts(input.hi
 		total += costs.cost(i - 1);
 		i--;
 	}
-	if (i === 0) return { fits: true, split: 0, needsCompression: false };
+	if (i === 0 && total <= promptBudget) return { fits: true, split: 0, needsCompression: false };
 
 	const withSummary = fixedCost(input.systemPrompt, undefined, input.current, estimate) + summaryAllowance(input.summaryMaxTokens, estimate);
 	const minKeep = Math.max(0, Math.min(input.settings.minRecentMessagesToKeep, n));
