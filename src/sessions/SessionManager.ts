@@ -145,7 +145,8 @@ export class SessionManager {
 	 * order. Summaries are skipped unless `role` is `system`.
 	 */
 	search(query: string, opts: SearchOptions = {}): Promise<SearchHit[]> {
-		const needle = query.trim().toLowerCase();
+		// NUL separates messages in SessionState.searchText(); it is never part of a real query.
+		const needle = query.split("\u0000").join("").trim().toLowerCase();
 		const limit = opts.limit ?? DEFAULT_SEARCH_LIMIT;
 		if (needle === "" || !(limit > 0)) return Promise.resolve([]);
 		const role = opts.role;
@@ -159,6 +160,7 @@ export class SessionManager {
 				const states = await Promise.all(batch.map((s) => this.files.stateForSearch(s.id)));
 				for (const state of states) {
 					if (state === undefined) continue;
+					if (role !== "system" && !state.searchText().includes(needle)) continue;
 					const pool = role === "system" ? (state.summary === undefined ? [] : [state.summary]) : state.transcript;
 					for (const message of pool) {
 						if (role !== undefined && message.role !== role) continue;

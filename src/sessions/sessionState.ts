@@ -48,6 +48,8 @@ export class SessionState {
 	endsWithNewline = true;
 	/** Records whose effect a later record replaced: what a compaction would save. */
 	superseded = 0;
+	/** All transcript text lowercased, for search; dropped on every change. */
+	private lowered: string | undefined;
 
 	constructor(id: string, createdAt: string) {
 		this.id = id;
@@ -70,8 +72,18 @@ export class SessionState {
 		return auto === DEFAULT_TITLE ? this.headerTitle : auto;
 	}
 
+	/**
+	 * The transcript's text, lowercased and joined with NUL, so a search can skip a session with
+	 * one indexOf instead of one per message. NUL never occurs in a search query (see search.ts).
+	 */
+	searchText(): string {
+		this.lowered ??= this.transcript.map((m) => m.content.toLowerCase()).join("\u0000");
+		return this.lowered;
+	}
+
 	/** Applies one record, as the loader does for every line in order. */
 	apply(record: SessionRecord): void {
+		this.lowered = undefined;
 		switch (record.type) {
 			case "session":
 				this.headerTitle = record.title;
