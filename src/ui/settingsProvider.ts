@@ -46,9 +46,11 @@ export class ProviderSection {
 	private modelDropdown: DropdownComponent | null = null;
 	private modelText: TextComponent | null = null;
 	private modelMessage: HTMLElement | null = null;
+	/** The server's last model list; a listed context length saves asking again. */
+	private models: ModelInfo[] = [];
 	// Typing (an address, a model name) asks the server only once the person pauses.
 	private readonly refreshSoon = debounce(() => void this.refreshModels(), 600, true);
-	private readonly lookUpSoon = debounce(() => void this.lookUpContextLength([]), 600, true);
+	private readonly lookUpSoon = debounce(() => void this.lookUpContextLength(), 600, true);
 
 	constructor(
 		private readonly app: App,
@@ -188,11 +190,13 @@ export class ProviderSection {
 			const adapter = await this.makeAdapter(this.app, this.s);
 			const models = await adapter.listModels(signal);
 			if (signal.aborted) return;
+			this.models = models;
 			this.fillModels(models);
 			show(messageEl, models.length ? "" : "The server lists no models. Type the model's name.", "info");
-			await this.lookUpContextLength(models);
+			await this.lookUpContextLength();
 		} catch (e) {
 			if (signal.aborted) return;
+			this.models = [];
 			this.fillModels([]);
 			show(messageEl, `Could not list models: ${errorText(e)}`, "error");
 			this.onContextLength(undefined);
@@ -203,13 +207,13 @@ export class ProviderSection {
 		this.s.model = model;
 		this.modelText?.setValue(model);
 		await this.store.saveSettings();
-		await this.lookUpContextLength([]);
+		await this.lookUpContextLength();
 	}
 
-	private async lookUpContextLength(models: ModelInfo[]): Promise<void> {
+	private async lookUpContextLength(): Promise<void> {
 		const model = this.s.model;
 		if (!model) return this.onContextLength(undefined);
-		const listed = models.find((m) => m.id === model)?.contextLength;
+		const listed = this.models.find((m) => m.id === model)?.contextLength;
 		if (listed !== undefined) return this.onContextLength(listed);
 		const signal = this.controller.signal;
 		try {
