@@ -35,6 +35,9 @@ describe("search", () => {
 		expect(await manager.search("obsidian", { limit: 0 })).toEqual([]);
 		expect(await manager.search("   ")).toEqual([]);
 		expect(await manager.search("no such words")).toEqual([]);
+		// NUL separates messages internally; a query containing one must not match across messages.
+		expect(await manager.search("obsidian\u0000")).toEqual(await manager.search("obsidian"));
+		expect(await manager.search("plugins\u0000plugins")).toEqual([]);
 	});
 
 	it("sees messages updated after the first search", async () => {
