@@ -74,7 +74,7 @@ export class SessionState {
 
 	/**
 	 * The transcript's text, lowercased and joined with NUL, so a search can skip a session with
-	 * one indexOf instead of one per message. NUL never occurs in a search query (see search.ts).
+	 * one indexOf instead of one per message. SessionManager.search strips NUL from queries.
 	 */
 	searchText(): string {
 		this.lowered ??= this.transcript.map((m) => m.content.toLowerCase()).join("\u0000");
