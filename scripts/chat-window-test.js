@@ -71,7 +71,7 @@ function check(condition, message) {
 	if (!condition) throw new Error(message);
 }
 
-/** Every chat prompt fits the cap and ends with its own user message, which appears only there. */
+/** Every chat prompt fits the cap and ends with its own user message, which appears only there; returns a one-line account. */
 function checkPrompts(adapter, cap = CAP) {
 	for (const r of adapter.chat) {
 		const tokens = estimatePromptTokens(r.messages);
@@ -85,6 +85,8 @@ function checkPrompts(adapter, cap = CAP) {
 	for (const r of adapter.summaries) {
 		check(estimatePromptTokens(r.messages) + r.maxTokens <= SETTINGS.maxPromptTokens, "a summary request exceeds the window");
 	}
+	const largest = Math.max(0, ...adapter.chat.map((r) => estimatePromptTokens(r.messages)));
+	return `${adapter.chat.length} prompts, largest ${largest} of ${cap} tokens; ${adapter.summaries.length} summary requests`;
 }
 
 const scenarios = {
@@ -95,7 +97,7 @@ const scenarios = {
 		const last = adapter.chat[3];
 		check(last.messages.length === 1 + 7 + 1 - 1, `expected system + 7 messages, got ${last.messages.length}`);
 		check(last.messages.map((m) => m.content).join("|") === "Be brief.|Question 0|Answer 1.|Question 1|Answer 2.|Question 2|Answer 3.|Question 3", "history not sent whole");
-		checkPrompts(adapter);
+		return checkPrompts(adapter);
 	},
 
 	async "over budget: older turns summarized, last N verbatim, no duplicate user message"() {
@@ -113,7 +115,7 @@ const scenarios = {
 		check(JSON.stringify(verbatim.map((m) => m.content)) === JSON.stringify(tail), "recent messages not verbatim");
 		check(last.messages[0].content.includes(chat.messages[0].content), "the summary is not in the prompt");
 		check(transcript.length === 28, "the transcript lost messages");
-		checkPrompts(adapter);
+		return checkPrompts(adapter);
 	},
 
 	async "the latest N exceed the cap: window shrinks, then recent messages compress, minimum kept"() {
@@ -127,7 +129,7 @@ const scenarios = {
 		const compressed = adapter.chat[6].messages.slice(1, -1);
 		check(compressed.length >= SETTINGS.minRecentMessagesToKeep, "fewer recent messages than the minimum");
 		check(compressed.some((m) => m.content.startsWith(CONDENSED_PREFIX)), "no recent message was compressed");
-		checkPrompts(adapter);
+		return checkPrompts(adapter);
 	},
 
 	async "a large document is trimmed after the messages"() {
@@ -141,7 +143,7 @@ const scenarios = {
 		check(last.messages.length === 4, "messages were dropped for the document");
 		check(last.messages[0].content.includes("The document was cut here"), "no note about the cut");
 		check(estimatePromptTokens(last.messages) > CAP * 0.9, "the document did not use the room left");
-		checkPrompts(adapter);
+		return checkPrompts(adapter);
 	},
 
 	async "summarizer failure: naive fallback, still within the cap"() {
@@ -150,7 +152,7 @@ const scenarios = {
 		check(adapter.summaries.length > 0, "the summarizer was never tried");
 		check(chat.messages[0].role === "system" && chat.messages[0].content.includes("summarizer was unavailable"), "no fallback summary");
 		check(events.some((e) => e.type === "warning"), "no warning about the fallback");
-		checkPrompts(adapter);
+		return checkPrompts(adapter);
 	},
 
 	async "Stop mid-stream: the partial answer is kept and persisted"() {
@@ -166,6 +168,7 @@ const scenarios = {
 		const saved = await sessions.load(chat.sessionId);
 		const last = saved.messages[saved.messages.length - 1];
 		check(last.role === "assistant" && last.cancelled === true && last.content === answer.content, "the partial answer was not persisted");
+		return `kept "${answer.content}"`;
 	},
 
 	async "provider overflow: one smaller retry"() {
@@ -179,6 +182,7 @@ const scenarios = {
 		const err = await twice.chat.sendMessage("Hi").catch((e) => e);
 		check(err?.kind === "context_overflow", "a second overflow did not reject with its kind");
 		check(twice.chat.messages.length === 1 && twice.chat.messages[0].content === "Hi", "the user message was not kept");
+		return `retry ${estimatePromptTokens(adapter.chat[1].messages)} < first ${estimatePromptTokens(adapter.chat[0].messages)} tokens`;
 	},
 
 	async "a message too long for the window: clear error, nothing sent or lost"() {
@@ -188,6 +192,7 @@ const scenarios = {
 		check(err?.code === "message_too_long" && err.text === text, "no clear error carrying the text");
 		check(/about [\d,]+ tokens; the most this model can take is [\d,]+/.test(err.message), `sizes not named: ${err.message}`);
 		check(adapter.requests.length === 0 && chat.messages.length === 0, "something was sent or saved");
+		return err.message.split(";")[0];
 	},
 
 	async "reload: same transcript, same summary, same next prompt"() {
@@ -209,6 +214,7 @@ const scenarios = {
 			await second.chat.sendMessage("Next?", { context: "Note" });
 			const strip = (rs) => JSON.stringify(rs.map((r) => [r.purpose, r.messages, r.maxTokens, r.contextWindow]));
 			check(strip(first.adapter.requests.slice(before)) === strip(second.adapter.requests), "the reloaded session sent a different prompt");
+			return `${first.chat.messages.length} messages, summary covers up to ${first.chat.messages.findIndex((m) => m.id === first.chat.messages[0].summaryOf)}`;
 		} finally {
 			await rm(dir, { recursive: true, force: true });
 		}
@@ -220,9 +226,9 @@ async function main() {
 	let failed = 0;
 	for (const [name, run] of Object.entries(scenarios)) {
 		try {
-			await run();
+			const detail = await run();
 			passed++;
-			console.log(`ok   ${name}`);
+			console.log(`ok   ${name}${typeof detail === "string" ? ` (${detail})` : ""}`);
 		} catch (err) {
 			failed++;
 			console.log(`FAIL ${name}: ${err instanceof Error ? err.message : String(err)}`);
