@@ -1,0 +1,139 @@
+// Token estimator benchmark: accuracy against exact o200k (and cl100k) counts per dev category and
+// per other-script group, and throughput against gpt-tokenizer on the same text in the same run.
+// Run standalone with `npx tsx bench/tokens.ts`; bench/run.ts calls runTokenBench().
+import { pathToFileURL } from "node:url";
+import { performance } from "node:perf_hooks";
+import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base";
+import { ESTIMATOR_WORST_RATIO, estimateTokens } from "../src/chat/tokens";
+import { loadDevSamples, loadOtherScriptSamples, type TokenSample } from "../tests/fixtures/tokens/samples";
+
+interface GroupRow {
+	group: string;
+	samples: number;
+	o200k: number;
+	cl100k: number;
+	estimate: number;
+	charsDiv4: number;
+	minRatio: number;
+}
+
+function groupRows(samples: readonly TokenSample[]): GroupRow[] {
+	const rows = new Map<string, GroupRow>();
+	for (const s of samples) {
+		const estimate = estimateTokens(s.text);
+		const row = rows.get(s.group) ?? {
+			group: s.group,
+			samples: 0,
+			o200k: 0,
+			cl100k: 0,
+			estimate: 0,
+			charsDiv4: 0,
+			minRatio: Infinity,
+		};
+		row.samples++;
+		row.o200k += s.o200k;
+		row.cl100k += s.cl100k;
+		row.estimate += estimate;
+		row.charsDiv4 += Math.ceil(s.text.length / 4);
+		row.minRatio = Math.min(row.minRatio, estimate / s.o200k);
+		rows.set(s.group, row);
+	}
+	return [...rows.values()];
+}
+
+function total(rows: readonly GroupRow[], label: string): GroupRow {
+	return rows.reduce<GroupRow>(
+		(t, r) => ({
+			group: label,
+			samples: t.samples + r.samples,
+			o200k: t.o200k + r.o200k,
+			cl100k: t.cl100k + r.cl100k,
+			estimate: t.estimate + r.estimate,
+			charsDiv4: t.charsDiv4 + r.charsDiv4,
+			minRatio: Math.min(t.minRatio, r.minRatio),
+		}),
+		{ group: label, samples: 0, o200k: 0, cl100k: 0, estimate: 0, charsDiv4: 0, minRatio: Infinity },
+	);
+}
+
+function accuracyTable(title: string, rows: readonly GroupRow[]): string {
+	const lines = [
+		`**${title}**`,
+		"",
+		"| Group | Samples | o200k | Estimate | Est/o200k | Min sample | Est/cl100k | chars/4 ÷ o200k |",
+		"|---|--:|--:|--:|--:|--:|--:|--:|",
+	];
+	for (const r of [...rows, total(rows, "**all**")]) {
+		lines.push(
+			`| ${r.group} | ${r.samples} | ${r.o200k} | ${r.estimate} | ${(r.estimate / r.o200k).toFixed(3)} | ` +
+				`${r.minRatio.toFixed(3)} | ${(r.estimate / r.cl100k).toFixed(3)} | ${(r.charsDiv4 / r.o200k).toFixed(3)} |`,
+		);
+	}
+	return lines.join("\n");
+}
+
+function median(values: number[]): number {
+	const sorted = [...values].sort((a, b) => a - b);
+	return sorted[Math.floor(sorted.length / 2)] ?? NaN;
+}
+
+/** Median milliseconds per call of `fn(text)` over `runs` timed runs, after warming up. */
+function timeIt(fn: (text: string) => number, text: string, runs: number, callsPerRun: number): number {
+	let sink = 0;
+	for (let k = 0; k < Math.max(3, callsPerRun); k++) sink += fn(text);
+	const times: number[] = [];
+	for (let r = 0; r < runs; r++) {
+		const start = performance.now();
+		for (let k = 0; k < callsPerRun; k++) sink += fn(text);
+		times.push((performance.now() - start) / callsPerRun);
+	}
+	// Keeps the calls observable so they cannot be optimised away.
+	if (sink < 0) throw new Error("impossible");
+	return median(times);
+}
+
+function throughputTable(text: string): string {
+	const mb = Buffer.byteLength(text, "utf8") / 1e6;
+	// Interleave the two, so a busy machine slows both alike.
+	const estimates: number[] = [];
+	const exact: number[] = [];
+	for (let round = 0; round < 5; round++) {
+		estimates.push(timeIt(estimateTokens, text, 9, 10));
+		exact.push(timeIt(countO200k, text, 3, 1));
+	}
+	const estMs = median(estimates);
+	const exactMs = median(exact);
+	return [
+		`**Throughput** (all samples concatenated: ${(mb * 1000).toFixed(0)} KB of UTF-8, median of interleaved runs, same process)`,
+		"",
+		"| Counter | ms per pass | MB/s | Speed-up |",
+		"|---|--:|--:|--:|",
+		`| estimateTokens | ${estMs.toFixed(2)} | ${(mb / (estMs / 1000)).toFixed(1)} | ${(exactMs / estMs).toFixed(1)}× |`,
+		`| gpt-tokenizer o200k countTokens | ${exactMs.toFixed(2)} | ${(mb / (exactMs / 1000)).toFixed(1)} | 1.0× |`,
+	].join("\n");
+}
+
+export function runTokenBench(): Promise<string> {
+	const dev = loadDevSamples();
+	const other = loadOtherScriptSamples();
+	const worst = Math.min(...[...dev, ...other].map((s) => estimateTokens(s.text) / s.o200k));
+	const text = [...dev, ...other].map((s) => s.text).join("\n\n");
+	return Promise.resolve(
+		[
+			"### Token estimator",
+			"",
+			accuracyTable("Dev corpus (bench/data/tokens-dev.jsonl)", groupRows(dev)),
+			"",
+			accuracyTable("Other scripts and texts (tests/fixtures/tokens/other-scripts.jsonl)", groupRows(other)),
+			"",
+			`Lowest estimate/o200k on any sample: ${worst.toFixed(3)}; ESTIMATOR_WORST_RATIO = ${ESTIMATOR_WORST_RATIO}.`,
+			"",
+			throughputTable(text),
+			"",
+		].join("\n"),
+	);
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+	void runTokenBench().then((table) => console.log(table));
+}

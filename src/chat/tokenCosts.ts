@@ -1,0 +1,131 @@
+// What each kind of pre-token costs, in o200k tokens. Read off exact counts of each kind over the
+// dev corpus and the other-script samples (bench/tokens.ts prints the resulting accuracy), rounded
+// up where the data scattered: an undercount overflows a prompt, an overcount only wastes a little.
+
+import {
+	ARABIC,
+	ASCII_UPPER,
+	ASTRAL_LETTER,
+	CJK,
+	CYRILLIC,
+	CYRILLIC_EXT,
+	GREEK,
+	HANGUL,
+	HEBREW,
+	INDIC,
+	KANA,
+	LAST_LETTER,
+	LATIN,
+	LATIN_EXT,
+	MARK,
+	OTHER_LETTER,
+	THAI,
+} from "./tokenClasses";
+
+/**
+ * A word of mostly unaccented Latin letters, by length: English keeps words up to ~9 letters whole,
+ * then splits into pieces of 3-4 letters.
+ */
+export const ENGLISH_WORD = [0, 1, 1, 1.05, 1.06, 1.1, 1.15, 1.15, 1.2, 1.22, 1.3, 1.33, 1.42, 1.5, 1.55, 1.6];
+/** The same for other Latin-script languages (French, Spanish, Polish…), whose words split sooner. */
+export const EUROPEAN_WORD = [0, 1, 1, 1.02, 1.05, 1.3, 1.5, 1.6, 1.9, 2.1, 2.4, 2.6, 2.8, 3, 3.2, 3.4];
+/** Tokens per extra letter beyond the tables. */
+export const LONG_WORD_STEP = 0.3;
+/**
+ * Share of accented letters among Latin letters at which a text counts as fully "European": one
+ * letter in 50 or more is typical of French, German or Spanish; English has almost none.
+ */
+export const EUROPEAN_ACCENT_SHARE = 1 / 50;
+/**
+ * Ukrainian (and other non-Russian Cyrillic) splits more finely than Russian. Its own letters
+ * (і, ї, є…) are one in 25 or more of its Cyrillic letters; then every Cyrillic letter costs more.
+ */
+export const CYRILLIC_EXT_SHARE = 1 / 25;
+export const CYRILLIC_EXT_EXTRA = 0.1;
+
+/** Tokens per letter, by script (Latin letters are priced by the word tables above). */
+export const PER_LETTER = new Float64Array(LAST_LETTER + 1);
+PER_LETTER[LATIN] = 0.1; // accented letters sometimes become tokens of their own
+PER_LETTER[LATIN_EXT] = 0.7; // and the rarer ones usually do
+PER_LETTER[CYRILLIC] = 0.2;
+PER_LETTER[CYRILLIC_EXT] = 0.2;
+PER_LETTER[GREEK] = 0.37;
+PER_LETTER[ARABIC] = 0.28;
+PER_LETTER[HEBREW] = 0.45;
+PER_LETTER[INDIC] = 0.3;
+PER_LETTER[THAI] = 0.42;
+PER_LETTER[CJK] = 0.7; // Chinese; Japanese kanji cost more, see KANJI_EXTRA
+PER_LETTER[KANA] = 0.7;
+PER_LETTER[HANGUL] = 0.7;
+PER_LETTER[OTHER_LETTER] = 0.6;
+PER_LETTER[MARK] = 0.3;
+PER_LETTER[ASTRAL_LETTER] = 1.5;
+
+/** Fixed part of a word's cost, by the script of its first letter. */
+export const WORD_BASE = new Float64Array(LAST_LETTER + 1);
+WORD_BASE[ASCII_UPPER] = 0.05; // a capitalised word splits a little more often
+WORD_BASE[CYRILLIC] = 0.4;
+WORD_BASE[CYRILLIC_EXT] = 0.4;
+WORD_BASE[GREEK] = 0.2;
+WORD_BASE[ARABIC] = 0.4;
+WORD_BASE[INDIC] = 0.3;
+WORD_BASE[CJK] = 0.3; // the space before CJK text is usually a token of its own
+WORD_BASE[KANA] = 0.3;
+WORD_BASE[OTHER_LETTER] = 0.3;
+
+/** Extra per capital after the first: all-caps words are rare in the vocabulary. */
+export const CAPS_EXTRA = new Float64Array(LAST_LETTER + 1);
+CAPS_EXTRA[ASCII_UPPER] = 0.08;
+CAPS_EXTRA[LATIN] = 0.3;
+CAPS_EXTRA[LATIN_EXT] = 0.3;
+CAPS_EXTRA[CYRILLIC] = 0.6;
+CAPS_EXTRA[CYRILLIC_EXT] = 0.6;
+CAPS_EXTRA[GREEK] = 0.6;
+/**
+ * Han characters in a text with kana are Japanese, which o200k splits more finely than Chinese.
+ * Japanese prose is about half kana; a fifth is plenty to tell it from Chinese.
+ */
+export const KANJI_EXTRA = 0.15;
+export const KANA_SHARE = 0.2;
+
+/** Punctuation run: the first mark is a token; common combinations ("();", "=>") merge. */
+export const PUNCT_NEXT = 0.15;
+export const SYMBOL_WEIGHT = 1.0;
+export const EMOJI_WEIGHT = 2.0;
+export const JOINER_WEIGHT = 1.0;
+/** A lone mark glued to the word after it ("(foo", ".com", "'t", "，而") often merges with it. */
+export const PUNCT_PREFIX = 0.35;
+export const SYMBOL_PREFIX = 0.6;
+/** Newlines right after punctuation (";\n") usually merge into its token. */
+export const NEWLINE_AFTER_PUNCT = 0.05;
+/** Blank lines beyond this many in a row start to cost extra. */
+export const NEWLINES_FREE = 4;
+export const NEWLINE_EXTRA = 0.25;
+/** A tab (or other blank) before a word merges with it only for common words. */
+export const TAB_PREFIX = 0.5;
+/** Space runs of this many characters or more take an extra token. */
+export const SPACE_RUN_TOKEN_CHARS = 64;
+/**
+ * Random mixed-case text (base64, keys, ids) defeats BPE merges: at least this long without a
+ * blank, and it costs about this many tokens per character.
+ */
+export const RANDOM_RUN_MIN = 24;
+export const RANDOM_RUN_TOKENS_PER_CHAR = 0.74;
+
+/**
+ * Extra tokens for a blank-free run of `len` code units if it looks random (base64): upper and
+ * lower case each at least a quarter of it, digits sprinkled in. `spent` is what the run's pieces
+ * already cost.
+ */
+export function randomRunTopUp(len: number, upper: number, lower: number, digits: number, spent: number): number {
+	if (upper * 4 < len || lower * 4 < len || digits * 25 < len) return 0;
+	const expected = len * RANDOM_RUN_TOKENS_PER_CHAR;
+	return expected > spent ? expected - spent : 0;
+}
+
+/** Cost of a Latin word of `letters` letters under one of the word tables. */
+export function latinWordCost(table: readonly number[], letters: number): number {
+	const last = table.length - 1;
+	if (letters <= last) return table[letters] ?? 0;
+	return (table[last] ?? 0) + (letters - last) * LONG_WORD_STEP;
+}
