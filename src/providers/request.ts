@@ -119,12 +119,9 @@ export async function streamRequest(ctx: RequestContext, req: StreamingRequest):
 				throw new LLMError("network", `The connection to ${label} broke mid-answer (${describeCause(err)}); the answer is incomplete.`, { provider: ctx.provider });
 			}
 			if (chunk.done) break;
-			if (first) {
-				first = false;
-				arm(ctx.stallTimeoutMs, stallMessage);
-			} else if (chunk.value.byteLength > 0) {
-				arm(ctx.stallTimeoutMs, stallMessage);
-			}
+			// From the first byte on, the limit is the gap between chunks.
+			if (first || chunk.value.byteLength > 0) arm(ctx.stallTimeoutMs, stallMessage);
+			first = false;
 			const text = decoder.decode(chunk.value, { stream: true });
 			if (text) req.onText(text);
 		}

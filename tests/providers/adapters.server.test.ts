@@ -105,6 +105,8 @@ for (const { name, load } of TRANSPORTS) {
 					const err = await rejection(adapter(provider).generate(chat()));
 					expect(err).toMatchObject({ kind, status });
 					expect(err.message).toContain(`provider says ${status}`);
+					// No hidden retries: one request, one error.
+					expect(server.requests).toHaveLength(1);
 				});
 
 				it("HTTP 404 is not_found naming the model", async () => {
