@@ -166,3 +166,15 @@ describe("SessionManager input checks", () => {
 		expect((await manager.load(id)).messages).toEqual([]);
 	});
 });
+
+describe("forward compatibility", () => {
+	it("keeps message fields this version does not know through appends, loads and rewrites", async () => {
+		const { store, manager } = setup();
+		const { id } = await manager.create();
+		const extended = { ...message("assistant", "a", 1), model: "llama3.2", usage: { promptTokens: 12 } };
+		await manager.appendMessage(id, extended);
+		await manager.updateSession(await manager.load(id));
+		expect((await new SessionManager(store).load(id)).messages[0]).toEqual(extended);
+	});
+});
+

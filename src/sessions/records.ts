@@ -66,10 +66,9 @@ export function asChatMessage(value: unknown): ChatMessage | undefined {
 	if (typeof id !== "string" || id === "" || typeof content !== "string" || typeof createdAt !== "string") return undefined;
 	if (typeof role !== "string" || !(ROLES as readonly string[]).includes(role)) return undefined;
 	if (!optional(cancelled, "boolean") || !optional(error, "string") || !optional(summaryOf, "string")) return undefined;
-	const message: ChatMessage = { id, role: role as Role, content, createdAt };
-	if (cancelled !== undefined) message.cancelled = cancelled as boolean;
-	if (error !== undefined) message.error = error as string;
-	if (summaryOf !== undefined) message.summaryOf = summaryOf as string;
+	// Fields this version does not know are kept: a message written by a newer version (or a
+	// newer engine) must survive a rewrite by this one.
+	const message: ChatMessage = { ...value, id, role: role as Role, content, createdAt };
 	return message;
 }
 
