@@ -179,6 +179,18 @@ describe("the index", () => {
 		expect((await here.search("synced")).map((h) => h.sessionId)).toEqual([a.id]);
 	});
 
+	it("lists a sync tool's conflict copy as its own session instead of hiding it", async () => {
+		const store = new MemoryFileStore();
+		const id = await sessionWithTwoMessages(store);
+		const copy = `${id} (Conflicted copy 2026-01-02)`;
+		await store.write(file(copy), store.files.get(file(id)) ?? "");
+		const m = manager(store);
+		expect((await m.list()).map((s) => s.id).sort()).toEqual([id, copy].sort());
+		expect((await m.load(copy)).messages).toHaveLength(2);
+		await expect(m.load("..")).rejects.toThrow(/not found/);
+		await expect(m.load("a/b")).rejects.toThrow(/not found/);
+	});
+
 	it("checks every file at most once per recheck window, but shows added sessions at once", async () => {
 		const store = new MemoryFileStore();
 		let now = Date.UTC(2026, 0, 1);

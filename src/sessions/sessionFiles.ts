@@ -7,8 +7,12 @@ export const SESSIONS_DIR = "sessions";
 export const INDEX_PATH = "index.json";
 const EXT = ".jsonl";
 const TMP = ".tmp";
-/** Ids are file names: refuse anything that could leave the folder. */
-const ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
+/**
+ * Ids are file names. Refuse what could leave the folder (separators, a leading dot) but accept
+ * other names, so a sync tool's conflict copy ("<id> (conflicted copy).jsonl") is listed, not hidden.
+ */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
+const ID_PATTERN = /^(?!\.)[^/\\\u0000-\u001f]{1,200}$/;
 /** A stamp no file has: the file is missing. */
 const MISSING = "missing";
 /** Files checked or read in parallel during a refresh. */
