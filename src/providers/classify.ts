@@ -108,7 +108,14 @@ export function classifyHttpError(ctx: ErrorContext, status: number, bodyText: s
 		if (ctx.provider === "ollama" && status === 403 && !message) return new LLMError("auth", originRefusedMessage(ctx.origin), opts);
 		return new LLMError("auth", `${PROVIDER_LABELS[ctx.provider]} rejected the request (HTTP ${status})${message ? `: ${message}` : ""}. Check the API key in settings.`, opts);
 	}
-	if (status === 404 || (status >= 400 && status < 500 && MODEL_MISSING.test(`${type} ${message ?? ""}`))) {
+	const namesModel = MODEL_MISSING.test(`${type} ${message ?? ""}`);
+	if (status === 404 && !namesModel && typeof body === "string") {
+		// A plain-text 404 ("404 page not found") is a wrong address more often than a missing model.
+		const pull = ctx.provider === "ollama" ? ` If the address is right, download the model with \`ollama pull ${ctx.model}\`.` : "";
+		const v1 = ctx.provider === "openai" ? " (for OpenAI-compatible servers it ends in /v1)" : "";
+		return new LLMError("not_found", `Model "${ctx.model}" or the API was not found at ${ctx.origin} (HTTP 404${message ? `: ${message}` : ""}). Check the base URL${v1}.${pull}`, opts);
+	}
+	if (status === 404 || (status >= 400 && status < 500 && namesModel)) {
 		return new LLMError("not_found", modelMissingMessage(ctx, message), opts);
 	}
 	if (status === 429) {

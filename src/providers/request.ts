@@ -105,6 +105,10 @@ export async function streamRequest(ctx: RequestContext, req: StreamingRequest):
 			});
 			throw classifyHttpError(ctx, response.status, text, response.headers);
 		}
+		if (/text\/html/i.test(response.headers.get("content-type") ?? "")) {
+			// A web page where an API should be: usually a base URL missing its API path.
+			throw new LLMError("protocol", `${ctx.origin} answered with a web page, not ${label}'s API. Check the base URL${ctx.provider === "openai" ? " (for OpenAI-compatible servers it ends in /v1)" : ""}.`, { provider: ctx.provider });
+		}
 		req.onResponse?.(response);
 		if (!response.body) throw new LLMError("protocol", `${label} answered without a body.`, { provider: ctx.provider });
 		reader = response.body.getReader();

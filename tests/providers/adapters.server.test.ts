@@ -187,6 +187,13 @@ for (const { name, load } of TRANSPORTS) {
 			}
 		});
 
+		it("a web page where the API should be is a protocol error pointing at the base URL", async () => {
+			server.route("POST", "/chat/completions", { headers: { "content-type": "text/html; charset=utf-8" }, body: "<!doctype html><title>LM Studio</title>" });
+			const err = await rejection(createAdapter({ provider: "openai", baseUrl: server.url, model: "m", transport }).generate(chat()));
+			expect(err.kind).toBe("protocol");
+			expect(err.message).toContain("/v1");
+		});
+
 		it("an unreachable server is a network error that says where", async () => {
 			const closed = await ProviderServer.start();
 			const url = closed.url;

@@ -47,6 +47,13 @@ describe("HTTP status classification", () => {
 		expect(err.message).toContain("ollama pull llama3.2");
 	});
 
+	it("a plain-text 404 points at the base URL as well as the model", () => {
+		const err = classifyHttpError(ctx, 404, "404 page not found", h);
+		expect(err.kind).toBe("not_found");
+		expect(err.message).toContain('"llama3.2"');
+		expect(err.message).toContain("Check the base URL");
+	});
+
 	it("reads Ollama's empty 403 as a refused origin, with the OLLAMA_ORIGINS fix", () => {
 		const err = classifyHttpError(ctx, 403, "", h);
 		expect(err.kind).toBe("auth");
