@@ -1,19 +1,22 @@
 import { errorKind } from "../providers/errors";
 import type { SessionManager } from "../sessions/SessionManager";
-import { newId } from "../sessions/ids";
 import { memoizeEstimate, promptCost, type EstimateFn } from "./budget";
 import { TokenCalibration, calibratedEstimate } from "./calibration";
 import { normalizeChatSettings } from "./chatSettings";
 import { compactHistory, compactionBudget, type CompactionBudget, type CompactionResult } from "./compaction";
 import type { ContextInclusion } from "./contextTrim";
 import { ChatError } from "./errors";
+import { previewPrompt, type PromptPreview } from "./preview";
 import { buildPrompt, type BuiltPrompt } from "./prompt";
 import { isAbort } from "./summarizer";
 import { estimateTokens } from "./tokens";
 import { summaryMessage, uncoveredHistory } from "./transcript";
 import { truncationWarning } from "./truncation";
+import { TurnRecorder } from "./turnRecorder";
 import type { ChatMessage, ChatSettings, LLMAdapter, PromptMessage, Session } from "./types";
-import { fixedCost, planWindow, summaryAllowance } from "./window";
+import { fixedCost } from "./window";
+
+export type { PromptPreview } from "./preview";
 
 export type ChatEvent =
 	| { type: "status"; text: string }
@@ -43,12 +46,6 @@ export interface SendOptions {
 	onToken?: (delta: string) => void;
 }
 
-export interface PromptPreview {
-	estimatedTokens: number;
-	budget: number;
-	context: ContextInclusion;
-}
-
 /** The prompt is forced this much smaller when the server says it overflowed anyway. */
 const OVERFLOW_RETRY_SHRINK = 0.7;
 
@@ -73,6 +70,7 @@ export class ChatService {
 	private readonly calibration: TokenCalibration | undefined;
 	private readonly now: () => number;
 	private readonly onEvent: (event: ChatEvent) => void;
+	private readonly recorder: TurnRecorder;
 	/** Raw estimates by text, so an unchanged history is not re-estimated every send. */
 	private readonly rawEstimate: EstimateFn = memoizeEstimate(estimateTokens);
 
@@ -92,6 +90,12 @@ export class ChatService {
 				console.error("Discover: chat event listener failed", err);
 			}
 		};
+		this.recorder = new TurnRecorder({
+			sessions: this.sessions,
+			now: this.now,
+			onMessage: (message) => this.onEvent({ type: "message", message }),
+			onWarning: (message) => this.onEvent({ type: "warning", message }),
+		});
 	}
 
 	get sessionId(): string | undefined {
@@ -152,38 +156,7 @@ export class ChatService {
 
 	/** The estimate for a draft, for the budget meter and context chip: nothing is sent or saved. */
 	previewPrompt(draft: string, opts: { context?: string; contextName?: string; includeHistory?: boolean } = {}): PromptPreview {
-		const budget = compactionBudget(this.settings);
-		const context = opts.context !== undefined ? { text: opts.context, name: opts.contextName } : undefined;
-		const base = { systemPrompt: this.settings.systemPrompt, context, current: draft, estimate: this.estimate };
-		const messages = this.session?.messages ?? [];
-		if (opts.includeHistory === false || messages.length === 0) {
-			return this.preview(buildPrompt({ ...base, history: [], budget: budget.prompt }), budget.prompt);
-		}
-		try {
-			const summary = summaryMessage(messages)?.content;
-			const history = uncoveredHistory(messages, messages.length);
-			const plan = planWindow({
-				systemPrompt: this.settings.systemPrompt,
-				previousSummary: summary,
-				history,
-				current: draft,
-				settings: this.settings,
-				promptBudget: budget.prompt,
-				summaryMaxTokens: budget.summaryMaxTokens,
-				estimate: this.estimate,
-			});
-			if (plan.fits) return this.preview(buildPrompt({ ...base, summary, history, budget: budget.prompt }), budget.prompt);
-			// A summary will be written on send; count the room it may take.
-			const allowance = summaryAllowance(budget.summaryMaxTokens, this.estimate);
-			const built = buildPrompt({ ...base, history: history.slice(plan.split), budget: budget.prompt - allowance });
-			return { estimatedTokens: Math.min(budget.prompt, built.estimatedTokens + allowance), budget: budget.prompt, context: built.context };
-		} catch {
-			return this.preview(buildPrompt({ ...base, history: [], budget: budget.prompt }), budget.prompt);
-		}
-	}
-
-	private preview(built: BuiltPrompt, budget: number): PromptPreview {
-		return { estimatedTokens: built.estimatedTokens, budget, context: built.context };
+		return previewPrompt({ settings: this.settings, messages: this.session?.messages ?? [], draft, ...opts, estimate: this.estimate });
 	}
 
 	/**
@@ -207,14 +180,6 @@ export class ChatService {
 		return done;
 	}
 
-	private emitMessage(message: ChatMessage): void {
-		this.onEvent({ type: "message", message });
-	}
-
-	private iso(): string {
-		return new Date(this.now()).toISOString();
-	}
-
 	private async runTurn(text: string, opts: SendOptions, signal: AbortSignal): Promise<ChatMessage> {
 		if (text.trim() === "") throw new ChatError("empty_message", "Type a message first.", { text });
 		const budget = compactionBudget(this.settings);
@@ -225,11 +190,11 @@ export class ChatService {
 			throw ChatError.tooLong(text, this.estimate(text), Math.max(0, budget.prompt - frame));
 		}
 		const session = this.session ?? (this.session = await this.sessions.create());
-		const user = await this.saveUserMessage(session, text);
+		const user = await this.recorder.user(session, text);
 		const userIndex = session.messages.lastIndexOf(user);
 
 		let prepared = await this.prepare(session, userIndex, text, budget, opts, signal, false);
-		if (prepared === "aborted") return this.saveAnswer(session, "", true);
+		if (prepared === "aborted") return this.recorder.answer(session, "", true);
 		const parts: string[] = [];
 		let prompt = this.assemble(prepared, text, opts, budget);
 		for (let attempt = 0; ; attempt++) {
@@ -248,47 +213,21 @@ export class ChatService {
 				});
 				this.observeUsage(prompt, result.usage?.promptTokens);
 				const answer = result.text !== "" ? result.text : parts.join("");
-				return await this.saveAnswer(session, answer, false);
+				return await this.recorder.answer(session, answer, false);
 			} catch (err) {
-				if (isAbort(err, signal)) return this.saveAnswer(session, parts.join(""), true);
+				if (isAbort(err, signal)) return this.recorder.answer(session, parts.join(""), true);
 				if (errorKind(err) === "context_overflow" && attempt === 0) {
 					// Our estimate was too low for this server: compact harder and try once more.
 					this.onEvent({ type: "status", text: "Continuing conversation…" });
 					const forced = { ...budget, prompt: Math.floor(budget.prompt * OVERFLOW_RETRY_SHRINK) };
 					prepared = await this.prepare(session, userIndex, text, forced, opts, signal, true);
-					if (prepared === "aborted") return this.saveAnswer(session, "", true);
+					if (prepared === "aborted") return this.recorder.answer(session, "", true);
 					prompt = this.assemble(prepared, text, opts, forced);
 					continue;
 				}
-				await this.markFailed(session, user, err);
+				await this.recorder.failed(session, user, err);
 				throw err;
 			}
-		}
-	}
-
-	/** Saves the person's message before anything else, so nothing they wrote is ever lost. */
-	private async saveUserMessage(session: Session, text: string): Promise<ChatMessage> {
-		const last = session.messages[session.messages.length - 1];
-		// Retrying a failed turn reuses its message rather than sending the same words twice.
-		if (last !== undefined && last.role === "user" && last.error !== undefined && last.content === text) {
-			const retried: ChatMessage = { id: last.id, role: "user", content: text, createdAt: last.createdAt };
-			await this.persist(() => this.sessions.updateMessage(session.id, retried), text);
-			session.messages[session.messages.length - 1] = retried;
-			this.emitMessage(retried);
-			return retried;
-		}
-		const user: ChatMessage = { id: newId(this.now()), role: "user", content: text, createdAt: this.iso() };
-		await this.persist(() => this.sessions.appendMessage(session.id, user), text);
-		session.messages.push(user);
-		this.emitMessage(user);
-		return user;
-	}
-
-	private async persist(write: () => Promise<void>, text: string): Promise<void> {
-		try {
-			await write();
-		} catch (err) {
-			throw new ChatError("storage", `Your message could not be saved, so it was not sent: ${err instanceof Error ? err.message : String(err)}`, { text, cause: err });
 		}
 	}
 
@@ -335,17 +274,7 @@ export class ChatService {
 
 	private async saveSummary(session: Session, result: CompactionResult): Promise<void> {
 		if (result.summaryOf === undefined || result.summary === undefined) return;
-		const summary: ChatMessage = { id: newId(this.now()), role: "system", content: result.summary, createdAt: this.iso(), summaryOf: result.summaryOf };
-		try {
-			await this.sessions.setSummary(session.id, summary);
-		} catch (err) {
-			// Still used for this turn; the next turn summarizes again from what is saved.
-			this.onEvent({ type: "warning", message: `The conversation summary could not be saved: ${err instanceof Error ? err.message : String(err)}` });
-			return;
-		}
-		if (summaryMessage(session.messages) !== undefined) session.messages[0] = summary;
-		else session.messages.unshift(summary);
-		this.emitMessage(summary);
+		if (!(await this.recorder.summary(session, result.summary, result.summaryOf))) return;
 		this.onEvent({ type: "compacted", summarizedCount: result.summarizedCount });
 		if (result.fallback) this.onEvent({ type: "warning", message: "The model could not summarize earlier messages, so they were shortened instead." });
 	}
@@ -372,32 +301,5 @@ export class ChatService {
 		this.calibration?.observe(this.model, raw, reported);
 		const warning = truncationWarning(prompt.estimatedTokens, reported, this.settings.maxPromptTokens);
 		if (warning !== undefined) this.onEvent({ type: "warning", message: warning });
-	}
-
-	private async saveAnswer(session: Session, content: string, cancelled: boolean): Promise<ChatMessage> {
-		const answer: ChatMessage = { id: newId(this.now()), role: "assistant", content, createdAt: this.iso() };
-		if (cancelled) answer.cancelled = true;
-		session.messages.push(answer);
-		try {
-			await this.sessions.appendMessage(session.id, answer);
-		} catch (err) {
-			this.onEvent({ type: "warning", message: `The answer could not be saved: ${err instanceof Error ? err.message : String(err)}` });
-		}
-		this.emitMessage(answer);
-		return answer;
-	}
-
-	/** Records why the turn failed on the person's message (kept, so Retry can reuse it). */
-	private async markFailed(session: Session, user: ChatMessage, err: unknown): Promise<void> {
-		const kind = errorKind(err);
-		const failed: ChatMessage = { ...user, error: kind !== undefined ? `The request failed (${kind}).` : "The request failed." };
-		const index = session.messages.lastIndexOf(user);
-		if (index >= 0) session.messages[index] = failed;
-		try {
-			await this.sessions.updateMessage(session.id, failed);
-		} catch {
-			// The message itself is saved; only the failure mark is missing.
-		}
-		this.emitMessage(failed);
 	}
 }

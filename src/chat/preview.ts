@@ -1,0 +1,63 @@
+import type { EstimateFn } from "./budget";
+import { compactionBudget } from "./compaction";
+import type { ContextInclusion } from "./contextTrim";
+import { buildPrompt, type BuiltPrompt } from "./prompt";
+import { summaryMessage, uncoveredHistory } from "./transcript";
+import type { ChatMessage, ChatSettings } from "./types";
+import { planWindow, summaryAllowance } from "./window";
+
+export interface PromptPreview {
+	estimatedTokens: number;
+	budget: number;
+	context: ContextInclusion;
+}
+
+export interface PreviewInput {
+	settings: ChatSettings;
+	/** The session's messages: [summary?], then the transcript. */
+	messages: readonly ChatMessage[];
+	draft: string;
+	context?: string;
+	contextName?: string;
+	includeHistory?: boolean;
+	estimate: EstimateFn;
+}
+
+function preview(built: BuiltPrompt, budget: number): PromptPreview {
+	return { estimatedTokens: built.estimatedTokens, budget, context: built.context };
+}
+
+/**
+ * What sending `draft` now would cost, without calling the model: exact when the conversation
+ * fits; when a summary would be written, its room is counted at most (the meter errs high).
+ */
+export function previewPrompt(input: PreviewInput): PromptPreview {
+	const { settings, messages, draft, estimate } = input;
+	const budget = compactionBudget(settings);
+	const context = input.context !== undefined && input.context !== "" ? { text: input.context, name: input.contextName } : undefined;
+	const base = { systemPrompt: settings.systemPrompt, context, current: draft, estimate };
+	if (input.includeHistory === false || messages.length === 0) {
+		return preview(buildPrompt({ ...base, history: [], budget: budget.prompt }), budget.prompt);
+	}
+	try {
+		const summary = summaryMessage(messages)?.content;
+		const history = uncoveredHistory(messages, messages.length);
+		const plan = planWindow({
+			systemPrompt: settings.systemPrompt,
+			previousSummary: summary,
+			history,
+			current: draft,
+			settings,
+			promptBudget: budget.prompt,
+			summaryMaxTokens: budget.summaryMaxTokens,
+			estimate,
+		});
+		if (plan.fits) return preview(buildPrompt({ ...base, summary, history, budget: budget.prompt }), budget.prompt);
+		const allowance = summaryAllowance(budget.summaryMaxTokens, estimate);
+		const built = buildPrompt({ ...base, history: history.slice(plan.split), budget: budget.prompt - allowance });
+		return { estimatedTokens: Math.min(budget.prompt, built.estimatedTokens + allowance), budget: budget.prompt, context: built.context };
+	} catch {
+		// A damaged session: the send goes out without history too (see ChatService).
+		return preview(buildPrompt({ ...base, history: [], budget: budget.prompt }), budget.prompt);
+	}
+}
