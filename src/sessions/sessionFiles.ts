@@ -1,3 +1,4 @@
+import { finishInterruptedReplace, replaceFile, TMP_SUFFIX } from "./atomicWrite";
 import { encodeRecord, parseSessionFile, type HeaderRecord, type SessionRecord } from "./records";
 import { parseIndex, serializeIndex, type IndexEntry } from "./sessionIndex";
 import { compactRecords, SessionState } from "./sessionState";
@@ -6,7 +7,6 @@ import type { FileStore } from "./store";
 export const SESSIONS_DIR = "sessions";
 export const INDEX_PATH = "index.json";
 const EXT = ".jsonl";
-const TMP = ".tmp";
 /**
  * Ids are file names. Refuse what could leave the folder (separators, a leading dot) but accept
  * other names, so a sync tool's conflict copy ("<id> (conflicted copy).jsonl") is listed, not hidden.
@@ -123,24 +123,10 @@ export class SessionFiles {
 		if (this.index?.delete(id) === true) this.indexDirty = true;
 	}
 
-	/** Writes through a temporary file when the store can rename, so a crash leaves old or new. */
-	private async replace(path: string, text: string): Promise<void> {
-		if (this.store.rename === undefined) return this.store.write(path, text);
-		await this.store.write(path + TMP, text);
-		await this.store.rename(path + TMP, path);
-	}
-
-	/** A rewrite was interrupted after the old file was removed: the temporary file is complete. */
 	private async recoverTemp(id: string): Promise<boolean> {
-		const path = SessionFiles.pathOf(id);
-		if (!(await this.store.exists(path + TMP))) return false;
-		if (this.store.rename !== undefined) await this.store.rename(path + TMP, path);
-		else {
-			await this.store.write(path, await this.store.read(path + TMP));
-			await this.store.remove(path + TMP);
-		}
-		this.warn(`Session ${id}: finished a rewrite that was interrupted.`);
-		return true;
+		const done = await finishInterruptedReplace(this.store, SessionFiles.pathOf(id));
+		if (done) this.warn(`Session ${id}: finished a rewrite that was interrupted.`);
+		return done;
 	}
 
 	/** Reads and parses the file; unreadable lines are reported and kept as corrupt records. */
@@ -228,7 +214,7 @@ export class SessionFiles {
 	/** Replaces the whole file with `records`, through a temporary file. */
 	async rewrite(id: string, records: readonly SessionRecord[]): Promise<void> {
 		const path = this.checkId(id);
-		await this.replace(path, records.map(encodeRecord).join(""));
+		await replaceFile(this.store, path, records.map(encodeRecord).join(""));
 		await this.remember(SessionState.fromRecords(id, records, this.isoNow()));
 	}
 
@@ -237,7 +223,7 @@ export class SessionFiles {
 		const path = this.checkId(id);
 		const existed = await this.store.exists(path);
 		if (existed) await this.store.remove(path);
-		if (await this.store.exists(path + TMP)) await this.store.remove(path + TMP);
+		if (await this.store.exists(path + TMP_SUFFIX)) await this.store.remove(path + TMP_SUFFIX);
 		this.forget(id);
 		await this.saveIndex();
 		return existed;
@@ -254,8 +240,8 @@ export class SessionFiles {
 		const index = await this.ensureIndex();
 		const names = new Set(await this.store.list(SESSIONS_DIR));
 		for (const name of names) {
-			if (!name.endsWith(EXT + TMP)) continue;
-			const id = name.slice(0, -(EXT + TMP).length);
+			if (!name.endsWith(EXT + TMP_SUFFIX)) continue;
+			const id = name.slice(0, -(EXT + TMP_SUFFIX).length);
 			if (!ID_PATTERN.test(id)) continue;
 			if (names.has(id + EXT)) await this.store.remove(`${SESSIONS_DIR}/${name}`);
 			else if (await this.recoverTemp(id)) names.add(id + EXT);
@@ -287,7 +273,7 @@ export class SessionFiles {
 	async saveIndex(): Promise<void> {
 		if (!this.indexDirty || this.index === undefined) return;
 		try {
-			await this.replace(INDEX_PATH, serializeIndex(this.index));
+			await replaceFile(this.store, INDEX_PATH, serializeIndex(this.index));
 			this.indexDirty = false;
 		} catch (err) {
 			this.warn(`The session index could not be saved: ${String(err)}`);
