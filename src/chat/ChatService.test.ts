@@ -229,6 +229,25 @@ describe("ChatService turns", () => {
 		expect(events.some((e) => e.type === "warning" && e.message.includes("may have cut the prompt"))).toBe(true);
 	});
 
+	it("keeps the answer when the caller's token listener throws", async () => {
+		const { chat } = setup(new StubAdapter({ reply: "Fine answer" }));
+		const errors: unknown[] = [];
+		const original = console.error;
+		console.error = (...args: unknown[]) => errors.push(args);
+		try {
+			const answer = await chat.sendMessage("Hi", {
+				onToken: () => {
+					throw new Error("renderer broke");
+				},
+			});
+			expect(answer).toMatchObject({ role: "assistant", content: "Fine answer" });
+			expect(answer.cancelled).toBeUndefined();
+			expect(errors.length).toBeGreaterThan(0);
+		} finally {
+			console.error = original;
+		}
+	});
+
 	it("creates a session on the first send and reports the prompt it built", async () => {
 		const { chat, events } = setup();
 		expect(chat.sessionId).toBeUndefined();

@@ -208,7 +208,12 @@ export class ChatService {
 					signal,
 					onToken: (delta) => {
 						parts.push(delta);
-						opts.onToken?.(delta);
+						try {
+							opts.onToken?.(delta);
+						} catch (err) {
+							// A failing renderer must not turn a good answer into a failed turn.
+							console.error("Discover: token listener failed", err);
+						}
 					},
 				});
 				this.observeUsage(prompt, result.usage?.promptTokens);
