@@ -135,8 +135,7 @@ export async function compactHistory(input: CompactionInput): Promise<Compaction
 		result.fallback = outcome.fallback;
 		result.summaryOf = older[older.length - 1]?.id;
 		result.summarizedCount = older.length;
-	}
-	else if (result.summary !== undefined) {
+	} else if (result.summary !== undefined) {
 		// Nothing older to fold in, yet over the budget: a summary written for a larger window
 		// (the settings changed) is cut to what a new one may take. Deterministic, so not saved.
 		result.summary = truncateToTokens(result.summary, budget.summaryMaxTokens, estimate);
