@@ -25,6 +25,7 @@ export class HttpAdapter implements ProviderAdapter {
 			if (!Number.isInteger(req.contextWindow) || req.contextWindow <= 0 || !Number.isInteger(req.maxTokens) || req.maxTokens <= 0) {
 				throw new LLMError("bad_request", "The context window and answer size must be positive whole numbers of tokens.", { provider: this.provider });
 			}
+			if (this.model.trim() === "") throw new LLMError("bad_request", "No model is chosen yet. Choose one in settings.", { provider: this.provider });
 			const call = this.dialect.chatCall(req);
 			const decoder = this.dialect.decoder(this.ctx, req.onToken);
 			await streamRequest(this.ctx, {

@@ -79,12 +79,17 @@ export async function diagnoseConnection(
 		return { ok: false, kind: "error", message };
 	}
 	const latencyMs = Math.round(now() - started);
+	const available = (): string => `${models.slice(0, 8).map((m) => m.id).join(", ")}${models.length > 8 ? ", …" : ""}`;
+	if (config.model.trim() === "") {
+		const choose = models.length > 0 ? `Choose a model: ${available()}.` : "Choose a model in settings.";
+		return { ok: false, kind: "model_missing", message: `Connected to ${label} in ${latencyMs} ms. ${choose}`, latencyMs };
+	}
 	const listed = models.length > 0 || config.provider === "ollama";
 	if (listed && !hasModel(config, models)) {
 		const fix =
 			config.provider === "ollama"
 				? `Download it with \`ollama pull ${config.model}\`.`
-				: `Available: ${models.slice(0, 8).map((m) => m.id).join(", ")}${models.length > 8 ? ", …" : ""}.`;
+				: `Available: ${available()}.`;
 		return { ok: false, kind: "model_missing", message: `${label} is running but has no model named "${config.model}". ${fix}`, latencyMs };
 	}
 	return { ok: true, kind: "ok", message: `Connected to ${label} in ${latencyMs} ms; model "${config.model}" is available.`, latencyMs };

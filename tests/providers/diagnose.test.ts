@@ -68,6 +68,16 @@ for (const { name, load } of TRANSPORTS) {
 			expect(typeof d.latencyMs).toBe("number");
 		});
 
+		it("testConnection: no model chosen yet offers the installed ones; generate refuses before sending", async () => {
+			server.route("GET", "/api/tags", OLLAMA_TAGS);
+			const adapter = createAdapter(config({ model: "" }));
+			const d = await adapter.testConnection();
+			expect(d).toMatchObject({ ok: false, kind: "model_missing" });
+			expect(d.message).toContain("llama3.2:latest, qwen3:8b");
+			await expect(adapter.generate({ purpose: "chat", messages: [], maxTokens: 1, contextWindow: 2048 })).rejects.toMatchObject({ kind: "bad_request" });
+			expect(server.requests.filter((r) => r.method === "POST")).toHaveLength(0);
+		});
+
 		it("testConnection: a missing model says how to pull it", async () => {
 			server.route("GET", "/api/tags", OLLAMA_TAGS);
 			const d = await createAdapter(config({ model: "mistral" })).testConnection();
