@@ -8,7 +8,11 @@ const PREVIEW_MAX = 120;
 
 /** Collapses whitespace to single spaces and shortens to `max` characters with an ellipsis. */
 export function oneLine(text: string, max: number): string {
-	const flat = text.replace(/\s+/g, " ").trim();
+	// Work on a prefix: this runs on every append, and a message can be a pasted book. The prefix
+	// is long enough unless it is mostly whitespace, in which case the whole text is used.
+	const head = text.trimStart().slice(0, max * 4);
+	let flat = head.replace(/\s+/g, " ").trim();
+	if (flat.length <= max && head.length < text.trimStart().length) flat = text.replace(/\s+/g, " ").trim();
 	if (flat.length <= max) return flat;
 	let cut = flat.slice(0, max - 1);
 	// Prefer a word boundary when one is near, and never split a surrogate pair.
@@ -18,12 +22,23 @@ export function oneLine(text: string, max: number): string {
 	return cut.trimEnd() + "…";
 }
 
+/** The first line of `text` that is not blank, or "". */
+function firstLine(text: string): string {
+	for (let start = 0; start < text.length; ) {
+		const newline = text.indexOf("\n", start);
+		const end = newline < 0 ? text.length : newline;
+		const line = text.slice(start, end);
+		if (line.trim() !== "") return line;
+		start = end + 1;
+	}
+	return "";
+}
+
 /** The title a session gets from its first user message: its first non-empty line. */
 export function titleFromMessages(messages: readonly ChatMessage[]): string {
 	const first = messages.find((m) => m.role === "user");
-	if (first === undefined) return DEFAULT_TITLE;
-	const line = first.content.split("\n").find((l) => l.trim() !== "") ?? "";
-	return line.trim() === "" ? DEFAULT_TITLE : oneLine(line, TITLE_MAX);
+	const line = first === undefined ? "" : firstLine(first.content);
+	return line === "" ? DEFAULT_TITLE : oneLine(line, TITLE_MAX);
 }
 
 function copy(message: ChatMessage): ChatMessage {
