@@ -33,9 +33,11 @@ export const EUROPEAN_WORD = [0, 1, 1, 1.02, 1.05, 1.3, 1.5, 1.6, 1.9, 2.1, 2.4,
 export const LONG_WORD_STEP = 0.3;
 /**
  * Share of accented letters among Latin letters at which a text counts as fully "European": one
- * letter in 50 or more is typical of French, German or Spanish; English has almost none.
+ * letter in 50 or more is typical of French, German or Spanish. English has almost none; below
+ * one in 300 (a name, a borrowed "café") a text still counts as English.
  */
-export const EUROPEAN_ACCENT_SHARE = 1 / 50;
+export const EUROPEAN_ACCENT_FULL = 1 / 50;
+export const EUROPEAN_ACCENT_START = 1 / 300;
 /**
  * Ukrainian (and other non-Russian Cyrillic) splits more finely than Russian. Its own letters
  * (і, ї, є…) are one in 25 or more of its Cyrillic letters; then every Cyrillic letter costs more.

@@ -38,7 +38,8 @@ const {
 	CYRILLIC_EXT_SHARE,
 	EMOJI_WEIGHT,
 	ENGLISH_WORD,
-	EUROPEAN_ACCENT_SHARE,
+	EUROPEAN_ACCENT_FULL,
+	EUROPEAN_ACCENT_START,
 	EUROPEAN_WORD,
 	JOINER_WEIGHT,
 	KANA_SHARE,
@@ -97,6 +98,11 @@ export function fractionalTokens(text: string): number {
 	let digitCount = 0;
 	// A single space glues onto the word or punctuation after it (" the", " (").
 	let spaceBefore = false;
+	// Newlines right after punctuation join its piece (";\n").
+	let punctBefore = false;
+	// Text-level blends are computed per line, so one French line does not reprice an English page.
+	let lineLower = 0;
+	let lineUpper = 0;
 	// The current blank-free run, checked for randomness (base64) when it ends.
 	let runStart = 0;
 	let runSpent = 0;
@@ -157,6 +163,7 @@ export function fractionalTokens(text: string): number {
 				total += cost;
 			} else total += cost > 1 ? cost : 1;
 			spaceBefore = false;
+			punctBefore = false;
 		} else if (cls === SPACE) {
 			if (i - runStart >= RANDOM_RUN_MIN) {
 				total += randomRunTopUp(i - runStart, upperCount - runUpper, lowerCount - runLower, digitCount - runDigits, total + english - runSpent);
@@ -182,6 +189,7 @@ export function fractionalTokens(text: string): number {
 				total += (len > 1 ? 1 : 0) + long + (text.charCodeAt(i - 1) === 0x20 ? 0 : TAB_PREFIX);
 				spaceBefore = true;
 			}
+			punctBefore = false;
 			runStart = i;
 			runSpent = total + english;
 			runUpper = upperCount;
@@ -205,8 +213,15 @@ export function fractionalTokens(text: string): number {
 				j++;
 			}
 			i = end;
-			total += 1 + (newlines > NEWLINES_FREE ? (newlines - NEWLINES_FREE) * NEWLINE_EXTRA : 0);
+			total += (punctBefore ? NEWLINE_AFTER_PUNCT : 1) + (newlines > NEWLINES_FREE ? (newlines - NEWLINES_FREE) * NEWLINE_EXTRA : 0);
+			punctBefore = false;
 			if (i < n) e = entryAt(text, i);
+			total += lineLevelCost(letters, lowerCount - lineLower, upperCount - lineUpper, english, european);
+			letters.fill(0);
+			english = 0;
+			european = 0;
+			lineLower = lowerCount;
+			lineUpper = upperCount;
 			runStart = i;
 			runSpent = total + english;
 			runUpper = upperCount;
@@ -223,6 +238,7 @@ export function fractionalTokens(text: string): number {
 			digitCount += len;
 			total += Math.ceil(len / 3);
 			spaceBefore = false;
+			punctBefore = false;
 		} else {
 			// Punctuation, symbols and emoji group into one piece, then split by BPE.
 			let cost = 0;
@@ -245,35 +261,28 @@ export function fractionalTokens(text: string): number {
 			const next = i < n ? e & CLASS_MASK : -1;
 			if (count === 1 && !spaceBefore && next >= 0 && next <= LAST_LETTER && (cls === PUNCT || cls === SYMBOL)) {
 				cost = cls === PUNCT ? PUNCT_PREFIX : SYMBOL_PREFIX;
-			} else if (next === NEWLINE) {
-				// The piece takes the newlines right after it (";\n").
-				do {
-					i++;
-					e = i < n ? entryAt(text, i) : 0;
-				} while (i < n && (e & CLASS_MASK) === NEWLINE);
-				cost += NEWLINE_AFTER_PUNCT;
 			}
 			total += cost;
 			spaceBefore = false;
+			punctBefore = true;
 		}
 	}
 	if (n - runStart >= RANDOM_RUN_MIN) {
 		total += randomRunTopUp(n - runStart, upperCount - runUpper, lowerCount - runLower, digitCount - runDigits, total + english - runSpent);
 	}
-	letters[ASCII_LOWER] = lowerCount;
-	letters[ASCII_UPPER] = upperCount;
-	return total + textLevelCost(letters, english, european);
+	return total + lineLevelCost(letters, lowerCount - lineLower, upperCount - lineUpper, english, european);
 }
 
 /**
- * Corrections that depend on the whole text's mix of letters: Latin words priced between the
- * English and European tables, the extra cost of non-Russian Cyrillic, and of Japanese kanji.
+ * Costs that depend on a line's mix of letters: its Latin words priced between the English and
+ * European tables, the extra cost of non-Russian Cyrillic, and of Japanese kanji. `letters` holds
+ * the line's non-ASCII letters by class; `lower` and `upper` its ASCII ones.
  */
-function textLevelCost(letters: Float64Array, english: number, european: number): number {
+function lineLevelCost(letters: Float64Array, lower: number, upper: number, english: number, european: number): number {
 	let extra = 0;
 	const accented = (letters[LATIN] ?? 0) + (letters[LATIN_EXT] ?? 0);
-	const latin = accented + (letters[ASCII_LOWER] ?? 0) + (letters[ASCII_UPPER] ?? 0);
-	if (latin > 0) extra += english + blend(accented / latin, EUROPEAN_ACCENT_SHARE) * (european - english);
+	const latin = accented + lower + upper;
+	if (latin > 0) extra += english + blend(accented / latin - EUROPEAN_ACCENT_START, EUROPEAN_ACCENT_FULL - EUROPEAN_ACCENT_START) * (european - english);
 	const cyrillicExt = letters[CYRILLIC_EXT] ?? 0;
 	const cyrillic = cyrillicExt + (letters[CYRILLIC] ?? 0);
 	if (cyrillicExt > 0) extra += blend(cyrillicExt / cyrillic, CYRILLIC_EXT_SHARE) * cyrillic * CYRILLIC_EXT_EXTRA;
@@ -283,9 +292,9 @@ function textLevelCost(letters: Float64Array, english: number, european: number)
 	return extra;
 }
 
-/** 0 when `share` is 0, rising linearly to 1 at `full` and staying there. */
+/** 0 up to a `share` of 0, rising linearly to 1 at `full` and staying there. */
 function blend(share: number, full: number): number {
-	return share >= full ? 1 : share / full;
+	return share <= 0 ? 0 : share >= full ? 1 : share / full;
 }
 
 /** Tokens of role framing around each message in a chat prompt (role name, separators). */
