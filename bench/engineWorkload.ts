@@ -11,7 +11,7 @@ import { SessionManager } from "../src/sessions/SessionManager";
 
 const SIZES = [10, 100, 1_000, 10_000] as const;
 const WARMUP_SENDS = 5;
-const MEASURED_SENDS = 60;
+const MEASURED_SENDS = 200;
 
 const WORDS = (
 	"the a of to and in is it that for on with as this be are by not or from at an but can note notes vault link " +
