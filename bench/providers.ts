@@ -1,5 +1,5 @@
 // Provider benchmarks: time to first token the adapter adds over a raw fetch of the same local
-// stream, and parse throughput on a 10 MB stream for each dialect.
+// stream, how fast Stop rejects, and parse throughput on a 10 MB stream for each dialect.
 // Standalone: npx tsx bench/providers.ts
 import { performance } from "node:perf_hooks";
 import { createAdapter, fetchTransport, loadNodeTransport, type ProviderName } from "../src/providers";
@@ -7,7 +7,7 @@ import type { Transport } from "../src/providers/transport";
 import type { GenerateRequest } from "../src/chat/types";
 import { memoryTransport } from "../tests/support/memoryTransport";
 import { ProviderServer } from "../tests/support/providerServer";
-import { baseUrlFor, CHAT_PATHS, headersFor, streamFor } from "../tests/support/providerStreams";
+import { baseUrlFor, CHAT_PATHS, endlessScenario, headersFor, streamFor } from "../tests/support/providerStreams";
 
 const DIALECTS: ProviderName[] = ["ollama", "openai", "anthropic"];
 const TTFT_RUNS = 300;
@@ -99,6 +99,52 @@ async function timeToFirstToken(): Promise<string> {
 	].join("\n");
 }
 
+/** generate() on an endless stream: abort() after the first token → the rejection, in ms. */
+async function stopLatency(provider: ProviderName, serverUrl: string, transport: Transport): Promise<number> {
+	const adapter = createAdapter({ provider, baseUrl: baseUrlFor(provider, serverUrl), model: "m", transport });
+	const controller = new AbortController();
+	let abortedAt = 0;
+	await adapter
+		.generate({
+			...req((): void => {
+				if (abortedAt === 0) {
+					abortedAt = performance.now();
+					controller.abort();
+				}
+			}),
+			signal: controller.signal,
+		})
+		.catch(() => undefined);
+	return performance.now() - abortedAt;
+}
+
+async function stopLatencies(): Promise<string> {
+	const server = await ProviderServer.start();
+	const node = await loadNodeTransport();
+	const rows: string[] = [];
+	try {
+		for (const provider of DIALECTS) {
+			server.route("POST", CHAT_PATHS[provider], endlessScenario(provider, 1));
+			const viaFetch: number[] = [];
+			const viaNode: number[] = [];
+			for (let i = 0; i < 100; i++) {
+				viaFetch.push(await stopLatency(provider, server.url, fetchTransport));
+				viaNode.push(await stopLatency(provider, server.url, node));
+			}
+			rows.push(`| ${provider} | ${ms(median(viaFetch))} | ${ms(Math.max(...viaFetch))} | ${ms(median(viaNode))} | ${ms(Math.max(...viaNode))} |`);
+		}
+	} finally {
+		await server.close();
+	}
+	return [
+		"### Stop: abort() to rejection with kind aborted (endless local stream, 100 runs, ms)",
+		"",
+		"| Dialect | Fetch, median | Fetch, max | Node transport, median | Node transport, max |",
+		"| --- | ---: | ---: | ---: | ---: |",
+		...rows,
+	].join("\n");
+}
+
 /** A stream of about `bytes` bytes for `provider`, with multibyte text. */
 function bigStream(provider: ProviderName, bytes: number): string {
 	const words = [" the", " café", " 日本", " context", " window", " 🎉", " and", " notes"];
@@ -138,7 +184,7 @@ async function parseThroughput(): Promise<string> {
 }
 
 export async function runProviderBench(): Promise<string> {
-	return [await timeToFirstToken(), "", await parseThroughput()].join("\n");
+	return [await timeToFirstToken(), "", await stopLatencies(), "", await parseThroughput()].join("\n");
 }
 
 if (/bench[\\/]providers\.ts$/.test(process.argv[1] ?? "")) {
