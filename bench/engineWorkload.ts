@@ -76,7 +76,14 @@ interface Row {
 	p95: number;
 }
 
-async function measure(noteText: string, count: number): Promise<Row> {
+interface Bench {
+	count: number;
+	send: () => Promise<number>;
+	first: number;
+	samples: number[];
+}
+
+async function prepare(noteText: string, count: number): Promise<Bench> {
 	const random = rng(count);
 	const sessions = new SessionManager(new MemoryFileStore(), { onWarning: () => undefined });
 	const id = await prebuiltSession(sessions, count, random);
@@ -92,19 +99,26 @@ async function measure(noteText: string, count: number): Promise<Row> {
 	// The first send summarizes the prebuilt history once (the stub answers at once).
 	const first = await send();
 	for (let i = 0; i < WARMUP_SENDS; i++) await send();
-	const samples: number[] = [];
-	for (let i = 0; i < MEASURED_SENDS; i++) samples.push(await send());
-	return { messages: count, first, ...stats(samples) };
+	return { count, send, first, samples: [] };
+}
+
+/** Sends round-robin across the session sizes, so machine noise falls on every size alike. */
+async function measure(noteText: string): Promise<Row[]> {
+	const benches: Bench[] = [];
+	for (const size of SIZES) benches.push(await prepare(noteText, size));
+	for (let i = 0; i < MEASURED_SENDS; i++) {
+		for (const b of benches) b.samples.push(await b.send());
+	}
+	return benches.map((b) => ({ messages: b.count, first: b.first, ...stats(b.samples) }));
 }
 
 async function table(label: string, noteText: string): Promise<{ text: string; rows: Row[] }> {
-	const rows: Row[] = [];
-	for (const size of SIZES) rows.push(await measure(noteText, size));
+	const rows = await measure(noteText);
 	const base = rows[0]?.median ?? NaN;
 	const lines = [
 		`### Engine overhead per send, ${label} note`,
 		"",
-		`Stub adapter answering at once, default settings (8,192-token window), sessions in a MemoryFileStore (no disk I/O). Median and p95 of ${MEASURED_SENDS} sends after ${WARMUP_SENDS} warm-up sends; "first send" includes summarizing the prebuilt history once.`,
+		`Stub adapter answering at once, default settings (8,192-token window), sessions in a MemoryFileStore (no disk I/O). Median and p95 of ${MEASURED_SENDS} sends per size (sizes interleaved) after ${WARMUP_SENDS} warm-up sends; "first send" includes summarizing the prebuilt history once.`,
 		"",
 		"| messages in session | first send (ms) | median (ms) | p95 (ms) | median vs 10 messages |",
 		"|---:|---:|---:|---:|---:|",
