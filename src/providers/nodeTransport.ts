@@ -1,5 +1,5 @@
-// Desktop only, reached through loadNodeTransport(). Node modules are imported dynamically, on first
-// use, so nothing here runs on mobile.
+// Desktop only, reached through loadNodeTransport(). Node's http modules are required inside
+// createNodeTransport(), behind a check that Node is there, so nothing here touches them on mobile.
 /* global process, require -- Node globals, present exactly when Platform.isDesktop below is true */
 import type { Transport, TransportInit } from "./transport";
 
