@@ -1,6 +1,17 @@
 import { Component, MarkdownRenderer, Notice, setIcon } from "obsidian";
 import type { App } from "obsidian";
 import type { ChatMessage, Role } from "../chat/types";
+import { splitMarkdownBlocks } from "./markdownBlocks";
+
+interface StreamBlock {
+	text: string;
+	/** The element on screen. */
+	el: HTMLElement;
+	/** The Component of what is on screen. */
+	shown: Component | undefined;
+	/** The newest render started; older renders finishing late are dropped. */
+	latest: number;
+}
 
 /** Everything a rendered message needs from its surroundings. */
 export interface MessageContext {
@@ -23,6 +34,9 @@ export class MessageItem {
 	private renderSeq = 0;
 	private renderedText: string | undefined;
 	private stopped = false;
+	/** The streamed answer's blocks, each rendered with its own Component. */
+	private blocks: StreamBlock[] = [];
+	private blocksEl: HTMLElement | undefined;
 	content: string;
 
 	constructor(
@@ -72,11 +86,68 @@ export class MessageItem {
 		this.el.toggleClass("discover-chat-message-streaming", streaming);
 	}
 
+	/**
+	 * While streaming: renders block by block, re-rendering only blocks that changed (in practice
+	 * the last one), so the cost per frame stays flat however long the answer grows.
+	 */
+	renderStreaming(): void {
+		if (this.content === "") {
+			this.render();
+			return;
+		}
+		const parts = splitMarkdownBlocks(this.content);
+		if (!this.blocksEl) {
+			this.renderSeq++;
+			this.component?.unload();
+			this.component = undefined;
+			this.bodyEl.empty();
+			this.blocksEl = this.bodyEl.createDiv({ cls: "discover-chat-message-markdown" });
+		}
+		const container = this.blocksEl;
+		if (!container) return;
+		parts.forEach((text, i) => {
+			let block = this.blocks[i];
+			if (block?.text === text) return;
+			if (!block) {
+				block = { text, el: container.createDiv({ cls: "discover-chat-message-block" }), shown: undefined, latest: 0 };
+				this.blocks[i] = block;
+			}
+			block.text = text;
+			const seq = ++block.latest;
+			const current = block;
+			const component = new Component();
+			component.load();
+			const target = createDiv({ cls: "discover-chat-message-block" });
+			const swap = (): void => {
+				if (seq !== current.latest) {
+					component.unload();
+					return;
+				}
+				current.shown?.unload();
+				current.shown = component;
+				current.el.replaceWith(target);
+				current.el = target;
+				this.ctx.onRendered();
+			};
+			MarkdownRenderer.render(this.ctx.app, text, target, this.ctx.sourcePath(), component).then(swap, () => {
+				target.setText(text);
+				swap();
+			});
+		});
+		for (const extra of this.blocks.splice(parts.length)) {
+			extra.latest++;
+			extra.shown?.unload();
+			extra.el.remove();
+		}
+		this.renderedText = this.content;
+	}
+
 	/** Renders the current content unless it is already on screen. */
 	render(): void {
 		const text = this.content !== "" || this.role !== "assistant" ? this.content : this.stopped ? "*Stopped before the answer began.*" : "…";
 		if (this.renderedText === text) return;
 		this.renderedText = text;
+		this.dropBlocks();
 		const seq = ++this.renderSeq;
 		const component = new Component();
 		component.load();
@@ -104,10 +175,20 @@ export class MessageItem {
 	}
 
 	destroy(): void {
+		this.dropBlocks();
 		this.renderSeq++;
 		this.component?.unload();
 		this.component = undefined;
 		this.el.remove();
+	}
+
+	private dropBlocks(): void {
+		for (const block of this.blocks) {
+			block.latest++;
+			block.shown?.unload();
+		}
+		this.blocks = [];
+		this.blocksEl = undefined;
 	}
 
 	private async copy(): Promise<void> {

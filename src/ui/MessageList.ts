@@ -9,6 +9,8 @@ import { RenderScheduler, type RenderSchedulerOptions } from "./RenderScheduler"
 const STREAMING_ID = "discover-chat-streaming";
 /** Messages rendered at once: what fits on screen plus a page. */
 export const PAGE_SIZE = 30;
+/** The least time between two renders of a streaming answer. */
+const STREAM_RENDER_INTERVAL_MS = 50;
 /** Within this many pixels of the bottom counts as "at the bottom". */
 const BOTTOM_SLACK_PX = 32;
 
@@ -38,6 +40,7 @@ export class MessageList extends Component {
 	private readonly schedulerOptions: RenderSchedulerOptions | undefined;
 	private readonly pageSize: number;
 	private following = true;
+	private unsavedCount = 0;
 	private readonly ctx: MessageContext;
 
 	constructor(parentEl: HTMLElement, options: MessageListOptions) {
@@ -88,7 +91,8 @@ export class MessageList extends Component {
 			return;
 		}
 		if (message.role === "assistant" && this.streaming) {
-			// The streamed bubble becomes the saved message.
+			// The streamed bubble becomes the saved message; what is on screen is kept if it matches.
+			this.scheduler.flush();
 			this.scheduler.dispose();
 			const item = this.streaming;
 			this.streaming = undefined;
@@ -135,6 +139,9 @@ export class MessageList extends Component {
 			item.destroy();
 			return;
 		}
+		// Kept under its own key so clearing the list still unloads it.
+		item.id = `${STREAMING_ID}-${++this.unsavedCount}`;
+		this.items.set(item.id, item);
 		item.setStreaming(false);
 		item.setStopped(opts.stopped === true);
 		item.render();
@@ -217,7 +224,8 @@ export class MessageList extends Component {
 	}
 
 	private newScheduler(): RenderScheduler {
-		return new RenderScheduler(() => this.streaming?.render(), this.schedulerOptions);
+		// Text arriving 20 times a second reads as smooth, and leaves the browser most frames free.
+		return new RenderScheduler(() => this.streaming?.renderStreaming(), { minIntervalMs: STREAM_RENDER_INTERVAL_MS, ...this.schedulerOptions });
 	}
 
 	private addItem(message: ChatMessage, before?: HTMLElement | null): MessageItem {
@@ -262,5 +270,5 @@ export class MessageList extends Component {
 }
 
 function createSummaryLine(): HTMLElement {
-	return activeWindow.createDiv({ cls: "discover-chat-summary-line", text: "Earlier messages were summarized for the model. They are still here." });
+	return createDiv({ cls: "discover-chat-summary-line", text: "Earlier messages were summarized for the model. They are still here." });
 }

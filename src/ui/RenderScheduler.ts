@@ -10,6 +10,8 @@ export interface RenderSchedulerOptions {
 	now?: () => number;
 	/** Keep the main thread at most this busy with rendering (0..1). */
 	maxShare?: number;
+	/** Never render more often than this (ms); 0 means every frame. */
+	minIntervalMs?: number;
 }
 
 export class RenderScheduler {
@@ -18,6 +20,7 @@ export class RenderScheduler {
 	private readonly cancelFrame: FrameCanceller;
 	private readonly now: () => number;
 	private readonly maxShare: number;
+	private readonly minIntervalMs: number;
 	private lastEnd = 0;
 	private lastCost = 0;
 	private disposed = false;
@@ -30,6 +33,7 @@ export class RenderScheduler {
 		this.cancelFrame = options.cancelFrame ?? ((h) => window.cancelAnimationFrame(h));
 		this.now = options.now ?? (() => performance.now());
 		this.maxShare = options.maxShare ?? 0.5;
+		this.minIntervalMs = options.minIntervalMs ?? 0;
 	}
 
 	/** Asks for a render; many calls before the next frame cause one render. */
@@ -59,7 +63,7 @@ export class RenderScheduler {
 	private onFrame(): void {
 		this.handle = undefined;
 		// A render that cost C ms waits C × (1/share − 1) ms before the next one.
-		const spacing = this.lastCost * (1 / this.maxShare - 1);
+		const spacing = Math.max(this.minIntervalMs, this.lastCost * (1 / this.maxShare - 1));
 		if (this.now() - this.lastEnd < spacing) {
 			this.handle = this.requestFrame(() => this.onFrame());
 			return;

@@ -68,11 +68,29 @@ const e2e = {
 		return leaf?.view as unknown as (O.View & { chatRuntime?: unknown; openSession(id: string): Promise<void> }) | undefined;
 	},
 
+	/** Long animation frames with the scripts that ran in them, to tell what a long task was. */
+	longFrames: [] as { start: number; duration: number; blocking: number; scripts: string[] }[],
+
+	observers: [] as PerformanceObserver[],
+
 	watchLongTasks(): void {
+		for (const o of this.observers.splice(0)) o.disconnect();
 		this.longTasks = [];
-		new PerformanceObserver((list) => {
+		this.longFrames = [];
+		const frames = new PerformanceObserver((list) => {
+			for (const e of list.getEntries() as (PerformanceEntry & { blockingDuration?: number; renderStart?: number; styleAndLayoutStart?: number; scripts?: { invoker: string; sourceFunctionName: string; sourceURL: string; duration: number; forcedStyleAndLayoutDuration: number }[] })[]) {
+				if (e.duration < 50) continue;
+				const scripts = (e.scripts ?? []).map((s) => `${s.invoker} ${s.sourceFunctionName} ${s.sourceURL.split("/").pop() ?? ""} ${s.duration.toFixed(0)}ms (layout ${s.forcedStyleAndLayoutDuration.toFixed(0)}ms)`);
+				const render = e.renderStart && e.styleAndLayoutStart ? ` render@${(e.renderStart - e.startTime).toFixed(0)} layout@${(e.styleAndLayoutStart - e.startTime).toFixed(0)}` : "";
+				this.longFrames.push({ start: e.startTime, duration: e.duration, blocking: e.blockingDuration ?? 0, scripts: [...scripts, render] });
+			}
+		});
+		frames.observe({ type: "long-animation-frame", buffered: false });
+		const tasks = new PerformanceObserver((list) => {
 			for (const e of list.getEntries()) this.longTasks.push({ start: e.startTime, duration: e.duration });
-		}).observe({ type: "longtask", buffered: false });
+		});
+		tasks.observe({ type: "longtask", buffered: false });
+		this.observers.push(frames, tasks);
 	},
 };
 

@@ -41,6 +41,19 @@ describe("RenderScheduler", () => {
 		expect(renders).toBe(2);
 	});
 
+	it("keeps a minimum interval between renders when asked", () => {
+		const frames = new ManualFrames();
+		let renders = 0;
+		const s = new RenderScheduler(() => renders++, { ...frames.options, minIntervalMs: 50 });
+		for (let i = 0; i < 12; i++) {
+			s.schedule();
+			frames.frame(16);
+		}
+		// 192 ms of frames with work in every one: renders at 64, 128 and 192 ms at most.
+		expect(renders).toBeLessThanOrEqual(4);
+		expect(renders).toBeGreaterThanOrEqual(3);
+	});
+
 	it("flush renders pending work at once and dispose drops it", () => {
 		const frames = new ManualFrames();
 		let renders = 0;

@@ -218,6 +218,8 @@ export class ManualFrames {
 			this.queue.delete(h);
 		},
 		now: (): number => this.time,
+		// Tests step frames one by one; the production pacing has its own test.
+		minIntervalMs: 0,
 	};
 
 	get pending(): number {

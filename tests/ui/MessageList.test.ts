@@ -1,0 +1,126 @@
+// @vitest-environment happy-dom
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type * as O from "obsidian";
+import { Component, MarkdownRenderer } from "obsidian";
+import { asObsidianApp, createTestApp, flush } from "../obsidian/harness";
+import { MessageList } from "../../src/ui/MessageList";
+import { ManualFrames, message } from "./fakes";
+
+afterEach(() => {
+	vi.restoreAllMocks();
+	document.body.empty();
+});
+
+async function setup() {
+	const app = await createTestApp();
+	const parent = document.body.createDiv();
+	const frames = new ManualFrames();
+	const list = new MessageList(parent, { app: asObsidianApp(app), sourcePath: () => "", scheduler: frames.options });
+	list.load();
+	const rendered: { markdown: string; component: O.Component; unloaded: boolean }[] = [];
+	const real = MarkdownRenderer.render.bind(MarkdownRenderer);
+	vi.spyOn(MarkdownRenderer, "render").mockImplementation((app, markdown, el, path, component) => {
+		const entry = { markdown, component, unloaded: false };
+		component.register(() => (entry.unloaded = true));
+		rendered.push(entry);
+		return real(app, markdown, el, path, component);
+	});
+	return { list, frames, rendered, parent };
+}
+
+describe("MessageList", () => {
+	it("re-renders only the growing block of a streaming answer", async () => {
+		const { list, frames, rendered } = await setup();
+		list.startStreaming();
+		list.appendToken("First paragraph.\n\nSecond");
+		frames.frame();
+		await flush();
+		rendered.length = 0;
+		list.appendToken(" paragraph grows");
+		frames.frame();
+		await flush();
+		expect(rendered.map((r) => r.markdown)).toEqual(["Second paragraph grows"]);
+		expect(list.scrollEl.textContent).toContain("First paragraph.");
+	});
+
+	it("keeps the streamed blocks when the saved answer matches, without a full re-render", async () => {
+		const { list, frames, rendered } = await setup();
+		list.startStreaming();
+		list.appendToken("One.\n\nTwo.");
+		frames.frame();
+		await flush();
+		rendered.length = 0;
+		list.upsert(message("assistant", "One.\n\nTwo."));
+		await flush();
+		expect(rendered).toEqual([]);
+		expect(list.scrollEl.querySelectorAll(".discover-chat-message")).toHaveLength(1);
+	});
+
+	it("unloads every message's Component when it is re-rendered or removed", async () => {
+		const { list, frames, rendered } = await setup();
+		list.setMessages([message("user", "Hi"), message("assistant", "Hello **there**")]);
+		list.startStreaming();
+		for (const piece of ["A", "B\n\n", "C", "D"]) {
+			list.appendToken(piece);
+			frames.frame();
+			await flush();
+		}
+		list.endStreaming();
+		await flush();
+		const live = rendered.filter((r) => !r.unloaded);
+		// What is on screen: two saved messages and the streamed answer's two blocks.
+		expect(live).toHaveLength(4);
+		list.setMessages([]);
+		await flush();
+		expect(rendered.every((r) => r.unloaded)).toBe(true);
+	});
+
+	it("renders a long session lazily and pages in earlier messages", async () => {
+		const { list } = await setup();
+		const all = Array.from({ length: 200 }, (_, i) => message(i % 2 ? "assistant" : "user", `m${i}`));
+		list.setMessages(all);
+		expect(list.renderedCount).toBe(30);
+		list.loadEarlier();
+		expect(list.renderedCount).toBe(60);
+		const el = list.revealMessage(all[5]!.id);
+		await flush();
+		expect(el?.textContent).toContain("m5");
+		expect(list.renderedCount).toBe(200);
+	});
+
+	it("follows the answer down until the person scrolls up, and again at the bottom", async () => {
+		const { list, frames } = await setup();
+		const el = list.scrollEl;
+		let scrollHeight = 1000;
+		Object.defineProperty(el, "scrollHeight", { get: () => scrollHeight, configurable: true });
+		Object.defineProperty(el, "clientHeight", { get: () => 400, configurable: true });
+		list.startStreaming();
+		list.appendToken("x");
+		frames.frame();
+		await flush();
+		expect(el.scrollTop).toBe(1000);
+		el.scrollTop = 200; // the person scrolls up
+		el.dispatchEvent(new Event("scroll"));
+		scrollHeight = 1400;
+		list.appendToken("y");
+		frames.frame();
+		await flush();
+		expect(el.scrollTop).toBe(200);
+		el.scrollTop = 1000; // back at the bottom
+		el.dispatchEvent(new Event("scroll"));
+		scrollHeight = 1800;
+		list.appendToken("z");
+		frames.frame();
+		await flush();
+		expect(el.scrollTop).toBe(1800);
+	});
+
+	it("is a Component: unloading the list unloads its messages", async () => {
+		const { list, rendered } = await setup();
+		list.setMessages([message("user", "Hi")]);
+		expect(list).toBeInstanceOf(Component);
+		list.unload();
+		await flush();
+		expect(rendered.every((r) => r.unloaded)).toBe(true);
+	});
+});
