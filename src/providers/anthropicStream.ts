@@ -36,6 +36,14 @@ export class AnthropicStreamDecoder implements StreamDecoder {
 		return this.answer.result();
 	}
 
+	/** Input tokens plus cache tokens: cached prompt tokens still occupy the context window. */
+	private promptUsage(usage: unknown): void {
+		if (!isRecord(usage)) return;
+		const parts = [usage.input_tokens, usage.cache_creation_input_tokens, usage.cache_read_input_tokens].map(numberOrUndefined);
+		const known = parts.filter((n): n is number => n !== undefined);
+		if (known.length > 0) this.answer.addUsage({ promptTokens: known.reduce((a, b) => a + b, 0) });
+	}
+
 	private event(event: EventSourceMessage): void {
 		if (event.data.trim() === "") return;
 		let data: unknown;
@@ -51,13 +59,7 @@ export class AnthropicStreamDecoder implements StreamDecoder {
 		switch (type) {
 			case "message_start": {
 				const message = data.message;
-				const usage = isRecord(message) ? message.usage : undefined;
-				if (isRecord(usage)) {
-					// Cached prompt tokens still occupy the context window.
-					const parts = [usage.input_tokens, usage.cache_creation_input_tokens, usage.cache_read_input_tokens].map(numberOrUndefined);
-					const known = parts.filter((n): n is number => n !== undefined);
-					if (known.length > 0) this.answer.addUsage({ promptTokens: known.reduce((a, b) => a + b, 0) });
-				}
+				if (isRecord(message)) this.promptUsage(message.usage);
 				break;
 			}
 			case "content_block_delta": {
@@ -70,7 +72,11 @@ export class AnthropicStreamDecoder implements StreamDecoder {
 			}
 			case "message_delta": {
 				const usage = data.usage;
-				if (isRecord(usage)) this.answer.addUsage({ completionTokens: numberOrUndefined(usage.output_tokens) });
+				if (isRecord(usage)) {
+					// Newer servers repeat the (final) input counts here too.
+					if (usage.input_tokens !== undefined && usage.input_tokens !== null) this.promptUsage(usage);
+					this.answer.addUsage({ completionTokens: numberOrUndefined(usage.output_tokens) });
+				}
 				break;
 			}
 			case "message_stop":

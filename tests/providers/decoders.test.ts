@@ -114,6 +114,12 @@ describe("dialect details", () => {
 		expect(result.text).toBe("ok");
 	});
 
+	it("anthropic: input counts repeated on message_delta replace those of message_start", async () => {
+		const body = anthropicStream(["Hi"], { promptTokens: 5 }).replace('"usage":{"output_tokens":1}', '"usage":{"input_tokens":9,"cache_read_input_tokens":1,"output_tokens":1}');
+		const { result } = await generateFrom("anthropic", body);
+		expect(result.usage).toEqual({ promptTokens: 10, completionTokens: 1 });
+	});
+
 	it("anthropic: cache tokens count as prompt tokens; thinking and signature deltas are not answer text", async () => {
 		const { result } = await generateFrom("anthropic", anthropicStream(["Hi"], { promptTokens: 5, cacheReadTokens: 100, cacheCreationTokens: 20, thinking: ["Because"] }));
 		expect(result).toMatchObject({ text: "Hi", thinking: "Because", usage: { promptTokens: 125, completionTokens: 1 } });
