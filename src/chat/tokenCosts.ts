@@ -77,7 +77,7 @@ WORD_BASE[OTHER_LETTER] = 0.3;
 
 /** Extra per capital after the first: all-caps words are rare in the vocabulary. */
 export const CAPS_EXTRA = new Float64Array(LAST_LETTER + 1);
-CAPS_EXTRA[ASCII_UPPER] = 0.08;
+CAPS_EXTRA[ASCII_UPPER] = 0.04;
 CAPS_EXTRA[LATIN] = 0.3;
 CAPS_EXTRA[LATIN_EXT] = 0.3;
 CAPS_EXTRA[CYRILLIC] = 0.6;
@@ -96,7 +96,7 @@ export const SYMBOL_WEIGHT = 1.0;
 export const EMOJI_WEIGHT = 2.0;
 export const JOINER_WEIGHT = 1.0;
 /** A lone mark glued to the word after it ("(foo", ".com", "'t", "，而") often merges with it. */
-export const PUNCT_PREFIX = 0.35;
+export const PUNCT_PREFIX = 0.3;
 export const SYMBOL_PREFIX = 0.6;
 /** Newlines right after punctuation (";\n") usually merge into its token. */
 export const NEWLINE_AFTER_PUNCT = 0.05;
