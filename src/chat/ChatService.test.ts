@@ -248,6 +248,22 @@ describe("ChatService turns", () => {
 		}
 	});
 
+	it("fits prompts by the calibrated estimate when the model counts more than the estimator", async () => {
+		const calibration = new TokenCalibration({ data: { version: 1, models: { m: [1.6, 1.6, 1.6] } } });
+		expect(calibration.factor("m")).toBeCloseTo(1.6);
+		const adapter = new StubAdapter({ reply: () => words(60, "answer") });
+		const chat = new ChatService({ adapter, sessions: new SessionManager(new MemoryFileStore()), settings: SMALL, calibration, model: "m" });
+		for (let i = 0; i < 6; i++) await chat.sendMessage(`Question ${i}: ${words(40)}`, { context: "A line of the note.\n".repeat(300) });
+		const calibrated = (t: string): number => Math.ceil(estimateTokens(t) * 1.6);
+		const budget = compactionBudget({ maxPromptTokens: 1024, reservedResponseTokens: 128 }).prompt;
+		for (const r of adapter.chatRequests) {
+			expect(promptCost(r.messages as never, calibrated)).toBeLessThanOrEqual(budget);
+			// Without calibration the same prompt would look much smaller: the factor is really applied.
+			expect(promptCost(r.messages as never, estimateTokens)).toBeLessThan(budget * 0.75);
+		}
+		expect(adapter.summaryRequests.length).toBeGreaterThan(0);
+	});
+
 	it("creates a session on the first send and reports the prompt it built", async () => {
 		const { chat, events } = setup();
 		expect(chat.sessionId).toBeUndefined();
