@@ -100,7 +100,12 @@ try {
 			open: "Notes/Photosynthesis.md",
 		},
 	);
-	perf.push(["Plugin `onload` (sync part / until its promise settles)", `${boot.onloadSyncMs.toFixed(2)} ms / ${boot.onloadMs.toFixed(2)} ms`, "< 5 ms", boot.onloadMs < 5 ? "met" : "missed"]);
+	perf.push([
+		"Plugin `onload` until its promise settles: first load (its synchronous part) / median of 6 loads",
+		`${boot.firstMs.toFixed(1)} ms (${boot.firstSyncMs.toFixed(1)} ms) / ${boot.medianMs.toFixed(1)} ms`,
+		"< 5 ms",
+		boot.medianMs < 5 ? "met" : "missed",
+	]);
 
 	// Point the plugin at the local model server, as a person would in settings.
 	const configured = await page.evaluate(async (url) => {

@@ -7,6 +7,7 @@ import { openNote, writeExportNote } from "./exportNote";
 import { formatWhen } from "./format";
 import { cachedSessionList, historyStateFor, invalidateSessionList, type HistoryState } from "./historyState";
 import type { DiscoverHost } from "./host";
+import { LazyMarkdown } from "./LazyMarkdown";
 import { isVisibleMessage, type SearchHit, type SessionSummary, type SessionsPort } from "./ports";
 import { SearchRunner, type SearchRunnerOptions } from "./SearchRunner";
 
@@ -30,6 +31,7 @@ export class HistoryModal extends Modal {
 	private mainEl!: HTMLElement;
 	private messagesEl: HTMLElement | undefined;
 	private loadSeq = 0;
+	private markdown: LazyMarkdown | undefined;
 
 	constructor(
 		app: App,
@@ -73,6 +75,7 @@ export class HistoryModal extends Modal {
 
 	override onClose(): void {
 		this.runner.dispose();
+		this.dropMarkdown();
 		this.loadSeq++;
 		this.contentEl.empty();
 	}
@@ -163,6 +166,7 @@ export class HistoryModal extends Modal {
 	}
 
 	private renderEmptyMain(text: string): void {
+		this.dropMarkdown();
 		this.mainEl.empty();
 		this.messagesEl = undefined;
 		this.mainEl.createDiv({ cls: "discover-chat-history-empty", text });
@@ -177,6 +181,7 @@ export class HistoryModal extends Modal {
 	}
 
 	private renderSession(session: Session): void {
+		this.dropMarkdown();
 		this.mainEl.empty();
 		const head = this.mainEl.createDiv({ cls: "discover-chat-history-session-header" });
 		const titleEl = head.createDiv({ cls: "discover-chat-history-session-title", text: session.title });
@@ -192,9 +197,16 @@ export class HistoryModal extends Modal {
 
 		const messages = session.messages.filter(isVisibleMessage);
 		this.messagesEl = this.mainEl.createDiv({ cls: "discover-chat-history-messages" });
+		this.markdown = new LazyMarkdown(this.app, this.messagesEl);
 		this.messagesEl.addEventListener("scroll", () => (this.state.messagesScroll = this.messagesEl?.scrollTop ?? 0), { passive: true });
 		if (messages.length === 0) this.messagesEl.createDiv({ cls: "discover-chat-history-empty", text: "This chat has no messages." });
 		for (const m of messages) this.renderMessage(this.messagesEl, m);
+		this.markdown.load();
+	}
+
+	private dropMarkdown(): void {
+		this.markdown?.unload();
+		this.markdown = undefined;
 	}
 
 	private renderMessage(parent: HTMLElement, m: ChatMessage): void {
@@ -209,8 +221,7 @@ export class HistoryModal extends Modal {
 			this.options.onToPrompt(m.content);
 			this.close();
 		});
-		// Plain text: fast for long chats, and the transcript reads as it was written.
-		el.createDiv({ cls: "discover-chat-history-message-text", text: m.content });
+		this.markdown?.add(el.createDiv({ cls: "discover-chat-history-message-text" }), m.content.trim());
 	}
 
 	private load(id: string): void {

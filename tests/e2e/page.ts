@@ -34,7 +34,7 @@ const e2e = {
 		throw new Error(`Cannot find module '${id}'`);
 	},
 
-	async boot(opts: BootOptions): Promise<{ onloadMs: number; onloadSyncMs: number }> {
+	async boot(opts: BootOptions): Promise<{ firstMs: number; firstSyncMs: number; medianMs: number }> {
 		drawIcons(document.body);
 		const app = await harness.createTestApp({ files: opts.files });
 		for (const [path, data] of Object.entries(opts.adapterFiles)) {
@@ -42,7 +42,10 @@ const e2e = {
 			await app.vault.adapter.write(path, data);
 		}
 		app.setDarkMode(false);
-		await harness.openNote(app, opts.open);
+		const note = await harness.openNote(app, opts.open);
+		// The runtime's editor has no DOM; show the note's text so screenshots look like a vault.
+		const reading = note.contentEl.createDiv({ cls: "markdown-preview-view" });
+		await obsidian.MarkdownRenderer.render(harness.asObsidianApp(app), note.editor.getValue(), reading, opts.open, new obsidian.Component());
 		this.app = app;
 
 		// As Obsidian does: fetch main.js, run it as a CommonJS module, take its default export.
@@ -52,14 +55,21 @@ const e2e = {
 		const run = new Function("require", "module", "exports", code) as (r: (id: string) => unknown, m: typeof module, e: unknown) => void;
 		run((id) => this.require(id), module, module.exports);
 		const Ctor = (module.exports.default ?? module.exports) as PluginCtor;
-		const plugin = new Ctor(harness.asObsidianApp(app), opts.manifest);
-		const t0 = performance.now();
-		plugin.load();
-		const t1 = performance.now();
-		await plugin.loading;
-		const t2 = performance.now();
+		// Five loads and unloads first (as enabling and disabling the plugin does), then the one kept.
+		const times: { total: number; sync: number }[] = [];
+		let plugin: PluginLike | undefined;
+		for (let i = 0; i < 6; i++) {
+			plugin = new Ctor(harness.asObsidianApp(app), opts.manifest);
+			const t0 = performance.now();
+			plugin.load();
+			const t1 = performance.now();
+			await plugin.loading;
+			times.push({ total: performance.now() - t0, sync: t1 - t0 });
+			if (i < 5) plugin.unload();
+		}
 		this.plugin = plugin;
-		return { onloadMs: t2 - t0, onloadSyncMs: t1 - t0 };
+		const sorted = times.map((t) => t.total).sort((a, b) => a - b);
+		return { firstMs: times[0]?.total ?? NaN, firstSyncMs: times[0]?.sync ?? NaN, medianMs: sorted[3] ?? NaN };
 	},
 
 	/** The open Discover panel's view, found the way the plugin finds it. */
