@@ -122,12 +122,12 @@ export function renderMarkdownBlocks(el: HTMLElement, markdown: string, sourcePa
 }
 
 export abstract class MarkdownRenderer extends MarkdownRenderChild {
-	static render(_app: O.App, markdown: string, el: HTMLElement, sourcePath: string, _component: O.Component): Promise<void> {
+	static render(this: void, _app: O.App, markdown: string, el: HTMLElement, sourcePath: string, _component: O.Component): Promise<void> {
 		renderMarkdownBlocks(el, markdown, sourcePath);
 		return Promise.resolve();
 	}
 
-	static renderMarkdown(markdown: string, el: HTMLElement, sourcePath: string, _component: O.Component): Promise<void> {
+	static renderMarkdown(this: void, markdown: string, el: HTMLElement, sourcePath: string, _component: O.Component): Promise<void> {
 		renderMarkdownBlocks(el, markdown, sourcePath);
 		return Promise.resolve();
 	}

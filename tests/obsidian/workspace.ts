@@ -53,9 +53,11 @@ export class WorkspaceLeaf extends Events {
 		return { type: this.view.getViewType(), state: this.view.getState(), pinned: this.pinned };
 	}
 
-	async openFile(file: TFile): Promise<void> {
+	async openFile(file: O.TFile): Promise<void> {
+		const own = this.app.vault.getFileByPath(file.path);
+		if (!own) throw new Error(`File does not exist: ${file.path}`);
 		const view = this.view instanceof MarkdownView ? this.view : await this.open(new MarkdownView(this));
-		await (view as MarkdownView).loadFile(file);
+		await (view as MarkdownView).loadFile(own);
 		this.app.workspace.noteFileOpened(this);
 	}
 
