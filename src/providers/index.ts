@@ -41,6 +41,7 @@ export function createAdapter(config: ProviderConfig): ProviderAdapter {
 		apiKey: config.apiKey,
 		firstByteTimeoutMs: config.firstByteTimeoutMs ?? DEFAULT_FIRST_BYTE_TIMEOUT_MS,
 		stallTimeoutMs: config.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS,
+		fromApp: config.fromApp,
 	};
 	return new HttpAdapter({ ...config, baseUrl }, ctx, dialect({ ...config, baseUrl }, baseUrl));
 }

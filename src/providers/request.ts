@@ -13,6 +13,8 @@ export interface RequestContext extends ErrorContext {
 	apiKey?: string;
 	firstByteTimeoutMs: number;
 	stallTimeoutMs: number;
+	/** Requests come from the app, where a refused origin looks like an unreachable server. */
+	fromApp?: boolean;
 }
 
 export interface StreamingRequest {
@@ -96,7 +98,8 @@ export async function streamRequest(ctx: RequestContext, req: StreamingRequest):
 			response = await Promise.race([ctx.transport(req.url, { method: req.method, headers: req.headers, body: req.body, signal: controller.signal }), aborted]);
 		} catch (err) {
 			if (err instanceof LLMError) throw err;
-			throw new LLMError("network", `Could not reach ${label} at ${ctx.origin}: ${describeCause(err)}. Is the server running?`, { provider: ctx.provider });
+			const originHint = ctx.fromApp ? " If it is, it may be refusing requests from Obsidian; the connection test in settings tells which, and how to fix it." : "";
+			throw new LLMError("network", `Could not reach ${label} at ${ctx.origin}: ${describeCause(err)}. Is the server running?${originHint}`, { provider: ctx.provider });
 		}
 		if (!response.ok) {
 			const text = await Promise.race([response.text(), aborted]).catch((err: unknown) => {
