@@ -78,7 +78,8 @@ export class OpenAIStreamDecoder implements StreamDecoder {
 			throw protocolError(`The server sent an event that is not JSON: ${data.slice(0, 80)}`);
 		}
 		if (!isRecord(chunk)) throw protocolError("The server sent an event that is not a JSON object.");
-		if (event.event === "error" || chunk.error !== undefined) throw classifyStreamError(this.ctx, chunk);
+		// OpenAI and llama.cpp send `{ error: … }`; vLLM sends `{ object: "error", message, type }`.
+		if (event.event === "error" || chunk.error !== undefined || chunk.object === "error") throw classifyStreamError(this.ctx, chunk);
 		if (this.done) return;
 		this.usage(chunk.usage);
 		if (!Array.isArray(chunk.choices)) return;

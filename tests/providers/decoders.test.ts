@@ -109,6 +109,12 @@ describe("dialect details", () => {
 		expect(result).toMatchObject({ text: "Yes.", thinking: "hmm" });
 	});
 
+	it("openai: vLLM's mid-stream error object is an error with its message", async () => {
+		const vllmError = { object: "error", message: "This model's maximum context length is 4096 tokens.", type: "BadRequestError", param: null, code: 400 };
+		const body = openaiStream(["a"], { noTerminator: true }) + `data: ${JSON.stringify(vllmError)}\n\n`;
+		await expect(generateFrom("openai", body)).rejects.toMatchObject({ kind: "context_overflow", message: vllmError.message });
+	});
+
 	it("openai: SSE comments (OpenRouter keep-alives) are ignored", async () => {
 		const { result } = await generateFrom("openai", `: OPENROUTER PROCESSING\n\n${openaiStream(["ok"])}`);
 		expect(result.text).toBe("ok");
