@@ -37,7 +37,6 @@ async function originWasRefused(ctx: RequestContext, dialect: Dialect, signal?: 
 	} catch {
 		return false; // Mobile: no Node transport to ask with.
 	}
-	if (node === ctx.transport) return false;
 	try {
 		await requestJson({ ...ctx, transport: node }, { url: dialect.modelsUrl, method: "GET", headers: dialect.headers, signal });
 		return true;
@@ -66,7 +65,7 @@ export async function diagnoseConnection(
 			return { ok: false, kind: "origin_refused", message };
 		}
 		if (kind === "network") {
-			if (config.provider === "ollama" && config.fromApp && (await originWasRefused(ctx, dialect, signal))) {
+			if (config.provider === "ollama" && config.fromApp && !ctx.transport.sendsNoOrigin && (await originWasRefused(ctx, dialect, signal))) {
 				return { ok: false, kind: "origin_refused", message: originRefusedMessage(ctx.origin) };
 			}
 			const timedOut = /sent nothing for/.test(message);

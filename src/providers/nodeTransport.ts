@@ -72,7 +72,8 @@ export function createNodeTransport(): Transport {
 		const httpModule = require("node:http") as HttpModule;
 		// eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
 		const httpsModule = require("node:https") as typeof import("node:https");
-		return (url, init) => send(url, init, url.startsWith("https:") ? httpsModule.request : httpModule.request);
+		const transport = (url: string, init: TransportInit): Promise<Response> => send(url, init, url.startsWith("https:") ? httpsModule.request : httpModule.request);
+		return Object.assign(transport, { sendsNoOrigin: true });
 	}
 	throw new Error("The Node transport is only available on desktop.");
 }

@@ -10,7 +10,10 @@ export interface TransportInit {
  * Sends one HTTP request and resolves with a standard `Response` whose `body` streams. It must reject
  * (or error the body) promptly when `signal` aborts, and close the connection.
  */
-export type Transport = (url: string, init: TransportInit) => Promise<Response>;
+export type Transport = ((url: string, init: TransportInit) => Promise<Response>) & {
+	/** True when the transport sends no Origin header, so no server can refuse it for its origin. */
+	readonly sendsNoOrigin?: boolean;
+};
 
 /** The default: the platform's `fetch`, which streams and aborts on desktop and mobile. */
 export const fetchTransport: Transport = (url, init) =>

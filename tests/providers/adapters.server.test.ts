@@ -201,6 +201,9 @@ for (const { name, load } of TRANSPORTS) {
 			const err = await rejection(createAdapter({ provider: "ollama", baseUrl: url, model: "m", transport }).generate(chat()));
 			expect(err.kind).toBe("network");
 			expect(err.message).toContain(url);
+			// From the app, the message points at a refused origin only where one is possible.
+			const fromApp = await rejection(createAdapter({ provider: "ollama", baseUrl: url, model: "m", transport, fromApp: true }).generate(chat()));
+			expect(fromApp.message.includes("refusing requests from Obsidian")).toBe(name === "fetch");
 		});
 	});
 }
