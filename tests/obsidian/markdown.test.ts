@@ -1,0 +1,66 @@
+// @vitest-environment happy-dom
+import { describe, expect, it } from "vitest";
+import { Component, MarkdownRenderer } from "obsidian";
+import { asObsidianApp, createTestApp } from "./harness";
+
+async function render(md: string): Promise<HTMLElement> {
+	const app = asObsidianApp(await createTestApp());
+	const el = createDiv();
+	const component = new Component();
+	await MarkdownRenderer.render(app, md, el, "Notes/Source.md", component);
+	component.unload();
+	return el;
+}
+
+describe("MarkdownRenderer.render", () => {
+	it("renders headings, paragraphs with line breaks, emphasis and inline code", async () => {
+		const el = await render("# Title\n\nSome **bold**, *italic*, ~~gone~~, ==marked== and `code`.\nNext line\n\nsnake_case_name stays");
+		expect(el.innerHTML).toBe(
+			"<h1>Title</h1><p>Some <strong>bold</strong>, <em>italic</em>, <del>gone</del>, <mark>marked</mark> and <code>code</code>.<br>Next line</p><p>snake_case_name stays</p>",
+		);
+	});
+
+	it("renders nested and ordered lists and tasks", async () => {
+		const el = await render("- one\n  - nested\n- two\n\n1. first\n2. second\n\n- [x] done\n- [ ] todo");
+		expect(el.findAll("ul > li")).toHaveLength(5);
+		expect(el.find("ul > li > ul > li").getText()).toBe("nested");
+		expect(el.findAll("ol > li").map((li) => li.getText())).toEqual(["first", "second"]);
+		const boxes = el.findAll("input.task-list-item-checkbox") as HTMLInputElement[];
+		expect(boxes.map((b) => b.checked)).toEqual([true, false]);
+	});
+
+	it("renders fenced code verbatim, with the language class and a copy button", async () => {
+		const el = await render("```ts\nconst a = 1 < 2 && **not bold**;\n```\nafter");
+		expect(el.find("pre > code.language-ts").textContent).toBe("const a = 1 < 2 && **not bold**;");
+		expect(el.find("pre > button.copy-code-button")).not.toBeNull();
+		expect(el.find("p").getText()).toBe("after");
+	});
+
+	it("an unclosed fence (a streaming answer) still renders as code", async () => {
+		const el = await render("Intro\n```py\nprint(1)");
+		expect(el.find("pre code").textContent).toBe("print(1)");
+	});
+
+	it("renders wikilinks as internal links and URLs as external ones", async () => {
+		const el = await render("See [[Other note|the other]] and [[Plain]], [site](https://example.org), [local](Folder/Note.md), https://obsidian.md.");
+		const internal = el.findAll("a.internal-link");
+		expect(internal.map((a) => [a.getAttr("data-href"), a.getText()])).toEqual([
+			["Other note", "the other"],
+			["Plain", "Plain"],
+			["Folder/Note.md", "local"],
+		]);
+		const external = el.findAll("a.external-link");
+		expect(external.map((a) => [a.getAttr("href"), a.getText()])).toEqual([
+			["https://example.org", "site"],
+			["https://obsidian.md", "https://obsidian.md"],
+		]);
+	});
+
+	it("renders blockquotes and rules, and never turns text into HTML", async () => {
+		const el = await render("> quoted *text*\n\n---\n\n<script>alert(1)</script> & <b>x</b>");
+		expect(el.find("blockquote > p > em").getText()).toBe("text");
+		expect(el.find("hr")).not.toBeNull();
+		expect(el.find("script")).toBeNull();
+		expect(el.findAll("p").pop()?.getText()).toBe("<script>alert(1)</script> & <b>x</b>");
+	});
+});
