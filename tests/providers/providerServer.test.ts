@@ -44,6 +44,22 @@ describe("control endpoints and CORS", () => {
 		expect(recorded).toHaveLength(2);
 	});
 
+	it("gives CORS headers only to allowed origins when a list is set", async () => {
+		const strict = await ProviderServer.start({ cors: { allowOrigins: ["http://localhost:5173"] } });
+		try {
+			strict.route("GET", "/api/tags", { body: "{}" });
+			const ok = await send(`${strict.url}/api/tags`, { headers: { origin: "http://localhost:5173" } });
+			expect(ok.headers.get("access-control-allow-origin")).toBe("http://localhost:5173");
+			await ok.text();
+			const other = await send(`${strict.url}/api/tags`, { headers: { origin: "http://evil.test" } });
+			expect(other.status).toBe(200);
+			expect(other.headers.get("access-control-allow-origin")).toBeNull();
+			await other.text();
+		} finally {
+			await strict.close();
+		}
+	});
+
 	it("allows other origins with CORS headers, and refuses the configured one as Ollama does", async () => {
 		const allowed = await send(`${server.url}/api/tags`, { headers: { origin: "http://localhost:5173" } });
 		expect(allowed.headers.get("access-control-allow-origin")).toBe("http://localhost:5173");

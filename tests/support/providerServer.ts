@@ -4,8 +4,9 @@
 //   POST /__control/route   { method, path, scenario, once? }   add a route (once: used one time)
 //   POST /__control/reset                                       forget routes and recorded requests
 //   GET  /__control/requests                                    recorded requests as JSON
-// CORS: by default every Origin is allowed; `cors.refuseOrigins` answers those origins the way
-// Ollama does (HTTP 403, empty body, no CORS headers) to simulate "origin refused".
+// CORS: by default every Origin is allowed; `cors.allowOrigins` limits who gets CORS headers, and
+// `cors.refuseOrigins` answers those origins the way Ollama does (HTTP 403, empty body, no CORS
+// headers) to simulate "origin refused".
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { clearTimeout, setImmediate, setTimeout } from "node:timers";
@@ -44,6 +45,8 @@ export interface RecordedRequest {
 export interface CorsOptions {
 	/** Origins answered with HTTP 403 and no CORS headers, as Ollama does. */
 	refuseOrigins?: string[];
+	/** When set, only these origins get CORS headers; others are served without (a server that knows no CORS). */
+	allowOrigins?: string[];
 }
 
 export interface ServerOptions {
@@ -156,8 +159,9 @@ export class ProviderServer {
 			res.writeHead(403).end();
 			return;
 		}
+		const allowed = origin !== undefined && (this.options.cors?.allowOrigins?.includes(origin) ?? true);
 		const cors: Record<string, string> =
-			origin !== undefined
+			allowed && origin !== undefined
 				? { "access-control-allow-origin": origin, "access-control-allow-headers": "*", "access-control-allow-methods": "GET, POST, OPTIONS" }
 				: {};
 		if (req.method === "OPTIONS") {
