@@ -26,6 +26,7 @@ export const COVERED = {
 		"getActiveFile",
 		// getActiveViewOfType is generic, which this one-level check cannot compare; tests use it.
 		"getMostRecentLeaf",
+		"openLinkText",
 		"iterateAllLeaves",
 		"iterateRootLeaves",
 		"on",

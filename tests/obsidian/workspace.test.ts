@@ -77,6 +77,17 @@ describe("Workspace, leaves and views", () => {
 		expect(events).toEqual(["leaf markdown", "file-open A.md", "leaf markdown", "file-open Folder/B.md", "leaf empty", "leaf markdown", "file-open A.md"]);
 	});
 
+	it("openLinkText opens a note by path or by name, as a click on [[link]] does", async () => {
+		const app = await createTestApp({ files: { "Projects/Plan.md": "plan", "Other/Plan.md": "other plan", "Index.md": "i" } });
+		const ws = asObsidianApp(app).workspace;
+		await ws.openLinkText("Plan", "Projects/Today.md");
+		expect(ws.getActiveFile()?.path).toBe("Projects/Plan.md");
+		await ws.openLinkText("Index#Heading", "Projects/Today.md");
+		expect(ws.getActiveFile()?.path).toBe("Index.md");
+		await ws.openLinkText("Other/Plan.md", "");
+		expect(ws.getActiveFile()?.path).toBe("Other/Plan.md");
+	});
+
 	it("onLayoutReady runs now when ready, later otherwise", async () => {
 		const app = await createTestApp({ layoutReady: false });
 		const calls: string[] = [];

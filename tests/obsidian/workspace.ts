@@ -250,6 +250,24 @@ export class Workspace extends Events {
 		return this.recentFileLeaf ?? this.leaves.find((l) => l.side === "root") ?? null;
 	}
 
+	/**
+	 * Opens a link as Obsidian does for `[[Note]]` or `[text](Note.md)`: by path, by path + ".md",
+	 * or by note name anywhere in the vault (the closest to `sourcePath` first).
+	 */
+	async openLinkText(linktext: string, sourcePath: string, newLeaf?: boolean | O.PaneType): Promise<void> {
+		const target = linktext.split("#")[0]?.split("|")[0]?.trim() ?? "";
+		const vault = this.app.vault;
+		const folder = sourcePath.includes("/") ? sourcePath.slice(0, sourcePath.lastIndexOf("/") + 1) : "";
+		const byName = vault
+			.getMarkdownFiles()
+			.filter((f) => f.basename === target || f.path === target || f.path === `${target}.md`)
+			.sort((a, b) => Number(b.path.startsWith(folder)) - Number(a.path.startsWith(folder)));
+		const file = vault.getFileByPath(target) ?? vault.getFileByPath(`${target}.md`) ?? byName[0] ?? null;
+		// Obsidian creates a missing note on click; the runtime does the same.
+		const opened = file ?? (await vault.create(`${target}.md`, ""));
+		await this.getLeaf(newLeaf ?? false).openFile(opened);
+	}
+
 	/** Internal: closes the leaf's view and removes it. */
 	async removeLeaf(leaf: WorkspaceLeaf): Promise<void> {
 		const i = this.leaves.indexOf(leaf);
