@@ -34,7 +34,8 @@ export const UPPER_FLAG = 32;
 export const LOWER_FLAG = 64;
 export const ASTRAL_FLAG = 128; // set by entryAt on a surrogate pair: the character is two code units
 
-const TABLE = buildTable();
+/** Entry (class | case flags) of every BMP code unit; surrogates read SURROGATE. */
+export const TABLE = buildTable();
 
 function setRange(table: Uint8Array, from: number, to: number, value: number): void {
 	table.fill(value, from, to + 1);

@@ -115,14 +115,11 @@ export const RANDOM_RUN_MIN = 24;
 export const RANDOM_RUN_TOKENS_PER_CHAR = 0.74;
 
 /**
- * Extra tokens for a blank-free run of `len` code units if it looks random (base64): upper and
- * lower case each at least a quarter of it, digits sprinkled in. `spent` is what the run's pieces
- * already cost.
+ * Whether a blank-free run of `len` code units looks random (base64, keys): upper and lower case
+ * each at least a quarter of it, digits sprinkled in. Such a run costs RANDOM_RUN_TOKENS_PER_CHAR.
  */
-export function randomRunTopUp(len: number, upper: number, lower: number, digits: number, spent: number): number {
-	if (upper * 4 < len || lower * 4 < len || digits * 25 < len) return 0;
-	const expected = len * RANDOM_RUN_TOKENS_PER_CHAR;
-	return expected > spent ? expected - spent : 0;
+export function isRandomRun(len: number, upper: number, lower: number, digits: number): boolean {
+	return len >= RANDOM_RUN_MIN && upper * 4 >= len && lower * 4 >= len && digits * 25 >= len;
 }
 
 /** Cost of a Latin word of `letters` letters under one of the word tables. */
