@@ -82,7 +82,7 @@ export function iconButton(parentEl: HTMLElement, icon: string, label: string, o
 }
 
 function createRenameInput(value: string): HTMLInputElement {
-	const input = activeWindow.createEl("input", { cls: "discover-chat-title-input", attr: { type: "text", "aria-label": "Chat title" } });
+	const input = createEl("input", { cls: "discover-chat-title-input", attr: { type: "text", "aria-label": "Chat title" } });
 	input.value = value;
 	return input;
 }
