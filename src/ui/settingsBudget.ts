@@ -55,19 +55,17 @@ export class BudgetSection {
 		this.drafts.clear();
 		for (const field of BUDGET_FIELDS) {
 			const setting = new Setting(containerEl).setName(FIELD_LABELS[field]).setDesc(DESCRIPTIONS[field]);
-			let input: HTMLInputElement | null = null;
+			const messageEl = setting.infoEl.createDiv({ cls: ["discover-chat-setting-message", "discover-chat-hidden"], attr: { role: "alert" } });
 			setting.addText((text) => {
-				input = text.inputEl;
+				const input = text.inputEl;
 				input.type = "number";
 				input.min = String(MINIMUMS[field]);
 				input.step = "1";
 				input.setAttr("aria-label", FIELD_LABELS[field]);
 				text.setValue(String(this.store.settings[field]));
 				text.onChange((value) => this.edit(field, value));
+				this.rows.set(field, { input, messageEl, settingEl: setting.settingEl });
 			});
-			const messageEl = setting.infoEl.createDiv({ cls: "discover-chat-setting-message", attr: { role: "alert" } });
-			messageEl.addClass("discover-chat-hidden");
-			if (input) this.rows.set(field, { input, messageEl, settingEl: setting.settingEl });
 			extra?.(field, setting);
 		}
 	}
