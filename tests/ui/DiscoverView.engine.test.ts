@@ -1,0 +1,132 @@
+// @vitest-environment happy-dom
+// The panel on the real engine: ChatService and SessionManager over an in-memory store, a stub model.
+import { afterEach, describe, expect, it } from "vitest";
+import type * as O from "obsidian";
+import { asObsidianApp, createTestApp, flush, openNote, pressKey, typeInto, type App } from "../obsidian/harness";
+import { StubAdapter, type StubAdapterOptions } from "../support/stubAdapter";
+import { ChatService } from "../../src/chat/ChatService";
+import type { LLMAdapter } from "../../src/chat/types";
+import { MemoryFileStore } from "../../src/sessions/memoryStore";
+import { SessionManager } from "../../src/sessions/SessionManager";
+import { DiscoverView } from "../../src/ui/DiscoverView";
+import type { ChatRuntimeFactory, DiscoverHost } from "../../src/ui/host";
+import { testSettings } from "./fakes";
+
+const cleanups: (() => void)[] = [];
+afterEach(async () => {
+	for (const c of cleanups.splice(0)) c();
+	await flush();
+	document.body.empty();
+});
+
+async function until(cond: () => boolean, what: string): Promise<void> {
+	for (let i = 0; i < 500; i++) {
+		if (cond()) return;
+		await new Promise((r) => window.setTimeout(r, 2));
+	}
+	throw new Error(`Timed out waiting for ${what}`);
+}
+
+interface World {
+	app: App;
+	store: MemoryFileStore;
+	host: DiscoverHost;
+	adapter: { current: LLMAdapter };
+}
+
+async function world(opts: StubAdapterOptions = {}, settings = {}): Promise<World> {
+	const app = await createTestApp({ files: { "Notes/Alpha.md": "# Alpha\n\nAlpha is the first note.\n" } });
+	await openNote(app, "Notes/Alpha.md");
+	const host: DiscoverHost = { app: asObsidianApp(app), settings: testSettings(settings), saveSettings: () => Promise.resolve() };
+	return { app, store: new MemoryFileStore(), host, adapter: { current: new StubAdapter(opts) } };
+}
+
+async function mount(w: World) {
+	const factory: ChatRuntimeFactory = (host, onEvent) => {
+		const sessions = new SessionManager(w.store);
+		const chat = new ChatService({ adapter: w.adapter.current, sessions, settings: host.settings, model: "stub", onEvent });
+		return Promise.resolve({
+			chat,
+			sessions,
+			adapter: () => undefined,
+			syncSettings: () => {
+				chat.setAdapter(w.adapter.current);
+				return Promise.resolve();
+			},
+		});
+	};
+	const leaf = w.app.workspace.getRightLeaf(false)!;
+	const view = new DiscoverView(leaf as unknown as O.WorkspaceLeaf, w.host, factory);
+	await leaf.open(view as unknown as Parameters<typeof leaf.open>[0]);
+	cleanups.push(() => leaf.detach());
+	const root = view.contentEl;
+	const input = root.querySelector<HTMLTextAreaElement>(".discover-chat-input")!;
+	const send = async (text: string) => {
+		typeInto(input, text);
+		pressKey(input, "Enter");
+		await flush();
+	};
+	const idle = () => until(() => root.querySelector(".discover-chat-send")?.getAttribute("aria-label") === "Send message", "the turn to end");
+	const bodies = () => Array.from(root.querySelectorAll(".discover-chat-message-body")).map((e) => e.textContent ?? "");
+	return { view, leaf, root, send, idle, bodies };
+}
+
+describe("the panel on the real engine", () => {
+	it("streams, saves, and shows the same chat after a restart", async () => {
+		const w = await world({ reply: "Alpha is **first**.", chunkSize: 3 });
+		const first = await mount(w);
+		await first.send("What is Alpha?");
+		await first.idle();
+		await until(() => first.bodies().length === 2 && first.bodies()[1] === "Alpha is first.", "the answer");
+		expect(w.host.settings.activeSessionId).toBeDefined();
+		first.leaf.detach();
+		await flush();
+
+		const again = await mount(w);
+		await until(() => again.bodies().length === 2, "the reopened chat");
+		expect(again.bodies()).toEqual(["What is Alpha?", "Alpha is first."]);
+		expect(again.root.querySelector(".discover-chat-title")?.textContent).toBe("What is Alpha?");
+	});
+
+	it("Stop keeps the partial answer, marked and saved", async () => {
+		const w = await world({ hangAfter: "Once upon a time", chunkSize: 5 });
+		const m = await mount(w);
+		await m.send("Tell me a story");
+		await until(() => m.bodies()[1] === "Once upon a time", "the partial answer");
+		m.root.querySelector<HTMLButtonElement>(".discover-chat-send")!.click();
+		await m.idle();
+		await until(() => m.root.querySelector(".discover-chat-message-stopped") !== null, "the stopped mark");
+		const session = await new SessionManager(w.store).load(w.host.settings.activeSessionId!);
+		expect(session.messages.map((x) => [x.role, x.content, x.cancelled === true])).toEqual([
+			["user", "Tell me a story", false],
+			["assistant", "Once upon a time", true],
+		]);
+	});
+
+	it("Retry after a failure sends the same message once, without a duplicate", async () => {
+		const w = await world({ failChatWith: "server" });
+		const m = await mount(w);
+		await m.send("Hello?");
+		await until(() => m.root.querySelector(".discover-chat-error") !== null, "the error");
+		expect(m.root.querySelector(".discover-chat-error")?.textContent).toContain("The server had a problem");
+		w.adapter.current = new StubAdapter({ reply: "Hi there." });
+		m.root.querySelector<HTMLButtonElement>(".discover-chat-retry")!.click();
+		await flush();
+		await m.idle();
+		await until(() => m.bodies().includes("Hi there."), "the answer");
+		const session = await new SessionManager(w.store).load(w.host.settings.activeSessionId!);
+		expect(session.messages.filter((x) => x.role === "user").map((x) => x.content)).toEqual(["Hello?"]);
+		expect(m.bodies()).toEqual(["Hello?", "Hi there."]);
+	});
+
+	it("marks where earlier messages were summarized, and never shows the summary", async () => {
+		const w = await world({ reply: (_req, i) => `Answer ${i} ${"detail ".repeat(120)}` }, { maxPromptTokens: 1024, reservedResponseTokens: 128, recentMessagesToKeep: 2, minRecentMessagesToKeep: 1, includeActiveNote: false });
+		const m = await mount(w);
+		for (let i = 0; i < 6; i++) {
+			await m.send(`Question ${i} ${"word ".repeat(60)}`);
+			await m.idle();
+		}
+		await until(() => m.root.querySelector(".discover-chat-summary-line") !== null, "the summary line");
+		expect(m.root.textContent).not.toMatch(/Summary [0-9a-z]+ of \d+ lines/);
+	});
+});
