@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_BASE_URLS } from "../providers";
 import type { ConnectionDiagnosis, ModelInfo } from "../providers/types";
-import { asObsidianApp, createSecretThroughUi, flush, loadPlugin, readPluginDataText, selectOption, typeInto, type App } from "../../tests/obsidian/harness";
+import { asObsidianApp, createSecretThroughUi, flush, loadPlugin, readPluginDataText, selectOption, typeInto } from "../../tests/obsidian/harness";
 import DiscoverPlugin from "../main";
 import { DEFAULT_SETTINGS } from "../settings";
 import { DiscoverSettingTab } from "./SettingTab";

@@ -1,9 +1,12 @@
 // Obsidian's DOM helpers (declared globally by obsidian.d.ts), installed on a real DOM:
 // Chromium in the browser test, happy-dom in vitest. No Node modules here: esbuild bundles this file.
 import type {} from "obsidian";
+/* eslint-disable obsidianmd/prefer-create-el -- this file implements createEl & co. on top of the raw DOM */
 
 type Win = Window & typeof window;
 type AttrValue = string | number | boolean | null;
+/** Obsidian's global EventListenerInfo (from obsidian.d.ts), named here for the linter. */
+type ListenerInfo = HTMLElement["_EVENTS"] extends infer E ? (E extends Record<string, (infer I)[] | undefined> ? I : never) : never;
 
 function define(target: object, name: string, value: unknown): void {
 	Object.defineProperty(target, name, { value, configurable: true, writable: true, enumerable: false });
@@ -233,12 +236,12 @@ function installHTMLElement(win: Win): void {
 			const target = ev.target instanceof win.Element ? ev.target.closest(selector) : null;
 			if (target instanceof win.HTMLElement && this.contains(target)) listener.call(this, ev, target);
 		};
-		const events = (this._EVENTS ??= {}) as Record<string, EventListenerInfo[]>;
+		const events = (this._EVENTS ??= {}) as Record<string, ListenerInfo[]>;
 		(events[type] ??= []).push({ selector, listener, options, callback });
 		this.addEventListener(type, callback, options);
 	});
 	define(proto, "off", function (this: HTMLElement, type: string, selector: string, listener: unknown, options?: boolean | AddEventListenerOptions) {
-		const list = (this._EVENTS as Record<string, EventListenerInfo[]> | undefined)?.[type] ?? [];
+		const list = (this._EVENTS as Record<string, ListenerInfo[]> | undefined)?.[type] ?? [];
 		for (const info of list.filter((i) => i.selector === selector && i.listener === listener)) {
 			this.removeEventListener(type, info.callback as EventListener, options);
 			list.splice(list.indexOf(info), 1);

@@ -146,11 +146,11 @@ describe("Modal and Notice", () => {
 	it("notices show in the document and are recorded", () => {
 		clearNotices();
 		const n = new Notice("Saved.", 0);
-		expect(n.noticeEl.isConnected).toBe(true);
+		expect(n.messageEl.isConnected).toBe(true);
 		expect(notices()).toEqual(["Saved."]);
 		n.setMessage("Saved again.");
 		expect(notices()).toEqual(["Saved again."]);
 		n.hide();
-		expect(n.noticeEl.isConnected).toBe(false);
+		expect(n.messageEl.isConnected).toBe(false);
 	});
 });
