@@ -1,7 +1,6 @@
 // Obsidian's DOM helpers (declared globally by obsidian.d.ts), installed on a real DOM:
 // Chromium in the browser test, happy-dom in vitest. No Node modules here: esbuild bundles this file.
 import type {} from "obsidian";
-/* eslint-disable obsidianmd/prefer-create-el -- this file implements createEl & co. on top of the raw DOM */
 
 type Win = Window & typeof window;
 type AttrValue = string | number | boolean | null;
