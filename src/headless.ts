@@ -53,3 +53,6 @@ export { compactHistory, compactionBudget, CONDENSED_PREFIX } from "./chat/compa
 export type { CompactionBudget, CompactionInput, CompactionResult } from "./chat/compaction";
 export { SUMMARY_INSTRUCTION, PREVIOUS_SUMMARY_PREFIX } from "./chat/summarizer";
 export { normalizeChatSettings } from "./chat/chatSettings";
+// The plugin's settings (a superset of ChatSettings, with the four budget settings by name).
+export { DEFAULT_SETTINGS, validateSettings } from "./settings";
+export type { DiscoverSettings, SettingsIssue } from "./settings";
