@@ -273,12 +273,17 @@ try {
 		const before = await heap();
 		for (let i = 0; i < 10; i++) await cycle();
 		const after = await heap();
+		for (let i = 0; i < 10; i++) await cycle();
+		const after20 = await heap();
+		const kb = (bytes) => `${bytes >= 0 ? "+" : ""}${(bytes / 1024).toFixed(0)} KB`;
 		const growth = after - before;
+		const second = after20 - after;
 		perf.push([
-			"JS heap after 10 open/close cycles of the panel (after GC)",
-			`${mb(before)} → ${mb(after)} (${growth >= 0 ? "+" : ""}${(growth / 1024).toFixed(0)} KB)`,
+			"JS heap across open/close cycles of the panel (after GC): start → 10 cycles → 20 cycles",
+			`${mb(before)} → ${mb(after)} (${kb(growth)}) → ${mb(after20)} (${kb(second)})`,
 			"no growth",
-			growth < 512 * 1024 ? "met" : "missed",
+			// Growth that does not repeat in the next ten cycles is warm-up (code caches), not a leak.
+			second < 64 * 1024 ? "met" : "missed",
 		]);
 		await page.click('.side-dock-ribbon-action[aria-label="Open chat"]');
 		await waitReady();
