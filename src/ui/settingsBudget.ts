@@ -14,6 +14,11 @@ const DESCRIPTIONS: Record<BudgetField, string> = {
 	minRecentMessagesToKeep: "When even the recent messages do not fit, the window shrinks, but never below this.",
 };
 
+const MAXIMUMS: Partial<Record<BudgetField, number>> = {
+	maxPromptTokens: LIMITS.maxPromptTokens.max,
+	recentMessagesToKeep: LIMITS.recentMessagesToKeep.max,
+};
+
 const MINIMUMS: Record<BudgetField, number> = {
 	maxPromptTokens: LIMITS.maxPromptTokens.min,
 	reservedResponseTokens: LIMITS.reservedResponseTokens.min,
@@ -60,6 +65,8 @@ export class BudgetSection {
 				const input = text.inputEl;
 				input.type = "number";
 				input.min = String(MINIMUMS[field]);
+				const max = MAXIMUMS[field];
+				if (max !== undefined) input.max = String(max);
 				input.step = "1";
 				input.setAttr("aria-label", FIELD_LABELS[field]);
 				text.setValue(String(this.store.settings[field]));
