@@ -31,56 +31,89 @@ const settingsArb = fc
 const turnArb = fc.record({
 	text: messageTextArb,
 	repeat: fc.integer({ min: 1, max: 30 }),
-	reply: fc.array(lineArb, { minLength: 1, maxLength: 30 }).map((lines) => lines.join("\n")),
+	// Never empty: a stopped answer is stopped from its first token.
+	reply: fc.array(lineArb, { minLength: 1, maxLength: 30 }).map((lines) => `Answer: ${lines.join("\n")}`),
 	includeHistory: fc.boolean(),
 	context: fc.option(fc.array(lineArb, { maxLength: 200 }).map((lines) => lines.join("\n")), { nil: undefined }),
+	mode: fc.constantFrom("ok", "ok", "ok", "fail", "overflow-once", "overflow-twice", "stop"),
 });
+
+type Turn = typeof turnArb extends fc.Arbitrary<infer T> ? T : never;
 
 function asPrompt(r: RecordedRequest): PromptMessage[] {
 	return r.messages.map((m) => ({ role: m.role as PromptMessage["role"], content: m.content }));
 }
 
+function adapterFor(turn: Turn, failSummaries: boolean): StubAdapter {
+	return new StubAdapter({
+		reply: turn.reply,
+		failSummaries,
+		failChatWith: turn.mode === "fail" ? "server" : undefined,
+		overflowTimes: turn.mode === "overflow-once" ? 1 : turn.mode === "overflow-twice" ? 2 : 0,
+		hangAfter: turn.mode === "stop" ? turn.reply : undefined,
+	});
+}
+
 describe("ChatService properties", () => {
-	it("every prompt fits, carries the turn once and last, keeps order, and the session survives reload", async () => {
+	it("every prompt fits, carries the turn once and last, keeps order, survives failures, and the session survives reload", async () => {
 		await fc.assert(
 			fc.asyncProperty(settingsArb, fc.array(turnArb, { minLength: 1, maxLength: 10 }), fc.boolean(), async (settings, turns, failSummaries) => {
-				const replies = turns.map((t) => t.reply);
-				const adapter = new StubAdapter({ reply: (_req, i) => replies[i] ?? "ok", failSummaries });
 				const store = new MemoryFileStore();
 				const sessions = new SessionManager(store, { onWarning: () => undefined });
-				const chat = new ChatService({ adapter, sessions, settings });
+				const chat = new ChatService({ adapter: new StubAdapter(), sessions, settings });
 				const budget = compactionBudget(settings);
+				let answered = 0;
+				let failed = 0;
 
 				for (const [k, turn] of turns.entries()) {
 					const text = `${k}: ${Array.from({ length: turn.repeat }, () => turn.text).join(" ")}`;
 					const before = chat.messages.slice();
-					const requestsBefore = adapter.requests.length;
+					const adapter = adapterFor(turn, failSummaries);
+					chat.setAdapter(adapter);
+					const onToken = turn.mode === "stop" ? () => chat.cancel() : undefined;
+					let outcome: "answered" | "failed" | "refused";
 					try {
-						await chat.sendMessage(text, { includeHistory: turn.includeHistory, context: turn.context });
+						const answer = await chat.sendMessage(text, { includeHistory: turn.includeHistory, context: turn.context, onToken });
+						outcome = "answered";
+						expect(answer.cancelled === true).toBe(turn.mode === "stop");
 					} catch (err) {
-						expect(chatErrorCode(err)).toBe("message_too_long");
-						expect(chat.messages).toEqual(before);
-						expect(adapter.requests.length).toBe(requestsBefore);
-						continue;
+						if (chatErrorCode(err) === "message_too_long") {
+							expect(chat.messages).toEqual(before);
+							expect(adapter.requests).toHaveLength(0);
+							continue;
+						}
+						outcome = "failed";
+						expect(turn.mode === "fail" || turn.mode === "overflow-twice").toBe(true);
+						expect((err as { kind?: string }).kind).toBe(turn.mode === "fail" ? "server" : "context_overflow");
 					}
-					const sent = adapter.requests.slice(requestsBefore);
-					for (const r of sent.filter((x) => x.purpose === "summary")) {
+					if (outcome === "answered") answered++;
+					else failed++;
+					const last = chat.messages[chat.messages.length - 1];
+					if (outcome === "failed") expect(last).toMatchObject({ role: "user", content: text });
+					else expect(last?.role).toBe("assistant");
+
+					for (const r of adapter.summaryRequests) {
 						expect(promptCost(asPrompt(r), estimateTokens)).toBeLessThanOrEqual(budget.summaryRequest);
 						expect(r.maxTokens).toBeLessThanOrEqual(budget.summaryMaxTokens);
 					}
-					const chatRequests = sent.filter((x) => x.purpose === "chat");
-					expect(chatRequests).toHaveLength(1);
-					const request = chatRequests[0];
-					if (request === undefined) continue;
-					const messages = asPrompt(request);
-					expect(request.maxTokens).toBeLessThanOrEqual(settings.reservedResponseTokens);
-					expect(request.contextWindow).toBe(settings.maxPromptTokens);
-					expect(promptCost(messages, estimateTokens)).toBeLessThanOrEqual(budget.prompt);
-					expect(messages[messages.length - 1]).toEqual({ role: "user", content: text });
-					expect(messages.filter((m) => m.content === text)).toHaveLength(1);
-					expect(messages.slice(1).every((m) => m.role !== "system")).toBe(true);
+					const chatRequests = adapter.chatRequests;
+					expect(chatRequests).toHaveLength(turn.mode.startsWith("overflow") ? 2 : 1);
+					for (const request of chatRequests) {
+						const messages = asPrompt(request);
+						expect(request.maxTokens).toBeLessThanOrEqual(settings.reservedResponseTokens);
+						expect(request.contextWindow).toBe(settings.maxPromptTokens);
+						expect(promptCost(messages, estimateTokens)).toBeLessThanOrEqual(budget.prompt);
+						expect(messages[messages.length - 1]).toEqual({ role: "user", content: text });
+						expect(messages.filter((m) => m.content === text)).toHaveLength(1);
+						expect(messages.slice(1).every((m) => m.role !== "system")).toBe(true);
+					}
+					const [first, retry] = chatRequests;
+					if (first !== undefined && retry !== undefined) {
+						expect(promptCost(asPrompt(retry), estimateTokens)).toBeLessThanOrEqual(promptCost(asPrompt(first), estimateTokens));
+					}
 
 					// History goes out in transcript order; when everything fits, all of it does.
+					const messages = first === undefined ? [] : asPrompt(first);
 					const body = messages.slice(messages[0]?.role === "system" ? 1 : 0, -1);
 					const transcript = before.filter(isPromptWorthy);
 					let cursor = 0;
@@ -105,9 +138,11 @@ describe("ChatService properties", () => {
 				expect(live.slice(1).every((m) => m.role !== "system")).toBe(true);
 				const summary = summaryMessage(live);
 				if (summary !== undefined) expect(live.some((m) => m.id === summary.summaryOf)).toBe(true);
-				// The visible transcript is never deleted: one user and one answer per accepted turn.
+				// The visible transcript is never deleted: every sent turn left its message, and an answer unless it failed.
 				const transcript = live.filter((m) => m.role !== "system");
-				expect(transcript.filter((m) => m.role === "user").length).toBe(transcript.filter((m) => m.role === "assistant").length);
+				expect(transcript.filter((m) => m.role === "user")).toHaveLength(answered + failed);
+				expect(transcript.filter((m) => m.role === "user" && m.error !== undefined)).toHaveLength(failed);
+				expect(transcript.filter((m) => m.role === "assistant")).toHaveLength(answered);
 			}),
 			{ numRuns: 60 },
 		);
