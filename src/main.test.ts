@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from "vitest";
-import { clearNotices, createTestApp, loadPlugin, notices, readPluginDataText, unloadPlugin, writePluginData } from "../tests/obsidian/harness";
+import { changeSettingsExternally, clearNotices, createTestApp, loadPlugin, notices, readPluginDataText, unloadPlugin, writePluginData } from "../tests/obsidian/harness";
 import DiscoverPlugin from "./main";
 import { DEFAULT_SETTINGS, SETTINGS_VERSION } from "./settings";
 
@@ -64,6 +64,13 @@ describe("DiscoverPlugin lifecycle", () => {
 		clearNotices();
 		await reload(app);
 		expect(notices()).toEqual([]);
+	});
+
+	it("takes settings changed by sync", async () => {
+		const app = await createTestApp();
+		const plugin = await reload(app);
+		await changeSettingsExternally(app, plugin, { ...DEFAULT_SETTINGS, model: "from-another-device" });
+		expect(plugin.settings.model).toBe("from-another-device");
 	});
 
 	it("damaged data.json: defaults and a notice, the file left as it was", async () => {

@@ -59,6 +59,11 @@ export default class DiscoverPlugin extends Plugin {
 		}
 	}
 
+	/** Sync (or another device) changed data.json: take the new settings. */
+	override async onExternalSettingsChange(): Promise<void> {
+		await this.loadSettings();
+	}
+
 	async saveSettings(): Promise<void> {
 		await this.saveData(this.settings);
 	}

@@ -108,6 +108,12 @@ export async function writePluginData(app: App, data: unknown, pluginId = TEST_M
 	await app.vault.adapter.write(path, typeof data === "string" ? data : JSON.stringify(data));
 }
 
+/** What Obsidian does when Sync rewrites data.json: write it, then tell the plugin. */
+export async function changeSettingsExternally(app: App, plugin: O.Plugin, data: unknown): Promise<void> {
+	await writePluginData(app, data, plugin.manifest.id);
+	await plugin.onExternalSettingsChange?.();
+}
+
 /** Opens a vault note in a root leaf and makes it active, as clicking it in the file explorer does. */
 export async function openNote(app: App, path: string, opts: { newLeaf?: boolean } = {}): Promise<MarkdownView> {
 	const file = app.vault.getFileByPath(path);
