@@ -4,7 +4,7 @@ import { lineArb, messageTextArb } from "../../tests/support/scriptTexts";
 import { StubAdapter, type RecordedRequest } from "../../tests/support/stubAdapter";
 import { MemoryFileStore } from "../sessions/memoryStore";
 import { SessionManager } from "../sessions/SessionManager";
-import { promptCost } from "./budget";
+import { promptCost } from "./promptCost";
 import { ChatService } from "./ChatService";
 import { CONDENSED_PREFIX, compactionBudget } from "./compaction";
 import { chatErrorCode } from "./errors";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { StubAdapter } from "../../tests/support/stubAdapter";
 import { MemoryFileStore } from "../sessions/memoryStore";
 import { SessionManager } from "../sessions/SessionManager";
-import { promptCost } from "./budget";
+import { promptCost } from "./promptCost";
 import { TokenCalibration } from "./calibration";
 import { ChatService, type ChatEvent } from "./ChatService";
 import { compactionBudget } from "./compaction";

@@ -1,6 +1,6 @@
 import { errorKind } from "../providers/errors";
 import type { SessionManager } from "../sessions/SessionManager";
-import { memoizeEstimate, promptCost, type EstimateFn } from "./budget";
+import { memoizeEstimate, promptCost, type EstimateFn } from "./promptCost";
 import { TokenCalibration, calibratedEstimate } from "./calibration";
 import { normalizeChatSettings } from "./chatSettings";
 import { compactHistory, compactionBudget, type CompactionBudget, type CompactionResult } from "./compaction";

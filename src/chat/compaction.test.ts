@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { messageTextArb } from "../../tests/support/scriptTexts";
 import { StubAdapter } from "../../tests/support/stubAdapter";
-import { promptCost } from "./budget";
+import { promptCost } from "./promptCost";
 import { CONDENSED_PREFIX, compactHistory, compactionBudget, type CompactionInput } from "./compaction";
 import { buildPrompt } from "./prompt";
 import { MAX_SUMMARY_REQUESTS, PREVIOUS_SUMMARY_PREFIX, SUMMARY_INSTRUCTION } from "./summarizer";

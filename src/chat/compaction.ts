@@ -1,4 +1,4 @@
-import { messageCost, type EstimateFn } from "./budget";
+import { messageCost, type EstimateFn } from "./promptCost";
 import { CONDENSE_INSTRUCTION, Summarizer, transcriptEntry } from "./summarizer";
 import { shortenMiddle, truncateToTokens } from "./textFit";
 import { safeBudget } from "./tokens";

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { lineArb } from "../../tests/support/scriptTexts";
-import { memoizeEstimate, promptCost } from "./budget";
+import { memoizeEstimate, promptCost } from "./promptCost";
 import { planContext, renderContext, segmentsWithin, trimContextToBudget } from "./contextTrim";
 import { estimateTokens } from "./tokens";
 

@@ -1,4 +1,4 @@
-import type { EstimateFn } from "./budget";
+import type { EstimateFn } from "./promptCost";
 
 export interface ContextInclusion {
 	/** How much of the document the prompt carries. */

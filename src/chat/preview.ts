@@ -1,4 +1,4 @@
-import type { EstimateFn } from "./budget";
+import type { EstimateFn } from "./promptCost";
 import { compactionBudget } from "./compaction";
 import type { ContextInclusion } from "./contextTrim";
 import { buildPrompt, type BuiltPrompt } from "./prompt";

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { lineArb, messageTextArb, textArb } from "../../tests/support/scriptTexts";
-import { promptCost } from "./budget";
+import { promptCost } from "./promptCost";
 import { CONTEXT_FOOTER, contextHeader } from "./contextTrim";
 import { buildPrompt, summaryBlock } from "./prompt";
 import { estimateTokens } from "./tokens";

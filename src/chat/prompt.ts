@@ -1,4 +1,4 @@
-import { defaultEstimate, promptCost, type EstimateFn } from "./budget";
+import { defaultEstimate, promptCost, type EstimateFn } from "./promptCost";
 import { contextFromSegments, trimContextToBudget, type ContextInclusion, type TrimmedContext } from "./contextTrim";
 import type { PromptMessage } from "./types";
 

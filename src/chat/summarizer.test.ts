@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { textArb } from "../../tests/support/scriptTexts";
 import { StubAdapter } from "../../tests/support/stubAdapter";
-import { promptCost } from "./budget";
+import { promptCost } from "./promptCost";
 import { MAX_SUMMARY_REQUESTS, Summarizer, naiveSummary, packPieces, transcriptEntry } from "./summarizer";
 import { estimateTokens } from "./tokens";
 

@@ -1,5 +1,5 @@
 import { errorKind } from "../providers/errors";
-import { promptCost, type EstimateFn } from "./budget";
+import { promptCost, type EstimateFn } from "./promptCost";
 import { planContext } from "./contextTrim";
 import { tailToTokens, truncateToTokens } from "./textFit";
 import type { LLMAdapter, PromptMessage } from "./types";

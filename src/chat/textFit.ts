@@ -1,4 +1,4 @@
-import type { EstimateFn } from "./budget";
+import type { EstimateFn } from "./promptCost";
 
 const ELLIPSIS = "…";
 

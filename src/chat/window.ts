@@ -1,4 +1,4 @@
-import { messageCost, promptCost, type EstimateFn } from "./budget";
+import { messageCost, promptCost, type EstimateFn } from "./promptCost";
 import { MESSAGE_OVERHEAD_TOKENS } from "./tokens";
 import { composeSystemMessage, summaryBlock } from "./prompt";
 import type { PromptMessage } from "./types";
