@@ -163,6 +163,24 @@ describe("Settings tab: provider and model", () => {
 		expect(plugin.settings.model).toBe("mistral");
 	});
 
+	it("a slow, older listing never overwrites a newer one", async () => {
+		const adapter = new FakeAdapter();
+		const { row, plugin } = await setup(adapter);
+		let release: (models: ModelInfo[]) => void = () => undefined;
+		adapter.listModels = () => new Promise((resolve) => (release = resolve));
+		(row("Model").find(".extra-setting-button")).click();
+		const slow = release;
+		adapter.listModels = () => Promise.resolve([{ id: "newer-model" }]);
+		selectOption(row("Provider").find("select") as HTMLSelectElement, "openai");
+		await flush();
+		slow([{ id: "older-model" }]);
+		await flush();
+		const options = Array.from((row("Model").find("select") as HTMLSelectElement).options).map((o) => o.value);
+		expect(options).toContain("newer-model");
+		expect(options).not.toContain("older-model");
+		expect(plugin.settings.provider).toBe("openai");
+	});
+
 	it("refresh asks the server again", async () => {
 		const { row, adapter } = await setup();
 		const before = adapter.calls.filter((c) => c === "listModels").length;

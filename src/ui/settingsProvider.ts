@@ -48,6 +48,8 @@ export class ProviderSection {
 	private modelMessage: HTMLElement | null = null;
 	/** The server's last model list; a listed context length saves asking again. */
 	private models: ModelInfo[] = [];
+	/** Only the latest listing may fill the dropdown (an older, slower one may finish last). */
+	private listing = 0;
 	// Typing (an address, a model name) asks the server only once the person pauses.
 	private readonly refreshSoon = debounce(() => void this.refreshModels(), 600, true);
 	private readonly lookUpSoon = debounce(() => void this.lookUpContextLength(), 600, true);
@@ -185,17 +187,19 @@ export class ProviderSection {
 		const signal = this.controller.signal;
 		const messageEl = this.modelMessage;
 		if (!messageEl) return;
+		const run = ++this.listing;
+		const stale = (): boolean => signal.aborted || run !== this.listing;
 		show(messageEl, "Loading models…", "info");
 		try {
 			const adapter = await this.makeAdapter(this.app, this.s);
 			const models = await adapter.listModels(signal);
-			if (signal.aborted) return;
+			if (stale()) return;
 			this.models = models;
 			this.fillModels(models);
 			show(messageEl, models.length ? "" : "The server lists no models. Type the model's name.", "info");
 			await this.lookUpContextLength();
 		} catch (e) {
-			if (signal.aborted) return;
+			if (stale()) return;
 			this.models = [];
 			this.fillModels([]);
 			show(messageEl, `Could not list models: ${errorText(e)}`, "error");
