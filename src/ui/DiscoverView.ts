@@ -1,11 +1,9 @@
-import { ItemView, debounce } from "obsidian";
-import type { TAbstractFile, WorkspaceLeaf } from "obsidian";
+import { ItemView } from "obsidian";
+import type { WorkspaceLeaf } from "obsidian";
 import type { ChatMessage } from "../chat/types";
-import { ActiveNote } from "./ActiveNote";
-import { BudgetMeter } from "./BudgetMeter";
 import { ChatHeader } from "./ChatHeader";
 import { Composer } from "./Composer";
-import { ContextChip } from "./ContextChip";
+import { ContextBar } from "./ContextBar";
 import { diagnose } from "./errorDiagnosis";
 import type { ChatRuntime, ChatRuntimeFactory, DiscoverHost } from "./host";
 import { MessageList } from "./MessageList";
@@ -38,14 +36,11 @@ export class DiscoverView extends ItemView {
 	private header!: ChatHeader;
 	private list!: MessageList;
 	private statusEl!: HTMLElement;
-	private chip!: ContextChip;
-	private meter!: BudgetMeter;
+	private context!: ContextBar;
 	private composer!: Composer;
-	private note!: ActiveNote;
 	private sending = false;
 	private sendingSession: string | undefined;
 	private stopController: AbortController | undefined;
-	private readonly refreshPreview = debounce(() => this.updatePreview(), 150, true);
 
 	constructor(
 		leaf: WorkspaceLeaf,
@@ -72,39 +67,34 @@ export class DiscoverView extends ItemView {
 		const root = this.contentEl;
 		root.empty();
 		root.addClass("discover-chat-view");
-		this.note = new ActiveNote(this.app);
 		this.header = new ChatHeader(root, {
 			onRename: (title) => void this.rename(title),
 			onNewChat: () => void this.newChat(),
 			onHistory: () => this.openHistory(),
 		});
-		this.list = this.addChild(new MessageList(root, { app: this.app, sourcePath: () => this.note.path, scheduler: this.options.scheduler }));
+		this.list = this.addChild(new MessageList(root, { app: this.app, sourcePath: () => this.context.note.path, scheduler: this.options.scheduler }));
 		this.statusEl = root.createDiv({ cls: "discover-chat-status", attr: { "aria-live": "polite" } });
-		const contextRow = root.createDiv({ cls: "discover-chat-context-row" });
-		this.chip = new ContextChip(contextRow, this.host.settings.includeActiveNote, () => this.refreshPreview());
-		this.meter = new BudgetMeter(contextRow);
+		this.context = new ContextBar(root, this.app, this.host.settings.includeActiveNote, (context) =>
+			this.runtime?.chat.previewPrompt(this.composer.value, { context, includeHistory: true }),
+		);
 		this.composer = new Composer(root, {
 			onSend: (text) => void this.send({ text, includeHistory: true, withContext: true, wholeNote: false }),
 			onStop: () => this.stop(),
 			onCommand: (command) => void this.runCommand(command),
-			onInput: () => this.refreshPreview(),
-			onFocus: () => this.refreshContext(),
+			onInput: () => this.context.refreshPreview(),
+			onFocus: () => this.context.refresh(),
 		});
 
-		this.registerEvent(this.app.workspace.on("active-leaf-change", (leaf) => this.onLeafChange(leaf)));
-		this.registerEvent(this.app.vault.on("modify", (file) => this.onFileModified(file)));
-		this.registerEvent(this.app.vault.on("delete", (file) => this.onFileGone(file)));
-		this.registerEvent(this.app.vault.on("rename", (file, oldPath) => this.onFileGone(file, oldPath)));
+		this.context.register(this);
 		// Not guaranteed to run, but when it does the partial answer is saved.
 		this.registerEvent(this.app.workspace.on("quit", () => void this.runtime?.chat.flush()));
 
 		this.runtime = await this.createRuntime(this.host, (e) => this.onChatEvent(e));
 		await this.showSession(this.host.settings.activeSessionId);
-		this.refreshContext();
+		this.context.refresh();
 	}
 
 	override async onClose(): Promise<void> {
-		this.refreshPreview.cancel();
 		const runtime = this.runtime;
 		this.runtime = undefined;
 		if (runtime?.chat.busy) runtime.chat.cancel();
@@ -141,7 +131,7 @@ export class DiscoverView extends ItemView {
 		this.list.setMessages(id ? runtime.chat.messages : []);
 		this.header.setTitle(title, id !== undefined);
 		await this.rememberSession(id);
-		this.updatePreview();
+		this.context.updatePreview();
 	}
 
 	private async newChat(): Promise<void> {
@@ -152,7 +142,7 @@ export class DiscoverView extends ItemView {
 		this.header.setTitle(session.title, true);
 		this.setStatus("");
 		await this.rememberSession(session.id);
-		this.updatePreview();
+		this.context.updatePreview();
 		this.composer.focus();
 	}
 
@@ -176,7 +166,7 @@ export class DiscoverView extends ItemView {
 	}
 
 	private async runCommand(command: SlashCommand): Promise<void> {
-		if (command.needsNote && !this.note.current) {
+		if (command.needsNote && !this.context.note.current) {
 			this.list.showNote(`/${command.name} needs an open note.`);
 			return;
 		}
@@ -195,13 +185,10 @@ export class DiscoverView extends ItemView {
 		const options: SendOptions = { includeHistory: turn.includeHistory, signal: controller.signal, onToken: (d) => this.onToken(d) };
 		try {
 			await runtime.syncSettings();
-			if (turn.withContext && this.chip.includeNote) {
-				const selection = turn.wholeNote ? "" : this.chip.useSelection ? this.note.selection() : "";
-				options.context = selection || (await this.note.text());
-				options.contextName = this.note.name;
-			}
+			if (turn.withContext) Object.assign(options, await this.context.contextFor(turn.wholeNote));
 			this.sendingSession = runtime.chat.sessionId;
 			this.stopController = controller;
+			this.setStatus("Waiting for the model…");
 			const answer = await runtime.chat.sendMessage(turn.text, options);
 			this.list.upsert(answer);
 		} catch (err) {
@@ -223,6 +210,7 @@ export class DiscoverView extends ItemView {
 
 	private onToken(delta: string): void {
 		if (!this.list.isStreaming) this.list.startStreaming();
+		if (!this.statusEl.hasClass("discover-chat-hidden")) this.setStatus("");
 		this.list.appendToken(delta);
 	}
 
@@ -256,7 +244,7 @@ export class DiscoverView extends ItemView {
 			const summary = (await runtime.sessions.list()).find((s) => s.id === id);
 			if (summary) this.header.setTitle(summary.title, true);
 		}
-		this.updatePreview();
+		this.context.updatePreview();
 	}
 
 	private onChatEvent(e: ChatEvent): void {
@@ -271,8 +259,7 @@ export class DiscoverView extends ItemView {
 				this.onMessage(e.message);
 				break;
 			case "prompt":
-				this.meter.update(e.estimatedTokens, e.budget);
-				this.chip.update({ fit: e.context });
+				this.context.showPrompt(e.estimatedTokens, e.budget, e.context);
 				break;
 			case "compacted":
 				break;
@@ -294,45 +281,5 @@ export class DiscoverView extends ItemView {
 		if (this.host.settings.activeSessionId === id) return;
 		this.host.settings.activeSessionId = id;
 		await this.host.saveSettings();
-	}
-
-	private onLeafChange(leaf: WorkspaceLeaf | null): void {
-		if (this.note.onLeafChange(leaf)) this.refreshContext();
-		else this.chip.update({ selectionLength: this.note.selection().length });
-	}
-
-	private onFileModified(file: TAbstractFile): void {
-		this.note.onFileChanged(file.path);
-		if (file.path === this.note.path) this.refreshContext();
-	}
-
-	private onFileGone(file: TAbstractFile, oldPath?: string): void {
-		this.note.onFileGone(oldPath ?? file.path);
-		this.note.onLeafChange(this.app.workspace.getMostRecentLeaf());
-		this.refreshContext();
-	}
-
-	/** Re-reads the note and selection, then updates the chip and meter. */
-	private refreshContext(): void {
-		this.chip.update({ noteName: this.note.name, selectionLength: this.note.selection().length, fit: undefined });
-		this.updatePreview();
-		this.note.text().then(
-			() => this.updatePreview(),
-			() => undefined,
-		);
-	}
-
-	private updatePreview(): void {
-		const chat = this.runtime?.chat;
-		if (!chat) return;
-		let context: string | undefined;
-		if (this.chip.includeNote) context = this.chip.useSelection ? this.note.selection() : this.note.cachedText();
-		try {
-			const preview = chat.previewPrompt(this.composer.value, { context, includeHistory: true });
-			this.meter.update(preview.estimatedTokens, preview.budget);
-			this.chip.update({ fit: context === undefined ? undefined : preview.context });
-		} catch {
-			// A preview is a hint; a broken one must never block typing.
-		}
 	}
 }

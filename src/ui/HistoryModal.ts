@@ -2,9 +2,11 @@ import { Modal, Notice } from "obsidian";
 import type { App } from "obsidian";
 import type { ChatMessage, Session } from "../chat/types";
 import { iconButton } from "./ChatHeader";
+import { copyToClipboard } from "./clipboard";
 import { confirmAction } from "./ConfirmModal";
 import { openNote, writeExportNote } from "./exportNote";
 import { formatWhen } from "./format";
+import { appendHighlighted } from "./highlight";
 import { cachedSessionList, historyStateFor, invalidateSessionList, type HistoryState } from "./historyState";
 import type { DiscoverHost } from "./host";
 import { LazyMarkdown } from "./LazyMarkdown";
@@ -154,7 +156,7 @@ export class HistoryModal extends Modal {
 			const title = titles.get(hit.sessionId);
 			if (title) item.createDiv({ cls: "discover-chat-history-item-title", text: title });
 			item.createDiv({ cls: "discover-chat-history-item-meta", text: `${hit.role === "user" ? "You" : "Assistant"} · ${formatWhen(hit.createdAt)}` });
-			item.createDiv({ cls: "discover-chat-history-item-preview", text: hit.snippet });
+			appendHighlighted(item.createDiv({ cls: "discover-chat-history-item-preview" }), hit.snippet, this.state.query.trim());
 			item.addEventListener("click", () => void this.select(hit.sessionId, { messageId: hit.messageId }));
 		}
 		this.markSelected();
@@ -216,7 +218,7 @@ export class HistoryModal extends Modal {
 		meta.createSpan({ cls: "discover-chat-history-role", text: m.role === "user" ? "You" : "Assistant" });
 		meta.createSpan({ cls: "discover-chat-history-when", text: formatWhen(m.createdAt) });
 		if (m.cancelled) meta.createSpan({ cls: "discover-chat-message-stopped", text: "stopped" });
-		iconButton(meta, "copy", "Copy message", () => void this.copy(m.content));
+		iconButton(meta, "copy", "Copy message", () => void copyToClipboard(m.content));
 		iconButton(meta, "corner-down-left", "Use as prompt", () => {
 			this.options.onToPrompt(m.content);
 			this.close();
@@ -283,15 +285,6 @@ export class HistoryModal extends Modal {
 			await openNote(this.app, file);
 		} catch (err) {
 			new Notice(`Couldn't export: ${err instanceof Error ? err.message : String(err)}`);
-		}
-	}
-
-	private async copy(text: string): Promise<void> {
-		try {
-			await navigator.clipboard.writeText(text);
-			new Notice("Copied to clipboard");
-		} catch {
-			new Notice("Couldn't copy to the clipboard");
 		}
 	}
 }

@@ -18,7 +18,7 @@ export class LazyMarkdown extends Component {
 	}
 
 	override onload(): void {
-		const Observer = (this.root.win as Window & Partial<Pick<typeof globalThis, "IntersectionObserver">>).IntersectionObserver;
+		const Observer = (this.root.win as unknown as { IntersectionObserver?: typeof IntersectionObserver }).IntersectionObserver;
 		// Without IntersectionObserver (tests, old webviews) the plain text stays: still readable.
 		if (!Observer) return;
 		this.observer = new Observer((entries) => this.onVisible(entries), { root: this.root, rootMargin: "200px 0px" });

@@ -1,6 +1,7 @@
-import { Component, MarkdownRenderer, Notice, setIcon } from "obsidian";
+import { Component, MarkdownRenderer, setIcon } from "obsidian";
 import type { App } from "obsidian";
 import type { ChatMessage, Role } from "../chat/types";
+import { copyToClipboard } from "./clipboard";
 import { splitMarkdownBlocks } from "./markdownBlocks";
 
 interface StreamBlock {
@@ -58,7 +59,7 @@ export class MessageItem {
 			attr: { "aria-label": "Copy message", type: "button" },
 		});
 		setIcon(copy, "copy");
-		copy.addEventListener("click", () => void this.copy());
+		copy.addEventListener("click", () => void copyToClipboard(this.content));
 	}
 
 	/** Applies a saved message: content, the "stopped" mark, an error note. */
@@ -189,14 +190,5 @@ export class MessageItem {
 		}
 		this.blocks = [];
 		this.blocksEl = undefined;
-	}
-
-	private async copy(): Promise<void> {
-		try {
-			await navigator.clipboard.writeText(this.content);
-			new Notice("Copied to clipboard");
-		} catch {
-			new Notice("Couldn't copy to the clipboard");
-		}
 	}
 }

@@ -45,7 +45,9 @@ const e2e = {
 		const note = await harness.openNote(app, opts.open);
 		// The runtime's editor has no DOM; show the note's text so screenshots look like a vault.
 		const reading = note.contentEl.createDiv({ cls: "markdown-preview-view" });
-		await obsidian.MarkdownRenderer.render(harness.asObsidianApp(app), note.editor.getValue(), reading, opts.open, new obsidian.Component());
+		const noteComponent = new obsidian.Component();
+		note.addChild(noteComponent);
+		await obsidian.MarkdownRenderer.render(harness.asObsidianApp(app), note.editor.getValue(), reading, opts.open, noteComponent);
 		this.app = app;
 
 		// As Obsidian does: fetch main.js, run it as a CommonJS module, take its default export.

@@ -1,0 +1,96 @@
+import { debounce } from "obsidian";
+import type { App, Component, TAbstractFile, WorkspaceLeaf } from "obsidian";
+import { ActiveNote } from "./ActiveNote";
+import { BudgetMeter } from "./BudgetMeter";
+import { ContextChip } from "./ContextChip";
+import type { ContextFit } from "./format";
+import type { PromptPreview } from "./ports";
+
+/** Asks the engine what the next prompt would cost with this context (undefined: no engine yet). */
+export type PreviewFn = (context: string | undefined) => PromptPreview | undefined;
+
+/**
+ * The row above the input: the active note's chip and the budget meter. It follows the active
+ * leaf and the note's edits, and tells the panel what context to send.
+ */
+export class ContextBar {
+	readonly note: ActiveNote;
+	private readonly chip: ContextChip;
+	private readonly meter: BudgetMeter;
+	/** Typing updates the meter after a short pause, never on every key. */
+	readonly refreshPreview = debounce(() => this.updatePreview(), 150, true);
+
+	constructor(
+		parentEl: HTMLElement,
+		private readonly app: App,
+		includeByDefault: boolean,
+		private readonly preview: PreviewFn,
+	) {
+		this.note = new ActiveNote(app);
+		const row = parentEl.createDiv({ cls: "discover-chat-context-row" });
+		this.chip = new ContextChip(row, includeByDefault, () => this.refreshPreview());
+		this.meter = new BudgetMeter(row);
+	}
+
+	/** Follows the workspace for as long as `owner` is loaded. */
+	register(owner: Component): void {
+		owner.registerEvent(this.app.workspace.on("active-leaf-change", (leaf) => this.onLeafChange(leaf)));
+		owner.registerEvent(this.app.vault.on("modify", (file) => this.onFileModified(file)));
+		owner.registerEvent(this.app.vault.on("delete", (file) => this.onFileGone(file)));
+		owner.registerEvent(this.app.vault.on("rename", (file, oldPath) => this.onFileGone(file, oldPath)));
+		owner.register(() => this.refreshPreview.cancel());
+	}
+
+	/** What to send with a message: the selection when chosen, else the whole note; nothing when off. */
+	async contextFor(wholeNote: boolean): Promise<{ context?: string; contextName?: string }> {
+		if (!this.chip.includeNote) return {};
+		const selection = !wholeNote && this.chip.useSelection ? this.note.selection() : "";
+		const context = selection || (await this.note.text());
+		return context === undefined ? {} : { context, contextName: this.note.name };
+	}
+
+	/** The engine reported the prompt it just built. */
+	showPrompt(estimatedTokens: number, budget: number, context: ContextFit): void {
+		this.meter.update(estimatedTokens, budget);
+		this.chip.update({ fit: context });
+	}
+
+	/** Re-reads the note and selection, then updates the chip and meter. */
+	refresh(): void {
+		this.chip.update({ noteName: this.note.name, selectionLength: this.note.selection().length, fit: undefined });
+		this.updatePreview();
+		this.note.text().then(
+			() => this.updatePreview(),
+			() => undefined,
+		);
+	}
+
+	updatePreview(): void {
+		let context: string | undefined;
+		if (this.chip.includeNote) context = this.chip.useSelection ? this.note.selection() : this.note.cachedText();
+		try {
+			const preview = this.preview(context);
+			if (!preview) return;
+			this.meter.update(preview.estimatedTokens, preview.budget);
+			this.chip.update({ fit: context === undefined ? undefined : preview.context });
+		} catch {
+			// A preview is a hint; a broken one must never block typing.
+		}
+	}
+
+	private onLeafChange(leaf: WorkspaceLeaf | null): void {
+		if (this.note.onLeafChange(leaf)) this.refresh();
+		else this.chip.update({ selectionLength: this.note.selection().length });
+	}
+
+	private onFileModified(file: TAbstractFile): void {
+		this.note.onFileChanged(file.path);
+		if (file.path === this.note.path) this.refresh();
+	}
+
+	private onFileGone(file: TAbstractFile, oldPath?: string): void {
+		this.note.onFileGone(oldPath ?? file.path);
+		this.note.onLeafChange(this.app.workspace.getMostRecentLeaf());
+		this.refresh();
+	}
+}
