@@ -168,7 +168,9 @@ describe("Settings tab: provider and model", () => {
 		const { row, plugin } = await setup(adapter);
 		let release: (models: ModelInfo[]) => void = () => undefined;
 		adapter.listModels = () => new Promise((resolve) => (release = resolve));
-		(row("Model").find(".extra-setting-button")).click();
+		row("Model").find(".extra-setting-button").click();
+		// Let the first listing reach the server before the next one starts.
+		await flush();
 		const slow = release;
 		adapter.listModels = () => Promise.resolve([{ id: "newer-model" }]);
 		selectOption(row("Provider").find("select") as HTMLSelectElement, "openai");
