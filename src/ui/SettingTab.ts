@@ -64,6 +64,8 @@ export class DiscoverSettingTab extends PluginSettingTab {
 		new Setting(containerEl)
 			.setName(FIELD_LABELS.systemPrompt)
 			.setDesc("Instructions sent first in every prompt.")
+			// Full width under its name: a prompt is several lines long.
+			.setClass("discover-chat-setting-stacked")
 			.addTextArea((t) => {
 				t.setValue(this.s.systemPrompt).onChange(async (value) => {
 					this.s.systemPrompt = value;
