@@ -36,4 +36,12 @@ export default defineConfig([
 		files: ["src/sessions/nodeStore.ts"],
 		rules: { "obsidianmd/no-nodejs-modules": "off", "import/no-nodejs-modules": "off" },
 	},
+	{
+		// The same dependency ban as the recommended config, allowing builtin-modules: a dev-only
+		// build input (esbuild's external list, as in Obsidian's sample plugin), never bundled.
+		files: ["package.json"],
+		rules: {
+			"depend/ban-dependencies": ["error", { presets: ["native", "microutilities", "preferred"], allowed: ["builtin-modules"] }],
+		},
+	},
 ]);
