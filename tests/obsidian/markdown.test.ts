@@ -56,6 +56,15 @@ describe("MarkdownRenderer.render", () => {
 		]);
 	});
 
+	it("renders tables with inline Markdown in cells", async () => {
+		const el = await render("| Name | Size |\n| --- | ---: |\n| **a** | 1 |\n| b | `2` |\n\nafter");
+		expect(el.findAll("thead th").map((th) => th.getText())).toEqual(["Name", "Size"]);
+		expect(el.findAll("tbody tr")).toHaveLength(2);
+		expect(el.find("tbody td strong").getText()).toBe("a");
+		expect(el.find("tbody tr:last-child td code").getText()).toBe("2");
+		expect(el.find("p").getText()).toBe("after");
+	});
+
 	it("renders blockquotes and rules, and never turns text into HTML", async () => {
 		const el = await render("> quoted *text*\n\n---\n\n<script>alert(1)</script> & <b>x</b>");
 		expect(el.find("blockquote > p > em").getText()).toBe("text");

@@ -15,6 +15,25 @@ const RULE = /^ {0,3}([-*_])(\s*\1){2,}\s*$/;
 const LIST_ITEM = /^(\s*)([-*+]|\d{1,9}[.)])\s+(.*)$/;
 const QUOTE = /^ {0,3}>\s?(.*)$/;
 
+const TABLE_RULE = /^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$/;
+
+function cells(line: string): string[] {
+	return line.trim().replace(/^\|/, "").replace(/\|$/, "").split("|").map((c) => c.trim());
+}
+
+/** A GFM table: a header row, a rule row, then body rows while lines contain "|". */
+function renderTable(parent: HTMLElement, lines: string[], sourcePath: string): void {
+	const [header, , ...body] = lines;
+	const table = parent.createEl("table");
+	const headRow = table.createEl("thead").createEl("tr");
+	for (const c of cells(header ?? "")) renderInline(headRow.createEl("th"), c, sourcePath);
+	const tbody = table.createEl("tbody");
+	for (const line of body) {
+		const tr = tbody.createEl("tr");
+		for (const c of cells(line)) renderInline(tr.createEl("td"), c, sourcePath);
+	}
+}
+
 interface ListLine {
 	indent: number;
 	ordered: boolean;
@@ -81,6 +100,13 @@ export function renderMarkdownBlocks(el: HTMLElement, markdown: string, sourcePa
 			const level = (heading[1] ?? "#").length as 1 | 2 | 3 | 4 | 5 | 6;
 			renderInline(el.createEl(`h${level}`), heading[2] ?? "", sourcePath);
 			i++;
+			continue;
+		}
+		if (line.includes("|") && TABLE_RULE.test(lines[i + 1] ?? "")) {
+			const rows = [line, lines[i + 1] ?? ""];
+			i += 2;
+			while (i < lines.length && (lines[i] ?? "").includes("|") && (lines[i] ?? "").trim()) rows.push(lines[i++] ?? "");
+			renderTable(el, rows, sourcePath);
 			continue;
 		}
 		if (RULE.test(line)) {
