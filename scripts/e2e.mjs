@@ -158,6 +158,38 @@ try {
 		await page.evaluate(() => document.body.classList.replace("theme-dark", "theme-light"));
 	});
 
+	await step("errors: the diagnosis inline, Retry answers without a duplicate", async () => {
+		model.queue({ status: 500, error: "model runner crashed" });
+		await page.fill(`${VIEW} .discover-chat-input`, "Is this retried?");
+		await page.press(`${VIEW} .discover-chat-input`, "Enter");
+		await page.waitForSelector(`${VIEW} .discover-chat-error`, { timeout: 5000 });
+		const error = await page.locator(`${VIEW} .discover-chat-error`).textContent();
+		check(error?.includes("The server had a problem") === true && error.includes("model runner crashed"), "a server error shows its diagnosis and the server's words");
+		model.queue({ tokens: "Yes, this is the retried answer.".split(/(?= )/), tokensPerSecond: 200 });
+		await page.click(`${VIEW} .discover-chat-retry`);
+		await page.waitForFunction(() => document.querySelector(".discover-chat-send")?.getAttribute("aria-label") === "Send message" && (document.querySelector(".discover-chat-messages")?.textContent ?? "").includes("retried answer"), null, { timeout: 10000 });
+		const asked = await page.locator(`${VIEW} .discover-chat-message-user`, { hasText: "Is this retried?" }).count();
+		check(asked === 1, `Retry does not duplicate the question (${asked} copies)`);
+
+		// A server that is not running: the inline error carries the provider's own diagnosis.
+		const saved = await page.evaluate(() => window.e2e.plugin.settings.baseUrl);
+		const downUrl = `http://127.0.0.1:${await closedPort()}`;
+		await page.evaluate(async (url) => {
+			window.e2e.plugin.settings.baseUrl = url;
+			await window.e2e.plugin.saveSettings();
+		}, downUrl);
+		await page.fill(`${VIEW} .discover-chat-input`, "Anyone there?");
+		await page.press(`${VIEW} .discover-chat-input`, "Enter");
+		await page.waitForFunction(() => (document.querySelector(".discover-chat-error-probe")?.textContent ?? "").length > 25, null, { timeout: 10000 });
+		const probe = await page.locator(`${VIEW} .discover-chat-error-probe`).textContent();
+		check(/reach|running/i.test(probe ?? ""), `a server that is down is diagnosed ("${probe}")`);
+		await page.screenshot({ path: join(artifacts, "panel-error.png") });
+		await page.evaluate(async (url) => {
+			window.e2e.plugin.settings.baseUrl = url;
+			await window.e2e.plugin.saveSettings();
+		}, saved);
+	});
+
 	await step("history: search, open a hit, load a session", async () => {
 		await page.click(`${VIEW} [aria-label="Open history"]`);
 		await page.waitForSelector(".discover-chat-history .discover-chat-history-item", { timeout: 5000 });
@@ -372,6 +404,15 @@ function printProfile(profile) {
 	}
 	console.log(`  busiest 60 ms window: ${best[0].toFixed(0)} ms busy`);
 	for (const [k, ms] of [...win].sort((a, b) => b[1] - a[1]).slice(0, 10)) console.log(`    ${ms.toFixed(1).padStart(6)} ms  ${k}`);
+}
+
+/** A port nothing listens on: bound, then released. */
+async function closedPort() {
+	const probe = http.createServer();
+	await new Promise((resolve) => probe.listen(0, "127.0.0.1", resolve));
+	const { port } = probe.address();
+	await new Promise((resolve) => probe.close(resolve));
+	return port;
 }
 
 function mb(bytes) {

@@ -47,7 +47,8 @@ export function diagnose(err: unknown): Diagnosis {
 		case "network":
 			return {
 				title: "Can't reach the model server",
-				detail: withSaid("Check that the server is running and the base URL in settings is right.", said),
+				// The adapter's own words already say where and what to check.
+				detail: said || "Check that the server is running and the base URL in settings is right.",
 				retryable: true,
 				unsent: false,
 				probeConnection: true,

@@ -8,10 +8,16 @@ export interface QueuedAnswer {
 	tokensPerSecond: number;
 }
 
+/** An HTTP failure with Ollama's error body. */
+export interface QueuedFailure {
+	status: number;
+	error: string;
+}
+
 export interface ModelServer {
 	kind: string;
 	url: string;
-	queue(answer: QueuedAnswer): void;
+	queue(answer: QueuedAnswer | QueuedFailure): void;
 	/** Whether a client closed a connection mid-answer (Stop), waiting up to 2 s for it. */
 	sawClientClose(): Promise<boolean>;
 	close(): Promise<void>;
@@ -26,12 +32,16 @@ function paced(answer: QueuedAnswer): Scenario {
 
 export async function startModelServer(): Promise<ModelServer> {
 	const server = await ProviderServer.start();
-	const answers: QueuedAnswer[] = [];
+	const answers: (QueuedAnswer | QueuedFailure)[] = [];
 	const json = (value: unknown): Scenario => ({ headers: { "content-type": "application/json" }, body: JSON.stringify(value), chunkMin: 1 << 20, chunkMax: 1 << 20 });
 	server.route("GET", "/api/tags", json({ models: [{ name: "e2e-model", model: "e2e-model", size: 1, details: { family: "llama" } }] }));
 	server.route("POST", "/api/show", json({ model_info: { "general.architecture": "llama", "llama.context_length": 8192 } }));
 	server.route("GET", "/api/version", json({ version: "0.12.0" }));
-	server.route("POST", "/api/chat", () => paced(answers.shift() ?? { tokens: ["A short answer."], tokensPerSecond: 200 }));
+	server.route("POST", "/api/chat", () => {
+		const next = answers.shift() ?? { tokens: ["A short answer."], tokensPerSecond: 200 };
+		if ("status" in next) return { ...json({ error: next.error }), status: next.status };
+		return paced(next);
+	});
 	return {
 		kind: "tests/support/providerServer.ts",
 		url: server.url,
