@@ -247,6 +247,13 @@ describe("Settings tab: chat and storage", () => {
 		(row("System prompt").find(".extra-setting-button")).click();
 		await flush();
 		expect(plugin.settings.systemPrompt).toBe(DEFAULT_SETTINGS.systemPrompt);
+		const size = (): string => row("System prompt").find(".discover-chat-setting-message").getText();
+		expect(size()).toMatch(/^About \d+ tokens of the 7,680-token prompt budget\.$/);
+		typeInto(row("System prompt").find("textarea") as HTMLTextAreaElement, "word ".repeat(5000));
+		expect(size()).toMatch(/more than half of the 7,680-token prompt budget/);
+		typeInto(input("Context size"), "65536");
+		await flush();
+		expect(size()).toMatch(/of the 65,024-token prompt budget\.$/);
 		typeInto(input("Chats folder"), "../Elsewhere");
 		await flush();
 		expect(messageOf("Chats folder")).toMatch(/inside the vault/);

@@ -1,5 +1,6 @@
 // Discover's settings tab: model and connection, the conversation budget, chat and storage.
 import { PluginSettingTab, Setting, type App, type ButtonComponent, type Plugin } from "obsidian";
+import { estimateTokens } from "../chat/tokens";
 import { DEFAULT_SETTINGS, FIELD_LABELS, LIMITS, validateSettings, type DiscoverSettings } from "../settings";
 import { BudgetSection, type SettingsStore } from "./settingsBudget";
 import { ProviderSection, type SettingsAdapterFactory } from "./settingsProvider";
@@ -16,11 +17,12 @@ export class DiscoverSettingTab extends PluginSettingTab {
 	private readonly host: SettingsStore;
 	private useContextButton: ButtonComponent | null = null;
 	private reportedContextLength: number | undefined;
+	private promptSizeEl: HTMLElement | null = null;
 
 	constructor(app: App, plugin: Plugin & SettingsStore, makeAdapter: SettingsAdapterFactory = pluginAdapter) {
 		super(app, plugin);
 		this.host = plugin;
-		this.budget = new BudgetSection(plugin);
+		this.budget = new BudgetSection(plugin, () => this.showPromptSize());
 		this.provider = new ProviderSection(app, plugin, makeAdapter, (tokens) => this.showContextLength(tokens));
 	}
 
@@ -66,9 +68,13 @@ export class DiscoverSettingTab extends PluginSettingTab {
 			.setDesc("Instructions sent first in every prompt.")
 			// Full width under its name: a prompt is several lines long.
 			.setClass("discover-chat-setting-stacked")
+			.then((setting) => {
+				this.promptSizeEl = setting.infoEl.createDiv({ cls: ["discover-chat-setting-message", "mod-info"], attr: { role: "status" } });
+			})
 			.addTextArea((t) => {
 				t.setValue(this.s.systemPrompt).onChange(async (value) => {
 					this.s.systemPrompt = value;
+					this.showPromptSize();
 					await this.host.saveSettings();
 				});
 				t.inputEl.rows = 6;
@@ -85,6 +91,8 @@ export class DiscoverSettingTab extends PluginSettingTab {
 						this.display();
 					}),
 			);
+
+		this.showPromptSize();
 
 		new Setting(containerEl).setName("Storage").setHeading();
 		this.folderSetting(containerEl, "sessionsFolder", "Where chats are saved, one file per chat. They sync with the vault.");
@@ -107,6 +115,22 @@ export class DiscoverSettingTab extends PluginSettingTab {
 				await this.host.saveSettings();
 			});
 		});
+	}
+
+	/** The instructions are sent with every message: say how much of the budget they take. */
+	private showPromptSize(): void {
+		const el = this.promptSizeEl;
+		if (!el) return;
+		const tokens = estimateTokens(this.s.systemPrompt);
+		const budget = this.s.maxPromptTokens - this.s.reservedResponseTokens;
+		const fmt = (n: number): string => n.toLocaleString("en-US");
+		const heavy = tokens > budget / 2;
+		el.setText(
+			heavy
+				? `About ${fmt(tokens)} tokens: more than half of the ${fmt(budget)}-token prompt budget, leaving little room for the note and the chat.`
+				: `About ${fmt(tokens)} tokens of the ${fmt(budget)}-token prompt budget.`,
+		);
+		el.toggleClass("mod-info", !heavy);
 	}
 
 	private showContextLength(tokens: number | undefined): void {

@@ -52,7 +52,11 @@ export class BudgetSection {
 	private drafts = new Map<BudgetField, string>();
 	private rows = new Map<BudgetField, Row>();
 
-	constructor(private readonly store: SettingsStore) {}
+	constructor(
+		private readonly store: SettingsStore,
+		/** Called after a budget change was saved. */
+		private readonly onSaved: () => void = () => undefined,
+	) {}
 
 	/** Adds the four settings to `containerEl`; `extra` decorates a row (e.g. a button). */
 	render(containerEl: HTMLElement, extra?: (field: BudgetField, setting: Setting) => void): void {
@@ -116,7 +120,9 @@ export class BudgetSection {
 			}
 		}
 		this.showMessages();
-		if (changed) await this.store.saveSettings();
+		if (!changed) return;
+		await this.store.saveSettings();
+		this.onSaved();
 	}
 
 	private showMessages(): void {
