@@ -66,6 +66,16 @@ describe("DiscoverPlugin lifecycle", () => {
 		expect(notices()).toEqual([]);
 	});
 
+	it("settings saved by a newer version are used but not rewritten", async () => {
+		const app = await createTestApp();
+		const newer = JSON.stringify({ ...DEFAULT_SETTINGS, model: "m", settingsVersion: SETTINGS_VERSION + 1, futureOption: 3 });
+		await writePluginData(app, newer);
+		const plugin = await reload(app);
+		expect(plugin.settings.model).toBe("m");
+		expect(await readPluginDataText(app)).toBe(newer);
+		expect(notices().join(" ")).toMatch(/newer version/);
+	});
+
 	it("takes settings changed by sync", async () => {
 		const app = await createTestApp();
 		const plugin = await reload(app);

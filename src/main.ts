@@ -36,9 +36,13 @@ export default class DiscoverPlugin extends Plugin {
 		let keySafe = true;
 		if (migrated.legacyApiKey !== undefined) keySafe = this.storeLegacyApiKey(migrated.legacyApiKey, notes);
 
-		const changed = raw !== null && (reset.length > 0 || migrated.warnings.length > 0 || !isCurrentVersion(raw));
+		const version = savedVersion(raw);
+		const changed = raw !== null && (reset.length > 0 || migrated.warnings.length > 0 || version !== SETTINGS_VERSION);
+		// Data from a newer Discover (another device, through sync) is not rewritten: that would drop
+		// what this version does not know. A plaintext key is the exception: it must leave data.json.
+		const fromNewer = version !== undefined && version > SETTINGS_VERSION && migrated.legacyApiKey === undefined;
 		// Saved once, so the notice below appears once; never while a plaintext key would be lost.
-		if (changed && keySafe) await this.saveSettings();
+		if (changed && keySafe && !fromNewer) await this.saveSettings();
 		if (notes.length) new Notice(`Discover: ${notes.join(" ")}`, 10000);
 	}
 
@@ -69,6 +73,7 @@ export default class DiscoverPlugin extends Plugin {
 	}
 }
 
-function isCurrentVersion(raw: unknown): boolean {
-	return typeof raw === "object" && raw !== null && (raw as { settingsVersion?: unknown }).settingsVersion === SETTINGS_VERSION;
+function savedVersion(raw: unknown): number | undefined {
+	const v = typeof raw === "object" && raw !== null ? (raw as { settingsVersion?: unknown }).settingsVersion : undefined;
+	return typeof v === "number" ? v : undefined;
 }
