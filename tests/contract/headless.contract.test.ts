@@ -1,0 +1,123 @@
+// The public headless contract of issue 2 §6 and issue 3, written out as the issues define it.
+// Scripts, benchmarks and acceptance tests outside this repo import exactly these names: this file
+// fails to typecheck (npm test runs tsc over tests/) or to run when one of them breaks.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import * as headless from "../../src/headless";
+import {
+	ChatService,
+	DEFAULT_SETTINGS,
+	NodeFileStore,
+	SessionManager,
+	createAdapter,
+	estimateTokens,
+	type ChatMessage,
+	type ChatSettings,
+	type FileStore,
+	type LLMAdapter,
+	type LLMErrorKind,
+	type PromptMessage,
+	type Session,
+} from "../../src/headless";
+
+// --- The signatures, as the issue states them ---------------------------------------------------
+type ContractGenerate = (req: {
+	purpose: "chat" | "summary";
+	messages: PromptMessage[];
+	maxTokens: number;
+	contextWindow: number;
+	signal?: AbortSignal;
+	onToken?: (delta: string) => void;
+}) => Promise<{ text: string; usage?: { promptTokens?: number; completionTokens?: number } }>;
+
+interface ContractChatService {
+	newSession(): Promise<Session>;
+	loadSession(id: string): Promise<Session>;
+	sendMessage(
+		text: string,
+		opts?: { context?: string; includeHistory?: boolean; signal?: AbortSignal; onToken?: (delta: string) => void },
+	): Promise<ChatMessage>;
+	cancel(): void;
+	readonly sessionId: string | undefined;
+	readonly messages: readonly ChatMessage[];
+}
+
+type ContractMessage = {
+	id: string;
+	role: "system" | "user" | "assistant";
+	content: string;
+	createdAt: string;
+	cancelled?: boolean;
+	error?: string;
+};
+type ContractSession = { id: string; title: string; createdAt: string; updatedAt: string; messages: ChatMessage[] };
+
+// Type-level checks: each line fails `tsc` if the surface drifts from the contract.
+const checkEstimate: (text: string) => number = estimateTokens;
+const checkGenerate: ContractGenerate = null as unknown as LLMAdapter["generate"];
+const checkMessage: ContractMessage = null as unknown as ChatMessage;
+const checkSession: ContractSession = null as unknown as Session;
+const checkKinds: LLMErrorKind[] = ["context_overflow", "rate_limit", "auth", "not_found", "bad_request", "server", "network", "protocol", "aborted"];
+const checkSettings: Pick<ChatSettings, "maxPromptTokens" | "reservedResponseTokens" | "recentMessagesToKeep" | "minRecentMessagesToKeep"> =
+	DEFAULT_SETTINGS;
+type ServiceCtor = new (opts: { adapter: LLMAdapter; sessions: SessionManager; settings?: Partial<ChatSettings> }) => ContractChatService;
+const checkCtor: ServiceCtor = ChatService;
+type ManagerCtor = new (store: FileStore) => SessionManager;
+const checkManager: ManagerCtor = SessionManager;
+const checkNodeStore: new (rootDir: string) => FileStore = NodeFileStore;
+void [checkEstimate, checkGenerate, checkMessage, checkSession, checkKinds, checkSettings, checkCtor, checkManager, checkNodeStore];
+
+describe("the headless contract", () => {
+	it("exports every name the issues define", () => {
+		for (const name of ["estimateTokens", "ChatService", "SessionManager", "NodeFileStore", "DEFAULT_SETTINGS", "createAdapter", "LLMError"]) {
+			expect(headless, name).toHaveProperty(name);
+		}
+		expect(DEFAULT_SETTINGS).toMatchObject({ maxPromptTokens: 8192, reservedResponseTokens: 512, recentMessagesToKeep: 6, minRecentMessagesToKeep: 2 });
+	});
+
+	it("runs a chat through the public names only, on disk, and reloads it", async () => {
+		const dir = await mkdtemp(join(tmpdir(), "discover-contract-"));
+		try {
+			const seen: PromptMessage[][] = [];
+			const adapter: LLMAdapter = {
+				generate(req) {
+					seen.push(req.messages);
+					const text = req.purpose === "summary" ? "Summary." : `Answer ${seen.length}`;
+					req.onToken?.(text);
+					return Promise.resolve({ text, usage: { promptTokens: 10, completionTokens: 2 } });
+				},
+			};
+			const sessions = new SessionManager(new NodeFileStore(dir));
+			const chat = new ChatService({ adapter, sessions, settings: { maxPromptTokens: 4096 } });
+			const session = await chat.newSession();
+			const tokens: string[] = [];
+			const answer = await chat.sendMessage("What is in the note?", { context: "The note says hello.", onToken: (d) => tokens.push(d) });
+
+			expect(answer.role).toBe("assistant");
+			expect(tokens.join("")).toBe(answer.content);
+			expect(chat.sessionId).toBe(session.id);
+			expect(chat.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+			const sent = seen[0] ?? [];
+			expect(sent.filter((m) => m.content.includes("What is in the note?"))).toHaveLength(1);
+			expect(sent[sent.length - 1]).toEqual({ role: "user", content: "What is in the note?" });
+
+			const reopened = new ChatService({ adapter, sessions: new SessionManager(new NodeFileStore(dir)) });
+			const loaded = await reopened.loadSession(session.id);
+			expect(loaded.messages.map((m) => m.content)).toEqual(["What is in the note?", answer.content]);
+			reopened.cancel(); // idle: does nothing
+			expect(reopened.messages).toHaveLength(2);
+		} finally {
+			await rm(dir, { recursive: true, force: true });
+		}
+	});
+
+	it("adapter errors carry a kind: an unreachable server is a network error", async () => {
+		const adapter = createAdapter({ provider: "ollama", baseUrl: "http://127.0.0.1:9", model: "llama3.2" });
+		const failure: unknown = await adapter
+			.generate({ purpose: "chat", messages: [{ role: "user", content: "hi" }], maxTokens: 16, contextWindow: 2048 })
+			.then(() => undefined, (err: unknown) => err);
+		expect(failure).toMatchObject({ kind: "network" });
+	});
+});
