@@ -193,6 +193,12 @@ try {
 	await step("history: search, open a hit, load a session", async () => {
 		await page.click(`${VIEW} [aria-label="Open history"]`);
 		await page.waitForSelector(".discover-chat-history .discover-chat-history-item", { timeout: 5000 });
+		await page.keyboard.press("Escape");
+		check((await page.locator(".discover-chat-history").count()) === 0, "Esc closes the history");
+		await page.focus(`${VIEW} [aria-label="Open history"]`);
+		await page.keyboard.press("Enter");
+		await page.waitForSelector(".discover-chat-history .discover-chat-history-item", { timeout: 5000 });
+		check(true, "the history opens from the keyboard");
 		await page.fill(".discover-chat-history-search", "zebra");
 		await page.waitForSelector(".discover-chat-history-hit", { timeout: 5000 });
 		check((await page.locator(".discover-chat-history-hit").count()) === 1, "search over message text finds the one answer");

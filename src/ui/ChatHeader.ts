@@ -1,4 +1,5 @@
 import { setIcon } from "obsidian";
+import { renameInput } from "./renameInput";
 
 export interface ChatHeaderHandlers {
 	onRename: (title: string) => void;
@@ -44,33 +45,17 @@ export class ChatHeader {
 
 	startRename(): void {
 		if (!this.renamable || this.editor) return;
-		const input = createRenameInput(this.title);
+		const input = renameInput(this.title, (name) => {
+			input.replaceWith(this.titleEl);
+			this.editor = undefined;
+			if (name === undefined) return;
+			this.setTitle(name, true);
+			this.handlers.onRename(name);
+		});
 		this.editor = input;
 		this.titleEl.replaceWith(input);
 		input.focus();
 		input.select();
-		let done = false;
-		const finish = (commit: boolean): void => {
-			if (done) return;
-			done = true;
-			const value = input.value.trim();
-			input.replaceWith(this.titleEl);
-			this.editor = undefined;
-			if (commit && value !== "" && value !== this.title) {
-				this.setTitle(value, true);
-				this.handlers.onRename(value);
-			}
-		};
-		input.addEventListener("keydown", (e) => {
-			if (e.key === "Enter") {
-				e.preventDefault();
-				finish(true);
-			} else if (e.key === "Escape") {
-				e.preventDefault();
-				finish(false);
-			}
-		});
-		input.addEventListener("blur", () => finish(true));
 	}
 }
 
@@ -79,10 +64,4 @@ export function iconButton(parentEl: HTMLElement, icon: string, label: string, o
 	setIcon(button, icon);
 	button.addEventListener("click", onClick);
 	return button;
-}
-
-function createRenameInput(value: string): HTMLInputElement {
-	const input = createEl("input", { cls: "discover-chat-title-input", attr: { type: "text", "aria-label": "Chat title" } });
-	input.value = value;
-	return input;
 }

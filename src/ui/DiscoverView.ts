@@ -159,6 +159,9 @@ export class DiscoverView extends ItemView {
 			search: this.options.search,
 			onLoad: (id) => void this.openSession(id),
 			onToPrompt: (text) => this.setDraft(text),
+			onRenamed: (id, title) => {
+				if (id === this.runtime?.chat.sessionId) this.header.setTitle(title, true);
+			},
 			onDeleted: (id) => {
 				if (id === this.runtime?.chat.sessionId) void this.newChat();
 			},

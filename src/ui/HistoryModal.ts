@@ -10,6 +10,7 @@ import { appendHighlighted } from "./highlight";
 import { cachedSessionList, historyStateFor, invalidateSessionList, type HistoryState } from "./historyState";
 import type { DiscoverHost } from "./host";
 import { LazyMarkdown } from "./LazyMarkdown";
+import { renameInput } from "./renameInput";
 import { isVisibleMessage, type SearchHit, type SessionSummary, type SessionsPort } from "./ports";
 import { SearchRunner, type SearchRunnerOptions } from "./SearchRunner";
 
@@ -18,6 +19,7 @@ export interface HistoryModalOptions {
 	onLoad: (id: string) => void;
 	onToPrompt: (text: string) => void;
 	onDeleted?: (id: string) => void;
+	onRenamed?: (id: string, title: string) => void;
 	search?: SearchRunnerOptions;
 }
 
@@ -65,6 +67,8 @@ export class HistoryModal extends Modal {
 		this.listEl = side.createDiv({ cls: "discover-chat-history-list", attr: { role: "list" } });
 		this.mainEl = body.createDiv({ cls: "discover-chat-history-main" });
 		this.listEl.addEventListener("scroll", () => (this.state.listScroll = this.listEl.scrollTop), { passive: true });
+		// Arrow keys move between chats (from the search box too); Enter or Space opens one.
+		side.addEventListener("keydown", (e) => this.onListKey(e));
 
 		const selected = this.state.selectedId ?? this.options.activeSessionId;
 		if (this.state.query.trim() !== "") await this.runner.runNow(this.state.query.trim());
@@ -106,6 +110,16 @@ export class HistoryModal extends Modal {
 		} else if (opts.restoreScroll && this.messagesEl) {
 			this.messagesEl.scrollTop = this.state.messagesScroll;
 		}
+	}
+
+	private onListKey(e: KeyboardEvent): void {
+		if (e.key !== "ArrowDown" && e.key !== "ArrowUp") return;
+		const items = Array.from(this.listEl.querySelectorAll<HTMLElement>(".discover-chat-history-item"));
+		if (items.length === 0) return;
+		e.preventDefault();
+		const at = items.indexOf(activeDocument.activeElement as HTMLElement);
+		const next = at < 0 ? (e.key === "ArrowDown" ? 0 : items.length - 1) : Math.min(items.length - 1, Math.max(0, at + (e.key === "ArrowDown" ? 1 : -1)));
+		items[next]?.focus();
 	}
 
 	private onQuery(): void {
@@ -232,36 +246,21 @@ export class HistoryModal extends Modal {
 	}
 
 	private rename(session: Session, titleEl: HTMLElement): void {
-		const input = titleEl.createEl("input", { cls: "discover-chat-title-input", attr: { type: "text", "aria-label": "Chat title" } });
-		input.value = session.title;
-		titleEl.firstChild?.remove();
+		if (titleEl.querySelector("input")) return;
+		const input = renameInput(session.title, (name) => void this.finishRename(session, titleEl, name));
+		titleEl.replaceChildren(input);
 		input.focus();
 		input.select();
-		let done = false;
-		const finish = async (commit: boolean): Promise<void> => {
-			if (done) return;
-			done = true;
-			const title = input.value.trim();
-			input.remove();
-			if (!commit || title === "" || title === session.title) {
-				titleEl.setText(session.title);
-				return;
-			}
-			titleEl.setText(title);
-			session.title = title;
-			await this.sessions.rename(session.id, title);
-			invalidateSessionList(this.state);
-			if (this.state.query.trim() === "") await this.renderSessions();
-		};
-		input.addEventListener("keydown", (e) => {
-			if (e.key === "Enter" || e.key === "Escape") {
-				// Esc cancels the rename without closing the modal.
-				e.preventDefault();
-				e.stopPropagation();
-				void finish(e.key === "Enter");
-			}
-		});
-		input.addEventListener("blur", () => void finish(true));
+	}
+
+	private async finishRename(session: Session, titleEl: HTMLElement, name: string | undefined): Promise<void> {
+		titleEl.setText(name ?? session.title);
+		if (name === undefined) return;
+		session.title = name;
+		await this.sessions.rename(session.id, name);
+		this.options.onRenamed?.(session.id, name);
+		invalidateSessionList(this.state);
+		if (this.state.query.trim() === "") await this.renderSessions();
 	}
 
 	private async deleteSession(session: Session): Promise<void> {

@@ -159,7 +159,8 @@ describe("history browser", () => {
 
 	it("renames a session in place", async () => {
 		const t = await setup();
-		await t.open();
+		const renamed: string[] = [];
+		await t.open({ onRenamed: (id, title) => renamed.push(`${id}:${title}`) });
 		t.all(".discover-chat-history-item")[0]!.click();
 		await flush();
 		t.all(".discover-chat-history-actions button").find((b) => b.textContent === "Rename")!.click();
@@ -169,7 +170,20 @@ describe("history browser", () => {
 		await flush();
 		await flush();
 		expect(t.sessions.sessions.get(t.newer.id)!.title).toBe("Thermodynamics");
+		expect(renamed).toEqual([`${t.newer.id}:Thermodynamics`]);
 		expect(t.all(".discover-chat-history-item-title").map((e) => e.textContent)).toContain("Thermodynamics");
+	});
+
+	it("moves between chats with the arrow keys", async () => {
+		const t = await setup();
+		await t.open();
+		const search = t.el(".discover-chat-history-search")!;
+		pressKey(search, "ArrowDown");
+		expect(document.activeElement?.textContent).toContain("Physics");
+		pressKey(document.activeElement!, "ArrowDown");
+		expect(document.activeElement?.textContent).toContain("Gardening");
+		pressKey(document.activeElement!, "ArrowUp");
+		expect(document.activeElement?.textContent).toContain("Physics");
 	});
 
 	it("closes on Escape", async () => {
