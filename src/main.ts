@@ -8,6 +8,8 @@ import { registerDiscoverPanel } from "./ui/registerPanel";
 
 export default class DiscoverPlugin extends Plugin {
 	override settings: DiscoverSettings = { ...DEFAULT_SETTINGS };
+	/** A plaintext key from old data that secret storage refused: kept in data.json until it moves. */
+	private unmovedApiKey: string | undefined;
 
 	override async onload(): Promise<void> {
 		await this.loadSettings();
@@ -34,7 +36,11 @@ export default class DiscoverPlugin extends Plugin {
 		}
 
 		let keySafe = true;
-		if (migrated.legacyApiKey !== undefined) keySafe = this.storeLegacyApiKey(migrated.legacyApiKey, notes);
+		this.unmovedApiKey = undefined;
+		if (migrated.legacyApiKey !== undefined) {
+			keySafe = this.storeLegacyApiKey(migrated.legacyApiKey, notes);
+			if (!keySafe) this.unmovedApiKey = migrated.legacyApiKey;
+		}
 
 		const version = savedVersion(raw);
 		const changed = raw !== null && (reset.length > 0 || migrated.warnings.length > 0 || version !== SETTINGS_VERSION);
@@ -58,7 +64,7 @@ export default class DiscoverPlugin extends Plugin {
 			this.settings.apiKeySecret = name;
 			return true;
 		} catch {
-			notes.push("The API key could not be moved into secret storage; set it again in the settings.");
+			notes.push("The API key could not be moved into secret storage yet; it stays where it was until it can be. Set it again in the settings to store it safely.");
 			return false;
 		}
 	}
@@ -69,7 +75,8 @@ export default class DiscoverPlugin extends Plugin {
 	}
 
 	async saveSettings(): Promise<void> {
-		await this.saveData(this.settings);
+		// Never lose a key: one that could not move into secret storage is written back as it was found.
+		await this.saveData(this.unmovedApiKey === undefined ? this.settings : { ...this.settings, apiKey: this.unmovedApiKey });
 	}
 }
 
