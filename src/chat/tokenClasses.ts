@@ -5,29 +5,36 @@
 export const ASCII_LOWER = 0;
 export const ASCII_UPPER = 1;
 export const LATIN = 2; // Latin-1 accented letters (French, German, Spanish) and Vietnamese
-export const LATIN_EXT = 3; // Latin Extended-A/B: Czech, Polish, Turkish… (č, ł, ş)
+export const LATIN_EXT = 3; // rarer Latin letters: Czech, Polish, Turkish, Icelandic… (č, ł, ş, þ)
 export const CYRILLIC = 4;
 export const CYRILLIC_EXT = 5; // Cyrillic letters Russian lacks (Ukrainian і ї є ґ, Serbian ј љ…)
-export const GREEK = 6;
-export const ARABIC = 7; // Arabic, Persian, Urdu
-export const HEBREW = 8;
-export const INDIC = 9; // Devanagari and the other Brahmic scripts of India
-export const THAI = 10; // Thai, Lao, Khmer, Myanmar
-export const CJK = 11; // Han ideographs (Chinese, Japanese kanji)
-export const KANA = 12;
-export const HANGUL = 13;
-export const OTHER_LETTER = 14;
-export const MARK = 15; // combining marks continue the letter run they follow
-export const ASTRAL_LETTER = 16; // rare ideographs, math letters beyond the BMP
-export const LAST_LETTER = 16;
-export const DIGIT = 17;
-export const SPACE = 18;
-export const NEWLINE = 19;
-export const PUNCT = 20; // ASCII punctuation and symbols
-export const SYMBOL = 21; // other BMP punctuation and symbols (dashes, arrows, CJK punctuation)
-export const EMOJI = 22; // emoji, dingbats and other pictographs
-export const JOINER = 23; // zero-width joiner, variation selectors: glue inside emoji sequences
-export const SURROGATE = 24; // resolved to a pair's class (or SYMBOL when lone) during the scan
+export const CYRILLIC_RARE = 6; // Serbian and Macedonian ђ ј љ њ ћ џ: o200k splits them off
+export const GREEK = 7;
+export const ARABIC = 8; // Arabic, Persian, Urdu
+export const HEBREW = 9;
+export const INDIC = 10; // Devanagari, Bengali, Gujarati and the Dravidian scripts
+export const INDIC_SOUTH = 11; // Telugu, Kannada: merged more than Devanagari
+export const INDIC_RARE = 12; // Gurmukhi, Oriya, Sinhala: far fewer merges in o200k
+export const THAI = 13;
+export const SOUTHEAST_ASIAN = 14; // Khmer, Myanmar
+export const CJK = 15; // Han ideographs (Chinese, Japanese kanji)
+export const KANA = 16;
+export const HANGUL = 17;
+export const CAUCASIAN = 18; // Armenian, Georgian
+export const OTHER_LETTER = 19; // every other script (Ethiopic, Lao, Tibetan…): mostly byte tokens
+export const MARK = 20; // combining marks continue the letter run they follow
+export const ASTRAL_LETTER = 21; // mathematical and other letters beyond the BMP
+export const ASTRAL_HAN = 22; // CJK extension ideographs beyond the BMP
+export const LAST_LETTER = 22;
+export const DIGIT = 23;
+export const SPACE = 24;
+export const NEWLINE = 25;
+export const PUNCT = 26; // ASCII punctuation and symbols
+export const SYMBOL = 27; // common non-ASCII punctuation and symbols (dashes, quotes, €, CJK punctuation)
+export const SYMBOL_RARE = 28; // arrows, mathematical operators, geometric shapes…
+export const EMOJI = 29; // emoji, dingbats and other pictographs
+export const JOINER = 30; // zero-width joiner, variation selectors: glue inside emoji sequences
+export const SURROGATE = 31; // resolved to a pair's class (or SYMBOL when lone) during the scan
 
 export const CLASS_MASK = 31;
 export const UPPER_FLAG = 32;
@@ -58,6 +65,9 @@ function buildTable(): Uint8Array {
 	t[0xa0] = SPACE;
 	setRange(t, 0xc0, 0xde, LATIN | UPPER_FLAG);
 	setRange(t, 0xdf, 0xff, LATIN | LOWER_FLAG);
+	// Nordic letters rare in the vocabulary: Æ Ð Ø Þ æ ð ø þ.
+	for (const c of [0xc6, 0xd0, 0xd8, 0xde]) t[c] = LATIN_EXT | UPPER_FLAG;
+	for (const c of [0xe6, 0xf0, 0xf8, 0xfe]) t[c] = LATIN_EXT | LOWER_FLAG;
 	t[0xd7] = SYMBOL;
 	t[0xf7] = SYMBOL;
 	// Latin Extended-A/B alternate upper/lower case; close enough for camel-case splitting.
@@ -73,6 +83,8 @@ function buildTable(): Uint8Array {
 	setRange(t, 0x450, 0x45f, CYRILLIC_EXT | LOWER_FLAG);
 	t[0x401] = CYRILLIC | UPPER_FLAG; // Ё
 	t[0x451] = CYRILLIC | LOWER_FLAG; // ё
+	for (const c of [0x402, 0x403, 0x408, 0x409, 0x40a, 0x40b, 0x40c, 0x40f]) t[c] = CYRILLIC_RARE | UPPER_FLAG;
+	for (const c of [0x452, 0x453, 0x458, 0x459, 0x45a, 0x45b, 0x45c, 0x45f]) t[c] = CYRILLIC_RARE | LOWER_FLAG;
 	for (let c = 0x460; c <= 0x52f; c++) t[c] = CYRILLIC_EXT | (c % 2 === 0 ? UPPER_FLAG : LOWER_FLAG);
 	setRange(t, 0x483, 0x489, MARK);
 	setRange(t, 0x590, 0x5ff, HEBREW);
@@ -82,16 +94,31 @@ function buildTable(): Uint8Array {
 	setRange(t, 0x660, 0x669, DIGIT);
 	setRange(t, 0x6f0, 0x6f9, DIGIT);
 	setRange(t, 0x700, 0x8ff, ARABIC);
+	setRange(t, 0x530, 0x58f, CAUCASIAN);
 	setRange(t, 0x900, 0xdff, INDIC);
-	setRange(t, 0xe00, 0xeff, THAI);
-	setRange(t, 0x1000, 0x109f, THAI);
+	setRange(t, 0xc00, 0xcff, INDIC_SOUTH);
+	setRange(t, 0xa00, 0xa7f, INDIC_RARE);
+	setRange(t, 0xb00, 0xb7f, INDIC_RARE);
+	setRange(t, 0xd80, 0xdff, INDIC_RARE);
+	setRange(t, 0xe00, 0xe7f, THAI);
+	setRange(t, 0x1000, 0x109f, SOUTHEAST_ASIAN);
+	setRange(t, 0x10a0, 0x10ff, CAUCASIAN);
+	setRange(t, 0x1c90, 0x1cbf, CAUCASIAN);
+	setRange(t, 0x2d00, 0x2d2f, CAUCASIAN);
 	setRange(t, 0x1100, 0x11ff, HANGUL);
-	setRange(t, 0x1780, 0x17ff, THAI);
+	setRange(t, 0x1780, 0x17ff, SOUTHEAST_ASIAN);
 	setRange(t, 0x1ab0, 0x1aff, MARK);
 	setRange(t, 0x1dc0, 0x1dff, MARK);
 	setRange(t, 0x1e00, 0x1eff, LATIN | LOWER_FLAG);
 	setRange(t, 0x1f00, 0x1fff, GREEK | LOWER_FLAG);
-	setRange(t, 0x2000, 0x2bff, SYMBOL);
+	setRange(t, 0x2000, 0x2bff, SYMBOL_RARE);
+	setRange(t, 0x2000, 0x206f, SYMBOL); // general punctuation: dashes, quotes, bullets, ellipsis
+	setRange(t, 0x20a0, 0x20cf, SYMBOL); // currency
+	// Box drawing: horizontal lines merge into long runs like ASCII dashes ("──────"); corners and
+	// junctions are rare tokens of their own.
+	setRange(t, 0x2500, 0x259f, SYMBOL_RARE);
+	for (const c of [0x2500, 0x2501, 0x2550]) t[c] = PUNCT;
+	t[0x2502] = SYMBOL;
 	// Pictographs in the BMP (☕, ✅, ⏳, ★) are emoji too.
 	setRange(t, 0x231a, 0x23ff, EMOJI);
 	setRange(t, 0x2600, 0x27bf, EMOJI);
@@ -110,14 +137,14 @@ function buildTable(): Uint8Array {
 	setRange(t, 0x3040, 0x30ff, KANA);
 	setRange(t, 0x3130, 0x318f, HANGUL);
 	setRange(t, 0x31f0, 0x31ff, KANA);
-	setRange(t, 0x3200, 0x33ff, SYMBOL);
+	setRange(t, 0x3200, 0x33ff, SYMBOL_RARE);
 	setRange(t, 0x3400, 0x4dbf, CJK);
-	setRange(t, 0x4dc0, 0x4dff, SYMBOL);
+	setRange(t, 0x4dc0, 0x4dff, SYMBOL_RARE);
 	setRange(t, 0x4e00, 0x9fff, CJK);
 	setRange(t, 0xa960, 0xa97f, HANGUL);
 	setRange(t, 0xac00, 0xd7ff, HANGUL);
 	setRange(t, 0xd800, 0xdfff, SURROGATE);
-	setRange(t, 0xe000, 0xf8ff, SYMBOL);
+	setRange(t, 0xe000, 0xf8ff, SYMBOL_RARE);
 	setRange(t, 0xf900, 0xfaff, CJK);
 	setRange(t, 0xfb1d, 0xfb4f, HEBREW);
 	setRange(t, 0xfb50, 0xfdff, ARABIC);
@@ -136,7 +163,7 @@ function buildTable(): Uint8Array {
 
 /** Class of an astral code point (0x10000 and up). */
 function astralClass(cp: number): number {
-	if (cp >= 0x20000 && cp <= 0x3ffff) return ASTRAL_LETTER; // CJK extensions B-H
+	if (cp >= 0x20000 && cp <= 0x3ffff) return ASTRAL_HAN; // CJK extensions B-H
 	if (cp >= 0x1d400 && cp <= 0x1d7ff) return ASTRAL_LETTER; // mathematical letters
 	if (cp >= 0xe0000 && cp <= 0xe007f) return JOINER; // tag characters in flag sequences
 	if (cp >= 0x1f3fb && cp <= 0x1f3ff) return JOINER; // skin tone modifiers

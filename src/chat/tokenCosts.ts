@@ -5,20 +5,26 @@
 import {
 	ARABIC,
 	ASCII_UPPER,
+	ASTRAL_HAN,
 	ASTRAL_LETTER,
+	CAUCASIAN,
 	CJK,
 	CYRILLIC,
 	CYRILLIC_EXT,
+	CYRILLIC_RARE,
 	GREEK,
 	HANGUL,
 	HEBREW,
 	INDIC,
+	INDIC_RARE,
+	INDIC_SOUTH,
 	KANA,
 	LAST_LETTER,
 	LATIN,
 	LATIN_EXT,
 	MARK,
 	OTHER_LETTER,
+	SOUTHEAST_ASIAN,
 	THAI,
 } from "./tokenClasses";
 
@@ -39,40 +45,53 @@ export const LONG_WORD_STEP = 0.3;
 export const EUROPEAN_ACCENT_FULL = 1 / 50;
 export const EUROPEAN_ACCENT_START = 1 / 300;
 /**
- * Ukrainian (and other non-Russian Cyrillic) splits more finely than Russian. Its own letters
- * (і, ї, є…) are one in 25 or more of its Cyrillic letters; then every Cyrillic letter costs more.
+ * Ukrainian, Serbian and other non-Russian Cyrillic split more finely than Russian. Their own
+ * letters (і, ї, є, ј, љ…) are one in 25 or more of their Cyrillic letters; then every Cyrillic
+ * letter costs more.
  */
 export const CYRILLIC_EXT_SHARE = 1 / 25;
-export const CYRILLIC_EXT_EXTRA = 0.1;
+export const CYRILLIC_EXT_EXTRA = 0.09;
 
 /** Tokens per letter, by script (Latin letters are priced by the word tables above). */
 export const PER_LETTER = new Float64Array(LAST_LETTER + 1);
 PER_LETTER[LATIN] = 0.1; // accented letters sometimes become tokens of their own
-PER_LETTER[LATIN_EXT] = 0.7; // and the rarer ones usually do
+PER_LETTER[LATIN_EXT] = 0.85; // and the rarer ones usually do
 PER_LETTER[CYRILLIC] = 0.2;
 PER_LETTER[CYRILLIC_EXT] = 0.2;
+PER_LETTER[CYRILLIC_RARE] = 0.8;
 PER_LETTER[GREEK] = 0.37;
 PER_LETTER[ARABIC] = 0.28;
 PER_LETTER[HEBREW] = 0.45;
 PER_LETTER[INDIC] = 0.3;
+PER_LETTER[INDIC_RARE] = 0.6;
+PER_LETTER[INDIC_SOUTH] = 0.22;
 PER_LETTER[THAI] = 0.42;
+PER_LETTER[SOUTHEAST_ASIAN] = 0.5;
 PER_LETTER[CJK] = 0.7; // Chinese; Japanese kanji cost more, see KANJI_EXTRA
 PER_LETTER[KANA] = 0.7;
 PER_LETTER[HANGUL] = 0.7;
-PER_LETTER[OTHER_LETTER] = 0.6;
+PER_LETTER[CAUCASIAN] = 0.3;
+// Scripts o200k barely learned (Ethiopic, Lao, Tibetan…) fall back to UTF-8 bytes: 2-3 per letter.
+PER_LETTER[OTHER_LETTER] = 2.0;
 PER_LETTER[MARK] = 0.3;
-PER_LETTER[ASTRAL_LETTER] = 1.5;
+PER_LETTER[ASTRAL_LETTER] = 2.7; // four UTF-8 bytes, rarely merged
+PER_LETTER[ASTRAL_HAN] = 3.5;
 
 /** Fixed part of a word's cost, by the script of its first letter. */
 export const WORD_BASE = new Float64Array(LAST_LETTER + 1);
 WORD_BASE[ASCII_UPPER] = 0.05; // a capitalised word splits a little more often
 WORD_BASE[CYRILLIC] = 0.4;
 WORD_BASE[CYRILLIC_EXT] = 0.4;
+WORD_BASE[CYRILLIC_RARE] = 0.4;
 WORD_BASE[GREEK] = 0.2;
 WORD_BASE[ARABIC] = 0.4;
 WORD_BASE[INDIC] = 0.3;
+WORD_BASE[INDIC_SOUTH] = 0.3;
 WORD_BASE[CJK] = 0.3; // the space before CJK text is usually a token of its own
 WORD_BASE[KANA] = 0.3;
+WORD_BASE[INDIC_RARE] = 0.3;
+WORD_BASE[SOUTHEAST_ASIAN] = 0.3;
+WORD_BASE[CAUCASIAN] = 0.3;
 WORD_BASE[OTHER_LETTER] = 0.3;
 
 /** Extra per capital after the first: all-caps words are rare in the vocabulary. */
@@ -82,6 +101,7 @@ CAPS_EXTRA[LATIN] = 0.3;
 CAPS_EXTRA[LATIN_EXT] = 0.3;
 CAPS_EXTRA[CYRILLIC] = 0.6;
 CAPS_EXTRA[CYRILLIC_EXT] = 0.6;
+CAPS_EXTRA[CYRILLIC_RARE] = 0.3;
 CAPS_EXTRA[GREEK] = 0.6;
 /**
  * Han characters in a text with kana are Japanese, which o200k splits more finely than Chinese.
@@ -93,6 +113,8 @@ export const KANA_SHARE = 0.2;
 /** Punctuation run: the first mark is a token; common combinations ("();", "=>") merge. */
 export const PUNCT_NEXT = 0.15;
 export const SYMBOL_WEIGHT = 1.0;
+/** Arrows, mathematical operators and the like: three UTF-8 bytes that seldom merge. */
+export const SYMBOL_RARE_WEIGHT = 1.8;
 export const EMOJI_WEIGHT = 2.0;
 export const JOINER_WEIGHT = 1.0;
 /** A lone mark glued to the word after it ("(foo", ".com", "'t", "，而") often merges with it. */

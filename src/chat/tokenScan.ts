@@ -15,6 +15,7 @@ const {
 	CLASS_MASK,
 	CYRILLIC,
 	CYRILLIC_EXT,
+	CYRILLIC_RARE,
 	DIGIT,
 	EMOJI,
 	KANA,
@@ -26,6 +27,7 @@ const {
 	PUNCT,
 	SPACE,
 	SYMBOL,
+	SYMBOL_RARE,
 	TABLE,
 	UPPER_FLAG,
 	entryAt,
@@ -50,6 +52,7 @@ const {
 	PUNCT_PREFIX,
 	SPACE_RUN_TOKEN_CHARS,
 	SYMBOL_PREFIX,
+	SYMBOL_RARE_WEIGHT,
 	SYMBOL_WEIGHT,
 	TAB_PREFIX,
 	WORD_BASE,
@@ -251,6 +254,7 @@ export function fractionalTokens(text: string): number {
 				for (;;) {
 					if (c === PUNCT) cost += lastWasPunct ? PUNCT_NEXT : 1;
 					else if (c === SYMBOL) cost += SYMBOL_WEIGHT;
+					else if (c === SYMBOL_RARE) cost += SYMBOL_RARE_WEIGHT;
 					else if (c === EMOJI) cost += EMOJI_WEIGHT;
 					else cost += JOINER_WEIGHT;
 					lastWasPunct = c === PUNCT;
@@ -299,7 +303,7 @@ export function fractionalTokens(text: string): number {
 			let share = latin > 0 ? (accented / latin - EUROPEAN_ACCENT_START) / EUROPEAN_ACCENT_RAMP : 0;
 			share = share < 0 ? 0 : share > 1 ? 1 : share;
 			total += english + share * (european - english);
-			const cyrillicExt = letters[CYRILLIC_EXT] ?? 0;
+			const cyrillicExt = (letters[CYRILLIC_EXT] ?? 0) + (letters[CYRILLIC_RARE] ?? 0);
 			if (cyrillicExt > 0) {
 				const cyrillic = cyrillicExt + (letters[CYRILLIC] ?? 0);
 				share = cyrillicExt / cyrillic / CYRILLIC_EXT_SHARE;
