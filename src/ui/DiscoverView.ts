@@ -89,7 +89,17 @@ export class DiscoverView extends ItemView {
 		// Not guaranteed to run, but when it does the partial answer is saved.
 		this.registerEvent(this.app.workspace.on("quit", () => void this.runtime?.chat.flush()));
 
-		this.runtime = await this.createRuntime(this.host, (e) => this.onChatEvent(e));
+		await this.start();
+	}
+
+	/** Builds the engine and shows the active session; a failure shows why, with Retry. */
+	private async start(): Promise<void> {
+		try {
+			this.runtime = await this.createRuntime(this.host, (e) => this.onChatEvent(e));
+		} catch (err) {
+			this.list.showError({ ...diagnose(err), title: "The chat could not start" }, () => void this.start());
+			return;
+		}
 		await this.showSession(this.host.settings.activeSessionId);
 		this.context.refresh();
 	}
@@ -97,7 +107,7 @@ export class DiscoverView extends ItemView {
 	override async onClose(): Promise<void> {
 		const runtime = this.runtime;
 		this.runtime = undefined;
-		if (runtime?.chat.busy) runtime.chat.cancel();
+		// Stops a running answer and waits until its partial text is saved.
 		await runtime?.chat.flush();
 	}
 

@@ -266,3 +266,21 @@ describe("sessions", () => {
 		mounted = undefined;
 	});
 });
+
+describe("starting", () => {
+	it("shows why the engine could not start, and Retry starts it", async () => {
+		let attempts = 0;
+		const m = await setup({
+			before: (w) => {
+				const real = w.factory;
+				w.factory = (h, onEvent) => (++attempts === 1 ? Promise.reject(new Error("Unknown provider")) : real(h, onEvent));
+			},
+		});
+		expect(m.q(".discover-chat-error").textContent).toContain("The chat could not start");
+		expect(m.q(".discover-chat-error").textContent).toContain("Unknown provider");
+		m.q<HTMLButtonElement>(".discover-chat-retry").click();
+		await flush();
+		expect(m.view.chatRuntime).toBeDefined();
+		expect(m.root.querySelector(".discover-chat-error")).toBeNull();
+	});
+});
