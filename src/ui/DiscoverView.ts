@@ -28,6 +28,8 @@ interface Turn {
 	withContext: boolean;
 	/** Commands always send the whole note, never a selection. */
 	wholeNote: boolean;
+	/** The turn came from the input (not Retry), so the input is cleared when it goes out. */
+	fromInput: boolean;
 }
 
 /** The chat panel in the right sidebar. Everything heavy is built when it first opens. */
@@ -78,7 +80,7 @@ export class DiscoverView extends ItemView {
 			this.runtime?.chat.previewPrompt(this.composer.value, { context, includeHistory: true }),
 		);
 		this.composer = new Composer(root, {
-			onSend: (text) => void this.send({ text, includeHistory: true, withContext: true, wholeNote: false }),
+			onSend: (text) => void this.send({ text, includeHistory: true, withContext: true, wholeNote: false, fromInput: true }),
 			onStop: () => this.stop(),
 			onCommand: (command) => void this.runCommand(command),
 			onInput: () => this.context.refreshPreview(),
@@ -183,7 +185,7 @@ export class DiscoverView extends ItemView {
 			this.list.showNote(`/${command.name} needs an open note.`);
 			return;
 		}
-		await this.send({ text: command.prompt, includeHistory: false, withContext: true, wholeNote: true });
+		await this.send({ text: command.prompt, includeHistory: false, withContext: true, wholeNote: true, fromInput: true });
 	}
 
 	private async send(turn: Turn): Promise<void> {
@@ -193,7 +195,7 @@ export class DiscoverView extends ItemView {
 		this.composer.setBusy(true);
 		this.header.setBusy(true);
 		this.list.clearError();
-		this.composer.setValue("", false);
+		if (turn.fromInput) this.composer.setValue("", false);
 		const controller = new AbortController();
 		const options: SendOptions = { includeHistory: turn.includeHistory, signal: controller.signal, onToken: (d) => this.onToken(d) };
 		try {
@@ -236,7 +238,7 @@ export class DiscoverView extends ItemView {
 		const recorded = last?.role === "user" && last.content === turn.text;
 		// Text the engine never recorded goes back into the input, so not a word is lost.
 		if ((diagnosis.unsent || !recorded) && !turn.wholeNote && this.composer.value === "") this.composer.setValue(turn.text);
-		const view = this.list.showError(diagnosis, recorded || turn.wholeNote ? () => void this.send(turn) : undefined);
+		const view = this.list.showError(diagnosis, recorded || turn.wholeNote ? () => void this.send({ ...turn, fromInput: false }) : undefined);
 		const adapter = this.runtime?.adapter();
 		if (diagnosis.probeConnection && adapter?.testConnection) {
 			view.setProbe("Checking the connection…");

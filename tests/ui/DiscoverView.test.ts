@@ -117,9 +117,11 @@ describe("errors", () => {
 		expect(error.textContent).toContain("fetch failed");
 		expect(m.q(".discover-chat-error-probe").textContent).toContain("Is Ollama running?");
 		expect(m.button().getAttr("aria-label")).toBe("Send message");
+		typeInto(m.input(), "a draft typed meanwhile");
 		m.q<HTMLButtonElement>(".discover-chat-retry").click();
 		await flush();
 		expect(m.chat.sent.map((s) => s.text)).toEqual(["Hello?", "Hello?"]);
+		expect(m.input().value).toBe("a draft typed meanwhile");
 		expect(m.root.querySelector(".discover-chat-error")).toBeNull();
 	});
 
