@@ -97,6 +97,7 @@ export class MessageList extends Component {
 			const item = this.streaming;
 			this.streaming = undefined;
 			this.items.delete(STREAMING_ID);
+			this.scrollEl.setAttr("aria-busy", "false");
 			item.setStreaming(false);
 			this.items.set(message.id, item);
 			item.apply(message);
@@ -118,6 +119,8 @@ export class MessageList extends Component {
 		item.render();
 		this.streaming = item;
 		this.items.set(STREAMING_ID, item);
+		// Screen readers read the answer once it is complete, not every frame of it.
+		this.scrollEl.setAttr("aria-busy", "true");
 		this.following = true;
 		this.scrollToEnd();
 	}
@@ -135,6 +138,7 @@ export class MessageList extends Component {
 		this.scheduler.flush();
 		this.streaming = undefined;
 		this.items.delete(STREAMING_ID);
+		this.scrollEl.setAttr("aria-busy", "false");
 		if (item.content === "") {
 			item.destroy();
 			return;
