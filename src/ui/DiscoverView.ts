@@ -8,6 +8,7 @@ import { diagnose } from "./errorDiagnosis";
 import type { ChatRuntime, ChatRuntimeFactory, DiscoverHost } from "./host";
 import { MessageList } from "./MessageList";
 import { HistoryModal } from "./HistoryModal";
+import { historyStateFor, invalidateSessionList } from "./historyState";
 import type { ChatEvent, SendOptions } from "./ports";
 import type { RenderSchedulerOptions } from "./RenderScheduler";
 import type { SearchRunnerOptions } from "./SearchRunner";
@@ -102,6 +103,8 @@ export class DiscoverView extends ItemView {
 			this.list.showError({ ...diagnose(err), title: "The chat could not start" }, () => void this.start());
 			return;
 		}
+		// Any saved change makes the history's cached list stale.
+		this.runtime.sessions.onChange = () => invalidateSessionList(historyStateFor(this.host));
 		await this.showSession(this.host.settings.activeSessionId);
 		this.context.refresh();
 	}

@@ -129,4 +129,20 @@ describe("the panel on the real engine", () => {
 		await until(() => m.root.querySelector(".discover-chat-summary-line") !== null, "the summary line");
 		expect(m.root.textContent).not.toMatch(/Summary [0-9a-z]+ of \d+ lines/);
 	});
+
+	it("a chat saved after the history was opened shows up at once, despite the list cache", async () => {
+		const w = await world({ reply: "Fine." });
+		const m = await mount(w);
+		const history = () => m.root.querySelector<HTMLButtonElement>('[aria-label="Open history"]')!;
+		const titles = () => Array.from(document.body.querySelectorAll(".discover-chat-history-item-title")).map((e) => e.textContent);
+		history().click();
+		await until(() => document.body.querySelector(".discover-chat-history-empty") !== null, "the empty history");
+		pressKey(window, "Escape");
+		await m.send("A brand new question");
+		await m.idle();
+		history().click();
+		await until(() => titles().length === 1, "the new chat in the history");
+		expect(titles()).toEqual(["A brand new question"]);
+		pressKey(window, "Escape");
+	});
 });
