@@ -1,57 +1,65 @@
 // Character classes for the token estimator: one table lookup per UTF-16 code unit, with
 // surrogate pairs resolved to their code point's class. No regex and no allocation per character.
+// Scripts are grouped by how o200k treats them, measured on samples (see bench/tokens.ts).
 
-// Character classes. Letters first, so `cls <= LAST_LETTER` tests "is a letter".
+// Letters first, so `cls <= LAST_LETTER` tests "is a letter".
 export const ASCII_LOWER = 0;
 export const ASCII_UPPER = 1;
 export const LATIN = 2; // Latin-1 accented letters (French, German, Spanish) and Vietnamese
 export const LATIN_EXT = 3; // rarer Latin letters: Czech, Polish, Turkish, Icelandic… (č, ł, ş, þ)
 export const CYRILLIC = 4;
-export const CYRILLIC_EXT = 5; // Cyrillic letters Russian lacks (Ukrainian і ї є ґ, Serbian ј љ…)
+export const CYRILLIC_EXT = 5; // Cyrillic letters Russian lacks (Ukrainian і ї є ґ, Kazakh қ ә…)
 export const CYRILLIC_RARE = 6; // Serbian and Macedonian ђ ј љ њ ћ џ: o200k splits them off
 export const GREEK = 7;
 export const ARABIC = 8; // Arabic, Persian, Urdu
 export const HEBREW = 9;
-export const INDIC = 10; // Devanagari, Bengali, Gujarati and the Dravidian scripts
-export const INDIC_SOUTH = 11; // Telugu, Kannada: merged more than Devanagari
-export const INDIC_RARE = 12; // Gurmukhi, Oriya, Sinhala: far fewer merges in o200k
-export const THAI = 13;
-export const SOUTHEAST_ASIAN = 14; // Khmer, Myanmar
-export const CJK = 15; // Han ideographs (Chinese, Japanese kanji)
-export const KANA = 16;
-export const HANGUL = 17;
-export const CAUCASIAN = 18; // Armenian, Georgian
-export const OTHER_LETTER = 19; // every other script (Ethiopic, Lao, Tibetan…): mostly byte tokens
-export const MARK = 20; // combining marks continue the letter run they follow
-export const ASTRAL_LETTER = 21; // mathematical and other letters beyond the BMP
-export const ASTRAL_HAN = 22; // CJK extension ideographs beyond the BMP
-export const LAST_LETTER = 22;
-export const DIGIT = 23;
-export const SPACE = 24;
-export const NEWLINE = 25;
-export const PUNCT = 26; // ASCII punctuation and symbols
-export const SYMBOL = 27; // common non-ASCII punctuation and symbols (dashes, quotes, €, CJK punctuation)
-export const SYMBOL_RARE = 28; // arrows, mathematical operators, geometric shapes…
-export const EMOJI = 29; // emoji, dingbats and other pictographs
-export const JOINER = 30; // zero-width joiner, variation selectors: glue inside emoji sequences
-export const SURROGATE = 31; // resolved to a pair's class (or SYMBOL when lone) during the scan
+export const INDIC = 10; // Devanagari, Bengali, Gujarati, Tamil
+export const INDIC_SOUTH = 11; // Telugu, Kannada, Malayalam: merged more than Devanagari
+export const INDIC_RARE = 12; // Gurmukhi, Sinhala: far fewer merges
+export const ORIYA = 13; // fewer still
+export const THAI = 14;
+export const SOUTHEAST_ASIAN = 15; // Khmer, Myanmar
+export const CJK = 16; // Han ideographs (Chinese, Japanese kanji)
+export const KANA = 17;
+export const HANGUL = 18;
+export const CAUCASIAN = 19; // Armenian, Georgian
+export const FULLWIDTH = 20; // fullwidth Latin letters and digits
+export const SPARSE_SCRIPT = 21; // Ethiopic, Lao, Tibetan, and unknown two-byte scripts: near bytes
+export const OTHER_LETTER = 22; // every other script (Cherokee, syllabics…): byte tokens
+export const MARK = 23; // combining marks continue the letter run they follow
+export const ASTRAL_LETTER = 24; // mathematical letters beyond the BMP
+export const ASTRAL_HAN = 25; // CJK extension ideographs beyond the BMP
+export const ASTRAL_OTHER = 26; // anything else beyond the BMP but emoji: up to four byte tokens
+export const LAST_LETTER = 26;
+export const DIGIT = 27;
+export const SPACE = 28;
+export const NEWLINE = 29;
+export const PUNCT = 30; // ASCII punctuation and symbols
+export const SYMBOL = 31; // common non-ASCII punctuation and symbols (dashes, quotes, €, CJK punctuation)
+export const SYMBOL_RARE = 32; // arrows, mathematical operators, geometric shapes…
+export const SYMBOL_BYTES = 33; // Braille, enclosed alphanumerics: mostly byte tokens
+export const EMOJI = 34; // emoji, dingbats and other pictographs
+export const JOINER = 35; // zero-width joiner, variation selectors: glue inside emoji sequences
+export const SURROGATE = 36; // resolved to a pair's class (or SYMBOL when lone) during the scan
 
-export const CLASS_MASK = 31;
-export const UPPER_FLAG = 32;
-export const LOWER_FLAG = 64;
-export const ASTRAL_FLAG = 128; // set by entryAt on a surrogate pair: the character is two code units
+export const CLASS_MASK = 63;
+export const UPPER_FLAG = 64;
+export const LOWER_FLAG = 128;
+export const ASTRAL_FLAG = 256; // set by entryAt on a surrogate pair: the character is two code units
 
 /** Entry (class | case flags) of every BMP code unit; surrogates read SURROGATE. */
 export const TABLE = buildTable();
 
-function setRange(table: Uint8Array, from: number, to: number, value: number): void {
+function setRange(table: Uint16Array, from: number, to: number, value: number): void {
 	table.fill(value, from, to + 1);
 }
 
 /** Class and case of every BMP code unit. Surrogates are resolved in the scan. */
-function buildTable(): Uint8Array {
-	const t = new Uint8Array(0x10000);
-	setRange(t, 0, 0xffff, OTHER_LETTER);
+function buildTable(): Uint16Array {
+	const t = new Uint16Array(0x10000);
+	// Unknown scripts cost the most: two bytes per letter below U+0800, three above.
+	setRange(t, 0, 0x7ff, SPARSE_SCRIPT);
+	setRange(t, 0x800, 0xffff, OTHER_LETTER);
 	setRange(t, 0, 0x7f, PUNCT);
 	setRange(t, 0x61, 0x7a, ASCII_LOWER | LOWER_FLAG);
 	setRange(t, 0x41, 0x5a, ASCII_UPPER | UPPER_FLAG);
@@ -87,33 +95,39 @@ function buildTable(): Uint8Array {
 	for (const c of [0x452, 0x453, 0x458, 0x459, 0x45a, 0x45b, 0x45c, 0x45f]) t[c] = CYRILLIC_RARE | LOWER_FLAG;
 	for (let c = 0x460; c <= 0x52f; c++) t[c] = CYRILLIC_EXT | (c % 2 === 0 ? UPPER_FLAG : LOWER_FLAG);
 	setRange(t, 0x483, 0x489, MARK);
+	setRange(t, 0x530, 0x58f, CAUCASIAN);
 	setRange(t, 0x590, 0x5ff, HEBREW);
 	setRange(t, 0x591, 0x5c7, MARK);
 	setRange(t, 0x600, 0x6ff, ARABIC);
 	setRange(t, 0x64b, 0x65f, MARK);
 	setRange(t, 0x660, 0x669, DIGIT);
 	setRange(t, 0x6f0, 0x6f9, DIGIT);
-	setRange(t, 0x700, 0x8ff, ARABIC);
-	setRange(t, 0x530, 0x58f, CAUCASIAN);
+	setRange(t, 0x750, 0x77f, ARABIC);
+	setRange(t, 0x8a0, 0x8ff, ARABIC);
 	setRange(t, 0x900, 0xdff, INDIC);
-	setRange(t, 0xc00, 0xcff, INDIC_SOUTH);
 	setRange(t, 0xa00, 0xa7f, INDIC_RARE);
-	setRange(t, 0xb00, 0xb7f, INDIC_RARE);
+	setRange(t, 0xb00, 0xb7f, ORIYA);
+	setRange(t, 0xc00, 0xd7f, INDIC_SOUTH);
 	setRange(t, 0xd80, 0xdff, INDIC_RARE);
 	setRange(t, 0xe00, 0xe7f, THAI);
+	setRange(t, 0xe80, 0xfff, SPARSE_SCRIPT); // Lao, Tibetan
 	setRange(t, 0x1000, 0x109f, SOUTHEAST_ASIAN);
 	setRange(t, 0x10a0, 0x10ff, CAUCASIAN);
-	setRange(t, 0x1c90, 0x1cbf, CAUCASIAN);
-	setRange(t, 0x2d00, 0x2d2f, CAUCASIAN);
 	setRange(t, 0x1100, 0x11ff, HANGUL);
+	setRange(t, 0x1200, 0x139f, SPARSE_SCRIPT); // Ethiopic
 	setRange(t, 0x1780, 0x17ff, SOUTHEAST_ASIAN);
 	setRange(t, 0x1ab0, 0x1aff, MARK);
+	setRange(t, 0x1c90, 0x1cbf, CAUCASIAN);
 	setRange(t, 0x1dc0, 0x1dff, MARK);
 	setRange(t, 0x1e00, 0x1eff, LATIN | LOWER_FLAG);
 	setRange(t, 0x1f00, 0x1fff, GREEK | LOWER_FLAG);
 	setRange(t, 0x2000, 0x2bff, SYMBOL_RARE);
 	setRange(t, 0x2000, 0x206f, SYMBOL); // general punctuation: dashes, quotes, bullets, ellipsis
+	setRange(t, 0x200e, 0x200f, SYMBOL_RARE); // direction marks
+	setRange(t, 0x202a, 0x202e, SYMBOL_RARE);
+	setRange(t, 0x2066, 0x2069, SYMBOL_RARE);
 	setRange(t, 0x20a0, 0x20cf, SYMBOL); // currency
+	setRange(t, 0x2460, 0x24ff, SYMBOL_BYTES); // enclosed alphanumerics
 	// Box drawing: horizontal lines merge into long runs like ASCII dashes ("──────"); corners and
 	// junctions are rare tokens of their own.
 	setRange(t, 0x2500, 0x259f, SYMBOL_RARE);
@@ -123,6 +137,7 @@ function buildTable(): Uint8Array {
 	setRange(t, 0x231a, 0x23ff, EMOJI);
 	setRange(t, 0x2600, 0x27bf, EMOJI);
 	setRange(t, 0x2b00, 0x2bff, EMOJI);
+	setRange(t, 0x2800, 0x28ff, SYMBOL_BYTES); // Braille
 	setRange(t, 0x2000, 0x200a, SPACE);
 	t[0x200b] = JOINER;
 	t[0x200c] = JOINER;
@@ -130,11 +145,13 @@ function buildTable(): Uint8Array {
 	t[0x2028] = NEWLINE;
 	t[0x2029] = NEWLINE;
 	setRange(t, 0x20d0, 0x20ff, MARK);
+	setRange(t, 0x2d00, 0x2d2f, CAUCASIAN);
 	setRange(t, 0x2e00, 0x2e7f, SYMBOL);
 	setRange(t, 0x2e80, 0x2fdf, CJK);
 	setRange(t, 0x3000, 0x303f, SYMBOL);
 	t[0x3000] = SPACE;
 	setRange(t, 0x3040, 0x30ff, KANA);
+	setRange(t, 0x3100, 0x312f, SPARSE_SCRIPT); // Bopomofo
 	setRange(t, 0x3130, 0x318f, HANGUL);
 	setRange(t, 0x31f0, 0x31ff, KANA);
 	setRange(t, 0x3200, 0x33ff, SYMBOL_RARE);
@@ -152,9 +169,9 @@ function buildTable(): Uint8Array {
 	setRange(t, 0xfe10, 0xfe6f, SYMBOL);
 	setRange(t, 0xfe70, 0xfeff, ARABIC);
 	setRange(t, 0xff00, 0xff65, SYMBOL);
-	setRange(t, 0xff10, 0xff19, DIGIT);
-	setRange(t, 0xff21, 0xff3a, LATIN | UPPER_FLAG);
-	setRange(t, 0xff41, 0xff5a, LATIN | LOWER_FLAG);
+	setRange(t, 0xff10, 0xff19, FULLWIDTH);
+	setRange(t, 0xff21, 0xff3a, FULLWIDTH | UPPER_FLAG);
+	setRange(t, 0xff41, 0xff5a, FULLWIDTH | LOWER_FLAG);
 	setRange(t, 0xff66, 0xff9f, KANA);
 	setRange(t, 0xffa0, 0xffdc, HANGUL);
 	setRange(t, 0xffe0, 0xffff, SYMBOL);
@@ -163,11 +180,12 @@ function buildTable(): Uint8Array {
 
 /** Class of an astral code point (0x10000 and up). */
 function astralClass(cp: number): number {
+	if (cp >= 0x1f3fb && cp <= 0x1f3ff) return JOINER; // skin tone modifiers
+	if (cp >= 0x1f000 && cp <= 0x1faff) return EMOJI;
 	if (cp >= 0x20000 && cp <= 0x3ffff) return ASTRAL_HAN; // CJK extensions B-H
 	if (cp >= 0x1d400 && cp <= 0x1d7ff) return ASTRAL_LETTER; // mathematical letters
 	if (cp >= 0xe0000 && cp <= 0xe007f) return JOINER; // tag characters in flag sequences
-	if (cp >= 0x1f3fb && cp <= 0x1f3ff) return JOINER; // skin tone modifiers
-	return EMOJI;
+	return ASTRAL_OTHER;
 }
 
 /**
@@ -186,4 +204,3 @@ export function entryAt(text: string, i: number): number {
 	}
 	return SYMBOL;
 }
-

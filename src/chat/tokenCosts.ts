@@ -7,11 +7,13 @@ import {
 	ASCII_UPPER,
 	ASTRAL_HAN,
 	ASTRAL_LETTER,
+	ASTRAL_OTHER,
 	CAUCASIAN,
 	CJK,
 	CYRILLIC,
 	CYRILLIC_EXT,
 	CYRILLIC_RARE,
+	FULLWIDTH,
 	GREEK,
 	HANGUL,
 	HEBREW,
@@ -23,8 +25,10 @@ import {
 	LATIN,
 	LATIN_EXT,
 	MARK,
+	ORIYA,
 	OTHER_LETTER,
 	SOUTHEAST_ASIAN,
+	SPARSE_SCRIPT,
 	THAI,
 } from "./tokenClasses";
 
@@ -71,11 +75,16 @@ PER_LETTER[CJK] = 0.7; // Chinese; Japanese kanji cost more, see KANJI_EXTRA
 PER_LETTER[KANA] = 0.7;
 PER_LETTER[HANGUL] = 0.7;
 PER_LETTER[CAUCASIAN] = 0.3;
-// Scripts o200k barely learned (Ethiopic, Lao, Tibetan…) fall back to UTF-8 bytes: 2-3 per letter.
-PER_LETTER[OTHER_LETTER] = 2.0;
+PER_LETTER[FULLWIDTH] = 1.3;
+PER_LETTER[ORIYA] = 1.2;
+// Scripts o200k barely learned fall back to UTF-8 bytes: up to two tokens per letter below U+0800,
+// three above, four beyond the BMP.
+PER_LETTER[SPARSE_SCRIPT] = 2.0;
+PER_LETTER[OTHER_LETTER] = 2.8;
 PER_LETTER[MARK] = 0.3;
-PER_LETTER[ASTRAL_LETTER] = 2.7; // four UTF-8 bytes, rarely merged
+PER_LETTER[ASTRAL_LETTER] = 2.7;
 PER_LETTER[ASTRAL_HAN] = 3.5;
+PER_LETTER[ASTRAL_OTHER] = 4;
 
 /** Fixed part of a word's cost, by the script of its first letter. */
 export const WORD_BASE = new Float64Array(LAST_LETTER + 1);
@@ -92,6 +101,9 @@ WORD_BASE[KANA] = 0.3;
 WORD_BASE[INDIC_RARE] = 0.3;
 WORD_BASE[SOUTHEAST_ASIAN] = 0.3;
 WORD_BASE[CAUCASIAN] = 0.3;
+WORD_BASE[FULLWIDTH] = 0.3;
+WORD_BASE[ORIYA] = 0.3;
+WORD_BASE[SPARSE_SCRIPT] = 0.3;
 WORD_BASE[OTHER_LETTER] = 0.3;
 
 /** Extra per capital after the first: all-caps words are rare in the vocabulary. */
@@ -115,6 +127,8 @@ export const PUNCT_NEXT = 0.15;
 export const SYMBOL_WEIGHT = 1.0;
 /** Arrows, mathematical operators and the like: three UTF-8 bytes that seldom merge. */
 export const SYMBOL_RARE_WEIGHT = 1.8;
+/** Braille and enclosed alphanumerics: three bytes, hardly ever merged. */
+export const SYMBOL_BYTES_WEIGHT = 2.8;
 export const EMOJI_WEIGHT = 2.0;
 export const JOINER_WEIGHT = 1.0;
 /** A lone mark glued to the word after it ("(foo", ".com", "'t", "，而") often merges with it. */

@@ -27,6 +27,7 @@ const {
 	PUNCT,
 	SPACE,
 	SYMBOL,
+	SYMBOL_BYTES,
 	SYMBOL_RARE,
 	TABLE,
 	UPPER_FLAG,
@@ -52,6 +53,7 @@ const {
 	PUNCT_PREFIX,
 	SPACE_RUN_TOKEN_CHARS,
 	SYMBOL_PREFIX,
+	SYMBOL_BYTES_WEIGHT,
 	SYMBOL_RARE_WEIGHT,
 	SYMBOL_WEIGHT,
 	TAB_PREFIX,
@@ -255,6 +257,7 @@ export function fractionalTokens(text: string): number {
 					if (c === PUNCT) cost += lastWasPunct ? PUNCT_NEXT : 1;
 					else if (c === SYMBOL) cost += SYMBOL_WEIGHT;
 					else if (c === SYMBOL_RARE) cost += SYMBOL_RARE_WEIGHT;
+					else if (c === SYMBOL_BYTES) cost += SYMBOL_BYTES_WEIGHT;
 					else if (c === EMOJI) cost += EMOJI_WEIGHT;
 					else cost += JOINER_WEIGHT;
 					lastWasPunct = c === PUNCT;
