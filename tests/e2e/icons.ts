@@ -11,6 +11,7 @@ const ICONS: Record<string, string> = {
 	"alert-triangle": '<path d="M12 4l9 16H3z"/><path d="M12 10v4M12 17v.5"/>',
 	"corner-down-left": '<path d="M20 5v6a3 3 0 0 1-3 3H5"/><path d="M9 10l-4 4 4 4"/>',
 	x: '<path d="M6 6l12 12M18 6L6 18"/>',
+	"rotate-ccw": '<path d="M4 12a8 8 0 1 0 2.5-5.8L4 8"/><path d="M4 3v5h5"/>',
 	"refresh-cw": '<path d="M20 11a8 8 0 0 0-14-5l-2 2"/><path d="M4 4v4h4"/><path d="M4 13a8 8 0 0 0 14 5l2-2"/><path d="M20 20v-4h-4"/>',
 };
 
