@@ -107,11 +107,11 @@ export function fractionalTokens(text: string): number {
 	let runUpper = 0;
 	let runLower = 0;
 	let runDigits = 0;
+	// Cost of the text before the newline that ends the current line.
+	let beforeNewline = 0;
 	let i = 0;
 	let e = n > 0 ? entryAt(text, 0) : 0;
 	for (;;) {
-		// Cost of the text before the newline that ends the line (or before the text's end).
-		let beforeLineEnd = total + english;
 		// Where the next line starts, past the newlines that end this one.
 		let nextLine = n;
 		if (i < n) {
@@ -286,7 +286,7 @@ export function fractionalTokens(text: string): number {
 					nextLine = j + 1;
 				} else if (c !== SPACE) break;
 			}
-			beforeLineEnd = total + english;
+			beforeNewline = total + english;
 			total += punctBefore ? NEWLINE_AFTER_PUNCT : 1;
 			if (newlines > NEWLINES_FREE) total += (newlines - NEWLINES_FREE) * NEWLINE_EXTRA;
 			spaceBefore = false;
@@ -295,7 +295,8 @@ export function fractionalTokens(text: string): number {
 		// A line (or the text) ends here: settle the run that ends with it…
 		const runLength = i - runStart;
 		if (isRandomRun(runLength, upperCount - runUpper, lowerCount - runLower, digitCount - runDigits)) {
-			const extra = runLength * RANDOM_RUN_TOKENS_PER_CHAR - (beforeLineEnd - runSpent);
+			const spent = (i < n ? beforeNewline : total + english) - runSpent;
+			const extra = runLength * RANDOM_RUN_TOKENS_PER_CHAR - spent;
 			if (extra > 0) total += extra;
 		}
 		// …and price the line's Latin words by its accents, adding what non-Russian Cyrillic and
