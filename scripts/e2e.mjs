@@ -158,6 +158,22 @@ try {
 		await page.evaluate(() => document.body.classList.replace("theme-dark", "theme-light"));
 	});
 
+	await step("a / command sends the note without the history", async () => {
+		model.queue({ tokens: "Plants make sugar from light.".split(/(?= )/), tokensPerSecond: 200 });
+		await page.fill(`${VIEW} .discover-chat-input`, "/sum");
+		await page.waitForSelector(`${VIEW} .discover-chat-command-menu:not(.discover-chat-hidden)`, { timeout: 2000 });
+		await page.screenshot({ path: join(artifacts, "panel-commands.png") });
+		await page.press(`${VIEW} .discover-chat-input`, "Enter");
+		await page.waitForFunction(() => (document.querySelector(".discover-chat-messages")?.textContent ?? "").includes("Plants make sugar"), null, { timeout: 10000 });
+		await page.waitForFunction(() => document.querySelector(".discover-chat-send")?.getAttribute("aria-label") === "Send message", null, { timeout: 10000 });
+		const sent = model.lastChatRequest();
+		const roles = (sent?.messages ?? []).map((m) => m.role);
+		const user = (sent?.messages ?? []).filter((m) => m.role === "user").map((m) => m.content);
+		const system = (sent?.messages ?? []).filter((m) => m.role === "system").map((m) => m.content).join("\n");
+		check(JSON.stringify(user) === JSON.stringify(["Summarize this note."]), `/summarize sends one user message and no history (roles: ${roles.join(", ")})`);
+		check(system.includes("Calvin cycle"), "/summarize sends the active note");
+	});
+
 	await step("errors: the diagnosis inline, Retry answers without a duplicate", async () => {
 		model.queue({ status: 500, error: "model runner crashed" });
 		await page.fill(`${VIEW} .discover-chat-input`, "Is this retried?");

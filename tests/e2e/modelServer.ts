@@ -18,6 +18,8 @@ export interface ModelServer {
 	kind: string;
 	url: string;
 	queue(answer: QueuedAnswer | QueuedFailure): void;
+	/** The body of the last chat request, as JSON. */
+	lastChatRequest(): unknown;
 	/** Whether a client closed a connection mid-answer (Stop), waiting up to 2 s for it. */
 	sawClientClose(): Promise<boolean>;
 	close(): Promise<void>;
@@ -51,5 +53,6 @@ export async function startModelServer(): Promise<ModelServer> {
 			() => false,
 		),
 		close: () => server.close(),
+		lastChatRequest: () => server.requests.filter((r) => r.path === "/api/chat").at(-1)?.json,
 	};
 }
