@@ -1,0 +1,85 @@
+// @vitest-environment happy-dom
+import fc from "fast-check";
+import { afterEach, describe, expect, it } from "vitest";
+import { pressKey, typeInto } from "../obsidian/harness";
+import { Composer } from "../../src/ui/Composer";
+
+afterEach(() => document.body.empty());
+
+function setup() {
+	const calls = { send: [] as string[], stop: 0, commands: [] as string[] };
+	const composer = new Composer(document.body.createDiv(), {
+		onSend: (t) => calls.send.push(t),
+		onStop: () => calls.stop++,
+		onCommand: (c) => calls.commands.push(c.name),
+		onInput: () => undefined,
+	});
+	return { composer, calls };
+}
+
+type Action = { kind: "type"; text: string } | { kind: "enter"; shift: boolean } | { kind: "click" } | { kind: "busy"; on: boolean };
+
+describe("Composer", () => {
+	it("sends only when idle, never blank text, and the button is Stop while busy", () => {
+		const action: fc.Arbitrary<Action> = fc.oneof(
+			fc.record({ kind: fc.constant("type" as const), text: fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom("  ", "\n", "hello")) }),
+			fc.record({ kind: fc.constant("enter" as const), shift: fc.boolean() }),
+			fc.constant({ kind: "click" as const }),
+			fc.record({ kind: fc.constant("busy" as const), on: fc.boolean() }),
+		);
+		fc.assert(
+			fc.property(fc.array(action, { maxLength: 30 }), (actions) => {
+				document.body.empty();
+				const { composer, calls } = setup();
+				let busy = false;
+				let expectedSends = 0;
+				let expectedStops = 0;
+				for (const a of actions) {
+					if (a.kind === "busy") {
+						busy = a.on;
+						composer.setBusy(busy);
+					} else if (a.kind === "type") {
+						typeInto(composer.inputEl, a.text);
+					} else {
+						const isCommandDraft = /^\/\S*$/.test(composer.value.trimStart()) && composer.value.trim() !== "/";
+						const wouldSend = !busy && composer.value.trim() !== "" && !isCommandDraft;
+						if (a.kind === "enter") {
+							pressKey(composer.inputEl, "Enter", { shift: a.shift });
+							if (!a.shift && wouldSend) expectedSends++;
+						} else {
+							composer.buttonEl.click();
+							if (busy) expectedStops++;
+							else if (wouldSend) expectedSends++;
+						}
+					}
+					expect(composer.buttonEl.getAttr("aria-label")).toBe(busy ? "Stop answer" : "Send message");
+				}
+				expect(calls.send).toHaveLength(expectedSends);
+				expect(calls.send.every((t) => t.trim() !== "")).toBe(true);
+				expect(calls.stop).toBe(expectedStops);
+			}),
+		);
+	});
+
+	it("offers matching commands, moves through them with the arrows, and Tab completes", () => {
+		const { composer, calls } = setup();
+		typeInto(composer.inputEl, "/");
+		const names = () => Array.from(document.body.querySelectorAll(".discover-chat-command-name")).map((e) => e.textContent);
+		expect(names()).toEqual(["/summarize", "/outline", "/questions"]);
+		pressKey(composer.inputEl, "ArrowDown");
+		expect(document.body.querySelector(".discover-chat-command.is-selected")?.textContent).toContain("/outline");
+		pressKey(composer.inputEl, "Tab");
+		expect(composer.value).toBe("/outline");
+		pressKey(composer.inputEl, "Enter");
+		expect(calls.commands).toEqual(["outline"]);
+		expect(calls.send).toEqual([]);
+	});
+
+	it("grows with its content", () => {
+		const { composer } = setup();
+		typeInto(composer.inputEl, "one\ntwo\nthree");
+		expect(Number(composer.inputEl.rows)).toBe(3);
+		typeInto(composer.inputEl, "x\n".repeat(30));
+		expect(Number(composer.inputEl.rows)).toBe(10);
+	});
+});
