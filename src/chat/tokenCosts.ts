@@ -141,8 +141,9 @@ export const NEWLINES_FREE = 4;
 export const NEWLINE_EXTRA = 0.25;
 /** A tab (or other blank) before a word merges with it only for common words. */
 export const TAB_PREFIX = 0.5;
-/** Space runs of this many characters or more take an extra token. */
+/** Blank runs take a token per this many spaces, or per this many tabs. */
 export const SPACE_RUN_TOKEN_CHARS = 64;
+export const TAB_RUN_TOKEN_CHARS = 16;
 /**
  * Random mixed-case text (base64, keys, ids) defeats BPE merges: at least this long without a
  * blank, and it costs about this many tokens per character.

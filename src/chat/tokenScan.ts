@@ -52,6 +52,7 @@ const {
 	PUNCT_NEXT,
 	PUNCT_PREFIX,
 	SPACE_RUN_TOKEN_CHARS,
+	TAB_RUN_TOKEN_CHARS,
 	SYMBOL_PREFIX,
 	SYMBOL_BYTES_WEIGHT,
 	SYMBOL_RARE_WEIGHT,
@@ -205,13 +206,16 @@ export function fractionalTokens(text: string): number {
 					if (extra > 0) total += extra;
 				}
 				let len = 0;
+				let tabs = 0;
 				do {
+					if (text.charCodeAt(i) === 0x09) tabs++;
 					len++;
 					i++;
 					e = i < n ? entryAt(text, i) : 0;
 				} while (i < n && (e & CLASS_MASK) === SPACE);
 				const next = i < n ? e & CLASS_MASK : -1;
-				const long = len >= SPACE_RUN_TOKEN_CHARS ? Math.floor(len / SPACE_RUN_TOKEN_CHARS) : 0;
+				// Long blank runs split: spaces into tokens of up to 64, tabs of up to 16.
+				const long = len >= TAB_RUN_TOKEN_CHARS ? Math.floor((len - tabs) / SPACE_RUN_TOKEN_CHARS) + Math.floor(tabs / TAB_RUN_TOKEN_CHARS) : 0;
 				spaceBefore = false;
 				if (next === NEWLINE) {
 					// Trailing spaces join the newline token.
