@@ -22,8 +22,8 @@ export const MESSAGE_OVERHEAD_TOKENS = 4;
 export const PROMPT_OVERHEAD_TOKENS = 3;
 
 /**
- * Lowest estimate/o200k ratio measured on any sample (dev corpus and other scripts; 0.87, a short
- * Chinese question), rounded down with headroom. Fitting a prompt into `budget × this` estimated
+ * Lowest estimate/o200k ratio measured on any sample (dev corpus and other scripts; 0.886, a
+ * Romanian sentence), rounded down with headroom. Fitting a prompt into `budget × this` estimated
  * tokens keeps it within `budget` real tokens. bench/tokens.ts prints the measured lowest ratio;
  * tokens.test.ts fails if any sample falls below this.
  */
