@@ -1,12 +1,10 @@
 // Small pure formatters shared by the panel parts, kept apart so they are trivially testable.
 
-export type ContextInclusion = "whole" | "partial" | "none";
+import type { ContextInclusion as EngineContextInclusion } from "../chat/contextTrim";
 
-export interface ContextFit {
-	included: ContextInclusion;
-	/** Share of the note that fits this turn, 0..1. */
-	fraction: number;
-}
+/** How much of the note fits this turn, as the engine reports it. */
+export type ContextFit = EngineContextInclusion;
+export type ContextInclusion = ContextFit["included"];
 
 /** 950 → "950", 3140 → "3.1k", 12500 → "12.5k", 130000 → "130k". */
 export function formatTokens(tokens: number): string {

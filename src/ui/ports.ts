@@ -1,28 +1,13 @@
 // The parts of the engine the panel uses, as structural types: the view depends on these shapes
 // (satisfied by ChatService and SessionManager), so its tests can drive it with small fakes.
 import type { ChatMessage, ChatSettings, LLMAdapter, Role, Session } from "../chat/types";
-import type { ContextFit } from "./format";
+// Type-only imports: the engine's own shapes, so the view can't drift from them, and nothing of
+// the engine is loaded with the view's module.
+import type { ChatEvent, PromptPreview, SendOptions } from "../chat/ChatService";
+import type { ConnectionDiagnosis } from "../providers/types";
+import type { SearchHit, SessionSummary } from "../sessions/types";
 
-export type ChatEvent =
-	| { type: "status"; text: string }
-	| { type: "compacted"; summarizedCount: number }
-	| { type: "warning"; message: string }
-	| { type: "message"; message: ChatMessage }
-	| { type: "prompt"; estimatedTokens: number; budget: number; context: ContextFit };
-
-export interface SendOptions {
-	context?: string;
-	contextName?: string;
-	includeHistory?: boolean;
-	signal?: AbortSignal;
-	onToken?: (delta: string) => void;
-}
-
-export interface PromptPreview {
-	estimatedTokens: number;
-	budget: number;
-	context: ContextFit;
-}
+export type { ChatEvent, ConnectionDiagnosis, PromptPreview, SearchHit, SendOptions, SessionSummary };
 
 export interface ChatPort {
 	readonly sessionId: string | undefined;
@@ -38,23 +23,6 @@ export interface ChatPort {
 	flush(): Promise<void>;
 }
 
-export interface SessionSummary {
-	id: string;
-	title: string;
-	createdAt: string;
-	updatedAt: string;
-	messageCount: number;
-	preview: string;
-}
-
-export interface SearchHit {
-	sessionId: string;
-	messageId: string;
-	role: Role;
-	snippet: string;
-	createdAt: string;
-}
-
 export interface SessionsPort {
 	list(): Promise<SessionSummary[]>;
 	load(id: string): Promise<Session>;
@@ -63,14 +31,6 @@ export interface SessionsPort {
 	search(query: string, opts?: { role?: Role; limit?: number }): Promise<SearchHit[]>;
 	exportMarkdown(id: string): Promise<string>;
 	onChange?: (sessionId: string) => void;
-}
-
-/** The provider's plain-language connection check (server down, origin refused, bad key...). */
-export interface ConnectionDiagnosis {
-	ok: boolean;
-	kind: string;
-	message: string;
-	latencyMs?: number;
 }
 
 export interface DiagnosableAdapter extends LLMAdapter {
