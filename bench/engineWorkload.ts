@@ -8,6 +8,7 @@ import { ChatService } from "../src/chat/ChatService";
 import type { ChatMessage } from "../src/chat/types";
 import { MemoryFileStore } from "../src/sessions/memoryStore";
 import { SessionManager } from "../src/sessions/SessionManager";
+import { seededRandom } from "../tests/support/random";
 
 const SIZES = [10, 100, 1_000, 10_000] as const;
 const WARMUP_SENDS = 5;
@@ -18,18 +19,6 @@ const WORDS = (
 	"graph plugin markdown heading summary model context window token budget prompt answer question session " +
 	"history search file folder sync mobile desktop theme editor daily project task review idea draft outline"
 ).split(" ");
-
-/** Deterministic pseudo-random numbers (mulberry32) so every run measures the same data. */
-function rng(seed: number): () => number {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
 
 function sentence(random: () => number, words: number): string {
 	const out: string[] = [];
@@ -84,7 +73,7 @@ interface Bench {
 }
 
 async function prepare(noteText: string, count: number): Promise<Bench> {
-	const random = rng(count);
+	const random = seededRandom(count);
 	const sessions = new SessionManager(new MemoryFileStore(), { onWarning: () => undefined });
 	const id = await prebuiltSession(sessions, count, random);
 	const adapter = new StubAdapter({ noDelay: true, chunkSize: 16, reply: () => "A short answer from the stub model, streamed in a few pieces." });
@@ -136,7 +125,7 @@ function verdict(label: string, rows: readonly Row[]): string {
 }
 
 export async function runEngineTables(): Promise<string> {
-	const random = rng(42);
+	const random = seededRandom(42);
 	const small = note(50 * 1024, random);
 	const large = note(1024 * 1024, random);
 	const a = await table("50 KB", small);

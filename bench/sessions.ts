@@ -8,6 +8,7 @@ import { performance } from "node:perf_hooks";
 import type { ChatMessage } from "../src/chat/types";
 import { NodeFileStore } from "../src/sessions/nodeStore";
 import { SessionManager } from "../src/sessions/SessionManager";
+import { seededRandom } from "../tests/support/random";
 
 const WORDS = (
 	"the a of to and in is it that for on with as this be are by not or from at an but can note notes " +
@@ -16,18 +17,6 @@ const WORDS = (
 	"daily weekly project task tasks review idea ideas draft outline chapter paragraph quote source research " +
 	"meeting agenda decision follow up deadline priority tag tags property properties template templates"
 ).split(" ");
-
-/** Deterministic pseudo-random numbers (mulberry32) so every run measures the same data. */
-function rng(seed: number): () => number {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
 
 /** Zipf-like word choice: common words are much more frequent, as in real text. */
 function sentence(random: () => number, words: number): string {
@@ -57,7 +46,7 @@ function makeMessage(random: () => number, n: number, base: number): ChatMessage
 }
 
 async function appendAndLoad(dir: string): Promise<string[]> {
-	const random = rng(1);
+	const random = seededRandom(1);
 	const manager = new SessionManager(new NodeFileStore(dir));
 	const { id } = await manager.create();
 	const samples: number[] = [];
@@ -94,7 +83,7 @@ async function appendAndLoad(dir: string): Promise<string[]> {
 }
 
 async function listAndSearch(dir: string): Promise<string[]> {
-	const random = rng(2);
+	const random = seededRandom(2);
 	const setup = new SessionManager(new NodeFileStore(dir));
 	const base = Date.UTC(2026, 0, 1);
 	const rare = "quasar";

@@ -10,6 +10,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { clearTimeout, setImmediate, setTimeout } from "node:timers";
+import { seededRandom } from "./random";
 
 /** What the server does for one request. */
 export interface Scenario {
@@ -56,20 +57,9 @@ export interface ServerOptions {
 
 type ScenarioSource = Scenario | ((req: RecordedRequest) => Scenario);
 
-function mulberry32(seed: number): () => number {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
-
 /** Splits bytes into random chunks of min..max bytes; splits land inside multibyte characters and lines. */
 export function chunkBytes(bytes: Uint8Array, min: number, max: number, seed: number): Uint8Array[] {
-	const rand = mulberry32(seed);
+	const rand = seededRandom(seed);
 	const chunks: Uint8Array[] = [];
 	for (let i = 0; i < bytes.length; ) {
 		const size = min + Math.floor(rand() * (max - min + 1));
