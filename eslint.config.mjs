@@ -44,4 +44,15 @@ export default defineConfig([
 			"depend/ban-dependencies": ["error", { presets: ["native", "microutilities", "preferred"], allowed: ["builtin-modules"] }],
 		},
 	},
+	{
+		// The in-memory Obsidian runtime implements createEl, activeWindow and the vault itself, so the
+		// rules that steer plugin code towards those APIs do not apply to it.
+		files: ["tests/obsidian/**", "tests/e2e/page.ts"],
+		rules: {
+			"obsidianmd/prefer-create-el": "off",
+			"obsidianmd/no-global-this": "off",
+			"obsidianmd/prefer-file-manager-trash-file": "off",
+			"obsidianmd/settings-tab/prefer-setting-definitions": "off",
+		},
+	},
 ]);
