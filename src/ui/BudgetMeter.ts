@@ -1,6 +1,13 @@
 import { formatTokens, meterLevel } from "./format";
 
-/** "3.1k / 7.7k": the next prompt's estimated size against the budget, amber from 60%, red from 80%. */
+const fmt = (n: number): string => Math.round(n).toLocaleString("en-US");
+
+/**
+ * "3.1k / 7.7k": the next prompt's estimated size against the prompt budget (context size minus
+ * the answer's reserve, the figure the settings tab names), amber from 60%, red from 80%.
+ * The engine starts summarizing a little earlier (`summarizeAt`, about 85%): token counts are
+ * estimates that can run low, so it keeps a margin. The tooltip says so.
+ */
 export class BudgetMeter {
 	readonly el: HTMLElement;
 
@@ -8,11 +15,18 @@ export class BudgetMeter {
 		this.el = parentEl.createDiv({ cls: "discover-chat-meter", attr: { "aria-live": "off" } });
 	}
 
-	update(estimatedTokens: number, budget: number): void {
-		const level = meterLevel(estimatedTokens, budget);
-		this.el.setText(`${formatTokens(estimatedTokens)} / ${formatTokens(budget)}`);
+	/** `budget`: the prompt budget; `summarizeAt`: the engine's margin-adjusted limit. */
+	update(estimatedTokens: number, budget: number, summarizeAt: number): void {
+		// Settings mid-edit can make the budget meaningless; the engine's limit is then the best guide.
+		const total = budget > 0 ? budget : summarizeAt;
+		const level = meterLevel(estimatedTokens, total);
+		this.el.setText(`${formatTokens(estimatedTokens)} / ${formatTokens(total)}`);
 		this.el.toggleClass("discover-chat-meter-warn", level === "warn");
 		this.el.toggleClass("discover-chat-meter-danger", level === "danger");
-		this.el.setAttr("aria-label", `Prompt about ${estimatedTokens} of ${budget} tokens`);
+		this.el.setAttr(
+			"aria-label",
+			`Next prompt: about ${fmt(estimatedTokens)} of ${fmt(total)} tokens (context size minus the tokens reserved for the answer). ` +
+				`Earlier messages are summarized from about ${fmt(summarizeAt)}, since token counts are estimates.`,
+		);
 	}
 }

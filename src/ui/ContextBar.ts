@@ -25,6 +25,8 @@ export class ContextBar {
 		private readonly app: App,
 		includeByDefault: boolean,
 		private readonly preview: PreviewFn,
+		/** The prompt budget the meter shows: context size minus the answer's reserve. */
+		private readonly promptBudget: () => number,
 	) {
 		this.note = new ActiveNote(app);
 		const row = parentEl.createDiv({ cls: "discover-chat-context-row" });
@@ -49,9 +51,9 @@ export class ContextBar {
 		return context === undefined ? {} : { context, contextName: this.note.name };
 	}
 
-	/** The engine reported the prompt it just built. */
+	/** The engine reported the prompt it just built (`budget`: its margin-adjusted limit). */
 	showPrompt(estimatedTokens: number, budget: number, context: ContextFit): void {
-		this.meter.update(estimatedTokens, budget);
+		this.meter.update(estimatedTokens, this.promptBudget(), budget);
 		this.chip.update({ fit: context });
 	}
 
@@ -71,7 +73,7 @@ export class ContextBar {
 		try {
 			const preview = this.preview(context);
 			if (!preview) return;
-			this.meter.update(preview.estimatedTokens, preview.budget);
+			this.meter.update(preview.estimatedTokens, this.promptBudget(), preview.budget);
 			this.chip.update({ fit: context === undefined ? undefined : preview.context });
 		} catch {
 			// A preview is a hint; a broken one must never block typing.

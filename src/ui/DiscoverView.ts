@@ -77,8 +77,13 @@ export class DiscoverView extends ItemView {
 		});
 		this.list = this.addChild(new MessageList(root, { app: this.app, sourcePath: () => this.context.note.path, scheduler: this.options.scheduler }));
 		this.statusEl = root.createDiv({ cls: "discover-chat-status", attr: { "aria-live": "polite" } });
-		this.context = new ContextBar(root, this.app, this.host.settings.includeActiveNote, (context) =>
-			this.runtime?.chat.previewPrompt(this.composer.value, { context, includeHistory: true }),
+		this.context = new ContextBar(
+			root,
+			this.app,
+			this.host.settings.includeActiveNote,
+			(context) => this.runtime?.chat.previewPrompt(this.composer.value, { context, includeHistory: true }),
+			// The same figure the settings tab calls the prompt budget.
+			() => this.host.settings.maxPromptTokens - this.host.settings.reservedResponseTokens,
 		);
 		this.composer = new Composer(root, {
 			onSend: (text) => void this.send({ text, includeHistory: true, withContext: true, wholeNote: false, fromInput: true }),

@@ -180,7 +180,10 @@ describe("budget meter", () => {
 	it("shows tokens against the budget and warns at 60% and 80%", async () => {
 		const m = await setup({ open: null });
 		const meter = m.q(".discover-chat-meter");
+		// The same budget the settings tab names (8,192 − 512); the engine's own limit is in the tooltip.
 		expect(meter.textContent).toMatch(/^\d+ \/ 7\.7k$/);
+		expect(meter.getAttr("aria-label")).toContain("of 7,680 tokens");
+		expect(meter.getAttr("aria-label")).toContain("summarized from about 6,528");
 		expect(meter.hasClass("discover-chat-meter-warn")).toBe(false);
 		m.view.setDraft("x".repeat(4 * 4700));
 		await wait(200);

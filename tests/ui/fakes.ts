@@ -87,7 +87,8 @@ export class FakeChat implements ChatPort {
 	messages: ChatMessage[] = [];
 	busy = false;
 	sent: { text: string; opts: SendOptions }[] = [];
-	budget = 7680;
+	/** The engine's limit: 85% of the default 7,680-token prompt budget (see safeBudget). */
+	budget = 6528;
 	/** Messages longer than this are refused like the engine's message_too_long. */
 	maxMessageChars = Infinity;
 	/** When set, the user message is NOT recorded before failing (as for a refused message). */
