@@ -46,6 +46,14 @@ export const CLASS_MASK = 63;
 export const UPPER_FLAG = 64;
 export const LOWER_FLAG = 128;
 export const ASTRAL_FLAG = 256; // set by entryAt on a surrogate pair: the character is two code units
+/** A BMP letter without case (Han, kana, Arabic, Indic…): the scan prices runs of them in one tight loop. */
+export const CASELESS_FLAG = 512;
+/** Kana and Han letters, counted per line to tell Japanese from Chinese. */
+export const KANA_FLAG = 1024;
+export const HAN_FLAG = 2048;
+/** Bit positions of KANA_FLAG and HAN_FLAG, to count them without a branch. */
+export const KANA_SHIFT = 10;
+export const HAN_SHIFT = 11;
 
 /** Entry (class | case flags) of every BMP code unit; surrogates read SURROGATE. */
 export const TABLE = buildTable();
@@ -175,6 +183,13 @@ function buildTable(): Uint16Array {
 	setRange(t, 0xff66, 0xff9f, KANA);
 	setRange(t, 0xffa0, 0xffdc, HANGUL);
 	setRange(t, 0xffe0, 0xffff, SYMBOL);
+	for (let c = 0; c < 0x10000; c++) {
+		const entry = t[c] ?? 0;
+		const cls = entry & CLASS_MASK;
+		if (cls >= ARABIC && cls <= MARK && (entry & (UPPER_FLAG | LOWER_FLAG)) === 0) {
+			t[c] = entry | CASELESS_FLAG | (cls === KANA ? KANA_FLAG : 0) | (cls === CJK ? HAN_FLAG : 0);
+		}
+	}
 	return t;
 }
 

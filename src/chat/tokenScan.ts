@@ -11,14 +11,15 @@ const {
 	ASCII_LOWER,
 	ASCII_UPPER,
 	ASTRAL_FLAG,
-	CJK,
+	CASELESS_FLAG,
+	HAN_SHIFT,
+	KANA_SHIFT,
 	CLASS_MASK,
 	CYRILLIC,
 	CYRILLIC_EXT,
 	CYRILLIC_RARE,
 	DIGIT,
 	EMOJI,
-	KANA,
 	LAST_LETTER,
 	LATIN,
 	LATIN_EXT,
@@ -29,6 +30,7 @@ const {
 	SYMBOL,
 	SYMBOL_BYTES,
 	SYMBOL_RARE,
+	SURROGATE,
 	TABLE,
 	UPPER_FLAG,
 	entryAt,
@@ -66,33 +68,70 @@ const {
 	latinWordCost,
 } = costs;
 
-/** Scratch counts for fractionalTokens, reused to keep the call allocation-free. */
-const LETTER_COUNTS = new Float64Array(LAST_LETTER + 1);
+/**
+ * Costs in fixed point (hundredths of a token): the loop adds small integers, which V8 keeps in
+ * registers as 32-bit values, instead of doubles whose additions form a slower dependency chain.
+ */
+const SCALE = 100;
+const fixed = (tokens: number): number => Math.round(tokens * SCALE);
+const fixedTable = (values: ArrayLike<number>): Int32Array => Int32Array.from(Array.from(values, fixed));
+
 /** Latin word costs by length, precomputed for the common lengths. */
 const WORD_TABLE_SIZE = 40;
-const ENGLISH_COST = Float64Array.from({ length: WORD_TABLE_SIZE }, (_, k) => latinWordCost(ENGLISH_WORD, k));
-const EUROPEAN_COST = Float64Array.from({ length: WORD_TABLE_SIZE }, (_, k) => latinWordCost(EUROPEAN_WORD, k));
-const CAPS_EXTRA_ASCII = CAPS_EXTRA[ASCII_UPPER] ?? 0;
+const ENGLISH_COST = fixedTable(Array.from({ length: WORD_TABLE_SIZE }, (_, k) => latinWordCost(ENGLISH_WORD, k)));
+const EUROPEAN_COST = fixedTable(Array.from({ length: WORD_TABLE_SIZE }, (_, k) => latinWordCost(EUROPEAN_WORD, k)));
+const LONG_STEP = fixed(LONG_WORD_STEP);
+const LETTER_COST = fixedTable(PER_LETTER);
+const BASE_COST = fixedTable(WORD_BASE);
+const CAPS_COST = fixedTable(CAPS_EXTRA);
+const CAPS_ASCII = CAPS_COST[ASCII_UPPER] ?? 0;
+const ONE = SCALE;
+const PUNCT_PREFIX_COST = fixed(PUNCT_PREFIX);
+const SYMBOL_PREFIX_COST = fixed(SYMBOL_PREFIX);
+const TAB_PREFIX_COST = fixed(TAB_PREFIX);
+const NEWLINE_AFTER_PUNCT_COST = fixed(NEWLINE_AFTER_PUNCT);
+const NEWLINE_EXTRA_COST = fixed(NEWLINE_EXTRA);
+const RANDOM_RUN_COST = fixed(RANDOM_RUN_TOKENS_PER_CHAR);
+const KANJI_EXTRA_COST = KANJI_EXTRA * SCALE;
+const CYRILLIC_EXT_EXTRA_COST = CYRILLIC_EXT_EXTRA * SCALE;
 const EUROPEAN_ACCENT_RAMP = EUROPEAN_ACCENT_FULL - EUROPEAN_ACCENT_START;
+/**
+ * Cost of each character of a punctuation piece, by class: the low half after anything but ASCII
+ * punctuation, the high half (index + 64) right after it, where runs like "();" merge.
+ */
+const GROUP_COST = new Int32Array(128);
+for (let c = 0; c < 64; c++) {
+	const weight =
+		c === PUNCT ? 1 : c === SYMBOL ? SYMBOL_WEIGHT : c === SYMBOL_RARE ? SYMBOL_RARE_WEIGHT : c === SYMBOL_BYTES ? SYMBOL_BYTES_WEIGHT : c === EMOJI ? EMOJI_WEIGHT : JOINER_WEIGHT;
+	GROUP_COST[c] = fixed(weight);
+	GROUP_COST[c + 64] = c === PUNCT ? fixed(PUNCT_NEXT) : fixed(weight);
+}
+const PUNCT_AFTER = 64;
+/** Scratch letter counts of the current line by class, reused to keep the call allocation-free. */
+const LETTER_COUNTS = new Int32Array(LAST_LETTER + 1);
 
 /**
  * The estimate before rounding; exported for the estimator's own tuning benchmark.
  *
  * Each branch consumes one pre-token and leaves `e` holding the entry of the character at `i`, so
- * every code unit is classified once. Nothing here passes a fractional number to a function call:
- * V8 boxes such numbers on the heap, and that alone cost a fifth of the time.
+ * every code unit is classified once.
  */
 export function fractionalTokens(text: string): number {
 	const n = text.length;
+	// Fixed-point integer total; the line blends below add fractions to `fraction`.
 	let total = 0;
+	let fraction = 0;
 	// Latin words are priced under both word tables; the line's share of accented letters picks
 	// the blend when the line ends, so English is not charged like French nor French like English.
 	let english = 0;
 	let european = 0;
-	// Non-ASCII letters of the current line by class; ASCII letters, the bulk, are counted in locals.
+	// Non-ASCII cased letters of the current line by class; ASCII letters, the bulk, and kana and
+	// Han are counted in locals.
 	const letters = LETTER_COUNTS;
 	letters.fill(0);
 	let lineMixed = false;
+	let kana = 0;
+	let han = 0;
 	let lowerCount = 0;
 	let upperCount = 0;
 	let digitCount = 0;
@@ -120,7 +159,7 @@ export function fractionalTokens(text: string): number {
 			if (cls <= LAST_LETTER) {
 				// One word, up to a non-letter or a lower-to-upper case change ("camel|Case").
 				let latin = 0;
-				let cost = WORD_BASE[cls] ?? 0;
+				let cost = BASE_COST[cls] ?? 0;
 				let prevLower = false;
 				let first = true;
 				for (;;) {
@@ -147,11 +186,30 @@ export function fractionalTokens(text: string): number {
 					} else if (c === ASCII_UPPER) {
 						latin++;
 						upperCount++;
-						if (!first) cost += CAPS_EXTRA_ASCII;
+						if (!first) cost += CAPS_ASCII;
 						prevLower = false;
 						i++;
+					} else if ((e & CASELESS_FLAG) !== 0) {
+						// Letters without case (Han, kana, Arabic, Indic…), mixed freely: no case
+						// split can happen inside, so one branch-light loop prices them all.
+						lineMixed = true;
+						for (;;) {
+							cost += LETTER_COST[e & CLASS_MASK] ?? 0;
+							kana += (e >> KANA_SHIFT) & 1;
+							han += (e >> HAN_SHIFT) & 1;
+							i++;
+							if (i >= n) break;
+							e = TABLE[text.charCodeAt(i)] ?? 0;
+							if ((e & CASELESS_FLAG) === 0) break;
+						}
+						if (i >= n) break;
+						if (e === SURROGATE) e = entryAt(text, i);
+						if ((e & CLASS_MASK) > LAST_LETTER) break;
+						prevLower = false;
+						first = false;
+						continue;
 					} else {
-						// A stretch of letters with the same class and case (a Cyrillic word, Han text).
+						// A stretch of letters with the same class and case (a Cyrillic word).
 						const start = i;
 						if ((e & ASTRAL_FLAG) !== 0) i += 2;
 						else {
@@ -162,8 +220,8 @@ export function fractionalTokens(text: string): number {
 						if (c <= LATIN_EXT) latin += k;
 						letters[c] = (letters[c] ?? 0) + k;
 						lineMixed = true;
-						cost += k * (PER_LETTER[c] ?? 0);
-						if ((e & UPPER_FLAG) !== 0) cost += (first ? k - 1 : k) * (CAPS_EXTRA[c] ?? 0);
+						cost += k * (LETTER_COST[c] ?? 0);
+						if ((e & UPPER_FLAG) !== 0) cost += (first ? k - 1 : k) * (CAPS_COST[c] ?? 0);
 						prevLower = (e & LOWER_FLAG) !== 0;
 					}
 					first = false;
@@ -173,11 +231,11 @@ export function fractionalTokens(text: string): number {
 				}
 				if (latin > 0) {
 					const l = latin < WORD_TABLE_SIZE ? latin : WORD_TABLE_SIZE - 1;
-					const long = (latin - l) * LONG_WORD_STEP;
+					const long = (latin - l) * LONG_STEP;
 					english += (ENGLISH_COST[l] ?? 0) + long;
 					european += (EUROPEAN_COST[l] ?? 0) + long;
 					total += cost;
-				} else total += cost > 1 ? cost : 1;
+				} else total += cost > ONE ? cost : ONE;
 				spaceBefore = false;
 				punctBefore = false;
 				continue;
@@ -202,7 +260,7 @@ export function fractionalTokens(text: string): number {
 				}
 				const runLength = i - runStart;
 				if (isRandomRun(runLength, upperCount - runUpper, lowerCount - runLower, digitCount - runDigits)) {
-					const extra = runLength * RANDOM_RUN_TOKENS_PER_CHAR - (total + english - runSpent);
+					const extra = runLength * RANDOM_RUN_COST - (total + english - runSpent);
 					if (extra > 0) total += extra;
 				}
 				let len = 0;
@@ -215,18 +273,19 @@ export function fractionalTokens(text: string): number {
 				} while (i < n && (e & CLASS_MASK) === SPACE);
 				const next = i < n ? e & CLASS_MASK : -1;
 				// Long blank runs split: spaces into tokens of up to 64, tabs of up to 16.
-				const long = len >= TAB_RUN_TOKEN_CHARS ? Math.floor((len - tabs) / SPACE_RUN_TOKEN_CHARS) + Math.floor(tabs / TAB_RUN_TOKEN_CHARS) : 0;
+				const long =
+					len >= TAB_RUN_TOKEN_CHARS ? (((len - tabs) / SPACE_RUN_TOKEN_CHARS) | 0) + ((tabs / TAB_RUN_TOKEN_CHARS) | 0) : 0;
 				spaceBefore = false;
 				if (next === NEWLINE) {
 					// Trailing spaces join the newline token.
-					total += long;
+					total += long * ONE;
 				} else if (next === -1 || next === DIGIT) {
 					// Digits take no prefix.
-					total += 1 + long;
+					total += (1 + long) * ONE;
 				} else {
 					// All but the last blank form one token; the last joins what follows — always when
 					// it is a space, about half the time when it is a tab ("\tif" but "\t|ж").
-					total += (len > 1 ? 1 : 0) + long + (text.charCodeAt(i - 1) === 0x20 ? 0 : TAB_PREFIX);
+					total += ((len > 1 ? 1 : 0) + long) * ONE + (text.charCodeAt(i - 1) === 0x20 ? 0 : TAB_PREFIX_COST);
 					spaceBefore = true;
 				}
 				punctBefore = false;
@@ -246,7 +305,7 @@ export function fractionalTokens(text: string): number {
 					e = i < n ? entryAt(text, i) : 0;
 				} while (i < n && (e & CLASS_MASK) === DIGIT);
 				digitCount += len;
-				total += Math.ceil(len / 3);
+				total += (((len + 2) / 3) | 0) * ONE;
 				spaceBefore = false;
 				punctBefore = false;
 				continue;
@@ -255,16 +314,11 @@ export function fractionalTokens(text: string): number {
 				// Punctuation, symbols and emoji group into one piece, then split by BPE.
 				let cost = 0;
 				let count = 0;
-				let lastWasPunct = false;
+				let after = 0;
 				let c = cls;
 				for (;;) {
-					if (c === PUNCT) cost += lastWasPunct ? PUNCT_NEXT : 1;
-					else if (c === SYMBOL) cost += SYMBOL_WEIGHT;
-					else if (c === SYMBOL_RARE) cost += SYMBOL_RARE_WEIGHT;
-					else if (c === SYMBOL_BYTES) cost += SYMBOL_BYTES_WEIGHT;
-					else if (c === EMOJI) cost += EMOJI_WEIGHT;
-					else cost += JOINER_WEIGHT;
-					lastWasPunct = c === PUNCT;
+					cost += GROUP_COST[c | after] ?? 0;
+					after = c === PUNCT ? PUNCT_AFTER : 0;
 					count++;
 					i += (e & ASTRAL_FLAG) !== 0 ? 2 : 1;
 					if (i >= n) break;
@@ -272,9 +326,8 @@ export function fractionalTokens(text: string): number {
 					c = e & CLASS_MASK;
 					if (c <= DIGIT || c === SPACE || c === NEWLINE) break;
 				}
-				const next = i < n ? e & CLASS_MASK : -1;
-				if (count === 1 && !spaceBefore && next >= 0 && next <= LAST_LETTER && (cls === PUNCT || cls === SYMBOL)) {
-					cost = cls === PUNCT ? PUNCT_PREFIX : SYMBOL_PREFIX;
+				if (count === 1 && !spaceBefore && i < n && (e & CLASS_MASK) <= LAST_LETTER && (cls === PUNCT || cls === SYMBOL)) {
+					cost = cls === PUNCT ? PUNCT_PREFIX_COST : SYMBOL_PREFIX_COST;
 				}
 				total += cost;
 				spaceBefore = false;
@@ -291,8 +344,8 @@ export function fractionalTokens(text: string): number {
 				} else if (c !== SPACE) break;
 			}
 			beforeNewline = total + english;
-			total += punctBefore ? NEWLINE_AFTER_PUNCT : 1;
-			if (newlines > NEWLINES_FREE) total += (newlines - NEWLINES_FREE) * NEWLINE_EXTRA;
+			total += punctBefore ? NEWLINE_AFTER_PUNCT_COST : ONE;
+			if (newlines > NEWLINES_FREE) total += (newlines - NEWLINES_FREE) * NEWLINE_EXTRA_COST;
 			spaceBefore = false;
 			punctBefore = false;
 		}
@@ -300,33 +353,34 @@ export function fractionalTokens(text: string): number {
 		const runLength = i - runStart;
 		if (isRandomRun(runLength, upperCount - runUpper, lowerCount - runLower, digitCount - runDigits)) {
 			const spent = (i < n ? beforeNewline : total + english) - runSpent;
-			const extra = runLength * RANDOM_RUN_TOKENS_PER_CHAR - spent;
+			const extra = runLength * RANDOM_RUN_COST - spent;
 			if (extra > 0) total += extra;
 		}
 		// …and price the line's Latin words by its accents, adding what non-Russian Cyrillic and
 		// Japanese kanji cost beyond their letters.
+		total += english;
 		if (lineMixed) {
 			const accented = (letters[LATIN] ?? 0) + (letters[LATIN_EXT] ?? 0);
 			const latin = accented + lowerCount - lineLower + upperCount - lineUpper;
 			let share = latin > 0 ? (accented / latin - EUROPEAN_ACCENT_START) / EUROPEAN_ACCENT_RAMP : 0;
 			share = share < 0 ? 0 : share > 1 ? 1 : share;
-			total += english + share * (european - english);
+			fraction += share * (european - english);
 			const cyrillicExt = (letters[CYRILLIC_EXT] ?? 0) + (letters[CYRILLIC_RARE] ?? 0);
 			if (cyrillicExt > 0) {
 				const cyrillic = cyrillicExt + (letters[CYRILLIC] ?? 0);
 				share = cyrillicExt / cyrillic / CYRILLIC_EXT_SHARE;
-				total += (share > 1 ? 1 : share) * cyrillic * CYRILLIC_EXT_EXTRA;
+				fraction += (share > 1 ? 1 : share) * cyrillic * CYRILLIC_EXT_EXTRA_COST;
 			}
-			const kana = letters[KANA] ?? 0;
-			const han = letters[CJK] ?? 0;
 			if (kana > 0 && han > 0) {
 				share = kana / (kana + han) / KANA_SHARE;
-				total += (share > 1 ? 1 : share) * han * KANJI_EXTRA;
+				fraction += (share > 1 ? 1 : share) * han * KANJI_EXTRA_COST;
 			}
 			letters.fill(0);
+			kana = 0;
+			han = 0;
 			lineMixed = false;
-		} else total += english;
-		if (i >= n) return total;
+		}
+		if (i >= n) return (total + fraction) / SCALE;
 		// Start the next line, and a new run, after the newline.
 		english = 0;
 		european = 0;
