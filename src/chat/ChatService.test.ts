@@ -6,6 +6,7 @@ import { promptCost } from "./promptCost";
 import { TokenCalibration } from "./calibration";
 import { ChatService, type ChatEvent } from "./ChatService";
 import { compactionBudget } from "./compaction";
+import { LLMError } from "../providers/errors";
 import { ChatError } from "./errors";
 import { estimateTokens } from "./tokens";
 import type { ChatMessage, ChatSettings, GenerateRequest, GenerateResult, LLMAdapter } from "./types";
@@ -141,6 +142,47 @@ describe("ChatService turns", () => {
 		const [first, second] = adapter.chatRequests;
 		expect(adapter.chatRequests).toHaveLength(2);
 		expect(promptCost(second?.messages as never, estimateTokens)).toBeLessThan(promptCost(first?.messages as never, estimateTokens));
+	});
+
+	it.each([
+		["the default window", SMALL],
+		["no recent messages kept", { ...SMALL, recentMessagesToKeep: 0, minRecentMessagesToKeep: 0 }],
+	])("an overflow retry after a summary made in the same turn sends exactly what follows it (%s)", async (_name, settings) => {
+		// The first summary is inserted at index 0 during the first attempt, shifting the new message by one.
+		let answers = 0;
+		const stub = new StubAdapter({ reply: () => `Answer ${answers++}: ${words(60, "answer")}` });
+		let summarized = false;
+		let overflowed = false;
+		const chatRequests: { role: string; content: string }[][] = [];
+		const adapter: LLMAdapter = {
+			generate: (req) => {
+				if (req.purpose === "summary") summarized = true;
+				else chatRequests.push(req.messages.map((m) => ({ ...m })));
+				if (req.purpose === "chat" && summarized && !overflowed) {
+					overflowed = true;
+					return Promise.reject(new LLMError("context_overflow", "too long"));
+				}
+				return stub.generate(req);
+			},
+		};
+		const { chat, events } = setup(adapter, settings);
+		for (let n = 0; n < 30 && !overflowed; n++) {
+			chatRequests.length = 0;
+			events.length = 0;
+			await chat.sendMessage(`Question ${n}: ${words(40)}`);
+		}
+		expect(overflowed).toBe(true);
+		expect(chatRequests).toHaveLength(2);
+		const transcript = chat.messages.filter((m) => m.role !== "system");
+		const position = (id: string | undefined): number => transcript.findIndex((m) => m.id === id);
+		const summaries = events.flatMap((e) => (e.type === "message" && e.message.role === "system" ? [e.message] : []));
+		expect(summaries.length).toBeGreaterThan(0);
+		// Each new summary covers at least what the one before it covered.
+		for (let i = 1; i < summaries.length; i++) expect(position(summaries[i]?.summaryOf)).toBeGreaterThanOrEqual(position(summaries[i - 1]?.summaryOf));
+		// Whatever the final summary does not cover goes out verbatim, up to the new message.
+		const last = summaries[summaries.length - 1];
+		const expected = transcript.slice(position(last?.summaryOf) + 1, -1).map((m) => m.content);
+		expect(chatRequests[1]?.slice(1).map((m) => m.content)).toEqual(expected);
 	});
 
 	it("rejects a second overflow with its kind and keeps the message", async () => {

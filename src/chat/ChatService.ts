@@ -191,9 +191,8 @@ export class ChatService {
 		}
 		const session = this.session ?? (this.session = await this.sessions.create());
 		const user = await this.recorder.user(session, text);
-		const userIndex = session.messages.lastIndexOf(user);
 
-		let prepared = await this.prepare(session, userIndex, text, budget, opts, signal, false);
+		let prepared = await this.prepare(session, user, budget, opts, signal, false);
 		if (prepared === "aborted") return this.recorder.answer(session, "", true);
 		const parts: string[] = [];
 		let prompt = this.assemble(prepared, text, opts, budget);
@@ -225,7 +224,7 @@ export class ChatService {
 					// Our estimate was too low for this server: compact harder and try once more.
 					this.onEvent({ type: "status", text: "Continuing conversation…" });
 					const forced = { ...budget, prompt: Math.floor(budget.prompt * OVERFLOW_RETRY_SHRINK) };
-					prepared = await this.prepare(session, userIndex, text, forced, opts, signal, true);
+					prepared = await this.prepare(session, user, forced, opts, signal, true);
 					if (prepared === "aborted") return this.recorder.answer(session, "", true);
 					prompt = this.assemble(prepared, text, opts, forced);
 					continue;
@@ -242,8 +241,7 @@ export class ChatService {
 	 */
 	private async prepare(
 		session: Session,
-		userIndex: number,
-		text: string,
+		user: ChatMessage,
 		budget: CompactionBudget,
 		opts: SendOptions,
 		signal: AbortSignal,
@@ -252,14 +250,15 @@ export class ChatService {
 		if (opts.includeHistory === false) return { recent: [], compacted: false };
 		try {
 			const previous = summaryMessage(session.messages);
-			const history = uncoveredHistory(session.messages, userIndex);
+			// Looked up each time: a summary saved by an earlier attempt shifts the message by one.
+			const history = uncoveredHistory(session.messages, session.messages.lastIndexOf(user));
 			const keep = force ? this.settings.minRecentMessagesToKeep : this.settings.recentMessagesToKeep;
 			const result = await compactHistory({
 				adapter: this.adapter,
 				systemPrompt: this.settings.systemPrompt,
 				previousSummary: previous?.content,
 				history,
-				current: text,
+				current: user.content,
 				settings: { recentMessagesToKeep: keep, minRecentMessagesToKeep: this.settings.minRecentMessagesToKeep },
 				budget,
 				estimate: this.estimate,
