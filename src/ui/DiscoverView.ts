@@ -119,6 +119,7 @@ export class DiscoverView extends ItemView {
 		this.runtime = undefined;
 		// Stops a running answer and waits until its partial text is saved.
 		await runtime?.chat.flush();
+		await runtime?.close?.();
 	}
 
 	/** Puts text into the input (from history's "To prompt"). */

@@ -1,13 +1,12 @@
 // Builds the engine for the panel. Loaded with a dynamic import when the panel first opens, so
 // none of this runs during the plugin's onload.
-import { debounce } from "obsidian";
-import { TokenCalibration } from "../chat/calibration";
 import { ChatService } from "../chat/ChatService";
 import type { ChatSettings } from "../chat/types";
 import type { ProviderAdapter } from "../providers/types";
 import { ObsidianFileStore } from "../sessions/obsidianStore";
 import { SessionManager } from "../sessions/SessionManager";
 import { createPluginAdapter } from "./adapterFactory";
+import { persistedCalibration } from "./calibrationStore";
 import type { ChatRuntime, DiscoverHost } from "./host";
 import type { ChatEvent } from "./ports";
 
@@ -30,11 +29,8 @@ function adapterKey(host: DiscoverHost): string {
 export async function createChatRuntime(host: DiscoverHost, onEvent: (e: ChatEvent) => void): Promise<ChatRuntime> {
 	const store = new ObsidianFileStore(host.app.vault.adapter, host.settings.sessionsFolder);
 	const sessions = new SessionManager(store, { onWarning: (message) => onEvent({ type: "warning", message }) });
-	const saveCalibration = debounce(() => void host.saveSettings(), 2000, true);
-	const calibration = TokenCalibration.fromJSON(host.settings.calibration, (data) => {
-		host.settings.calibration = data;
-		saveCalibration();
-	});
+	// Learned from the provider's token counts; survives restarts in settings.calibration.
+	const { calibration, flush: saveCalibration } = persistedCalibration(host);
 	let adapter: ProviderAdapter = await createPluginAdapter(host.app, host.settings);
 	let key = adapterKey(host);
 	let folder = host.settings.sessionsFolder;
@@ -50,6 +46,7 @@ export async function createChatRuntime(host: DiscoverHost, onEvent: (e: ChatEve
 		chat,
 		sessions,
 		adapter: () => adapter,
+		close: saveCalibration,
 		async syncSettings() {
 			// Settings may change in the settings tab while the panel is open: follow them on each send.
 			chat.updateSettings(chatSettingsOf(host.settings));

@@ -21,6 +21,8 @@ export interface ChatRuntime {
 	syncSettings(): Promise<void>;
 	/** The adapter in use, for a connection diagnosis after a failure. */
 	adapter(): DiagnosableAdapter | undefined;
+	/** Saves what is still pending (e.g. the token calibration) when the panel closes. */
+	close?(): Promise<void>;
 }
 
 export type ChatRuntimeFactory = (host: DiscoverHost, onEvent: (e: ChatEvent) => void) => Promise<ChatRuntime>;

@@ -261,13 +261,14 @@ describe("sessions", () => {
 		expect(m.sessions.sessions.get(m.chat.sessionId!)!.title).toBe("Renamed");
 	});
 
-	it("flushes a partial answer when the panel closes", async () => {
+	it("flushes a partial answer and pending calibration when the panel closes", async () => {
 		const m = await setup();
 		await type(m, "Stream forever");
 		m.chat.token("partial");
 		m.leaf.detach();
 		await flush();
 		expect(m.chat.flushCalls).toBe(1);
+		expect(m.closeCalls).toBe(1);
 		mounted = undefined;
 	});
 });

@@ -246,6 +246,8 @@ export interface FakeWorld {
 	sessions: FakeSessions;
 	runtime: ChatRuntime;
 	adapter: DiagnosableAdapter;
+	/** Times the panel closed its runtime (saving pending calibration). */
+	closeCalls: number;
 }
 
 export function fakeWorld(app: App, settings: PanelSettings = testSettings()): FakeWorld & { factory: (h: DiscoverHost, onEvent: (e: ChatEvent) => void) => Promise<ChatRuntime> } {
@@ -263,10 +265,19 @@ export function fakeWorld(app: App, settings: PanelSettings = testSettings()): F
 		generate: () => Promise.reject(new Error("not used")),
 		testConnection: () => Promise.resolve({ ok: false, kind: "unreachable", message: "Nothing answers at http://localhost:11434. Is Ollama running?" }),
 	};
-	const world = { host, sessions, adapter } as FakeWorld;
+	const world = { host, sessions, adapter, closeCalls: 0 } as FakeWorld;
 	const factory = (_h: DiscoverHost, onEvent: (e: ChatEvent) => void): Promise<ChatRuntime> => {
 		world.chat = new FakeChat(sessions, onEvent);
-		world.runtime = { chat: world.chat, sessions, adapter: () => adapter, syncSettings: () => Promise.resolve() };
+		world.runtime = {
+			chat: world.chat,
+			sessions,
+			adapter: () => adapter,
+			syncSettings: () => Promise.resolve(),
+			close: () => {
+				world.closeCalls++;
+				return Promise.resolve();
+			},
+		};
 		return Promise.resolve(world.runtime);
 	};
 	return Object.assign(world, { factory });

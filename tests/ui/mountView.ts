@@ -32,6 +32,9 @@ export async function mountView(opts: { settings?: Partial<PanelSettings>; files
 		get chat() {
 			return world.chat;
 		},
+		get closeCalls() {
+			return world.closeCalls;
+		},
 		root,
 		q,
 		input: () => q<HTMLTextAreaElement>(".discover-chat-input"),
