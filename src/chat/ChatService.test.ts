@@ -212,6 +212,42 @@ describe("ChatService turns", () => {
 		]);
 	});
 
+	it("refuses a blank message without sending or saving anything", async () => {
+		const adapter = new StubAdapter();
+		const { chat, store } = setup(adapter);
+		await expect(chat.sendMessage(" \n\t ")).rejects.toMatchObject({ code: "empty_message" });
+		expect(adapter.requests).toHaveLength(0);
+		expect(store.files.size).toBe(0);
+		expect(chat.busy).toBe(false);
+	});
+
+	it("sends nothing when the person's message cannot be saved, and hands the text back", async () => {
+		const adapter = new StubAdapter();
+		const { chat, sessions } = setup(adapter);
+		await chat.sendMessage("First");
+		const original = sessions.appendMessage.bind(sessions);
+		sessions.appendMessage = () => Promise.reject(new Error("disk full"));
+		const err = await chat.sendMessage("Second").catch((e: unknown) => e);
+		expect(err).toMatchObject({ code: "storage", text: "Second" });
+		expect((err as Error).message).toContain("disk full");
+		expect(adapter.chatRequests).toHaveLength(1);
+		expect(chat.messages.map((m) => m.content)).toEqual(["First", "Answer 1."]);
+		sessions.appendMessage = original;
+		await chat.sendMessage("Second");
+		expect((await sessions.load(chat.sessionId ?? "")).messages.map((m) => m.content)).toEqual(["First", "Answer 1.", "Second", "Answer 2."]);
+	});
+
+	it("keeps and returns the answer with a warning when it cannot be saved", async () => {
+		const { chat, sessions, events } = setup(new StubAdapter({ reply: "Kept on screen" }));
+		await chat.sendMessage("First");
+		const original = sessions.appendMessage.bind(sessions);
+		sessions.appendMessage = (id, message) => (message.role === "assistant" ? Promise.reject(new Error("disk full")) : original(id, message));
+		const answer = await chat.sendMessage("Second");
+		expect(answer).toMatchObject({ role: "assistant", content: "Kept on screen" });
+		expect(chat.messages[chat.messages.length - 1]).toBe(answer);
+		expect(events.some((e) => e.type === "warning" && e.message.includes("could not be saved"))).toBe(true);
+	});
+
 	it("refuses a message too long for the model, naming both sizes, sending and saving nothing", async () => {
 		const adapter = new StubAdapter();
 		const { chat, store } = setup(adapter);
@@ -269,6 +305,32 @@ describe("ChatService turns", () => {
 		expect(events.some((e) => e.type === "warning")).toBe(false);
 		await chat.sendMessage("About this note", { context: "A line of the note.\n".repeat(400) });
 		expect(events.some((e) => e.type === "warning" && e.message.includes("may have cut the prompt"))).toBe(true);
+	});
+
+	it("keeps a good answer when saving the calibration throws", async () => {
+		const calibration = new TokenCalibration({
+			onChange: () => {
+				throw new Error("settings could not be saved");
+			},
+		});
+		const adapter = new StubAdapter({ reply: "Fine answer", usage: () => ({ promptTokens: 40 }) });
+		const { sessions } = setup();
+		const chat = new ChatService({ adapter, sessions, settings: SMALL, calibration, model: "m" });
+		const errors: unknown[] = [];
+		const original = console.error;
+		console.error = (...args: unknown[]) => errors.push(args);
+		try {
+			const answer = await chat.sendMessage(`Hi ${words(30)}`);
+			expect(answer).toMatchObject({ role: "assistant", content: "Fine answer" });
+			expect(calibration.samples("m")).toBe(1);
+			expect((await sessions.load(chat.sessionId ?? "")).messages.map((m) => [m.role, m.error])).toEqual([
+				["user", undefined],
+				["assistant", undefined],
+			]);
+			expect(errors.length).toBeGreaterThan(0);
+		} finally {
+			console.error = original;
+		}
 	});
 
 	it("keeps the answer when the caller's token listener throws", async () => {

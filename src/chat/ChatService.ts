@@ -302,7 +302,12 @@ export class ChatService {
 	private observeUsage(prompt: BuiltPrompt, reported: number | undefined): void {
 		if (reported === undefined || !Number.isFinite(reported) || reported <= 0) return;
 		const raw = promptCost(prompt.messages, this.rawEstimate);
-		this.calibration?.observe(this.model, raw, reported);
+		try {
+			this.calibration?.observe(this.model, raw, reported);
+		} catch (err) {
+			// Calibration refines later estimates; failing to save it must not fail an answered turn.
+			console.error("Discover: token calibration failed", err);
+		}
 		const warning = truncationWarning(prompt.estimatedTokens, reported, this.settings.maxPromptTokens);
 		if (warning !== undefined) this.onEvent({ type: "warning", message: warning });
 	}

@@ -37,7 +37,15 @@ export class SessionManager {
 
 	constructor(store: FileStore, opts: SessionManagerOptions = {}) {
 		this.now = opts.now ?? Date.now;
-		const onWarning = opts.onWarning ?? ((message: string) => console.warn(`Discover: ${message}`));
+		const listener = opts.onWarning ?? ((message: string) => console.warn(`Discover: ${message}`));
+		const onWarning = (message: string): void => {
+			try {
+				listener(message);
+			} catch (err) {
+				// Warnings report damage that was already handled; a failing listener must not fail a load.
+				console.error("Discover: session warning listener failed", err);
+			}
+		};
 		this.files = new SessionFiles(store, onWarning, this.now, opts.recheckMs ?? DEFAULT_RECHECK_MS);
 	}
 

@@ -89,6 +89,29 @@ describe("torn and corrupt lines", () => {
 		expect(warnings).toHaveLength(2);
 	});
 
+	it("loads, lists and searches a damaged session even when the warning listener throws", async () => {
+		const store = new MemoryFileStore();
+		const id = await sessionWithTwoMessages(store);
+		await store.write("index.json", "{broken");
+		await store.append(file(id), "garbage {not json\n");
+		const throwing = new SessionManager(store, {
+			onWarning: () => {
+				throw new Error("the panel is gone");
+			},
+		});
+		const errors: unknown[] = [];
+		const original = console.error;
+		console.error = (...args: unknown[]) => errors.push(args);
+		try {
+			expect((await throwing.load(id)).messages.map((x) => x.content)).toEqual(["first", "second"]);
+			expect((await throwing.list()).map((s) => s.id)).toEqual([id]);
+			expect((await throwing.search("second")).map((h) => h.sessionId)).toEqual([id]);
+			expect(errors.length).toBeGreaterThan(0);
+		} finally {
+			console.error = original;
+		}
+	});
+
 	it("loads a file whose header line is damaged, using the file name as the id", async () => {
 		const store = new MemoryFileStore();
 		const id = await sessionWithTwoMessages(store);
