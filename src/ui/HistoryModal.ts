@@ -6,12 +6,12 @@ import { copyToClipboard } from "./clipboard";
 import { confirmAction } from "./ConfirmModal";
 import { openNote, writeExportNote } from "./exportNote";
 import { formatWhen } from "./format";
-import { appendHighlighted } from "./highlight";
 import { cachedSessionList, historyStateFor, invalidateSessionList, type HistoryState } from "./historyState";
+import { HistoryList } from "./HistoryList";
 import type { DiscoverHost } from "./host";
 import { LazyMarkdown } from "./LazyMarkdown";
 import { renameInput } from "./renameInput";
-import { isVisibleMessage, type SearchHit, type SessionSummary, type SessionsPort } from "./ports";
+import { isVisibleMessage, type SearchHit, type SessionsPort } from "./ports";
 import { SearchRunner, type SearchRunnerOptions } from "./SearchRunner";
 
 export interface HistoryModalOptions {
@@ -31,10 +31,12 @@ export class HistoryModal extends Modal {
 	private readonly state: HistoryState;
 	private readonly runner: SearchRunner<SearchHit[]>;
 	private searchEl!: HTMLInputElement;
-	private listEl!: HTMLElement;
+	private list!: HistoryList;
 	private mainEl!: HTMLElement;
 	private messagesEl: HTMLElement | undefined;
 	private loadSeq = 0;
+	/** Hits to render at least, once, when a search is restored on reopen. */
+	private restoreShown = 0;
 	private markdown: LazyMarkdown | undefined;
 
 	constructor(
@@ -48,7 +50,7 @@ export class HistoryModal extends Modal {
 		this.runner = new SearchRunner(
 			(query) => this.sessions.search(query, { limit: 100 }),
 			(_query, hits) => this.renderHits(hits),
-			(_query, err) => this.renderListMessage(`Search failed: ${err instanceof Error ? err.message : String(err)}`),
+			(_query, err) => this.list.showMessage(`Search failed: ${err instanceof Error ? err.message : String(err)}`),
 			options.search,
 		);
 	}
@@ -64,17 +66,26 @@ export class HistoryModal extends Modal {
 		});
 		this.searchEl.value = this.state.query;
 		this.searchEl.addEventListener("input", () => this.onQuery());
-		this.listEl = side.createDiv({ cls: "discover-chat-history-list", attr: { role: "list" } });
+		this.list = new HistoryList(side, {
+			onSelect: (id, messageId) => void this.select(id, { messageId }),
+			onScroll: (top) => (this.state.listScroll = top),
+			onShown: (count) => (this.state.listShown = count),
+		});
 		this.mainEl = body.createDiv({ cls: "discover-chat-history-main" });
-		this.listEl.addEventListener("scroll", () => (this.state.listScroll = this.listEl.scrollTop), { passive: true });
 		// Arrow keys move between chats (from the search box too); Enter or Space opens one.
-		side.addEventListener("keydown", (e) => this.onListKey(e));
+		side.addEventListener("keydown", (e) => this.list.onKey(e));
 
 		const selected = this.state.selectedId ?? this.options.activeSessionId;
-		if (this.state.query.trim() !== "") await this.runner.runNow(this.state.query.trim());
-		else await this.renderSessions();
-		this.listEl.scrollTop = this.state.listScroll;
-		if (selected) await this.select(selected, { restoreScroll: true });
+		// As many items as were on screen, so the saved scroll position exists again.
+		const { listScroll, listShown } = this.state;
+		if (this.state.query.trim() !== "") {
+			this.restoreShown = listShown;
+			await this.runner.runNow(this.state.query.trim());
+		} else await this.renderSessions(listShown);
+		this.list.scrollTop = listScroll;
+		this.state.listScroll = listScroll;
+		// The saved position belongs to the chat selected last time, not to the active one.
+		if (selected) await this.select(selected, { restoreScroll: selected === this.state.selectedId });
 		else this.renderEmptyMain("Select a chat to read it.");
 		this.searchEl.focus();
 	}
@@ -99,27 +110,21 @@ export class HistoryModal extends Modal {
 		}
 		if (seq !== this.loadSeq) return;
 		this.state.selectedId = id;
-		this.markSelected();
+		this.list.markSelected(id);
 		this.renderSession(session);
-		if (opts.messageId) {
-			const el = this.messagesEl?.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(opts.messageId)}"]`);
-			if (el) {
-				el.addClass("is-highlighted");
-				el.scrollIntoView({ block: "center" });
-			}
-		} else if (opts.restoreScroll && this.messagesEl) {
-			this.messagesEl.scrollTop = this.state.messagesScroll;
+		const messagesEl = this.messagesEl;
+		if (!messagesEl) return;
+		if (opts.restoreScroll && !opts.messageId) {
+			messagesEl.scrollTop = this.state.messagesScroll;
+			return;
 		}
-	}
-
-	private onListKey(e: KeyboardEvent): void {
-		if (e.key !== "ArrowDown" && e.key !== "ArrowUp") return;
-		const items = Array.from(this.listEl.querySelectorAll<HTMLElement>(".discover-chat-history-item"));
-		if (items.length === 0) return;
-		e.preventDefault();
-		const at = items.indexOf(activeDocument.activeElement as HTMLElement);
-		const next = at < 0 ? (e.key === "ArrowDown" ? 0 : items.length - 1) : Math.min(items.length - 1, Math.max(0, at + (e.key === "ArrowDown" ? 1 : -1)));
-		items[next]?.focus();
+		const el = opts.messageId ? messagesEl.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(opts.messageId)}"]`) : null;
+		if (el) {
+			el.addClass("is-highlighted");
+			el.scrollIntoView({ block: "center" });
+		}
+		// Another chat opens at its top (or at the hit): the previous chat's position no longer applies.
+		this.state.messagesScroll = messagesEl.scrollTop;
 	}
 
 	private onQuery(): void {
@@ -133,52 +138,19 @@ export class HistoryModal extends Modal {
 		this.runner.request(query.trim());
 	}
 
-	private async renderSessions(): Promise<void> {
+	private async renderSessions(minShown = 0): Promise<void> {
 		const list = await cachedSessionList(this.state, this.sessions);
 		// A search typed while the list loaded wins.
 		if (this.state.query.trim() !== "") return;
-		this.listEl.empty();
-		if (list.length === 0) {
-			this.renderListMessage("No saved chats yet.");
-			return;
-		}
-		for (const summary of list) this.renderSessionItem(summary);
-		this.markSelected();
-	}
-
-	private renderSessionItem(s: SessionSummary): void {
-		const item = this.listEl.createEl("button", { cls: "discover-chat-history-item", attr: { type: "button", role: "listitem" } });
-		item.dataset.sessionId = s.id;
-		item.createDiv({ cls: "discover-chat-history-item-title", text: s.title });
-		const meta = item.createDiv({ cls: "discover-chat-history-item-meta" });
-		meta.setText(`${formatWhen(s.updatedAt)} · ${s.messageCount} ${s.messageCount === 1 ? "message" : "messages"}`);
-		if (s.preview) item.createDiv({ cls: "discover-chat-history-item-preview", text: s.preview });
-		item.addEventListener("click", () => void this.select(s.id));
+		this.list.markSelected(this.state.selectedId);
+		this.list.showSessions(list, minShown);
 	}
 
 	private renderHits(hits: SearchHit[]): void {
-		this.listEl.empty();
-		if (hits.length === 0) {
-			this.renderListMessage("No messages match.");
-			return;
-		}
 		const titles = new Map((this.state.cache?.list ?? []).map((s) => [s.id, s.title]));
-		for (const hit of hits) {
-			const item = this.listEl.createEl("button", { cls: ["discover-chat-history-item", "discover-chat-history-hit"], attr: { type: "button", role: "listitem" } });
-			item.dataset.sessionId = hit.sessionId;
-			item.dataset.messageId = hit.messageId;
-			const title = titles.get(hit.sessionId);
-			if (title) item.createDiv({ cls: "discover-chat-history-item-title", text: title });
-			item.createDiv({ cls: "discover-chat-history-item-meta", text: `${hit.role === "user" ? "You" : "Assistant"} · ${formatWhen(hit.createdAt)}` });
-			appendHighlighted(item.createDiv({ cls: "discover-chat-history-item-preview" }), hit.snippet, this.state.query.trim());
-			item.addEventListener("click", () => void this.select(hit.sessionId, { messageId: hit.messageId }));
-		}
-		this.markSelected();
-	}
-
-	private renderListMessage(text: string): void {
-		this.listEl.empty();
-		this.listEl.createDiv({ cls: "discover-chat-history-empty", text });
+		this.list.markSelected(this.state.selectedId);
+		this.list.showHits(hits, titles, this.state.query.trim(), this.restoreShown);
+		this.restoreShown = 0;
 	}
 
 	private renderEmptyMain(text: string): void {
@@ -186,14 +158,6 @@ export class HistoryModal extends Modal {
 		this.mainEl.empty();
 		this.messagesEl = undefined;
 		this.mainEl.createDiv({ cls: "discover-chat-history-empty", text });
-	}
-
-	private markSelected(): void {
-		this.listEl.querySelectorAll<HTMLElement>(".discover-chat-history-item").forEach((el) => {
-			const on = el.dataset.sessionId === this.state.selectedId;
-			el.toggleClass("is-selected", on);
-			el.setAttr("aria-current", on ? "true" : "false");
-		});
 	}
 
 	private renderSession(session: Session): void {

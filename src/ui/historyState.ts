@@ -8,6 +8,9 @@ export interface HistoryState {
 	selectedId: string | undefined;
 	query: string;
 	listScroll: number;
+	/** Items rendered in the list (it grows page by page), so reopening can restore the scroll. */
+	listShown: number;
+	/** The selected chat's messages' scroll position. */
 	messagesScroll: number;
 	cache: { at: number; list: SessionSummary[] } | undefined;
 }
@@ -17,7 +20,7 @@ const states = new WeakMap<object, HistoryState>();
 export function historyStateFor(owner: object): HistoryState {
 	let state = states.get(owner);
 	if (!state) {
-		state = { selectedId: undefined, query: "", listScroll: 0, messagesScroll: 0, cache: undefined };
+		state = { selectedId: undefined, query: "", listScroll: 0, listShown: 0, messagesScroll: 0, cache: undefined };
 		states.set(owner, state);
 	}
 	return state;

@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { asObsidianApp, createTestApp, flush, pressKey, typeInto } from "../obsidian/harness";
+import { HISTORY_PAGE_SIZE } from "../../src/ui/HistoryList";
 import { HistoryModal, type HistoryModalOptions } from "../../src/ui/HistoryModal";
 import { fakeWorld, message } from "./fakes";
 
@@ -105,6 +106,62 @@ describe("history browser", () => {
 		expect(t.all(".discover-chat-history-hit")).toHaveLength(1);
 		expect(t.el(".discover-chat-history-session-title")?.textContent).toBe("Gardening");
 		expect(t.sessions.listCalls).toBe(listCalls);
+	});
+
+	it("restores both scroll positions on reopen, and a newly selected chat opens at its top", async () => {
+		const t = await setup();
+		const long = Array.from({ length: 40 }, (_, i) => message(i % 2 ? "assistant" : "user", `Line ${i}`));
+		const third = t.sessions.add("Long", long, "2026-01-03T10:00:00.000Z");
+		const first = await t.open();
+		t.all(".discover-chat-history-item")[0]!.click();
+		await flush();
+		const list = t.el(".discover-chat-history-list")!;
+		const messages = () => t.el(".discover-chat-history-messages")!;
+		list.scrollTop = 37;
+		list.dispatchEvent(new Event("scroll"));
+		messages().scrollTop = 420;
+		messages().dispatchEvent(new Event("scroll"));
+		first.close();
+		const second = await t.open();
+		expect(t.el(".discover-chat-history-session-title")?.textContent).toBe(third.title);
+		expect(t.el(".discover-chat-history-list")!.scrollTop).toBe(37);
+		expect(messages().scrollTop).toBe(420);
+		// Another chat starts at its top; reopening then must not apply the first chat's position.
+		t.all(".discover-chat-history-item")[1]!.click();
+		await flush();
+		second.close();
+		await t.open();
+		expect(t.el(".discover-chat-history-session-title")?.textContent).toBe("Physics");
+		expect(messages().scrollTop).toBe(0);
+	});
+
+	it("shows a thousand chats page by page, and reopens with as many shown as before", async () => {
+		const t = await setup();
+		for (let i = 0; i < 1000; i++) t.sessions.add(`Chat ${i}`, [message("user", `Question ${i}`)], new Date(Date.UTC(2027, 0, 1, 0, 0, i)).toISOString());
+		const modal = await t.open();
+		expect(t.all(".discover-chat-history-item")).toHaveLength(HISTORY_PAGE_SIZE);
+		expect(t.all(".discover-chat-history-item-title")[0]!.textContent).toBe("Chat 999");
+		const list = t.el(".discover-chat-history-list")!;
+		let height = 5000;
+		Object.defineProperty(list, "scrollHeight", { get: () => height, configurable: true });
+		Object.defineProperty(list, "clientHeight", { get: () => 500, configurable: true });
+		list.scrollTop = 1000; // far from the end: nothing more yet
+		list.dispatchEvent(new Event("scroll"));
+		expect(t.all(".discover-chat-history-item")).toHaveLength(HISTORY_PAGE_SIZE);
+		list.scrollTop = 4200; // near the end
+		list.dispatchEvent(new Event("scroll"));
+		expect(t.all(".discover-chat-history-item")).toHaveLength(2 * HISTORY_PAGE_SIZE);
+		height = 10000;
+		// The arrow keys reach past the last item shown.
+		const items = t.all(".discover-chat-history-item");
+		items.at(-1)!.focus();
+		pressKey(items.at(-1)!, "ArrowDown");
+		expect(t.all(".discover-chat-history-item")).toHaveLength(3 * HISTORY_PAGE_SIZE);
+		expect(document.activeElement?.querySelector(".discover-chat-history-item-title")?.textContent).toBe(`Chat ${999 - 2 * HISTORY_PAGE_SIZE}`);
+		modal.close();
+		await t.open();
+		expect(t.all(".discover-chat-history-item")).toHaveLength(3 * HISTORY_PAGE_SIZE);
+		expect(t.el(".discover-chat-history-list")!.scrollTop).toBe(4200);
 	});
 
 	it("loads a session into the panel, and To prompt hands a message to the input", async () => {

@@ -1,0 +1,145 @@
+import { formatWhen } from "./format";
+import { appendHighlighted } from "./highlight";
+import type { SearchHit, SessionSummary } from "./ports";
+
+/** Items added at a time: a page more than a tall modal shows, so scrolling never waits. */
+export const HISTORY_PAGE_SIZE = 100;
+/** Within this many pixels of the end, the next page is added. */
+const NEAR_END_PX = 400;
+
+export interface HistoryListHandlers {
+	onSelect: (sessionId: string, messageId?: string) => void;
+	/** The person scrolled (the position is restored on reopen). */
+	onScroll: (scrollTop: number) => void;
+	/** More items are on screen (as many are rendered on reopen, so the scroll can be restored). */
+	onShown: (count: number) => void;
+}
+
+/**
+ * The left column of the history browser: saved chats, or search hits. A long list is added page
+ * by page as the person scrolls (or moves with the arrow keys), so a thousand chats open at once.
+ */
+export class HistoryList {
+	readonly el: HTMLElement;
+	/** Renders each item not yet on screen, in order. */
+	private queue: (() => void)[] = [];
+	private shown = 0;
+	private selectedId: string | undefined;
+
+	constructor(parentEl: HTMLElement, private readonly handlers: HistoryListHandlers) {
+		this.el = parentEl.createDiv({ cls: "discover-chat-history-list", attr: { role: "list" } });
+		this.el.addEventListener("scroll", () => this.onScroll(), { passive: true });
+	}
+
+	/** Saved chats, newest first; at least `minShown` items are rendered (to restore a scroll). */
+	showSessions(list: readonly SessionSummary[], minShown = 0): void {
+		if (list.length === 0) {
+			this.showMessage("No saved chats yet.");
+			return;
+		}
+		this.reset(list.map((s) => () => this.renderSession(s)), minShown);
+	}
+
+	/** Search hits, with their chat's title when known and the query marked in the snippet. */
+	showHits(hits: readonly SearchHit[], titles: ReadonlyMap<string, string>, query: string, minShown = 0): void {
+		if (hits.length === 0) {
+			this.showMessage("No messages match.");
+			return;
+		}
+		this.reset(hits.map((hit) => () => this.renderHit(hit, titles.get(hit.sessionId), query)), minShown);
+	}
+
+	showMessage(text: string): void {
+		this.reset([], 0);
+		this.el.createDiv({ cls: "discover-chat-history-empty", text });
+	}
+
+	markSelected(id: string | undefined): void {
+		this.selectedId = id;
+		for (const el of this.items()) this.mark(el);
+	}
+
+	get renderedCount(): number {
+		return this.shown;
+	}
+
+	get scrollTop(): number {
+		return this.el.scrollTop;
+	}
+
+	set scrollTop(top: number) {
+		this.el.scrollTop = top;
+	}
+
+	/** Arrow keys move between items (from the search box too), adding the next page at the end. */
+	onKey(e: KeyboardEvent): void {
+		if (e.key !== "ArrowDown" && e.key !== "ArrowUp") return;
+		let items = this.items();
+		if (items.length === 0) return;
+		e.preventDefault();
+		const at = items.indexOf(activeDocument.activeElement as HTMLElement);
+		if (e.key === "ArrowDown" && at === items.length - 1 && this.queue.length > 0) {
+			this.renderPage(HISTORY_PAGE_SIZE);
+			items = this.items();
+		}
+		const next = at < 0 ? (e.key === "ArrowDown" ? 0 : items.length - 1) : Math.min(items.length - 1, Math.max(0, at + (e.key === "ArrowDown" ? 1 : -1)));
+		items[next]?.focus();
+	}
+
+	private items(): HTMLElement[] {
+		return Array.from(this.el.querySelectorAll<HTMLElement>(".discover-chat-history-item"));
+	}
+
+	private reset(renderers: (() => void)[], minShown: number): void {
+		this.el.empty();
+		this.queue = renderers;
+		this.shown = 0;
+		this.renderPage(Math.max(HISTORY_PAGE_SIZE, minShown));
+	}
+
+	private renderPage(count: number): void {
+		const page = this.queue.splice(0, count);
+		for (const render of page) render();
+		this.shown += page.length;
+		if (page.length > 0) this.handlers.onShown(this.shown);
+	}
+
+	private onScroll(): void {
+		const el = this.el;
+		if (this.queue.length > 0 && el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_END_PX) this.renderPage(HISTORY_PAGE_SIZE);
+		this.handlers.onScroll(el.scrollTop);
+	}
+
+	private item(sessionId: string, cls: string[] = []): HTMLButtonElement {
+		const item = this.el.createEl("button", { cls: ["discover-chat-history-item", ...cls], attr: { type: "button", role: "listitem" } });
+		item.dataset.sessionId = sessionId;
+		this.mark(item);
+		return item;
+	}
+
+	private mark(el: HTMLElement): void {
+		const on = el.dataset.sessionId === this.selectedId;
+		el.toggleClass("is-selected", on);
+		el.setAttr("aria-current", on ? "true" : "false");
+	}
+
+	private renderSession(s: SessionSummary): void {
+		const item = this.item(s.id);
+		item.createDiv({ cls: "discover-chat-history-item-title", text: s.title });
+		item.createDiv({
+			cls: "discover-chat-history-item-meta",
+			text: `${formatWhen(s.updatedAt)} · ${s.messageCount} ${s.messageCount === 1 ? "message" : "messages"}`,
+		});
+		if (s.preview) item.createDiv({ cls: "discover-chat-history-item-preview", text: s.preview });
+		item.addEventListener("click", () => this.handlers.onSelect(s.id));
+	}
+
+	private renderHit(hit: SearchHit, title: string | undefined, query: string): void {
+		const item = this.item(hit.sessionId, ["discover-chat-history-hit"]);
+		item.dataset.messageId = hit.messageId;
+		if (title) item.createDiv({ cls: "discover-chat-history-item-title", text: title });
+		item.createDiv({ cls: "discover-chat-history-item-meta", text: `${hit.role === "user" ? "You" : "Assistant"} · ${formatWhen(hit.createdAt)}` });
+		appendHighlighted(item.createDiv({ cls: "discover-chat-history-item-preview" }), hit.snippet, query);
+		item.addEventListener("click", () => this.handlers.onSelect(hit.sessionId, hit.messageId));
+	}
+}
