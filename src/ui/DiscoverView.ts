@@ -246,7 +246,7 @@ export class DiscoverView extends ItemView {
 		const last = messages[messages.length - 1];
 		const recorded = last?.role === "user" && last.content === turn.text;
 		// Text the engine never recorded goes back into the input, so not a word is lost.
-		if ((diagnosis.unsent || !recorded) && !turn.wholeNote && this.composer.value === "") this.composer.setValue(turn.text);
+		if ((diagnosis.unsent || !recorded) && !turn.wholeNote) this.restoreUnsent(turn.text);
 		const view = this.list.showError(diagnosis, recorded || turn.wholeNote ? () => void this.send({ ...turn, fromInput: false }) : undefined);
 		const adapter = this.runtime?.adapter();
 		if (diagnosis.probeConnection && adapter?.testConnection) {
@@ -256,6 +256,13 @@ export class DiscoverView extends ItemView {
 				() => view.setProbe(""),
 			);
 		}
+	}
+
+	/** Puts unsent text back, ahead of anything typed while it was on its way. */
+	private restoreUnsent(text: string): void {
+		const draft = this.composer.value;
+		if (draft === text) return;
+		this.composer.setValue(draft.trim() === "" ? text : `${text}\n\n${draft}`);
 	}
 
 	private async afterTurn(): Promise<void> {

@@ -133,6 +133,19 @@ describe("errors", () => {
 		expect(m.q(".discover-chat-error").textContent).toContain("Message too long");
 		expect(m.root.querySelector(".discover-chat-retry")).toBeNull();
 	});
+
+	it("puts unsent text back ahead of a draft typed meanwhile", async () => {
+		const m = await setup();
+		let fail: (err: unknown) => void = () => undefined;
+		m.runtime.syncSettings = () => new Promise((_resolve, reject) => (fail = reject));
+		await type(m, "My careful question");
+		expect(m.input().value).toBe("");
+		typeInto(m.input(), "another thought");
+		fail(new Error("The API key secret is missing"));
+		await flush();
+		expect(m.input().value).toBe("My careful question\n\nanother thought");
+		expect(m.q(".discover-chat-error").textContent).toContain("The API key secret is missing");
+	});
 });
 
 describe("context chip", () => {
