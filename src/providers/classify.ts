@@ -5,11 +5,16 @@ import { PROVIDER_LABELS, type ProviderName } from "./types";
 /** Each server's real wording for "the prompt does not fit the context window". */
 const CONTEXT_OVERFLOW_PATTERNS: readonly RegExp[] = [
 	/context_length_exceeded/i, // OpenAI error code
-	/maximum context length/i, // OpenAI and vLLM message
+	/maximum context length/i, // OpenAI, vLLM and OpenRouter message
+	/exceeds the context window/i, // OpenAI's newer message
+	/longer than the maximum model length/i, // vLLM V1 ("Prompt length of N is longer than…")
+	/too long to fit into the model/i, // vLLM ("The prompt (total length N) is too long…")
 	/exceed_context_size_error/i, // llama.cpp error type
 	/exceeds the available context size/i, // llama.cpp message
 	/context length of only/i, // LM Studio
 	/n_keep\b[\s\S]*\bn_ctx/i, // LM Studio / llama.cpp "n_keep: … >= n_ctx: …"
+	/tokens to keep from the initial prompt is greater than the context length/i, // LM Studio, without numbers
+	/\bexceeds (?:the )?(?:maximum )?context length/i, // LM Studio "Input length N exceeds context length M"
 	/prompt is too long/i, // Anthropic
 	/prompt is longer than the context length/i, // Ollama
 	/input length and `?max_tokens`? exceed context limit/i, // Anthropic, when max_tokens does not fit
@@ -122,7 +127,8 @@ export function classifyHttpError(ctx: ErrorContext, status: number, bodyText: s
 		const retryAfterMs = parseRetryAfter(headers);
 		return new LLMError("rate_limit", message ?? fallback, { ...opts, retryAfterMs });
 	}
-	if (status >= 500) return new LLMError("server", message ?? fallback, opts);
+	// 503 and Anthropic's 529 may say when to come back, too.
+	if (status >= 500) return new LLMError("server", message ?? fallback, { ...opts, retryAfterMs: parseRetryAfter(headers) });
 	if (status >= 400) return new LLMError("bad_request", message ?? fallback, opts);
 	return new LLMError("protocol", fallback, opts);
 }

@@ -108,6 +108,13 @@ function send(url: string, init: TransportInit, request: HttpModule["request"]):
 			res = incoming;
 			incoming.on("close", () => signal?.removeEventListener("abort", onAbort));
 			const status = incoming.statusCode ?? 0;
+			// `Response` throws for these, and a throw here would escape as an uncaught exception.
+			if (status < 200 || status > 599) {
+				const err = new Error(`The server answered with HTTP status ${status}, which is not a valid final status.`);
+				reject(err);
+				destroy();
+				return;
+			}
 			// `Response` forbids a body on these statuses.
 			const noBody = status === 204 || status === 205 || status === 304;
 			resolve(

@@ -1,5 +1,6 @@
 // The adapters against local protocol servers, byte-chunked, with faults: the same suite over both
 // transports.
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { GenerateRequest } from "../../src/chat/types";
 import { createAdapter, type ProviderAdapter, type ProviderConfig, type ProviderName } from "../../src/providers";
@@ -26,6 +27,10 @@ const DIALECTS: ProviderName[] = ["ollama", "openai", "anthropic"];
 
 function chat(overrides: Partial<GenerateRequest> = {}): GenerateRequest {
 	return { purpose: "chat", messages: [{ role: "user", content: "Hello" }], maxTokens: 128, contextWindow: 8192, ...overrides };
+}
+
+async function until(condition: () => boolean): Promise<void> {
+	while (!condition()) await sleep(5);
 }
 
 async function rejection(p: Promise<unknown>): Promise<{ kind?: string; message: string; status?: number; retryAfterMs?: number }> {
@@ -70,9 +75,10 @@ for (const { name, load } of TRANSPORTS) {
 					expect((await adapter(provider).generate(chat())).text).toBe("日本🎉");
 				});
 
-				it("a reset mid-stream is a network error, never a short answer", async () => {
+				it("a reset mid-stream is a network error, never a short answer, and is not retried", async () => {
 					server.route("POST", path, streamScenario(provider, MULTIBYTE_TOKENS, {}, { resetAfterBytes: 120 }));
 					expect((await rejection(adapter(provider).generate(chat()))).kind).toBe("network");
+					expect(server.requests).toHaveLength(1);
 				});
 
 				it("a stream that ends without its terminator is a protocol error", async () => {
@@ -122,6 +128,16 @@ for (const { name, load } of TRANSPORTS) {
 					expect(await rejection(adapter(provider).generate(chat()))).toMatchObject({ kind: "rate_limit", retryAfterMs: 7000 });
 				});
 
+				it("HTTP 429 with Retry-After as an HTTP date", async () => {
+					const at = new Date(Date.now() + 60_000).toUTCString();
+					server.route("POST", path, errorScenario(httpError(provider, 429, "slow down", "rate_limit_error", { "retry-after": at })));
+					const err = await rejection(adapter(provider).generate(chat()));
+					expect(err.kind).toBe("rate_limit");
+					// The date has whole seconds, and some of the minute passes before it is read.
+					expect(err.retryAfterMs).toBeGreaterThan(50_000);
+					expect(err.retryAfterMs).toBeLessThanOrEqual(60_000);
+				});
+
 				it("no first byte in time is a network error that says so", async () => {
 					server.route("POST", path, streamScenario(provider, ["late"], {}, { firstByteDelayMs: 400 }));
 					const err = await rejection(adapter(provider, { firstByteTimeoutMs: 80 }).generate(chat()));
@@ -152,6 +168,32 @@ for (const { name, load } of TRANSPORTS) {
 					expect((await rejection(pending)).kind).toBe("aborted");
 					await server.waitForClientClose();
 					expect(server.clientCloses).toHaveLength(1);
+				});
+
+				it("Stop while the server is still silent rejects with aborted, and the server sees the connection close", async () => {
+					server.route("POST", path, streamScenario(provider, ["late"], {}, { firstByteDelayMs: 1500 }));
+					const controller = new AbortController();
+					const pending = adapter(provider).generate(chat({ signal: controller.signal }));
+					await until(() => server.requests.length === 1);
+					controller.abort();
+					expect((await rejection(pending)).kind).toBe("aborted");
+					await server.waitForClientClose();
+				});
+
+				it("an onToken that throws ends the request with an error and closes the connection", async () => {
+					server.route("POST", path, endlessScenario(provider));
+					const err = await rejection(
+						adapter(provider).generate(
+							chat({
+								onToken: () => {
+									throw new Error("the renderer failed");
+								},
+							}),
+						),
+					);
+					expect(err.kind).toBe("protocol");
+					expect(err.message).toContain("the renderer failed");
+					await server.waitForClientClose();
 				});
 
 				it("an already aborted signal never sends", async () => {
@@ -192,6 +234,14 @@ for (const { name, load } of TRANSPORTS) {
 			const err = await rejection(createAdapter({ provider: "openai", baseUrl: server.url, model: "m", transport }).generate(chat()));
 			expect(err.kind).toBe("protocol");
 			expect(err.message).toContain("/v1");
+		});
+
+		it("a status no HTTP response may have is an error, never a crash or a hang", async () => {
+			server.route("POST", CHAT_PATHS.ollama, { status: 600, headers: { "content-type": "text/plain" }, body: "odd" });
+			const err = await rejection(adapter("ollama", { firstByteTimeoutMs: 3000 }).generate(chat()));
+			expect(["server", "network"]).toContain(err.kind);
+			// Not the time limit: the transport answered at once.
+			expect(err.message).not.toMatch(/sent nothing/);
 		});
 
 		it("an unreachable server is a network error that says where", async () => {

@@ -14,9 +14,27 @@ describe("context overflow wording", () => {
 		});
 	}
 
-	it("does not mistake other errors for overflow", () => {
-		expect(isContextOverflowText("Invalid value for 'temperature'")).toBe(false);
-		expect(isContextOverflowText("model 'x' not found")).toBe(false);
+	it.each([
+		"The number of tokens to keep from the initial prompt is greater than the context length. Try to load the model with a larger context length",
+		"Cannot truncate prompt with n_keep (15028) >= n_ctx (7424)",
+		"Prompt length of 5016 is longer than the maximum model length of 4096.",
+		"The prompt (total length 25938) is too long to fit into the model (context length 4096).",
+		"Input length 6491 exceeds context length 1500",
+		"Your input exceeds the context window of this model. Please adjust your input and try again.",
+		"input length and `max_tokens` exceed context limit: 188240 + 21333 > 200000, decrease input length or `max_tokens` and try again",
+	])("recognizes the variant %j", (text) => {
+		expect(isContextOverflowText(text)).toBe(true);
+	});
+
+	it.each([
+		"Invalid value for 'temperature'",
+		"model 'x' not found",
+		"Rate limit reached for requests",
+		"max_tokens must be at least 1",
+		"The context window setting is not supported by this model",
+		"llama runner process has terminated",
+	])("does not mistake %j for overflow", (text) => {
+		expect(isContextOverflowText(text)).toBe(false);
 	});
 });
 
@@ -35,6 +53,11 @@ describe("HTTP status classification", () => {
 		[422, "unprocessable", "bad_request"],
 	])("HTTP %i → %s", (status, body, kind) => {
 		expect(classifyHttpError(ctx, status, body, h).kind).toBe(kind);
+	});
+
+	it("keeps Retry-After on a server error (503, Anthropic's 529), for the caller to decide", () => {
+		const err = classifyHttpError({ ...ctx, provider: "anthropic" }, 529, '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}', new Headers({ "retry-after": "12" }));
+		expect(err).toMatchObject({ kind: "server", retryAfterMs: 12000, message: "Overloaded" });
 	});
 
 	it("keeps the provider's own message", () => {

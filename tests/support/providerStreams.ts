@@ -214,8 +214,9 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
 
 /**
  * Context overflow as each server really words it. Sources: OpenAI API errors (code
- * `context_length_exceeded`), vLLM's OpenAI server, llama.cpp server (`exceed_context_size_error`),
- * LM Studio (string errors, also with HTTP 200), Anthropic (`prompt is too long`), Ollama.
+ * `context_length_exceeded`), vLLM's OpenAI server (V0 and V1 wording), llama.cpp server
+ * (`exceed_context_size_error`), LM Studio (string errors as reported on its bug tracker, also with
+ * HTTP 200), Anthropic (`prompt is too long`), Ollama (as its users report it).
  */
 export const OVERFLOW_BODIES: Record<string, { dialect: Dialect; reply: ErrorBody }> = {
 	openai: {
@@ -251,6 +252,22 @@ export const OVERFLOW_BODIES: Record<string, { dialect: Dialect; reply: ErrorBod
 			error: "Trying to keep the first 5120 tokens when context the overflows. However, the model is loaded with context length of only 4096 tokens, which is not enough. Try to load the model with a larger context length, or provide a shorter input",
 		}),
 	},
+	vllmV1: {
+		dialect: "openai",
+		reply: json(400, {
+			object: "error",
+			message: "The decoder prompt (length 5120) is longer than the maximum model length of 4096. Make sure that `max_model_len` is no smaller than the number of text tokens.",
+			type: "BadRequestError",
+			param: null,
+			code: 400,
+		}),
+	},
+	lmstudioKeep: {
+		dialect: "openai",
+		reply: json(400, {
+			error: "The number of tokens to keep from the initial prompt is greater than the context length. Try to load the model with a larger context length, or provide a shorter input",
+		}),
+	},
 	lmstudioNKeep200: {
 		dialect: "openai",
 		reply: json(200, {
@@ -271,7 +288,7 @@ export const OVERFLOW_BODIES: Record<string, { dialect: Dialect; reply: ErrorBod
 	},
 	ollama: {
 		dialect: "ollama",
-		reply: json(400, { error: "the prompt is longer than the context length" }),
+		reply: json(400, { error: "the prompt is longer than the context length currently available to the model" }),
 	},
 };
 
