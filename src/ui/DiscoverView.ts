@@ -270,12 +270,17 @@ export class DiscoverView extends ItemView {
 		if (!runtime) return;
 		const id = runtime.chat.sessionId;
 		if (id && id !== this.sendingSession) await this.rememberSession(id);
-		if (id) {
-			// The title comes from the first message; the index makes this lookup cheap.
-			const summary = (await runtime.sessions.list()).find((s) => s.id === id);
-			if (summary) this.header.setTitle(summary.title, true);
-		}
+		await this.refreshTitle();
 		this.context.updatePreview();
+	}
+
+	/** The title comes from the first message; the index makes this lookup cheap. */
+	private async refreshTitle(): Promise<void> {
+		const runtime = this.runtime;
+		const id = runtime?.chat.sessionId;
+		if (!runtime || !id) return;
+		const summary = (await runtime.sessions.list()).find((s) => s.id === id);
+		if (summary && id === this.runtime?.chat.sessionId) this.header.setTitle(summary.title, true);
 	}
 
 	private onChatEvent(e: ChatEvent): void {
@@ -299,8 +304,15 @@ export class DiscoverView extends ItemView {
 
 	private onMessage(message: ChatMessage): void {
 		this.list.upsert(message);
+		if (message.role !== "user") return;
 		// The answer's bubble goes right under the question, before the first token arrives.
-		if (message.role === "user" && this.sending && !this.list.isStreaming) this.list.startStreaming();
+		if (this.sending && !this.list.isStreaming) this.list.startStreaming();
+		// The question is saved: remember its chat now, so a restart mid-answer reopens it.
+		const id = this.runtime?.chat.sessionId;
+		this.rememberSession(id)
+			.then(() => this.refreshTitle())
+			// A title or a settings write that fails now is retried when the turn ends.
+			.catch(() => undefined);
 	}
 
 	private setStatus(text: string): void {

@@ -274,6 +274,29 @@ describe("sessions", () => {
 		expect(m.sessions.sessions.get(m.chat.sessionId!)!.title).toBe("Renamed");
 	});
 
+	it("remembers the chat and shows its title as soon as the question is saved, before the answer", async () => {
+		const m = await setup();
+		await type(m, "Why is the sky blue?");
+		await flush();
+		expect(m.chat.busy).toBe(true);
+		expect(m.host.settings.activeSessionId).toBe(m.chat.sessionId);
+		expect(m.q(".discover-chat-title").textContent).toBe("Why is the sky blue?");
+	});
+
+	it("New chat starts an empty chat and makes it the active one", async () => {
+		const m = await setup();
+		await type(m, "First question");
+		m.chat.finish();
+		await flush();
+		const first = m.chat.sessionId;
+		m.q<HTMLButtonElement>('[aria-label="New chat"]').click();
+		await flush();
+		expect(m.chat.sessionId).not.toBe(first);
+		expect(m.host.settings.activeSessionId).toBe(m.chat.sessionId);
+		expect(m.messages()).toHaveLength(0);
+		expect(m.q(".discover-chat-title").textContent).toBe("New chat");
+	});
+
 	it("flushes a partial answer and pending calibration when the panel closes", async () => {
 		const m = await setup();
 		await type(m, "Stream forever");
