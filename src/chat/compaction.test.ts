@@ -240,6 +240,10 @@ describe("compactHistory properties", () => {
 					if (result.summaryOf !== undefined) {
 						const covered = history.findIndex((m) => m.id === result.summaryOf);
 						expect(covered).toBe(history.length - result.recent.length - 1);
+						// The older block ends on an assistant turn whenever one is near the cut.
+						if (!result.lastResort && history[covered]?.role !== "assistant") {
+							expect(history.slice(Math.max(0, covered - 8), covered + 1).some((m) => m.role === "assistant")).toBe(false);
+						}
 					}
 					const everything = buildPrompt({ systemPrompt: i.systemPrompt, summary: previousSummary, history, current, budget: i.budget.prompt });
 					if (everything.estimatedTokens <= i.budget.prompt) {
