@@ -78,6 +78,36 @@ describe("sending and streaming", () => {
 	});
 });
 
+describe("message actions and progress", () => {
+	it("Copy puts the message's Markdown on the clipboard", async () => {
+		const copied: string[] = [];
+		Object.defineProperty(navigator, "clipboard", { value: { writeText: (t: string) => (copied.push(t), Promise.resolve()) }, configurable: true });
+		const m = await setup();
+		await type(m, "Question");
+		m.chat.token("An **answer**.");
+		m.chat.finish();
+		await flush();
+		m.messages()[1]!.querySelector<HTMLButtonElement>(".discover-chat-copy")!.click();
+		m.messages()[0]!.querySelector<HTMLButtonElement>(".discover-chat-copy")!.click();
+		await flush();
+		expect(copied).toEqual(["An **answer**.", "Question"]);
+	});
+
+	it("shows the engine's progress text until the answer starts", async () => {
+		const m = await setup();
+		await type(m, "Long chat question");
+		const status = m.q(".discover-chat-status");
+		expect(status.textContent).toBe("Waiting for the model…");
+		m.chat.status("Summarizing earlier messages…");
+		expect(status.textContent).toBe("Summarizing earlier messages…");
+		expect(status.hasClass("discover-chat-hidden")).toBe(false);
+		m.chat.status("Continuing conversation…");
+		expect(status.textContent).toBe("Continuing conversation…");
+		m.chat.token("Hi");
+		expect(status.hasClass("discover-chat-hidden")).toBe(true);
+	});
+});
+
 describe("Stop", () => {
 	it("turns Send into Stop while streaming and keeps the partial answer with a stopped mark", async () => {
 		const m = await setup();
@@ -163,6 +193,14 @@ describe("context chip", () => {
 		m.q<HTMLButtonElement>(".discover-chat-context-chip").click();
 		expect(m.q(".discover-chat-context-chip").getAttr("aria-pressed")).toBe("false");
 		await type(m, "No context please");
+		expect(m.chat.sent[0]!.opts.context).toBeUndefined();
+	});
+
+	it("starts with the note left out when the setting says so", async () => {
+		const m = await setup({ settings: { includeActiveNote: false } });
+		expect(m.q(".discover-chat-context-chip").getAttr("aria-pressed")).toBe("false");
+		expect(m.q(".discover-chat-context-fit").textContent).toBe("not included");
+		await type(m, "Without the note");
 		expect(m.chat.sent[0]!.opts.context).toBeUndefined();
 	});
 

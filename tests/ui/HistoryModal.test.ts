@@ -164,11 +164,15 @@ describe("history browser", () => {
 		expect(t.el(".discover-chat-history-list")!.scrollTop).toBe(4200);
 	});
 
-	it("loads a session into the panel, and To prompt hands a message to the input", async () => {
+	it("loads a session into the panel; Copy and To prompt act on one message", async () => {
 		const t = await setup();
 		const modal = await t.open();
 		t.all(".discover-chat-history-item")[0]!.click();
 		await flush();
+		const copied: string[] = [];
+		Object.defineProperty(navigator, "clipboard", { value: { writeText: (text: string) => (copied.push(text), Promise.resolve()) }, configurable: true });
+		t.all('[aria-label="Copy message"]')[1]!.click();
+		expect(copied).toEqual(["A measure of disorder; tulips not included."]);
 		t.el('[aria-label="Use as prompt"]')!.click();
 		expect(t.prompts).toEqual(["What is entropy?"]);
 		await t.open();
