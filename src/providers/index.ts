@@ -21,18 +21,24 @@ const DIALECTS: Record<ProviderName, DialectFactory> = {
 };
 
 function originOf(baseUrl: string): string {
+	let url: URL | undefined;
 	try {
-		return new URL(baseUrl).origin;
+		url = new URL(baseUrl);
 	} catch {
+		url = undefined;
+	}
+	// "localhost:11434" parses as a URL with the scheme "localhost:", so check the scheme too.
+	if (url?.protocol !== "http:" && url?.protocol !== "https:") {
 		throw new LLMError("bad_request", `"${baseUrl}" is not a valid server address; it should look like http://localhost:11434.`);
 	}
+	return url.origin;
 }
 
 /** The adapter for one provider, model and server. Throws `bad_request` for an unusable address. */
 export function createAdapter(config: ProviderConfig): ProviderAdapter {
 	const dialect = DIALECTS[config.provider];
 	if (!dialect) throw new LLMError("bad_request", `Unknown provider "${String(config.provider)}".`);
-	const baseUrl = trimBaseUrl(config.baseUrl || DEFAULT_BASE_URLS[config.provider]);
+	const baseUrl = trimBaseUrl(config.baseUrl.trim() || DEFAULT_BASE_URLS[config.provider]);
 	const ctx: RequestContext = {
 		provider: config.provider,
 		model: config.model,

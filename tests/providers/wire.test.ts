@@ -6,6 +6,7 @@ import { CONTINUATION_PROMPT, toAnthropicPrompt } from "../../src/providers/anth
 import type { Transport } from "../../src/providers/transport";
 import { ProviderServer } from "../support/providerServer";
 import { baseUrlFor, CHAT_PATHS, streamScenario } from "../support/providerStreams";
+import { memoryTransport } from "../support/memoryTransport";
 import { TRANSPORTS } from "../support/transports";
 
 const messages: PromptMessage[] = [
@@ -80,6 +81,30 @@ for (const { name, load } of TRANSPORTS) {
 		});
 	});
 }
+
+describe("base URL", () => {
+	it.each([
+		["ollama", "", "http://localhost:11434/api/chat"],
+		["ollama", "  ", "http://localhost:11434/api/chat"],
+		["openai", " http://localhost:1234/v1/ ", "http://localhost:1234/v1/chat/completions"],
+		["anthropic", "", "https://api.anthropic.com/v1/messages"],
+	] as const)("%s with %j posts to %s", async (provider, baseUrl, url) => {
+		const transport = memoryTransport({ chunks: [] });
+		await createAdapter({ provider, baseUrl, model: "m", transport }).generate(req).catch(() => undefined);
+		expect(transport.calls[0]?.url).toBe(url);
+	});
+
+	it.each(["localhost:11434", "not a url", "ftp://localhost:11434"])("%j is a bad_request that says what an address looks like", (baseUrl) => {
+		let thrown: unknown;
+		try {
+			createAdapter({ provider: "ollama", baseUrl, model: "m" });
+		} catch (err) {
+			thrown = err;
+		}
+		expect(thrown).toMatchObject({ kind: "bad_request" });
+		expect((thrown as Error).message).toContain("http://localhost:11434");
+	});
+});
 
 describe("toAnthropicPrompt", () => {
 	it("never sends a system-role message, and alternates for any message sequence", async () => {
