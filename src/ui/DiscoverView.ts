@@ -8,6 +8,7 @@ import { diagnose } from "./errorDiagnosis";
 import type { ChatRuntime, ChatRuntimeFactory, DiscoverHost } from "./host";
 import { MessageList } from "./MessageList";
 import { HistoryModal } from "./HistoryModal";
+import { showTurnFailure } from "./turnFailure";
 import { historyStateFor, invalidateSessionList } from "./historyState";
 import type { ChatEvent, SendOptions } from "./ports";
 import type { RenderSchedulerOptions } from "./RenderScheduler";
@@ -241,28 +242,10 @@ export class DiscoverView extends ItemView {
 	private onSendFailed(err: unknown, turn: Turn, aborted: boolean): void {
 		this.list.endStreaming({ stopped: aborted });
 		if (aborted) return;
-		const diagnosis = diagnose(err);
-		const messages = this.runtime?.chat.messages ?? [];
-		const last = messages[messages.length - 1];
-		const recorded = last?.role === "user" && last.content === turn.text;
-		// Text the engine never recorded goes back into the input, so not a word is lost.
-		if ((diagnosis.unsent || !recorded) && !turn.wholeNote) this.restoreUnsent(turn.text);
-		const view = this.list.showError(diagnosis, recorded || turn.wholeNote ? () => void this.send({ ...turn, fromInput: false }) : undefined);
-		const adapter = this.runtime?.adapter();
-		if (diagnosis.probeConnection && adapter?.testConnection) {
-			view.setProbe("Checking the connection…");
-			adapter.testConnection().then(
-				(d) => view.setProbe(d.ok ? "The server answers now; retry." : d.message),
-				() => view.setProbe(""),
-			);
-		}
-	}
-
-	/** Puts unsent text back, ahead of anything typed while it was on its way. */
-	private restoreUnsent(text: string): void {
-		const draft = this.composer.value;
-		if (draft === text) return;
-		this.composer.setValue(draft.trim() === "" ? text : `${text}\n\n${draft}`);
+		showTurnFailure(
+			{ list: this.list, composer: this.composer, messages: this.runtime?.chat.messages ?? [], adapter: this.runtime?.adapter() },
+			{ err, text: turn.text, wholeNote: turn.wholeNote, retry: () => void this.send({ ...turn, fromInput: false }) },
+		);
 	}
 
 	private async afterTurn(): Promise<void> {

@@ -1,0 +1,47 @@
+import type { ChatMessage } from "../chat/types";
+import type { Composer } from "./Composer";
+import { diagnose } from "./errorDiagnosis";
+import type { MessageList } from "./MessageList";
+import type { DiagnosableAdapter } from "./ports";
+
+export interface FailedTurn {
+	err: unknown;
+	text: string;
+	/** A command's request: not the person's words, so never put back into the input. */
+	wholeNote: boolean;
+	/** Sends the same turn again. */
+	retry: () => void;
+}
+
+export interface FailureScene {
+	list: MessageList;
+	composer: Composer;
+	/** The chat's messages after the failure, to tell whether the question was saved. */
+	messages: readonly ChatMessage[];
+	adapter: DiagnosableAdapter | undefined;
+}
+
+/**
+ * What a failed turn leaves on screen: the diagnosis inline, Retry when sending again can help,
+ * text the engine never recorded back in the input, and a connection check where the connection
+ * may be the cause.
+ */
+export function showTurnFailure(scene: FailureScene, turn: FailedTurn): void {
+	const diagnosis = diagnose(turn.err);
+	const last = scene.messages[scene.messages.length - 1];
+	const recorded = last?.role === "user" && last.content === turn.text;
+	// Not a word is lost: unsent text goes back, ahead of anything typed while it was on its way.
+	if ((diagnosis.unsent || !recorded) && !turn.wholeNote) {
+		const draft = scene.composer.value;
+		if (draft !== turn.text) scene.composer.setValue(draft.trim() === "" ? turn.text : `${turn.text}\n\n${draft}`);
+	}
+	const view = scene.list.showError(diagnosis, recorded || turn.wholeNote ? turn.retry : undefined);
+	const adapter = scene.adapter;
+	if (diagnosis.probeConnection && adapter?.testConnection) {
+		view.setProbe("Checking the connection…");
+		adapter.testConnection().then(
+			(d) => view.setProbe(d.ok ? "The server answers now; retry." : d.message),
+			() => view.setProbe(""),
+		);
+	}
+}
