@@ -71,11 +71,13 @@ export async function diagnoseConnection(
 			const timedOut = /sent nothing for/.test(message);
 			return { ok: false, kind: "unreachable", message: timedOut ? message : unreachableMessage(config, ctx.origin) };
 		}
-		if (kind === "auth") return { ok: false, kind: "auth", message: `${label} rejected the API key. Check the key in settings. (${message})` };
+		// The error already says what was rejected and to check the key.
+		if (kind === "auth") return { ok: false, kind: "auth", message };
 		if (kind === "not_found") {
 			return { ok: false, kind: "error", message: `${label} at ${ctx.origin} has no model list where expected (${dialect.modelsUrl}). Check the base URL.` };
 		}
-		return { ok: false, kind: "error", message };
+		// A server error's message is the server's own words: say whose, and the status.
+		return { ok: false, kind: "error", message: status !== undefined && !message.startsWith(label) ? `${label} answered with an error (HTTP ${status}): ${message}` : message };
 	}
 	const latencyMs = Math.round(now() - started);
 	const available = (): string => `${models.slice(0, 8).map((m) => m.id).join(", ")}${models.length > 8 ? ", …" : ""}`;
@@ -90,6 +92,10 @@ export async function diagnoseConnection(
 				? `Download it with \`ollama pull ${config.model}\`.`
 				: `Available: ${available()}.`;
 		return { ok: false, kind: "model_missing", message: `${label} is running but has no model named "${config.model}". ${fix}`, latencyMs };
+	}
+	if (!listed) {
+		// Some OpenAI-compatible servers list nothing: say so rather than vouch for the model.
+		return { ok: true, kind: "ok", message: `Connected to ${label} in ${latencyMs} ms. It lists no models, so "${config.model}" could not be checked.`, latencyMs };
 	}
 	return { ok: true, kind: "ok", message: `Connected to ${label} in ${latencyMs} ms; model "${config.model}" is available.`, latencyMs };
 }

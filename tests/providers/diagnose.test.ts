@@ -106,6 +106,28 @@ for (const { name, load } of TRANSPORTS) {
 			expect(d).toMatchObject({ ok: false, kind: "auth" });
 		});
 
+		it("testConnection: a rejected key says so once, with the server's words", async () => {
+			server.route("GET", "/v1/models", errorScenario(httpError("anthropic", 401, "invalid x-api-key", "authentication_error")));
+			const d = await createAdapter(config({ provider: "anthropic", apiKey: "sk-ant-wrong-123456" })).testConnection();
+			expect(d).toMatchObject({ ok: false, kind: "auth" });
+			expect(d.message).toContain("invalid x-api-key");
+			expect(d.message.match(/Check the/g)).toHaveLength(1);
+		});
+
+		it("testConnection: a server error names the server and the status", async () => {
+			server.route("GET", "/api/tags", errorScenario(httpError("ollama", 500, "llama runner process has terminated", "api_error")));
+			const d = await createAdapter(config()).testConnection();
+			expect(d).toMatchObject({ ok: false, kind: "error", message: "Ollama answered with an error (HTTP 500): llama runner process has terminated" });
+		});
+
+		it("testConnection: a server that lists no models does not vouch for the model", async () => {
+			server.route("GET", "/v1/models", json({ object: "list", data: [] }));
+			const d = await createAdapter(config({ provider: "openai", baseUrl: baseUrlFor("openai", server.url), model: "local-model" })).testConnection();
+			expect(d).toMatchObject({ ok: true, kind: "ok" });
+			expect(d.message).toContain("could not be checked");
+			expect(d.message).not.toContain("is available");
+		});
+
 		it("testConnection: nothing listening is unreachable, asking whether Ollama runs", async () => {
 			const gone = await ProviderServer.start();
 			await gone.close();
