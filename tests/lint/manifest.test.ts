@@ -1,9 +1,12 @@
-// manifest.json follows Obsidian's submission rules and declares a minAppVersion that covers
-// every Obsidian API the code uses (the highest `@since` in obsidian.d.ts among them).
+// manifest.json follows Obsidian's submission rules and declares as minAppVersion exactly the
+// newest `@since` in obsidian.d.ts among the APIs the code uses, members included (a method can
+// be newer than its class: SecretComponent is 1.11.1, its setValue 1.11.4).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { fileImports, ROOT, sourceFiles } from "./sourceGraph";
+import { compareVersions, obsidianUses, obsidianUsesIn } from "./obsidianUsage";
+import { ROOT } from "./sourceGraph";
 
 interface Manifest {
 	id: string;
@@ -16,47 +19,32 @@ interface Manifest {
 
 const readJson = <T>(path: string): T => JSON.parse(readFileSync(join(ROOT, path), "utf8")) as T;
 
-export function compareVersions(a: string, b: string): number {
-	const pa = a.split(".").map(Number);
-	const pb = b.split(".").map(Number);
-	for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-		const d = (pa[i] ?? 0) - (pb[i] ?? 0);
-		if (d !== 0) return Math.sign(d);
-	}
-	return 0;
-}
-
-/** `@since` of each top-level export in a .d.ts, from the JSDoc just above its declaration. */
-export function topLevelSince(dts: string): Map<string, string> {
-	const out = new Map<string, string>();
-	const re = /\/\*\*((?:(?!\*\/)[\s\S])*)\*\/\s*export\s+(?:declare\s+)?(?:abstract\s+)?(?:class|function|const|let|interface|type|enum)\s+([A-Za-z_$][\w$]*)/g;
-	for (const m of dts.matchAll(re)) {
-		const since = /@since\s+([\d.]+)/.exec(m[1] ?? "")?.[1];
-		if (since && m[2]) out.set(m[2], since);
-	}
-	return out;
-}
-
-/** `@since` of a member of a class or interface in a .d.ts. */
-export function memberSince(dts: string, owner: string, member: string): string | undefined {
-	const start = dts.search(new RegExp(`export\\s+(?:declare\\s+)?(?:abstract\\s+)?(?:class|interface)\\s+${owner}\\b`));
-	if (start < 0) return undefined;
-	const end = dts.indexOf("\n}", start);
-	const body = dts.slice(start, end);
-	const m = new RegExp(`/\\*\\*((?:(?!\\*/)[\\s\\S])*)\\*/\\s*${member}\\b`).exec(body);
-	return m ? /@since\s+([\d.]+)/.exec(m[1] ?? "")?.[1] : undefined;
-}
-
-const dts = readFileSync(join(ROOT, "node_modules/obsidian/obsidian.d.ts"), "utf8");
 const manifest = readJson<Manifest>("manifest.json");
 
+/** A program of one in-memory file next to the real obsidian.d.ts, to test the scanner. */
+function sampleProgram(code: string): ts.Program {
+	const file = join(ROOT, "src", "__sample__.ts");
+	const host = ts.createCompilerHost({ strict: true, moduleResolution: ts.ModuleResolutionKind.Bundler, module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2018, types: [], skipLibCheck: true });
+	const read = host.readFile.bind(host);
+	host.readFile = (f) => (f === file ? code : read(f));
+	const exists = host.fileExists.bind(host);
+	host.fileExists = (f) => f === file || exists(f);
+	const getSource = host.getSourceFile.bind(host);
+	host.getSourceFile = (f, lang) => (f === file ? ts.createSourceFile(f, code, lang) : getSource(f, lang));
+	return ts.createProgram([file], { strict: true, moduleResolution: ts.ModuleResolutionKind.Bundler, module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2018, types: [], skipLibCheck: true, noEmit: true }, host);
+}
+
 describe("the @since scanner (so the rule can fail)", () => {
-	it("reads top-level and member @since tags", () => {
-		const sample = `/**\n * @public\n * @since 1.2.3\n */\nexport class Foo {\n    /**\n     * @since 1.5.0\n     */\n    bar: string;\n}\n/** @since 0.9 */\nexport function baz(): void;`;
-		expect(topLevelSince(sample)).toEqual(new Map([["Foo", "1.2.3"], ["baz", "0.9"]]));
-		expect(memberSince(sample, "Foo", "bar")).toBe("1.5.0");
+	it("finds members reached through values, with their own @since", () => {
+		const program = sampleProgram(`import { App, SecretComponent } from "obsidian";\nexport function f(app: App, el: HTMLElement): void {\n\tnew SecretComponent(app, el).setValue(app.secretStorage.getSecret("a") ?? "");\n}\n`);
+		const uses = obsidianUsesIn(program, (f) => f.endsWith("__sample__.ts"));
+		const since = new Map(uses.map((u) => [`${u.owner ?? ""}.${u.name}`, u.since]));
+		expect(since.get(".SecretComponent")).toBe("1.11.1");
+		expect(since.get("SecretComponent.setValue")).toBe("1.11.4");
+		expect(since.get("App.secretStorage")).toBe("1.11.4");
+		expect(since.get("SecretStorage.getSecret")).toBe("1.11.4");
 		expect(compareVersions("1.11.4", "1.9.10")).toBe(1);
-		expect(topLevelSince(dts).get("SecretStorage")).toBe("1.11.4");
+		expect(compareVersions("1.11", "1.11.0")).toBe(0);
 	});
 });
 
@@ -76,22 +64,12 @@ describe("manifest.json", () => {
 		expect(readJson<Record<string, string>>("versions.json")[manifest.version]).toBe(manifest.minAppVersion);
 	});
 
-	it("declares a minAppVersion no older than the newest Obsidian API the code uses", () => {
-		const since = topLevelSince(dts);
-		const used = new Map<string, string>();
-		for (const file of sourceFiles()) {
-			for (const ref of fileImports(file)) {
-				if (ref.specifier !== "obsidian") continue;
-				for (const name of ref.names) {
-					const v = since.get(name);
-					if (v) used.set(name, v);
-				}
-			}
-			const text = readFileSync(file, "utf8");
-			if (/\.secretStorage\b/.test(text)) used.set("App.secretStorage", memberSince(dts, "App", "secretStorage") ?? "0");
-		}
-		expect(used.size).toBeGreaterThan(3);
-		const [newestName, newest] = [...used].reduce((a, b) => (compareVersions(b[1], a[1]) > 0 ? b : a));
-		expect(compareVersions(manifest.minAppVersion, newest), `minAppVersion ${manifest.minAppVersion} is older than ${newest}, needed by ${newestName}`).toBeGreaterThanOrEqual(0);
+	it("declares as minAppVersion the newest @since among the Obsidian APIs the code uses", () => {
+		const dated = obsidianUses().filter((u): u is typeof u & { since: string } => u.since !== undefined);
+		expect(dated.length).toBeGreaterThan(20);
+		const newest = dated.reduce((a, b) => (compareVersions(b.since, a.since) > 0 ? b : a));
+		const name = `${newest.owner ? `${newest.owner}.` : ""}${newest.name} (${newest.where})`;
+		// Older would break on those apps; newer would turn away people the plugin works for.
+		expect(manifest.minAppVersion, `the newest API used is ${name}, since ${newest.since}`).toBe(newest.since);
 	});
 });

@@ -4,6 +4,7 @@
 // a signature that drifts from obsidian.d.ts fails `npm run typecheck`.
 import type * as O from "obsidian";
 import * as R from "./index";
+import type { TestEditor } from "./views";
 
 type Ctor<A extends unknown[], T> = new (...args: A) => T;
 
@@ -24,7 +25,7 @@ export const COVERED = {
 		"revealLeaf",
 		"setActiveLeaf",
 		"getActiveFile",
-		// getActiveViewOfType is generic, which this one-level check cannot compare; tests use it.
+		// getActiveViewOfType is generic: checked apart (CHECKED_APART).
 		"getMostRecentLeaf",
 		"openLinkText",
 		"iterateAllLeaves",
@@ -39,13 +40,63 @@ export const COVERED = {
 	Plugin: ["app", "manifest", "onload", "loadData", "saveData", "addCommand", "removeCommand", "addRibbonIcon", "addStatusBarItem", "addSettingTab", "registerView", "registerEvent", "register", "registerDomEvent", "registerInterval", "addChild", "removeChild", "load", "unload", "onunload"],
 	Modal: ["app", "containerEl", "modalEl", "titleEl", "contentEl", "scope", "open", "close", "onOpen", "onClose", "setTitle", "setContent", "setCloseCallback"],
 	ItemView: ["app", "leaf", "containerEl", "contentEl", "icon", "navigation", "addAction", "getViewType", "getDisplayText", "getState", "setState", "getIcon", "onResize", "load", "unload", "register", "registerDomEvent"],
+	MarkdownView: ["app", "file", "editor", "getViewType", "getViewData"],
+	Editor: ["getValue", "setValue", "getSelection", "somethingSelected", "replaceSelection", "lineCount", "getLine", "focus", "hasFocus"],
+	PluginSettingTab: ["app", "containerEl", "icon", "display", "hide"],
 } as const;
+
+/**
+ * Classes the runtime implements whole (checked with `satisfies` below), and those whose members
+ * src/ reaches only through one of them (a TextComponent's setValue is AbstractTextComponent's).
+ * The conformance test fails when src/ uses a member of any other class that COVERED lacks.
+ */
+export const WHOLE = [
+	"Events",
+	"Component",
+	"DataAdapter",
+	"Vault",
+	"TAbstractFile",
+	"TFile",
+	"TFolder",
+	"SecretStorage",
+	"Scope",
+	"BaseComponent",
+	"ValueComponent",
+	"AbstractTextComponent",
+	"TextComponent",
+	"TextAreaComponent",
+	"ToggleComponent",
+	"DropdownComponent",
+	"ButtonComponent",
+	"ExtraButtonComponent",
+	"SecretComponent",
+	"Notice",
+	"MarkdownRenderer",
+	"MarkdownRenderChild",
+	// Values returned by whole classes or functions above: DataAdapter.list/stat, debounce.
+	"ListedFiles",
+	"Stat",
+	"Debouncer",
+] as const;
+
+/** Generic members, which Covered cannot compare: each is checked on its own in typeConformance. */
+export const CHECKED_APART = ["Workspace.getActiveViewOfType"] as const;
+
+/** A member declared on a base class counts as covered where a covered subclass lists it. */
+export const INHERITED_BY: Record<string, keyof typeof COVERED> = {
+	View: "ItemView",
+	FileView: "MarkdownView",
+	TextFileView: "MarkdownView",
+	SettingTab: "PluginSettingTab",
+};
 
 /**
  * Obsidian's types with its partly covered classes swapped for the runtime's, so members compare
  * one level deep (an App's `workspace` is checked as a runtime Workspace, itself checked above).
  */
-type Swap<T> = T extends O.App
+type Swap<T> = T extends O.Editor
+	? TestEditor
+	: T extends O.App
 	? R.App
 	: T extends O.Workspace
 		? R.Workspace
@@ -106,11 +157,15 @@ export function typeConformance(el: HTMLElement, app: R.App, leaf: R.WorkspaceLe
 		// Partly covered classes: the members the runtime has keep Obsidian's signatures.
 		app: app satisfies Covered<O.App, "App">,
 		workspace: app.workspace satisfies Covered<O.Workspace, "Workspace">,
+		activeViewOfType: app.workspace.getActiveViewOfType.bind(app.workspace) satisfies O.Workspace["getActiveViewOfType"],
 		leaf: leaf satisfies Covered<O.WorkspaceLeaf, "WorkspaceLeaf">,
 		setting: new R.Setting(el) satisfies Covered<O.Setting, "Setting">,
 		modal: new R.Modal(app) satisfies Covered<O.Modal, "Modal">,
 		plugin: null as unknown as R.Plugin satisfies Covered<O.Plugin, "Plugin">,
 		itemView: null as unknown as R.ItemView satisfies Covered<O.ItemView, "ItemView">,
+		markdownView: null as unknown as R.MarkdownView satisfies Covered<O.MarkdownView, "MarkdownView">,
+		editor: null as unknown as TestEditor satisfies Covered<O.Editor, "Editor">,
+		settingTab: null as unknown as R.PluginSettingTab satisfies Covered<O.PluginSettingTab, "PluginSettingTab">,
 		manifest,
 	};
 }
