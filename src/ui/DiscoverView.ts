@@ -208,11 +208,17 @@ export class DiscoverView extends ItemView {
 		if (turn.fromInput) this.composer.setValue("", false);
 		const controller = new AbortController();
 		const options: SendOptions = { includeHistory: turn.includeHistory, signal: controller.signal, onToken: (d) => this.onToken(d) };
+		// Stop works from the first moment the button shows it, also while settings and note load.
+		this.stopController = controller;
 		try {
 			await runtime.syncSettings();
 			if (turn.withContext) Object.assign(options, await this.context.contextFor(turn.wholeNote));
+			if (controller.signal.aborted) {
+				// Stopped before anything went out: the question goes back into the input, unsent.
+				if (turn.fromInput && !turn.wholeNote && this.composer.value === "") this.composer.setValue(turn.text);
+				return;
+			}
 			this.sendingSession = runtime.chat.sessionId;
-			this.stopController = controller;
 			this.setStatus("Waiting for the model…");
 			const answer = await runtime.chat.sendMessage(turn.text, options);
 			this.list.upsert(answer);

@@ -96,6 +96,9 @@ describe("the panel on the real engine", () => {
 		m.root.querySelector<HTMLButtonElement>(".discover-chat-send")!.click();
 		await m.idle();
 		await until(() => m.root.querySelector(".discover-chat-message-stopped") !== null, "the stopped mark");
+		await flush();
+		// One bubble for the partial answer: the saved one replaces what streamed, never adds a copy.
+		expect(m.bodies()).toEqual(["Tell me a story", "Once upon a time"]);
 		const session = await new SessionManager(w.store).load(w.host.settings.activeSessionId!);
 		expect(session.messages.map((x) => [x.role, x.content, x.cancelled === true])).toEqual([
 			["user", "Tell me a story", false],

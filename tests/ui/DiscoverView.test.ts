@@ -124,6 +124,21 @@ describe("Stop", () => {
 		expect(answer.querySelector(".discover-chat-message-stopped")?.textContent).toBe("stopped");
 	});
 
+	it("Stop before the request goes out sends nothing and puts the question back", async () => {
+		const m = await setup();
+		let ready: () => void = () => undefined;
+		m.runtime.syncSettings = () => new Promise<void>((resolve) => (ready = resolve));
+		await type(m, "Never mind");
+		expect(m.button().getAttr("aria-label")).toBe("Stop answer");
+		m.button().click();
+		ready();
+		await flush();
+		expect(m.chat.sent).toHaveLength(0);
+		expect(m.input().value).toBe("Never mind");
+		expect(m.button().getAttr("aria-label")).toBe("Send message");
+		expect(m.root.querySelector(".discover-chat-error")).toBeNull();
+	});
+
 	it("makes a second send impossible while an answer streams", async () => {
 		const m = await setup();
 		await type(m, "First");
