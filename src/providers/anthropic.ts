@@ -14,13 +14,14 @@ export interface AnthropicPrompt {
 
 /**
  * Anthropic takes system text at the top level, and user/assistant turns that alternate and start
- * with the user: system messages are joined, consecutive same-role turns merged.
+ * with the user: system messages are joined, consecutive same-role turns merged. Blank turns are
+ * dropped (an answer stopped before its first token is saved empty), since Anthropic refuses them.
  */
 export function toAnthropicPrompt(messages: readonly PromptMessage[]): AnthropicPrompt {
 	const system = messages.filter((m) => m.role === "system").map((m) => m.content).filter((c) => c.trim() !== "");
 	const turns: AnthropicPrompt["messages"] = [];
 	for (const m of messages) {
-		if (m.role === "system") continue;
+		if (m.role === "system" || m.content.trim() === "") continue;
 		const last = turns[turns.length - 1];
 		if (last && last.role === m.role) last.content = `${last.content}\n\n${m.content}`;
 		else turns.push({ role: m.role, content: m.content });

@@ -82,6 +82,17 @@ for (const { name, load } of TRANSPORTS) {
 	});
 }
 
+describe("toAnthropicPrompt, examples", () => {
+	it("drops an answer stopped before its first token, which Anthropic would refuse as empty", () => {
+		const prompt = toAnthropicPrompt([
+			{ role: "user", content: "Tell me a story" },
+			{ role: "assistant", content: "" },
+			{ role: "user", content: "Shorter, please" },
+		]);
+		expect(prompt.messages).toEqual([{ role: "user", content: "Tell me a story\n\nShorter, please" }]);
+	});
+});
+
 describe("base URL", () => {
 	it.each([
 		["ollama", "", "http://localhost:11434/api/chat"],
@@ -111,17 +122,19 @@ describe("toAnthropicPrompt", () => {
 		const fc = (await import("fast-check")).default;
 		fc.assert(
 			fc.property(
-				fc.array(fc.record({ role: fc.constantFrom("system" as const, "user" as const, "assistant" as const), content: fc.string({ minLength: 1 }) }), { maxLength: 12 }),
+				fc.array(fc.record({ role: fc.constantFrom("system" as const, "user" as const, "assistant" as const), content: fc.oneof(fc.string({ minLength: 1 }), fc.constantFrom("", " ", "\n")) }), { maxLength: 12 }),
 				(msgs) => {
 					const prompt = toAnthropicPrompt(msgs);
 					expect(prompt.messages[0]?.role).toBe("user");
 					prompt.messages.forEach((m, i) => {
 						expect(m.role).not.toBe("system");
+						// Anthropic refuses blank turns.
+						expect(m.content.trim()).not.toBe("");
 						if (i > 0) expect(m.role).not.toBe(prompt.messages[i - 1]?.role);
 					});
 					// Every non-system message's text survives.
 					const joined = prompt.messages.map((m) => m.content).join("\n\n");
-					for (const m of msgs) if (m.role !== "system") expect(joined).toContain(m.content);
+					for (const m of msgs) if (m.role !== "system" && m.content.trim() !== "") expect(joined).toContain(m.content);
 					const systems = msgs.filter((m) => m.role === "system" && m.content.trim() !== "");
 					expect(prompt.system).toBe(systems.length > 0 ? systems.map((m) => m.content).join("\n\n") : undefined);
 				},
