@@ -130,6 +130,9 @@ export function classifyHttpError(ctx: ErrorContext, status: number, bodyText: s
 	// 503 and Anthropic's 529 may say when to come back, too.
 	if (status >= 500) return new LLMError("server", message ?? fallback, { ...opts, retryAfterMs: parseRetryAfter(headers) });
 	if (status >= 400) return new LLMError("bad_request", message ?? fallback, opts);
+	// The Node transport does not follow redirects (fetch does): say where the server points.
+	const location = status >= 300 ? headers.get("location") : null;
+	if (location) return new LLMError("protocol", `${PROVIDER_LABELS[ctx.provider]} redirected the request to ${location} (HTTP ${status}); use that address as the base URL.`, opts);
 	return new LLMError("protocol", fallback, opts);
 }
 

@@ -60,6 +60,13 @@ describe("HTTP status classification", () => {
 		expect(err).toMatchObject({ kind: "server", retryAfterMs: 12000, message: "Overloaded" });
 	});
 
+	it("a redirect says where the server points, so the base URL can be fixed", () => {
+		const err = classifyHttpError(ctx, 308, "", new Headers({ location: "https://ollama.example.com/api/chat" }));
+		expect(err.kind).toBe("protocol");
+		expect(err.message).toContain("https://ollama.example.com/api/chat");
+		expect(classifyHttpError(ctx, 304, "", new Headers()).message).toBe("Ollama answered HTTP 304.");
+	});
+
 	it("keeps the provider's own message", () => {
 		expect(classifyHttpError(ctx, 500, '{"error":"llama runner process has terminated"}', h).message).toBe("llama runner process has terminated");
 	});
