@@ -1,4 +1,4 @@
-import { ItemView } from "obsidian";
+import { ItemView, Notice } from "obsidian";
 import type { WorkspaceLeaf } from "obsidian";
 import type { ChatMessage } from "../chat/types";
 import { ChatHeader } from "./ChatHeader";
@@ -130,7 +130,12 @@ export class DiscoverView extends ItemView {
 
 	/** Switches to a saved session and continues it. */
 	async openSession(id: string): Promise<void> {
-		if (!this.runtime || this.runtime.chat.busy) return;
+		if (!this.runtime) return;
+		if (this.sending || this.runtime.chat.busy) {
+			// The answer belongs to the chat on screen: switching now would hide where it goes.
+			new Notice("Stop the current answer before switching chats.");
+			return;
+		}
 		await this.showSession(id);
 	}
 

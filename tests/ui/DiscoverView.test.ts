@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from "vitest";
-import { activateLeaf, flush, pressKey, typeInto } from "../obsidian/harness";
+import { activateLeaf, clearNotices, flush, notices, pressKey, typeInto } from "../obsidian/harness";
 import { LLMError } from "../../src/providers/errors";
 import { message } from "./fakes";
 import { mountView, type Mounted } from "./mountView";
@@ -348,6 +348,21 @@ describe("sessions", () => {
 		expect(m.host.settings.activeSessionId).toBe(m.chat.sessionId);
 		expect(m.messages()).toHaveLength(0);
 		expect(m.q(".discover-chat-title").textContent).toBe("New chat");
+	});
+
+	it("does not switch chats under a running answer, and says why", async () => {
+		const other = { id: "" };
+		const m = await setup({ before: (w) => (other.id = w.sessions.add("Other chat", [message("user", "Elsewhere")]).id) });
+		await type(m, "Still answering");
+		clearNotices();
+		await m.view.openSession(other.id);
+		expect(m.q(".discover-chat-title").textContent).toBe("Still answering");
+		expect(notices()).toEqual(["Stop the current answer before switching chats."]);
+		m.chat.finish();
+		await flush();
+		await m.view.openSession(other.id);
+		expect(m.q(".discover-chat-title").textContent).toBe("Other chat");
+		expect(m.texts()).toEqual(["Elsewhere"]);
 	});
 
 	it("flushes a partial answer and pending calibration when the panel closes", async () => {
