@@ -1,0 +1,78 @@
+// What main.js is made of, built in memory with the release build's own options: only runtime
+// dependencies from node_modules (never gpt-tokenizer or another dev tool), only Obsidian and the
+// desktop transport's Node modules left to require, and a size that stays small.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import builtins from "builtin-modules";
+import esbuild from "esbuild";
+import { describe, expect, it } from "vitest";
+import { ROOT } from "./sourceGraph";
+
+// Loaded by URL so the script stays outside the TypeScript project (eslint lints it on its own).
+// eslint-disable-next-line no-unsanitized/method -- a fixed file of this repository, not input
+const config = (await import(pathToFileURL(join(ROOT, "esbuild.config.mjs")).href)) as { buildOptions: (prod: boolean) => esbuild.BuildOptions; EXTERNAL: string[] };
+const { buildOptions, EXTERNAL } = config;
+
+/** Minified main.js may grow to this; today it is about 145 KB. */
+const MAX_BYTES = 220_000;
+/** What the bundle may leave to `require`: Obsidian, and Node's http(s) for the desktop transport. */
+const ALLOWED_REQUIRES = ["obsidian", "node:http", "node:https"];
+
+const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { dependencies?: Record<string, string> };
+
+/** The package a bundled node_modules path belongs to, e.g. "@scope/name" or "name". */
+export function packageOf(input: string): string | undefined {
+	const m = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
+	return m?.[1];
+}
+
+/** Problems with a build's metafile: dev packages bundled, unexpected requires. */
+export function bundleProblems(meta: esbuild.Metafile, runtimeDeps: string[]): string[] {
+	const problems: string[] = [];
+	for (const output of Object.values(meta.outputs)) {
+		for (const input of Object.keys(output.inputs)) {
+			const name = packageOf(input);
+			if (name !== undefined && !runtimeDeps.includes(name)) problems.push(`bundles ${name}, which is not a runtime dependency`);
+		}
+		for (const imp of output.imports) {
+			if (!ALLOWED_REQUIRES.includes(imp.path)) problems.push(`requires ${imp.path}`);
+		}
+	}
+	return [...new Set(problems)];
+}
+
+async function build(prod: boolean): Promise<esbuild.BuildResult & { metafile: esbuild.Metafile }> {
+	return esbuild.build({ ...buildOptions(prod), absWorkingDir: ROOT, write: false, metafile: true, logLevel: "silent" });
+}
+
+describe("the build options", () => {
+	it("match Obsidian's conventions: CJS, es2018, inline sourcemap in development, minified in production", () => {
+		expect(buildOptions(true)).toMatchObject({ entryPoints: ["src/main.ts"], bundle: true, format: "cjs", target: "es2018", outfile: "main.js", minify: true, sourcemap: false });
+		expect(buildOptions(false)).toMatchObject({ format: "cjs", target: "es2018", minify: false, sourcemap: "inline" });
+	});
+
+	it("leave Obsidian, Electron, CodeMirror, Lezer and every Node builtin external", () => {
+		expect(EXTERNAL).toEqual(expect.arrayContaining(["obsidian", "electron", "@codemirror/state", "@codemirror/view", "@lezer/common", ...builtins, ...builtins.map((m) => `node:${m}`)]));
+		expect(buildOptions(true).external).toBe(EXTERNAL);
+	});
+});
+
+describe("main.js", () => {
+	it("the checks catch a dev package or a stray require", () => {
+		const meta = {
+			inputs: {},
+			outputs: { "main.js": { bytes: 1, inputs: { "node_modules/gpt-tokenizer/esm/main.js": { bytesInOutput: 1 }, "node_modules/@scope/pkg/x.js": { bytesInOutput: 1 } }, imports: [{ path: "fs", kind: "require-call", external: true }], exports: [], entryPoint: "src/main.ts" } },
+		} as unknown as esbuild.Metafile;
+		expect(bundleProblems(meta, ["@scope/pkg"])).toEqual(["bundles gpt-tokenizer, which is not a runtime dependency", "requires fs"]);
+	});
+
+	it("bundles only runtime dependencies, requires only Obsidian and node:http(s), and stays small", async () => {
+		const result = await build(true);
+		expect(result.errors).toEqual([]);
+		expect(bundleProblems(result.metafile, Object.keys(pkg.dependencies ?? {}))).toEqual([]);
+		const out = result.outputFiles?.[0];
+		expect(out?.text).toMatch(/^\/\*\nDiscover, an Obsidian plugin/);
+		expect(out?.contents.byteLength ?? Infinity).toBeLessThanOrEqual(MAX_BYTES);
+	});
+});
