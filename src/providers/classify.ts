@@ -1,6 +1,6 @@
 import type { LLMErrorKind } from "../chat/types";
 import { LLMError } from "./errors";
-import { PROVIDER_LABELS, type ProviderName } from "./types";
+import { PROVIDER_LABELS, providerSubject, type ProviderName } from "./types";
 
 /** Each server's real wording for "the prompt does not fit the context window". */
 const CONTEXT_OVERFLOW_PATTERNS: readonly RegExp[] = [
@@ -107,11 +107,11 @@ export function classifyHttpError(ctx: ErrorContext, status: number, bodyText: s
 	const message = providerMessage(body);
 	const type = providerErrorType(body);
 	const opts = { status, provider: ctx.provider };
-	const fallback = `${PROVIDER_LABELS[ctx.provider]} answered HTTP ${status}${message ? `: ${message}` : "."}`;
+	const fallback = `${providerSubject(ctx.provider)} answered HTTP ${status}${message ? `: ${message}` : "."}`;
 	if (isContextOverflowText(`${type} ${message ?? bodyText}`)) return new LLMError("context_overflow", message ?? fallback, opts);
 	if (status === 401 || status === 403) {
 		if (ctx.provider === "ollama" && status === 403 && !message) return new LLMError("auth", originRefusedMessage(ctx.origin), opts);
-		return new LLMError("auth", `${PROVIDER_LABELS[ctx.provider]} rejected the request (HTTP ${status})${message ? `: ${message}` : ""}. Check the API key in settings.`, opts);
+		return new LLMError("auth", `${providerSubject(ctx.provider)} rejected the request (HTTP ${status})${message ? `: ${message}` : ""}. Check the API key in settings.`, opts);
 	}
 	const namesModel = MODEL_MISSING.test(`${type} ${message ?? ""}`);
 	if (status === 404 && !namesModel && typeof body === "string") {
@@ -132,7 +132,7 @@ export function classifyHttpError(ctx: ErrorContext, status: number, bodyText: s
 	if (status >= 400) return new LLMError("bad_request", message ?? fallback, opts);
 	// The Node transport does not follow redirects (fetch does): say where the server points.
 	const location = status >= 300 ? headers.get("location") : null;
-	if (location) return new LLMError("protocol", `${PROVIDER_LABELS[ctx.provider]} redirected the request to ${location} (HTTP ${status}); use that address as the base URL.`, opts);
+	if (location) return new LLMError("protocol", `${providerSubject(ctx.provider)} redirected the request to ${location} (HTTP ${status}); use that address as the base URL.`, opts);
 	return new LLMError("protocol", fallback, opts);
 }
 

@@ -4,7 +4,7 @@ import type { Dialect } from "./dialect";
 import { sameOllamaModel } from "./ollama";
 import { requestJson, type RequestContext } from "./request";
 import { loadNodeTransport, type Transport } from "./transport";
-import { PROVIDER_LABELS, type ConnectionDiagnosis, type ModelInfo, type ProviderConfig } from "./types";
+import { PROVIDER_LABELS, providerSubject, type ConnectionDiagnosis, type ModelInfo, type ProviderConfig } from "./types";
 
 const now = (): number => (typeof performance !== "undefined" ? performance.now() : Date.now());
 
@@ -52,6 +52,7 @@ export async function diagnoseConnection(
 	signal?: AbortSignal,
 ): Promise<ConnectionDiagnosis> {
 	const label = PROVIDER_LABELS[config.provider];
+	const subject = providerSubject(config.provider);
 	const started = now();
 	let models: ModelInfo[];
 	try {
@@ -74,10 +75,10 @@ export async function diagnoseConnection(
 		// The error already says what was rejected and to check the key.
 		if (kind === "auth") return { ok: false, kind: "auth", message };
 		if (kind === "not_found") {
-			return { ok: false, kind: "error", message: `${label} at ${ctx.origin} has no model list where expected (${dialect.modelsUrl}). Check the base URL.` };
+			return { ok: false, kind: "error", message: `${subject} at ${ctx.origin} has no model list where expected (${dialect.modelsUrl}). Check the base URL.` };
 		}
 		// A server error's message is the server's own words: say whose, and the status.
-		return { ok: false, kind: "error", message: status !== undefined && !message.startsWith(label) ? `${label} answered with an error (HTTP ${status}): ${message}` : message };
+		return { ok: false, kind: "error", message: status !== undefined && !message.startsWith(subject) ? `${subject} answered with an error (HTTP ${status}): ${message}` : message };
 	}
 	const latencyMs = Math.round(now() - started);
 	const available = (): string => `${models.slice(0, 8).map((m) => m.id).join(", ")}${models.length > 8 ? ", …" : ""}`;
@@ -91,7 +92,7 @@ export async function diagnoseConnection(
 			config.provider === "ollama"
 				? `Download it with \`ollama pull ${config.model}\`.`
 				: `Available: ${available()}.`;
-		return { ok: false, kind: "model_missing", message: `${label} is running but has no model named "${config.model}". ${fix}`, latencyMs };
+		return { ok: false, kind: "model_missing", message: `${subject} is running but has no model named "${config.model}". ${fix}`, latencyMs };
 	}
 	if (!listed) {
 		// Some OpenAI-compatible servers list nothing: say so rather than vouch for the model.

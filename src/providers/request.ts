@@ -3,7 +3,7 @@ import { classifyHttpError, type ErrorContext } from "./classify";
 import { redactSecret } from "./redact";
 import { startTimer, stopTimer, type TimerHandle } from "./timers";
 import type { Transport } from "./transport";
-import { PROVIDER_LABELS } from "./types";
+import { PROVIDER_LABELS, providerSubject } from "./types";
 
 export const DEFAULT_FIRST_BYTE_TIMEOUT_MS = 60_000;
 export const DEFAULT_STALL_TIMEOUT_MS = 60_000;
@@ -66,6 +66,7 @@ export function scrubError(err: unknown, ctx: { apiKey?: string; provider: strin
 export async function streamRequest(ctx: RequestContext, req: StreamingRequest): Promise<void> {
 	const { signal } = req;
 	const label = PROVIDER_LABELS[ctx.provider];
+	const subject = providerSubject(ctx.provider);
 	if (signal?.aborted) throw new LLMError("aborted", "Stopped.", { provider: ctx.provider });
 
 	const controller = new AbortController();
@@ -88,8 +89,8 @@ export async function streamRequest(ctx: RequestContext, req: StreamingRequest):
 		stopTimer(timer);
 		timer = startTimer(() => stop(new LLMError("network", message, { provider: ctx.provider })), ms);
 	};
-	arm(ctx.firstByteTimeoutMs, `${label} sent nothing for ${seconds(ctx.firstByteTimeoutMs)}. It may still be loading the model, or it is not answering; try again.`);
-	const stallMessage = `${label} stopped sending mid-answer for ${seconds(ctx.stallTimeoutMs)}; the answer is incomplete.`;
+	arm(ctx.firstByteTimeoutMs, `${subject} sent nothing for ${seconds(ctx.firstByteTimeoutMs)}. It may still be loading the model, or it is not answering; try again.`);
+	const stallMessage = `${subject} stopped sending mid-answer for ${seconds(ctx.stallTimeoutMs)}; the answer is incomplete.`;
 
 	let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
 	try {
@@ -113,7 +114,7 @@ export async function streamRequest(ctx: RequestContext, req: StreamingRequest):
 			throw new LLMError("protocol", `${ctx.origin} answered with a web page, not ${label}'s API. Check the base URL${ctx.provider === "openai" ? " (for OpenAI-compatible servers it ends in /v1)" : ""}.`, { provider: ctx.provider });
 		}
 		req.onResponse?.(response);
-		if (!response.body) throw new LLMError("protocol", `${label} answered without a body.`, { provider: ctx.provider });
+		if (!response.body) throw new LLMError("protocol", `${subject} answered without a body.`, { provider: ctx.provider });
 		reader = response.body.getReader();
 		const decoder = new TextDecoder("utf-8");
 		let first = true;
@@ -155,6 +156,6 @@ export async function requestJson(ctx: RequestContext, req: Omit<StreamingReques
 	try {
 		return JSON.parse(text) as unknown;
 	} catch {
-		throw new LLMError("protocol", `${PROVIDER_LABELS[ctx.provider]} answered with something that is not JSON.`, { provider: ctx.provider });
+		throw new LLMError("protocol", `${providerSubject(ctx.provider)} answered with something that is not JSON.`, { provider: ctx.provider });
 	}
 }

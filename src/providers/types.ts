@@ -55,3 +55,9 @@ export const PROVIDER_LABELS: Record<ProviderName, string> = {
 	openai: "the OpenAI-compatible server",
 	anthropic: "Anthropic",
 };
+
+/** The provider's label where it starts a sentence ("The OpenAI-compatible server sent nothing…"). */
+export function providerSubject(provider: ProviderName): string {
+	const label = PROVIDER_LABELS[provider];
+	return label.charAt(0).toUpperCase() + label.slice(1);
+}

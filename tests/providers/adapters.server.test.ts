@@ -143,6 +143,7 @@ for (const { name, load } of TRANSPORTS) {
 					const err = await rejection(adapter(provider, { firstByteTimeoutMs: 80 }).generate(chat()));
 					expect(err.kind).toBe("network");
 					expect(err.message).toMatch(/sent nothing for 80 ms/);
+					expect(err.message).toMatch(/^[A-Z]/); // Sentence case, whichever provider.
 				});
 
 				it("a stall mid-stream is a network error that says so", async () => {
@@ -150,6 +151,7 @@ for (const { name, load } of TRANSPORTS) {
 					const err = await rejection(adapter(provider, { stallTimeoutMs: 100 }).generate(chat()));
 					expect(err.kind).toBe("network");
 					expect(err.message).toMatch(/stopped sending mid-answer for 100 ms/);
+					expect(err.message).toMatch(/^[A-Z]/);
 				});
 
 				it("Stop aborts an endless stream with kind aborted, and the server sees the connection close", async () => {

@@ -67,6 +67,12 @@ describe("HTTP status classification", () => {
 		expect(classifyHttpError(ctx, 304, "", new Headers()).message).toBe("Ollama answered HTTP 304.");
 	});
 
+	it("messages that start with the provider's name start with a capital", () => {
+		const openai = { ...ctx, provider: "openai" as const };
+		expect(classifyHttpError(openai, 500, "", new Headers()).message).toBe("The OpenAI-compatible server answered HTTP 500.");
+		expect(classifyHttpError(openai, 401, "", new Headers()).message).toMatch(/^The OpenAI-compatible server rejected/);
+	});
+
 	it("keeps the provider's own message", () => {
 		expect(classifyHttpError(ctx, 500, '{"error":"llama runner process has terminated"}', h).message).toBe("llama runner process has terminated");
 	});
