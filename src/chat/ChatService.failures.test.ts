@@ -154,6 +154,31 @@ describe("ChatService failures", () => {
 		expect(events.some((e) => e.type === "warning" && e.message.includes("sent without them"))).toBe(true);
 	});
 
+	it("finishes a turn with the settings and adapter it started with, even when they change mid-turn", async () => {
+		const later = new StubAdapter();
+		const stub = new StubAdapter({ reply: () => words(60, "answer") });
+		const adapter: LLMAdapter = {
+			generate: (req) => {
+				// A headless caller reconfigures while the turn is summarizing.
+				if (req.purpose === "summary") {
+					chat.updateSettings({ reservedResponseTokens: 700, systemPrompt: "Changed." });
+					chat.setAdapter(later);
+				}
+				return stub.generate(req);
+			},
+		};
+		const { chat } = setup(adapter);
+		for (let i = 0; i < 30 && stub.summaryRequests.length === 0; i++) await chat.sendMessage(`Question ${i}: ${words(40)}`);
+		expect(stub.summaryRequests.length).toBeGreaterThan(0);
+		expect(later.requests).toHaveLength(0);
+		const last = stub.chatRequests[stub.chatRequests.length - 1];
+		expect(last?.maxTokens).toBe(128);
+		expect(last?.messages[0]?.content.startsWith("Be brief.")).toBe(true);
+		// The next turn uses the new ones.
+		await chat.sendMessage("Next");
+		expect(later.chatRequests[0]?.maxTokens).toBe(700);
+	});
+
 	it("keeps a good answer when saving the calibration throws", async () => {
 		const calibration = new TokenCalibration({
 			onChange: () => {

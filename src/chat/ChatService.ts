@@ -3,27 +3,20 @@ import type { SessionManager } from "../sessions/SessionManager";
 import { memoizeEstimate, promptCost, type EstimateFn } from "./promptCost";
 import { TokenCalibration, calibratedEstimate } from "./calibration";
 import { normalizeChatSettings } from "./chatSettings";
-import { compactHistory, compactionBudget, type CompactionBudget, type CompactionResult } from "./compaction";
-import type { ContextInclusion } from "./contextTrim";
+import { compactionBudget } from "./compaction";
 import { ChatError } from "./errors";
 import { previewPrompt, type PromptPreview } from "./preview";
-import { buildPrompt, type BuiltPrompt } from "./prompt";
+import type { BuiltPrompt } from "./prompt";
 import { isAbort } from "./summarizer";
 import { estimateTokens } from "./tokens";
-import { summaryMessage, uncoveredHistory } from "./transcript";
 import { truncationWarning } from "./truncation";
 import { TurnRecorder } from "./turnRecorder";
-import type { ChatMessage, ChatSettings, LLMAdapter, PromptMessage, Session } from "./types";
+import { assemblePrompt, prepareHistory, type ChatEvent, type TurnSetup } from "./turnPrompt";
+import type { ChatMessage, ChatSettings, LLMAdapter, Session } from "./types";
 import { fixedCost } from "./window";
 
 export type { PromptPreview } from "./preview";
-
-export type ChatEvent =
-	| { type: "status"; text: string }
-	| { type: "compacted"; summarizedCount: number }
-	| { type: "warning"; message: string }
-	| { type: "message"; message: ChatMessage }
-	| { type: "prompt"; estimatedTokens: number; budget: number; context: ContextInclusion };
+export type { ChatEvent } from "./turnPrompt";
 
 export interface ChatServiceOptions {
 	adapter: LLMAdapter;
@@ -48,12 +41,6 @@ export interface SendOptions {
 
 /** The prompt is forced this much smaller when the server says it overflowed anyway. */
 const OVERFLOW_RETRY_SHRINK = 0.7;
-
-interface PreparedHistory {
-	summary?: string;
-	recent: PromptMessage[];
-	compacted: boolean;
-}
 
 /**
  * One conversation with a model, one turn at a time: save the person's message, fit the
@@ -111,8 +98,10 @@ export class ChatService {
 		return this.turn !== undefined;
 	}
 
-	/** The calibrated estimate: what the engine believes the model will count. */
-	private readonly estimate: EstimateFn = (text) => calibratedEstimate(this.calibration, this.model, this.rawEstimate(text));
+	/** The calibrated estimate for `model`: what the engine believes that model will count. */
+	private estimatorFor(model: string): EstimateFn {
+		return (text) => calibratedEstimate(this.calibration, model, this.rawEstimate(text));
+	}
 
 	setAdapter(adapter: LLMAdapter, model?: string): void {
 		this.adapter = adapter;
@@ -156,7 +145,7 @@ export class ChatService {
 
 	/** The estimate for a draft, for the budget meter and context chip: nothing is sent or saved. */
 	previewPrompt(draft: string, opts: { context?: string; contextName?: string; includeHistory?: boolean } = {}): PromptPreview {
-		return previewPrompt({ settings: this.settings, messages: this.session?.messages ?? [], draft, ...opts, estimate: this.estimate });
+		return previewPrompt({ settings: this.settings, messages: this.session?.messages ?? [], draft, ...opts, estimate: this.estimatorFor(this.model) });
 	}
 
 	/**
@@ -182,28 +171,38 @@ export class ChatService {
 
 	private async runTurn(text: string, opts: SendOptions, signal: AbortSignal): Promise<ChatMessage> {
 		if (text.trim() === "") throw new ChatError("empty_message", "Type a message first.", { text });
-		const budget = compactionBudget(this.settings);
+		const model = this.model;
+		const setup: TurnSetup = {
+			settings: this.settings,
+			adapter: this.adapter,
+			estimate: this.estimatorFor(model),
+			recorder: this.recorder,
+			emit: this.onEvent,
+			signal,
+		};
+		const { settings, estimate } = setup;
+		const budget = compactionBudget(settings);
 		// Checked before anything is saved: a message that can never be sent stays with the caller.
-		const alone = fixedCost(this.settings.systemPrompt, undefined, text, this.estimate);
-		if (alone > budget.prompt) {
-			const frame = fixedCost(this.settings.systemPrompt, undefined, "", this.estimate);
-			throw ChatError.tooLong(text, this.estimate(text), Math.max(0, budget.prompt - frame));
+		if (fixedCost(settings.systemPrompt, undefined, text, estimate) > budget.prompt) {
+			const frame = fixedCost(settings.systemPrompt, undefined, "", estimate);
+			throw ChatError.tooLong(text, estimate(text), Math.max(0, budget.prompt - frame));
 		}
 		const session = this.session ?? (this.session = await this.sessions.create());
 		const user = await this.recorder.user(session, text);
+		const includeHistory = opts.includeHistory !== false;
 
-		let prepared = await this.prepare(session, user, budget, opts, signal, false);
+		let prepared = await prepareHistory(setup, session, user, budget, includeHistory, false);
 		if (prepared === "aborted") return this.recorder.answer(session, "", true);
 		const parts: string[] = [];
-		let prompt = this.assemble(prepared, text, opts, budget);
+		let prompt = assemblePrompt(setup, prepared, text, opts, budget);
 		for (let attempt = 0; ; attempt++) {
 			parts.length = 0;
 			try {
-				const result = await this.adapter.generate({
+				const result = await setup.adapter.generate({
 					purpose: "chat",
 					messages: prompt.messages,
-					maxTokens: this.settings.reservedResponseTokens,
-					contextWindow: this.settings.maxPromptTokens,
+					maxTokens: settings.reservedResponseTokens,
+					contextWindow: settings.maxPromptTokens,
 					signal,
 					onToken: (delta) => {
 						parts.push(delta);
@@ -215,7 +214,7 @@ export class ChatService {
 						}
 					},
 				});
-				this.observeUsage(prompt, result.usage?.promptTokens);
+				this.observeUsage(model, settings, prompt, result.usage?.promptTokens);
 				const answer = result.text !== "" ? result.text : parts.join("");
 				return await this.recorder.answer(session, answer, false);
 			} catch (err) {
@@ -224,9 +223,9 @@ export class ChatService {
 					// Our estimate was too low for this server: compact harder and try once more.
 					this.onEvent({ type: "status", text: "Continuing conversation…" });
 					const forced = { ...budget, prompt: Math.floor(budget.prompt * OVERFLOW_RETRY_SHRINK) };
-					prepared = await this.prepare(session, user, forced, opts, signal, true);
+					prepared = await prepareHistory(setup, session, user, forced, includeHistory, true);
 					if (prepared === "aborted") return this.recorder.answer(session, "", true);
-					prompt = this.assemble(prepared, text, opts, forced);
+					prompt = assemblePrompt(setup, prepared, text, opts, forced);
 					continue;
 				}
 				await this.recorder.failed(session, user, err);
@@ -235,80 +234,16 @@ export class ChatService {
 		}
 	}
 
-	/**
-	 * The history for this turn: the summary and the messages after it, compacted to fit. A
-	 * failure here (a bug, a damaged session) must not block the turn: it goes out without history.
-	 */
-	private async prepare(
-		session: Session,
-		user: ChatMessage,
-		budget: CompactionBudget,
-		opts: SendOptions,
-		signal: AbortSignal,
-		force: boolean,
-	): Promise<PreparedHistory | "aborted"> {
-		if (opts.includeHistory === false) return { recent: [], compacted: false };
-		try {
-			const previous = summaryMessage(session.messages);
-			// Looked up each time: a summary saved by an earlier attempt shifts the message by one.
-			const history = uncoveredHistory(session.messages, session.messages.lastIndexOf(user));
-			const keep = force ? this.settings.minRecentMessagesToKeep : this.settings.recentMessagesToKeep;
-			const result = await compactHistory({
-				adapter: this.adapter,
-				systemPrompt: this.settings.systemPrompt,
-				previousSummary: previous?.content,
-				history,
-				current: user.content,
-				settings: { recentMessagesToKeep: keep, minRecentMessagesToKeep: this.settings.minRecentMessagesToKeep },
-				budget,
-				estimate: this.estimate,
-				signal,
-				onStatus: (status) => this.onEvent({ type: "status", text: status }),
-			});
-			await this.saveSummary(session, result);
-			const compacted = result.summaryOf !== undefined || result.condensedCount > 0 || result.lastResort;
-			return { summary: result.summary, recent: result.recent, compacted };
-		} catch (err) {
-			if (isAbort(err, signal)) return "aborted";
-			const why = err instanceof Error ? err.message : String(err);
-			this.onEvent({ type: "warning", message: `Earlier messages could not be prepared (${why}), so this message was sent without them.` });
-			return { recent: [], compacted: false };
-		}
-	}
-
-	private async saveSummary(session: Session, result: CompactionResult): Promise<void> {
-		if (result.summaryOf === undefined || result.summary === undefined) return;
-		if (!(await this.recorder.summary(session, result.summary, result.summaryOf))) return;
-		this.onEvent({ type: "compacted", summarizedCount: result.summarizedCount });
-		if (result.fallback) this.onEvent({ type: "warning", message: "The model could not summarize earlier messages, so they were shortened instead." });
-	}
-
-	private assemble(prepared: PreparedHistory, text: string, opts: SendOptions, budget: CompactionBudget): BuiltPrompt {
-		const context = opts.context !== undefined && opts.context !== "" ? { text: opts.context, name: opts.contextName } : undefined;
-		const built = buildPrompt({
-			systemPrompt: this.settings.systemPrompt,
-			context,
-			summary: prepared.summary,
-			history: prepared.recent,
-			current: text,
-			budget: budget.prompt,
-			estimate: this.estimate,
-		});
-		if (prepared.compacted) this.onEvent({ type: "status", text: "Continuing conversation…" });
-		this.onEvent({ type: "prompt", estimatedTokens: built.estimatedTokens, budget: budget.prompt, context: built.context });
-		return built;
-	}
-
-	private observeUsage(prompt: BuiltPrompt, reported: number | undefined): void {
+	private observeUsage(model: string, settings: ChatSettings, prompt: BuiltPrompt, reported: number | undefined): void {
 		if (reported === undefined || !Number.isFinite(reported) || reported <= 0) return;
 		const raw = promptCost(prompt.messages, this.rawEstimate);
 		try {
-			this.calibration?.observe(this.model, raw, reported);
+			this.calibration?.observe(model, raw, reported);
 		} catch (err) {
 			// Calibration refines later estimates; failing to save it must not fail an answered turn.
 			console.error("Discover: token calibration failed", err);
 		}
-		const warning = truncationWarning(prompt.estimatedTokens, reported, this.settings.maxPromptTokens);
+		const warning = truncationWarning(prompt.estimatedTokens, reported, settings.maxPromptTokens);
 		if (warning !== undefined) this.onEvent({ type: "warning", message: warning });
 	}
 }

@@ -1,0 +1,109 @@
+import { compactHistory, type CompactionBudget, type CompactionResult } from "./compaction";
+import type { ContextInclusion } from "./contextTrim";
+import type { EstimateFn } from "./promptCost";
+import { buildPrompt, type BuiltPrompt } from "./prompt";
+import { isAbort } from "./summarizer";
+import { summaryMessage, uncoveredHistory } from "./transcript";
+import type { TurnRecorder } from "./turnRecorder";
+import type { ChatMessage, ChatSettings, LLMAdapter, PromptMessage, Session } from "./types";
+
+/** What `ChatService.onEvent` receives while a turn runs. */
+export type ChatEvent =
+	| { type: "status"; text: string }
+	| { type: "compacted"; summarizedCount: number }
+	| { type: "warning"; message: string }
+	| { type: "message"; message: ChatMessage }
+	| { type: "prompt"; estimatedTokens: number; budget: number; context: ContextInclusion };
+
+/**
+ * Everything a turn reads from the service, taken once when it starts: settings or an adapter
+ * changed mid-turn (headless callers may) cannot mix two budgets in one request.
+ */
+export interface TurnSetup {
+	settings: ChatSettings;
+	adapter: LLMAdapter;
+	/** The calibrated estimate for the turn's model. */
+	estimate: EstimateFn;
+	recorder: TurnRecorder;
+	emit: (event: ChatEvent) => void;
+	signal: AbortSignal;
+}
+
+export interface PreparedHistory {
+	summary?: string;
+	recent: PromptMessage[];
+	compacted: boolean;
+}
+
+async function saveSummary(setup: TurnSetup, session: Session, result: CompactionResult): Promise<void> {
+	if (result.summaryOf === undefined || result.summary === undefined) return;
+	if (!(await setup.recorder.summary(session, result.summary, result.summaryOf))) return;
+	setup.emit({ type: "compacted", summarizedCount: result.summarizedCount });
+	if (result.fallback) setup.emit({ type: "warning", message: "The model could not summarize earlier messages, so they were shortened instead." });
+}
+
+/**
+ * The history for this turn: the summary and the messages after it, compacted to fit `budget`
+ * (`force`: down to the minimum window, after the server said the prompt overflowed). A failure
+ * here (a bug, a damaged session) must not block the turn: it goes out without history.
+ */
+export async function prepareHistory(
+	setup: TurnSetup,
+	session: Session,
+	user: ChatMessage,
+	budget: CompactionBudget,
+	includeHistory: boolean,
+	force: boolean,
+): Promise<PreparedHistory | "aborted"> {
+	if (!includeHistory) return { recent: [], compacted: false };
+	const { settings, signal } = setup;
+	try {
+		const previous = summaryMessage(session.messages);
+		// Looked up each time: a summary saved by an earlier attempt shifts the message by one.
+		const history = uncoveredHistory(session.messages, session.messages.lastIndexOf(user));
+		const keep = force ? settings.minRecentMessagesToKeep : settings.recentMessagesToKeep;
+		const result = await compactHistory({
+			adapter: setup.adapter,
+			systemPrompt: settings.systemPrompt,
+			previousSummary: previous?.content,
+			history,
+			current: user.content,
+			settings: { recentMessagesToKeep: keep, minRecentMessagesToKeep: settings.minRecentMessagesToKeep },
+			budget,
+			estimate: setup.estimate,
+			signal,
+			onStatus: (status) => setup.emit({ type: "status", text: status }),
+		});
+		await saveSummary(setup, session, result);
+		const compacted = result.summaryOf !== undefined || result.condensedCount > 0 || result.lastResort;
+		return { summary: result.summary, recent: result.recent, compacted };
+	} catch (err) {
+		if (isAbort(err, signal)) return "aborted";
+		const why = err instanceof Error ? err.message : String(err);
+		setup.emit({ type: "warning", message: `Earlier messages could not be prepared (${why}), so this message was sent without them.` });
+		return { recent: [], compacted: false };
+	}
+}
+
+/** The chat prompt from the prepared history, the document and the message; reports its size. */
+export function assemblePrompt(
+	setup: TurnSetup,
+	prepared: PreparedHistory,
+	text: string,
+	document: { context?: string; contextName?: string },
+	budget: CompactionBudget,
+): BuiltPrompt {
+	const context = document.context !== undefined && document.context !== "" ? { text: document.context, name: document.contextName } : undefined;
+	const built = buildPrompt({
+		systemPrompt: setup.settings.systemPrompt,
+		context,
+		summary: prepared.summary,
+		history: prepared.recent,
+		current: text,
+		budget: budget.prompt,
+		estimate: setup.estimate,
+	});
+	if (prepared.compacted) setup.emit({ type: "status", text: "Continuing conversation…" });
+	setup.emit({ type: "prompt", estimatedTokens: built.estimatedTokens, budget: budget.prompt, context: built.context });
+	return built;
+}
