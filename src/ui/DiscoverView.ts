@@ -175,7 +175,14 @@ export class DiscoverView extends ItemView {
 
 	private async rename(title: string): Promise<void> {
 		const id = this.runtime?.chat.sessionId;
-		if (id) await this.runtime?.sessions.rename(id, title);
+		if (!id) return;
+		try {
+			await this.runtime?.sessions.rename(id, title);
+		} catch (err) {
+			new Notice(`Couldn't rename the chat: ${err instanceof Error ? err.message : String(err)}`);
+			// The header shows the title that is actually saved.
+			await this.refreshTitle();
+		}
 	}
 
 	private openHistory(): void {

@@ -50,7 +50,7 @@ export class HistoryModal extends Modal {
 		this.runner = new SearchRunner(
 			(query) => this.sessions.search(query, { limit: 100 }),
 			(_query, hits) => this.renderHits(hits),
-			(_query, err) => this.list.showMessage(`Search failed: ${err instanceof Error ? err.message : String(err)}`),
+			(_query, err) => this.list.showMessage(`Search failed: ${errorText(err)}`),
 			options.search,
 		);
 	}
@@ -220,8 +220,14 @@ export class HistoryModal extends Modal {
 	private async finishRename(session: Session, titleEl: HTMLElement, name: string | undefined): Promise<void> {
 		titleEl.setText(name ?? session.title);
 		if (name === undefined) return;
+		try {
+			await this.sessions.rename(session.id, name);
+		} catch (err) {
+			titleEl.setText(session.title);
+			new Notice(`Couldn't rename the chat: ${errorText(err)}`);
+			return;
+		}
 		session.title = name;
-		await this.sessions.rename(session.id, name);
 		this.options.onRenamed?.(session.id, name);
 		invalidateSessionList(this.state);
 		if (this.state.query.trim() === "") await this.renderSessions();
@@ -230,7 +236,12 @@ export class HistoryModal extends Modal {
 	private async deleteSession(session: Session): Promise<void> {
 		const ok = await confirmAction(this.app, "Delete chat", `Delete "${session.title}"? This can't be undone.`, "Delete");
 		if (!ok) return;
-		await this.sessions.delete(session.id);
+		try {
+			await this.sessions.delete(session.id);
+		} catch (err) {
+			new Notice(`Couldn't delete the chat: ${errorText(err)}`);
+			return;
+		}
 		invalidateSessionList(this.state);
 		this.state.selectedId = undefined;
 		this.options.onDeleted?.(session.id);
@@ -247,7 +258,11 @@ export class HistoryModal extends Modal {
 			this.close();
 			await openNote(this.app, file);
 		} catch (err) {
-			new Notice(`Couldn't export: ${err instanceof Error ? err.message : String(err)}`);
+			new Notice(`Couldn't export: ${errorText(err)}`);
 		}
 	}
+}
+
+function errorText(err: unknown): string {
+	return err instanceof Error ? err.message : String(err);
 }

@@ -350,6 +350,23 @@ describe("sessions", () => {
 		expect(m.q(".discover-chat-title").textContent).toBe("New chat");
 	});
 
+	it("a rename that cannot be saved says so and shows the saved title", async () => {
+		const m = await setup();
+		await type(m, "Original title");
+		m.chat.finish();
+		await flush();
+		m.sessions.rename = () => Promise.reject(new Error("disk full"));
+		clearNotices();
+		m.q<HTMLButtonElement>(".discover-chat-title").click();
+		const input = m.q<HTMLInputElement>(".discover-chat-title-input");
+		input.value = "Lost name";
+		pressKey(input, "Enter");
+		await flush();
+		await flush();
+		expect(notices()).toEqual(["Couldn't rename the chat: disk full"]);
+		expect(m.q(".discover-chat-title").textContent).toBe("Original title");
+	});
+
 	it("does not switch chats under a running answer, and says why", async () => {
 		const other = { id: "" };
 		const m = await setup({ before: (w) => (other.id = w.sessions.add("Other chat", [message("user", "Elsewhere")]).id) });

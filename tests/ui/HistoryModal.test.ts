@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { asObsidianApp, createTestApp, flush, pressKey, typeInto } from "../obsidian/harness";
+import { asObsidianApp, clearNotices, createTestApp, flush, notices, pressKey, typeInto } from "../obsidian/harness";
 import { HISTORY_PAGE_SIZE } from "../../src/ui/HistoryList";
 import { HistoryModal, type HistoryModalOptions } from "../../src/ui/HistoryModal";
 import { fakeWorld, message } from "./fakes";
@@ -233,6 +233,30 @@ describe("history browser", () => {
 		expect(t.sessions.sessions.get(t.newer.id)!.title).toBe("Thermodynamics");
 		expect(renamed).toEqual([`${t.newer.id}:Thermodynamics`]);
 		expect(t.all(".discover-chat-history-item-title").map((e) => e.textContent)).toContain("Thermodynamics");
+	});
+
+	it("a rename or delete that fails says so and changes nothing on screen", async () => {
+		const t = await setup();
+		await t.open();
+		t.all(".discover-chat-history-item")[0]!.click();
+		await flush();
+		t.sessions.rename = () => Promise.reject(new Error("read-only vault"));
+		t.sessions.delete = () => Promise.reject(new Error("read-only vault"));
+		clearNotices();
+		t.all(".discover-chat-history-actions button").find((b) => b.textContent === "Rename")!.click();
+		const input = t.el(".discover-chat-history-session-title input") as HTMLInputElement;
+		input.value = "Thermodynamics";
+		pressKey(input, "Enter");
+		await flush();
+		expect(t.el(".discover-chat-history-session-title")!.textContent).toBe("Physics");
+		t.all(".discover-chat-history-actions button").find((b) => b.textContent === "Delete")!.click();
+		await flush();
+		(document.body.querySelector(".discover-chat-confirm .mod-warning") as HTMLElement).click();
+		await flush();
+		await flush();
+		expect(notices()).toEqual(["Couldn't rename the chat: read-only vault", "Couldn't delete the chat: read-only vault"]);
+		expect(t.all(".discover-chat-history-item")).toHaveLength(2);
+		expect(t.el(".discover-chat-history-session-title")!.textContent).toBe("Physics");
 	});
 
 	it("moves between chats with the arrow keys", async () => {
