@@ -16,12 +16,10 @@ const {
 	KANA_SHIFT,
 	CLASS_MASK,
 	CYRILLIC,
-	CYRILLIC_EXT,
 	CYRILLIC_RARE,
 	DIGIT,
 	EMOJI,
 	LAST_LETTER,
-	LATIN,
 	LATIN_EXT,
 	LOWER_FLAG,
 	NEWLINE,
@@ -107,8 +105,6 @@ for (let c = 0; c < 64; c++) {
 	GROUP_COST[c + 64] = c === PUNCT ? fixed(PUNCT_NEXT) : fixed(weight);
 }
 const PUNCT_AFTER = 64;
-/** Scratch letter counts of the current line by class, reused to keep the call allocation-free. */
-const LETTER_COUNTS = new Int32Array(LAST_LETTER + 1);
 
 /**
  * The estimate before rounding; exported for the estimator's own tuning benchmark.
@@ -125,11 +121,11 @@ export function fractionalTokens(text: string): number {
 	// the blend when the line ends, so English is not charged like French nor French like English.
 	let english = 0;
 	let european = 0;
-	// Non-ASCII cased letters of the current line by class; ASCII letters, the bulk, and kana and
-	// Han are counted in locals.
-	const letters = LETTER_COUNTS;
-	letters.fill(0);
+	// Letters of the current line that its blends below depend on.
 	let lineMixed = false;
+	let accented = 0;
+	let cyrillic = 0;
+	let cyrillicExt = 0;
 	let kana = 0;
 	let han = 0;
 	let lowerCount = 0;
@@ -171,7 +167,7 @@ export function fractionalTokens(text: string): number {
 						i++;
 						while (i < n) {
 							code = text.charCodeAt(i);
-							if (code < 0x61 || code > 0x7a) break;
+							if (((code - 0x61) >>> 0) > 25) break;
 							i++;
 						}
 						latin += i - start;
@@ -217,8 +213,13 @@ export function fractionalTokens(text: string): number {
 							while (i < n && TABLE[text.charCodeAt(i)] === e) i++;
 						}
 						const k = (e & ASTRAL_FLAG) !== 0 ? 1 : i - start;
-						if (c <= LATIN_EXT) latin += k;
-						letters[c] = (letters[c] ?? 0) + k;
+						if (c <= LATIN_EXT) {
+							latin += k;
+							accented += k;
+						} else if (c <= CYRILLIC_RARE) {
+							cyrillic += k;
+							if (c !== CYRILLIC) cyrillicExt += k;
+						}
 						lineMixed = true;
 						cost += k * (LETTER_COST[c] ?? 0);
 						if ((e & UPPER_FLAG) !== 0) cost += (first ? k - 1 : k) * (CAPS_COST[c] ?? 0);
@@ -360,14 +361,11 @@ export function fractionalTokens(text: string): number {
 		// Japanese kanji cost beyond their letters.
 		total += english;
 		if (lineMixed) {
-			const accented = (letters[LATIN] ?? 0) + (letters[LATIN_EXT] ?? 0);
 			const latin = accented + lowerCount - lineLower + upperCount - lineUpper;
 			let share = latin > 0 ? (accented / latin - EUROPEAN_ACCENT_START) / EUROPEAN_ACCENT_RAMP : 0;
 			share = share < 0 ? 0 : share > 1 ? 1 : share;
 			fraction += share * (european - english);
-			const cyrillicExt = (letters[CYRILLIC_EXT] ?? 0) + (letters[CYRILLIC_RARE] ?? 0);
 			if (cyrillicExt > 0) {
-				const cyrillic = cyrillicExt + (letters[CYRILLIC] ?? 0);
 				share = cyrillicExt / cyrillic / CYRILLIC_EXT_SHARE;
 				fraction += (share > 1 ? 1 : share) * cyrillic * CYRILLIC_EXT_EXTRA_COST;
 			}
@@ -375,7 +373,9 @@ export function fractionalTokens(text: string): number {
 				share = kana / (kana + han) / KANA_SHARE;
 				fraction += (share > 1 ? 1 : share) * han * KANJI_EXTRA_COST;
 			}
-			letters.fill(0);
+			accented = 0;
+			cyrillic = 0;
+			cyrillicExt = 0;
 			kana = 0;
 			han = 0;
 			lineMixed = false;
