@@ -28,7 +28,9 @@ export function sessionToMarkdown(session: Session): string {
 		const body = message.content.trim();
 		if (body !== "") lines.push(body);
 		if (message.cancelled === true) lines.push("", "*(Stopped.)*");
-		if (message.error !== undefined) lines.push("", `> [!warning] This answer failed: ${message.error.replace(/\s+/g, " ")}`);
+		// The engine marks a failed turn on the person's message: it got no answer.
+		const failure = message.role === "user" ? "No answer" : "This answer failed";
+		if (message.error !== undefined) lines.push("", `> [!warning] ${failure}: ${message.error.replace(/\s+/g, " ")}`);
 	}
 	return lines.join("\n") + "\n";
 }
