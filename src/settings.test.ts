@@ -28,12 +28,24 @@ describe("validateSettings", () => {
 		[{ apiKeySecret: "My Key" }, "apiKeySecret", /lowercase/],
 		[{ sessionsFolder: "  / " }, "sessionsFolder", /folder path/],
 		[{ exportFolder: "../outside" }, "exportFolder", /inside the vault/],
+		[{ sessionsFolder: "." }, "sessionsFolder", /Remove “\.”/],
+		[{ sessionsFolder: "Discover/./Chats" }, "sessionsFolder", /Remove “\.”/],
+		[{ sessionsFolder: "Chats: 2026" }, "sessionsFolder", /cannot contain/],
+		[{ exportFolder: "Exports?" }, "exportFolder", /cannot contain/],
+		[{ exportFolder: "AI [exports]" }, "exportFolder", /cannot contain/],
+		[{ exportFolder: "AI\u0007" }, "exportFolder", /control characters/],
 	])("%j is reported on %s", (patch, field, message) => {
 		const issues = validateSettings({ ...DEFAULT_SETTINGS, ...patch });
 		const issue = issues.find((i) => i.field === field);
 		expect(issue?.message).toMatch(message);
 		// Messages are sentence case: a capital first letter, a full stop last.
 		expect(issue?.message).toMatch(/^[A-Z].*\.$/);
+	});
+
+	it("accepts ordinary folder paths, hidden ones and stray slashes included", () => {
+		for (const folder of ["Discover/Chats", "/AI/Chats/", "AI\\Chats", "Notizen/KI-Gespräche", "日記/チャット", ".discover", "Chats (old)", "a.b/c"]) {
+			expect(fieldsOf({ ...DEFAULT_SETTINGS, sessionsFolder: folder, exportFolder: folder })).toEqual([]);
+		}
 	});
 
 	it("names the other field of a cross-field rule", () => {

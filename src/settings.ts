@@ -87,9 +87,15 @@ function wholeNumberIssue(field: keyof DiscoverSettings, value: unknown, min: nu
 	return null;
 }
 
+/** Refused in folder names: Obsidian and Windows reject some, the others break links to notes inside. */
+const FOLDER_UNSAFE = /[*"<>:|?#^[\]\u0000-\u001f\u007f]/;
+
 function folderIssue(field: keyof DiscoverSettings, value: unknown): SettingsIssue | null {
 	if (typeof value !== "string" || !value.replace(/[\\/]/g, "").trim()) return { field, message: "Enter a folder path inside the vault." };
-	if (value.split(/[\\/]/).some((part) => part.trim() === "..")) return { field, message: "The folder must be inside the vault: remove “..”." };
+	const parts = value.split(/[\\/]/).map((part) => part.trim());
+	if (parts.includes("..")) return { field, message: "The folder must be inside the vault: remove “..”." };
+	if (parts.includes(".")) return { field, message: "Remove “.” from the path: name each folder." };
+	if (FOLDER_UNSAFE.test(value)) return { field, message: "Folder names cannot contain * \" < > : | ? # ^ [ ] or control characters." };
 	return null;
 }
 
