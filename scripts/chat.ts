@@ -17,6 +17,8 @@ import { DEFAULT_CHAT_SETTINGS } from "../src/chat/types";
 import { API_KEY_ENV, parseChatArgs, USAGE, type ChatArgs } from "./chatArgs";
 
 const CALIBRATION_FILE = "calibration.json";
+/** How long the connection test at start may take. */
+const CONNECTION_TEST_MS = 10_000;
 /** A second Ctrl-C within this time quits. */
 const DOUBLE_PRESS_MS = 2000;
 
@@ -57,8 +59,11 @@ async function run(args: ChatArgs): Promise<void> {
 	}
 	const apiKey = process.env[API_KEY_ENV] || undefined;
 	const adapter = createAdapter({ provider: args.provider, baseUrl: args.baseUrl, model: args.model, apiKey });
-	const diagnosis = await adapter.testConnection();
-	if (!diagnosis.ok) info(`${diagnosis.message} (continuing anyway)`);
+	// A server that accepts the connection but never answers must not hold the prompt for a minute.
+	const limit = AbortSignal.timeout(CONNECTION_TEST_MS);
+	const diagnosis = await adapter.testConnection(limit);
+	if (limit.aborted) info(`The server did not answer the connection test within ${CONNECTION_TEST_MS / 1000} s (continuing anyway).`);
+	else if (!diagnosis.ok) info(`${diagnosis.message} (continuing anyway)`);
 	else info(diagnosis.message);
 
 	const note = args.note ? await readFile(args.note, "utf8") : undefined;
