@@ -88,14 +88,15 @@ function wholeNumberIssue(field: keyof DiscoverSettings, value: unknown, min: nu
 }
 
 /** Refused in folder names: Obsidian and Windows reject some, the others break links to notes inside. */
-const FOLDER_UNSAFE = /[*"<>:|?#^[\]\u0000-\u001f\u007f]/;
+const FOLDER_UNSAFE = /[*"<>:|?#^[\]]/;
+const hasControlCharacter = (text: string): boolean => [...text].some((c) => c.charCodeAt(0) < 0x20 || c === "\u007f");
 
 function folderIssue(field: keyof DiscoverSettings, value: unknown): SettingsIssue | null {
 	if (typeof value !== "string" || !value.replace(/[\\/]/g, "").trim()) return { field, message: "Enter a folder path inside the vault." };
 	const parts = value.split(/[\\/]/).map((part) => part.trim());
 	if (parts.includes("..")) return { field, message: "The folder must be inside the vault: remove “..”." };
 	if (parts.includes(".")) return { field, message: "Remove “.” from the path: name each folder." };
-	if (FOLDER_UNSAFE.test(value)) return { field, message: "Folder names cannot contain * \" < > : | ? # ^ [ ] or control characters." };
+	if (FOLDER_UNSAFE.test(value) || hasControlCharacter(value)) return { field, message: "Folder names cannot contain * \" < > : | ? # ^ [ ] or control characters." };
 	return null;
 }
 
