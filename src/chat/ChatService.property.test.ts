@@ -5,6 +5,7 @@ import { StubAdapter, type RecordedRequest } from "../../tests/support/stubAdapt
 import { MemoryFileStore } from "../sessions/memoryStore";
 import { SessionManager } from "../sessions/SessionManager";
 import { promptCost } from "./promptCost";
+import { TokenCalibration } from "./calibration";
 import { ChatService } from "./ChatService";
 import { CONDENSED_PREFIX, compactionBudget } from "./compaction";
 import { chatErrorCode } from "./errors";
@@ -27,6 +28,9 @@ const settingsArb = fc
 		minRecentMessagesToKeep: Math.min(s.keep, s.min),
 		systemPrompt: "Answer as briefly as you can.",
 	}));
+
+/** No calibration, or one learned from a model that counts fewer or more tokens than the estimator. */
+const factorArb = fc.option(fc.constantFrom(0.6, 1.3, 2), { nil: undefined });
 
 const turnArb = fc.record({
 	text: messageTextArb,
@@ -57,10 +61,13 @@ function adapterFor(turn: Turn, failSummaries: boolean): StubAdapter {
 describe("ChatService properties", () => {
 	it("every prompt fits, carries the turn once and last, keeps order, survives failures, and the session survives reload", async () => {
 		await fc.assert(
-			fc.asyncProperty(settingsArb, fc.array(turnArb, { minLength: 1, maxLength: 10 }), fc.boolean(), async (settings, turns, failSummaries) => {
+			fc.asyncProperty(settingsArb, fc.array(turnArb, { minLength: 1, maxLength: 10 }), fc.boolean(), factorArb, async (settings, turns, failSummaries, factor) => {
 				const store = new MemoryFileStore();
 				const sessions = new SessionManager(store, { onWarning: () => undefined });
-				const chat = new ChatService({ adapter: new StubAdapter(), sessions, settings });
+				// The engine's own estimate: calibrated for the model when a factor was learned.
+				const calibration = factor === undefined ? undefined : new TokenCalibration({ data: { version: 1, models: { m: [factor] } } });
+				const estimate = factor === undefined ? estimateTokens : (t: string): number => Math.ceil(estimateTokens(t) * factor);
+				const chat = new ChatService({ adapter: new StubAdapter(), sessions, settings, calibration, model: "m" });
 				const budget = compactionBudget(settings);
 				let answered = 0;
 				let failed = 0;
@@ -93,7 +100,7 @@ describe("ChatService properties", () => {
 					else expect(last?.role).toBe("assistant");
 
 					for (const r of adapter.summaryRequests) {
-						expect(promptCost(asPrompt(r), estimateTokens)).toBeLessThanOrEqual(budget.summaryRequest);
+						expect(promptCost(asPrompt(r), estimate)).toBeLessThanOrEqual(budget.summaryRequest);
 						expect(r.maxTokens).toBeLessThanOrEqual(budget.summaryMaxTokens);
 					}
 					const chatRequests = adapter.chatRequests;
@@ -102,14 +109,14 @@ describe("ChatService properties", () => {
 						const messages = asPrompt(request);
 						expect(request.maxTokens).toBeLessThanOrEqual(settings.reservedResponseTokens);
 						expect(request.contextWindow).toBe(settings.maxPromptTokens);
-						expect(promptCost(messages, estimateTokens)).toBeLessThanOrEqual(budget.prompt);
+						expect(promptCost(messages, estimate)).toBeLessThanOrEqual(budget.prompt);
 						expect(messages[messages.length - 1]).toEqual({ role: "user", content: text });
 						expect(messages.filter((m) => m.content === text)).toHaveLength(1);
 						expect(messages.slice(1).every((m) => m.role !== "system")).toBe(true);
 					}
 					const [first, retry] = chatRequests;
 					if (first !== undefined && retry !== undefined) {
-						expect(promptCost(asPrompt(retry), estimateTokens)).toBeLessThanOrEqual(promptCost(asPrompt(first), estimateTokens));
+						expect(promptCost(asPrompt(retry), estimate)).toBeLessThanOrEqual(promptCost(asPrompt(first), estimate));
 					}
 
 					// History goes out in transcript order; when everything fits, all of it does.
@@ -125,7 +132,7 @@ describe("ChatService properties", () => {
 					}
 					if (turn.includeHistory) {
 						const uncovered = uncoveredHistory(before, before.length);
-						const all = buildPrompt({ systemPrompt: settings.systemPrompt, summary: summaryMessage(before)?.content, history: uncovered, current: text, budget: budget.prompt });
+						const all = buildPrompt({ systemPrompt: settings.systemPrompt, summary: summaryMessage(before)?.content, history: uncovered, current: text, budget: budget.prompt, estimate });
 						if (all.estimatedTokens <= budget.prompt) expect(body).toEqual(uncovered.map((m) => ({ role: m.role, content: m.content })));
 					} else {
 						expect(body).toEqual([]);
