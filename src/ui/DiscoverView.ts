@@ -1,6 +1,6 @@
 import { ItemView, Notice } from "obsidian";
 import type { WorkspaceLeaf } from "obsidian";
-import type { ChatMessage } from "../chat/types";
+import type { ChatMessage, Session } from "../chat/types";
 import { ChatHeader } from "./ChatHeader";
 import { Composer } from "./Composer";
 import { ContextBar } from "./ContextBar";
@@ -45,6 +45,8 @@ export class DiscoverView extends ItemView {
 	private sending = false;
 	private sendingSession: string | undefined;
 	private stopController: AbortController | undefined;
+	/** The chat was deleted while it was answering: a new one replaces it when the turn ends. */
+	private replaceAfterTurn = false;
 
 	constructor(
 		leaf: WorkspaceLeaf,
@@ -161,10 +163,22 @@ export class DiscoverView extends ItemView {
 		this.context.updatePreview();
 	}
 
-	private async newChat(): Promise<void> {
+	/** `replace`: the current chat is gone (deleted), so a fresh one is needed even if it was empty. */
+	private async newChat(replace = false): Promise<void> {
 		const runtime = this.runtime;
-		if (!runtime || runtime.chat.busy) return;
-		const session = await runtime.chat.newSession();
+		if (!runtime || this.sending || runtime.chat.busy) return;
+		// A chat with nothing in it yet is already new: another would only leave an empty one in history.
+		if (!replace && runtime.chat.messages.length === 0) {
+			this.composer.focus();
+			return;
+		}
+		let session: Session;
+		try {
+			session = await runtime.chat.newSession();
+		} catch (err) {
+			new Notice(`Couldn't start a new chat: ${err instanceof Error ? err.message : String(err)}`);
+			return;
+		}
 		this.list.setMessages([]);
 		this.header.setTitle(session.title, true);
 		this.setStatus("");
@@ -197,7 +211,14 @@ export class DiscoverView extends ItemView {
 				if (id === this.runtime?.chat.sessionId) this.header.setTitle(title, true);
 			},
 			onDeleted: (id) => {
-				if (id === this.runtime?.chat.sessionId) void this.newChat();
+				if (id !== this.runtime?.chat.sessionId) return;
+				if (!this.sending) {
+					void this.newChat(true);
+					return;
+				}
+				// The running answer has nowhere to go: stop it, then start afresh once it has ended.
+				this.replaceAfterTurn = true;
+				this.stop();
 			},
 		}).open();
 	}
@@ -269,6 +290,11 @@ export class DiscoverView extends ItemView {
 	private async afterTurn(): Promise<void> {
 		const runtime = this.runtime;
 		if (!runtime) return;
+		if (this.replaceAfterTurn) {
+			this.replaceAfterTurn = false;
+			await this.newChat(true);
+			return;
+		}
 		const id = runtime.chat.sessionId;
 		if (id && id !== this.sendingSession) await this.rememberSession(id);
 		await this.refreshTitle();

@@ -348,6 +348,32 @@ describe("sessions", () => {
 		expect(m.host.settings.activeSessionId).toBe(m.chat.sessionId);
 		expect(m.messages()).toHaveLength(0);
 		expect(m.q(".discover-chat-title").textContent).toBe("New chat");
+		// An empty chat is already new: clicking again leaves no empty chats behind in history.
+		const count = m.sessions.sessions.size;
+		m.q<HTMLButtonElement>('[aria-label="New chat"]').click();
+		await flush();
+		expect(m.sessions.sessions.size).toBe(count);
+		expect(document.activeElement).toBe(m.input());
+	});
+
+	it("deleting the open chat in history replaces it with a new one, stopping a running answer first", async () => {
+		const m = await setup();
+		await type(m, "Doomed chat");
+		m.chat.token("partial");
+		const doomed = m.chat.sessionId;
+		m.q<HTMLButtonElement>('[aria-label="Open history"]').click();
+		await flush();
+		await flush();
+		Array.from(document.body.querySelectorAll<HTMLButtonElement>(".discover-chat-history-actions button")).find((b) => b.textContent === "Delete")!.click();
+		await flush();
+		document.body.querySelector<HTMLButtonElement>(".discover-chat-confirm .mod-warning")!.click();
+		await flush();
+		await flush();
+		expect(m.chat.busy).toBe(false);
+		expect(m.chat.sessionId).not.toBe(doomed);
+		expect(m.host.settings.activeSessionId).toBe(m.chat.sessionId);
+		expect(m.messages()).toHaveLength(0);
+		pressKey(window, "Escape");
 	});
 
 	it("a rename that cannot be saved says so and shows the saved title", async () => {
