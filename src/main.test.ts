@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { changeSettingsExternally, clearNotices, createTestApp, loadPlugin, notices, readPluginDataText, unloadPlugin, writePluginData } from "../tests/obsidian/harness";
 import DiscoverPlugin from "./main";
 import { DEFAULT_SETTINGS, SETTINGS_VERSION } from "./settings";
+import { LEGACY_SECRET_NAME } from "./ui/settingsMigration";
 
 afterEach(() => clearNotices());
 
@@ -45,12 +46,43 @@ describe("DiscoverPlugin lifecycle", () => {
 		expect(notices().join(" ")).toMatch(/secret storage/);
 	});
 
-	it("does not overwrite a different key already stored under that name", async () => {
+	it("keeps the secret the person chose when it holds another key, and the old key under a name of its own", async () => {
 		const app = await createTestApp({ secrets: { "my-key": "sk-new" } });
 		await writePluginData(app, { apiKey: "sk-old", apiKeySecret: "my-key" });
 		const plugin = await reload(app);
+		expect(plugin.settings.apiKeySecret).toBe("my-key");
 		expect(app.secretStorage.getSecret("my-key")).toBe("sk-new");
-		expect(app.secretStorage.getSecret(plugin.settings.apiKeySecret)).toBe("sk-old");
+		expect(app.secretStorage.listSecrets().map((id) => app.secretStorage.getSecret(id))).toContain("sk-old");
+		expect(notices().join(" ")).toMatch(/kept in secret storage as “discover-api-key”; the secret you chose stays in use/);
+		expect(await readPluginDataText(app)).not.toContain("sk-old");
+	});
+
+	it("never writes over a key another vault moved under the default name", async () => {
+		const app = await createTestApp({ secrets: { [LEGACY_SECRET_NAME]: "sk-other-vault" } });
+		await writePluginData(app, { apiKey: "sk-this-vault" });
+		const plugin = await reload(app);
+		expect(app.secretStorage.getSecret(LEGACY_SECRET_NAME)).toBe("sk-other-vault");
+		expect(plugin.settings.apiKeySecret).not.toBe(LEGACY_SECRET_NAME);
+		expect(app.secretStorage.getSecret(plugin.settings.apiKeySecret)).toBe("sk-this-vault");
+	});
+
+	it("a key secret storage refused moves at a later save, then leaves data.json", async () => {
+		const app = await createTestApp();
+		const setSecret = app.secretStorage.setSecret.bind(app.secretStorage);
+		let locked = true;
+		app.secretStorage.setSecret = (id, secret) => {
+			if (locked) throw new Error("Secret storage is locked");
+			setSecret(id, secret);
+		};
+		await writePluginData(app, { apiKey: "sk-waiting" });
+		const plugin = await reload(app);
+		expect(notices().join(" ")).toMatch(/could not be moved/);
+		await plugin.saveSettings();
+		expect(await readPluginDataText(app)).toContain("sk-waiting");
+		locked = false;
+		await plugin.saveSettings();
+		expect(await readPluginDataText(app)).not.toContain("sk-waiting");
+		expect(app.secretStorage.getSecret(plugin.settings.apiKeySecret)).toBe("sk-waiting");
 	});
 
 	it("invalid values: defaults for those fields only, one notice, fixed on disk so it shows once", async () => {

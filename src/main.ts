@@ -52,19 +52,27 @@ export default class DiscoverPlugin extends Plugin {
 		if (notes.length) new Notice(`Discover: ${notes.join(" ")}`, 10000);
 	}
 
-	/** Moves a plaintext key from old data into secret storage; false when that failed. */
-	private storeLegacyApiKey(key: string, notes: string[]): boolean {
+	/**
+	 * Moves a plaintext key from old data into secret storage; false when that failed. A secret the
+	 * person picked that holds another key stays picked (it was set later); this key is then kept
+	 * under a name of its own, never written over another.
+	 */
+	private storeLegacyApiKey(key: string, notes?: string[]): boolean {
 		const storage = this.app.secretStorage;
-		let name = this.settings.apiKeySecret || LEGACY_SECRET_NAME;
+		const named = this.settings.apiKeySecret;
 		try {
-			const existing = storage.getSecret(name);
-			// Never overwrite a different key already stored under that name.
-			if (existing !== null && existing !== key) name = `${LEGACY_SECRET_NAME}-${Date.now().toString(36)}`;
-			if (existing !== key) storage.setSecret(name, key);
-			this.settings.apiKeySecret = name;
+			const existing = named ? storage.getSecret(named) : null;
+			if (named && existing === null) storage.setSecret(named, key);
+			if (named && (existing === null || existing === key)) return true;
+			let name = LEGACY_SECRET_NAME;
+			const held = storage.getSecret(name);
+			if (held !== null && held !== key) name = `${LEGACY_SECRET_NAME}-${Date.now().toString(36)}`;
+			if (held !== key) storage.setSecret(name, key);
+			if (!named || named === LEGACY_SECRET_NAME) this.settings.apiKeySecret = name;
+			else notes?.push(`Your old API key was kept in secret storage as “${name}”; the secret you chose stays in use.`);
 			return true;
 		} catch {
-			notes.push("The API key could not be moved into secret storage yet; it stays where it was until it can be. Set it again in the settings to store it safely.");
+			notes?.push("The API key could not be moved into secret storage yet; it stays in the plugin's data file and is moved the next time settings are saved.");
 			return false;
 		}
 	}
@@ -75,7 +83,9 @@ export default class DiscoverPlugin extends Plugin {
 	}
 
 	async saveSettings(): Promise<void> {
-		// Never lose a key: one that could not move into secret storage is written back as it was found.
+		// Never lose a key: one that could not move into secret storage yet is tried again, and
+		// written back as it was found until it moves.
+		if (this.unmovedApiKey !== undefined && this.storeLegacyApiKey(this.unmovedApiKey)) this.unmovedApiKey = undefined;
 		await this.saveData(this.unmovedApiKey === undefined ? this.settings : { ...this.settings, apiKey: this.unmovedApiKey });
 	}
 }
