@@ -77,19 +77,15 @@ function median(values: number[]): number {
 	return sorted[Math.floor(sorted.length / 2)] ?? NaN;
 }
 
-/** Median milliseconds per call of `fn(text)` over `runs` timed runs, after warming up. */
-function timeIt(fn: (text: string) => number, text: string, runs: number, callsPerRun: number): number {
+/** Milliseconds per call of `fn(text)`, averaged over `calls` back-to-back calls. */
+function timeCalls(fn: (text: string) => number, text: string, calls: number): number {
 	let sink = 0;
-	for (let k = 0; k < Math.max(3, callsPerRun); k++) sink += fn(text);
-	const times: number[] = [];
-	for (let r = 0; r < runs; r++) {
-		const start = performance.now();
-		for (let k = 0; k < callsPerRun; k++) sink += fn(text);
-		times.push((performance.now() - start) / callsPerRun);
-	}
+	const start = performance.now();
+	for (let k = 0; k < calls; k++) sink += fn(text);
+	const ms = (performance.now() - start) / calls;
 	// Keeps the calls observable so they cannot be optimised away.
 	if (sink < 0) throw new Error("impossible");
-	return median(times);
+	return ms;
 }
 
 /** o200k as on a text it has never seen: gpt-tokenizer caches the BPE merges of every word. */
@@ -100,20 +96,25 @@ function countO200kCold(text: string): number {
 
 function throughputTable(text: string): string {
 	const mb = Buffer.byteLength(text, "utf8") / 1e6;
-	// Interleave the three, so a busy machine slows them alike.
+	// Warm up all three (the JIT, and gpt-tokenizer's merge cache for the warm row), then take one
+	// sample of each per round, interleaved, so a machine busy with other work slows them alike;
+	// the medians over the rounds are reported.
+	for (let k = 0; k < 20; k++) estimateTokens(text);
+	for (let k = 0; k < 3; k++) countO200k(text);
+	countO200kCold(text);
 	const estimates: number[] = [];
 	const warm: number[] = [];
 	const cold: number[] = [];
-	for (let round = 0; round < 5; round++) {
-		estimates.push(timeIt(estimateTokens, text, 9, 10));
-		warm.push(timeIt(countO200k, text, 3, 1));
-		cold.push(timeIt(countO200kCold, text, 3, 1));
+	for (let round = 0; round < 15; round++) {
+		estimates.push(timeCalls(estimateTokens, text, 10));
+		warm.push(timeCalls(countO200k, text, 1));
+		cold.push(timeCalls(countO200kCold, text, 1));
 	}
 	const estMs = median(estimates);
 	const row = (name: string, ms: number): string =>
 		`| ${name} | ${ms.toFixed(2)} | ${(mb / (ms / 1000)).toFixed(1)} | ${(ms / estMs).toFixed(1)}× |`;
 	return [
-		`**Throughput** (all samples concatenated: ${(mb * 1000).toFixed(0)} KB of UTF-8; median of interleaved runs in one process)`,
+		`**Throughput** (all samples concatenated: ${(mb * 1000).toFixed(0)} KB of UTF-8; median of 15 interleaved rounds in one process)`,
 		"",
 		"| Counter | ms per pass | MB/s | estimateTokens is faster by |",
 		"|---|--:|--:|--:|",

@@ -13,6 +13,7 @@ import {
 	CYRILLIC,
 	CYRILLIC_EXT,
 	CYRILLIC_RARE,
+	EMOJI,
 	FULLWIDTH,
 	GREEK,
 	HANGUL,
@@ -27,8 +28,12 @@ import {
 	MARK,
 	ORIYA,
 	OTHER_LETTER,
+	PUNCT,
 	SOUTHEAST_ASIAN,
 	SPARSE_SCRIPT,
+	SYMBOL,
+	SYMBOL_BYTES,
+	SYMBOL_RARE,
 	THAI,
 } from "./tokenClasses";
 
@@ -165,3 +170,42 @@ export function latinWordCost(table: readonly number[], letters: number): number
 	if (letters <= last) return table[letters] ?? 0;
 	return (table[last] ?? 0) + (letters - last) * LONG_WORD_STEP;
 }
+
+// The same costs in fixed point (hundredths of a token), as the scan uses them: it adds small
+// integers, which V8 keeps in 32-bit registers, instead of doubles, whose additions form a slower
+// dependency chain and whose sums drift off exact values.
+export const SCALE = 100;
+const fixed = (tokens: number): number => Math.round(tokens * SCALE);
+const fixedTable = (values: ArrayLike<number>): Int32Array => Int32Array.from(Array.from(values, fixed));
+
+/** Latin word costs by length, precomputed for the common lengths. */
+export const WORD_TABLE_SIZE = 40;
+export const ENGLISH_COST = fixedTable(Array.from({ length: WORD_TABLE_SIZE }, (_, k) => latinWordCost(ENGLISH_WORD, k)));
+export const EUROPEAN_COST = fixedTable(Array.from({ length: WORD_TABLE_SIZE }, (_, k) => latinWordCost(EUROPEAN_WORD, k)));
+export const LONG_STEP = fixed(LONG_WORD_STEP);
+export const LETTER_COST = fixedTable(PER_LETTER);
+export const BASE_COST = fixedTable(WORD_BASE);
+export const CAPS_COST = fixedTable(CAPS_EXTRA);
+export const CAPS_ASCII = CAPS_COST[ASCII_UPPER] ?? 0;
+export const ONE = SCALE;
+export const PUNCT_PREFIX_COST = fixed(PUNCT_PREFIX);
+export const SYMBOL_PREFIX_COST = fixed(SYMBOL_PREFIX);
+export const TAB_PREFIX_COST = fixed(TAB_PREFIX);
+export const NEWLINE_AFTER_PUNCT_COST = fixed(NEWLINE_AFTER_PUNCT);
+export const NEWLINE_EXTRA_COST = fixed(NEWLINE_EXTRA);
+export const RANDOM_RUN_COST = fixed(RANDOM_RUN_TOKENS_PER_CHAR);
+export const KANJI_EXTRA_COST = KANJI_EXTRA * SCALE;
+export const CYRILLIC_EXT_EXTRA_COST = CYRILLIC_EXT_EXTRA * SCALE;
+export const EUROPEAN_ACCENT_RAMP = EUROPEAN_ACCENT_FULL - EUROPEAN_ACCENT_START;
+/**
+ * Cost of each character of a punctuation piece, by class: the low half after anything but ASCII
+ * punctuation, the high half (index + 64) right after it, where runs like "();" merge.
+ */
+export const GROUP_COST = new Int32Array(128);
+for (let c = 0; c < 64; c++) {
+	const weight =
+		c === PUNCT ? 1 : c === SYMBOL ? SYMBOL_WEIGHT : c === SYMBOL_RARE ? SYMBOL_RARE_WEIGHT : c === SYMBOL_BYTES ? SYMBOL_BYTES_WEIGHT : c === EMOJI ? EMOJI_WEIGHT : JOINER_WEIGHT;
+	GROUP_COST[c] = fixed(weight);
+	GROUP_COST[c + 64] = c === PUNCT ? fixed(PUNCT_NEXT) : fixed(weight);
+}
+export const PUNCT_AFTER = 64;

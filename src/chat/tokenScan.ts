@@ -1,6 +1,7 @@
 // The token estimator's single pass: mimics the pre-tokenizer of BPE encodings such as o200k
 // (words, 1-3 digit groups, punctuation runs, whitespace) and prices each piece by its script with
-// the costs in tokenCosts.ts. Written as one hand-inlined loop because it runs on every prompt.
+// the fixed-point costs in tokenCosts.ts. Written as one hand-inlined loop because it runs on every
+// prompt; its cost is mostly the one unpredictable branch where each piece ends.
 
 import * as classes from "./tokenClasses";
 import * as costs from "./tokenCosts";
@@ -18,7 +19,6 @@ const {
 	CYRILLIC,
 	CYRILLIC_RARE,
 	DIGIT,
-	EMOJI,
 	LAST_LETTER,
 	LATIN_EXT,
 	LOWER_FLAG,
@@ -26,85 +26,42 @@ const {
 	PUNCT,
 	SPACE,
 	SYMBOL,
-	SYMBOL_BYTES,
-	SYMBOL_RARE,
 	SURROGATE,
 	TABLE,
 	UPPER_FLAG,
 	entryAt,
 } = classes;
 const {
-	CAPS_EXTRA,
-	CYRILLIC_EXT_EXTRA,
+	BASE_COST,
+	CAPS_ASCII,
+	CAPS_COST,
+	CYRILLIC_EXT_EXTRA_COST,
 	CYRILLIC_EXT_SHARE,
-	EMOJI_WEIGHT,
-	ENGLISH_WORD,
-	EUROPEAN_ACCENT_FULL,
+	ENGLISH_COST,
+	EUROPEAN_ACCENT_RAMP,
 	EUROPEAN_ACCENT_START,
-	EUROPEAN_WORD,
-	JOINER_WEIGHT,
+	EUROPEAN_COST,
+	GROUP_COST,
 	KANA_SHARE,
-	KANJI_EXTRA,
+	KANJI_EXTRA_COST,
+	LETTER_COST,
+	LONG_STEP,
 	NEWLINES_FREE,
-	NEWLINE_AFTER_PUNCT,
-	NEWLINE_EXTRA,
-	PER_LETTER,
-	PUNCT_NEXT,
-	PUNCT_PREFIX,
-	SPACE_RUN_TOKEN_CHARS,
-	TAB_RUN_TOKEN_CHARS,
-	SYMBOL_PREFIX,
-	SYMBOL_BYTES_WEIGHT,
-	SYMBOL_RARE_WEIGHT,
-	SYMBOL_WEIGHT,
-	TAB_PREFIX,
-	WORD_BASE,
-	LONG_WORD_STEP,
+	NEWLINE_AFTER_PUNCT_COST,
+	NEWLINE_EXTRA_COST,
+	ONE,
+	PUNCT_AFTER,
+	PUNCT_PREFIX_COST,
+	RANDOM_RUN_COST,
 	RANDOM_RUN_MIN,
-	RANDOM_RUN_TOKENS_PER_CHAR,
+	SCALE,
+	SPACE_RUN_TOKEN_CHARS,
+	SYMBOL_PREFIX_COST,
+	TAB_PREFIX_COST,
+	TAB_RUN_TOKEN_CHARS,
+	WORD_TABLE_SIZE,
 	isRandomRun,
-	latinWordCost,
 } = costs;
-
-/**
- * Costs in fixed point (hundredths of a token): the loop adds small integers, which V8 keeps in
- * registers as 32-bit values, instead of doubles whose additions form a slower dependency chain.
- */
-const SCALE = 100;
-const fixed = (tokens: number): number => Math.round(tokens * SCALE);
-const fixedTable = (values: ArrayLike<number>): Int32Array => Int32Array.from(Array.from(values, fixed));
-
-/** Latin word costs by length, precomputed for the common lengths. */
-const WORD_TABLE_SIZE = 40;
-const ENGLISH_COST = fixedTable(Array.from({ length: WORD_TABLE_SIZE }, (_, k) => latinWordCost(ENGLISH_WORD, k)));
-const EUROPEAN_COST = fixedTable(Array.from({ length: WORD_TABLE_SIZE }, (_, k) => latinWordCost(EUROPEAN_WORD, k)));
-const LONG_STEP = fixed(LONG_WORD_STEP);
-const LETTER_COST = fixedTable(PER_LETTER);
-const BASE_COST = fixedTable(WORD_BASE);
-const CAPS_COST = fixedTable(CAPS_EXTRA);
-const CAPS_ASCII = CAPS_COST[ASCII_UPPER] ?? 0;
-const ONE = SCALE;
-const PUNCT_PREFIX_COST = fixed(PUNCT_PREFIX);
-const SYMBOL_PREFIX_COST = fixed(SYMBOL_PREFIX);
-const TAB_PREFIX_COST = fixed(TAB_PREFIX);
-const NEWLINE_AFTER_PUNCT_COST = fixed(NEWLINE_AFTER_PUNCT);
-const NEWLINE_EXTRA_COST = fixed(NEWLINE_EXTRA);
-const RANDOM_RUN_COST = fixed(RANDOM_RUN_TOKENS_PER_CHAR);
-const KANJI_EXTRA_COST = KANJI_EXTRA * SCALE;
-const CYRILLIC_EXT_EXTRA_COST = CYRILLIC_EXT_EXTRA * SCALE;
-const EUROPEAN_ACCENT_RAMP = EUROPEAN_ACCENT_FULL - EUROPEAN_ACCENT_START;
-/**
- * Cost of each character of a punctuation piece, by class: the low half after anything but ASCII
- * punctuation, the high half (index + 64) right after it, where runs like "();" merge.
- */
-const GROUP_COST = new Int32Array(128);
-for (let c = 0; c < 64; c++) {
-	const weight =
-		c === PUNCT ? 1 : c === SYMBOL ? SYMBOL_WEIGHT : c === SYMBOL_RARE ? SYMBOL_RARE_WEIGHT : c === SYMBOL_BYTES ? SYMBOL_BYTES_WEIGHT : c === EMOJI ? EMOJI_WEIGHT : JOINER_WEIGHT;
-	GROUP_COST[c] = fixed(weight);
-	GROUP_COST[c + 64] = c === PUNCT ? fixed(PUNCT_NEXT) : fixed(weight);
-}
-const PUNCT_AFTER = 64;
 
 /**
  * The estimate before rounding; exported for the estimator's own tuning benchmark.
@@ -361,10 +318,14 @@ export function fractionalTokens(text: string): number {
 		// Japanese kanji cost beyond their letters.
 		total += english;
 		if (lineMixed) {
-			const latin = accented + lowerCount - lineLower + upperCount - lineUpper;
-			let share = latin > 0 ? (accented / latin - EUROPEAN_ACCENT_START) / EUROPEAN_ACCENT_RAMP : 0;
-			share = share < 0 ? 0 : share > 1 ? 1 : share;
-			fraction += share * (european - english);
+			let share = 0;
+			// Without accented letters the line is priced as English: no divisions needed.
+			if (accented > 0) {
+				const latin = accented + lowerCount - lineLower + upperCount - lineUpper;
+				share = (accented / latin - EUROPEAN_ACCENT_START) / EUROPEAN_ACCENT_RAMP;
+				share = share < 0 ? 0 : share > 1 ? 1 : share;
+				fraction += share * (european - english);
+			}
 			if (cyrillicExt > 0) {
 				share = cyrillicExt / cyrillic / CYRILLIC_EXT_SHARE;
 				fraction += (share > 1 ? 1 : share) * cyrillic * CYRILLIC_EXT_EXTRA_COST;
