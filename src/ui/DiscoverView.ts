@@ -1,6 +1,7 @@
 import { ItemView, Notice } from "obsidian";
 import type { WorkspaceLeaf } from "obsidian";
-import type { ChatMessage, Session } from "../chat/types";
+import type { ChatMessage } from "../chat/types";
+import { ActiveSession } from "./ActiveSession";
 import { ChatHeader } from "./ChatHeader";
 import { Composer } from "./Composer";
 import { ContextBar } from "./ContextBar";
@@ -38,6 +39,7 @@ interface Turn {
 export class DiscoverView extends ItemView {
 	private runtime: ChatRuntime | undefined;
 	private header!: ChatHeader;
+	private active!: ActiveSession;
 	private list!: MessageList;
 	private statusEl!: HTMLElement;
 	private context!: ContextBar;
@@ -74,10 +76,11 @@ export class DiscoverView extends ItemView {
 		root.empty();
 		root.addClass("discover-chat-view");
 		this.header = new ChatHeader(root, {
-			onRename: (title) => void this.rename(title),
+			onRename: (title) => void this.active.rename(title),
 			onNewChat: () => void this.newChat(),
 			onHistory: () => this.openHistory(),
 		});
+		this.active = new ActiveSession(this.host, this.header, () => this.runtime);
 		this.list = this.addChild(new MessageList(root, { app: this.app, sourcePath: () => this.context.note.path, scheduler: this.options.scheduler }));
 		this.statusEl = root.createDiv({ cls: "discover-chat-status", attr: { "aria-live": "polite" } });
 		this.context = new ContextBar(
@@ -146,20 +149,8 @@ export class DiscoverView extends ItemView {
 	}
 
 	private async showSession(id: string | undefined): Promise<void> {
-		const runtime = this.runtime;
-		if (!runtime) return;
-		let title = "New chat";
-		if (id) {
-			try {
-				title = (await runtime.chat.loadSession(id)).title;
-			} catch {
-				// A session deleted or synced away: start fresh instead of failing to open.
-				id = undefined;
-			}
-		}
-		this.list.setMessages(id ? runtime.chat.messages : []);
-		this.header.setTitle(title, id !== undefined);
-		await this.rememberSession(id);
+		const messages = await this.active.show(id);
+		this.list.setMessages(messages);
 		this.context.updatePreview();
 	}
 
@@ -168,35 +159,11 @@ export class DiscoverView extends ItemView {
 		const runtime = this.runtime;
 		if (!runtime || this.sending || runtime.chat.busy) return;
 		// A chat with nothing in it yet is already new: another would only leave an empty one in history.
-		if (!replace && runtime.chat.messages.length === 0) {
-			this.composer.focus();
-			return;
-		}
-		let session: Session;
-		try {
-			session = await runtime.chat.newSession();
-		} catch (err) {
-			new Notice(`Couldn't start a new chat: ${err instanceof Error ? err.message : String(err)}`);
-			return;
-		}
+		if ((replace || runtime.chat.messages.length > 0) && !(await this.active.startNew())) return;
 		this.list.setMessages([]);
-		this.header.setTitle(session.title, true);
 		this.setStatus("");
-		await this.rememberSession(session.id);
 		this.context.updatePreview();
 		this.composer.focus();
-	}
-
-	private async rename(title: string): Promise<void> {
-		const id = this.runtime?.chat.sessionId;
-		if (!id) return;
-		try {
-			await this.runtime?.sessions.rename(id, title);
-		} catch (err) {
-			new Notice(`Couldn't rename the chat: ${err instanceof Error ? err.message : String(err)}`);
-			// The header shows the title that is actually saved.
-			await this.refreshTitle();
-		}
 	}
 
 	private openHistory(): void {
@@ -207,9 +174,7 @@ export class DiscoverView extends ItemView {
 			search: this.options.search,
 			onLoad: (id) => void this.openSession(id),
 			onToPrompt: (text) => this.setDraft(text),
-			onRenamed: (id, title) => {
-				if (id === this.runtime?.chat.sessionId) this.header.setTitle(title, true);
-			},
+			onRenamed: (id, title) => this.active.renamed(id, title),
 			onDeleted: (id) => {
 				if (id !== this.runtime?.chat.sessionId) return;
 				if (!this.sending) {
@@ -296,18 +261,9 @@ export class DiscoverView extends ItemView {
 			return;
 		}
 		const id = runtime.chat.sessionId;
-		if (id && id !== this.sendingSession) await this.rememberSession(id);
-		await this.refreshTitle();
+		if (id && id !== this.sendingSession) await this.active.remember(id);
+		await this.active.refreshTitle();
 		this.context.updatePreview();
-	}
-
-	/** The title comes from the first message; the index makes this lookup cheap. */
-	private async refreshTitle(): Promise<void> {
-		const runtime = this.runtime;
-		const id = runtime?.chat.sessionId;
-		if (!runtime || !id) return;
-		const summary = (await runtime.sessions.list()).find((s) => s.id === id);
-		if (summary && id === this.runtime?.chat.sessionId) this.header.setTitle(summary.title, true);
 	}
 
 	private onChatEvent(e: ChatEvent): void {
@@ -336,8 +292,9 @@ export class DiscoverView extends ItemView {
 		if (this.sending && !this.list.isStreaming) this.list.startStreaming();
 		// The question is saved: remember its chat now, so a restart mid-answer reopens it.
 		const id = this.runtime?.chat.sessionId;
-		this.rememberSession(id)
-			.then(() => this.refreshTitle())
+		this.active
+			.remember(id)
+			.then(() => this.active.refreshTitle())
 			// A title or a settings write that fails now is retried when the turn ends.
 			.catch(() => undefined);
 	}
@@ -345,11 +302,5 @@ export class DiscoverView extends ItemView {
 	private setStatus(text: string): void {
 		this.statusEl.setText(text);
 		this.statusEl.toggleClass("discover-chat-hidden", text === "");
-	}
-
-	private async rememberSession(id: string | undefined): Promise<void> {
-		if (this.host.settings.activeSessionId === id) return;
-		this.host.settings.activeSessionId = id;
-		await this.host.saveSettings();
 	}
 }

@@ -34,6 +34,7 @@ describe("Composer", () => {
 				let busy = false;
 				let expectedSends = 0;
 				let expectedStops = 0;
+				let expectedCommands = 0;
 				for (const a of actions) {
 					if (a.kind === "busy") {
 						busy = a.on;
@@ -41,15 +42,19 @@ describe("Composer", () => {
 					} else if (a.kind === "type") {
 						typeInto(composer.inputEl, a.text);
 					} else {
-						const isCommandDraft = /^\/\S*$/.test(composer.value.trimStart()) && composer.value.trim() !== "/";
-						const wouldSend = !busy && composer.value.trim() !== "" && !isCommandDraft;
+						// With the command menu showing, Enter or Send picks the highlighted command instead.
+						const menuOpen = !composer.el.querySelector(".discover-chat-command-menu")!.hasClass("discover-chat-hidden");
+						const wouldSend = !busy && composer.value.trim() !== "" && !menuOpen;
+						const wouldCommand = !busy && composer.value.trim() !== "" && menuOpen;
 						if (a.kind === "enter") {
 							pressKey(composer.inputEl, "Enter", { shift: a.shift });
 							if (!a.shift && wouldSend) expectedSends++;
+							if (!a.shift && wouldCommand) expectedCommands++;
 						} else {
 							composer.buttonEl.click();
 							if (busy) expectedStops++;
 							else if (wouldSend) expectedSends++;
+							else if (wouldCommand) expectedCommands++;
 						}
 					}
 					expect(composer.buttonEl.getAttr("aria-label")).toBe(busy ? "Stop answer" : "Send message");
@@ -57,6 +62,7 @@ describe("Composer", () => {
 				expect(calls.send).toHaveLength(expectedSends);
 				expect(calls.send.every((t) => t.trim() !== "")).toBe(true);
 				expect(calls.stop).toBe(expectedStops);
+				expect(calls.commands).toHaveLength(expectedCommands);
 			}),
 		);
 	});

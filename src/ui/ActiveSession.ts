@@ -1,0 +1,86 @@
+import { Notice } from "obsidian";
+import type { ChatMessage } from "../chat/types";
+import type { ChatHeader } from "./ChatHeader";
+import type { ChatRuntime, DiscoverHost } from "./host";
+
+/**
+ * Which chat the panel shows: loads and starts chats, keeps the header's title in step with the
+ * saved one, and remembers the chat in settings so the panel reopens it, also after a restart.
+ */
+export class ActiveSession {
+	constructor(
+		private readonly host: DiscoverHost,
+		private readonly header: ChatHeader,
+		private readonly runtime: () => ChatRuntime | undefined,
+	) {}
+
+	/** Loads chat `id` (none, or one deleted or synced away: a fresh start); returns what to show. */
+	async show(id: string | undefined): Promise<readonly ChatMessage[]> {
+		const runtime = this.runtime();
+		if (!runtime) return [];
+		let title = "New chat";
+		if (id) {
+			try {
+				title = (await runtime.chat.loadSession(id)).title;
+			} catch {
+				id = undefined;
+			}
+		}
+		this.header.setTitle(title, id !== undefined);
+		await this.remember(id);
+		return id ? runtime.chat.messages : [];
+	}
+
+	/** Starts a new chat; false when it could not be created (the person is told why). */
+	async startNew(): Promise<boolean> {
+		const runtime = this.runtime();
+		if (!runtime) return false;
+		try {
+			const session = await runtime.chat.newSession();
+			this.header.setTitle(session.title, true);
+			await this.remember(session.id);
+			return true;
+		} catch (err) {
+			new Notice(`Couldn't start a new chat: ${errorText(err)}`);
+			return false;
+		}
+	}
+
+	async rename(title: string): Promise<void> {
+		const runtime = this.runtime();
+		const id = runtime?.chat.sessionId;
+		if (!runtime || !id) return;
+		try {
+			await runtime.sessions.rename(id, title);
+		} catch (err) {
+			new Notice(`Couldn't rename the chat: ${errorText(err)}`);
+			// The header shows the title that is actually saved.
+			await this.refreshTitle();
+		}
+	}
+
+	/** Renamed elsewhere (the history browser). */
+	renamed(id: string, title: string): void {
+		if (id === this.runtime()?.chat.sessionId) this.header.setTitle(title, true);
+	}
+
+	/** The title comes from the first message; the index makes this lookup cheap. */
+	async refreshTitle(): Promise<void> {
+		const runtime = this.runtime();
+		const id = runtime?.chat.sessionId;
+		if (!runtime || !id) return;
+		const summary = (await runtime.sessions.list()).find((s) => s.id === id);
+		if (summary && id === this.runtime()?.chat.sessionId) this.header.setTitle(summary.title, true);
+	}
+
+	/** Saves `id` as the chat to reopen. */
+	async remember(id: string | undefined): Promise<void> {
+		if (this.host.settings.activeSessionId === id) return;
+		this.host.settings.activeSessionId = id;
+		await this.host.saveSettings();
+	}
+}
+
+function errorText(err: unknown): string {
+	return err instanceof Error ? err.message : String(err);
+}
