@@ -3,7 +3,7 @@
 // default, or any vault given by path. Usage: npm run vault [-- --vault /path/to/vault]
 // Needs only Node and npm: it installs the project's dependencies itself when they are missing.
 import { execSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -11,15 +11,28 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const args = process.argv.slice(2);
 const flag = args.indexOf("--vault");
 const vaultArg = flag >= 0 ? args[flag + 1] : args.find((a) => !a.startsWith("--"));
+if (flag >= 0 && (!vaultArg || vaultArg.startsWith("--"))) {
+	// Never fall back to the demo vault when a vault was asked for but its path is missing.
+	console.error("Give the vault's path after --vault, e.g. npm run vault -- --vault ~/Notes");
+	process.exit(1);
+}
 const vault = resolve(vaultArg ?? join(root, "demo-vault"));
 
-if (!existsSync(vault)) {
+if (!existsSync(vault) || !statSync(vault).isDirectory()) {
 	console.error(`No folder at ${vault}. Pass the path of an existing Obsidian vault.`);
 	process.exit(1);
 }
 const run = (cmd) => execSync(cmd, { cwd: root, stdio: "inherit" });
 
-if (!existsSync(join(root, "node_modules"))) run("npm ci --no-audit --no-fund");
+if (!existsSync(join(root, "node_modules"))) {
+	try {
+		run("npm ci --no-audit --no-fund");
+	} catch {
+		// An npm that disagrees with the lock file still gets a working install, without rewriting it.
+		console.warn("npm ci failed; installing with npm install instead.");
+		run("npm install --no-audit --no-fund --no-save");
+	}
+}
 run("npm run build");
 
 const configDir = join(vault, ".obsidian");
