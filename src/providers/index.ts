@@ -39,17 +39,20 @@ export function createAdapter(config: ProviderConfig): ProviderAdapter {
 	const dialect = DIALECTS[config.provider];
 	if (!dialect) throw new LLMError("bad_request", `Unknown provider "${String(config.provider)}".`);
 	const baseUrl = trimBaseUrl(config.baseUrl.trim() || DEFAULT_BASE_URLS[config.provider]);
+	// A pasted key often ends in a newline, which no header may hold (the Node transport refuses it).
+	const apiKey = config.apiKey?.trim() || undefined;
 	const ctx: RequestContext = {
 		provider: config.provider,
 		model: config.model,
 		origin: originOf(baseUrl),
 		transport: config.transport ?? fetchTransport,
-		apiKey: config.apiKey,
+		apiKey,
 		firstByteTimeoutMs: config.firstByteTimeoutMs ?? DEFAULT_FIRST_BYTE_TIMEOUT_MS,
 		stallTimeoutMs: config.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS,
 		fromApp: config.fromApp,
 	};
-	return new HttpAdapter({ ...config, baseUrl }, ctx, dialect({ ...config, baseUrl }, baseUrl));
+	const settled: ProviderConfig = { ...config, baseUrl, apiKey };
+	return new HttpAdapter(settled, ctx, dialect(settled, baseUrl));
 }
 
 export { LLMError, errorKind } from "./errors";

@@ -74,6 +74,14 @@ for (const { name, load } of TRANSPORTS) {
 			});
 		});
 
+		it("a pasted key's surrounding whitespace and newline are not sent", async () => {
+			server.route("POST", CHAT_PATHS.openai, streamScenario("openai", ["ok"]));
+			server.route("POST", CHAT_PATHS.anthropic, streamScenario("anthropic", ["ok"]));
+			await createAdapter({ provider: "openai", baseUrl: baseUrlFor("openai", server.url), model: "m", apiKey: ` ${KEY}\n`, transport }).generate(req);
+			await createAdapter({ provider: "anthropic", baseUrl: server.url, model: "m", apiKey: `${KEY}\r\n`, transport }).generate(req);
+			expect(server.requests.map((r) => r.headers.authorization ?? r.headers["x-api-key"])).toEqual([`Bearer ${KEY}`, KEY]);
+		});
+
 		it("anthropic: no browser-access header unless the request comes from the app", async () => {
 			server.route("POST", CHAT_PATHS.anthropic, streamScenario("anthropic", ["ok"]));
 			await createAdapter({ provider: "anthropic", baseUrl: server.url, model: "c", apiKey: KEY, transport }).generate(req);
