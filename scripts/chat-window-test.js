@@ -6,7 +6,6 @@ import { join } from "node:path";
 import {
 	ChatService,
 	CONDENSED_PREFIX,
-	LLMError,
 	MemoryFileStore,
 	NodeFileStore,
 	SessionManager,
@@ -14,50 +13,13 @@ import {
 	estimatePromptTokens,
 	safeBudget,
 } from "../src/headless.ts";
+// The same scriptable stub the unit tests use: records requests, streams in pieces, fails on demand.
+import { StubAdapter } from "../tests/support/stubAdapter.ts";
 
 const SETTINGS = { maxPromptTokens: 2048, reservedResponseTokens: 256, recentMessagesToKeep: 6, minRecentMessagesToKeep: 2, systemPrompt: "Be brief." };
 const CAP = safeBudget(SETTINGS.maxPromptTokens - SETTINGS.reservedResponseTokens);
 
 const words = (n, word = "word") => Array.from({ length: n }, () => word).join(" ");
-
-/** A stub model: records requests, streams answers in pieces, fails on demand. */
-class StubAdapter {
-	constructor(opts = {}) {
-		this.opts = opts;
-		this.requests = [];
-		this.overflows = opts.overflowTimes ?? 0;
-		this.answers = 0;
-	}
-	get chat() {
-		return this.requests.filter((r) => r.purpose === "chat");
-	}
-	get summaries() {
-		return this.requests.filter((r) => r.purpose === "summary");
-	}
-	async generate(req) {
-		this.requests.push({ ...req, messages: req.messages.map((m) => ({ ...m })) });
-		if (req.purpose === "summary") {
-			if (this.opts.failSummaries) throw new LLMError("network", "Could not reach the server.");
-			return { text: `Summary ${this.summaries.length}: the person asked questions and got answers.` };
-		}
-		if (this.overflows > 0) {
-			this.overflows--;
-			throw new LLMError("context_overflow", "the prompt is longer than the context length");
-		}
-		const index = this.answers++;
-		const text = this.opts.reply ? this.opts.reply(index) : `Answer ${index + 1}.`;
-		for (let i = 0; i < text.length; i += 5) {
-			await new Promise((resolve) => setImmediate(resolve));
-			if (req.signal?.aborted) throw new LLMError("aborted", "Stopped.");
-			req.onToken?.(text.slice(i, i + 5));
-		}
-		if (this.opts.hang) {
-			await new Promise((resolve) => req.signal?.addEventListener("abort", resolve, { once: true }));
-			throw new LLMError("aborted", "Stopped.");
-		}
-		return { text };
-	}
-}
 
 function setup(adapterOpts = {}, store = new MemoryFileStore(), settings = SETTINGS) {
 	const adapter = new StubAdapter(adapterOpts);
@@ -73,7 +35,7 @@ function check(condition, message) {
 
 /** Every chat prompt fits the cap and ends with its own user message, which appears only there; returns a one-line account. */
 function checkPrompts(adapter, cap = CAP) {
-	for (const r of adapter.chat) {
+	for (const r of adapter.chatRequests) {
 		const tokens = estimatePromptTokens(r.messages);
 		check(tokens <= cap, `a prompt of ${tokens} estimated tokens exceeds the cap of ${cap}`);
 		const last = r.messages[r.messages.length - 1];
@@ -82,32 +44,32 @@ function checkPrompts(adapter, cap = CAP) {
 		check(r.messages.slice(1).every((m) => m.role !== "system"), "a system message after the first");
 		check(r.maxTokens <= SETTINGS.reservedResponseTokens && r.contextWindow === SETTINGS.maxPromptTokens, "wrong maxTokens or contextWindow");
 	}
-	for (const r of adapter.summaries) {
+	for (const r of adapter.summaryRequests) {
 		check(estimatePromptTokens(r.messages) + r.maxTokens <= SETTINGS.maxPromptTokens, "a summary request exceeds the window");
 	}
-	const largest = Math.max(0, ...adapter.chat.map((r) => estimatePromptTokens(r.messages)));
-	return `${adapter.chat.length} prompts, largest ${largest} of ${cap} tokens; ${adapter.summaries.length} summary requests`;
+	const largest = Math.max(0, ...adapter.chatRequests.map((r) => estimatePromptTokens(r.messages)));
+	return `${adapter.chatRequests.length} prompts, largest ${largest} of ${cap} tokens; ${adapter.summaryRequests.length} summary requests`;
 }
 
 const scenarios = {
 	async "under budget: no summary, every turn sent"() {
 		const { adapter, chat } = setup();
 		for (let i = 0; i < 4; i++) await chat.sendMessage(`Question ${i}`);
-		check(adapter.summaries.length === 0, "a summary was requested");
-		const last = adapter.chat[3];
+		check(adapter.summaryRequests.length === 0, "a summary was requested");
+		const last = adapter.chatRequests[3];
 		check(last.messages.length === 1 + 7 + 1 - 1, `expected system + 7 messages, got ${last.messages.length}`);
 		check(last.messages.map((m) => m.content).join("|") === "Be brief.|Question 0|Answer 1.|Question 1|Answer 2.|Question 2|Answer 3.|Question 3", "history not sent whole");
 		return checkPrompts(adapter);
 	},
 
 	async "over budget: older turns summarized, last N verbatim, no duplicate user message"() {
-		const { adapter, chat, events } = setup({ reply: (i) => `Answer ${i}: ${words(80, "detail")}` });
+		const { adapter, chat, events } = setup({ reply: (_req, i) => `Answer ${i}: ${words(80, "detail")}` });
 		for (let i = 0; i < 14; i++) await chat.sendMessage(`Question ${i}: ${words(60)}`);
-		check(adapter.summaries.length > 0, "nothing was summarized");
-		check(adapter.summaries[0].messages[0].content === SUMMARY_INSTRUCTION, "wrong summary instruction");
+		check(adapter.summaryRequests.length > 0, "nothing was summarized");
+		check(adapter.summaryRequests[0].messages[0].content === SUMMARY_INSTRUCTION, "wrong summary instruction");
 		check(chat.messages[0].role === "system" && chat.messages[0].summaryOf !== undefined, "no persisted summary at index 0");
 		check(events.some((e) => e.type === "compacted"), "no compacted event");
-		const last = adapter.chat[adapter.chat.length - 1];
+		const last = adapter.chatRequests[adapter.chatRequests.length - 1];
 		const transcript = chat.messages.filter((m) => m.role !== "system");
 		const verbatim = last.messages.slice(1, -1);
 		const tail = transcript.slice(-2 - verbatim.length, -2).map((m) => m.content);
@@ -119,14 +81,14 @@ const scenarios = {
 	},
 
 	async "the latest N exceed the cap: window shrinks, then recent messages compress, minimum kept"() {
-		const { adapter, chat } = setup({ reply: (i) => (i === 5 ? words(1400, "huge") : `Answer ${i}: ${words(400, "long")}`) });
+		const { adapter, chat } = setup({ reply: (_req, i) => (i === 5 ? words(1400, "huge") : `Answer ${i}: ${words(400, "long")}`) });
 		for (let i = 0; i < 6; i++) await chat.sendMessage(`Question ${i}: ${words(30)}`);
-		const windows = adapter.chat.map((r) => r.messages.slice(1, -1));
-		const shrunk = windows.filter((w) => adapter.summaries.length > 0 && w.length < SETTINGS.recentMessagesToKeep && w.every((m) => !m.content.startsWith(CONDENSED_PREFIX)));
+		const windows = adapter.chatRequests.map((r) => r.messages.slice(1, -1));
+		const shrunk = windows.filter((w) => adapter.summaryRequests.length > 0 && w.length < SETTINGS.recentMessagesToKeep && w.every((m) => !m.content.startsWith(CONDENSED_PREFIX)));
 		check(shrunk.length > 0, `the window never shrank (${windows.map((w) => w.length).join(", ")} messages)`);
 		check(windows.every((w) => w.length >= SETTINGS.minRecentMessagesToKeep || w === windows[0]), "fewer recent messages than the minimum");
 		await chat.sendMessage("And now?");
-		const compressed = adapter.chat[6].messages.slice(1, -1);
+		const compressed = adapter.chatRequests[6].messages.slice(1, -1);
 		check(compressed.length >= SETTINGS.minRecentMessagesToKeep, "fewer recent messages than the minimum");
 		check(compressed.some((m) => m.content.startsWith(CONDENSED_PREFIX)), "no recent message was compressed");
 		return checkPrompts(adapter);
@@ -139,7 +101,7 @@ const scenarios = {
 		await chat.sendMessage("What does the note say?", { context: note, contextName: "Budgets" });
 		const prompt = events.filter((e) => e.type === "prompt").pop();
 		check(prompt.context.included === "partial" && prompt.context.fraction > 0 && prompt.context.fraction < 1, "the note was not trimmed");
-		const last = adapter.chat[1];
+		const last = adapter.chatRequests[1];
 		check(last.messages.length === 4, "messages were dropped for the document");
 		check(last.messages[0].content.includes("The document was cut here"), "no note about the cut");
 		check(estimatePromptTokens(last.messages) > CAP * 0.9, "the document did not use the room left");
@@ -147,16 +109,16 @@ const scenarios = {
 	},
 
 	async "summarizer failure: naive fallback, still within the cap"() {
-		const { adapter, chat, events } = setup({ failSummaries: true, reply: (i) => `Answer ${i}: ${words(80, "detail")}` });
+		const { adapter, chat, events } = setup({ failSummaries: true, reply: (_req, i) => `Answer ${i}: ${words(80, "detail")}` });
 		for (let i = 0; i < 14; i++) await chat.sendMessage(`Question ${i}: ${words(60)}`);
-		check(adapter.summaries.length > 0, "the summarizer was never tried");
+		check(adapter.summaryRequests.length > 0, "the summarizer was never tried");
 		check(chat.messages[0].role === "system" && chat.messages[0].content.includes("summarizer was unavailable"), "no fallback summary");
 		check(events.some((e) => e.type === "warning"), "no warning about the fallback");
 		return checkPrompts(adapter);
 	},
 
 	async "Stop mid-stream: the partial answer is kept and persisted"() {
-		const { chat, sessions } = setup({ hang: true, reply: () => "The beginning of an answer" });
+		const { chat, sessions } = setup({ hangAfter: "The beginning of an answer" });
 		let streamed = "";
 		const answer = await chat.sendMessage("Explain", {
 			onToken: (d) => {
@@ -175,14 +137,14 @@ const scenarios = {
 		const { adapter, chat } = setup({ overflowTimes: 1 });
 		const note = Array.from({ length: 3000 }, (_, i) => `Line ${i}.`).join("\n");
 		const answer = await chat.sendMessage("Summarize", { context: note });
-		check(adapter.chat.length === 2, `expected 2 chat requests, got ${adapter.chat.length}`);
-		check(estimatePromptTokens(adapter.chat[1].messages) < estimatePromptTokens(adapter.chat[0].messages), "the retry was not smaller");
+		check(adapter.chatRequests.length === 2, `expected 2 chat requests, got ${adapter.chatRequests.length}`);
+		check(estimatePromptTokens(adapter.chatRequests[1].messages) < estimatePromptTokens(adapter.chatRequests[0].messages), "the retry was not smaller");
 		check(answer.content === "Answer 1.", "no answer after the retry");
 		const twice = setup({ overflowTimes: 2 });
 		const err = await twice.chat.sendMessage("Hi").catch((e) => e);
 		check(err?.kind === "context_overflow", "a second overflow did not reject with its kind");
 		check(twice.chat.messages.length === 1 && twice.chat.messages[0].content === "Hi", "the user message was not kept");
-		return `retry ${estimatePromptTokens(adapter.chat[1].messages)} < first ${estimatePromptTokens(adapter.chat[0].messages)} tokens`;
+		return `retry ${estimatePromptTokens(adapter.chatRequests[1].messages)} < first ${estimatePromptTokens(adapter.chatRequests[0].messages)} tokens`;
 	},
 
 	async "a message too long for the window: clear error, nothing sent or lost"() {
@@ -198,18 +160,16 @@ const scenarios = {
 	async "reload: same transcript, same summary, same next prompt"() {
 		const dir = await mkdtemp(join(tmpdir(), "discover-reload-"));
 		try {
-			const reply = (i) => `Answer ${i}: ${words(80, "detail")}`;
+			const reply = (_req, i) => `Answer ${i}: ${words(80, "detail")}`;
 			const first = setup({ reply }, new NodeFileStore(join(dir, "a")));
 			for (let i = 0; i < 12; i++) await first.chat.sendMessage(`Question ${i}: ${words(60)}`);
 			await cp(join(dir, "a"), join(dir, "b"), { recursive: true });
-			const second = setup({}, new NodeFileStore(join(dir, "b")));
+			const second = setup({ reply }, new NodeFileStore(join(dir, "b")));
 			await second.chat.loadSession(first.chat.sessionId);
 			check(JSON.stringify(second.chat.messages) === JSON.stringify(first.chat.messages), "the transcript or summary differs after reload");
 			check(second.chat.messages[0].role === "system", "no summary after reload");
 			// The next turn, live and reloaded: the same requests (summaries and prompt).
 			const before = first.adapter.requests.length;
-			second.adapter.answers = first.adapter.answers;
-			second.adapter.opts.reply = reply;
 			await first.chat.sendMessage("Next?", { context: "Note" });
 			await second.chat.sendMessage("Next?", { context: "Note" });
 			const strip = (rs) => JSON.stringify(rs.map((r) => [r.purpose, r.messages, r.maxTokens, r.contextWindow]));
