@@ -49,6 +49,7 @@ export class DiscoverView extends ItemView {
 	private stopController: AbortController | undefined;
 	/** The chat was deleted while it was answering: a new one replaces it when the turn ends. */
 	private replaceAfterTurn = false;
+	private closed = false;
 
 	constructor(
 		leaf: WorkspaceLeaf,
@@ -101,7 +102,7 @@ export class DiscoverView extends ItemView {
 
 		this.context.register(this);
 		// Not guaranteed to run, but when it does the partial answer is saved.
-		this.registerEvent(this.app.workspace.on("quit", () => void this.runtime?.chat.flush()));
+		this.registerEvent(this.app.workspace.on("quit", () => void this.flushRuntime(this.runtime)));
 
 		await this.start();
 	}
@@ -109,7 +110,13 @@ export class DiscoverView extends ItemView {
 	/** Builds the engine and shows the active session; a failure shows why, with Retry. */
 	private async start(): Promise<void> {
 		try {
-			this.runtime = await this.createRuntime(this.host, (e) => this.onChatEvent(e));
+			const runtime = await this.createRuntime(this.host, (e) => this.onChatEvent(e));
+			// Closed while the engine was being built: nothing will use it.
+			if (this.closed) {
+				await runtime.close?.();
+				return;
+			}
+			this.runtime = runtime;
 		} catch (err) {
 			this.list.showError({ ...diagnose(err), title: "The chat could not start" }, () => void this.start());
 			return;
@@ -121,9 +128,14 @@ export class DiscoverView extends ItemView {
 	}
 
 	override async onClose(): Promise<void> {
+		this.closed = true;
 		const runtime = this.runtime;
 		this.runtime = undefined;
-		// Stops a running answer and waits until its partial text is saved.
+		await this.flushRuntime(runtime);
+	}
+
+	/** Stops a running answer and waits until its partial text (and the calibration) is saved. */
+	private async flushRuntime(runtime: ChatRuntime | undefined): Promise<void> {
 		await runtime?.chat.flush();
 		await runtime?.close?.();
 	}

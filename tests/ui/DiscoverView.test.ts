@@ -1,8 +1,11 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from "vitest";
-import { activateLeaf, clearNotices, flush, notices, pressKey, typeInto } from "../obsidian/harness";
+import type * as O from "obsidian";
+import { activateLeaf, asObsidianApp, clearNotices, createTestApp, flush, notices, pressKey, typeInto } from "../obsidian/harness";
 import { LLMError } from "../../src/providers/errors";
-import { message } from "./fakes";
+import { DiscoverView } from "../../src/ui/DiscoverView";
+import type { ChatRuntimeFactory } from "../../src/ui/host";
+import { fakeWorld, ManualFrames, message } from "./fakes";
 import { mountView, type Mounted } from "./mountView";
 
 let mounted: Mounted | undefined;
@@ -421,6 +424,24 @@ describe("sessions", () => {
 });
 
 describe("starting", () => {
+	it("a panel closed while its engine is still being built closes that engine and keeps none", async () => {
+		const app = await createTestApp({ files: {} });
+		const world = fakeWorld(asObsidianApp(app));
+		let release: () => void = () => undefined;
+		const factory: ChatRuntimeFactory = (h, onEvent) => new Promise((resolve) => (release = () => void world.factory(h, onEvent).then(resolve)));
+		const leaf = app.workspace.getRightLeaf(false)!;
+		const view = new DiscoverView(leaf as unknown as O.WorkspaceLeaf, world.host, factory, { scheduler: new ManualFrames().options });
+		const opening = leaf.open(view as unknown as Parameters<typeof leaf.open>[0]);
+		await flush();
+		leaf.detach();
+		await flush();
+		release();
+		await opening;
+		await flush();
+		expect(world.closeCalls).toBe(1);
+		expect(view.chatRuntime).toBeUndefined();
+	});
+
 	it("shows why the engine could not start, and Retry starts it", async () => {
 		let attempts = 0;
 		const m = await setup({
