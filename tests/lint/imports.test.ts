@@ -1,8 +1,9 @@
 // Repo-wide import rules: the engine never imports 'obsidian'; the plugin entry reaches no Node
-// builtin through static imports (mobile has none); no import cycles in src/.
+// builtin or Node-only global through static imports (mobile has none); no import cycles in src/.
 import { builtinModules } from "node:module";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { nodeOnlyIdentifiers } from "./nodeGlobals";
 import { cyclesIn, fileImports, findCycles, importsOf, reachableFrom, rel, ROOT, sourceFiles } from "./sourceGraph";
 
 const NODE_BUILTINS = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
@@ -73,6 +74,15 @@ describe("mobile safety", () => {
 			}
 		}
 		expect(offenders).toEqual([]);
+	});
+
+	it("nothing reachable from src/main.ts through static imports uses a Node-only global (process, Buffer, require)", () => {
+		const reached = [...reachableFrom([join(ROOT, "src/main.ts")], ["static"]).keys()];
+		// The rule sees Node where it is: the desktop transport, loaded on demand behind a platform check.
+		const transport = nodeOnlyIdentifiers([join(ROOT, "src/providers/nodeTransport.ts")]);
+		expect(transport).toEqual(expect.arrayContaining(["src/providers/nodeTransport.ts: process", "src/providers/nodeTransport.ts: require"]));
+		expect(reached.map(rel)).not.toContain("src/providers/nodeTransport.ts");
+		expect(nodeOnlyIdentifiers(reached)).toEqual([]);
 	});
 });
 
