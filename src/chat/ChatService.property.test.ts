@@ -151,7 +151,7 @@ describe("ChatService properties", () => {
 				expect(transcript.filter((m) => m.role === "user" && m.error !== undefined)).toHaveLength(failed);
 				expect(transcript.filter((m) => m.role === "assistant")).toHaveLength(answered);
 			}),
-			{ numRuns: 60 },
+			{ numRuns: 200 },
 		);
 	});
 });
