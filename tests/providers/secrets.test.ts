@@ -8,6 +8,9 @@ import type { Scenario } from "../support/providerServer";
 import { ProviderServer } from "../support/providerServer";
 import { baseUrlFor, CHAT_PATHS, errorScenario, headersFor, httpError, midStreamError, streamScenario, MULTIBYTE_TOKENS } from "../support/providerStreams";
 import { TRANSPORTS } from "../support/transports";
+import { ChatService } from "../../src/chat/ChatService";
+import { MemoryFileStore } from "../../src/sessions/memoryStore";
+import { SessionManager } from "../../src/sessions/SessionManager";
 
 const KEY = "sk-proj-Zq81vXkq0PLm4hT7sEcReT9aBcDeFgHiJ";
 const PARTIAL = `${KEY.slice(0, 11)}****${KEY.slice(-12)}`;
@@ -42,6 +45,36 @@ function traces(err: unknown): string[] {
 	const e = err as Error;
 	return [String(err), e.message, e.stack ?? "", JSON.stringify(err), inspect(err, { depth: 8, showHidden: true })];
 }
+
+describe("the API key stays out of saved sessions", () => {
+	let server: ProviderServer;
+	beforeAll(async () => {
+		server = await ProviderServer.start();
+	});
+	afterAll(() => server.close());
+
+	for (const dialect of ["ollama", "openai", "anthropic"] as ProviderName[]) {
+		it(`${dialect}: failed turns whose errors echo the key save the person's words, not the key`, async () => {
+			const store = new MemoryFileStore();
+			const chat = new ChatService({
+				adapter: createAdapter({ provider: dialect, baseUrl: baseUrlFor(dialect, server.url), model: "m", apiKey: KEY }),
+				sessions: new SessionManager(store, { onWarning: () => undefined }),
+			});
+			const all = scenarios(dialect);
+			for (const label of ["auth", "authPartial", "server", "midStream", "overflow"]) {
+				const scenario = all[label];
+				if (!scenario) throw new Error(`no scenario ${label}`);
+				server.reset();
+				server.route("POST", CHAT_PATHS[dialect], scenario);
+				await expect(chat.sendMessage(`Question after ${label}`)).rejects.toMatchObject({ kind: expect.any(String) as unknown });
+			}
+			await chat.flush();
+			const saved = [...store.files.values()].join("\n");
+			expect(saved).toContain("Question after midStream");
+			for (let i = 0; i + 8 <= KEY.length; i++) expect(saved).not.toContain(KEY.slice(i, i + 8));
+		});
+	}
+});
 
 for (const { name, load } of TRANSPORTS) {
 	describe(`the API key stays secret over the ${name} transport`, () => {
