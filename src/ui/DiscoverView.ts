@@ -101,8 +101,8 @@ export class DiscoverView extends ItemView {
 		});
 
 		this.context.register(this);
-		// Not guaranteed to run, but when it does the partial answer is saved.
-		this.registerEvent(this.app.workspace.on("quit", () => void this.flushRuntime(this.runtime)));
+		// Obsidian waits for quit tasks: the partial answer is saved before the app closes.
+		this.registerEvent(this.app.workspace.on("quit", (tasks) => tasks.add(() => this.flushRuntime(this.runtime))));
 
 		await this.start();
 	}

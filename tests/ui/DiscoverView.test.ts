@@ -396,6 +396,18 @@ describe("sessions", () => {
 		expect(m.q(".discover-chat-title").textContent).toBe("Original title");
 	});
 
+	it("saves the partial answer as a quit task, which Obsidian waits for", async () => {
+		const m = await setup();
+		await type(m, "Stream until quit");
+		m.chat.token("partial");
+		const tasks: Promise<unknown>[] = [];
+		m.app.workspace.trigger("quit", { add: (task: () => Promise<unknown>) => tasks.push(task()) });
+		expect(tasks).toHaveLength(1);
+		await Promise.all(tasks);
+		expect(m.chat.flushCalls).toBe(1);
+		expect(m.closeCalls).toBe(1);
+	});
+
 	it("does not switch chats under a running answer, and says why", async () => {
 		const other = { id: "" };
 		const m = await setup({ before: (w) => (other.id = w.sessions.add("Other chat", [message("user", "Elsewhere")]).id) });
