@@ -27,7 +27,8 @@ export class HistoryList {
 	private selectedId: string | undefined;
 
 	constructor(parentEl: HTMLElement, private readonly handlers: HistoryListHandlers) {
-		this.el = parentEl.createDiv({ cls: "discover-chat-history-list", attr: { role: "list" } });
+		// Plain buttons in a labelled group: a list role on buttons would hide that they are buttons.
+		this.el = parentEl.createDiv({ cls: "discover-chat-history-list", attr: { role: "group", "aria-label": "Chats" } });
 		this.el.addEventListener("scroll", () => this.onScroll(), { passive: true });
 	}
 
@@ -111,7 +112,7 @@ export class HistoryList {
 	}
 
 	private item(sessionId: string, cls: string[] = []): HTMLButtonElement {
-		const item = this.el.createEl("button", { cls: ["discover-chat-history-item", ...cls], attr: { type: "button", role: "listitem" } });
+		const item = this.el.createEl("button", { cls: ["discover-chat-history-item", ...cls], attr: { type: "button" } });
 		item.dataset.sessionId = sessionId;
 		this.mark(item);
 		return item;
