@@ -6,18 +6,16 @@ import type { GenerateRequest } from "../../src/chat/types";
 import { createAdapter, type ProviderAdapter, type ProviderConfig, type ProviderName } from "../../src/providers";
 import type { Transport } from "../../src/providers/transport";
 import { ProviderServer } from "../support/providerServer";
+import { errorScenario, httpError, OVERFLOW_BODIES } from "../support/providerErrors";
 import {
 	baseUrlFor,
 	CHAT_PATHS,
 	endlessScenario,
-	errorScenario,
 	headersFor,
-	httpError,
 	loadRecording,
 	malformedStream,
 	midStreamError,
 	MULTIBYTE_TOKENS,
-	OVERFLOW_BODIES,
 	SSE_HEADERS,
 	streamScenario,
 } from "../support/providerStreams";

@@ -8,7 +8,8 @@ import type { Transport } from "../../src/providers/transport";
 import { MemoryFileStore } from "../../src/sessions/memoryStore";
 import { SessionManager } from "../../src/sessions/SessionManager";
 import { ProviderServer, type RecordedRequest } from "../support/providerServer";
-import { baseUrlFor, CHAT_PATHS, endlessScenario, errorScenario, OVERFLOW_BODIES, streamScenario } from "../support/providerStreams";
+import { errorScenario, OVERFLOW_BODIES } from "../support/providerErrors";
+import { baseUrlFor, CHAT_PATHS, endlessScenario, streamScenario } from "../support/providerStreams";
 import { TRANSPORTS } from "../support/transports";
 
 const SETTINGS: Partial<ChatSettings> = { maxPromptTokens: 2048, reservedResponseTokens: 256, recentMessagesToKeep: 6, minRecentMessagesToKeep: 2 };

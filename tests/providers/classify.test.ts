@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { classifyHttpError, classifyStreamError, isContextOverflowText, parseRetryAfter } from "../../src/providers/classify";
 import { redactSecret } from "../../src/providers/redact";
-import { OVERFLOW_BODIES } from "../support/providerStreams";
+import { OVERFLOW_BODIES } from "../support/providerErrors";
 
 const ctx = { provider: "ollama" as const, model: "llama3.2", origin: "http://localhost:11434" };
 

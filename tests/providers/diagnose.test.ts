@@ -3,7 +3,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createAdapter, fetchTransport, loadNodeTransport, type ProviderConfig } from "../../src/providers";
 import type { Transport } from "../../src/providers/transport";
 import { ProviderServer } from "../support/providerServer";
-import { baseUrlFor, errorScenario, httpError, JSON_HEADERS } from "../support/providerStreams";
+import { errorScenario, httpError } from "../support/providerErrors";
+import { baseUrlFor, JSON_HEADERS } from "../support/providerStreams";
 import { TRANSPORTS, withOrigin } from "../support/transports";
 
 const json = (value: unknown) => ({ headers: JSON_HEADERS, body: JSON.stringify(value) });

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fetchTransport } from "../../src/providers/transport";
 import { chunkBytes, ProviderServer } from "../support/providerServer";
 import { routeDefaults } from "../support/providerServerMain";
-import { CHAT_PATHS, errorScenario, OVERFLOW_BODIES } from "../support/providerStreams";
+import { errorScenario, OVERFLOW_BODIES } from "../support/providerErrors";
+import { CHAT_PATHS } from "../support/providerStreams";
 
 const send = (url: string, init: { method?: string; body?: string; headers?: Record<string, string> } = {}): Promise<Response> =>
 	fetchTransport(url, { method: init.method ?? "GET", headers: init.headers ?? {}, body: init.body });
