@@ -71,6 +71,7 @@ describe("ChatService properties", () => {
 				const budget = compactionBudget(settings);
 				let answered = 0;
 				let failed = 0;
+				let covered = -1;
 
 				for (const [k, turn] of turns.entries()) {
 					const text = `${k}: ${Array.from({ length: turn.repeat }, () => turn.text).join(" ")}`;
@@ -95,6 +96,11 @@ describe("ChatService properties", () => {
 					}
 					if (outcome === "answered") answered++;
 					else failed++;
+					// A summary only ever moves forward: what it covered stays covered.
+					const summaryOf = summaryMessage(chat.messages)?.summaryOf;
+					const coveredNow = summaryOf === undefined ? -1 : chat.messages.findIndex((m) => m.id === summaryOf);
+					expect(coveredNow).toBeGreaterThanOrEqual(covered);
+					covered = coveredNow;
 					const last = chat.messages[chat.messages.length - 1];
 					if (outcome === "failed") expect(last).toMatchObject({ role: "user", content: text });
 					else expect(last?.role).toBe("assistant");
