@@ -71,6 +71,7 @@ export const WHOLE = [
 	"ExtraButtonComponent",
 	"SecretComponent",
 	"Notice",
+	"Tasks",
 	"MarkdownRenderer",
 	"MarkdownRenderChild",
 	// Values returned by whole classes or functions above: DataAdapter.list/stat, debounce.
@@ -135,6 +136,7 @@ export function typeConformance(el: HTMLElement, app: R.App, leaf: R.WorkspaceLe
 		folder: null as unknown as R.TFolder satisfies O.TFolder,
 		secrets: new R.SecretStorage() satisfies O.SecretStorage,
 		scope: new R.Scope() satisfies O.Scope,
+		tasks: new R.Tasks() satisfies O.Tasks,
 		text: R.TextComponent satisfies Ctor<[HTMLElement], O.TextComponent>,
 		textArea: R.TextAreaComponent satisfies Ctor<[HTMLElement], O.TextAreaComponent>,
 		toggle: R.ToggleComponent satisfies Ctor<[HTMLElement], O.ToggleComponent>,

@@ -2,7 +2,7 @@
 import type * as O from "obsidian";
 import { App } from "./app";
 import { SecretComponent } from "./components";
-import { Platform, setRequestUrlHandler, type RequestUrlHandler } from "./misc";
+import { Platform, setRequestUrlHandler, Tasks, type RequestUrlHandler } from "./misc";
 import { shownNotices } from "./modal";
 import { normalizePath, parentPath } from "./paths";
 import type { Plugin } from "./plugin";
@@ -201,6 +201,13 @@ export function emulateMobile(): void {
 export function restorePlatform(): void {
 	Object.assign(Platform, desktop);
 	setRequestUrlHandler(null);
+}
+
+/** Quits the app as Obsidian does: "quit" listeners add tasks, which finish before it closes. */
+export async function quitApp(app: App): Promise<void> {
+	const tasks = new Tasks();
+	app.workspace.trigger("quit", tasks);
+	await tasks.promise();
 }
 
 /** Lets pending promise callbacks and zero-delay timers run. */

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { debounce, Platform, requestUrl, setIcon } from "obsidian";
-import { emulateMobile, restorePlatform, setRequestUrlHandler } from "./harness";
+import { asObsidianApp, createTestApp, emulateMobile, quitApp, restorePlatform, setRequestUrlHandler } from "./harness";
 
 afterEach(() => restorePlatform());
 
@@ -73,5 +73,23 @@ describe("Platform and icons", () => {
 		setIcon(el, "send");
 		expect(el.children).toHaveLength(1);
 		expect(el.find("svg")?.getAttr("class")).toBe("svg-icon lucide-send");
+	});
+});
+
+describe("quitting", () => {
+	it("waits for every task the quit listeners add", async () => {
+		const app = await createTestApp();
+		const done: string[] = [];
+		asObsidianApp(app).workspace.on("quit", (tasks) => {
+			expect(tasks.isEmpty()).toBe(true);
+			tasks.add(async () => {
+				await new Promise((resolve) => setTimeout(resolve, 5));
+				done.push("saved");
+			});
+			tasks.addPromise(Promise.resolve().then(() => done.push("flushed")));
+			expect(tasks.isEmpty()).toBe(false);
+		});
+		await quitApp(app);
+		expect(done.sort()).toEqual(["flushed", "saved"]);
 	});
 });

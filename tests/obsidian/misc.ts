@@ -73,3 +73,21 @@ export function debounce<T extends unknown[], V>(cb: (...args: [...T]) => V, tim
 	debounced.run = run;
 	return debounced;
 }
+
+/** What Obsidian hands "quit" listeners: work it waits for before the app closes. */
+export class Tasks {
+	private readonly pending: Promise<unknown>[] = [];
+	// obsidian.d.ts types these promises as Promise<any>; unknown is the safe reading of it.
+	add(callback: () => Promise<unknown>): void {
+		this.pending.push(callback());
+	}
+	addPromise(promise: Promise<unknown>): void {
+		this.pending.push(promise);
+	}
+	isEmpty(): boolean {
+		return this.pending.length === 0;
+	}
+	promise(): Promise<unknown[]> {
+		return Promise.all(this.pending);
+	}
+}
