@@ -5,7 +5,7 @@ import { StubAdapter } from "../../tests/support/stubAdapter";
 import { promptCost } from "./promptCost";
 import { CONDENSED_PREFIX, compactHistory, compactionBudget, type CompactionInput } from "./compaction";
 import { buildPrompt } from "./prompt";
-import { MAX_SUMMARY_REQUESTS, PREVIOUS_SUMMARY_PREFIX, SUMMARY_INSTRUCTION } from "./summarizer";
+import { MAX_COMPACTION_REQUESTS, MAX_SUMMARY_REQUESTS, PREVIOUS_SUMMARY_PREFIX, SUMMARY_INSTRUCTION } from "./summarizer";
 import { estimateTokens } from "./tokens";
 import type { ChatMessage } from "./types";
 import { fixedCost } from "./window";
@@ -128,6 +128,17 @@ describe("compactHistory", () => {
 		expect(result.recent).toHaveLength(2);
 		expect(result.recent[1]?.content.startsWith(CONDENSED_PREFIX)).toBe(true);
 		expect(adapter.summaryRequests.length).toBeGreaterThan(1);
+		expect(adapter.summaryRequests.every((r) => requestFits(i, r))).toBe(true);
+		expect(promptAfter(i, result.summary, result.recent).estimatedTokens).toBeLessThanOrEqual(i.budget.prompt);
+	});
+
+	it("sends a bounded number of summary requests in all, however many messages must be condensed", async () => {
+		const adapter = new StubAdapter();
+		const history = conversation(8, 10).map((m) => ({ ...m, content: `${m.content}\n${"A long paragraph of detail.\n".repeat(900)}` }));
+		const i = input(adapter, history, { settings: { recentMessagesToKeep: 16, minRecentMessagesToKeep: 16 } });
+		const result = await compactHistory(i);
+		expect(adapter.summaryRequests.length).toBeGreaterThan(MAX_SUMMARY_REQUESTS);
+		expect(adapter.summaryRequests.length).toBeLessThanOrEqual(MAX_COMPACTION_REQUESTS);
 		expect(adapter.summaryRequests.every((r) => requestFits(i, r))).toBe(true);
 		expect(promptAfter(i, result.summary, result.recent).estimatedTokens).toBeLessThanOrEqual(i.budget.prompt);
 	});

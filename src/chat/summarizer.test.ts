@@ -47,7 +47,21 @@ describe("Summarizer", () => {
 		expect(adapter.requests.length).toBe(MAX_SUMMARY_REQUESTS);
 		for (const r of adapter.requests) expect(promptCost(r.messages as never, estimateTokens)).toBeLessThanOrEqual(700);
 		// The oldest pieces, beyond the bound, were shortened without the model and carried along.
-		expect(adapter.requests[0]?.messages[1]?.content).toContain("summarizer was unavailable");
+		expect(adapter.requests[0]?.messages[1]?.content).toContain("Automatic shortening of the oldest part");
+	});
+
+	it("sends at most its total number of requests across summaries, then shortens without the model", async () => {
+		const adapter = new StubAdapter();
+		const s = new Summarizer({ adapter, estimate: estimateTokens, contextWindow: 1024, requestBudget: 700, maxRequests: 10 });
+		const entries = Array.from({ length: 300 }, (_, i) => `User: message ${i} ${"text ".repeat(40)}`);
+		await s.summarize(undefined, entries, 100);
+		expect(adapter.requests).toHaveLength(MAX_SUMMARY_REQUESTS);
+		await s.summarize(undefined, entries, 100);
+		expect(adapter.requests).toHaveLength(10);
+		const last = await s.summarize(undefined, entries, 100);
+		expect(adapter.requests).toHaveLength(10);
+		expect(last.text).toContain("Automatic shortening of the oldest part");
+		expect(estimateTokens(last.text)).toBeLessThanOrEqual(100);
 	});
 
 	it("keeps the newest part of the transcript in a naive summary", () => {

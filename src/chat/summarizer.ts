@@ -16,12 +16,20 @@ export const PREVIOUS_SUMMARY_PREFIX = "Previous summary: ";
 
 const ENTRY_SEPARATOR = "\n\n";
 
+const OLDEST_SHORTENED = "(Automatic shortening of the oldest part, too long to summarize in one go.)";
+
 /**
  * A summary of a block too big for one request is built by rolling through pieces, each request
  * carrying the summary so far. At most this many requests per summary: beyond it, the oldest
  * pieces are shortened without the model, so a huge block costs bounded time.
  */
 export const MAX_SUMMARY_REQUESTS = 8;
+
+/**
+ * At most this many requests per Summarizer, i.e. per compaction, however many summaries it makes
+ * (the older block, each condensed message, a last resort): a turn waits a bounded time.
+ */
+export const MAX_COMPACTION_REQUESTS = 3 * MAX_SUMMARY_REQUESTS;
 
 /** Below this many tokens of room per piece, a request would carry too little to be worth sending. */
 const MIN_PIECE_TOKENS = 48;
@@ -36,6 +44,8 @@ export interface SummarizerOptions {
 	signal?: AbortSignal;
 	/** Called once, before the first request goes out. */
 	onFirstRequest?: () => void;
+	/** Requests this summarizer may send in all (default MAX_COMPACTION_REQUESTS). */
+	maxRequests?: number;
 }
 
 export interface SummaryOutcome {
@@ -61,8 +71,13 @@ export function isAbort(err: unknown, signal: AbortSignal | undefined): boolean 
  * The deterministic stand-in when the model cannot summarize: the start of the previous summary
  * and the end of the transcript (the newest part matters most), within `maxTokens`.
  */
-export function naiveSummary(previous: string | undefined, transcript: string, maxTokens: number, estimate: EstimateFn): string {
-	const header = "(Automatic shortening; the summarizer was unavailable.)";
+export function naiveSummary(
+	previous: string | undefined,
+	transcript: string,
+	maxTokens: number,
+	estimate: EstimateFn,
+	header = "(Automatic shortening; the summarizer was unavailable.)",
+): string {
 	let room = maxTokens - estimate(header) - 2;
 	if (room <= 0) return truncateToTokens(header, maxTokens, estimate);
 	const parts = [header];
@@ -181,10 +196,12 @@ export class Summarizer {
 		}
 		let pieces = packPieces(entries, pieceLimit, estimate);
 		let summary = prev;
-		if (pieces.length > MAX_SUMMARY_REQUESTS) {
-			const oldest = pieces.slice(0, pieces.length - MAX_SUMMARY_REQUESTS);
-			summary = naiveSummary(summary, oldest.join("\n\n"), maxTokens, estimate);
-			pieces = pieces.slice(pieces.length - MAX_SUMMARY_REQUESTS);
+		const allowed = Math.max(0, Math.min(MAX_SUMMARY_REQUESTS, (this.opts.maxRequests ?? MAX_COMPACTION_REQUESTS) - this.requests));
+		if (pieces.length > allowed) {
+			// Too much to send in bounded time: the oldest part is shortened without the model.
+			const oldest = pieces.slice(0, pieces.length - allowed);
+			summary = naiveSummary(summary, oldest.join("\n\n"), maxTokens, estimate, OLDEST_SHORTENED);
+			pieces = pieces.slice(pieces.length - allowed);
 		}
 		for (let i = 0; i < pieces.length; i++) {
 			const piece = pieces[i] ?? "";
