@@ -17,6 +17,7 @@ describe("context overflow wording", () => {
 	it.each([
 		"The number of tokens to keep from the initial prompt is greater than the context length. Try to load the model with a larger context length",
 		"Cannot truncate prompt with n_keep (15028) >= n_ctx (7424)",
+		"the request exceeds the available context size, try increasing it",
 		"Prompt length of 5016 is longer than the maximum model length of 4096.",
 		"The prompt (total length 25938) is too long to fit into the model (context length 4096).",
 		"Input length 6491 exceeds context length 1500",

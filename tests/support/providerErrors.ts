@@ -46,7 +46,7 @@ export const OVERFLOW_BODIES: Record<string, { dialect: Dialect; reply: ErrorBod
 	llamacpp: {
 		dialect: "openai",
 		reply: json(400, {
-			error: { code: 400, message: "the request exceeds the available context size, try increasing it", type: "exceed_context_size_error", n_prompt_tokens: 5000, n_ctx: 4096 },
+			error: { code: 400, message: "request (5000 tokens) exceeds the available context size (4096 tokens), try increasing it", type: "exceed_context_size_error", n_prompt_tokens: 5000, n_ctx: 4096 },
 		}),
 	},
 	lmstudio: {
