@@ -48,7 +48,8 @@ export class HistoryModal extends Modal {
 		super(app);
 		this.state = historyStateFor(host);
 		this.runner = new SearchRunner(
-			(query) => this.sessions.search(query, { limit: 100 }),
+			// The list too: hits show their chat's title, which only the list knows.
+			async (query) => (await Promise.all([this.sessions.search(query, { limit: 100 }), cachedSessionList(this.state, this.sessions)]))[0],
 			(_query, hits) => this.renderHits(hits),
 			(_query, err) => this.list.showMessage(`Search failed: ${errorText(err)}`),
 			options.search,

@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { asObsidianApp, clearNotices, createTestApp, flush, notices, pressKey, typeInto } from "../obsidian/harness";
 import { HISTORY_PAGE_SIZE } from "../../src/ui/HistoryList";
+import { historyStateFor, invalidateSessionList } from "../../src/ui/historyState";
 import { HistoryModal, type HistoryModalOptions } from "../../src/ui/HistoryModal";
 import { fakeWorld, message } from "./fakes";
 
@@ -70,6 +71,19 @@ describe("history browser", () => {
 		await flush();
 		const highlighted = t.el(".discover-chat-history-message.is-highlighted");
 		expect(highlighted?.textContent).toContain("How deep should tulips go?");
+	});
+
+	it("titles every hit with its chat, even when the list was not loaded yet", async () => {
+		const t = await setup();
+		const first = await t.open({ search: { delayMs: 0 } });
+		typeInto(t.el(".discover-chat-history-search") as HTMLInputElement, "entropy");
+		await flush();
+		await flush();
+		first.close();
+		invalidateSessionList(historyStateFor(t.world.host));
+		await t.open();
+		await flush();
+		expect(t.all(".discover-chat-history-hit .discover-chat-history-item-title").map((e) => e.textContent)).toEqual(["Physics"]);
 	});
 
 	it("never lets an older, slower search replace newer results", async () => {
