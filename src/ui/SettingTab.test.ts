@@ -155,6 +155,17 @@ describe("Settings tab: provider and model", () => {
 		expect(plugin.settings.maxPromptTokens).toBe(40960);
 	});
 
+	it("a model the server does not list is marked, but only when the server answered", async () => {
+		const listed = await setup(new FakeAdapter(undefined, undefined, undefined), { model: "mistral" });
+		const labels = (): string[] => Array.from((listed.row("Model").find("select") as HTMLSelectElement).options).map((o) => o.text);
+		expect(labels()).toContain("mistral (not on the server)");
+		tab?.hide();
+		tab?.containerEl.detach();
+		const down = await setup(new FakeAdapter(new Error("Ollama is not running at http://localhost:11434.")), { model: "mistral" });
+		const downLabels = Array.from((down.row("Model").find("select") as HTMLSelectElement).options).map((o) => o.text);
+		expect(downLabels).toEqual(["No models listed", "mistral"]);
+	});
+
 	it("a failed listing is shown inline and a typed model name still saves", async () => {
 		const { row, messageOf, plugin } = await setup(new FakeAdapter(new Error("Ollama is not running at http://localhost:11434.")));
 		expect(messageOf("Model")).toBe("Could not list models: Ollama is not running at http://localhost:11434.");

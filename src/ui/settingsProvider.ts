@@ -171,13 +171,14 @@ export class ProviderSection {
 		if (isHttpUrl(this.s.baseUrl)) void this.refreshModels();
 	}
 
-	private fillModels(models: ModelInfo[]): void {
+	/** `listed`: the server answered; only then can a model be said to be missing from it. */
+	private fillModels(models: ModelInfo[], listed = false): void {
 		const d = this.modelDropdown;
 		if (!d) return;
 		d.selectEl.empty();
 		d.addOption("", models.length ? "Choose a model" : "No models listed");
 		const current = this.s.model;
-		if (current && !models.some((m) => m.id === current)) d.addOption(current, `${current} (not on the server)`);
+		if (current && !models.some((m) => m.id === current)) d.addOption(current, listed ? `${current} (not on the server)` : current);
 		for (const m of models) d.addOption(m.id, m.id);
 		d.setValue(current);
 	}
@@ -195,7 +196,7 @@ export class ProviderSection {
 			const models = await adapter.listModels(signal);
 			if (stale()) return;
 			this.models = models;
-			this.fillModels(models);
+			this.fillModels(models, true);
 			show(messageEl, models.length ? "" : "The server lists no models. Type the model's name.", "info");
 			await this.lookUpContextLength();
 		} catch (e) {
