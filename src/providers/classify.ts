@@ -75,6 +75,8 @@ export interface ErrorContext {
 	model: string;
 	/** Where the server runs, for messages (`http://localhost:11434`). */
 	origin: string;
+	/** The transport sends no Origin header, so a refusal cannot be about the origin. */
+	sendsNoOrigin?: boolean;
 }
 
 const ORIGIN_FIX = 'OLLAMA_ORIGINS="app://obsidian.md*,capacitor://localhost" ollama serve';
@@ -110,7 +112,8 @@ export function classifyHttpError(ctx: ErrorContext, status: number, bodyText: s
 	const fallback = `${providerSubject(ctx.provider)} answered HTTP ${status}${message ? `: ${message}` : "."}`;
 	if (isContextOverflowText(`${type} ${message ?? bodyText}`)) return new LLMError("context_overflow", message ?? fallback, opts);
 	if (status === 401 || status === 403) {
-		if (ctx.provider === "ollama" && status === 403 && !message) return new LLMError("auth", originRefusedMessage(ctx.origin), opts);
+		// Ollama refuses an origin it does not allow with a bare 403.
+		if (ctx.provider === "ollama" && status === 403 && !message && !ctx.sendsNoOrigin) return new LLMError("auth", originRefusedMessage(ctx.origin), opts);
 		return new LLMError("auth", `${providerSubject(ctx.provider)} rejected the request (HTTP ${status})${message ? `: ${message}` : ""}. Check the API key in settings.`, opts);
 	}
 	const namesModel = MODEL_MISSING.test(`${type} ${message ?? ""}`);

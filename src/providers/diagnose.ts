@@ -66,7 +66,7 @@ export async function diagnoseConnection(
 			return { ok: false, kind: "origin_refused", message };
 		}
 		if (kind === "network") {
-			if (config.provider === "ollama" && config.fromApp && !ctx.transport.sendsNoOrigin && (await originWasRefused(ctx, dialect, signal))) {
+			if (config.provider === "ollama" && config.fromApp && !ctx.sendsNoOrigin && (await originWasRefused(ctx, dialect, signal))) {
 				return { ok: false, kind: "origin_refused", message: originRefusedMessage(ctx.origin) };
 			}
 			const timedOut = /sent nothing for/.test(message);

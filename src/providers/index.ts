@@ -41,11 +41,13 @@ export function createAdapter(config: ProviderConfig): ProviderAdapter {
 	const baseUrl = trimBaseUrl(config.baseUrl.trim() || DEFAULT_BASE_URLS[config.provider]);
 	// A pasted key often ends in a newline, which no header may hold (the Node transport refuses it).
 	const apiKey = config.apiKey?.trim() || undefined;
+	const transport = config.transport ?? fetchTransport;
 	const ctx: RequestContext = {
 		provider: config.provider,
 		model: config.model,
 		origin: originOf(baseUrl),
-		transport: config.transport ?? fetchTransport,
+		transport,
+		sendsNoOrigin: transport.sendsNoOrigin,
 		apiKey,
 		firstByteTimeoutMs: config.firstByteTimeoutMs ?? DEFAULT_FIRST_BYTE_TIMEOUT_MS,
 		stallTimeoutMs: config.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS,

@@ -99,7 +99,7 @@ export async function streamRequest(ctx: RequestContext, req: StreamingRequest):
 			response = await Promise.race([ctx.transport(req.url, { method: req.method, headers: req.headers, body: req.body, signal: controller.signal }), aborted]);
 		} catch (err) {
 			if (err instanceof LLMError) throw err;
-			const originHint = ctx.fromApp && !ctx.transport.sendsNoOrigin ? " If it is, it may be refusing requests from Obsidian; the connection test in settings tells which, and how to fix it." : "";
+			const originHint = ctx.fromApp && !ctx.sendsNoOrigin ? " If it is, it may be refusing requests from Obsidian; the connection test in settings tells which, and how to fix it." : "";
 			throw new LLMError("network", `Could not reach ${label} at ${ctx.origin}: ${describeCause(err)}. Is the server running?${originHint}`, { provider: ctx.provider });
 		}
 		if (!response.ok) {

@@ -96,6 +96,12 @@ describe("HTTP status classification", () => {
 		expect(err.kind).toBe("auth");
 		expect(err.message).toContain('OLLAMA_ORIGINS="app://obsidian.md*,capacitor://localhost" ollama serve');
 	});
+
+	it("does not blame the origin when the transport sends none (the Node transport)", () => {
+		const err = classifyHttpError({ ...ctx, sendsNoOrigin: true }, 403, "", h);
+		expect(err.kind).toBe("auth");
+		expect(err.message).not.toContain("OLLAMA_ORIGINS");
+	});
 });
 
 describe("Retry-After", () => {

@@ -137,6 +137,13 @@ for (const { name, load } of TRANSPORTS) {
 			expect(d.message).toContain("ollama serve");
 		});
 
+		it("an empty 403 points at OLLAMA_ORIGINS only when the transport sent an Origin", async () => {
+			server.route("GET", "/api/tags", { status: 403, body: "" });
+			const err = await createAdapter(config()).listModels().catch((e: unknown) => e as Error);
+			expect(err).toMatchObject({ kind: "auth" });
+			expect((err as Error).message.includes("OLLAMA_ORIGINS")).toBe(name === "fetch");
+		});
+
 		it("testConnection: Ollama's empty 403 for the app's origin is origin_refused with the OLLAMA_ORIGINS fix", async () => {
 			server.route("GET", "/api/tags", OLLAMA_TAGS);
 			const d = await createAdapter(config({ transport: withOrigin(transport, APP_ORIGIN) })).testConnection();
