@@ -39,10 +39,6 @@ export class ChatHeader {
 		this.newChatEl.disabled = busy;
 	}
 
-	get currentTitle(): string {
-		return this.title;
-	}
-
 	startRename(): void {
 		if (!this.renamable || this.editor) return;
 		const input = renameInput(this.title, (name) => {

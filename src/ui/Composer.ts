@@ -65,10 +65,6 @@ export class Composer {
 		this.buttonEl.setAttr("aria-label", busy ? "Stop answer" : "Send message");
 	}
 
-	get isBusy(): boolean {
-		return this.busy;
-	}
-
 	focus(): void {
 		this.inputEl.focus();
 	}

@@ -208,17 +208,6 @@ export class MessageList extends Component {
 		this.scrollEl.scrollTop = this.scrollEl.scrollHeight - fromBottom;
 	}
 
-	/** Renders down to a message (e.g. opened from search) and brings it into view. */
-	revealMessage(id: string): HTMLElement | undefined {
-		const index = this.messages.findIndex((m) => m.id === id);
-		if (index < 0) return undefined;
-		while (this.firstRendered > index) this.loadEarlier();
-		const el = this.items.get(id)?.el;
-		el?.scrollIntoView({ block: "center" });
-		this.following = false;
-		return el;
-	}
-
 	get renderedCount(): number {
 		return this.items.size;
 	}

@@ -23,11 +23,3 @@ export function matchSlashCommands(input: string, commands: readonly SlashComman
 	const typed = (match[1] ?? "").toLowerCase();
 	return commands.filter((c) => c.name.startsWith(typed));
 }
-
-/** The command an exact "/name" (optionally followed by whitespace) refers to. */
-export function parseSlashCommand(input: string, commands: readonly SlashCommand[] = SLASH_COMMANDS): SlashCommand | undefined {
-	const match = /^\/(\S+)\s*$/.exec(input.trim());
-	if (!match) return undefined;
-	const name = (match[1] ?? "").toLowerCase();
-	return commands.find((c) => c.name === name);
-}
