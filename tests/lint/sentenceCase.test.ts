@@ -24,7 +24,15 @@ const UI_CALLS: Record<string, number> = {
 	addOption: 1,
 	Notice: 0,
 };
-const UI_PROPS = new Set(["text", "aria-label", "placeholder", "title"]);
+const UI_PROPS = new Set(["text", "aria-label", "placeholder", "title", "message"]);
+/** Constant tables of UI copy (labels, descriptions), looked up by key where they are shown. */
+const UI_TABLE = /(LABELS|NAMES|DESCRIPTIONS|TITLES)$/;
+
+/** True when `node` is a property of an object literal held by a UI table constant. */
+function inUiTable(node: ts.PropertyAssignment): boolean {
+	const decl = node.parent.parent;
+	return ts.isVariableDeclaration(decl) && ts.isIdentifier(decl.name) && UI_TABLE.test(decl.name.text);
+}
 
 /** The name of the call an object literal is passed to, e.g. "addCommand". */
 function enclosingCall(node: ts.Node): string {
@@ -90,7 +98,7 @@ export function uiStrings(source: string, fileName: string): Found[] {
 		if (ts.isPropertyAssignment(node)) {
 			const key = ts.isIdentifier(node.name) || ts.isStringLiteral(node.name) ? node.name.text : "";
 			// A command's name is shown in the palette; other `name`s are usually identifiers.
-			if (UI_PROPS.has(key) || (key === "name" && enclosingCall(node) === "addCommand")) add(node, textOf(node.initializer));
+			if (UI_PROPS.has(key) || (key === "name" && enclosingCall(node) === "addCommand") || inUiTable(node)) add(node, textOf(node.initializer));
 		}
 		ts.forEachChild(node, visit);
 	};
@@ -120,16 +128,19 @@ describe("the sentence-case check (so it can fail)", () => {
 			el.createEl("button", { text: "Go", attr: { "aria-label": "Go now" } });
 			el.setAttr("aria-label", "Close");
 			plugin.addCommand({ id: "open", name: "Open chat" });
-			const notUi = { id: "x", name: "summarize" };`,
+			const notUi = { id: "x", name: "summarize" };
+			const FIELD_LABELS = { maxPromptTokens: "Context size" };
+			const issue = { field: "x", message: "Enter a number." };`,
 			join(ROOT, "src/ui/x.ts"),
 		);
-		expect(found.map((f) => f.text).sort()).toEqual(["Close", "Count: ", "Go", "Go now", "Name here", "Open chat"]);
+		expect(found.map((f) => f.text).sort()).toEqual(["Close", "Context size", "Count: ", "Enter a number.", "Go", "Go now", "Name here", "Open chat"]);
 	});
 });
 
-describe("UI copy in src/ui", () => {
+describe("UI copy in src/ui, main.ts and settings.ts", () => {
 	it("is sentence case", () => {
-		const files = sourceFiles(join(ROOT, "src/ui"));
+		// settings.ts holds the setting names and validation messages the settings tab shows.
+		const files = [...sourceFiles(join(ROOT, "src/ui")), join(ROOT, "src/main.ts"), join(ROOT, "src/settings.ts")];
 		const strings = files.flatMap((f) => uiStrings(readFileSync(f, "utf8"), f));
 		expect(strings.length).toBeGreaterThan(20);
 		const problems = strings.map((s) => ({ ...s, problem: sentenceCaseProblem(s.text) })).filter((s) => s.problem !== null);
