@@ -5,6 +5,7 @@ import { ActiveSession } from "./ActiveSession";
 import { ChatHeader } from "./ChatHeader";
 import { Composer } from "./Composer";
 import { ContextBar } from "./ContextBar";
+import { savedDraft, saveDraft } from "./draftState";
 import { diagnose } from "./errorDiagnosis";
 import type { ChatRuntime, ChatRuntimeFactory, DiscoverHost } from "./host";
 import { MessageList } from "./MessageList";
@@ -96,7 +97,10 @@ export class DiscoverView extends ItemView {
 			onSend: (text) => void this.send({ text, includeHistory: true, withContext: true, wholeNote: false, fromInput: true }),
 			onStop: () => this.stop(),
 			onCommand: (command) => void this.runCommand(command),
-			onInput: () => this.context.refreshPreview(),
+			onInput: (text) => {
+				saveDraft(this.host, text);
+				this.context.refreshPreview();
+			},
 			onFocus: () => this.context.refresh(),
 		});
 
@@ -104,6 +108,8 @@ export class DiscoverView extends ItemView {
 		// Obsidian waits for quit tasks: the partial answer is saved before the app closes.
 		this.registerEvent(this.app.workspace.on("quit", (tasks) => tasks.add(() => this.flushRuntime(this.runtime))));
 
+		const draft = savedDraft(this.host);
+		if (draft !== "") this.composer.setValue(draft, false);
 		await this.start();
 	}
 

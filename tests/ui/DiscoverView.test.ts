@@ -436,6 +436,18 @@ describe("sessions", () => {
 });
 
 describe("starting", () => {
+	it("keeps the draft when the panel is closed and opened again", async () => {
+		const m = await setup();
+		typeInto(m.input(), "Half a thought");
+		m.leaf.detach();
+		await flush();
+		const leaf = m.app.workspace.getRightLeaf(false)!;
+		const view = new DiscoverView(leaf as unknown as O.WorkspaceLeaf, m.host, m.factory, { scheduler: new ManualFrames().options });
+		await leaf.open(view as unknown as Parameters<typeof leaf.open>[0]);
+		expect(view.contentEl.querySelector<HTMLTextAreaElement>(".discover-chat-input")!.value).toBe("Half a thought");
+		leaf.detach();
+	});
+
 	it("a panel closed while its engine is still being built closes that engine and keeps none", async () => {
 		const app = await createTestApp({ files: {} });
 		const world = fakeWorld(asObsidianApp(app));
