@@ -15,7 +15,8 @@ export interface ObsidianUse {
 	where: string;
 }
 
-const DTS = `${join("node_modules", "obsidian")}/`;
+// TypeScript names files with forward slashes on every platform.
+const DTS = "/node_modules/obsidian/";
 
 function ownerName(decl: ts.Declaration): string | undefined {
 	const parent = decl.parent;
