@@ -225,6 +225,18 @@ try {
 		await page.waitForSelector(`.discover-chat-history-item[data-session-id="${long.id}"]`, { timeout: 5000 });
 		await page.click(`.discover-chat-history-item[data-session-id="${long.id}"]`);
 		await page.waitForSelector(".discover-chat-history-message", { timeout: 5000 });
+		// Closing and reopening keeps the chat and where it was scrolled to.
+		const scrolledTo = await page.evaluate(() => {
+			const el = document.querySelector(".discover-chat-history-messages");
+			el.scrollTop = 3000;
+			el.dispatchEvent(new Event("scroll"));
+			return el.scrollTop;
+		});
+		await page.keyboard.press("Escape");
+		await page.click(`${VIEW} [aria-label="Open history"]`);
+		await page.waitForSelector(".discover-chat-history .discover-chat-history-message", { timeout: 5000 });
+		const restored = await page.evaluate(() => document.querySelector(".discover-chat-history-messages")?.scrollTop ?? -1);
+		check(scrolledTo > 0 && Math.abs(restored - scrolledTo) <= 1, `reopening the history restores the chat's scroll position (${restored} of ${scrolledTo})`);
 		await page.click('.discover-chat-history-actions button:has-text("Load")');
 		await page.waitForFunction((title) => document.querySelector(".discover-chat-title")?.textContent === title, long.title, { timeout: 5000 });
 		const last = await page.locator(`${VIEW} .discover-chat-message-body`).last().textContent();
