@@ -1,15 +1,12 @@
 import { Modal, Notice } from "obsidian";
 import type { App } from "obsidian";
-import type { ChatMessage, Session } from "../chat/types";
-import { iconButton } from "./ChatHeader";
-import { copyToClipboard } from "./clipboard";
+import type { Session } from "../chat/types";
 import { confirmAction } from "./ConfirmModal";
 import { openNote, writeExportNote } from "./exportNote";
-import { formatWhen } from "./format";
 import { cachedSessionList, historyStateFor, invalidateSessionList, type HistoryState } from "./historyState";
 import { HistoryList } from "./HistoryList";
 import type { DiscoverHost } from "./host";
-import { LazyMarkdown } from "./LazyMarkdown";
+import { HistoryTranscript } from "./HistoryTranscript";
 import { renameInput } from "./renameInput";
 import { isVisibleMessage, type SearchHit, type SessionsPort } from "./ports";
 import { SearchRunner, type SearchRunnerOptions } from "./SearchRunner";
@@ -33,11 +30,10 @@ export class HistoryModal extends Modal {
 	private searchEl!: HTMLInputElement;
 	private list!: HistoryList;
 	private mainEl!: HTMLElement;
-	private messagesEl: HTMLElement | undefined;
+	private transcript: HistoryTranscript | undefined;
 	private loadSeq = 0;
 	/** Hits to render at least, once, when a search is restored on reopen. */
 	private restoreShown = 0;
-	private markdown: LazyMarkdown | undefined;
 
 	constructor(
 		app: App,
@@ -93,7 +89,7 @@ export class HistoryModal extends Modal {
 
 	override onClose(): void {
 		this.runner.dispose();
-		this.dropMarkdown();
+		this.dropTranscript();
 		this.loadSeq++;
 		this.contentEl.empty();
 	}
@@ -112,20 +108,19 @@ export class HistoryModal extends Modal {
 		if (seq !== this.loadSeq) return;
 		this.state.selectedId = id;
 		this.list.markSelected(id);
-		this.renderSession(session);
-		const messagesEl = this.messagesEl;
-		if (!messagesEl) return;
-		if (opts.restoreScroll && !opts.messageId) {
-			messagesEl.scrollTop = this.state.messagesScroll;
+		const restore = opts.restoreScroll === true && !opts.messageId;
+		const transcript = this.renderSession(session, restore ? this.state.messagesShown : 0);
+		if (restore) {
+			transcript.el.scrollTop = this.state.messagesScroll;
 			return;
 		}
-		const el = opts.messageId ? messagesEl.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(opts.messageId)}"]`) : null;
+		const el = opts.messageId ? transcript.reveal(opts.messageId) : undefined;
 		if (el) {
 			el.addClass("is-highlighted");
 			el.scrollIntoView({ block: "center" });
 		}
 		// Another chat opens at its top (or at the hit): the previous chat's position no longer applies.
-		this.state.messagesScroll = messagesEl.scrollTop;
+		this.state.messagesScroll = transcript.el.scrollTop;
 	}
 
 	private onQuery(): void {
@@ -155,14 +150,13 @@ export class HistoryModal extends Modal {
 	}
 
 	private renderEmptyMain(text: string): void {
-		this.dropMarkdown();
+		this.dropTranscript();
 		this.mainEl.empty();
-		this.messagesEl = undefined;
 		this.mainEl.createDiv({ cls: "discover-chat-history-empty", text });
 	}
 
-	private renderSession(session: Session): void {
-		this.dropMarkdown();
+	private renderSession(session: Session, minShown: number): HistoryTranscript {
+		this.dropTranscript();
 		this.mainEl.empty();
 		const head = this.mainEl.createDiv({ cls: "discover-chat-history-session-header" });
 		const titleEl = head.createDiv({ cls: "discover-chat-history-session-title", text: session.title });
@@ -176,33 +170,21 @@ export class HistoryModal extends Modal {
 		button("Export to note", () => void this.exportSession(session));
 		button("Delete", () => void this.deleteSession(session), "mod-warning");
 
-		const messages = session.messages.filter(isVisibleMessage);
-		this.messagesEl = this.mainEl.createDiv({ cls: "discover-chat-history-messages" });
-		this.markdown = new LazyMarkdown(this.app, this.messagesEl);
-		this.messagesEl.addEventListener("scroll", () => (this.state.messagesScroll = this.messagesEl?.scrollTop ?? 0), { passive: true });
-		if (messages.length === 0) this.messagesEl.createDiv({ cls: "discover-chat-history-empty", text: "This chat has no messages." });
-		for (const m of messages) this.renderMessage(this.messagesEl, m);
-		this.markdown.load();
+		const handlers = {
+			onToPrompt: (text: string) => {
+				this.options.onToPrompt(text);
+				this.close();
+			},
+			onScroll: (top: number) => (this.state.messagesScroll = top),
+			onShown: (count: number) => (this.state.messagesShown = count),
+		};
+		this.transcript = new HistoryTranscript(this.mainEl, this.app, session.messages.filter(isVisibleMessage), handlers, minShown);
+		return this.transcript;
 	}
 
-	private dropMarkdown(): void {
-		this.markdown?.unload();
-		this.markdown = undefined;
-	}
-
-	private renderMessage(parent: HTMLElement, m: ChatMessage): void {
-		const el = parent.createDiv({ cls: ["discover-chat-history-message", `discover-chat-message-${m.role}`] });
-		el.dataset.messageId = m.id;
-		const meta = el.createDiv({ cls: "discover-chat-history-message-meta" });
-		meta.createSpan({ cls: "discover-chat-history-role", text: m.role === "user" ? "You" : "Assistant" });
-		meta.createSpan({ cls: "discover-chat-history-when", text: formatWhen(m.createdAt) });
-		if (m.cancelled) meta.createSpan({ cls: "discover-chat-message-stopped", text: "stopped" });
-		iconButton(meta, "copy", "Copy message", () => void copyToClipboard(m.content));
-		iconButton(meta, "corner-down-left", "Use as prompt", () => {
-			this.options.onToPrompt(m.content);
-			this.close();
-		});
-		this.markdown?.add(el.createDiv({ cls: "discover-chat-history-message-text" }), m.content.trim());
+	private dropTranscript(): void {
+		this.transcript?.destroy();
+		this.transcript = undefined;
 	}
 
 	private load(id: string): void {

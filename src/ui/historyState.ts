@@ -10,8 +10,9 @@ export interface HistoryState {
 	listScroll: number;
 	/** Items rendered in the list (it grows page by page), so reopening can restore the scroll. */
 	listShown: number;
-	/** The selected chat's messages' scroll position. */
+	/** The selected chat's messages' scroll position, and how many of them were rendered. */
 	messagesScroll: number;
+	messagesShown: number;
 	cache: { at: number; list: SessionSummary[] } | undefined;
 }
 
@@ -20,7 +21,7 @@ const states = new WeakMap<object, HistoryState>();
 export function historyStateFor(owner: object): HistoryState {
 	let state = states.get(owner);
 	if (!state) {
-		state = { selectedId: undefined, query: "", listScroll: 0, listShown: 0, messagesScroll: 0, cache: undefined };
+		state = { selectedId: undefined, query: "", listScroll: 0, listShown: 0, messagesScroll: 0, messagesShown: 0, cache: undefined };
 		states.set(owner, state);
 	}
 	return state;

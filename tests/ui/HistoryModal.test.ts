@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { asObsidianApp, clearNotices, createTestApp, flush, notices, pressKey, typeInto } from "../obsidian/harness";
 import { HISTORY_PAGE_SIZE } from "../../src/ui/HistoryList";
 import { historyStateFor, invalidateSessionList } from "../../src/ui/historyState";
+import { TRANSCRIPT_PAGE_SIZE } from "../../src/ui/HistoryTranscript";
 import { HistoryModal, type HistoryModalOptions } from "../../src/ui/HistoryModal";
 import { fakeWorld, message } from "./fakes";
 
@@ -176,6 +177,38 @@ describe("history browser", () => {
 		await t.open();
 		expect(t.all(".discover-chat-history-item")).toHaveLength(3 * HISTORY_PAGE_SIZE);
 		expect(t.el(".discover-chat-history-list")!.scrollTop).toBe(4200);
+	});
+
+	it("shows a long chat's messages page by page, down to a search hit, and as many again on reopen", async () => {
+		const t = await setup();
+		const msgs = Array.from({ length: 1000 }, (_, i) => message(i % 2 ? "assistant" : "user", `Line ${i}${i === 700 ? " needle" : ""}`));
+		t.sessions.add("Very long", msgs, "2026-02-01T00:00:00.000Z");
+		const modal = await t.open({ search: { delayMs: 0 } });
+		t.all(".discover-chat-history-item")[0]!.click();
+		await flush();
+		expect(t.all(".discover-chat-history-message")).toHaveLength(TRANSCRIPT_PAGE_SIZE);
+		const transcript = t.el(".discover-chat-history-messages")!;
+		Object.defineProperty(transcript, "scrollHeight", { get: () => 4000, configurable: true });
+		Object.defineProperty(transcript, "clientHeight", { get: () => 500, configurable: true });
+		transcript.scrollTop = 1000; // far from the end
+		transcript.dispatchEvent(new Event("scroll"));
+		expect(t.all(".discover-chat-history-message")).toHaveLength(TRANSCRIPT_PAGE_SIZE);
+		transcript.scrollTop = 3000; // near the end
+		transcript.dispatchEvent(new Event("scroll"));
+		expect(t.all(".discover-chat-history-message")).toHaveLength(2 * TRANSCRIPT_PAGE_SIZE);
+		typeInto(t.el(".discover-chat-history-search") as HTMLInputElement, "needle");
+		await flush();
+		await flush();
+		t.el(".discover-chat-history-hit")!.click();
+		await flush();
+		const hit = t.el(".discover-chat-history-message.is-highlighted");
+		expect(hit?.textContent).toContain("Line 700 needle");
+		const shown = t.all(".discover-chat-history-message").length;
+		expect(shown).toBeGreaterThan(700);
+		expect(shown).toBeLessThan(1000);
+		modal.close();
+		await t.open();
+		expect(t.all(".discover-chat-history-message")).toHaveLength(shown);
 	});
 
 	it("loads a session into the panel; Copy and To prompt act on one message", async () => {

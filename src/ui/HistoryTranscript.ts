@@ -1,0 +1,84 @@
+import type { App } from "obsidian";
+import type { ChatMessage } from "../chat/types";
+import { iconButton } from "./ChatHeader";
+import { copyToClipboard } from "./clipboard";
+import { formatWhen } from "./format";
+import { LazyMarkdown } from "./LazyMarkdown";
+
+/** Messages added at a time: more than a tall modal shows, so scrolling never waits. */
+export const TRANSCRIPT_PAGE_SIZE = 40;
+/** Within this many pixels of the end, the next page is added. */
+const NEAR_END_PX = 600;
+
+export interface HistoryTranscriptHandlers {
+	onToPrompt: (text: string) => void;
+	/** The person scrolled (the position is restored on reopen). */
+	onScroll: (scrollTop: number) => void;
+	/** More messages are on screen (as many are rendered on reopen, so the scroll can be restored). */
+	onShown: (count: number) => void;
+}
+
+/**
+ * The selected chat's messages in the history browser, oldest first. A long chat is added page by
+ * page as the person scrolls, and its Markdown rendered only when it comes into view.
+ */
+export class HistoryTranscript {
+	readonly el: HTMLElement;
+	private readonly markdown: LazyMarkdown;
+	private readonly messages: readonly ChatMessage[];
+	private shown = 0;
+
+	constructor(parentEl: HTMLElement, app: App, messages: readonly ChatMessage[], private readonly handlers: HistoryTranscriptHandlers, minShown = 0) {
+		this.messages = messages;
+		this.el = parentEl.createDiv({ cls: "discover-chat-history-messages" });
+		this.markdown = new LazyMarkdown(app, this.el);
+		this.el.addEventListener("scroll", () => this.onScroll(), { passive: true });
+		if (messages.length === 0) this.el.createDiv({ cls: "discover-chat-history-empty", text: "This chat has no messages." });
+		this.renderUpTo(Math.max(TRANSCRIPT_PAGE_SIZE, minShown));
+		this.markdown.load();
+	}
+
+	/** Renders down to message `id` and returns its element. */
+	reveal(id: string): HTMLElement | undefined {
+		const index = this.messages.findIndex((m) => m.id === id);
+		if (index < 0) return undefined;
+		// The hit and a little after it, so it can sit in the middle of the view.
+		this.renderUpTo(index + 1 + TRANSCRIPT_PAGE_SIZE / 2);
+		return this.el.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(id)}"]`) ?? undefined;
+	}
+
+	get renderedCount(): number {
+		return this.shown;
+	}
+
+	destroy(): void {
+		this.markdown.unload();
+		this.el.remove();
+	}
+
+	private renderUpTo(count: number): void {
+		const end = Math.min(this.messages.length, count);
+		if (end <= this.shown) return;
+		for (let i = this.shown; i < end; i++) this.renderMessage(this.messages[i]!);
+		this.shown = end;
+		this.handlers.onShown(this.shown);
+	}
+
+	private onScroll(): void {
+		const el = this.el;
+		if (this.shown < this.messages.length && el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_END_PX) this.renderUpTo(this.shown + TRANSCRIPT_PAGE_SIZE);
+		this.handlers.onScroll(el.scrollTop);
+	}
+
+	private renderMessage(m: ChatMessage): void {
+		const el = this.el.createDiv({ cls: ["discover-chat-history-message", `discover-chat-message-${m.role}`] });
+		el.dataset.messageId = m.id;
+		const meta = el.createDiv({ cls: "discover-chat-history-message-meta" });
+		meta.createSpan({ cls: "discover-chat-history-role", text: m.role === "user" ? "You" : "Assistant" });
+		meta.createSpan({ cls: "discover-chat-history-when", text: formatWhen(m.createdAt) });
+		if (m.cancelled) meta.createSpan({ cls: "discover-chat-message-stopped", text: "stopped" });
+		iconButton(meta, "copy", "Copy message", () => void copyToClipboard(m.content));
+		iconButton(meta, "corner-down-left", "Use as prompt", () => this.handlers.onToPrompt(m.content));
+		this.markdown.add(el.createDiv({ cls: "discover-chat-history-message-text" }), m.content.trim());
+	}
+}
