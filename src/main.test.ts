@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from "vitest";
-import { changeSettingsExternally, clearNotices, createTestApp, loadPlugin, notices, readPluginDataText, unloadPlugin, writePluginData } from "../tests/obsidian/harness";
+import { changeSettingsExternally, clearNotices, closeSettingTab, createTestApp, loadPlugin, notices, openSettingTab, readPluginDataText, unloadPlugin, writePluginData } from "../tests/obsidian/harness";
 import DiscoverPlugin from "./main";
 import { DEFAULT_SETTINGS, SETTINGS_VERSION } from "./settings";
 import { LEGACY_SECRET_NAME } from "./ui/settingsMigration";
@@ -113,6 +113,23 @@ describe("DiscoverPlugin lifecycle", () => {
 		const plugin = await reload(app);
 		await changeSettingsExternally(app, plugin, { ...DEFAULT_SETTINGS, model: "from-another-device" });
 		expect(plugin.settings.model).toBe("from-another-device");
+	});
+
+	it("an open settings tab shows settings changed by sync", async () => {
+		const app = await createTestApp();
+		const plugin = await reload(app);
+		// A base URL nothing listens on: the tab's model listing fails at once, without network.
+		plugin.settings.baseUrl = "http://127.0.0.1:9";
+		const tab = openSettingTab(app);
+		const input = (name: string): HTMLInputElement | undefined =>
+			tab.containerEl.findAll(".setting-item").find((s) => s.find(".setting-item-name")?.getText() === name)?.find("input") as HTMLInputElement | undefined;
+		expect(input("Context size")?.value).toBe("8192");
+		await changeSettingsExternally(app, plugin, { ...DEFAULT_SETTINGS, baseUrl: "http://127.0.0.1:9", maxPromptTokens: 32768 });
+		expect(input("Context size")?.value).toBe("32768");
+		closeSettingTab(tab);
+		await changeSettingsExternally(app, plugin, { ...DEFAULT_SETTINGS, baseUrl: "http://127.0.0.1:9", maxPromptTokens: 16384 });
+		// A closed tab is not rebuilt in the background.
+		expect(tab.containerEl.hasChildNodes()).toBe(false);
 	});
 
 	it("damaged data.json: defaults and a notice, the file left as it was", async () => {

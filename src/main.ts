@@ -10,10 +10,12 @@ export default class DiscoverPlugin extends Plugin {
 	override settings: DiscoverSettings = { ...DEFAULT_SETTINGS };
 	/** A plaintext key from old data that secret storage refused: kept in data.json until it moves. */
 	private unmovedApiKey: string | undefined;
+	private settingTab: DiscoverSettingTab | undefined;
 
 	override async onload(): Promise<void> {
 		await this.loadSettings();
-		this.addSettingTab(new DiscoverSettingTab(this.app, this));
+		this.settingTab = new DiscoverSettingTab(this.app, this);
+		this.addSettingTab(this.settingTab);
 		// The chat panel: view, ribbon icon and "Open chat"; the view builds its engine on first open.
 		registerDiscoverPanel(this);
 	}
@@ -80,6 +82,9 @@ export default class DiscoverPlugin extends Plugin {
 	/** Sync (or another device) changed data.json: take the new settings. */
 	override async onExternalSettingsChange(): Promise<void> {
 		await this.loadSettings();
+		// An open settings tab shows what sync brought, not the values it was opened with.
+		const tab = this.settingTab;
+		if (tab && tab.containerEl.isConnected && tab.containerEl.hasChildNodes()) tab.display();
 	}
 
 	async saveSettings(): Promise<void> {
