@@ -11,11 +11,22 @@ export interface SessionFixture {
 	files: Record<string, string>;
 }
 
-/** One session of `count` messages (alternating question and answer) under `folder`. */
-export async function longSessionFiles(count: number, folder: string): Promise<SessionFixture> {
+/**
+ * One session of `count` messages (alternating question and answer) under `folder`, after
+ * `otherChats` older two-message chats (a history that has grown over a year).
+ */
+export async function longSessionFiles(count: number, folder: string, otherChats = 0): Promise<SessionFixture> {
 	const store = new MemoryFileStore();
-	let clock = Date.UTC(2026, 0, 5, 9, 0, 0);
+	let clock = Date.UTC(2025, 0, 1, 9, 0, 0);
 	const sessions = new SessionManager(store, { now: () => clock });
+	for (let i = 0; i < otherChats; i++) {
+		clock += 8 * 3600_000;
+		const chat = await sessions.create();
+		await sessions.appendMessage(chat.id, { id: newId(clock), role: "user", content: `Old question ${i} about chapter ${i % 40}?`, createdAt: new Date(clock).toISOString() });
+		clock += 1000;
+		await sessions.appendMessage(chat.id, { id: newId(clock), role: "assistant", content: `Old answer ${i}: it depends on the context.`, createdAt: new Date(clock).toISOString() });
+	}
+	clock = Date.UTC(2026, 0, 5, 9, 0, 0);
 	const session = await sessions.create();
 	for (let i = 0; i < count; i++) {
 		clock += 30_000;
