@@ -12,7 +12,7 @@ export class BudgetMeter {
 	readonly el: HTMLElement;
 
 	constructor(parentEl: HTMLElement) {
-		this.el = parentEl.createDiv({ cls: "discover-chat-meter", attr: { "aria-live": "off" } });
+		this.el = parentEl.createDiv({ cls: "discover-chat-meter", attr: { role: "meter", "aria-valuemin": "0", "aria-live": "off" } });
 	}
 
 	/** `budget`: the prompt budget; `summarizeAt`: the engine's margin-adjusted limit. */
@@ -20,7 +20,11 @@ export class BudgetMeter {
 		// Settings mid-edit can make the budget meaningless; the engine's limit is then the best guide.
 		const total = budget > 0 ? budget : summarizeAt;
 		const level = meterLevel(estimatedTokens, total);
-		this.el.setText(`${formatTokens(estimatedTokens)} / ${formatTokens(total)}`);
+		const text = `${formatTokens(estimatedTokens)} / ${formatTokens(total)}`;
+		this.el.setText(text);
+		this.el.setAttr("aria-valuemax", String(Math.round(total)));
+		this.el.setAttr("aria-valuenow", String(Math.min(Math.round(estimatedTokens), Math.round(total))));
+		this.el.setAttr("aria-valuetext", `${text} tokens`);
 		this.el.toggleClass("discover-chat-meter-warn", level === "warn");
 		this.el.toggleClass("discover-chat-meter-danger", level === "danger");
 		this.el.setAttr(

@@ -253,6 +253,7 @@ describe("budget meter", () => {
 		expect(meter.textContent).toMatch(/^\d+ \/ 7\.7k$/);
 		expect(meter.getAttr("aria-label")).toContain("of 7,680 tokens");
 		expect(meter.getAttr("aria-label")).toContain("summarized from about 6,528");
+		expect([meter.getAttr("role"), meter.getAttr("aria-valuemax")]).toEqual(["meter", "7680"]);
 		expect(meter.hasClass("discover-chat-meter-warn")).toBe(false);
 		m.view.setDraft("x".repeat(4 * 4700));
 		await wait(200);
