@@ -108,6 +108,22 @@ describe("DiscoverPlugin lifecycle", () => {
 		expect(notices().join(" ")).toMatch(/newer version/);
 	});
 
+	it("saving settings from a newer version keeps the fields and version this one does not know", async () => {
+		const app = await createTestApp();
+		await writePluginData(app, { ...DEFAULT_SETTINGS, settingsVersion: SETTINGS_VERSION + 1, futureOption: { on: true }, apiKey: "sk-plain" });
+		const plugin = await reload(app);
+		plugin.settings.model = "changed-here";
+		await plugin.saveSettings();
+		const saved = JSON.parse((await readPluginDataText(app)) ?? "{}") as Record<string, unknown>;
+		expect(saved).toMatchObject({ model: "changed-here", futureOption: { on: true }, settingsVersion: SETTINGS_VERSION + 1 });
+		expect(saved).not.toHaveProperty("apiKey");
+		expect(app.secretStorage.getSecret(plugin.settings.apiKeySecret)).toBe("sk-plain");
+		// Current data is written as this version's, without leftovers.
+		await changeSettingsExternally(app, plugin, { ...DEFAULT_SETTINGS });
+		await plugin.saveSettings();
+		expect(JSON.parse((await readPluginDataText(app)) ?? "{}")).not.toHaveProperty("futureOption");
+	});
+
 	it("takes settings changed by sync", async () => {
 		const app = await createTestApp();
 		const plugin = await reload(app);

@@ -11,6 +11,8 @@ export default class DiscoverPlugin extends Plugin {
 	/** A plaintext key from old data that secret storage refused: kept in data.json until it moves. */
 	private unmovedApiKey: string | undefined;
 	private settingTab: DiscoverSettingTab | undefined;
+	/** data.json as a newer Discover saved it (through sync): what this version does not know survives its saves. */
+	private newerData: Record<string, unknown> | undefined;
 
 	override async onload(): Promise<void> {
 		await this.loadSettings();
@@ -45,6 +47,12 @@ export default class DiscoverPlugin extends Plugin {
 		}
 
 		const version = savedVersion(raw);
+		this.newerData = undefined;
+		if (version !== undefined && version > SETTINGS_VERSION && typeof raw === "object" && raw !== null) {
+			// Never a plaintext key, which must leave data.json whatever version wrote it.
+			const { apiKey: _key, ...rest } = raw as Record<string, unknown>;
+			this.newerData = rest;
+		}
 		const changed = raw !== null && (reset.length > 0 || migrated.warnings.length > 0 || version !== SETTINGS_VERSION);
 		// Data from a newer Discover (another device, through sync) is not rewritten: that would drop
 		// what this version does not know. A plaintext key is the exception: it must leave data.json.
@@ -91,7 +99,11 @@ export default class DiscoverPlugin extends Plugin {
 		// Never lose a key: one that could not move into secret storage yet is tried again, and
 		// written back as it was found until it moves.
 		if (this.unmovedApiKey !== undefined && this.storeLegacyApiKey(this.unmovedApiKey)) this.unmovedApiKey = undefined;
-		await this.saveData(this.unmovedApiKey === undefined ? this.settings : { ...this.settings, apiKey: this.unmovedApiKey });
+		// Settings from a newer version keep its fields and its version number; ours are updated.
+		const newer = this.newerData;
+		const data: Record<string, unknown> = newer ? { ...newer, ...this.settings, settingsVersion: newer.settingsVersion } : { ...this.settings };
+		if (this.unmovedApiKey !== undefined) data.apiKey = this.unmovedApiKey;
+		await this.saveData(data);
 	}
 }
 

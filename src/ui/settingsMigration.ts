@@ -108,7 +108,7 @@ export function migrateSettings(input: unknown): MigrationResult {
 	let raw: Raw = { ...(input as Raw) };
 	let version = versionOf(raw);
 	if (version > SETTINGS_VERSION) {
-		ctx.warnings.push(`These settings were saved by a newer version of Discover (settings version ${version}); fields this version does not know were ignored.`);
+		ctx.warnings.push(`These settings were saved by a newer version of Discover (settings version ${version}); this version uses the settings it knows and leaves the others as they are.`);
 	}
 	while (version < SETTINGS_VERSION) {
 		const step = MIGRATIONS[version];
