@@ -95,7 +95,7 @@ export class DiscoverSettingTab extends PluginSettingTab {
 		this.showPromptSize();
 
 		new Setting(containerEl).setName("Storage").setHeading();
-		this.folderSetting(containerEl, "sessionsFolder", "Where chats are saved, one file per chat. They sync with the vault.");
+		this.folderSetting(containerEl, "sessionsFolder", "Where chats are saved, one file per chat. They sync with the vault. Changing it does not move chats already saved.");
 		this.folderSetting(containerEl, "exportFolder", "Where chats exported as notes go.");
 	}
 
