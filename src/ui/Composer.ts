@@ -11,6 +11,8 @@ export interface ComposerHandlers {
 }
 
 const MAX_ROWS = 10;
+/** Makes element ids unique when more than one panel is open. */
+let composerCount = 0;
 
 /**
  * The input: an auto-growing textarea (Enter sends, Shift+Enter adds a line), a button that is Send
@@ -23,15 +25,17 @@ export class Composer {
 	private readonly menuEl: HTMLElement;
 	private menuItems: SlashCommand[] = [];
 	private menuIndex = 0;
+	private readonly menuId: string;
 	private busy = false;
 
 	constructor(parentEl: HTMLElement, private readonly handlers: ComposerHandlers) {
 		this.el = parentEl.createDiv({ cls: "discover-chat-composer" });
-		this.menuEl = this.el.createDiv({ cls: ["discover-chat-command-menu", "discover-chat-hidden"], attr: { role: "listbox", "aria-label": "Commands" } });
+		this.menuId = `discover-chat-commands-${++composerCount}`;
+		this.menuEl = this.el.createDiv({ cls: ["discover-chat-command-menu", "discover-chat-hidden"], attr: { id: this.menuId, role: "listbox", "aria-label": "Commands" } });
 		const row = this.el.createDiv({ cls: "discover-chat-input-row" });
 		this.inputEl = row.createEl("textarea", {
 			cls: "discover-chat-input",
-			attr: { rows: "1", placeholder: "Ask about this note, or type / for commands", "aria-label": "Message" },
+			attr: { rows: "1", placeholder: "Ask about this note, or type / for commands", "aria-label": "Message", "aria-controls": this.menuId, "aria-autocomplete": "list" },
 		});
 		this.buttonEl = row.createEl("button", { cls: ["discover-chat-send", "mod-cta"], attr: { type: "button" } });
 		this.buttonEl.addEventListener("click", () => this.onButton());
@@ -142,10 +146,13 @@ export class Composer {
 	private renderMenu(): void {
 		this.menuEl.empty();
 		this.menuEl.toggleClass("discover-chat-hidden", this.menuItems.length === 0);
+		// Focus stays in the input; screen readers follow the highlighted command through this.
+		if (this.menuItems.length > 0) this.inputEl.setAttr("aria-activedescendant", `${this.menuId}-${this.menuIndex}`);
+		else this.inputEl.removeAttribute("aria-activedescendant");
 		this.menuItems.forEach((command, i) => {
 			const item = this.menuEl.createDiv({
 				cls: "discover-chat-command",
-				attr: { role: "option", "aria-selected": String(i === this.menuIndex) },
+				attr: { id: `${this.menuId}-${i}`, role: "option", "aria-selected": String(i === this.menuIndex) },
 			});
 			item.toggleClass("is-selected", i === this.menuIndex);
 			item.createSpan({ cls: "discover-chat-command-name", text: `/${command.name}` });

@@ -73,11 +73,16 @@ describe("Composer", () => {
 		const names = () => Array.from(document.body.querySelectorAll(".discover-chat-command-name")).map((e) => e.textContent);
 		expect(names()).toEqual(["/summarize", "/outline", "/questions"]);
 		pressKey(composer.inputEl, "ArrowDown");
-		expect(document.body.querySelector(".discover-chat-command.is-selected")?.textContent).toContain("/outline");
+		const selected = document.body.querySelector(".discover-chat-command.is-selected");
+		expect(selected?.textContent).toContain("/outline");
+		// Screen readers follow the highlight while focus stays in the input.
+		expect(composer.inputEl.getAttr("aria-activedescendant")).toBe(selected?.id);
+		expect(composer.inputEl.getAttr("aria-controls")).toBe(selected?.parentElement?.id);
 		pressKey(composer.inputEl, "Tab");
 		expect(composer.value).toBe("/outline");
 		pressKey(composer.inputEl, "Enter");
 		expect(calls.commands).toEqual(["outline"]);
+		expect(composer.inputEl.hasAttribute("aria-activedescendant")).toBe(false);
 		expect(calls.send).toEqual([]);
 	});
 
