@@ -1,0 +1,97 @@
+// The token estimator's scan: a branchless linear model over UTF-16 code units. Each code unit gets
+// a class (its script or kind) from a 64 KB table; the estimate sums a weight for each pair of
+// neighbouring classes (a word start, a punctuation run, a script change) and a weight for the
+// position inside a run of one class (long words cost more tokens). A word-level scanner is bound by
+// mispredicted branches at word boundaries; this loop has none. Weights come from tokenModel.ts,
+// fitted by scripts/fit-token-model.ts against exact o200k counts.
+
+import { PAIR_BASE, PAIR_EXTRA, RUN_EXTRA, WEIGHT_SCALE } from "./tokenModel";
+import { CLASS_BITS, CLASS_COUNT, CLASS_TABLE, NEWLINE, RUN_BITS, RUN_BUCKETS } from "./tokenClassTable";
+
+export { CLASS_BITS, CLASS_COUNT, RUN_BUCKETS };
+
+/** Index of the pair (previous class, class) in pair weights and counts. */
+export function pairIndex(prev: number, cls: number): number {
+	return (prev << CLASS_BITS) | cls;
+}
+
+/** Index of (class, position in its run, capped) in run weights and counts. */
+export function runIndex(cls: number, position: number): number {
+	return (cls << RUN_BITS) | Math.min(position, RUN_BUCKETS - 1);
+}
+
+/** Number of pair and run features: the model's weight vector has this many entries. */
+export const PAIR_FEATURES = CLASS_COUNT << CLASS_BITS;
+export const RUN_FEATURES = CLASS_COUNT << RUN_BITS;
+
+// Module-local copies: imported bindings can compile to getter calls (CommonJS output), too slow
+// for the inner loop.
+const TABLE: Uint8Array = CLASS_TABLE;
+const BITS: number = CLASS_BITS;
+const SHIFT: number = RUN_BITS;
+const LAST_RUN = RUN_BUCKETS - 1;
+const START: number = NEWLINE;
+const SCALE: number = WEIGHT_SCALE;
+
+/** Fixed-point weights (× WEIGHT_SCALE), so the loop adds small integers. */
+const PAIR = new Int32Array(PAIR_FEATURES);
+const RUN = new Int32Array(RUN_FEATURES);
+loadWeights();
+
+function loadWeights(): void {
+	for (let prev = 0; prev < CLASS_COUNT; prev++) {
+		for (let cls = 0; cls < CLASS_COUNT; cls++) PAIR[pairIndex(prev, cls)] = PAIR_BASE[cls] ?? 0;
+	}
+	for (let k = 0; k + 1 < PAIR_EXTRA.length; k += 2) {
+		const index = PAIR_EXTRA[k] ?? 0;
+		PAIR[index] = Math.max(0, (PAIR[index] ?? 0) + (PAIR_EXTRA[k + 1] ?? 0));
+	}
+	for (let k = 0; k + 1 < RUN_EXTRA.length; k += 2) RUN[RUN_EXTRA[k] ?? 0] = RUN_EXTRA[k + 1] ?? 0;
+}
+
+/**
+ * Estimated o200k tokens of `text` as a real number (before rounding up). Every character adds
+ * its pair weight and its run weight; the text is read as if it followed a line break.
+ */
+export function modelTokens(text: string): number {
+	const n = text.length;
+	let prev = START;
+	let run = 0;
+	let sum = 0;
+	for (let i = 0; i < n; i++) {
+		const cls = TABLE[text.charCodeAt(i)] ?? 0;
+		// Branch-free on purpose (a ternary here compiles to a jump that mispredicts at every word
+		// boundary): run + 1, saturating at LAST_RUN, masked to 0 unless the class repeats.
+		run = (run + ((run - LAST_RUN) >>> 31)) & -(((cls ^ prev) - 1) >>> 31);
+		sum += (PAIR[(prev << BITS) | cls] ?? 0) + (RUN[(cls << SHIFT) | run] ?? 0);
+		prev = cls;
+	}
+	return sum / SCALE;
+}
+
+/**
+ * The model's features of `text`: how often each pair and each run position occurs, added into
+ * `pairs` (PAIR_FEATURES long) and `runs` (RUN_FEATURES long). Same walk as modelTokens; the
+ * fitting script uses it, so features and estimate cannot drift apart.
+ */
+export function countFeatures(text: string, pairs: Float64Array, runs: Float64Array): void {
+	let prev = NEWLINE;
+	let run = 0;
+	for (let i = 0; i < text.length; i++) {
+		const cls = CLASS_TABLE[text.charCodeAt(i)] ?? 0;
+		run = cls === prev ? run + 1 : 0;
+		const p = pairIndex(prev, cls);
+		const r = runIndex(cls, run);
+		pairs[p] = (pairs[p] ?? 0) + 1;
+		runs[r] = (runs[r] ?? 0) + 1;
+		prev = cls;
+	}
+}
+
+/** The estimate from counted features (see countFeatures): equals modelTokens of the same text. */
+export function estimateFromFeatures(pairs: Float64Array, runs: Float64Array): number {
+	let sum = 0;
+	for (let p = 0; p < PAIR_FEATURES; p++) sum += (pairs[p] ?? 0) * (PAIR[p] ?? 0);
+	for (let r = 0; r < RUN_FEATURES; r++) sum += (runs[r] ?? 0) * (RUN[r] ?? 0);
+	return sum / SCALE;
+}
