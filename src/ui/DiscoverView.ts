@@ -10,7 +10,9 @@ import { diagnose } from "./errorDiagnosis";
 import type { ChatRuntime, ChatRuntimeFactory, DiscoverHost } from "./host";
 import { MessageList } from "./MessageList";
 import { HistoryModal } from "./HistoryModal";
+import { StatusLine } from "./StatusLine";
 import { showTurnFailure } from "./turnFailure";
+import { commandTurn, retryTurn, typedTurn, type Turn } from "./turns";
 import { historyStateFor, invalidateSessionList } from "./historyState";
 import type { ChatEvent, SendOptions } from "./ports";
 import type { RenderSchedulerOptions } from "./RenderScheduler";
@@ -25,24 +27,13 @@ export interface DiscoverViewOptions {
 	search?: SearchRunnerOptions;
 }
 
-interface Turn {
-	text: string;
-	includeHistory: boolean;
-	/** Whether to attach the note (or selection) as it is when the turn is sent. */
-	withContext: boolean;
-	/** Commands always send the whole note, never a selection. */
-	wholeNote: boolean;
-	/** The turn came from the input (not Retry), so the input is cleared when it goes out. */
-	fromInput: boolean;
-}
-
 /** The chat panel in the right sidebar. Everything heavy is built when it first opens. */
 export class DiscoverView extends ItemView {
 	private runtime: ChatRuntime | undefined;
 	private header!: ChatHeader;
 	private active!: ActiveSession;
 	private list!: MessageList;
-	private statusEl!: HTMLElement;
+	private status!: StatusLine;
 	private context!: ContextBar;
 	private composer!: Composer;
 	private sending = false;
@@ -84,7 +75,7 @@ export class DiscoverView extends ItemView {
 		});
 		this.active = new ActiveSession(this.host, this.header, () => this.runtime);
 		this.list = this.addChild(new MessageList(root, { app: this.app, sourcePath: () => this.context.note.path, scheduler: this.options.scheduler }));
-		this.statusEl = root.createDiv({ cls: "discover-chat-status", attr: { "aria-live": "polite" } });
+		this.status = new StatusLine(root);
 		this.context = new ContextBar(
 			root,
 			this.app,
@@ -94,7 +85,7 @@ export class DiscoverView extends ItemView {
 			() => this.host.settings.maxPromptTokens - this.host.settings.reservedResponseTokens,
 		);
 		this.composer = new Composer(root, {
-			onSend: (text) => void this.send({ text, includeHistory: true, withContext: true, wholeNote: false, fromInput: true }),
+			onSend: (text) => void this.send(typedTurn(text)),
 			onStop: () => this.stop(),
 			onCommand: (command) => void this.runCommand(command),
 			onInput: (text) => {
@@ -179,7 +170,7 @@ export class DiscoverView extends ItemView {
 		// A chat with nothing in it yet is already new: another would only leave an empty one in history.
 		if ((replace || runtime.chat.messages.length > 0) && !(await this.active.startNew())) return;
 		this.list.setMessages([]);
-		this.setStatus("");
+		this.status.set("");
 		this.context.updatePreview();
 		this.composer.focus();
 	}
@@ -211,7 +202,7 @@ export class DiscoverView extends ItemView {
 			this.list.showNote(`/${command.name} needs an open note.`);
 			return;
 		}
-		await this.send({ text: command.prompt, includeHistory: false, withContext: true, wholeNote: true, fromInput: true });
+		await this.send(commandTurn(command));
 	}
 
 	private async send(turn: Turn): Promise<void> {
@@ -235,7 +226,7 @@ export class DiscoverView extends ItemView {
 				return;
 			}
 			this.sendingSession = runtime.chat.sessionId;
-			this.setStatus("Waiting for the model…");
+			this.status.set("Waiting for the model…");
 			const answer = await runtime.chat.sendMessage(turn.text, options);
 			this.list.upsert(answer);
 		} catch (err) {
@@ -245,7 +236,7 @@ export class DiscoverView extends ItemView {
 			this.sending = false;
 			this.composer.setBusy(false);
 			this.header.setBusy(false);
-			this.setStatus("");
+			this.status.set("");
 			await this.afterTurn();
 		}
 	}
@@ -257,7 +248,7 @@ export class DiscoverView extends ItemView {
 
 	private onToken(delta: string): void {
 		if (!this.list.isStreaming) this.list.startStreaming();
-		if (!this.statusEl.hasClass("discover-chat-hidden")) this.setStatus("");
+		this.status.set("");
 		this.list.appendToken(delta);
 	}
 
@@ -266,7 +257,7 @@ export class DiscoverView extends ItemView {
 		if (aborted) return;
 		showTurnFailure(
 			{ list: this.list, composer: this.composer, messages: this.runtime?.chat.messages ?? [], adapter: this.runtime?.adapter() },
-			{ err, text: turn.text, wholeNote: turn.wholeNote, retry: () => void this.send({ ...turn, fromInput: false }) },
+			{ err, text: turn.text, wholeNote: turn.wholeNote, retry: () => void this.send(retryTurn(turn)) },
 		);
 	}
 
@@ -287,7 +278,7 @@ export class DiscoverView extends ItemView {
 	private onChatEvent(e: ChatEvent): void {
 		switch (e.type) {
 			case "status":
-				this.setStatus(e.text);
+				this.status.set(e.text);
 				break;
 			case "warning":
 				this.list.showNote(e.message);
@@ -315,10 +306,5 @@ export class DiscoverView extends ItemView {
 			.then(() => this.active.refreshTitle())
 			// A title or a settings write that fails now is retried when the turn ends.
 			.catch(() => undefined);
-	}
-
-	private setStatus(text: string): void {
-		this.statusEl.setText(text);
-		this.statusEl.toggleClass("discover-chat-hidden", text === "");
 	}
 }

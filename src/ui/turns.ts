@@ -1,0 +1,28 @@
+import type { SlashCommand } from "./slashCommands";
+
+/** One message on its way to the model, and how it was asked for. */
+export interface Turn {
+	text: string;
+	includeHistory: boolean;
+	/** Whether to attach the note (or selection) as it is when the turn is sent. */
+	withContext: boolean;
+	/** Commands always send the whole note, never a selection. */
+	wholeNote: boolean;
+	/** The turn came from the input (not Retry), so the input is cleared when it goes out. */
+	fromInput: boolean;
+}
+
+/** What the person typed: with the conversation and the note (or selection). */
+export function typedTurn(text: string): Turn {
+	return { text, includeHistory: true, withContext: true, wholeNote: false, fromInput: true };
+}
+
+/** A `/` command: the whole note and deliberately no history, so the answer is about the note alone. */
+export function commandTurn(command: SlashCommand): Turn {
+	return { text: command.prompt, includeHistory: false, withContext: true, wholeNote: true, fromInput: true };
+}
+
+/** The same turn again (Retry): whatever is in the input now stays there. */
+export function retryTurn(turn: Turn): Turn {
+	return { ...turn, fromInput: false };
+}
