@@ -11,6 +11,8 @@ export const CONDENSED_PREFIX = "[Condensed from a longer message] ";
 
 /** A recent message is never condensed below this many tokens: shorter than that it says nothing. */
 const MIN_CONDENSED_TOKENS = 24;
+/** Room for the condensed text itself beside the prefix that marks it as condensed. */
+const MIN_CONDENSED_BODY = 8;
 
 /** Below this much room a last-resort summary would be noise; the prompt goes without one. */
 const MIN_LAST_RESORT_TOKENS = 16;
@@ -147,7 +149,9 @@ export async function compactHistory(input: CompactionInput): Promise<Compaction
 	// Still over: condense the earliest recent messages first, each only as much as needed. The
 	// first pass spares messages within their fair share (a short question condensed saves
 	// nothing and loses the question); the second pass spares none.
-	const fairShare = Math.max(MIN_CONDENSED_TOKENS, Math.floor((budget.prompt - (total - costs.suffixCost(plan.split))) / Math.max(1, recent.length)));
+	// Never so small that the marker saying a message was condensed leaves no room for its text.
+	const minCondensed = Math.max(MIN_CONDENSED_TOKENS, estimate(CONDENSED_PREFIX) + MIN_CONDENSED_BODY);
+	const fairShare = Math.max(minCondensed, Math.floor((budget.prompt - (total - costs.suffixCost(plan.split))) / Math.max(1, recent.length)));
 	for (const limit of [fairShare, 0]) {
 		for (let i = 0; i < recent.length && total > budget.prompt; i++) {
 			const message = recent[i];
@@ -155,7 +159,7 @@ export async function compactHistory(input: CompactionInput): Promise<Compaction
 			const before = messageCost(message.content, estimate);
 			if (before <= limit) continue;
 			const contentTokens = estimate(message.content);
-			const target = Math.max(MIN_CONDENSED_TOKENS, contentTokens - (total - budget.prompt) - 1);
+			const target = Math.max(minCondensed, contentTokens - (total - budget.prompt) - 1);
 			if (contentTokens <= target) continue;
 			const condensed = await condenseMessage(summarizer, message, target, budget.summaryMaxTokens, estimate);
 			if (condensed.fallback) result.fallback = true;
@@ -208,10 +212,24 @@ async function condenseMessage(
 	summaryMaxTokens: number,
 	estimate: EstimateFn,
 ): Promise<{ text: string; fallback: boolean }> {
+	// The caller leaves at least MIN_CONDENSED_BODY beside the prefix, so the text is always marked.
 	const room = target - estimate(CONDENSED_PREFIX);
-	if (room < 8) return { text: truncateToTokens(message.content, target, estimate), fallback: false };
 	const outcome = await summarizer.summarize(undefined, [transcriptEntry(message)], Math.min(room, summaryMaxTokens), CONDENSE_INSTRUCTION);
 	const body = outcome.fallback ? shortenMiddle(message.content, room, estimate) : outcome.text;
-	const text = truncateToTokens(CONDENSED_PREFIX + body, target, estimate);
-	return { text, fallback: outcome.fallback };
+	return { text: markCondensed(body, target, estimate), fallback: outcome.fallback };
+}
+
+/**
+ * The prefix and as much of `body` as fits `target`. Estimates are not exactly additive, so the
+ * joined text may still be over: the body is shortened again, never the prefix, which tells the
+ * model (and the tests) that the message is not verbatim.
+ */
+function markCondensed(body: string, target: number, estimate: EstimateFn): string {
+	let text = CONDENSED_PREFIX + body;
+	let room = estimate(body);
+	while (room > 0 && estimate(text) > target) {
+		room = Math.max(0, Math.min(room - 1, room - (estimate(text) - target)));
+		text = CONDENSED_PREFIX + truncateToTokens(body, room, estimate);
+	}
+	return text;
 }
