@@ -207,6 +207,37 @@ describe("ChatService reload", () => {
 		expect(reloaded.chat.messages.map((m) => [m.role, m.content])).toEqual(live.chat.messages.map((m) => [m.role, m.content]));
 	});
 
+	it("a send made while a chat is opening goes to that chat", async () => {
+		const { chat, sessions } = setup();
+		const saved = await sessions.create();
+		await sessions.appendMessage(saved.id, { id: "m1", role: "user", content: "Earlier", createdAt: "2026-01-01T00:00:00.000Z" });
+		const opening = chat.loadSession(saved.id);
+		const answer = await chat.sendMessage("Right away");
+		await opening;
+		expect(chat.sessionId).toBe(saved.id);
+		expect(chat.messages.map((m) => m.content)).toEqual(["Earlier", "Right away", answer.content]);
+		expect(await sessions.list()).toHaveLength(1);
+		const started = chat.newSession();
+		await chat.sendMessage("In the new chat");
+		expect(chat.sessionId).toBe((await started).id);
+		expect(chat.messages.map((m) => m.content)).toEqual(["In the new chat", "Answer 2."]);
+	});
+
+	it("opening another chat stops the running answer, keeps it in its own chat, and does not wait for later sends", async () => {
+		const { chat, sessions } = setup(new StubAdapter({ hangAfter: "Half" }));
+		let streaming!: () => void;
+		const started = new Promise<void>((resolve) => (streaming = resolve));
+		const first = chat.sendMessage("Tell me", { onToken: () => streaming() });
+		await started;
+		const left = chat.sessionId ?? "";
+		const other = await sessions.create();
+		const opening = chat.loadSession(other.id);
+		await expect(first).resolves.toMatchObject({ cancelled: true, content: "Half" });
+		await opening;
+		expect(chat.sessionId).toBe(other.id);
+		expect((await sessions.load(left)).messages.map((m) => m.content)).toEqual(["Tell me", "Half"]);
+	});
+
 	it("reports an unknown session clearly", async () => {
 		const { chat } = setup();
 		await expect(chat.loadSession("nope")).rejects.toMatchObject({ code: "no_session" });

@@ -58,6 +58,8 @@ export class ChatService {
 	private readonly now: () => number;
 	private readonly onEvent: (event: ChatEvent) => void;
 	private readonly recorder: TurnRecorder;
+	/** The session switch in progress (newSession, loadSession), if any; settled otherwise. */
+	private switching: Promise<unknown> = Promise.resolve();
 	/** Raw estimates by text, so an unchanged history is not re-estimated every send. */
 	private readonly rawEstimate: EstimateFn = memoizeEstimate(estimateTokens);
 
@@ -113,21 +115,36 @@ export class ChatService {
 	}
 
 	/** Starts a new session (stopping a running answer first, which keeps it). */
-	async newSession(): Promise<Session> {
-		await this.flush();
-		this.session = await this.sessions.create();
-		return this.session;
+	newSession(): Promise<Session> {
+		return this.switchSession(() => this.sessions.create());
 	}
 
 	/** Continues a saved session (stopping a running answer first, which keeps it). */
-	async loadSession(id: string): Promise<Session> {
-		await this.flush();
-		try {
-			this.session = await this.sessions.load(id);
-		} catch (err) {
-			throw new ChatError("no_session", `That chat could not be opened: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
-		}
-		return this.session;
+	loadSession(id: string): Promise<Session> {
+		return this.switchSession(async () => {
+			try {
+				return await this.sessions.load(id);
+			} catch (err) {
+				throw new ChatError("no_session", `That chat could not be opened: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+			}
+		});
+	}
+
+	/**
+	 * Switches run one after another. The answer running when a switch is asked for is stopped
+	 * (it belongs to the chat being left); a send made after the call waits for the switch, so it
+	 * goes to the chat the person now sees.
+	 */
+	private switchSession(open: () => Promise<Session>): Promise<Session> {
+		const running = this.turn;
+		running?.controller.abort();
+		const run = this.switching.then(async () => {
+			await running?.done.catch(() => undefined);
+			this.session = await open();
+			return this.session;
+		});
+		this.switching = run.catch(() => undefined);
+		return run;
 	}
 
 	/** Stops the running answer; the partial answer is kept. Does nothing when idle. */
@@ -171,6 +188,7 @@ export class ChatService {
 
 	private async runTurn(text: string, opts: SendOptions, signal: AbortSignal): Promise<ChatMessage> {
 		if (text.trim() === "") throw new ChatError("empty_message", "Type a message first.", { text });
+		await this.switching;
 		const model = this.model;
 		const setup: TurnSetup = {
 			settings: this.settings,
