@@ -81,7 +81,8 @@ const scenarios = {
 	},
 
 	async "the latest N exceed the cap: window shrinks, then recent messages compress, minimum kept"() {
-		const { adapter, chat } = setup({ reply: (_req, i) => (i === 5 ? words(1400, "huge") : `Answer ${i}: ${words(400, "long")}`) });
+		// The sixth answer alone is larger than the cap under any estimator, so the next turn must compress it.
+		const { adapter, chat } = setup({ reply: (_req, i) => (i === 5 ? words(1700, "huge") : `Answer ${i}: ${words(400, "long")}`) });
 		for (let i = 0; i < 6; i++) await chat.sendMessage(`Question ${i}: ${words(30)}`);
 		const windows = adapter.chatRequests.map((r) => r.messages.slice(1, -1));
 		const shrunk = windows.filter((w) => adapter.summaryRequests.length > 0 && w.length < SETTINGS.recentMessagesToKeep && w.every((m) => !m.content.startsWith(CONDENSED_PREFIX)));
