@@ -64,12 +64,13 @@ export class HistoryList {
 		return this.shown;
 	}
 
-	get scrollTop(): number {
-		return this.el.scrollTop;
-	}
-
-	set scrollTop(top: number) {
+	/** Scrolls to `top`, adding pages while the list is still too short to get there. */
+	restoreScroll(top: number): void {
 		this.el.scrollTop = top;
+		while (this.el.scrollTop < top - 1 && this.queue.length > 0) {
+			this.renderPage(HISTORY_PAGE_SIZE);
+			this.el.scrollTop = top;
+		}
 	}
 
 	/** Arrow keys move between items (from the search box too), adding the next page at the end. */

@@ -79,7 +79,7 @@ export class HistoryModal extends Modal {
 			this.restoreShown = listShown;
 			await this.runner.runNow(this.state.query.trim());
 		} else await this.renderSessions(listShown);
-		this.list.scrollTop = listScroll;
+		this.list.restoreScroll(listScroll);
 		this.state.listScroll = listScroll;
 		// The saved position belongs to the chat selected last time, not to the active one.
 		if (selected) await this.select(selected, { restoreScroll: selected === this.state.selectedId });
@@ -111,7 +111,7 @@ export class HistoryModal extends Modal {
 		const restore = opts.restoreScroll === true && !opts.messageId;
 		const transcript = this.renderSession(session, restore ? this.state.messagesShown : 0);
 		if (restore) {
-			transcript.el.scrollTop = this.state.messagesScroll;
+			transcript.restoreScroll(this.state.messagesScroll);
 			return;
 		}
 		const el = opts.messageId ? transcript.reveal(opts.messageId) : undefined;

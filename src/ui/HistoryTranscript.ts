@@ -47,6 +47,15 @@ export class HistoryTranscript {
 		return this.el.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(id)}"]`) ?? undefined;
 	}
 
+	/** Scrolls to `top`, adding pages while the content is still too short to get there. */
+	restoreScroll(top: number): void {
+		this.el.scrollTop = top;
+		while (this.el.scrollTop < top - 1 && this.shown < this.messages.length) {
+			this.renderUpTo(this.shown + TRANSCRIPT_PAGE_SIZE);
+			this.el.scrollTop = top;
+		}
+	}
+
 	get renderedCount(): number {
 		return this.shown;
 	}
