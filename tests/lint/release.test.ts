@@ -1,4 +1,5 @@
-// The tagged-release workflow: what Obsidian's plugin directory downloads must be attached.
+// The GitHub workflows: CI runs the README's test command on every push; a tagged release attaches
+// what Obsidian's plugin directory downloads.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -28,5 +29,16 @@ describe("release workflow", () => {
 		expect(release).toBeGreaterThan(test);
 		expect(attachedFiles(workflow).sort()).toEqual(["main.js", "manifest.json", "styles.css"]);
 		expect(existsSync(join(ROOT, "styles.css"))).toBe(true);
+	});
+});
+
+describe("CI workflow", () => {
+	it("installs from the lock file and runs npm test on every push and pull request", () => {
+		const ci = readFileSync(join(ROOT, ".github/workflows/ci.yml"), "utf8");
+		expect(ci).toMatch(/on:\s*\n\s+push:/);
+		expect(ci).toMatch(/\n\s+pull_request:/);
+		expect(ci).toMatch(/- run: npm ci\n/);
+		expect(ci).toMatch(/- run: npm test\n/);
+		expect(ci.indexOf("npm ci")).toBeLessThan(ci.indexOf("npm test"));
 	});
 });
