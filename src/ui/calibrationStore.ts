@@ -20,7 +20,12 @@ export function persistedCalibration(host: DiscoverHost, delayMs = CALIBRATION_S
 	const save = async (): Promise<void> => {
 		if (!pending) return;
 		pending = false;
-		await host.saveSettings();
+		try {
+			await host.saveSettings();
+		} catch {
+			// The next change or the panel's close tries again; the data is in the settings meanwhile.
+			pending = true;
+		}
 	};
 	const saveLater = debounce(() => void save(), delayMs, true);
 	const calibration = TokenCalibration.fromJSON(host.settings.calibration, (data) => {

@@ -65,4 +65,18 @@ describe("token calibration in settings", () => {
 		// A later session reads back what was learned.
 		expect(persistedCalibration(host(h.saves[0])).calibration.factor("llama")).toBeCloseTo(1.3);
 	});
+
+	it("a save that fails is tried again on flush", async () => {
+		vi.useFakeTimers();
+		const h = host();
+		let failures = 1;
+		const save = h.saveSettings.bind(h);
+		h.saveSettings = () => (failures-- > 0 ? Promise.reject(new Error("disk busy")) : save());
+		const persisted = persistedCalibration(h, 2000);
+		persisted.calibration.observe("llama", 1000, 1100);
+		await vi.advanceTimersByTimeAsync(2000);
+		expect(h.saves).toHaveLength(0);
+		await persisted.flush();
+		expect(h.saves).toHaveLength(1);
+	});
 });
