@@ -9,7 +9,7 @@
 // cost; extras are pulled towards 0. Synthetic texts are split into training and held-out halves.
 import { writeFileSync } from "node:fs";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
-import { CLASS_COUNT, PAIR_FEATURES, RUN_BUCKETS, RUN_FEATURES, countFeatures } from "../src/chat/tokenFast";
+import { CLASS_BITS, CLASS_COUNT, PAIR_FEATURES, RUN_BUCKETS, RUN_FEATURES, countFeatures, pairIndex } from "../src/chat/tokenFast";
 import * as C from "../src/chat/tokenClassTable";
 import { syntheticTexts, targetTexts, type FitText } from "./tokenTexts";
 
@@ -23,11 +23,11 @@ const PRIOR: Record<number, number> = {
 	[C.CYRILLIC]: 0.3, [C.CYRILLIC_UPPER]: 0.5, [C.CYRILLIC_EXT]: 0.6, [C.GREEK]: 0.4, [C.ARABIC]: 0.35, [C.HEBREW]: 0.45,
 	[C.INDIC]: 0.45, [C.INDIC_SOUTH]: 0.6, [C.INDIC_RARE]: 0.9, [C.THAI]: 0.4, [C.SOUTHEAST_ASIAN]: 0.9,
 	[C.HANGUL]: 0.6, [C.HAN]: 0.75, [C.KANA]: 0.5, [C.CAUCASIAN]: 0.7, [C.SCRIPT_2B]: 1, [C.SCRIPT_3B]: 1.5, [C.SCRIPT_BYTES]: 2.6, [C.ORIYA]: 1.2,
-	[C.MARK]: 0.5, [C.JOINER]: 1, [C.PUNCT_U]: 0.8, [C.SYMBOL_U]: 1, [C.SYMBOL_BYTES]: 2, [C.EMOJI_BMP]: 1.2,
+	[C.MARK]: 0.5, [C.JOINER]: 1, [C.PUNCT_U]: 0.8, [C.ELLIPSIS]: 1, [C.SYMBOL_U]: 1, [C.SYMBOL_BYTES]: 2, [C.EMOJI_BMP]: 1.2,
 	[C.HIGH_EMOJI]: 1, [C.HIGH_HAN]: 1.2, [C.HIGH_OTHER]: 1.5, [C.LOW_SURROGATE]: 0.7,
 };
 /** Whitespace runs get no run weights: a run of line breaks is one token however long. */
-const NO_RUN_WEIGHTS = new Set([C.SPACE, C.NEWLINE, C.TAB]);
+const NO_RUN_WEIGHTS = new Set([C.SPACE, C.NEWLINE, C.TAB, C.ELLIPSIS]);
 
 interface Row {
 	kind: string;
@@ -56,8 +56,11 @@ function toRow(t: FitText, weight: number): Row {
 	};
 	pairs.forEach((c, p) => {
 		if (c === 0) return;
-		add(BASE + (p & 63), c);
-		add(PAIR + p, c);
+		const prev = p >> CLASS_BITS;
+		const cls = p & ((1 << CLASS_BITS) - 1);
+		add(BASE + cls, c);
+		// An ellipsis costs its base after anything; what follows it is priced as after a line break.
+		if (cls !== C.ELLIPSIS) add(PAIR + pairIndex(prev === C.ELLIPSIS ? C.NEWLINE : prev, cls), c);
 	});
 	runs.forEach((c, r) => {
 		if (c !== 0 && !NO_RUN_WEIGHTS.has(Math.floor(r / RUN_BUCKETS))) add(RUN + r, c);
@@ -91,7 +94,7 @@ function addFeatures(grad: Float64Array, row: Row, scale: number): void {
 function project(theta: Float64Array): void {
 	for (let k = 0; k < CLASS_COUNT; k++) theta[BASE + k] = Math.max(0, theta[BASE + k] ?? 0);
 	for (let p = 0; p < PAIR_FEATURES; p++) {
-		const base = theta[BASE + (p & 63)] ?? 0;
+		const base = theta[BASE + (p & ((1 << CLASS_BITS) - 1))] ?? 0;
 		theta[PAIR + p] = Math.max(-base, theta[PAIR + p] ?? 0);
 	}
 	for (let r = 0; r < RUN_FEATURES; r++) theta[RUN + r] = Math.max(0, theta[RUN + r] ?? 0);
@@ -274,7 +277,9 @@ function main(): void {
 	// Words of random letters are a worst case real text never reaches: reported, not fitted.
 	const rows = [...targets.map((t) => toRow(t, 3)), ...train.filter((t) => !isRandomLetters(t)).map((t) => toRow(t, 1))];
 	console.error(`fitting ${PARAMS} weights on ${rows.length} texts (${targets.length} targets)`);
-	const theta = quantize(fit(rows));
+	const fitted = fit(rows);
+	for (let cls = 0; cls < CLASS_COUNT; cls++) fitted[PAIR + pairIndex(C.ELLIPSIS, cls)] = fitted[PAIR + pairIndex(C.NEWLINE, cls)] ?? 0;
+	const theta = quantize(fitted);
 	report("Targets (dev corpus and other-script fixtures)", rows.filter((r) => r.target), theta);
 	for (const { row, lo, hi } of shapes()) {
 		const e = estimate(row, theta);

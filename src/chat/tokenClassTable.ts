@@ -39,6 +39,9 @@ export const SCRIPT_3B = cls(); // Lao, Tibetan, Ethiopic, Bopomofo: three bytes
 export const SCRIPT_BYTES = cls(); // every other BMP script (Cherokee, syllabics, Yi…): about its bytes
 export const MARK = cls(); // combining marks
 export const JOINER = cls(); // zero-width (non-)joiner, variation selectors, direction marks
+// "…" marks where the engine cut a text (textFit.ts). It costs the same after any character and
+// the text after it costs as after a line break, so a cut text never costs more than a longer cut.
+export const ELLIPSIS = cls();
 export const PUNCT_U = cls(); // common non-ASCII punctuation: quotes, dashes, CJK punctuation, currency
 export const SYMBOL_U = cls(); // arrows, mathematical operators, box drawing, fullwidth forms
 export const SYMBOL_BYTES = cls(); // Braille, enclosed alphanumerics, private use: byte tokens
@@ -124,7 +127,8 @@ function buildTable(): Uint8Array {
 	set(0x2000, 0x2bff, SYMBOL_U);
 	set(0x2000, 0x200a, SPACE);
 	set(0x200b, 0x200f, JOINER);
-	set(0x2010, 0x206f, PUNCT_U); // dashes, quotes, bullets, ellipsis
+	set(0x2010, 0x206f, PUNCT_U); // dashes, quotes, bullets
+	t[0x2026] = ELLIPSIS;
 	set(0x202a, 0x202e, JOINER);
 	set(0x2066, 0x2069, JOINER);
 	t[0x2028] = NEWLINE;

@@ -47,6 +47,18 @@ describe("token model", () => {
 		);
 	});
 
+	it("charges the cut marker \"…\" the same after any text, and text after it as after a line break", () => {
+		// textFit.ts cuts texts with "…" and relies on a shorter cut never costing more.
+		const marker = modelTokens("…");
+		fc.assert(
+			fc.property(anyText, (text) => {
+				expect(modelTokens(`${text}…`) - modelTokens(text)).toBeCloseTo(marker, 9);
+				expect(modelTokens(`…${text}`) - modelTokens(text)).toBeCloseTo(marker, 9);
+			}),
+			{ numRuns: 500 },
+		);
+	});
+
 	it("prices scripts the fitted data lacks near their real cost, never far below", () => {
 		// Seeded words of random letters (a worst case for merges) in scripts absent from the
 		// fixtures: Yi, Vai, Ol Chiki, Samaritan, Javanese, Balinese, Runic, Ogham, Mongolian, N'Ko,

@@ -1,19 +1,20 @@
-// Token estimation without a tokenizer: a single pass that mimics the pre-tokenizer of BPE
-// encodings such as o200k (words, 1-3 digit groups, punctuation runs, whitespace) and prices each
-// piece by its script. Tuned against exact o200k counts; it leans towards overestimating because
-// an undercount is what overflows a prompt.
+// Token estimation without a tokenizer: a branchless linear model over character classes (script
+// or kind), their neighbours and the position in a run (tokenFast.ts), with weights fitted against
+// exact o200k counts (tokenModel.ts). The fit punishes undercounts more than overcounts, because an
+// undercount is what overflows a prompt.
 
 import type { PromptMessage } from "./types";
-import { fractionalTokens } from "./tokenScan";
+import { modelTokens } from "./tokenFast";
 
-export { fractionalTokens };
+/** Estimated o200k tokens of `text` before rounding up. */
+export const fractionalTokens = modelTokens;
 
 /**
  * Estimated o200k-style token count of `text`: one pass over char codes, no allocation.
- * Always ≥ 0, 0 for "", never NaN.
+ * Always ≥ 0, 0 for "", at least 1 for any other text, never NaN.
  */
 export function estimateTokens(text: string): number {
-	return Math.ceil(fractionalTokens(text));
+	return text.length === 0 ? 0 : Math.max(1, Math.ceil(modelTokens(text)));
 }
 
 /** Tokens of role framing around each message in a chat prompt (role name, separators). */
@@ -22,10 +23,11 @@ export const MESSAGE_OVERHEAD_TOKENS = 4;
 export const PROMPT_OVERHEAD_TOKENS = 3;
 
 /**
- * Lowest estimate/o200k ratio measured on any sample (dev corpus and other scripts; 0.886, a
- * Romanian sentence), rounded down with headroom. Fitting a prompt into `budget × this` estimated
- * tokens keeps it within `budget` real tokens. bench/tokens.ts prints the measured lowest ratio;
- * tokens.test.ts fails if any sample falls below this.
+ * Lowest estimate/o200k ratio measured on any sample (dev corpus and other scripts: 0.886), rounded
+ * down with headroom; words of random letters in scripts the fit never saw stay above 0.8
+ * (tokens.classes.test.ts). Fitting a prompt into `budget × this` estimated tokens keeps it within
+ * `budget` real tokens. bench/tokens.ts prints the measured lowest ratio; tokens.test.ts fails if
+ * any sample falls below this.
  */
 export const ESTIMATOR_WORST_RATIO = 0.85;
 
