@@ -73,11 +73,15 @@ export class ActiveSession {
 		if (summary && id === this.runtime()?.chat.sessionId) this.header.setTitle(summary.title, true);
 	}
 
-	/** Saves `id` as the chat to reopen. */
+	/** Saves `id` as the chat to reopen; a failed write is not an error here (the next save carries it). */
 	async remember(id: string | undefined): Promise<void> {
 		if (this.host.settings.activeSessionId === id) return;
 		this.host.settings.activeSessionId = id;
-		await this.host.saveSettings();
+		try {
+			await this.host.saveSettings();
+		} catch {
+			// Which chat to reopen is a convenience: never let it break showing or sending one.
+		}
 	}
 }
 

@@ -340,6 +340,24 @@ describe("sessions", () => {
 		expect(m.q(".discover-chat-title").textContent).toBe("Why is the sky blue?");
 	});
 
+	it("keeps working when settings cannot be saved", async () => {
+		const m = await setup();
+		m.host.saveSettings = () => Promise.reject(new Error("data.json is read-only"));
+		await type(m, "Still works?");
+		m.chat.token("Yes.");
+		m.chat.finish();
+		await flush();
+		expect(m.texts()).toEqual(["Still works?", "Yes."]);
+		expect(m.host.settings.activeSessionId).toBe(m.chat.sessionId);
+		expect(m.button().getAttr("aria-label")).toBe("Send message");
+		clearNotices();
+		m.q<HTMLButtonElement>('[aria-label="New chat"]').click();
+		await flush();
+		expect(m.messages()).toHaveLength(0);
+		expect(m.host.settings.activeSessionId).toBe(m.chat.sessionId);
+		expect(notices()).toEqual([]);
+	});
+
 	it("New chat starts an empty chat and makes it the active one", async () => {
 		const m = await setup();
 		await type(m, "First question");
