@@ -4,8 +4,10 @@
 import { pathToFileURL } from "node:url";
 import { performance } from "node:perf_hooks";
 import { clearMergeCache, countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base";
+import { countTokens as countCl100k } from "gpt-tokenizer/encoding/cl100k_base";
 import { ESTIMATOR_WORST_RATIO, estimateTokens } from "../src/chat/tokens";
 import { loadDevSamples, loadOtherScriptSamples, type TokenSample } from "../tests/fixtures/tokens/samples";
+import { syntheticTexts } from "../scripts/tokenTexts";
 
 interface GroupRow {
 	group: string;
@@ -124,6 +126,17 @@ function throughputTable(text: string): string {
 	].join("\n");
 }
 
+/**
+ * The quarter of scripts/fit-token-model.ts's synthetic texts it holds out of the fit (same seed,
+ * same split), minus the words of random letters it reports apart: accuracy on text the weights
+ * never saw.
+ */
+function heldOutSamples(): TokenSample[] {
+	return syntheticTexts(20261122, 6000)
+		.filter((t, k) => k % 4 === 0 && !t.kind.startsWith("rand-"))
+		.map((t) => ({ group: t.kind, text: t.text, o200k: countO200k(t.text), cl100k: countCl100k(t.text) }));
+}
+
 export function runTokenBench(): Promise<string> {
 	const dev = loadDevSamples();
 	const other = loadOtherScriptSamples();
@@ -136,6 +149,8 @@ export function runTokenBench(): Promise<string> {
 			accuracyTable("Dev corpus (bench/data/tokens-dev.jsonl)", groupRows(dev)),
 			"",
 			accuracyTable("Other scripts and texts (tests/fixtures/tokens/other-scripts.jsonl)", groupRows(other)),
+			"",
+			accuracyTable("Held-out synthetic texts (scripts/tokenTexts.ts; not used to fit the weights)", groupRows(heldOutSamples())),
 			"",
 			`Lowest estimate/o200k on any sample: ${worst.toFixed(3)}; ESTIMATOR_WORST_RATIO = ${ESTIMATOR_WORST_RATIO}.`,
 			"",
