@@ -163,6 +163,13 @@ export class DiscoverView extends ItemView {
 		this.context.updatePreview();
 	}
 
+	/** A fresh chat on screen, whatever the current one holds (used mid-send, so no busy checks). */
+	private async startOver(): Promise<void> {
+		if (!(await this.active.startNew())) return;
+		this.list.setMessages([]);
+		this.context.updatePreview();
+	}
+
 	/** `replace`: the current chat is gone (deleted), so a fresh one is needed even if it was empty. */
 	private async newChat(replace = false): Promise<void> {
 		const runtime = this.runtime;
@@ -218,7 +225,15 @@ export class DiscoverView extends ItemView {
 		// Stop works from the first moment the button shows it, also while settings and note load.
 		this.stopController = controller;
 		try {
-			await runtime.syncSettings();
+			const sync = await runtime.syncSettings();
+			if (sync?.chatLeftBehind) {
+				// The open chat stays in the old folder: start afresh there, and let the person resend.
+				if (turn.fromInput && this.composer.value === "") this.composer.setValue(turn.text);
+				await this.startOver();
+				const { from, to } = sync.chatLeftBehind;
+				this.list.showNote(`Chats are now saved in “${to}”. The earlier chat stays in “${from}”. Your message is back in the input.`);
+				return;
+			}
 			if (turn.withContext) Object.assign(options, await this.context.contextFor(turn.wholeNote));
 			if (controller.signal.aborted) {
 				// Stopped before anything went out: the question goes back into the input, unsent.

@@ -5,9 +5,9 @@ import type { ChatSettings } from "../chat/types";
 import type { ProviderAdapter } from "../providers/types";
 import { ObsidianFileStore } from "../sessions/obsidianStore";
 import { SessionManager } from "../sessions/SessionManager";
-import { createPluginAdapter } from "./adapterFactory";
+import { createPluginAdapter, readApiKey } from "./adapterFactory";
 import { persistedCalibration } from "./calibrationStore";
-import type { ChatRuntime, DiscoverHost } from "./host";
+import type { ChatRuntime, DiscoverHost, SettingsSync } from "./host";
 import type { ChatEvent } from "./ports";
 
 function chatSettingsOf(s: ChatSettings): ChatSettings {
@@ -20,10 +20,10 @@ function chatSettingsOf(s: ChatSettings): ChatSettings {
 	};
 }
 
-/** The settings that decide which adapter to build. */
+/** What decides which adapter to build, including the key's value (a key replaced under the same name). */
 function adapterKey(host: DiscoverHost): string {
 	const s = host.settings;
-	return JSON.stringify([s.provider, s.baseUrl, s.model, s.apiKeySecret]);
+	return JSON.stringify([s.provider, s.baseUrl, s.model, s.apiKeySecret, readApiKey(host.app, s) ?? ""]);
 }
 
 export async function createChatRuntime(host: DiscoverHost, onEvent: (e: ChatEvent) => void): Promise<ChatRuntime> {
@@ -47,18 +47,28 @@ export async function createChatRuntime(host: DiscoverHost, onEvent: (e: ChatEve
 		sessions,
 		adapter: () => adapter,
 		close: saveCalibration,
-		async syncSettings() {
+		async syncSettings(): Promise<SettingsSync> {
 			// Settings may change in the settings tab while the panel is open: follow them on each send.
 			chat.updateSettings(chatSettingsOf(host.settings));
+			const result: SettingsSync = {};
 			if (host.settings.sessionsFolder !== folder) {
+				const from = folder;
 				folder = host.settings.sessionsFolder;
 				store.setRoot(folder);
+				// Sessions cached from the old folder must not answer for the new one.
+				await sessions.clearCache();
+				const open = chat.sessionId;
+				if (open !== undefined && !(await sessions.list()).some((s) => s.id === open)) {
+					result.chatLeftBehind = { from, to: folder };
+				}
 			}
 			const next = adapterKey(host);
-			if (next === key) return;
-			adapter = await createPluginAdapter(host.app, host.settings);
-			key = next;
-			chat.setAdapter(adapter, host.settings.model);
+			if (next !== key) {
+				adapter = await createPluginAdapter(host.app, host.settings);
+				key = next;
+				chat.setAdapter(adapter, host.settings.model);
+			}
+			return result;
 		},
 	};
 }

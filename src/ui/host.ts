@@ -13,12 +13,20 @@ export interface DiscoverHost {
 	saveSettings(): Promise<void>;
 }
 
+export interface SettingsSync {
+	/** The chats folder changed and the open chat is not in the new one: a new chat must start. */
+	chatLeftBehind?: { from: string; to: string };
+}
+
 /** The engine as the panel uses it, built when the panel first opens. */
 export interface ChatRuntime {
 	chat: ChatPort;
 	sessions: SessionsPort;
-	/** Brings the adapter up to date with the settings (cheap when nothing changed). */
-	syncSettings(): Promise<void>;
+	/**
+	 * Brings the engine up to date with the settings (cheap when nothing changed). Reports when the
+	 * chats folder changed under an open chat, which stays in the old folder.
+	 */
+	syncSettings(): Promise<SettingsSync | void>;
 	/** The adapter in use, for a connection diagnosis after a failure. */
 	adapter(): DiagnosableAdapter | undefined;
 	/** Saves what is still pending (e.g. the token calibration) when the panel closes. */

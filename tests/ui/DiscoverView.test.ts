@@ -501,3 +501,20 @@ describe("starting", () => {
 		expect(m.root.querySelector(".discover-chat-error")).toBeNull();
 	});
 });
+
+describe("the chats folder changed while a chat is open", () => {
+	it("sends nothing, starts a new chat, says where the old one is, and puts the message back", async () => {
+		const m = await setup();
+		await type(m, "First question");
+		m.chat.finish();
+		await flush();
+		const before = m.chat.sessionId;
+		m.runtime.syncSettings = () => Promise.resolve({ chatLeftBehind: { from: "Old/Chats", to: "New/Chats" } });
+		await type(m, "Follow-up question");
+		expect(m.chat.sent.map((s) => s.text)).toEqual(["First question"]);
+		expect(m.input().value).toBe("Follow-up question");
+		expect(m.chat.sessionId).not.toBe(before);
+		expect(m.messages()).toHaveLength(0);
+		expect(m.root.textContent).toContain("Chats are now saved in “New/Chats”. The earlier chat stays in “Old/Chats”.");
+	});
+});
