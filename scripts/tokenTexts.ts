@@ -3,6 +3,7 @@
 // shuffled words, mixtures, code, Markdown, URLs, JSON, base64, hex, numbers, emoji, and words of
 // random letters in every script the class table knows.
 import { loadDevSamples, loadOtherScriptSamples } from "../tests/fixtures/tokens/samples";
+import { seededRandom } from "../tests/support/random";
 
 export interface FitText {
 	/** Where the text comes from: a dev category, an other-script group, or a synthetic kind. */
@@ -10,18 +11,6 @@ export interface FitText {
 	text: string;
 	/** True for the dev corpus and the fixtures: the texts the targets are judged on. */
 	target: boolean;
-}
-
-/** Deterministic PRNG (mulberry32), so the fitted weights are reproducible. */
-export function rng(seed: number): () => number {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
 }
 
 export function targetTexts(): FitText[] {
@@ -66,7 +55,7 @@ const SCRIPT_RANGES: Record<string, [number, number]> = {
 const EMOJI = ["😀", "🎉", "👍🏽", "👨‍👩‍👧", "🇫🇷", "❤️", "✅", "🚀", "🙂", "🔥", "☕", "🏳️‍🌈", "🤖", "📚", "✨"];
 
 export function syntheticTexts(seed: number, count: number): FitText[] {
-	const random = rng(seed);
+	const random = seededRandom(seed);
 	const int = (lo: number, hi: number): number => lo + Math.floor(random() * (hi - lo + 1));
 	const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
 	const targets = targetTexts();
