@@ -149,6 +149,20 @@ export class SessionManager {
 	}
 
 	/**
+	 * Reads every session into the search cache ahead of a first search (the history browser calls
+	 * it on open), a batch at a time so list() and loads are not kept waiting behind it.
+	 */
+	async warmSearch(): Promise<void> {
+		const ids = await this.exclusive(async () => [...(await this.files.refresh()).keys()]);
+		for (let i = 0; i < ids.length; i += SEARCH_BATCH) {
+			const batch = ids.slice(i, i + SEARCH_BATCH);
+			await this.exclusive(async () => {
+				await Promise.all(batch.map((id) => this.files.stateForSearch(id)));
+			});
+		}
+	}
+
+	/**
 	 * Case-insensitive substring search over all message text, newest sessions first, messages in
 	 * order. Summaries are skipped unless `role` is `system`.
 	 */

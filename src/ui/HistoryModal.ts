@@ -85,6 +85,8 @@ export class HistoryModal extends Modal {
 		if (selected) await this.select(selected, { restoreScroll: selected === this.state.selectedId });
 		else this.renderEmptyMain("Select a chat to read it.");
 		this.searchEl.focus();
+		// Read every chat now, while the person looks at the list, so the first search answers at once.
+		void this.sessions.warmSearch?.().catch(() => undefined);
 	}
 
 	override onClose(): void {

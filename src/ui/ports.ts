@@ -29,6 +29,8 @@ export interface SessionsPort {
 	rename(id: string, title: string): Promise<void>;
 	delete(id: string): Promise<void>;
 	search(query: string, opts?: { role?: Role; limit?: number }): Promise<SearchHit[]>;
+	/** Reads every chat ahead of a first search, so that search answers at once. */
+	warmSearch?(): Promise<void>;
 	exportMarkdown(id: string): Promise<string>;
 	onChange?: (sessionId: string) => void;
 }

@@ -51,6 +51,14 @@ describe("history browser", () => {
 		expect(items[1]!.hasClass("is-selected")).toBe(true);
 	});
 
+	it("reads every chat ahead of the first search once it has shown the list", async () => {
+		const t = await setup();
+		expect(t.sessions.warmCalls).toBe(0);
+		await t.open();
+		expect(t.all(".discover-chat-history-item")).toHaveLength(2);
+		expect(t.sessions.warmCalls).toBe(1);
+	});
+
 	it("searches all message text after a 300 ms pause, and a hit opens its message", async () => {
 		const t = await setup();
 		await t.open();

@@ -20,6 +20,12 @@ export class FakeSessions implements SessionsPort {
 	heldSearches: { query: string; resolve: (hits: SearchHit[]) => void }[] = [];
 	holdSearches = false;
 	searchCalls: string[] = [];
+	warmCalls = 0;
+
+	warmSearch(): Promise<void> {
+		this.warmCalls++;
+		return Promise.resolve();
+	}
 
 	add(title: string, messages: ChatMessage[], updatedAt = new Date().toISOString()): Session {
 		const id = `s${String(++counter).padStart(6, "0")}`;
