@@ -1,10 +1,9 @@
 // The adapters against local protocol servers, byte-chunked, with faults: the same suite over both
 // transports.
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { GenerateRequest } from "../../src/chat/types";
 import { createAdapter, type ProviderAdapter, type ProviderConfig, type ProviderName } from "../../src/providers";
-import type { Transport } from "../../src/providers/transport";
 import { ProviderServer } from "../support/providerServer";
 import { errorScenario, httpError, OVERFLOW_BODIES } from "../support/providerErrors";
 import {
@@ -19,7 +18,7 @@ import {
 	SSE_HEADERS,
 	streamScenario,
 } from "../support/providerStreams";
-import { TRANSPORTS } from "../support/transports";
+import { TRANSPORTS, useProviderServer } from "../support/transports";
 
 const DIALECTS: ProviderName[] = ["ollama", "openai", "anthropic"];
 
@@ -42,25 +41,17 @@ async function rejection(p: Promise<unknown>): Promise<{ kind?: string; message:
 
 for (const { name, load } of TRANSPORTS) {
 	describe(`adapters over the ${name} transport`, () => {
-		let server: ProviderServer;
-		let transport: Transport;
-
-		beforeAll(async () => {
-			server = await ProviderServer.start();
-			transport = await load();
-		});
-		afterEach(() => server.reset());
-		afterAll(() => server.close());
+		const env = useProviderServer(load);
 
 		function adapter(provider: ProviderName, extra: Partial<ProviderConfig> = {}): ProviderAdapter {
-			return createAdapter({ provider, baseUrl: baseUrlFor(provider, server.url), model: "llama3.2", transport, ...extra });
+			return createAdapter({ provider, baseUrl: baseUrlFor(provider, env.server.url), model: "llama3.2", transport: env.transport, ...extra });
 		}
 
 		for (const provider of DIALECTS) {
 			const path = CHAT_PATHS[provider];
 			describe(provider, () => {
 				it("streams a byte-chunked answer whole, token by token, with usage", async () => {
-					server.route("POST", path, streamScenario(provider, MULTIBYTE_TOKENS, { promptTokens: 31, completionTokens: 8 }, { seed: 7 }));
+					env.server.route("POST", path, streamScenario(provider, MULTIBYTE_TOKENS, { promptTokens: 31, completionTokens: 8 }, { seed: 7 }));
 					const tokens: string[] = [];
 					const result = await adapter(provider).generate(chat({ onToken: (t) => tokens.push(t) }));
 					expect(result.text).toBe(MULTIBYTE_TOKENS.join(""));
@@ -69,28 +60,28 @@ for (const { name, load } of TRANSPORTS) {
 				});
 
 				it("survives splits inside multibyte characters that really arrive apart", async () => {
-					server.route("POST", path, streamScenario(provider, ["日本", "🎉"], {}, { chunkMin: 1, chunkMax: 7, chunkDelayMs: 1, seed: 3 }));
+					env.server.route("POST", path, streamScenario(provider, ["日本", "🎉"], {}, { chunkMin: 1, chunkMax: 7, chunkDelayMs: 1, seed: 3 }));
 					expect((await adapter(provider).generate(chat())).text).toBe("日本🎉");
 				});
 
 				it("a reset mid-stream is a network error, never a short answer, and is not retried", async () => {
-					server.route("POST", path, streamScenario(provider, MULTIBYTE_TOKENS, {}, { resetAfterBytes: 120 }));
+					env.server.route("POST", path, streamScenario(provider, MULTIBYTE_TOKENS, {}, { resetAfterBytes: 120 }));
 					expect((await rejection(adapter(provider).generate(chat()))).kind).toBe("network");
-					expect(server.requests).toHaveLength(1);
+					expect(env.server.requests).toHaveLength(1);
 				});
 
 				it("a stream that ends without its terminator is a protocol error", async () => {
-					server.route("POST", path, streamScenario(provider, MULTIBYTE_TOKENS, { noTerminator: true }));
+					env.server.route("POST", path, streamScenario(provider, MULTIBYTE_TOKENS, { noTerminator: true }));
 					expect((await rejection(adapter(provider).generate(chat()))).kind).toBe("protocol");
 				});
 
 				it("a malformed line is a protocol error, not skipped", async () => {
-					server.route("POST", path, { headers: headersFor(provider), body: malformedStream(provider, ["a"]) });
+					env.server.route("POST", path, { headers: headersFor(provider), body: malformedStream(provider, ["a"]) });
 					expect((await rejection(adapter(provider).generate(chat()))).kind).toBe("protocol");
 				});
 
 				it("an error event mid-stream is an error carrying the provider's message", async () => {
-					server.route("POST", path, { headers: headersFor(provider), body: midStreamError(provider, ["Partial"], "the model crashed mid-answer") });
+					env.server.route("POST", path, { headers: headersFor(provider), body: midStreamError(provider, ["Partial"], "the model crashed mid-answer") });
 					const tokens: string[] = [];
 					const err = await rejection(adapter(provider).generate(chat({ onToken: (t) => tokens.push(t) })));
 					expect(err.kind).toBe("server");
@@ -105,16 +96,16 @@ for (const { name, load } of TRANSPORTS) {
 					[529, "overloaded_error", "server"],
 					[400, "invalid_request_error", "bad_request"],
 				])("HTTP %i is %s → %s", async (status, type, kind) => {
-					server.route("POST", path, errorScenario(httpError(provider, status, `provider says ${status}`, type)));
+					env.server.route("POST", path, errorScenario(httpError(provider, status, `provider says ${status}`, type)));
 					const err = await rejection(adapter(provider).generate(chat()));
 					expect(err).toMatchObject({ kind, status });
 					expect(err.message).toContain(`provider says ${status}`);
 					// No hidden retries: one request, one error.
-					expect(server.requests).toHaveLength(1);
+					expect(env.server.requests).toHaveLength(1);
 				});
 
 				it("HTTP 404 is not_found naming the model", async () => {
-					server.route("POST", path, errorScenario(httpError(provider, 404, "model 'llama3.2' not found", "not_found_error")));
+					env.server.route("POST", path, errorScenario(httpError(provider, 404, "model 'llama3.2' not found", "not_found_error")));
 					const err = await rejection(adapter(provider).generate(chat()));
 					expect(err.kind).toBe("not_found");
 					expect(err.message).toContain('"llama3.2"');
@@ -122,13 +113,13 @@ for (const { name, load } of TRANSPORTS) {
 				});
 
 				it("HTTP 429 is rate_limit with Retry-After", async () => {
-					server.route("POST", path, errorScenario(httpError(provider, 429, "slow down", "rate_limit_error", { "retry-after": "7" })));
+					env.server.route("POST", path, errorScenario(httpError(provider, 429, "slow down", "rate_limit_error", { "retry-after": "7" })));
 					expect(await rejection(adapter(provider).generate(chat()))).toMatchObject({ kind: "rate_limit", retryAfterMs: 7000 });
 				});
 
 				it("HTTP 429 with Retry-After as an HTTP date", async () => {
 					const at = new Date(Date.now() + 60_000).toUTCString();
-					server.route("POST", path, errorScenario(httpError(provider, 429, "slow down", "rate_limit_error", { "retry-after": at })));
+					env.server.route("POST", path, errorScenario(httpError(provider, 429, "slow down", "rate_limit_error", { "retry-after": at })));
 					const err = await rejection(adapter(provider).generate(chat()));
 					expect(err.kind).toBe("rate_limit");
 					// The date has whole seconds, and some of the minute passes before it is read.
@@ -137,7 +128,7 @@ for (const { name, load } of TRANSPORTS) {
 				});
 
 				it("no first byte in time is a network error that says so", async () => {
-					server.route("POST", path, streamScenario(provider, ["late"], {}, { firstByteDelayMs: 400 }));
+					env.server.route("POST", path, streamScenario(provider, ["late"], {}, { firstByteDelayMs: 400 }));
 					const err = await rejection(adapter(provider, { firstByteTimeoutMs: 80 }).generate(chat()));
 					expect(err.kind).toBe("network");
 					expect(err.message).toMatch(/sent nothing for 80 ms/);
@@ -145,7 +136,7 @@ for (const { name, load } of TRANSPORTS) {
 				});
 
 				it("a stall mid-stream is a network error that says so", async () => {
-					server.route("POST", path, streamScenario(provider, MULTIBYTE_TOKENS, {}, { stallAfterBytes: 60 }));
+					env.server.route("POST", path, streamScenario(provider, MULTIBYTE_TOKENS, {}, { stallAfterBytes: 60 }));
 					const err = await rejection(adapter(provider, { stallTimeoutMs: 100 }).generate(chat()));
 					expect(err.kind).toBe("network");
 					expect(err.message).toMatch(/stopped sending mid-answer for 100 ms/);
@@ -153,7 +144,7 @@ for (const { name, load } of TRANSPORTS) {
 				});
 
 				it("Stop aborts an endless stream with kind aborted, and the server sees the connection close", async () => {
-					server.route("POST", path, endlessScenario(provider));
+					env.server.route("POST", path, endlessScenario(provider));
 					const controller = new AbortController();
 					const tokens: string[] = [];
 					const pending = adapter(provider).generate(
@@ -166,22 +157,22 @@ for (const { name, load } of TRANSPORTS) {
 						}),
 					);
 					expect((await rejection(pending)).kind).toBe("aborted");
-					await server.waitForClientClose();
-					expect(server.clientCloses).toHaveLength(1);
+					await env.server.waitForClientClose();
+					expect(env.server.clientCloses).toHaveLength(1);
 				});
 
 				it("Stop while the server is still silent rejects with aborted, and the server sees the connection close", async () => {
-					server.route("POST", path, streamScenario(provider, ["late"], {}, { firstByteDelayMs: 1500 }));
+					env.server.route("POST", path, streamScenario(provider, ["late"], {}, { firstByteDelayMs: 1500 }));
 					const controller = new AbortController();
 					const pending = adapter(provider).generate(chat({ signal: controller.signal }));
-					await until(() => server.requests.length === 1);
+					await until(() => env.server.requests.length === 1);
 					controller.abort();
 					expect((await rejection(pending)).kind).toBe("aborted");
-					await server.waitForClientClose();
+					await env.server.waitForClientClose();
 				});
 
 				it("an onToken that throws ends the request with an error and closes the connection", async () => {
-					server.route("POST", path, endlessScenario(provider));
+					env.server.route("POST", path, endlessScenario(provider));
 					const err = await rejection(
 						adapter(provider).generate(
 							chat({
@@ -193,27 +184,27 @@ for (const { name, load } of TRANSPORTS) {
 					);
 					expect(err.kind).toBe("protocol");
 					expect(err.message).toContain("the renderer failed");
-					await server.waitForClientClose();
+					await env.server.waitForClientClose();
 				});
 
 				it("an already aborted signal never sends", async () => {
-					server.route("POST", path, streamScenario(provider, ["x"]));
+					env.server.route("POST", path, streamScenario(provider, ["x"]));
 					const controller = new AbortController();
 					controller.abort();
 					expect((await rejection(adapter(provider).generate(chat({ signal: controller.signal })))).kind).toBe("aborted");
-					expect(server.requests).toHaveLength(0);
+					expect(env.server.requests).toHaveLength(0);
 				});
 			});
 		}
 
 		describe("recordings, byte-chunked", () => {
 			it("OpenAI's recorded stream", async () => {
-				server.route("POST", CHAT_PATHS.openai, { headers: SSE_HEADERS, body: loadRecording("openai-chat.sse") });
+				env.server.route("POST", CHAT_PATHS.openai, { headers: SSE_HEADERS, body: loadRecording("openai-chat.sse") });
 				const result = await adapter("openai").generate(chat());
 				expect(result).toEqual({ text: '{"city":"San Francisco","units":"c"}', usage: { promptTokens: 17, completionTokens: 10 } });
 			});
 			it("Anthropic's recorded stream", async () => {
-				server.route("POST", CHAT_PATHS.anthropic, { headers: SSE_HEADERS, body: loadRecording("anthropic-basic.sse") });
+				env.server.route("POST", CHAT_PATHS.anthropic, { headers: SSE_HEADERS, body: loadRecording("anthropic-basic.sse") });
 				const result = await adapter("anthropic").generate(chat());
 				expect(result).toEqual({ text: "Hello there!", usage: { promptTokens: 11, completionTokens: 6 } });
 			});
@@ -222,7 +213,7 @@ for (const { name, load } of TRANSPORTS) {
 		describe("context overflow, as each server words it", () => {
 			for (const [serverName, { dialect, reply }] of Object.entries(OVERFLOW_BODIES)) {
 				it(`${serverName} (HTTP ${reply.status})`, async () => {
-					server.route("POST", CHAT_PATHS[dialect], errorScenario(reply));
+					env.server.route("POST", CHAT_PATHS[dialect], errorScenario(reply));
 					const err = await rejection(adapter(dialect).generate(chat()));
 					expect(err.kind).toBe("context_overflow");
 				});
@@ -230,14 +221,14 @@ for (const { name, load } of TRANSPORTS) {
 		});
 
 		it("a web page where the API should be is a protocol error pointing at the base URL", async () => {
-			server.route("POST", "/chat/completions", { headers: { "content-type": "text/html; charset=utf-8" }, body: "<!doctype html><title>LM Studio</title>" });
-			const err = await rejection(createAdapter({ provider: "openai", baseUrl: server.url, model: "m", transport }).generate(chat()));
+			env.server.route("POST", "/chat/completions", { headers: { "content-type": "text/html; charset=utf-8" }, body: "<!doctype html><title>LM Studio</title>" });
+			const err = await rejection(createAdapter({ provider: "openai", baseUrl: env.server.url, model: "m", transport: env.transport }).generate(chat()));
 			expect(err.kind).toBe("protocol");
 			expect(err.message).toContain("/v1");
 		});
 
 		it("a status no HTTP response may have is an error, never a crash or a hang", async () => {
-			server.route("POST", CHAT_PATHS.ollama, { status: 600, headers: { "content-type": "text/plain" }, body: "odd" });
+			env.server.route("POST", CHAT_PATHS.ollama, { status: 600, headers: { "content-type": "text/plain" }, body: "odd" });
 			const err = await rejection(adapter("ollama", { firstByteTimeoutMs: 3000 }).generate(chat()));
 			expect(["server", "network"]).toContain(err.kind);
 			// Not the time limit: the transport answered at once.
@@ -248,11 +239,11 @@ for (const { name, load } of TRANSPORTS) {
 			const closed = await ProviderServer.start();
 			const url = closed.url;
 			await closed.close();
-			const err = await rejection(createAdapter({ provider: "ollama", baseUrl: url, model: "m", transport }).generate(chat()));
+			const err = await rejection(createAdapter({ provider: "ollama", baseUrl: url, model: "m", transport: env.transport }).generate(chat()));
 			expect(err.kind).toBe("network");
 			expect(err.message).toContain(url);
 			// From the app, the message points at a refused origin only where one is possible.
-			const fromApp = await rejection(createAdapter({ provider: "ollama", baseUrl: url, model: "m", transport, fromApp: true }).generate(chat()));
+			const fromApp = await rejection(createAdapter({ provider: "ollama", baseUrl: url, model: "m", transport: env.transport, fromApp: true }).generate(chat()));
 			expect(fromApp.message.includes("refusing requests from Obsidian")).toBe(name === "fetch");
 		});
 	});

@@ -1,16 +1,15 @@
 // ChatService end to end against the protocol servers, over both transports: a provider overflow
 // leads to exactly one smaller retry; Stop keeps the partial answer and closes the connection.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ChatService } from "../../src/chat/ChatService";
 import type { ChatSettings } from "../../src/chat/types";
 import { createAdapter, type ProviderName } from "../../src/providers";
-import type { Transport } from "../../src/providers/transport";
 import { MemoryFileStore } from "../../src/sessions/memoryStore";
 import { SessionManager } from "../../src/sessions/SessionManager";
-import { ProviderServer, type RecordedRequest } from "../support/providerServer";
+import { type RecordedRequest } from "../support/providerServer";
 import { errorScenario, OVERFLOW_BODIES } from "../support/providerErrors";
 import { baseUrlFor, CHAT_PATHS, endlessScenario, streamScenario } from "../support/providerStreams";
-import { TRANSPORTS } from "../support/transports";
+import { TRANSPORTS, useProviderServer } from "../support/transports";
 
 const SETTINGS: Partial<ChatSettings> = { maxPromptTokens: 2048, reservedResponseTokens: 256, recentMessagesToKeep: 6, minRecentMessagesToKeep: 2 };
 const FINAL = "And what does the last paragraph say?";
@@ -30,18 +29,11 @@ function promptChars(r: RecordedRequest): number {
 
 for (const { name, load } of TRANSPORTS) {
 	describe(`ChatService over the ${name} transport`, () => {
-		let server: ProviderServer;
-		let transport: Transport;
-		beforeAll(async () => {
-			server = await ProviderServer.start();
-			transport = await load();
-		});
-		afterEach(() => server.reset());
-		afterAll(() => server.close());
+		const env = useProviderServer(load);
 
 		const service = (provider: ProviderName): ChatService =>
 			new ChatService({
-				adapter: createAdapter({ provider, baseUrl: baseUrlFor(provider, server.url), model: "llama3.2", transport }),
+				adapter: createAdapter({ provider, baseUrl: baseUrlFor(provider, env.server.url), model: "llama3.2", transport: env.transport }),
 				sessions: new SessionManager(new MemoryFileStore(), { onWarning: () => undefined }),
 				settings: SETTINGS,
 			});
@@ -49,7 +41,7 @@ for (const { name, load } of TRANSPORTS) {
 		for (const provider of ["ollama", "openai", "anthropic"] as ProviderName[]) {
 			it(`${provider}: a provider overflow leads to one smaller retry, then the answer`, async () => {
 				let overflowed = false;
-				server.route("POST", CHAT_PATHS[provider], (req) => {
+				env.server.route("POST", CHAT_PATHS[provider], (req) => {
 					if (lastUserText(req) === FINAL && !overflowed) {
 						overflowed = true;
 						const overflow = OVERFLOW_BODIES[OVERFLOW_FOR[provider]];
@@ -63,7 +55,7 @@ for (const { name, load } of TRANSPORTS) {
 				const answer = await chat.sendMessage(FINAL);
 				expect(answer.content).toBe("It says goodbye.");
 				// Summary requests carry other text; these are the chat turn and its retry.
-				const chatCalls = server.requests.filter((r) => lastUserText(r) === FINAL);
+				const chatCalls = env.server.requests.filter((r) => lastUserText(r) === FINAL);
 				expect(chatCalls).toHaveLength(2);
 				const [first, retry] = chatCalls;
 				if (!first || !retry) throw new Error("expected two chat calls");
@@ -73,16 +65,16 @@ for (const { name, load } of TRANSPORTS) {
 			it(`${provider}: a second overflow is not retried again, and surfaces as context_overflow`, async () => {
 				const overflow = OVERFLOW_BODIES[OVERFLOW_FOR[provider]];
 				if (!overflow) throw new Error("no overflow body");
-				server.route("POST", CHAT_PATHS[provider], errorScenario(overflow.reply));
+				env.server.route("POST", CHAT_PATHS[provider], errorScenario(overflow.reply));
 				const chat = service(provider);
 				await expect(chat.sendMessage("Hello?")).rejects.toMatchObject({ kind: "context_overflow" });
-				expect(server.requests.filter((r) => lastUserText(r) === "Hello?")).toHaveLength(2);
+				expect(env.server.requests.filter((r) => lastUserText(r) === "Hello?")).toHaveLength(2);
 				// The person's words are kept.
 				expect(chat.messages.some((m) => m.role === "user" && m.content === "Hello?")).toBe(true);
 			});
 
 			it(`${provider}: Stop keeps the partial answer and closes the connection`, async () => {
-				server.route("POST", CHAT_PATHS[provider], endlessScenario(provider));
+				env.server.route("POST", CHAT_PATHS[provider], endlessScenario(provider));
 				const chat = service(provider);
 				const seen: string[] = [];
 				const answer = await chat.sendMessage("Tell me a long story.", {
@@ -94,7 +86,7 @@ for (const { name, load } of TRANSPORTS) {
 				expect(answer.cancelled).toBe(true);
 				expect(answer.content.startsWith("Once upon a time")).toBe(true);
 				expect(answer.content).toBe(seen.join(""));
-				await server.waitForClientClose();
+				await env.server.waitForClientClose();
 				const saved = chat.messages[chat.messages.length - 1];
 				expect(saved).toMatchObject({ role: "assistant", cancelled: true, content: answer.content });
 			});

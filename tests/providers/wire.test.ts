@@ -1,13 +1,11 @@
 // What each adapter puts on the wire, as the protocol server records it.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { GenerateRequest, PromptMessage } from "../../src/chat/types";
 import { createAdapter } from "../../src/providers";
 import { CONTINUATION_PROMPT, toAnthropicPrompt } from "../../src/providers/anthropic";
-import type { Transport } from "../../src/providers/transport";
-import { ProviderServer } from "../support/providerServer";
 import { baseUrlFor, CHAT_PATHS, streamScenario } from "../support/providerStreams";
 import { memoryTransport } from "../support/memoryTransport";
-import { TRANSPORTS } from "../support/transports";
+import { TRANSPORTS, useProviderServer } from "../support/transports";
 
 const messages: PromptMessage[] = [
 	{ role: "system", content: "You are Discover." },
@@ -21,19 +19,12 @@ const KEY = "sk-test-0123456789abcdefghij";
 
 for (const { name, load } of TRANSPORTS) {
 	describe(`wire format over the ${name} transport`, () => {
-		let server: ProviderServer;
-		let transport: Transport;
-		beforeAll(async () => {
-			server = await ProviderServer.start();
-			transport = await load();
-		});
-		afterEach(() => server.reset());
-		afterAll(() => server.close());
+		const env = useProviderServer(load);
 
 		it("ollama: /api/chat, stream, num_ctx = contextWindow and num_predict = maxTokens, always", async () => {
-			server.route("POST", CHAT_PATHS.ollama, streamScenario("ollama", ["ok"]));
-			await createAdapter({ provider: "ollama", baseUrl: `${server.url}/`, model: "llama3.2", transport }).generate(req);
-			const [sent] = server.requests;
+			env.server.route("POST", CHAT_PATHS.ollama, streamScenario("ollama", ["ok"]));
+			await createAdapter({ provider: "ollama", baseUrl: `${env.server.url}/`, model: "llama3.2", transport: env.transport }).generate(req);
+			const [sent] = env.server.requests;
 			expect(sent?.path).toBe("/api/chat");
 			expect(sent?.json).toEqual({
 				model: "llama3.2",
@@ -45,18 +36,18 @@ for (const { name, load } of TRANSPORTS) {
 		});
 
 		it("openai: /chat/completions under the /v1 base, stream_options.include_usage, max_tokens, bearer key", async () => {
-			server.route("POST", CHAT_PATHS.openai, streamScenario("openai", ["ok"]));
-			await createAdapter({ provider: "openai", baseUrl: baseUrlFor("openai", server.url), model: "gpt-4o-mini", apiKey: KEY, transport }).generate(req);
-			const [sent] = server.requests;
+			env.server.route("POST", CHAT_PATHS.openai, streamScenario("openai", ["ok"]));
+			await createAdapter({ provider: "openai", baseUrl: baseUrlFor("openai", env.server.url), model: "gpt-4o-mini", apiKey: KEY, transport: env.transport }).generate(req);
+			const [sent] = env.server.requests;
 			expect(sent?.path).toBe("/v1/chat/completions");
 			expect(sent?.headers.authorization).toBe(`Bearer ${KEY}`);
 			expect(sent?.json).toMatchObject({ model: "gpt-4o-mini", stream: true, stream_options: { include_usage: true }, max_tokens: 300 });
 		});
 
 		it("anthropic: /v1/messages, top-level system, alternating turns opening with the user, headers", async () => {
-			server.route("POST", CHAT_PATHS.anthropic, streamScenario("anthropic", ["ok"]));
-			await createAdapter({ provider: "anthropic", baseUrl: server.url, model: "claude-test", apiKey: KEY, fromApp: true, transport }).generate(req);
-			const [sent] = server.requests;
+			env.server.route("POST", CHAT_PATHS.anthropic, streamScenario("anthropic", ["ok"]));
+			await createAdapter({ provider: "anthropic", baseUrl: env.server.url, model: "claude-test", apiKey: KEY, fromApp: true, transport: env.transport }).generate(req);
+			const [sent] = env.server.requests;
 			expect(sent?.path).toBe("/v1/messages");
 			expect(sent?.headers["x-api-key"]).toBe(KEY);
 			expect(sent?.headers["anthropic-version"]).toBe("2023-06-01");
@@ -75,17 +66,17 @@ for (const { name, load } of TRANSPORTS) {
 		});
 
 		it("a pasted key's surrounding whitespace and newline are not sent", async () => {
-			server.route("POST", CHAT_PATHS.openai, streamScenario("openai", ["ok"]));
-			server.route("POST", CHAT_PATHS.anthropic, streamScenario("anthropic", ["ok"]));
-			await createAdapter({ provider: "openai", baseUrl: baseUrlFor("openai", server.url), model: "m", apiKey: ` ${KEY}\n`, transport }).generate(req);
-			await createAdapter({ provider: "anthropic", baseUrl: server.url, model: "m", apiKey: `${KEY}\r\n`, transport }).generate(req);
-			expect(server.requests.map((r) => r.headers.authorization ?? r.headers["x-api-key"])).toEqual([`Bearer ${KEY}`, KEY]);
+			env.server.route("POST", CHAT_PATHS.openai, streamScenario("openai", ["ok"]));
+			env.server.route("POST", CHAT_PATHS.anthropic, streamScenario("anthropic", ["ok"]));
+			await createAdapter({ provider: "openai", baseUrl: baseUrlFor("openai", env.server.url), model: "m", apiKey: ` ${KEY}\n`, transport: env.transport }).generate(req);
+			await createAdapter({ provider: "anthropic", baseUrl: env.server.url, model: "m", apiKey: `${KEY}\r\n`, transport: env.transport }).generate(req);
+			expect(env.server.requests.map((r) => r.headers.authorization ?? r.headers["x-api-key"])).toEqual([`Bearer ${KEY}`, KEY]);
 		});
 
 		it("anthropic: no browser-access header unless the request comes from the app", async () => {
-			server.route("POST", CHAT_PATHS.anthropic, streamScenario("anthropic", ["ok"]));
-			await createAdapter({ provider: "anthropic", baseUrl: server.url, model: "c", apiKey: KEY, transport }).generate(req);
-			expect(server.requests[0]?.headers["anthropic-dangerous-direct-browser-access"]).toBeUndefined();
+			env.server.route("POST", CHAT_PATHS.anthropic, streamScenario("anthropic", ["ok"]));
+			await createAdapter({ provider: "anthropic", baseUrl: env.server.url, model: "c", apiKey: KEY, transport: env.transport }).generate(req);
+			expect(env.server.requests[0]?.headers["anthropic-dangerous-direct-browser-access"]).toBeUndefined();
 		});
 	});
 }
