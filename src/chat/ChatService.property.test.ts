@@ -13,21 +13,11 @@ import { buildPrompt } from "./prompt";
 import { estimateTokens } from "./tokens";
 import { isPromptWorthy, summaryMessage, uncoveredHistory } from "./transcript";
 import type { ChatMessage, PromptMessage } from "./types";
+import { budgetSettingsArb } from "../../tests/support/settingsArb";
 
-const settingsArb = fc
-	.record({
-		maxPromptTokens: fc.integer({ min: 512, max: 8192 }),
-		reservedShare: fc.double({ min: 0.05, max: 0.45, noNaN: true }),
-		keep: fc.integer({ min: 0, max: 10 }),
-		min: fc.integer({ min: 0, max: 4 }),
-	})
-	.map((s) => ({
-		maxPromptTokens: s.maxPromptTokens,
-		reservedResponseTokens: Math.max(16, Math.floor(s.maxPromptTokens * s.reservedShare)),
-		recentMessagesToKeep: Math.max(s.keep, s.min),
-		minRecentMessagesToKeep: Math.min(s.keep, s.min),
-		systemPrompt: "Answer as briefly as you can.",
-	}));
+const settingsArb = budgetSettingsArb({ maxPromptTokens: [512, 8192], reservedShare: [0.05, 0.45], keep: [0, 10], min: [0, 4], leastReserved: 16 }).map(
+	(s) => ({ ...s, systemPrompt: "Answer as briefly as you can." }),
+);
 
 /** No calibration, or one learned from a model that counts fewer or more tokens than the estimator. */
 const factorArb = fc.option(fc.constantFrom(0.6, 1.3, 2), { nil: undefined });

@@ -9,6 +9,7 @@ import { MAX_COMPACTION_REQUESTS, MAX_SUMMARY_REQUESTS, PREVIOUS_SUMMARY_PREFIX,
 import { estimateTokens } from "./tokens";
 import type { ChatMessage } from "./types";
 import { fixedCost } from "./window";
+import { budgetSettingsArb } from "../../tests/support/settingsArb";
 
 function conversation(turns: number, words = 20): ChatMessage[] {
 	const out: ChatMessage[] = [];
@@ -205,19 +206,7 @@ describe("compactHistory properties", () => {
 				createdAt: "",
 			})),
 		);
-	const settingsArb = fc
-		.record({
-			maxPromptTokens: fc.integer({ min: 512, max: 16384 }),
-			reservedShare: fc.double({ min: 0.05, max: 0.5, noNaN: true }),
-			keep: fc.integer({ min: 1, max: 12 }),
-			min: fc.integer({ min: 0, max: 6 }),
-		})
-		.map((s) => ({
-			maxPromptTokens: s.maxPromptTokens,
-			reservedResponseTokens: Math.max(1, Math.floor(s.maxPromptTokens * s.reservedShare)),
-			recentMessagesToKeep: Math.max(s.keep, s.min),
-			minRecentMessagesToKeep: Math.min(s.keep, s.min),
-		}));
+	const settingsArb = budgetSettingsArb({ maxPromptTokens: [512, 16384], reservedShare: [0.05, 0.5], keep: [1, 12], min: [0, 6], leastReserved: 1 });
 
 	it("always fits the budget, keeps order and the minimum window, and sends no oversized summary request", async () => {
 		await fc.assert(
