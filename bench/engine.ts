@@ -8,6 +8,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { runStandalone } from "./stats";
 
 interface Workload {
 	runEngineTables(): Promise<string>;
@@ -42,12 +43,4 @@ export async function runEngineBench(): Promise<string> {
 	}
 }
 
-if (process.argv[1]?.endsWith("engine.ts")) {
-	runEngineBench().then(
-		(out) => console.log(out),
-		(err: unknown) => {
-			console.error(err);
-			process.exitCode = 1;
-		},
-	);
-}
+runStandalone(import.meta.url, runEngineBench);

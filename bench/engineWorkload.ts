@@ -9,6 +9,7 @@ import type { ChatMessage } from "../src/chat/types";
 import { MemoryFileStore } from "../src/sessions/memoryStore";
 import { SessionManager } from "../src/sessions/SessionManager";
 import { seededRandom } from "../tests/support/random";
+import { stats } from "./stats";
 
 const SIZES = [10, 100, 1_000, 10_000] as const;
 const WARMUP_SENDS = 5;
@@ -36,12 +37,6 @@ function note(bytes: number, random: () => number): string {
 		size += line.length + 1;
 	}
 	return lines.join("\n").slice(0, bytes);
-}
-
-function stats(samples: readonly number[]): { median: number; p95: number } {
-	const sorted = [...samples].sort((a, b) => a - b);
-	const at = (q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
-	return { median: at(0.5), p95: at(0.95) };
 }
 
 const ms = (value: number): string => (value < 10 ? value.toFixed(3) : value.toFixed(1));

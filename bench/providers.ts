@@ -8,6 +8,7 @@ import type { GenerateRequest } from "../src/chat/types";
 import { memoryTransport } from "../tests/support/memoryTransport";
 import { ProviderServer } from "../tests/support/providerServer";
 import { baseUrlFor, CHAT_PATHS, endlessScenario, headersFor, streamFor } from "../tests/support/providerStreams";
+import { median, runStandalone } from "./stats";
 
 const DIALECTS: ProviderName[] = ["ollama", "openai", "anthropic"];
 const TTFT_RUNS = 300;
@@ -22,12 +23,6 @@ const req = (onToken?: (d: string) => void): GenerateRequest => ({
 	contextWindow: 8192,
 	onToken,
 });
-
-function median(values: number[]): number {
-	const sorted = [...values].sort((a, b) => a - b);
-	const mid = Math.floor(sorted.length / 2);
-	return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
-}
 
 const ms = (n: number): string => n.toFixed(3);
 
@@ -188,12 +183,4 @@ export async function runProviderBench(): Promise<string> {
 	return [await timeToFirstToken(), "", await stopLatencies(), "", await parseThroughput()].join("\n");
 }
 
-if (/bench[\\/]providers\.ts$/.test(process.argv[1] ?? "")) {
-	runProviderBench().then(
-		(tables) => console.log(tables),
-		(err: unknown) => {
-			console.error(err);
-			process.exitCode = 1;
-		},
-	);
-}
+runStandalone(import.meta.url, runProviderBench);

@@ -9,6 +9,7 @@ import type { ChatMessage } from "../src/chat/types";
 import { NodeFileStore } from "../src/sessions/nodeStore";
 import { SessionManager } from "../src/sessions/SessionManager";
 import { seededRandom } from "../tests/support/random";
+import { stats, runStandalone } from "./stats";
 
 const WORDS = (
 	"the a of to and in is it that for on with as this be are by not or from at an but can note notes " +
@@ -23,12 +24,6 @@ function sentence(random: () => number, words: number): string {
 	const out: string[] = [];
 	for (let i = 0; i < words; i++) out.push(WORDS[Math.floor(WORDS.length * random() ** 2.5)] ?? "the");
 	return out.join(" ");
-}
-
-function stats(samples: readonly number[]): { median: number; p95: number } {
-	const sorted = [...samples].sort((a, b) => a - b);
-	const at = (q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
-	return { median: at(0.5), p95: at(0.95) };
 }
 
 const ms = (value: number): string => (value < 1 ? value.toFixed(3) : value < 100 ? value.toFixed(2) : value.toFixed(0));
@@ -178,12 +173,4 @@ export async function runSessionBench(): Promise<string> {
 	}
 }
 
-if (/bench[\\/]sessions\.ts$/.test(process.argv[1] ?? "")) {
-	runSessionBench().then(
-		(tables) => console.log(tables),
-		(err: unknown) => {
-			console.error(err);
-			process.exitCode = 1;
-		},
-	);
-}
+runStandalone(import.meta.url, runSessionBench);

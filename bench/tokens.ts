@@ -1,13 +1,13 @@
 // Token estimator benchmark: accuracy against exact o200k (and cl100k) counts per dev category and
 // per other-script group, and throughput against gpt-tokenizer on the same text in the same run.
 // Run standalone with `npx tsx bench/tokens.ts`; bench/run.ts calls runTokenBench().
-import { pathToFileURL } from "node:url";
 import { performance } from "node:perf_hooks";
 import { clearMergeCache, countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base";
 import { countTokens as countCl100k } from "gpt-tokenizer/encoding/cl100k_base";
 import { ESTIMATOR_WORST_RATIO, estimateTokens } from "../src/chat/tokens";
 import { loadDevSamples, loadOtherScriptSamples, type TokenSample } from "../tests/fixtures/tokens/samples";
 import { syntheticTexts } from "../scripts/tokenTexts";
+import { median, runStandalone } from "./stats";
 
 interface GroupRow {
 	group: string;
@@ -72,11 +72,6 @@ function accuracyTable(title: string, rows: readonly GroupRow[]): string {
 		);
 	}
 	return lines.join("\n");
-}
-
-function median(values: number[]): number {
-	const sorted = [...values].sort((a, b) => a - b);
-	return sorted[Math.floor(sorted.length / 2)] ?? NaN;
 }
 
 /** Milliseconds per call of `fn(text)`, averaged over `calls` back-to-back calls. */
@@ -160,6 +155,4 @@ export function runTokenBench(): Promise<string> {
 	);
 }
 
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-	void runTokenBench().then((table) => console.log(table));
-}
+runStandalone(import.meta.url, runTokenBench);
