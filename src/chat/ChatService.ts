@@ -10,6 +10,7 @@ import type { BuiltPrompt } from "./prompt";
 import { isAbort } from "./summarizer";
 import { estimateTokens } from "./tokens";
 import { truncationWarning } from "./truncation";
+import { StreamedAnswer } from "./streamedAnswer";
 import { TurnRecorder } from "./turnRecorder";
 import { assemblePrompt, prepareHistory, type ChatEvent, type TurnSetup } from "./turnPrompt";
 import type { ChatMessage, ChatSettings, LLMAdapter, Session } from "./types";
@@ -37,6 +38,10 @@ export interface SendOptions {
 	includeHistory?: boolean;
 	signal?: AbortSignal;
 	onToken?: (delta: string) => void;
+	/** The model's thinking as it streams; saved on the answer as `thinking`. */
+	onThinking?: (delta: string) => void;
+	/** What `onToken` passed so far was thinking after all: drop it (it comes to `onThinking` next). */
+	onTextRetracted?: () => void;
 }
 
 /** The prompt is forced this much smaller when the server says it overflowed anyway. */
@@ -211,10 +216,9 @@ export class ChatService {
 
 		let prepared = await prepareHistory(setup, session, user, budget, includeHistory, false);
 		if (prepared === "aborted") return this.recorder.answer(session, "", true);
-		const parts: string[] = [];
 		let prompt = assemblePrompt(setup, prepared, text, opts, budget);
 		for (let attempt = 0; ; attempt++) {
-			parts.length = 0;
+			const streamed = new StreamedAnswer(opts, this.now);
 			try {
 				const result = await setup.adapter.generate({
 					purpose: "chat",
@@ -222,21 +226,12 @@ export class ChatService {
 					maxTokens: settings.reservedResponseTokens,
 					contextWindow: settings.maxPromptTokens,
 					signal,
-					onToken: (delta) => {
-						parts.push(delta);
-						try {
-							opts.onToken?.(delta);
-						} catch (err) {
-							// A failing renderer must not turn a good answer into a failed turn.
-							console.error("Discover: token listener failed", err);
-						}
-					},
+					...streamed.request,
 				});
 				this.observeUsage(model, settings, prompt, result.usage?.promptTokens);
-				const answer = result.text !== "" ? result.text : parts.join("");
-				return await this.recorder.answer(session, answer, false);
+				return await this.recorder.answer(session, streamed.finalText(result), false, streamed.thinking(result));
 			} catch (err) {
-				if (isAbort(err, signal)) return this.recorder.answer(session, parts.join(""), true);
+				if (isAbort(err, signal)) return this.recorder.answer(session, streamed.partialText, true, streamed.thinking());
 				if (errorKind(err) === "context_overflow" && attempt === 0) {
 					// Our estimate was too low for this server: compact harder and try once more.
 					this.onEvent({ type: "status", text: "Continuing conversation…" });

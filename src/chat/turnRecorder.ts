@@ -2,6 +2,7 @@ import { errorKind } from "../providers/errors";
 import type { SessionManager } from "../sessions/SessionManager";
 import { newId } from "../sessions/ids";
 import { ChatError } from "./errors";
+import type { ThinkingRecord } from "./streamedAnswer";
 import { summaryMessage } from "./transcript";
 import type { ChatMessage, Session } from "./types";
 
@@ -68,9 +69,11 @@ export class TurnRecorder {
 	}
 
 	/** Adds the answer (a stopped one with `cancelled: true`); a failed save is a warning, the answer stays shown. */
-	async answer(session: Session, content: string, cancelled: boolean): Promise<ChatMessage> {
+	async answer(session: Session, content: string, cancelled: boolean, thought: ThinkingRecord = {}): Promise<ChatMessage> {
 		const answer: ChatMessage = { id: newId(this.opts.now()), role: "assistant", content, createdAt: this.iso() };
 		if (cancelled) answer.cancelled = true;
+		if (thought.thinking !== undefined) answer.thinking = thought.thinking;
+		if (thought.thinkingMs !== undefined) answer.thinkingMs = thought.thinkingMs;
 		session.messages.push(answer);
 		try {
 			await this.opts.sessions.appendMessage(session.id, answer);

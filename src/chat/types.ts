@@ -25,6 +25,13 @@ export interface ChatMessage {
 	 * covers. Messages after it are sent verbatim.
 	 */
 	summaryOf?: string;
+	/**
+	 * Only on answers: the model's thinking, shown apart from the answer. Never sent back to a
+	 * model, not counted in the history budget, left out of exports unless asked for.
+	 */
+	thinking?: string;
+	/** How long the model thought before it began the answer, in milliseconds. */
+	thinkingMs?: number;
 }
 
 export interface Session {
@@ -50,11 +57,21 @@ export interface GenerateRequest {
 	contextWindow: number;
 	signal?: AbortSignal;
 	onToken?: (delta: string) => void;
+	/** The model's thinking as it streams (a server's thinking field, or `<think>` in the text). */
+	onThinking?: (delta: string) => void;
+	/**
+	 * Everything passed to `onToken` so far was thinking after all (the server's template opened
+	 * `<think>` itself, and only `</think>` came): drop it from the answer; it comes to
+	 * `onThinking` right after.
+	 */
+	onTextRetracted?: () => void;
 }
 
 export interface GenerateResult {
 	text: string;
 	usage?: Usage;
+	/** The model's thinking, kept apart from the answer text. */
+	thinking?: string;
 }
 
 export interface LLMAdapter {

@@ -27,7 +27,7 @@ export class HttpAdapter implements ProviderAdapter {
 			}
 			if (this.model.trim() === "") throw new LLMError("bad_request", "No model is chosen yet. Choose one in settings.", { provider: this.provider });
 			const call = this.dialect.chatCall(req);
-			const decoder = this.dialect.decoder(this.ctx, req.onToken);
+			const decoder = this.dialect.decoder(this.ctx, req);
 			await streamRequest(this.ctx, {
 				url: call.url,
 				method: "POST",

@@ -1,22 +1,52 @@
-import type { Usage } from "../chat/types";
+import type { GenerateRequest, Usage } from "../chat/types";
+import { ThinkTagSplitter } from "./thinkTags";
 import type { ProviderGenerateResult } from "./types";
 
-/** Collects a streamed answer: text (passed on to `onToken`), thinking kept apart, usage. */
+/** Who hears a streamed answer: `GenerateRequest`'s listeners. */
+export type AnswerListener = Pick<GenerateRequest, "onToken" | "onThinking" | "onTextRetracted">;
+
+/**
+ * Collects a streamed answer: text (passed on to `onToken`), thinking kept apart (passed on to
+ * `onThinking`), usage. Text goes through a ThinkTagSplitter: `<think>` in the text is thinking too.
+ */
 export class AnswerBuilder {
-	private readonly parts: string[] = [];
+	private parts: string[] = [];
 	private readonly thinkingParts: string[] = [];
+	private readonly splitter: ThinkTagSplitter;
+	private serverThinks = false;
 	usage: Usage | undefined;
 
-	constructor(private readonly onToken?: (delta: string) => void) {}
-
-	text(delta: string): void {
-		if (!delta) return;
-		this.parts.push(delta);
-		this.onToken?.(delta);
+	constructor(private readonly listener: AnswerListener = {}) {
+		this.splitter = new ThinkTagSplitter({
+			text: (delta) => {
+				this.parts.push(delta);
+				this.listener.onToken?.(delta);
+			},
+			thinking: (delta) => this.addThinking(delta),
+			retract: () => {
+				this.parts = [];
+				this.listener.onTextRetracted?.();
+			},
+		});
 	}
 
+	text(delta: string): void {
+		if (delta) this.splitter.push(delta);
+	}
+
+	/** The server's own thinking field (Ollama `thinking`, Anthropic thinking blocks, `reasoning_content`). */
 	thinking(delta: string): void {
-		if (delta) this.thinkingParts.push(delta);
+		if (!delta) return;
+		if (!this.serverThinks) {
+			this.serverThinks = true;
+			this.splitter.serverThinks();
+		}
+		this.addThinking(delta);
+	}
+
+	private addThinking(delta: string): void {
+		this.thinkingParts.push(delta);
+		this.listener.onThinking?.(delta);
 	}
 
 	addUsage(usage: Usage): void {
@@ -27,6 +57,7 @@ export class AnswerBuilder {
 	}
 
 	result(): ProviderGenerateResult {
+		this.splitter.end();
 		const result: ProviderGenerateResult = { text: this.parts.join("") };
 		if (this.usage) result.usage = this.usage;
 		if (this.thinkingParts.length > 0) result.thinking = this.thinkingParts.join("");

@@ -45,7 +45,7 @@ export const anthropicDialect: DialectFactory = (config, baseUrl) => {
 			headers: { ...headers, "content-type": "application/json", accept: "text/event-stream" },
 			body: JSON.stringify({ model: config.model, ...toAnthropicPrompt(req.messages), max_tokens: req.maxTokens, stream: true }),
 		}),
-		decoder: (ctx, onToken) => new AnthropicStreamDecoder(ctx, onToken),
+		decoder: (ctx, listener) => new AnthropicStreamDecoder(ctx, listener),
 		readModels: readOpenAIModels, // Same `{ data: [{ id, max_input_tokens? }] }` shape.
 		modelContextLength: (ctx, model, signal) => contextLengthFromList(ctx, `${baseUrl}/v1/models?limit=1000`, headers, model, signal),
 	};

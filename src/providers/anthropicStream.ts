@@ -1,5 +1,5 @@
 import type { EventSourceMessage } from "eventsource-parser";
-import { AnswerBuilder, isRecord, numberOrUndefined, type StreamDecoder } from "./answer";
+import { AnswerBuilder, isRecord, numberOrUndefined, type AnswerListener, type StreamDecoder } from "./answer";
 import { classifyStreamError, type ErrorContext } from "./classify";
 import { LLMError } from "./errors";
 import { SseReader } from "./sse";
@@ -21,9 +21,9 @@ export class AnthropicStreamDecoder implements StreamDecoder {
 
 	constructor(
 		private readonly ctx: ErrorContext,
-		onToken?: (delta: string) => void,
+		listener: AnswerListener = {},
 	) {
-		this.answer = new AnswerBuilder(onToken);
+		this.answer = new AnswerBuilder(listener);
 	}
 
 	push(text: string): void {

@@ -1,5 +1,5 @@
 import type { GenerateRequest } from "../chat/types";
-import type { StreamDecoder } from "./answer";
+import type { AnswerListener, StreamDecoder } from "./answer";
 import type { ErrorContext } from "./classify";
 import type { RequestContext } from "./request";
 import type { ModelInfo, ProviderConfig } from "./types";
@@ -14,7 +14,7 @@ export interface HttpCall {
 export interface Dialect {
 	/** The chat request for `req`. */
 	chatCall(req: GenerateRequest): HttpCall;
-	decoder(ctx: ErrorContext, onToken?: (delta: string) => void): StreamDecoder;
+	decoder(ctx: ErrorContext, listener: AnswerListener): StreamDecoder;
 	/** Where to list models, and how to read the answer. */
 	modelsUrl: string;
 	readModels(body: unknown): ModelInfo[];

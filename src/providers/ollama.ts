@@ -20,7 +20,7 @@ export const ollamaDialect: DialectFactory = (config, baseUrl) => {
 				options: { num_ctx: req.contextWindow, num_predict: req.maxTokens },
 			}),
 		}),
-		decoder: (ctx, onToken) => new OllamaStreamDecoder(ctx, onToken),
+		decoder: (ctx, listener) => new OllamaStreamDecoder(ctx, listener),
 		readModels: (body) => {
 			const models = isRecord(body) && Array.isArray(body.models) ? body.models : [];
 			const out: ModelInfo[] = [];

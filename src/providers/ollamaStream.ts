@@ -1,4 +1,4 @@
-import { AnswerBuilder, isRecord, numberOrUndefined, type StreamDecoder } from "./answer";
+import { AnswerBuilder, isRecord, numberOrUndefined, type AnswerListener, type StreamDecoder } from "./answer";
 import { classifyStreamError, type ErrorContext } from "./classify";
 import { LLMError } from "./errors";
 import { LineSplitter } from "./lines";
@@ -13,9 +13,9 @@ export class OllamaStreamDecoder implements StreamDecoder {
 
 	constructor(
 		private readonly ctx: ErrorContext,
-		onToken?: (delta: string) => void,
+		listener: AnswerListener = {},
 	) {
-		this.answer = new AnswerBuilder(onToken);
+		this.answer = new AnswerBuilder(listener);
 	}
 
 	push(text: string): void {

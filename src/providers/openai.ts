@@ -21,7 +21,7 @@ export const openaiDialect: DialectFactory = (config, baseUrl) => {
 				max_tokens: req.maxTokens,
 			}),
 		}),
-		decoder: (ctx, onToken) => new OpenAIStreamDecoder(ctx, onToken),
+		decoder: (ctx, listener) => new OpenAIStreamDecoder(ctx, listener),
 		readModels: readOpenAIModels,
 		// The OpenAI API does not say; vLLM, llama.cpp and OpenRouter do, in their model list.
 		modelContextLength: (ctx, model, signal) => contextLengthFromList(ctx, `${baseUrl}/models`, headers, model, signal),

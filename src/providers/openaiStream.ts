@@ -1,5 +1,5 @@
 import type { EventSourceMessage } from "eventsource-parser";
-import { AnswerBuilder, isRecord, numberOrUndefined, type StreamDecoder } from "./answer";
+import { AnswerBuilder, isRecord, numberOrUndefined, type AnswerListener, type StreamDecoder } from "./answer";
 import { classifyStreamError, type ErrorContext } from "./classify";
 import { LLMError } from "./errors";
 import { SseReader } from "./sse";
@@ -25,9 +25,9 @@ export class OpenAIStreamDecoder implements StreamDecoder {
 
 	constructor(
 		private readonly ctx: ErrorContext,
-		onToken?: (delta: string) => void,
+		listener: AnswerListener = {},
 	) {
-		this.answer = new AnswerBuilder(onToken);
+		this.answer = new AnswerBuilder(listener);
 	}
 
 	begin(response: Response): void {
@@ -59,6 +59,8 @@ export class OpenAIStreamDecoder implements StreamDecoder {
 		const choice = isRecord(body) && Array.isArray(body.choices) ? (body.choices[0] as unknown) : undefined;
 		const message = isRecord(choice) ? choice.message : undefined;
 		if (!isRecord(message) || typeof message.content !== "string") throw protocolError("The server answered with JSON that holds no answer.");
+		const reasoning = typeof message.reasoning_content === "string" ? message.reasoning_content : message.reasoning;
+		if (typeof reasoning === "string") this.answer.thinking(reasoning);
 		this.answer.text(message.content);
 		if (isRecord(body)) this.usage(body.usage);
 		return this.answer.result();

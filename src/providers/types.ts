@@ -35,10 +35,8 @@ export interface ConnectionDiagnosis {
 	latencyMs?: number;
 }
 
-export interface ProviderGenerateResult extends GenerateResult {
-	/** A thinking model's reasoning, kept apart from the answer text. */
-	thinking?: string;
-}
+/** Kept for callers that name it; `GenerateResult` carries `thinking` itself now. */
+export type ProviderGenerateResult = GenerateResult;
 
 export interface ProviderAdapter extends LLMAdapter {
 	readonly provider: ProviderName;

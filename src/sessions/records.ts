@@ -69,6 +69,9 @@ export function asChatMessage(value: unknown): ChatMessage | undefined {
 	// Fields this version does not know are kept: a message written by a newer version (or a
 	// newer engine) must survive a rewrite by this one.
 	const message: ChatMessage = { ...value, id, role: role as Role, content, createdAt };
+	// Thinking is an extra: a damaged one is dropped, never the answer it came with.
+	if (value.thinking !== undefined && typeof value.thinking !== "string") delete message.thinking;
+	if (value.thinkingMs !== undefined && !(typeof value.thinkingMs === "number" && Number.isFinite(value.thinkingMs) && value.thinkingMs >= 0)) delete message.thinkingMs;
 	return message;
 }
 

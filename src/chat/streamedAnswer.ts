@@ -1,0 +1,81 @@
+import type { GenerateRequest, GenerateResult } from "./types";
+
+/** The caller's streaming listeners (SendOptions). */
+export interface AnswerListeners {
+	onToken?: (delta: string) => void;
+	onThinking?: (delta: string) => void;
+	onTextRetracted?: () => void;
+}
+
+/** What an answer saves beside its text. */
+export interface ThinkingRecord {
+	thinking?: string;
+	thinkingMs?: number;
+}
+
+/**
+ * One attempt's answer as it streams: text and thinking collected apart (so a stopped answer keeps
+ * both), passed on to the caller's listeners, and how long the model thought before it answered.
+ */
+export class StreamedAnswer {
+	private text: string[] = [];
+	private readonly thought: string[] = [];
+	private firstAt: number | undefined;
+	private answerAt: number | undefined;
+
+	constructor(
+		private readonly listeners: AnswerListeners,
+		private readonly now: () => number,
+	) {}
+
+	/** The listeners to hand the adapter. */
+	get request(): Pick<GenerateRequest, "onToken" | "onThinking" | "onTextRetracted"> {
+		return {
+			onToken: (delta) => {
+				this.firstAt ??= this.now();
+				if (this.text.length === 0) this.answerAt = this.now();
+				this.text.push(delta);
+				this.forward(() => this.listeners.onToken?.(delta));
+			},
+			onThinking: (delta) => {
+				this.firstAt ??= this.now();
+				this.thought.push(delta);
+				this.forward(() => this.listeners.onThinking?.(delta));
+			},
+			onTextRetracted: () => {
+				this.text = [];
+				this.answerAt = undefined;
+				this.forward(() => this.listeners.onTextRetracted?.());
+			},
+		};
+	}
+
+	/** The text streamed so far (a stopped answer's). */
+	get partialText(): string {
+		return this.text.join("");
+	}
+
+	/** The answer's text: the adapter's result, or what streamed when it returned none. */
+	finalText(result: GenerateResult): string {
+		return result.text !== "" ? result.text : this.partialText;
+	}
+
+	/** The thinking to save with the answer; `result` when the turn completed. */
+	thinking(result?: GenerateResult): ThinkingRecord {
+		const streamed = this.thought.join("");
+		const thinking = typeof result?.thinking === "string" && result.thinking !== "" ? result.thinking : streamed;
+		if (thinking.trim() === "") return {};
+		const record: ThinkingRecord = { thinking };
+		if (this.firstAt !== undefined) record.thinkingMs = Math.max(0, (this.answerAt ?? this.now()) - this.firstAt);
+		return record;
+	}
+
+	private forward(call: () => void): void {
+		try {
+			call();
+		} catch (err) {
+			// A failing renderer must not turn a good answer into a failed turn.
+			console.error("Discover: answer listener failed", err);
+		}
+	}
+}
