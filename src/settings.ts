@@ -18,6 +18,8 @@ export interface DiscoverSettings extends ChatSettings {
 	includeActiveNote: boolean;
 	sessionsFolder: string;
 	exportFolder: string;
+	/** Exported notes show each answer's thinking (folded). Off: thinking is the model's scratch work. */
+	includeThinkingInExports: boolean;
 	activeSessionId?: string;
 	/** Token calibration data, owned by the engine; opaque here. */
 	calibration?: unknown;
@@ -33,6 +35,7 @@ export const DEFAULT_SETTINGS: DiscoverSettings = {
 	includeActiveNote: true,
 	sessionsFolder: "Discover/Chats",
 	exportFolder: "Discover/Exports",
+	includeThinkingInExports: false,
 	settingsVersion: SETTINGS_VERSION,
 };
 
@@ -50,6 +53,7 @@ export const FIELD_LABELS: Record<keyof DiscoverSettings, string> = {
 	includeActiveNote: "Include the active note",
 	sessionsFolder: "Chats folder",
 	exportFolder: "Export folder",
+	includeThinkingInExports: "Include thinking in exports",
 	activeSessionId: "Active chat",
 	calibration: "Token calibration",
 	settingsVersion: "Settings version",
@@ -156,6 +160,7 @@ export function validateSettings(s: DiscoverSettings): SettingsIssue[] {
 		push({ field: "apiKeySecret", message: "Choose a secret: its name uses lowercase letters, digits and dashes." });
 	}
 	if (typeof s.includeActiveNote !== "boolean") push({ field: "includeActiveNote", message: "Must be on or off." });
+	if (typeof s.includeThinkingInExports !== "boolean") push({ field: "includeThinkingInExports", message: "Must be on or off." });
 	push(folderIssue("sessionsFolder", s.sessionsFolder));
 	push(folderIssue("exportFolder", s.exportFolder));
 	return issues;

@@ -1,6 +1,6 @@
 import type { ChatMessage, Session } from "../chat/types";
 import { newId } from "./ids";
-import { sessionToMarkdown } from "./markdown";
+import { sessionToMarkdown, type MarkdownExportOptions } from "./markdown";
 import { asChatMessage, FORMAT_VERSION, type SessionRecord } from "./records";
 import { matchMessage } from "./search";
 import { SessionFiles, SessionNotFoundError } from "./sessionFiles";
@@ -198,8 +198,8 @@ export class SessionManager {
 	}
 
 	/** The session as a Markdown note (frontmatter, then the turns); the caller saves it. */
-	async exportMarkdown(id: string): Promise<string> {
-		return sessionToMarkdown(await this.load(id));
+	async exportMarkdown(id: string, opts: MarkdownExportOptions = {}): Promise<string> {
+		return sessionToMarkdown(await this.load(id), opts);
 	}
 
 	/**

@@ -102,4 +102,17 @@ describe("exportMarkdown", () => {
 		expect(body).toContain("This answer failed: Server unreachable");
 		expect(body).toContain("Still there?\n\n> [!warning] No answer: The request failed (network).");
 	});
+
+	it("leaves thinking out unless asked; asked, it is a folded callout no line of which escapes", async () => {
+		const manager = new SessionManager(new MemoryFileStore(), { now: steppingClock() });
+		const id = (await manager.create()).id;
+		await manager.appendMessage(id, message("user", "Hi", 1));
+		const thinking = "SCRATCH line one\n\n---\n# Not a heading\r\nlast";
+		await manager.appendMessage(id, message("assistant", "Hello.", 2, { thinking, thinkingMs: 2400 }));
+		const plain = await manager.exportMarkdown(id);
+		expect(plain).not.toContain("SCRATCH");
+		const md = await manager.exportMarkdown(id, { includeThinking: true });
+		expect(md).toContain("## Assistant\n\n> [!note]- Thought for 2 s\n> SCRATCH line one\n>\n> ---\n> # Not a heading\n> last\n\nHello.\n");
+		expect(md.match(/^# /gm)).toHaveLength(1);
+	});
 });

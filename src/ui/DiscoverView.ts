@@ -221,7 +221,13 @@ export class DiscoverView extends ItemView {
 		this.list.clearError();
 		if (turn.fromInput) this.composer.setValue("", false);
 		const controller = new AbortController();
-		const options: SendOptions = { includeHistory: turn.includeHistory, signal: controller.signal, onToken: (d) => this.onToken(d) };
+		const options: SendOptions = {
+			includeHistory: turn.includeHistory,
+			signal: controller.signal,
+			onToken: (d) => this.onToken(d),
+			onThinking: (d) => this.onThinking(d),
+			onTextRetracted: () => this.list.retractAnswer(),
+		};
 		// Stop works from the first moment the button shows it, also while settings and note load.
 		this.stopController = controller;
 		try {
@@ -265,6 +271,12 @@ export class DiscoverView extends ItemView {
 		if (!this.list.isStreaming) this.list.startStreaming();
 		this.status.set("");
 		this.list.appendToken(delta);
+	}
+
+	private onThinking(delta: string): void {
+		if (!this.list.isStreaming) this.list.startStreaming();
+		this.status.set("");
+		this.list.appendThinking(delta);
 	}
 
 	private onSendFailed(err: unknown, turn: Turn, aborted: boolean): void {

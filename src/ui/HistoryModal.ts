@@ -237,7 +237,7 @@ export class HistoryModal extends Modal {
 
 	private async exportSession(session: Session): Promise<void> {
 		try {
-			const markdown = await this.sessions.exportMarkdown(session.id);
+			const markdown = await this.sessions.exportMarkdown(session.id, { includeThinking: this.host.settings.includeThinkingInExports });
 			const file = await writeExportNote(this.app, this.host.settings.exportFolder, session.title, markdown);
 			new Notice(`Exported to ${file.path}`);
 			this.close();

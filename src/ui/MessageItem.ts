@@ -3,6 +3,7 @@ import type { App } from "obsidian";
 import type { ChatMessage, Role } from "../chat/types";
 import { copyToClipboard } from "./clipboard";
 import { splitMarkdownBlocks } from "./markdownBlocks";
+import { ThinkingBlock } from "./ThinkingBlock";
 
 interface StreamBlock {
 	text: string;
@@ -21,6 +22,8 @@ export interface MessageContext {
 	sourcePath: () => string;
 	/** Called after the body changed size (for auto-scroll). */
 	onRendered: () => void;
+	/** A clock in milliseconds, for how long a streaming answer thinks. */
+	now?: () => number;
 }
 
 /**
@@ -39,6 +42,13 @@ export class MessageItem {
 	private blocks: StreamBlock[] = [];
 	private blocksEl: HTMLElement | undefined;
 	content: string;
+	/** The model's thinking, shown above the answer. */
+	private thinking = "";
+	private thinkingMs: number | undefined;
+	/** While streaming: when the first thinking or text arrived, and whether the model is thinking now. */
+	private streamStartedAt: number | undefined;
+	private thinkingLive = false;
+	private thinkingBlock: ThinkingBlock | undefined;
 
 	constructor(
 		parentEl: HTMLElement,
@@ -69,6 +79,10 @@ export class MessageItem {
 			this.el.dataset.messageId = message.id;
 		}
 		this.content = message.content;
+		this.thinking = message.thinking ?? "";
+		// The streamed measure stands until the saved one arrives; both time the same span.
+		this.thinkingMs = message.thinkingMs ?? this.thinkingMs;
+		this.thinkingLive = false;
 		this.setStopped(message.cancelled === true);
 		this.el.toggleClass("discover-chat-message-failed", message.error !== undefined);
 		this.render();
@@ -85,6 +99,38 @@ export class MessageItem {
 
 	setStreaming(streaming: boolean): void {
 		this.el.toggleClass("discover-chat-message-streaming", streaming);
+		if (!streaming && this.thinkingLive) {
+			// Ended while still thinking (stopped, or an error): it thought until now.
+			this.thinkingLive = false;
+			this.thinkingMs = this.elapsed();
+		}
+	}
+
+	/** Streams answer text; the first after thinking folds the thinking away. */
+	appendText(delta: string): void {
+		this.streamStartedAt ??= this.clock();
+		this.content += delta;
+		if (this.thinkingLive && this.content !== "") {
+			this.thinkingLive = false;
+			this.thinkingMs = this.elapsed();
+			this.renderThinking();
+			this.thinkingBlock?.fold();
+		}
+	}
+
+	appendThinking(delta: string): void {
+		this.streamStartedAt ??= this.clock();
+		this.thinking += delta;
+		this.thinkingLive = this.content === "";
+	}
+
+	get hasThinking(): boolean {
+		return this.thinking !== "";
+	}
+
+	/** The text streamed so far was thinking after all (it comes again as thinking). */
+	retractText(): void {
+		this.content = "";
 	}
 
 	/**
@@ -92,6 +138,7 @@ export class MessageItem {
 	 * the last one), so the cost per frame stays flat however long the answer grows.
 	 */
 	renderStreaming(): void {
+		this.renderThinking();
 		if (this.content === "") {
 			this.render();
 			return;
@@ -145,7 +192,9 @@ export class MessageItem {
 
 	/** Renders the current content unless it is already on screen. */
 	render(): void {
-		const text = this.content !== "" || this.role !== "assistant" ? this.content : this.stopped ? "*Stopped before the answer began.*" : "…";
+		this.renderThinking();
+		const waiting = this.thinkingLive ? "" : "…";
+		const text = this.content !== "" || this.role !== "assistant" ? this.content : this.stopped ? "*Stopped before the answer began.*" : waiting;
 		if (this.renderedText === text) return;
 		this.renderedText = text;
 		this.dropBlocks();
@@ -168,6 +217,25 @@ export class MessageItem {
 			next.setText(text);
 			done();
 		});
+	}
+
+	private renderThinking(): void {
+		if (this.thinking === "") {
+			this.thinkingBlock?.remove();
+			this.thinkingBlock = undefined;
+			return;
+		}
+		// Open while the model thinks; a saved answer's thinking starts folded.
+		this.thinkingBlock ??= new ThinkingBlock(this.bodyEl, this.thinkingLive);
+		this.thinkingBlock.update(this.thinking, this.thinkingLive, this.thinkingMs);
+	}
+
+	private clock(): number {
+		return (this.ctx.now ?? (() => performance.now()))();
+	}
+
+	private elapsed(): number | undefined {
+		return this.streamStartedAt === undefined ? undefined : Math.max(0, this.clock() - this.streamStartedAt);
 	}
 
 	/** The message's element carrying the rendered Markdown (for tests and scroll-to). */

@@ -46,7 +46,7 @@ export class MessageList extends Component {
 	constructor(parentEl: HTMLElement, options: MessageListOptions) {
 		super();
 		this.pageSize = options.pageSize ?? PAGE_SIZE;
-		this.ctx = { app: options.app, sourcePath: options.sourcePath, onRendered: () => this.afterRender() };
+		this.ctx = { app: options.app, sourcePath: options.sourcePath, onRendered: () => this.afterRender(), now: options.now ?? options.scheduler?.now };
 		this.scrollEl = parentEl.createDiv({ cls: "discover-chat-messages", attr: { role: "log", "aria-live": "polite" } });
 		this.earlierEl = this.scrollEl.createEl("button", { cls: "discover-chat-load-earlier", text: "Show earlier messages", attr: { type: "button" } });
 		this.earlierEl.addEventListener("click", () => this.loadEarlier());
@@ -127,7 +127,21 @@ export class MessageList extends Component {
 
 	appendToken(delta: string): void {
 		if (!this.streaming) return;
-		this.streaming.content += delta;
+		this.streaming.appendText(delta);
+		this.scheduler.schedule();
+	}
+
+	/** The model's thinking, streamed into the block above the answer. */
+	appendThinking(delta: string): void {
+		if (!this.streaming) return;
+		this.streaming.appendThinking(delta);
+		this.scheduler.schedule();
+	}
+
+	/** What streamed as answer text was thinking after all; it comes again through `appendThinking`. */
+	retractAnswer(): void {
+		if (!this.streaming) return;
+		this.streaming.retractText();
 		this.scheduler.schedule();
 	}
 
@@ -139,7 +153,7 @@ export class MessageList extends Component {
 		this.streaming = undefined;
 		this.items.delete(STREAMING_ID);
 		this.scrollEl.setAttr("aria-busy", "false");
-		if (item.content === "") {
+		if (item.content === "" && !item.hasThinking) {
 			item.destroy();
 			return;
 		}

@@ -97,6 +97,15 @@ export class DiscoverSettingTab extends PluginSettingTab {
 		new Setting(containerEl).setName("Storage").setHeading();
 		this.folderSetting(containerEl, "sessionsFolder", "Where chats are saved, one file per chat. They sync with the vault. Changing it does not move chats already saved.");
 		this.folderSetting(containerEl, "exportFolder", "Where chats exported as notes go.");
+		new Setting(containerEl)
+			.setName(FIELD_LABELS.includeThinkingInExports)
+			.setDesc("Exported notes show what a thinking model thought before each answer, folded. Off: only the answers.")
+			.addToggle((t) =>
+				t.setValue(this.s.includeThinkingInExports).onChange(async (on) => {
+					this.s.includeThinkingInExports = on;
+					await this.host.saveSettings();
+				}),
+			);
 	}
 
 	private folderSetting(containerEl: HTMLElement, field: FolderField, desc: string): void {

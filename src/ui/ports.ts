@@ -5,6 +5,7 @@ import type { ChatMessage, ChatSettings, LLMAdapter, Role, Session } from "../ch
 // the engine is loaded with the view's module.
 import type { ChatEvent, PromptPreview, SendOptions } from "../chat/ChatService";
 import type { ConnectionDiagnosis } from "../providers/types";
+import type { MarkdownExportOptions } from "../sessions/markdown";
 import type { SearchHit, SessionSummary } from "../sessions/types";
 
 export type { ChatEvent, ConnectionDiagnosis, PromptPreview, SearchHit, SendOptions, SessionSummary };
@@ -31,7 +32,7 @@ export interface SessionsPort {
 	search(query: string, opts?: { role?: Role; limit?: number }): Promise<SearchHit[]>;
 	/** Reads every chat ahead of a first search, so that search answers at once. */
 	warmSearch?(): Promise<void>;
-	exportMarkdown(id: string): Promise<string>;
+	exportMarkdown(id: string, opts?: MarkdownExportOptions): Promise<string>;
 	onChange?: (sessionId: string) => void;
 }
 

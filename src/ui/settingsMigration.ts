@@ -64,6 +64,7 @@ const FIELD_TYPES: { [K in keyof DiscoverSettings]-?: FieldCheck } = {
 	includeActiveNote: (v) => typeof v === "boolean",
 	sessionsFolder: isString,
 	exportFolder: isString,
+	includeThinkingInExports: (v) => typeof v === "boolean",
 	activeSessionId: isString,
 	calibration: (v) => typeof v === "object" && v !== null && !Array.isArray(v),
 	settingsVersion: isNumber,

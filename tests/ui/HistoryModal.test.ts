@@ -273,6 +273,28 @@ describe("history browser", () => {
 		expect(t.app.workspace.getActiveFile()?.path).toBe("Discover/Exports/Physics.md");
 	});
 
+	it("leaves the model's thinking out of an export unless the setting asks for it", async () => {
+		const t = await setup();
+		t.sessions.add("Thinker", [message("user", "Why is the sky blue?"), message("assistant", "Rayleigh scattering.", { thinking: "PRIVATE-SCRATCH about light", thinkingMs: 12_000 })], "2026-01-03T10:00:00.000Z");
+		const exportFirst = async () => {
+			await t.open();
+			t.all(".discover-chat-history-item")[0]!.click();
+			await flush();
+			t.all(".discover-chat-history-actions button").find((b) => b.textContent === "Export to note")!.click();
+			await flush();
+			await flush();
+		};
+		await exportFirst();
+		const plain = await t.app.vault.read(t.app.vault.getFileByPath("Discover/Exports/Thinker.md")!);
+		expect(plain).toContain("Rayleigh scattering.");
+		expect(plain).not.toContain("PRIVATE-SCRATCH");
+
+		t.world.host.settings.includeThinkingInExports = true;
+		await exportFirst();
+		const withThinking = await t.app.vault.read(t.app.vault.getFileByPath("Discover/Exports/Thinker 2.md")!);
+		expect(withThinking).toContain("> [!note]- Thought for 12 s\n> PRIVATE-SCRATCH about light\n\nRayleigh scattering.");
+	});
+
 	it("renames a session in place", async () => {
 		const t = await setup();
 		const renamed: string[] = [];

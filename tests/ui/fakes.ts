@@ -3,6 +3,7 @@ import type { ChatMessage, ChatSettings, LLMAdapter, Role, Session } from "../..
 import type { ChatRuntime, DiscoverHost, PanelSettings } from "../../src/ui/host";
 import type { ChatEvent, ChatPort, DiagnosableAdapter, PromptPreview, SearchHit, SendOptions, SessionSummary, SessionsPort } from "../../src/ui/ports";
 import { DEFAULT_SETTINGS } from "../../src/settings";
+import { sessionToMarkdown, type MarkdownExportOptions } from "../../src/sessions/markdown";
 import type { App } from "obsidian";
 
 let counter = 0;
@@ -73,15 +74,16 @@ export class FakeSessions implements SessionsPort {
 		return new Promise((resolve) => this.heldSearches.push({ query, resolve: () => resolve(hits) }));
 	}
 
-	exportMarkdown(id: string): Promise<string> {
+	exportMarkdown(id: string, opts?: MarkdownExportOptions): Promise<string> {
 		const s = this.sessions.get(id);
 		if (!s) return Promise.reject(new Error("missing"));
-		return Promise.resolve(`# ${s.title}\n\n` + s.messages.map((m) => `## ${m.role === "user" ? "You" : "Assistant"}\n\n${m.content}\n`).join("\n"));
+		return Promise.resolve(sessionToMarkdown(s, opts));
 	}
 }
 
 interface Pending {
 	content: string;
+	thinking: string;
 	opts: SendOptions;
 	resolve: (m: ChatMessage) => void;
 	reject: (err: unknown) => void;
@@ -133,7 +135,7 @@ export class FakeChat implements ChatPort {
 		this.record(user);
 		this.emit({ type: "message", message: user });
 		return new Promise<ChatMessage>((resolve, reject) => {
-			this.pending = { content: "", opts, resolve, reject };
+			this.pending = { content: "", thinking: "", opts, resolve, reject };
 			opts.signal?.addEventListener("abort", () => this.cancel());
 		});
 	}
@@ -145,13 +147,29 @@ export class FakeChat implements ChatPort {
 		this.pending.opts.onToken?.(delta);
 	}
 
+	/** Streams one piece of the model's thinking. */
+	think(delta: string): void {
+		if (!this.pending) throw new Error("Nothing is streaming.");
+		this.pending.thinking += delta;
+		this.pending.opts.onThinking?.(delta);
+	}
+
+	/** The text streamed so far was thinking (a `</think>` arrived): it moves to the thinking. */
+	retract(): void {
+		if (!this.pending) throw new Error("Nothing is streaming.");
+		const moved = this.pending.content;
+		this.pending.content = "";
+		this.pending.opts.onTextRetracted?.();
+		this.think(moved);
+	}
+
 	status(text: string): void {
 		this.emit({ type: "status", text });
 	}
 
 	finish(): ChatMessage {
 		const p = this.take();
-		const answer = message("assistant", p.content);
+		const answer = message("assistant", p.content, p.thinking !== "" ? { thinking: p.thinking } : {});
 		this.record(answer);
 		this.emit({ type: "message", message: answer });
 		p.resolve(answer);
@@ -165,7 +183,7 @@ export class FakeChat implements ChatPort {
 	cancel(): void {
 		if (!this.pending) return;
 		const p = this.take();
-		const answer = message("assistant", p.content, { cancelled: true });
+		const answer = message("assistant", p.content, { cancelled: true, ...(p.thinking !== "" ? { thinking: p.thinking } : {}) });
 		this.record(answer);
 		this.emit({ type: "message", message: answer });
 		p.resolve(answer);
