@@ -158,6 +158,48 @@ try {
 		await page.evaluate(() => document.body.classList.replace("theme-dark", "theme-light"));
 	});
 
+	await step("a thinking model: its thinking streams into a block above the answer, then folds", async () => {
+		// A local reasoning model served without a reasoning parser: <think>…</think> in the answer text.
+		const thought = "The person asks about stomata. They open to let carbon dioxide in and water vapour out, and guard cells control them.".split(/(?= )/);
+		model.queue({ tokens: ["<th", "ink>\n", ...thought, "</think>", "\n\n", ..."Stomata are **pores** in the leaf that open for gas exchange.".split(/(?= )/)], tokensPerSecond: 12 });
+		await page.fill(`${VIEW} .discover-chat-input`, "What do stomata do?");
+		await page.press(`${VIEW} .discover-chat-input`, "Enter");
+		const live = `${VIEW} .discover-chat-message-streaming details.discover-chat-thinking`;
+		await page.waitForFunction((sel) => (document.querySelector(sel)?.textContent ?? "").includes("carbon dioxide"), live, { timeout: 10000 });
+		const during = await page.evaluate((sel) => {
+			const el = document.querySelector(sel);
+			return { open: el?.open, label: el?.querySelector("summary")?.textContent, answer: el?.parentElement?.querySelector(".discover-chat-message-body")?.textContent ?? "" };
+		}, live);
+		check(during.open === true && during.label === "Thinking…" && !during.answer.includes("carbon"), `the thinking block is open while the model thinks (${JSON.stringify(during)})`);
+		await page.screenshot({ path: join(artifacts, "thinking-live-light.png") });
+		await page.evaluate(() => document.body.classList.replace("theme-light", "theme-dark"));
+		await page.screenshot({ path: join(artifacts, "thinking-live-dark.png") });
+		await page.evaluate(() => document.body.classList.replace("theme-dark", "theme-light"));
+		await page.waitForFunction(() => document.querySelector(".discover-chat-send")?.getAttribute("aria-label") === "Send message", null, { timeout: 15000 });
+		const after = await page.evaluate(() => {
+			const answer = [...document.querySelectorAll(".discover-chat-message-assistant")].at(-1);
+			const el = answer?.querySelector("details.discover-chat-thinking");
+			return { open: el?.open, label: el?.querySelector("summary")?.textContent, answer: answer?.querySelector(".discover-chat-message-body")?.textContent ?? "" };
+		});
+		check(after.open === false && /^Thought for \d+ s$/.test(after.label ?? ""), `the block folds once the answer starts, with how long it thought ("${after.label}")`);
+		check(after.answer.startsWith("Stomata are pores") && !/think|carbon/.test(after.answer), `the answer holds no <think> tags and no thinking ("${after.answer.slice(0, 60)}")`);
+		await page.waitForTimeout(300);
+		await page.screenshot({ path: join(artifacts, "thinking-folded-light.png") });
+		await page.click(`${VIEW} details.discover-chat-thinking summary`);
+		await page.evaluate(() => document.body.classList.replace("theme-light", "theme-dark"));
+		await page.screenshot({ path: join(artifacts, "thinking-opened-dark.png") });
+		await page.evaluate(() => document.body.classList.replace("theme-dark", "theme-light"));
+		await page.click(`${VIEW} details.discover-chat-thinking summary`);
+
+		model.queue({ tokens: ["They also let oxygen out."], tokensPerSecond: 200 });
+		await page.fill(`${VIEW} .discover-chat-input`, "Anything else?");
+		await page.press(`${VIEW} .discover-chat-input`, "Enter");
+		await page.waitForFunction(() => (document.querySelector(".discover-chat-messages")?.textContent ?? "").includes("oxygen out"), null, { timeout: 10000 });
+		await page.waitForFunction(() => document.querySelector(".discover-chat-send")?.getAttribute("aria-label") === "Send message", null, { timeout: 10000 });
+		const sent = JSON.stringify(model.lastChatRequest()?.messages ?? []);
+		check(sent.includes("Stomata are **pores**") && !sent.includes("guard cells"), "the next prompt carries the answer but not its thinking");
+	});
+
 	await step("a / command sends the note without the history", async () => {
 		model.queue({ tokens: "Plants make sugar from light.".split(/(?= )/), tokensPerSecond: 200 });
 		await page.fill(`${VIEW} .discover-chat-input`, "/sum");

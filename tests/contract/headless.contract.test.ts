@@ -67,7 +67,16 @@ const checkCtor: ServiceCtor = ChatService;
 type ManagerCtor = new (store: FileStore) => SessionManager;
 const checkManager: ManagerCtor = SessionManager;
 const checkNodeStore: new (rootDir: string) => FileStore = NodeFileStore;
+// Issue 7 §11: a model's thinking, streamed and saved apart from the answer.
+type ContractThinkingGenerate = (req: { purpose: "chat" | "summary"; messages: PromptMessage[]; maxTokens: number; contextWindow: number; onThinking?: (delta: string) => void }) => Promise<{
+	text: string;
+	thinking?: string;
+}>;
+const checkThinkingGenerate: ContractThinkingGenerate = null as unknown as LLMAdapter["generate"];
+const checkThinkingMessage: { thinking?: string } = null as unknown as ChatMessage;
+const checkThinkingSend: (text: string, opts?: { onThinking?: (delta: string) => void }) => Promise<ChatMessage> = null as unknown as ChatService["sendMessage"];
 void [checkEstimate, checkGenerate, checkMessage, checkSession, checkKinds, checkSettings, checkCtor, checkManager, checkNodeStore];
+void [checkThinkingGenerate, checkThinkingMessage, checkThinkingSend];
 
 describe("the headless contract", () => {
 	it("exports every name the issues define", () => {
@@ -111,6 +120,25 @@ describe("the headless contract", () => {
 		} finally {
 			await rm(dir, { recursive: true, force: true });
 		}
+	});
+
+	it("a model's thinking streams to onThinking, is saved as ChatMessage.thinking, and is never sent back", async () => {
+		const seen: PromptMessage[][] = [];
+		const adapter: LLMAdapter = {
+			generate(req) {
+				seen.push(req.messages);
+				req.onThinking?.("Pondering.");
+				req.onToken?.("Answer.");
+				return Promise.resolve({ text: "Answer.", thinking: "Pondering." });
+			},
+		};
+		const chat = new ChatService({ adapter, sessions: new SessionManager(new headless.MemoryFileStore()) });
+		const thought: string[] = [];
+		const answer = await chat.sendMessage("First?", { onThinking: (d) => thought.push(d) });
+		expect(thought).toEqual(["Pondering."]);
+		expect(answer.thinking).toBe("Pondering.");
+		await chat.sendMessage("Second?");
+		expect(JSON.stringify(seen[1])).not.toContain("Pondering.");
 	});
 
 	it("adapter errors carry a kind: an unreachable server is a network error", async () => {
