@@ -132,6 +132,8 @@ async function answer(chat: ChatService, text: string, note: string | undefined,
 			context: note,
 			contextName: notePath ? basename(notePath) : undefined,
 			onToken: (delta) => void process.stdout.write(delta),
+			// Text already printed that turned out to be thinking (only `</think>` came): say so.
+			onTextRetracted: () => void process.stdout.write("\n(that was the model's thinking)\ndiscover> "),
 		});
 	} catch (err) {
 		process.stdout.write("\n");

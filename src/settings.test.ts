@@ -11,6 +11,8 @@ describe("DEFAULT_SETTINGS", () => {
 		expect(DEFAULT_SETTINGS).toMatchObject(DEFAULT_CHAT_SETTINGS);
 		expect(DEFAULT_SETTINGS).toMatchObject({ maxPromptTokens: 8192, reservedResponseTokens: 512, recentMessagesToKeep: 6, minRecentMessagesToKeep: 2 });
 		expect(DEFAULT_SETTINGS).toMatchObject({ provider: "ollama", baseUrl: "http://localhost:11434", model: "", apiKeySecret: "", includeActiveNote: true });
+		// Thinking is the model's scratch work: exports leave it out unless the person asks.
+		expect(DEFAULT_SETTINGS.includeThinkingInExports).toBe(false);
 	});
 });
 

@@ -176,5 +176,16 @@ describe("forward compatibility", () => {
 		await manager.updateSession(await manager.load(id));
 		expect((await new SessionManager(store).load(id)).messages[0]).toEqual(extended);
 	});
-});
 
+	it("keeps an answer's thinking; a damaged thinking field is dropped, never the answer", async () => {
+		const { store, manager } = setup();
+		const { id } = await manager.create();
+		await manager.appendMessage(id, message("assistant", "kept", 1, { thinking: "Hmm.", thinkingMs: 1200 }));
+		await manager.appendMessage(id, { ...message("assistant", "also kept", 2), thinking: 42, thinkingMs: "soon" } as unknown as ChatMessage);
+		const loaded = (await new SessionManager(store).load(id)).messages;
+		expect(loaded.map((m) => [m.content, m.thinking, m.thinkingMs])).toEqual([
+			["kept", "Hmm.", 1200],
+			["also kept", undefined, undefined],
+		]);
+	});
+});
