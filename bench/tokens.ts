@@ -5,7 +5,7 @@ import { performance } from "node:perf_hooks";
 import { clearMergeCache, countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base";
 import { countTokens as countCl100k } from "gpt-tokenizer/encoding/cl100k_base";
 import { ESTIMATOR_WORST_RATIO, estimateTokens } from "../src/chat/tokens";
-import { loadDevSamples, loadOtherScriptSamples, type TokenSample } from "../tests/fixtures/tokens/samples";
+import { loadDenseSamples, loadDevSamples, loadOtherScriptSamples, type TokenSample } from "../tests/fixtures/tokens/samples";
 import { syntheticTexts } from "../scripts/tokenTexts";
 import { median, runStandalone } from "./stats";
 
@@ -132,27 +132,35 @@ function heldOutSamples(): TokenSample[] {
 		.map((t) => ({ group: t.kind, text: t.text, o200k: countO200k(t.text), cl100k: countCl100k(t.text) }));
 }
 
-export function runTokenBench(): Promise<string> {
+/** The accuracy tables and the text the throughput is measured on (all dev, other and dense samples). */
+export function tokenAccuracyTables(): { tables: string; text: string } {
 	const dev = loadDevSamples();
 	const other = loadOtherScriptSamples();
-	const worst = Math.min(...[...dev, ...other].map((s) => estimateTokens(s.text) / s.o200k));
-	const text = [...dev, ...other].map((s) => s.text).join("\n\n");
-	return Promise.resolve(
-		[
-			"### Token estimator",
-			"",
-			accuracyTable("Dev corpus (bench/data/tokens-dev.jsonl)", groupRows(dev)),
-			"",
-			accuracyTable("Other scripts and texts (tests/fixtures/tokens/other-scripts.jsonl)", groupRows(other)),
-			"",
-			accuracyTable("Held-out synthetic texts (scripts/tokenTexts.ts; not used to fit the weights)", groupRows(heldOutSamples())),
-			"",
-			`Lowest estimate/o200k on any sample: ${worst.toFixed(3)}; ESTIMATOR_WORST_RATIO = ${ESTIMATOR_WORST_RATIO}.`,
-			"",
-			throughputTable(text),
-			"",
-		].join("\n"),
-	);
+	const dense = loadDenseSamples();
+	const heldOut = heldOutSamples();
+	const worst = Math.min(...[...dev, ...other, ...dense, ...heldOut].map((s) => estimateTokens(s.text) / s.o200k));
+	const denseSplit = (split: string): TokenSample[] => dense.filter((s) => s.split === split);
+	const tables = [
+		accuracyTable("Dev corpus (bench/data/tokens-dev.jsonl)", groupRows(dev)),
+		"",
+		accuracyTable("Other scripts and texts (tests/fixtures/tokens/other-scripts.jsonl)", groupRows(other)),
+		"",
+		accuracyTable("Held-out synthetic texts (scripts/tokenTexts.ts; not used to fit the weights)", groupRows(heldOut)),
+		"",
+		accuracyTable("Dense texts by category, training split (tests/fixtures/tokens/dense.jsonl)", groupRows(denseSplit("train"))),
+		"",
+		accuracyTable("Dense texts by category, held-out split (not used to fit the weights)", groupRows(denseSplit("held-out"))),
+		"",
+		accuracyTable("Dense texts by script, both splits", groupRows(dense.map((s) => ({ ...s, group: s.script })))),
+		"",
+		`Lowest estimate/o200k on any sample (all tables above): ${worst.toFixed(3)}; ESTIMATOR_WORST_RATIO = ${ESTIMATOR_WORST_RATIO}.`,
+	].join("\n");
+	return { tables, text: [...dev, ...other, ...dense].map((s) => s.text).join("\n\n") };
+}
+
+export function runTokenBench(): Promise<string> {
+	const { tables, text } = tokenAccuracyTables();
+	return Promise.resolve(["### Token estimator", "", tables, "", throughputTable(text), ""].join("\n"));
 }
 
 runStandalone(import.meta.url, runTokenBench);

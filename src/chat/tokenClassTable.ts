@@ -3,12 +3,14 @@
 // that o200k treats alike; a script the fitted data lacks still lands in a class whose weight is
 // set by principle (rare scripts cost about their UTF-8 bytes).
 
+import { HANGUL_SINGLE_TOKEN_SYLLABLES } from "./tokenHangul";
+
 let next = 0;
 const cls = (): number => next++;
 
 export const LOWER = cls(); // a-z
 export const UPPER = cls(); // A-Z
-export const DIGIT = cls(); // 0-9 and other decimal digits
+export const DIGIT = cls(); // 0-9
 export const SPACE = cls(); // space, no-break space, the Unicode spaces
 export const NEWLINE = cls(); // \n, \r, line and paragraph separators
 export const TAB = cls(); // \t, vertical tab, form feed
@@ -50,6 +52,12 @@ export const HIGH_EMOJI = cls(); // high surrogate of an emoji (U+1F000-1FFFF)
 export const HIGH_HAN = cls(); // high surrogate of a CJK extension ideograph (planes 2-3)
 export const HIGH_OTHER = cls(); // high surrogate of anything else beyond the BMP
 export const LOW_SURROGATE = cls();
+// Decimal digits of other scripts (Arabic-Indic, Persian, Devanagari, Bengali): o200k has few merges
+// for them, so a number in them costs about a token a digit, not one per three.
+export const DIGIT_NATIVE = cls();
+// Hangul syllables that are not one o200k token on their own (tokenHangul.ts): rare, two or three
+// tokens each. A Korean text's cost depends mostly on how many it has.
+export const HANGUL_RARE = cls();
 
 /** Classes fit in CLASS_BITS bits, so a pair of classes indexes a flat table. */
 export const CLASS_COUNT = next;
@@ -103,11 +111,13 @@ function buildTable(): Uint8Array {
 	set(0x591, 0x5c7, MARK);
 	set(0x600, 0x6ff, ARABIC);
 	set(0x64b, 0x65f, MARK);
-	set(0x660, 0x669, DIGIT);
-	set(0x6f0, 0x6f9, DIGIT);
+	set(0x660, 0x669, DIGIT_NATIVE);
+	set(0x6f0, 0x6f9, DIGIT_NATIVE);
 	set(0x750, 0x77f, ARABIC);
 	set(0x8a0, 0x8ff, ARABIC);
 	set(0x900, 0xbff, INDIC);
+	set(0x966, 0x96f, DIGIT_NATIVE);
+	set(0x9e6, 0x9ef, DIGIT_NATIVE);
 	set(0xa00, 0xa7f, INDIC_RARE);
 	set(0xb00, 0xb7f, ORIYA);
 	set(0xc00, 0xd7f, INDIC_SOUTH);
@@ -157,6 +167,8 @@ function buildTable(): Uint8Array {
 	set(0x4e00, 0x9fff, HAN);
 	set(0xa960, 0xa97f, HANGUL);
 	set(0xac00, 0xd7ff, HANGUL);
+	set(0xac00, 0xd7a3, HANGUL_RARE);
+	each(HANGUL_SINGLE_TOKEN_SYLLABLES, HANGUL);
 	set(0xd800, 0xdbff, HIGH_OTHER);
 	set(0xd83c, 0xd83f, HIGH_EMOJI);
 	set(0xd840, 0xd8bf, HIGH_HAN);

@@ -1,7 +1,9 @@
 // The token estimator's scan: a branchless linear model over UTF-16 code units. Each code unit gets
 // a class (its script or kind) from a 64 KB table; the estimate sums a weight for each pair of
-// neighbouring classes (a word start, a punctuation run, a script change) and a weight for the
-// position inside a run of one class (long words cost more tokens). A word-level scanner is bound by
+// neighbouring classes (a word start, a punctuation run, a script change) — twice over: after a
+// character that continued a run (two spaces, then a letter: the spaces are a token of their own)
+// and after one that did not — and a weight for the position inside a run of one class (long words
+// cost more tokens). A word-level scanner is bound by
 // mispredicted branches at word boundaries; this loop has none. Weights come from tokenModel.ts,
 // fitted by scripts/fit-token-model.ts against exact o200k counts.
 
@@ -10,9 +12,15 @@ import { CLASS_BITS, CLASS_COUNT, CLASS_TABLE, NEWLINE, RUN_BITS, RUN_BUCKETS } 
 
 export { CLASS_BITS, CLASS_COUNT, RUN_BUCKETS };
 
-/** Index of the pair (previous class, class) in pair weights and counts. */
-export function pairIndex(prev: number, cls: number): number {
-	return (prev << CLASS_BITS) | cls;
+/** Offset of the pairs whose previous character continued a run (was not the first of its run). */
+export const AFTER_RUN = CLASS_COUNT << CLASS_BITS;
+
+/**
+ * Index of the pair (previous class, class) in pair weights and counts; `afterRun` when the previous
+ * character was not the first of its run.
+ */
+export function pairIndex(prev: number, cls: number, afterRun = false): number {
+	return (afterRun ? AFTER_RUN : 0) + ((prev << CLASS_BITS) | cls);
 }
 
 /** Index of (class, position in its run, capped) in run weights and counts. */
@@ -21,7 +29,7 @@ export function runIndex(cls: number, position: number): number {
 }
 
 /** Number of pair and run features: the model's weight vector has this many entries. */
-export const PAIR_FEATURES = CLASS_COUNT << CLASS_BITS;
+export const PAIR_FEATURES = 2 * AFTER_RUN;
 export const RUN_FEATURES = CLASS_COUNT << RUN_BITS;
 
 // Module-local copies: imported bindings can compile to getter calls (CommonJS output), too slow
@@ -32,6 +40,7 @@ const SHIFT: number = RUN_BITS;
 const LAST_RUN = RUN_BUCKETS - 1;
 const START: number = NEWLINE;
 const SCALE: number = WEIGHT_SCALE;
+const LONG: number = AFTER_RUN;
 
 /** Fixed-point weights (× WEIGHT_SCALE), so the loop adds small integers. */
 const PAIR = new Int32Array(PAIR_FEATURES);
@@ -40,7 +49,10 @@ loadWeights();
 
 function loadWeights(): void {
 	for (let prev = 0; prev < CLASS_COUNT; prev++) {
-		for (let cls = 0; cls < CLASS_COUNT; cls++) PAIR[pairIndex(prev, cls)] = PAIR_BASE[cls] ?? 0;
+		for (let cls = 0; cls < CLASS_COUNT; cls++) {
+			PAIR[pairIndex(prev, cls)] = PAIR_BASE[cls] ?? 0;
+			PAIR[pairIndex(prev, cls, true)] = PAIR_BASE[cls] ?? 0;
+		}
 	}
 	for (let k = 0; k + 1 < PAIR_EXTRA.length; k += 2) {
 		const index = PAIR_EXTRA[k] ?? 0;
@@ -51,19 +63,22 @@ function loadWeights(): void {
 
 /**
  * Estimated o200k tokens of `text` as a real number (before rounding up). Every character adds
- * its pair weight and its run weight; the text is read as if it followed a line break.
+ * its pair weight and its run weight; the text is read as if it followed a line break that ended
+ * no run (run -1: a leading line break starts a run rather than continuing one, as after "…").
  */
 export function modelTokens(text: string): number {
 	const n = text.length;
 	let prev = START;
-	let run = 0;
+	let run = -1;
 	let sum = 0;
 	for (let i = 0; i < n; i++) {
 		const cls = TABLE[text.charCodeAt(i)] ?? 0;
 		// Branch-free on purpose (a ternary here compiles to a jump that mispredicts at every word
-		// boundary): run + 1, saturating at LAST_RUN, masked to 0 unless the class repeats.
+		// boundary). `after`: LONG when the previous character continued a run (run > 0), else 0.
+		const after = -(-run >>> 31) & LONG;
+		// run + 1, saturating at LAST_RUN, masked to 0 unless the class repeats.
 		run = (run + ((run - LAST_RUN) >>> 31)) & -(((cls ^ prev) - 1) >>> 31);
-		sum += (PAIR[(prev << BITS) | cls] ?? 0) + (RUN[(cls << SHIFT) | run] ?? 0);
+		sum += (PAIR[after + ((prev << BITS) | cls)] ?? 0) + (RUN[(cls << SHIFT) | run] ?? 0);
 		prev = cls;
 	}
 	return sum / SCALE;
@@ -76,11 +91,12 @@ export function modelTokens(text: string): number {
  */
 export function countFeatures(text: string, pairs: Float64Array, runs: Float64Array): void {
 	let prev = NEWLINE;
-	let run = 0;
+	let run = -1;
 	for (let i = 0; i < text.length; i++) {
 		const cls = CLASS_TABLE[text.charCodeAt(i)] ?? 0;
+		const afterRun = run > 0;
 		run = cls === prev ? run + 1 : 0;
-		const p = pairIndex(prev, cls);
+		const p = pairIndex(prev, cls, afterRun);
 		const r = runIndex(cls, run);
 		pairs[p] = (pairs[p] ?? 0) + 1;
 		runs[r] = (runs[r] ?? 0) + 1;

@@ -23,7 +23,8 @@ export const MESSAGE_OVERHEAD_TOKENS = 4;
 export const PROMPT_OVERHEAD_TOKENS = 3;
 
 /**
- * Lowest estimate/o200k ratio measured on any sample (dev corpus and other scripts: 0.886), rounded
+ * Lowest estimate/o200k ratio measured on any sample (dev corpus, other scripts and the dense texts'
+ * both splits: 0.868), rounded
  * down with headroom; words of random letters in scripts the fit never saw stay above 0.8
  * (tokens.classes.test.ts). Fitting a prompt into `budget × this` estimated tokens keeps it within
  * `budget` real tokens. bench/tokens.ts prints the measured lowest ratio; tokens.test.ts fails if
