@@ -5,7 +5,7 @@ import { asChatMessage, FORMAT_VERSION, type SessionRecord } from "./records";
 import { matchMessage } from "./search";
 import { SessionFiles, SessionNotFoundError } from "./sessionFiles";
 import { compareNewestFirst } from "./sessionIndex";
-import { compactRecords, DEFAULT_TITLE } from "./sessionState";
+import { compactRecords, DEFAULT_TITLE, SessionState } from "./sessionState";
 import type { FileStore } from "./store";
 import type { SearchHit, SearchOptions, SessionManagerOptions, SessionSummary } from "./types";
 
@@ -121,13 +121,25 @@ export class SessionManager {
 
 	/**
 	 * Rewrites the whole file from `session` (which also compacts the log) through a temporary
-	 * file. Unreadable lines of the old file are carried over as `corrupt` records.
+	 * file. Unreadable lines of the old file are carried over as `corrupt` records. Messages the
+	 * file holds but `session` lacks are kept, in time order: they may have come from another
+	 * device after `session` was loaded, and a rewrite never erases what its caller has not seen.
 	 */
 	updateSession(session: Session): Promise<void> {
 		return this.exclusive(async () => {
-			const current = await this.files.state(session.id);
 			const checked = { ...session, messages: session.messages.map(checkedMessage) };
-			await this.files.rewrite(session.id, compactRecords(checked, current.corrupt, this.iso()));
+			const at = this.iso();
+			await this.files.rewrite(session.id, (current) => {
+				const records = compactRecords(checked, current.corrupt, at, current);
+				const given = new Set(checked.messages.map((m) => m.id));
+				const missing = current.transcript.filter((m) => !given.has(m.id));
+				const hasSummary = checked.messages.some((m) => m.role === "system");
+				if (missing.length === 0 && (hasSummary || current.summary === undefined)) return records;
+				const merged = SessionState.fromRecords(session.id, records, at);
+				for (const message of missing) merged.merge({ type: "message", message, at: current.timeOf(message.id) ?? message.createdAt });
+				if (!hasSummary && current.summary !== undefined) merged.merge({ type: "summary", message: current.summary, at: current.timeOf(current.summary.id) ?? current.summary.createdAt });
+				return compactRecords(merged.toSession(), merged.corrupt, at, merged);
+			});
 			this.changed(session.id);
 		});
 	}

@@ -14,17 +14,16 @@ export async function replaceFile(store: FileStore, path: string, text: string):
 }
 
 /**
- * When `path` is missing but `path.tmp` exists, a rewrite was interrupted after the old file was
- * removed (stores whose rename cannot replace): the temporary file is complete, so finish the
- * move. True when it did.
+ * When `path` is missing but a temporary file of a rewrite (`temp`) exists, the rewrite was
+ * interrupted after the old file was removed (stores whose rename cannot replace): the temporary
+ * file is complete, so finish the move.
  */
-export async function finishInterruptedReplace(store: FileStore, path: string): Promise<boolean> {
-	const temp = path + TMP_SUFFIX;
-	if (!(await store.exists(temp))) return false;
+export async function finishInterruptedReplace(store: FileStore, temp: string, path: string): Promise<void> {
 	if (store.rename !== undefined) await store.rename(temp, path);
 	else {
-		await store.write(path, await store.read(temp));
+		// As bytes when the store can: a line that is not UTF-8 must survive the copy.
+		if (store.readBytes !== undefined && store.writeBytes !== undefined) await store.writeBytes(path, await store.readBytes(temp));
+		else await store.write(path, await store.read(temp));
 		await store.remove(temp);
 	}
-	return true;
 }

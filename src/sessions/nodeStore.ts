@@ -40,6 +40,16 @@ export class NodeFileStore implements FileStore {
 		return fs.readFile(this.resolve(path), "utf8");
 	}
 
+	async readBytes(path: string): Promise<Uint8Array> {
+		return fs.readFile(this.resolve(path));
+	}
+
+	async writeBytes(path: string, data: Uint8Array): Promise<void> {
+		const full = this.resolve(path);
+		await fs.mkdir(nodePath.dirname(full), { recursive: true });
+		await this.put(full, data, "w");
+	}
+
 	async write(path: string, data: string): Promise<void> {
 		const full = this.resolve(path);
 		await fs.mkdir(nodePath.dirname(full), { recursive: true });
@@ -57,11 +67,11 @@ export class NodeFileStore implements FileStore {
 		}
 	}
 
-	private async put(full: string, data: string, flag: "w" | "a"): Promise<void> {
+	private async put(full: string, data: string | Uint8Array, flag: "w" | "a"): Promise<void> {
 		if (!this.fsync) return fs.writeFile(full, data, { encoding: "utf8", flag });
 		const handle = await fs.open(full, flag);
 		try {
-			await handle.writeFile(data, "utf8");
+			await handle.writeFile(data, { encoding: "utf8" });
 			await handle.datasync();
 		} finally {
 			await handle.close();

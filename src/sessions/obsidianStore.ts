@@ -69,6 +69,17 @@ export class ObsidianFileStore implements FileStore {
 		await this.adapter.write(full, data);
 	}
 
+	async readBytes(path: string): Promise<Uint8Array> {
+		return new Uint8Array(await this.adapter.readBinary(this.resolve(path)));
+	}
+
+	async writeBytes(path: string, data: Uint8Array): Promise<void> {
+		const full = this.resolve(path);
+		await this.ensureParent(full);
+		// writeBinary takes an ArrayBuffer: copy out exactly the view's bytes.
+		await this.adapter.writeBinary(full, data.slice().buffer);
+	}
+
 	async append(path: string, data: string): Promise<void> {
 		const full = this.resolve(path);
 		if (await this.adapter.exists(full)) return this.adapter.append(full, data);

@@ -1,4 +1,5 @@
 import type { ChatMessage, Role } from "../chat/types";
+import { lineHash } from "./fileText";
 
 // The on-disk format: one JSON record per line ("JSONL"), appended, never edited in place.
 // A crash mid-write can only tear the last line, which the parser reports and keeps.
@@ -43,6 +44,10 @@ export interface ParsedFile {
 	problems: { line: number; reason: string }[];
 	/** False when the last line has no newline: the next append must start a fresh line. */
 	endsWithNewline: boolean;
+	/** lineHash of each record's line, in step with `records`. */
+	hashes: number[];
+	/** Lines that are not UTF-8: their exact bytes and the lineHash of their text. */
+	undecodable: { bytes: Uint8Array; hash: number }[];
 }
 
 const ROLES: readonly Role[] = ["system", "user", "assistant"];
@@ -111,18 +116,31 @@ export function asRecord(value: unknown): SessionRecord | string {
 	}
 }
 
-/** Splits a session file into records. Never throws: unreadable lines become `corrupt` records. */
-export function parseSessionFile(text: string): ParsedFile {
+/**
+ * Splits a session file into records. Never throws: unreadable lines become `corrupt` records,
+ * and lines listed in `undecodable` (0-based, not UTF-8) are kept as bytes, not read.
+ */
+export function parseSessionFile(text: string, undecodableLines: ReadonlyMap<number, Uint8Array> = new Map()): ParsedFile {
 	const records: SessionRecord[] = [];
+	const hashes: number[] = [];
+	const undecodable: ParsedFile["undecodable"] = [];
 	const problems: ParsedFile["problems"] = [];
 	const endsWithNewline = text === "" || text.endsWith("\n");
 	const lines = text.split("\n");
 	// split() leaves "" after a final newline; otherwise the last element is a torn line.
 	if (endsWithNewline) lines.pop();
 	for (let i = 0; i < lines.length; i++) {
-		let line = lines[i] ?? "";
-		if (line.endsWith("\r")) line = line.slice(0, -1); // tolerate CRLF added by other tools
+		const whole = lines[i] ?? "";
+		const bytes = undecodableLines.get(i);
+		if (bytes !== undefined) {
+			problems.push({ line: i + 1, reason: "not valid UTF-8 (the line is kept byte for byte)" });
+			undecodable.push({ bytes, hash: lineHash(whole) });
+			continue;
+		}
+		// tolerate CRLF added by other tools
+		const line = whole.endsWith("\r") ? whole.slice(0, -1) : whole;
 		if (line.trim() === "") continue;
+		hashes.push(lineHash(whole));
 		const torn = !endsWithNewline && i === lines.length - 1;
 		let reason: string;
 		try {
@@ -138,5 +156,5 @@ export function parseSessionFile(text: string): ParsedFile {
 		problems.push({ line: i + 1, reason });
 		records.push({ type: "corrupt", raw: line });
 	}
-	return { records, problems, endsWithNewline };
+	return { records, problems, endsWithNewline, hashes, undecodable };
 }

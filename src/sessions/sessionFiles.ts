@@ -1,38 +1,40 @@
-import { finishInterruptedReplace, replaceFile, TMP_SUFFIX } from "./atomicWrite";
+import { finishInterruptedReplace, replaceFile } from "./atomicWrite";
+import { lineHash, readFileText, textWithLines, utf8Length } from "./fileText";
 import { encodeRecord, parseSessionFile, type HeaderRecord, type SessionRecord } from "./records";
 import { parseIndex, serializeIndex, type IndexEntry } from "./sessionIndex";
+import { EXT, idOfTempName, isSessionId, quoteId, SESSIONS_DIR, SessionNotFoundError, sessionPath, tempPathOf, TMP_SUFFIX, writerTag } from "./sessionIds";
 import { compactRecords, SessionState } from "./sessionState";
 import type { FileStore } from "./store";
 
-export const SESSIONS_DIR = "sessions";
+export { SESSIONS_DIR, SessionNotFoundError };
 export const INDEX_PATH = "index.json";
-const EXT = ".jsonl";
-/**
- * Ids are file names. Refuse what could leave the folder (separators, a leading dot) but accept
- * other names, so a sync tool's conflict copy ("<id> (conflicted copy).jsonl") is listed, not hidden.
- */
-// eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
-const ID_PATTERN = /^(?!\.)[^/\\\u0000-\u001f]{1,200}$/;
 /** A stamp no file has: the file is missing. */
 const MISSING = "missing";
 /** Files checked or read in parallel during a refresh. */
 const PARALLEL = 32;
 /** Compact a file once this many records are superseded and they outnumber the messages. */
 const COMPACT_AFTER = 64;
-
-export class SessionNotFoundError extends Error {
-	readonly sessionId: string;
-	constructor(sessionId: string) {
-		super(`Session not found: ${sessionId}`);
-		this.name = "SessionNotFoundError";
-		this.sessionId = sessionId;
-	}
-}
+/** Merges a rewrite tries before giving up on a file that changes under it every time. */
+const REWRITE_ATTEMPTS = 8;
 
 interface Cached {
 	state: SessionState;
 	/** The file's stamp when `state` was read or last written. */
 	stamp: string;
+	/** The file's size in bytes as far as this manager has read or written it; undefined without stat. */
+	size: number | undefined;
+	/** lineHash of every line this manager has read or written in the file: any other line is news. */
+	seen: Set<number>;
+}
+
+interface Stamped {
+	stamp: string;
+	size: number | undefined;
+}
+
+/** The line `record` takes in a file, without its "\n", hashed. */
+function recordHash(record: SessionRecord): number {
+	return lineHash(encodeRecord(record).slice(0, -1));
 }
 
 async function inParallel<T>(items: readonly T[], width: number, task: (item: T) => Promise<void>): Promise<void> {
@@ -46,23 +48,36 @@ function sameEntry(a: IndexEntry | undefined, b: IndexEntry): boolean {
 	return x.title === y.title && x.createdAt === y.createdAt && x.updatedAt === y.updatedAt && x.messageCount === y.messageCount && x.preview === y.preview;
 }
 
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+	return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
 /**
  * The session files, a cache of parsed sessions and the index, kept in step. Not safe for
  * concurrent calls: SessionManager runs one operation at a time.
  *
- * Staleness (files changed by sync on another device): FileStore has no change events, so a
+ * Other writers (a second device through sync, another SessionManager on the same folder): a
  * file's stamp is "size:mtime" from FileStore.stat, compared with the stamp recorded when we last
- * read or wrote it (our own writes re-stamp at once). load() and every write check their one
- * file. list() and search() read the folder listing every time (added and removed sessions show
- * at once) and stat every file at most once per `recheckMs`. Stores without stat get the stamp
- * "": the listing still shows added and removed files, but a file edited elsewhere is seen only
- * by a new SessionManager.
+ * read or wrote it. After our own append the size must be exactly the old size plus our line;
+ * anything else means another writer's bytes landed around ours, and the file is read again.
+ * A full rewrite reads the file right before the rename and merges, by record id, every line it
+ * has not seen (see FORMAT.md, "Two writers"). list() and search() read the folder listing every
+ * time and stat every file at most once per `recheckMs`. Stores without stat get the stamp "":
+ * rewrites still merge, but a file edited elsewhere is otherwise seen only by a new manager.
  */
 export class SessionFiles {
 	private readonly cache = new Map<string, Cached>();
+	/**
+	 * Records this manager wrote and has not yet seen in a read of the file. When a read finds one
+	 * missing (another writer's rename replaced the file in the instant after its last check),
+	 * it is written again.
+	 */
+	private readonly unconfirmed = new Map<string, Map<number, SessionRecord>>();
 	private index: Map<string, IndexEntry> | undefined;
 	private indexDirty = false;
 	private lastFullCheck = Number.NEGATIVE_INFINITY;
+	/** Names this writer's temporary files: two writers rewriting one session never share one. */
+	private readonly tag = writerTag();
 
 	constructor(
 		private readonly store: FileStore,
@@ -76,18 +91,13 @@ export class SessionFiles {
 	}
 
 	static pathOf(id: string): string {
-		return `${SESSIONS_DIR}/${id}${EXT}`;
+		return sessionPath(id);
 	}
 
-	private checkId(id: string): string {
-		if (!ID_PATTERN.test(id)) throw new SessionNotFoundError(id);
-		return SessionFiles.pathOf(id);
-	}
-
-	private async stampOf(path: string): Promise<string> {
-		if (this.store.stat === undefined) return "";
+	private async statOf(path: string): Promise<Stamped> {
+		if (this.store.stat === undefined) return { stamp: "", size: undefined };
 		const stat = await this.store.stat(path);
-		return stat === null ? MISSING : `${stat.size}:${stat.mtime}`;
+		return stat === null ? { stamp: MISSING, size: undefined } : { stamp: `${stat.size}:${stat.mtime}`, size: stat.size };
 	}
 
 	private async ensureIndex(): Promise<Map<string, IndexEntry>> {
@@ -106,56 +116,87 @@ export class SessionFiles {
 		return this.index;
 	}
 
-	/** Caches `state` with the file's current stamp and updates its index entry. */
-	private async remember(state: SessionState, stamp?: string): Promise<void> {
+	/** Caches `entry` and updates the session's index entry. */
+	private async remember(entry: Cached): Promise<void> {
 		const index = await this.ensureIndex();
-		const fileStamp = stamp ?? (await this.stampOf(SessionFiles.pathOf(state.id)));
-		this.cache.set(state.id, { state, stamp: fileStamp });
-		const entry = { summary: state.toSummary(), stamp: fileStamp };
-		if (!sameEntry(index.get(state.id), entry)) {
-			index.set(state.id, entry);
+		this.cache.set(entry.state.id, entry);
+		const row = { summary: entry.state.toSummary(), stamp: entry.stamp };
+		if (!sameEntry(index.get(entry.state.id), row)) {
+			index.set(entry.state.id, row);
 			this.indexDirty = true;
 		}
 	}
 
 	private forget(id: string): void {
 		this.cache.delete(id);
+		this.unconfirmed.delete(id);
 		if (this.index?.delete(id) === true) this.indexDirty = true;
 	}
 
-	private async recoverTemp(id: string): Promise<boolean> {
-		const done = await finishInterruptedReplace(this.store, SessionFiles.pathOf(id));
-		if (done) this.warn(`Session ${id}: finished a rewrite that was interrupted.`);
-		return done;
+	private unconfirmedOf(id: string): Map<number, SessionRecord> {
+		let mine = this.unconfirmed.get(id);
+		if (mine === undefined) this.unconfirmed.set(id, (mine = new Map()));
+		return mine;
+	}
+
+	/** Finishes an interrupted rewrite of a missing file from its temporary file; false when there is none. */
+	private async recoverTemp(id: string, names?: readonly string[]): Promise<boolean> {
+		const temp = (names ?? (await this.store.list(SESSIONS_DIR))).find((name) => idOfTempName(name) === id);
+		if (temp === undefined) return false;
+		await finishInterruptedReplace(this.store, `${SESSIONS_DIR}/${temp}`, sessionPath(id));
+		this.warn(`Session ${quoteId(id)}: finished a rewrite that was interrupted.`);
+		return true;
 	}
 
 	/** Reads and parses the file; unreadable lines are reported and kept as corrupt records. */
-	private async read(id: string): Promise<SessionState> {
-		const path = this.checkId(id);
+	private async read(id: string): Promise<Cached> {
+		const path = sessionPath(id);
 		if (!(await this.store.exists(path)) && !(await this.recoverTemp(id))) {
 			this.forget(id);
 			throw new SessionNotFoundError(id);
 		}
 		// Stamp before reading: a write racing the read leaves a stale stamp, never stale content.
-		const stamp = await this.stampOf(path);
-		const parsed = parseSessionFile(await this.store.read(path));
+		const { stamp, size } = await this.statOf(path);
+		const file = await readFileText(this.store, path);
+		const parsed = parseSessionFile(file.text, file.undecodable);
 		for (const problem of parsed.problems) {
-			this.warn(`Session ${id}, line ${problem.line}: ${problem.reason}. The line was skipped and is kept in the file.`);
+			this.warn(`Session ${quoteId(id)}, line ${problem.line}: ${problem.reason}. The line was skipped and is kept in the file.`);
 		}
 		const header = parsed.records.find((r) => r.type === "session");
-		if (header === undefined) this.warn(`Session ${id}: the header line is missing; using the file name as the id.`);
+		if (header === undefined) this.warn(`Session ${quoteId(id)}: the header line is missing; using the file name as the id.`);
 		const state = SessionState.fromRecords(id, parsed.records, this.isoNow());
 		state.endsWithNewline = parsed.endsWithNewline;
-		await this.remember(state, stamp);
-		return state;
+		state.undecodable.push(...parsed.undecodable.map((u) => u.bytes));
+		const entry: Cached = { state, stamp, size, seen: new Set([...parsed.hashes, ...parsed.undecodable.map((u) => u.hash)]) };
+		await this.remember(entry);
+		return this.restoreLost(entry);
+	}
+
+	/** Writes again what this manager wrote that another writer's rewrite erased; forgets what is safe. */
+	private async restoreLost(entry: Cached): Promise<Cached> {
+		const mine = this.unconfirmed.get(entry.state.id);
+		if (mine === undefined || mine.size === 0) return entry;
+		const lost: SessionRecord[] = [];
+		for (const [hash, record] of mine) {
+			if (entry.seen.has(hash) || !entry.state.isNews(record)) mine.delete(hash);
+			else lost.push(record);
+		}
+		if (lost.length === 0) return entry;
+		this.warn(`Session ${quoteId(entry.state.id)}: ${lost.length} record(s) written here were replaced by another device's copy of the file at the same moment; written again.`);
+		return this.appendRecords(entry.state.id, lost);
+	}
+
+	/** The cached entry, read again when its file changed since. */
+	private async entry(id: string): Promise<Cached> {
+		const path = sessionPath(id);
+		const cached = this.cache.get(id);
+		if (cached !== undefined && (await this.statOf(path)).stamp === cached.stamp) return cached;
+		return this.read(id);
 	}
 
 	/** The session, from the cache when its file has not changed since. */
 	async state(id: string): Promise<SessionState> {
-		const path = this.checkId(id);
-		const cached = this.cache.get(id);
-		if (cached !== undefined && (await this.stampOf(path)) === cached.stamp) return cached.state;
-		return this.read(id);
+		return (await this.entry(id)).state;
 	}
 
 	/** For search after refresh(): the cached session if it matches the index, else a fresh read. */
@@ -168,62 +209,167 @@ export class SessionFiles {
 	/** A read that reports failure instead of throwing: one bad file must not hide the others. */
 	private async tryRead(id: string): Promise<SessionState | undefined> {
 		try {
-			return await this.read(id);
+			return (await this.read(id)).state;
 		} catch (err) {
-			if (!(err instanceof SessionNotFoundError)) this.warn(`Session ${id} could not be read: ${String(err)}`);
+			if (!(err instanceof SessionNotFoundError)) this.warn(`Session ${quoteId(id)} could not be read: ${String(err)}`);
 			return undefined;
 		}
 	}
 
 	async writeNew(id: string, header: HeaderRecord): Promise<SessionState> {
-		const path = this.checkId(id);
+		const path = sessionPath(id);
 		await this.store.mkdir(SESSIONS_DIR);
-		await this.store.write(path, encodeRecord(header));
+		const text = encodeRecord(header);
+		await this.store.write(path, text);
 		const state = SessionState.fromRecords(id, [header], header.createdAt);
-		await this.remember(state);
+		await this.settle(path, state, text, [header]);
 		return state;
 	}
 
-	/** Appends one record as one line, first ending a torn last line so the two never merge. */
+	/**
+	 * Caches `state` after this manager wrote the whole file (`text`, holding `records`), or reads
+	 * the file again when another writer changed it meanwhile. A rewrite costs a full write
+	 * already, so the file is read back and compared: a size alone misses a same-size change.
+	 */
+	private async settle(path: string, state: SessionState, text: string, records: readonly SessionRecord[]): Promise<Cached> {
+		// Stamp first: a change after it leaves a stale stamp, which only costs a read later.
+		const after = await this.statOf(path);
+		const back = await readFileText(this.store, path);
+		const written = state.undecodable.length === 0 ? text : new TextDecoder().decode(textWithLines(text, state.undecodable));
+		if (back.text !== written) {
+			this.cache.delete(state.id);
+			return this.read(state.id);
+		}
+		const seen = new Set(records.map(recordHash));
+		for (const line of state.undecodable) seen.add(lineHash(new TextDecoder().decode(line)));
+		const entry: Cached = { state, stamp: after.stamp, size: after.size, seen };
+		await this.remember(entry);
+		return entry;
+	}
+
+	/** Appends one record as one line. */
 	async append(id: string, record: SessionRecord): Promise<void> {
-		const state = await this.state(id);
-		const line = (state.endsWithNewline ? "" : "\n") + encodeRecord(record);
+		const entry = await this.appendRecords(id, [record]);
+		const state = entry.state;
+		if (state.superseded >= COMPACT_AFTER && state.superseded > state.transcript.length) await this.compact(state);
+	}
+
+	/** Appends records, one line each, first ending a torn last line so the two never merge. */
+	private async appendRecords(id: string, records: readonly SessionRecord[]): Promise<Cached> {
+		const path = sessionPath(id);
+		const entry = await this.entry(id);
+		const lines = records.map(encodeRecord);
+		const data = (entry.state.endsWithNewline ? "" : "\n") + lines.join("");
+		const mine = this.unconfirmedOf(id);
+		for (const record of records) mine.set(recordHash(record), record);
 		try {
-			await this.store.append(SessionFiles.pathOf(id), line);
+			await this.store.append(path, data);
 		} catch (err) {
-			// Part of the line may have been written: read the file again next time.
+			// Part of the line may have been written: read the file again next time. The caller
+			// learns the write failed, so it is not written again behind its back either.
+			for (const record of records) mine.delete(recordHash(record));
 			this.cache.delete(id);
 			throw err;
 		}
-		state.endsWithNewline = true;
-		state.apply(record);
-		await this.remember(state);
-		if (state.superseded >= COMPACT_AFTER && state.superseded > state.transcript.length) await this.compact(state);
+		const expected = entry.size === undefined ? undefined : entry.size + utf8Length(data);
+		const after = await this.statOf(path);
+		if (after.size !== expected) {
+			// Another writer's bytes landed between our last check and now: read them.
+			this.cache.delete(id);
+			return this.read(id);
+		}
+		entry.state.endsWithNewline = true;
+		for (const record of records) {
+			entry.state.apply(record);
+			entry.seen.add(recordHash(record));
+		}
+		entry.stamp = after.stamp;
+		entry.size = after.size;
+		await this.remember(entry);
+		return entry;
 	}
 
 	/** Rewrites a file that is mostly replaced records. The append already succeeded: only warn. */
 	private async compact(state: SessionState): Promise<void> {
 		try {
-			await this.rewrite(state.id, compactRecords(state.toSession(), state.corrupt, this.isoNow()));
+			await this.rewrite(state.id, (current) => compactRecords(current.toSession(), current.corrupt, this.isoNow(), current));
 		} catch (err) {
 			this.cache.delete(state.id);
-			this.warn(`Session ${state.id} could not be compacted: ${String(err)}`);
+			this.warn(`Session ${quoteId(state.id)} could not be compacted: ${String(err)}`);
 		}
 	}
 
-	/** Replaces the whole file with `records`, through a temporary file. */
-	async rewrite(id: string, records: readonly SessionRecord[]): Promise<void> {
-		const path = this.checkId(id);
-		await replaceFile(this.store, path, records.map(encodeRecord).join(""));
-		await this.remember(SessionState.fromRecords(id, records, this.isoNow()));
+	/**
+	 * Replaces the whole file with the records `build` makes from the current session, through a
+	 * temporary file. Right before the rename the file is read again: lines this manager has not
+	 * seen (another writer's) are merged by record id and the rewrite starts over, so no rewrite
+	 * erases what it has not read. Lines that are not UTF-8 are copied byte for byte.
+	 */
+	async rewrite(id: string, build: (current: SessionState) => SessionRecord[]): Promise<void> {
+		const path = sessionPath(id);
+		const temp = tempPathOf(path, this.tag);
+		const base = await this.entry(id);
+		const seen = new Set(base.seen);
+		let records = build(base.state);
+		let undecodable = [...base.state.undecodable];
+		if (undecodable.length > 0 && this.store.writeBytes === undefined) {
+			throw new Error(`Session ${quoteId(id)} has a line that is not UTF-8 and this storage cannot write bytes; it was not rewritten, so the line is kept.`);
+		}
+		for (let attempt = 0; attempt < REWRITE_ATTEMPTS; attempt++) {
+			const text = records.map(encodeRecord).join("");
+			const bytes = undecodable.length > 0 ? textWithLines(text, undecodable) : undefined;
+			const put = (target: string): Promise<void> => (bytes !== undefined && this.store.writeBytes !== undefined ? this.store.writeBytes(target, bytes) : this.store.write(target, text));
+			if (this.store.rename !== undefined) await put(temp);
+			// The check: the file as it is right now, right before it is replaced.
+			if (!(await this.store.exists(path))) {
+				if (this.store.rename !== undefined) await this.store.remove(temp);
+				this.forget(id);
+				throw new SessionNotFoundError(id);
+			}
+			const current = await readFileText(this.store, path);
+			const parsed = parseSessionFile(current.text, current.undecodable);
+			const news = parsed.records.filter((_, i) => !seen.has(parsed.hashes[i] ?? 0));
+			const newLines = parsed.undecodable.filter((u) => !seen.has(u.hash));
+			if (news.length === 0 && newLines.length === 0) {
+				if (this.store.rename === undefined) await put(path);
+				else if (!(await this.renamed(temp, path))) continue;
+				const state = SessionState.fromRecords(id, records, this.isoNow());
+				state.undecodable.push(...undecodable);
+				this.unconfirmed.set(id, new Map(records.filter((r) => r.type !== "session").map((r) => [recordHash(r), r])));
+				await this.settle(path, state, text, records);
+				return;
+			}
+			// Another writer added lines since we read the file: merge them and write again.
+			const merged = SessionState.fromRecords(id, records, this.isoNow());
+			for (const record of news) merged.merge(record);
+			for (const line of newLines) if (!undecodable.some((u) => sameBytes(u, line.bytes))) undecodable = [...undecodable, line.bytes];
+			for (const hash of [...parsed.hashes, ...parsed.undecodable.map((u) => u.hash)]) seen.add(hash);
+			records = compactRecords(merged.toSession(), merged.corrupt, this.isoNow(), merged);
+		}
+		if (this.store.rename !== undefined) await this.store.remove(temp);
+		throw new Error(`Session ${quoteId(id)} kept changing while it was being rewritten; it was left as it is. Try again.`);
+	}
+
+	/**
+	 * Moves the temporary file into place; false when it is gone: another writer rewriting the
+	 * same session took or removed it (the name is shared), so the rewrite starts over.
+	 */
+	private async renamed(temp: string, path: string): Promise<boolean> {
+		try {
+			await this.store.rename?.(temp, path);
+			return true;
+		} catch (err) {
+			if (await this.store.exists(temp)) throw err;
+			return false;
+		}
 	}
 
 	/** Removes the session's file; false when there was none. */
 	async remove(id: string): Promise<boolean> {
-		const path = this.checkId(id);
+		const path = sessionPath(id);
 		const existed = await this.store.exists(path);
 		if (existed) await this.store.remove(path);
-		if (await this.store.exists(path + TMP_SUFFIX)) await this.store.remove(path + TMP_SUFFIX);
+		for (const temp of [path + TMP_SUFFIX, tempPathOf(path, this.tag)]) if (await this.store.exists(temp)) await this.store.remove(temp);
 		this.forget(id);
 		await this.saveIndex();
 		return existed;
@@ -240,19 +386,20 @@ export class SessionFiles {
 		const index = await this.ensureIndex();
 		const names = new Set(await this.store.list(SESSIONS_DIR));
 		for (const name of names) {
-			if (!name.endsWith(EXT + TMP_SUFFIX)) continue;
-			const id = name.slice(0, -(EXT + TMP_SUFFIX).length);
-			if (!ID_PATTERN.test(id)) continue;
+			const id = idOfTempName(name);
+			if (id === undefined) continue;
+			// Next to its session file, a temporary file is an unfinished write (or another
+			// writer's, which then finds it gone and starts its rewrite over).
 			if (names.has(id + EXT)) await this.store.remove(`${SESSIONS_DIR}/${name}`);
-			else if (await this.recoverTemp(id)) names.add(id + EXT);
+			else if (await this.recoverTemp(id, [name])) names.add(id + EXT);
 		}
-		const ids = [...names].filter((n) => n.endsWith(EXT)).map((n) => n.slice(0, -EXT.length)).filter((id) => ID_PATTERN.test(id));
+		const ids = [...names].filter((n) => n.endsWith(EXT)).map((n) => n.slice(0, -EXT.length)).filter(isSessionId);
 		const present = new Set(ids);
 		for (const id of [...index.keys()]) if (!present.has(id)) this.forget(id);
 		const stale: string[] = [];
 		await inParallel(ids, PARALLEL, async (id) => {
 			const entry = index.get(id);
-			if (entry === undefined || (fullCheck && (await this.stampOf(SessionFiles.pathOf(id))) !== entry.stamp)) stale.push(id);
+			if (entry === undefined || (fullCheck && (await this.statOf(sessionPath(id))).stamp !== entry.stamp)) stale.push(id);
 		});
 		if (fullCheck) this.lastFullCheck = nowMs;
 		await inParallel(stale, PARALLEL, async (id) => {
@@ -264,6 +411,7 @@ export class SessionFiles {
 	/** Forgets every cached session and the index, e.g. after the store moved to another folder. */
 	reset(): void {
 		this.cache.clear();
+		this.unconfirmed.clear();
 		this.index = undefined;
 		this.indexDirty = false;
 		this.lastFullCheck = Number.NEGATIVE_INFINITY;

@@ -45,6 +45,21 @@ function copy(message: ChatMessage): ChatMessage {
 	return { ...message };
 }
 
+/** When a record was written: its `at`, else its message's creation time. */
+function recordTime(record: SessionRecord): string | undefined {
+	if (record.type === "message" || record.type === "update" || record.type === "summary") return record.at ?? record.message.createdAt;
+	return record.at;
+}
+
+/** A time that is later than `than` (an unknown time is older than any). */
+function newer(at: string | undefined, than: string | undefined): boolean {
+	return than === undefined || (at !== undefined && at > than);
+}
+
+function sameMessage(a: ChatMessage | undefined, b: ChatMessage): boolean {
+	return a !== undefined && JSON.stringify(a) === JSON.stringify(b);
+}
+
 /** A session as rebuilt from its records: the in-memory model the manager caches. */
 export class SessionState {
 	readonly id: string;
@@ -59,6 +74,12 @@ export class SessionState {
 	summary: ChatMessage | undefined;
 	/** Raw unreadable lines, kept so a rewrite never erases them. */
 	readonly corrupt: string[] = [];
+	/** Lines that are not UTF-8, as their exact bytes: a rewrite copies them unchanged. */
+	readonly undecodable: Uint8Array[] = [];
+	/** When each message, the summary and the title were last set: merges keep the newest. */
+	private readonly messageAt = new Map<string, string>();
+	private summaryAt: string | undefined;
+	private titleAt: string | undefined;
 	/** False when the file's last line has no newline yet. */
 	endsWithNewline = true;
 	/** Records whose effect a later record replaced: what a compaction would save. */
@@ -105,42 +126,103 @@ export class SessionState {
 				break;
 			case "title":
 				this.customTitle = record.title;
+				this.titleAt = record.at;
 				break;
 			case "corrupt":
 				this.corrupt.push(record.raw);
 				break;
 			case "summary":
-				if (this.summary !== undefined) this.superseded++;
-				this.summary = copy(record.message);
+				this.setSummary(record.message, recordTime(record));
 				break;
 			case "message":
 			case "update":
-				this.upsert(record.message);
+				this.upsert(record.message, recordTime(record));
 				break;
 		}
-		const at = record.type === "message" || record.type === "update" || record.type === "summary" ? (record.at ?? record.message.createdAt) : record.at;
+		const at = recordTime(record);
 		if (at !== undefined && at > this.updatedAt) this.updatedAt = at;
 	}
 
-	private upsert(message: ChatMessage): void {
+	/**
+	 * Applies a record another writer added that this state has not seen (a merge before a
+	 * rewrite): new messages and unreadable lines are added, and for a message, the summary or
+	 * the title the newer time wins, so a stale copy never replaces a newer change.
+	 */
+	merge(record: SessionRecord): void {
+		if (!this.isNews(record)) return;
+		if (record.type === "corrupt" && this.corrupt.includes(record.raw)) return;
+		this.apply(record);
+	}
+
+	/** True when `record` would add or change something here that is newer than what is held. */
+	isNews(record: SessionRecord): boolean {
+		const at = recordTime(record);
+		switch (record.type) {
+			case "session":
+				return false;
+			case "corrupt":
+				return !this.corrupt.includes(record.raw);
+			case "title":
+				return this.customTitle !== record.title && (this.titleAt === undefined || record.at > this.titleAt);
+			case "summary":
+				return !sameMessage(this.summary, record.message) && newer(at, this.summaryAt);
+			case "message":
+			case "update": {
+				if (record.message.role === "system") return !sameMessage(this.summary, record.message) && newer(at, this.summaryAt);
+				const index = this.positions.get(record.message.id);
+				if (index === undefined) return true;
+				return !sameMessage(this.transcript[index], record.message) && newer(at, this.messageAt.get(record.message.id));
+			}
+		}
+	}
+
+	/** When the message with `id` was last set, if known. */
+	timeOf(id: string): string | undefined {
+		return this.summary?.id === id ? this.summaryAt : this.messageAt.get(id);
+	}
+
+	get titleTime(): string | undefined {
+		return this.titleAt;
+	}
+
+	private setSummary(message: ChatMessage, at: string | undefined): void {
+		if (this.summary !== undefined) this.superseded++;
+		this.summary = copy(message);
+		this.summaryAt = at;
+	}
+
+	private upsert(message: ChatMessage, at: string | undefined): void {
 		if (message.role === "system") {
 			// A system message outside a summary record can only be a summary.
-			if (this.summary !== undefined) this.superseded++;
-			this.summary = copy(message);
+			this.setSummary(message, at);
 			return;
 		}
-		const at = this.positions.get(message.id);
-		if (at === undefined) {
-			this.positions.set(message.id, this.transcript.length);
-			this.transcript.push(copy(message));
-		} else {
-			this.transcript[at] = copy(message);
+		if (at !== undefined) this.messageAt.set(message.id, at);
+		const index = this.positions.get(message.id);
+		if (index !== undefined) {
+			this.transcript[index] = copy(message);
 			this.superseded++;
+			return;
+		}
+		// Messages stay in time order: one written on another device at the same moment can land
+		// after a later one here. The common case (newest last) costs one comparison.
+		let slot = this.transcript.length;
+		while (slot > 0 && (this.transcript[slot - 1]?.createdAt ?? "") > message.createdAt) slot--;
+		this.transcript.splice(slot, 0, copy(message));
+		for (let i = slot; i < this.transcript.length; i++) {
+			const id = this.transcript[i]?.id;
+			if (id !== undefined) this.positions.set(id, i);
 		}
 	}
 
 	has(messageId: string): boolean {
 		return this.positions.has(messageId);
+	}
+
+	/** The user or assistant message with `id`, if held. */
+	message(id: string): ChatMessage | undefined {
+		const index = this.positions.get(id);
+		return index === undefined ? undefined : this.transcript[index];
 	}
 
 	toSession(): Session {
@@ -169,15 +251,22 @@ export class SessionState {
 
 /**
  * The records of a compacted file holding `session`: header, title (when it is not the automatic
- * one), summary, messages, then the unreadable lines of the old file so none is ever lost.
+ * one), summary, messages, then the unreadable lines of the old file so none is ever lost. Each
+ * record keeps the time it had in `previous` when its content is unchanged (else `at`), so a merge
+ * with another device's copy can still tell which version is newer.
  */
-export function compactRecords(session: Session, corrupt: readonly string[], at: string): SessionRecord[] {
+export function compactRecords(session: Session, corrupt: readonly string[], at: string, previous?: SessionState): SessionRecord[] {
 	const transcript = session.messages.filter((m) => m.role !== "system");
 	const summary = session.messages.filter((m) => m.role === "system").pop();
+	const timeOf = (message: ChatMessage, held: ChatMessage | undefined): string =>
+		held !== undefined && sameMessage(held, message) ? (previous?.timeOf(message.id) ?? at) : at;
 	const records: SessionRecord[] = [{ type: "session", v: FORMAT_VERSION, id: session.id, createdAt: session.createdAt, title: DEFAULT_TITLE, at }];
-	if (session.title !== titleFromMessages(transcript)) records.push({ type: "title", title: session.title, at });
-	if (summary !== undefined) records.push({ type: "summary", message: summary });
-	for (const message of transcript) records.push({ type: "message", message });
+	if (session.title !== titleFromMessages(transcript)) {
+		const titleAt = previous?.customTitle === session.title ? (previous.titleTime ?? at) : at;
+		records.push({ type: "title", title: session.title, at: titleAt });
+	}
+	if (summary !== undefined) records.push({ type: "summary", message: summary, at: timeOf(summary, previous?.summary) });
+	for (const message of transcript) records.push({ type: "message", message, at: timeOf(message, previous?.message(message.id)) });
 	for (const raw of corrupt) records.push({ type: "corrupt", raw });
 	return records;
 }

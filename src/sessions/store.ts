@@ -26,10 +26,21 @@ export interface FileStore {
 	 * full rewrite go through a temporary file so a crash leaves the old or the new file.
 	 */
 	rename?(from: string, to: string): Promise<void>;
+	/**
+	 * Optional: the file's exact bytes. With writeBytes, lets a rewrite keep a damaged line that
+	 * is not UTF-8 byte for byte (read() turns such bytes into U+FFFD).
+	 */
+	readBytes?(path: string): Promise<Uint8Array>;
+	/** Optional: replaces the whole file with `data`. */
+	writeBytes?(path: string, data: Uint8Array): Promise<void>;
 }
 
 export interface FileStat {
-	/** Bytes (or any measure that changes when the content's length changes). */
+	/**
+	 * Bytes in UTF-8. A writer compares it with the size it expects after its own append to notice
+	 * another device's write; a store that measures otherwise still works, re-reading after every
+	 * append.
+	 */
 	size: number;
 	/** Modification time in milliseconds, or any number that changes on every write. */
 	mtime: number;
