@@ -3,6 +3,7 @@ import { lineHash, readFileText, textWithLines, utf8Length } from "./fileText";
 import { encodeRecord, parseSessionFile, type HeaderRecord, type SessionRecord } from "./records";
 import { parseIndex, serializeIndex, type IndexEntry } from "./sessionIndex";
 import { EXT, idOfTempName, isSessionId, quoteId, SESSIONS_DIR, SessionNotFoundError, sessionPath, tempPathOf, TMP_SUFFIX, writerTag } from "./sessionIds";
+import { recordHash, rewriteMerging } from "./rewriteMerging";
 import { compactRecords, SessionState } from "./sessionState";
 import type { FileStore } from "./store";
 
@@ -14,8 +15,6 @@ const MISSING = "missing";
 const PARALLEL = 32;
 /** Compact a file once this many records are superseded and they outnumber the messages. */
 const COMPACT_AFTER = 64;
-/** Merges a rewrite tries before giving up on a file that changes under it every time. */
-const REWRITE_ATTEMPTS = 8;
 
 interface Cached {
 	state: SessionState;
@@ -32,10 +31,6 @@ interface Stamped {
 	size: number | undefined;
 }
 
-/** The line `record` takes in a file, without its "\n", hashed. */
-function recordHash(record: SessionRecord): number {
-	return lineHash(encodeRecord(record).slice(0, -1));
-}
 
 async function inParallel<T>(items: readonly T[], width: number, task: (item: T) => Promise<void>): Promise<void> {
 	for (let i = 0; i < items.length; i += width) await Promise.all(items.slice(i, i + width).map(task));
@@ -46,10 +41,6 @@ function sameEntry(a: IndexEntry | undefined, b: IndexEntry): boolean {
 	const x = a.summary;
 	const y = b.summary;
 	return x.title === y.title && x.createdAt === y.createdAt && x.updatedAt === y.updatedAt && x.messageCount === y.messageCount && x.preview === y.preview;
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-	return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
 /**
@@ -135,7 +126,7 @@ export class SessionFiles {
 
 	private unconfirmedOf(id: string): Map<number, SessionRecord> {
 		let mine = this.unconfirmed.get(id);
-		if (mine === undefined) this.unconfirmed.set(id, (mine = new Map()));
+		if (mine === undefined) this.unconfirmed.set(id, (mine = new Map<number, SessionRecord>()));
 		return mine;
 	}
 
@@ -300,68 +291,30 @@ export class SessionFiles {
 	}
 
 	/**
-	 * Replaces the whole file with the records `build` makes from the current session, through a
-	 * temporary file. Right before the rename the file is read again: lines this manager has not
-	 * seen (another writer's) are merged by record id and the rewrite starts over, so no rewrite
-	 * erases what it has not read. Lines that are not UTF-8 are copied byte for byte.
+	 * Replaces the whole file with the records `build` makes from the current session, merging
+	 * whatever another writer added meanwhile (see rewriteMerging).
 	 */
 	async rewrite(id: string, build: (current: SessionState) => SessionRecord[]): Promise<void> {
 		const path = sessionPath(id);
-		const temp = tempPathOf(path, this.tag);
 		const base = await this.entry(id);
-		const seen = new Set(base.seen);
-		let records = build(base.state);
-		let undecodable = [...base.state.undecodable];
-		if (undecodable.length > 0 && this.store.writeBytes === undefined) {
-			throw new Error(`Session ${quoteId(id)} has a line that is not UTF-8 and this storage cannot write bytes; it was not rewritten, so the line is kept.`);
+		const done = await rewriteMerging(this.store, {
+			id,
+			path,
+			temp: tempPathOf(path, this.tag),
+			seen: base.seen,
+			records: build(base.state),
+			undecodable: base.state.undecodable,
+			now: () => this.isoNow(),
+		});
+		if (done === undefined) {
+			this.forget(id);
+			throw new SessionNotFoundError(id);
 		}
-		for (let attempt = 0; attempt < REWRITE_ATTEMPTS; attempt++) {
-			const text = records.map(encodeRecord).join("");
-			const bytes = undecodable.length > 0 ? textWithLines(text, undecodable) : undefined;
-			const put = (target: string): Promise<void> => (bytes !== undefined && this.store.writeBytes !== undefined ? this.store.writeBytes(target, bytes) : this.store.write(target, text));
-			if (this.store.rename !== undefined) await put(temp);
-			// The check: the file as it is right now, right before it is replaced.
-			if (!(await this.store.exists(path))) {
-				if (this.store.rename !== undefined) await this.store.remove(temp);
-				this.forget(id);
-				throw new SessionNotFoundError(id);
-			}
-			const current = await readFileText(this.store, path);
-			const parsed = parseSessionFile(current.text, current.undecodable);
-			const news = parsed.records.filter((_, i) => !seen.has(parsed.hashes[i] ?? 0));
-			const newLines = parsed.undecodable.filter((u) => !seen.has(u.hash));
-			if (news.length === 0 && newLines.length === 0) {
-				if (this.store.rename === undefined) await put(path);
-				else if (!(await this.renamed(temp, path))) continue;
-				const state = SessionState.fromRecords(id, records, this.isoNow());
-				state.undecodable.push(...undecodable);
-				this.unconfirmed.set(id, new Map(records.filter((r) => r.type !== "session").map((r) => [recordHash(r), r])));
-				await this.settle(path, state, text, records);
-				return;
-			}
-			// Another writer added lines since we read the file: merge them and write again.
-			const merged = SessionState.fromRecords(id, records, this.isoNow());
-			for (const record of news) merged.merge(record);
-			for (const line of newLines) if (!undecodable.some((u) => sameBytes(u, line.bytes))) undecodable = [...undecodable, line.bytes];
-			for (const hash of [...parsed.hashes, ...parsed.undecodable.map((u) => u.hash)]) seen.add(hash);
-			records = compactRecords(merged.toSession(), merged.corrupt, this.isoNow(), merged);
-		}
-		if (this.store.rename !== undefined) await this.store.remove(temp);
-		throw new Error(`Session ${quoteId(id)} kept changing while it was being rewritten; it was left as it is. Try again.`);
-	}
-
-	/**
-	 * Moves the temporary file into place; false when it is gone: another writer rewriting the
-	 * same session took or removed it (the name is shared), so the rewrite starts over.
-	 */
-	private async renamed(temp: string, path: string): Promise<boolean> {
-		try {
-			await this.store.rename?.(temp, path);
-			return true;
-		} catch (err) {
-			if (await this.store.exists(temp)) throw err;
-			return false;
-		}
+		const state = SessionState.fromRecords(id, done.records, this.isoNow());
+		state.undecodable.push(...done.undecodable);
+		// Until a later read shows them, these records are ours to write again if a rename erases them.
+		this.unconfirmed.set(id, new Map(done.records.filter((r) => r.type !== "session").map((r) => [recordHash(r), r])));
+		await this.settle(path, state, done.text, done.records);
 	}
 
 	/** Removes the session's file; false when there was none. */

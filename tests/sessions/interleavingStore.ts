@@ -47,11 +47,10 @@ export class Interleaver {
 			remove: wrap("remove", (p: string) => inner.remove(p)),
 			mkdir: wrap("mkdir", (d: string) => inner.mkdir(d)),
 		};
-		const { stat, rename, readBytes, writeBytes } = inner;
-		if (stat !== undefined) store.stat = wrap("stat", (p: string) => stat.call(inner, p));
-		if (rename !== undefined) store.rename = wrap("rename", (a: string, b: string) => rename.call(inner, a, b));
-		if (readBytes !== undefined) store.readBytes = wrap("readBytes", (p: string) => readBytes.call(inner, p));
-		if (writeBytes !== undefined) store.writeBytes = wrap("writeBytes", (p: string, d: Uint8Array) => writeBytes.call(inner, p, d));
+		if (inner.stat !== undefined) store.stat = wrap("stat", (p: string) => inner.stat?.(p) ?? Promise.resolve(null));
+		if (inner.rename !== undefined) store.rename = wrap("rename", (a: string, b: string) => inner.rename?.(a, b) ?? Promise.resolve());
+		if (inner.readBytes !== undefined) store.readBytes = wrap("readBytes", (p: string) => inner.readBytes?.(p) ?? Promise.resolve(new Uint8Array()));
+		if (inner.writeBytes !== undefined) store.writeBytes = wrap("writeBytes", (p: string, d: Uint8Array) => inner.writeBytes?.(p, d) ?? Promise.resolve());
 		return store;
 	}
 }
