@@ -3,7 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { message, steppingClock } from "../../tests/sessions/helpers";
+import { InMemoryAdapter } from "../../tests/obsidian/adapter";
 import { NodeFileStore } from "./nodeStore";
+import { ObsidianFileStore } from "./obsidianStore";
 import { SessionManager } from "./SessionManager";
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -55,6 +57,29 @@ describe("a damaged line that is not UTF-8", () => {
 		const rewritten = await readFile(path);
 		expect(count(rewritten, damaged)).toBe(1);
 		const fresh = await new SessionManager(new NodeFileStore(root), { onWarning: () => undefined }).load(id);
+		expect(fresh.messages.map((m) => m.content)).toEqual(["question", "draft 99"]);
+	});
+});
+
+describe("a damaged line that is not UTF-8, in the vault (Obsidian's adapter)", () => {
+	it("is kept byte for byte through a compaction and a rewrite", async () => {
+		const adapter = new InMemoryAdapter();
+		const store = new ObsidianFileStore(adapter, "Discover/Chats");
+		const manager = new SessionManager(store, { now: steppingClock(), onWarning: () => undefined });
+		const { id } = await manager.create();
+		await manager.appendMessage(id, message("user", "question", 1));
+		await manager.appendMessage(id, message("assistant", "", 2));
+		const path = `Discover/Chats/sessions/${id}.jsonl`;
+		const withDamage = Buffer.concat([Buffer.from(await adapter.readBinary(path)), damaged, Buffer.from("\n")]);
+		await adapter.writeBinary(path, withDamage.buffer.slice(withDamage.byteOffset, withDamage.byteOffset + withDamage.length));
+		expect((await adapter.stat(path))?.size).toBe(withDamage.length);
+
+		const writer = new SessionManager(new ObsidianFileStore(adapter, "Discover/Chats"), { now: steppingClock(Date.UTC(2026, 1, 1)), onWarning: () => undefined });
+		for (let i = 0; i < 100; i++) await writer.updateMessage(id, message("assistant", `draft ${i}`, 2));
+		await writer.updateSession(await writer.load(id));
+		const rewritten = Buffer.from(await adapter.readBinary(path));
+		expect(count(rewritten, damaged)).toBe(1);
+		const fresh = await new SessionManager(new ObsidianFileStore(adapter, "Discover/Chats"), { onWarning: () => undefined }).load(id);
 		expect(fresh.messages.map((m) => m.content)).toEqual(["question", "draft 99"]);
 	});
 });

@@ -4,9 +4,38 @@ import { baseName, parentPath } from "./paths";
 
 interface Entry {
 	type: "file" | "folder";
+	/** The content as `read` returns it: invalid UTF-8 decoded to U+FFFD, as Obsidian's adapter does. */
 	data: string;
+	/** The exact bytes, kept only when they are not the UTF-8 encoding of `data` (written as binary). */
+	raw?: Uint8Array;
+	/** Bytes on "disk", as `stat` reports them. */
+	size: number;
 	ctime: number;
 	mtime: number;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+function utf8Length(text: string): number {
+	let bytes = 0;
+	for (let i = 0; i < text.length; i++) {
+		const c = text.charCodeAt(i);
+		if (c < 0x80) bytes += 1;
+		else if (c < 0x800) bytes += 2;
+		else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+			bytes += 4;
+			i++;
+		} else bytes += 3;
+	}
+	return bytes;
+}
+
+function concatBytes(a: Uint8Array, b: Uint8Array): Uint8Array {
+	const out = new Uint8Array(a.length + b.length);
+	out.set(a, 0);
+	out.set(b, a.length);
+	return out;
 }
 
 function missing(path: string): Error {
@@ -15,7 +44,7 @@ function missing(path: string): Error {
 }
 
 export class InMemoryAdapter implements O.DataAdapter {
-	private entries = new Map<string, Entry>([["", { type: "folder", data: "", ctime: 0, mtime: 0 }]]);
+	private entries = new Map<string, Entry>([["", { type: "folder", data: "", size: 0, ctime: 0, mtime: 0 }]]);
 	/** Not Obsidian API: every write/append/remove/rename, for tests that check what touched disk. */
 	readonly log: string[] = [];
 
@@ -47,7 +76,7 @@ export class InMemoryAdapter implements O.DataAdapter {
 		if (existing) return;
 		this.ensureParents(k);
 		const now = Date.now();
-		this.entries.set(k, { type: "folder", data: "", ctime: now, mtime: now });
+		this.entries.set(k, { type: "folder", data: "", size: 0, ctime: now, mtime: now });
 	}
 
 	exists(normalizedPath: string, sensitive?: boolean): Promise<boolean> {
@@ -62,7 +91,7 @@ export class InMemoryAdapter implements O.DataAdapter {
 	stat(normalizedPath: string): Promise<O.Stat | null> {
 		const e = this.entries.get(this.key(normalizedPath));
 		if (!e) return Promise.resolve(null);
-		return Promise.resolve({ type: e.type, ctime: e.ctime, mtime: e.mtime, size: e.data.length });
+		return Promise.resolve({ type: e.type, ctime: e.ctime, mtime: e.mtime, size: e.size });
 	}
 
 	/** Like Obsidian: full vault-relative paths of the direct children; rejects when the folder is missing. */
@@ -88,11 +117,17 @@ export class InMemoryAdapter implements O.DataAdapter {
 	}
 
 	async readBinary(normalizedPath: string): Promise<ArrayBuffer> {
-		const bytes = new TextEncoder().encode(await this.read(normalizedPath));
-		return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+		const text = await this.read(normalizedPath);
+		const bytes = this.file(normalizedPath).raw ?? encoder.encode(text);
+		return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
 	}
 
 	write(normalizedPath: string, data: string, options?: O.DataWriteOptions): Promise<void> {
+		return this.put(normalizedPath, data, undefined, options);
+	}
+
+	/** Writes text, or bytes (`raw`, kept as they are when they are not valid UTF-8). */
+	private put(normalizedPath: string, data: string, raw: Uint8Array | undefined, options?: O.DataWriteOptions): Promise<void> {
 		const k = this.key(normalizedPath);
 		const existing = this.entries.get(k);
 		if (existing?.type === "folder") return Promise.reject(new Error(`EISDIR: '${normalizedPath}' is a folder`));
@@ -103,6 +138,8 @@ export class InMemoryAdapter implements O.DataAdapter {
 		this.entries.set(k, {
 			type: "file",
 			data,
+			raw,
+			size: raw?.length ?? utf8Length(data),
 			ctime: options?.ctime ?? existing?.ctime ?? now,
 			mtime: options?.mtime ?? now,
 		});
@@ -111,7 +148,10 @@ export class InMemoryAdapter implements O.DataAdapter {
 	}
 
 	writeBinary(normalizedPath: string, data: ArrayBuffer, options?: O.DataWriteOptions): Promise<void> {
-		return this.write(normalizedPath, new TextDecoder().decode(data), options);
+		const bytes = new Uint8Array(data.slice(0));
+		const text = decoder.decode(bytes);
+		const exact = utf8Length(text) === bytes.length && text.indexOf("\uFFFD") < 0;
+		return this.put(normalizedPath, text, exact ? undefined : bytes, options);
 	}
 
 	append(normalizedPath: string, data: string, options?: O.DataWriteOptions): Promise<void> {
@@ -120,13 +160,18 @@ export class InMemoryAdapter implements O.DataAdapter {
 		if (existing?.type === "folder") return Promise.reject(new Error(`EISDIR: '${normalizedPath}' is a folder`));
 		if (!existing) return this.write(k, data, options);
 		existing.data += data;
+		if (existing.raw !== undefined) existing.raw = concatBytes(existing.raw, encoder.encode(data));
+		existing.size += utf8Length(data);
 		existing.mtime = options?.mtime ?? Date.now();
 		this.log.push(`append ${k}`);
 		return Promise.resolve();
 	}
 
-	appendBinary(normalizedPath: string, data: ArrayBuffer, options?: O.DataWriteOptions): Promise<void> {
-		return this.append(normalizedPath, new TextDecoder().decode(data), options);
+	async appendBinary(normalizedPath: string, data: ArrayBuffer, options?: O.DataWriteOptions): Promise<void> {
+		const existing = this.entries.get(this.key(normalizedPath));
+		if (existing?.type !== "file") return this.writeBinary(normalizedPath, data, options);
+		const before = existing.raw ?? encoder.encode(existing.data);
+		await this.writeBinary(normalizedPath, concatBytes(before, new Uint8Array(data)).buffer as ArrayBuffer, { ctime: existing.ctime, mtime: options?.mtime });
 	}
 
 	async process(normalizedPath: string, fn: (data: string) => string, options?: O.DataWriteOptions): Promise<string> {
@@ -157,7 +202,7 @@ export class InMemoryAdapter implements O.DataAdapter {
 		const k = this.key(normalizedPath);
 		const e = this.entries.get(k);
 		if (!e) throw missing(normalizedPath);
-		if (e.type === "file") await this.write(`.trash/${baseName(k)}`, e.data);
+		if (e.type === "file") await this.writeBinary(`.trash/${baseName(k)}`, await this.readBinary(k));
 		await this.removeAny(k);
 	}
 
@@ -207,7 +252,7 @@ export class InMemoryAdapter implements O.DataAdapter {
 
 	async copy(normalizedPath: string, normalizedNewPath: string): Promise<void> {
 		if (await this.exists(normalizedNewPath)) throw new Error(`EEXIST: '${normalizedNewPath}' exists`);
-		await this.write(normalizedNewPath, await this.read(normalizedPath));
+		await this.writeBinary(normalizedNewPath, await this.readBinary(normalizedPath));
 	}
 
 	/** Not Obsidian API: every path, for test assertions. */

@@ -87,3 +87,20 @@ describe("Vault", () => {
 		expect(events).toEqual(["create Notes", "create Notes/Sub", "create Notes/Sub/A note.md", "rename Notes/Sub Notes/Moved"]);
 	});
 });
+
+describe("InMemoryAdapter bytes", () => {
+	it("reports sizes in UTF-8 bytes and keeps bytes that are not UTF-8 exactly, as the desktop adapter does", async () => {
+		const adapter = new InMemoryAdapter();
+		await adapter.write("a.md", "é中😀");
+		expect((await adapter.stat("a.md"))?.size).toBe(2 + 3 + 4);
+		await adapter.append("a.md", "é");
+		expect((await adapter.stat("a.md"))?.size).toBe(11);
+		const bytes = new Uint8Array([0x61, 0xe9, 0x62, 0xff]);
+		await adapter.writeBinary("b.bin", bytes.buffer.slice(0));
+		expect((await adapter.stat("b.bin"))?.size).toBe(4);
+		expect(await adapter.read("b.bin")).toBe("a\uFFFDb\uFFFD");
+		expect([...new Uint8Array(await adapter.readBinary("b.bin"))]).toEqual([0x61, 0xe9, 0x62, 0xff]);
+		await adapter.append("b.bin", "c");
+		expect([...new Uint8Array(await adapter.readBinary("b.bin"))]).toEqual([0x61, 0xe9, 0x62, 0xff, 0x63]);
+	});
+});
