@@ -196,7 +196,7 @@ describe("history browser", () => {
 		first.close();
 		// Markdown renders when the test says so, as a slow renderer would.
 		const held: (() => void)[] = [];
-		const render = MarkdownRenderer.render;
+		const render = MarkdownRenderer.render.bind(MarkdownRenderer);
 		const spy = vi.spyOn(MarkdownRenderer, "render").mockImplementation((...args) => new Promise<void>((resolve) => held.push(() => void render(...args).then(resolve))));
 		try {
 			await t.open();
