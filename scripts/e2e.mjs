@@ -128,12 +128,22 @@ try {
 		model.queue({ tokens: words(600), tokensPerSecond: 60 });
 		await page.fill(`${VIEW} .discover-chat-input`, "Explain photosynthesis step by step.");
 		await page.press(`${VIEW} .discover-chat-input`, "Enter");
-		const lengths = [];
-		for (let i = 0; i < 6; i++) {
-			await page.waitForTimeout(250);
-			lengths.push(await page.evaluate(() => document.querySelector(".discover-chat-message-assistant .discover-chat-message-body")?.textContent?.length ?? 0));
-		}
-		check(new Set(lengths).size >= 3 && lengths.at(-1) > lengths[0], `the answer streams in (lengths ${lengths.join(", ")})`);
+		// The answer grows on screen in steps: wait until three different, growing lengths were seen
+		// (a 10 s answer; up to 8 s to see them), rather than sampling at fixed times.
+		const lengths = await page
+			.waitForFunction(
+				() => {
+					const seen = (window.e2eLengths ??= []);
+					const now = document.querySelector(".discover-chat-message-assistant .discover-chat-message-body")?.textContent?.length ?? 0;
+					if (now > (seen.at(-1) ?? 0)) seen.push(now);
+					return seen.length >= 3 ? seen : false;
+				},
+				null,
+				{ timeout: 8000, polling: 100 },
+			)
+			.then((h) => h.jsonValue())
+			.catch(() => page.evaluate(() => window.e2eLengths ?? []));
+		check(lengths.length >= 3 && lengths.at(-1) > lengths[0], `the answer streams in (lengths ${lengths.join(", ")})`);
 		check((await page.getAttribute(`${VIEW} .discover-chat-send`, "aria-label")) === "Stop answer", "Send becomes Stop while streaming");
 		await page.screenshot({ path: join(artifacts, "panel-streaming.png") });
 		await page.click(`${VIEW} .discover-chat-send`);
@@ -266,17 +276,20 @@ try {
 		await page.fill(".discover-chat-history-search", "");
 		await page.waitForSelector(`.discover-chat-history-item[data-session-id="${long.id}"]`, { timeout: 5000 });
 		await page.click(`.discover-chat-history-item[data-session-id="${long.id}"]`);
-		await page.waitForSelector(".discover-chat-history-message", { timeout: 5000 });
-		// Closing and reopening keeps the chat and where it was scrolled to.
-		const scrolledTo = await page.evaluate(() => {
+		// The chat shown before stays on screen until the long one is loaded: wait for the long one.
+		await page.waitForFunction((title) => document.querySelector(".discover-chat-history-session-title")?.textContent === title && document.querySelector(".discover-chat-history-message") !== null, long.title, { timeout: 5000 });
+		// Closing and reopening keeps the chat and where it was scrolled to. Where the person ends up
+		// is known only once the browser has laid out what came into view (Markdown rendered, message
+		// heights measured, scroll anchoring applied), so the position is read once it has settled.
+		await page.evaluate(() => {
 			const el = document.querySelector(".discover-chat-history-messages");
 			el.scrollTop = 3000;
-			el.dispatchEvent(new Event("scroll"));
-			return el.scrollTop;
 		});
+		const scrolledTo = await settledScrollTop(".discover-chat-history-messages");
 		await page.keyboard.press("Escape");
 		await page.click(`${VIEW} [aria-label="Open history"]`);
-		await page.waitForSelector(".discover-chat-history .discover-chat-history-message", { timeout: 5000 });
+		// Shown (not hidden while it is being put in place) is what the person sees.
+		await page.waitForSelector(".discover-chat-history .discover-chat-history-messages:not(.is-restoring) .discover-chat-history-message", { state: "visible", timeout: 5000 });
 		const restored = await page.evaluate(() => document.querySelector(".discover-chat-history-messages")?.scrollTop ?? -1);
 		check(scrolledTo > 0 && Math.abs(restored - scrolledTo) <= 1, `reopening the history restores the chat's scroll position (${restored} of ${scrolledTo})`);
 		await page.click('.discover-chat-history-actions button:has-text("Load")');
@@ -297,8 +310,14 @@ try {
 		const input = page.locator("#e2e-settings .setting-item", { hasText: /recent messages to keep/i }).first().locator("input");
 		await input.fill("9");
 		await input.dispatchEvent("change");
-		await page.waitForTimeout(200);
-		const saved = await page.evaluate(() => window.e2e.harness.readPluginDataText(window.e2e.app, "discover-chat"));
+		// Saving is asynchronous: wait for data.json to say 9 (up to 5 s) instead of a fixed pause.
+		const saved = await page
+			.waitForFunction(async () => {
+				const text = await window.e2e.harness.readPluginDataText(window.e2e.app, "discover-chat");
+				return text !== null && JSON.parse(text).recentMessagesToKeep === 9 ? text : false;
+			}, null, { timeout: 5000 })
+			.then((h) => h.jsonValue())
+			.catch(() => null);
 		check(saved !== null && JSON.parse(saved).recentMessagesToKeep === 9, "a changed setting is saved to data.json");
 		await page.screenshot({ path: join(artifacts, "settings-tab.png"), fullPage: true });
 		await page.evaluate(() => {
@@ -513,6 +532,34 @@ async function closedPort() {
 
 function mb(bytes) {
 	return `${(bytes / 1024 / 1024).toFixed(2)} MB`;
+}
+
+/**
+ * The scroll position of `selector` once it stopped changing: two more frames in a row with the same
+ * position and height and no plain-text message left in view. By then the browser has also
+ * delivered the scroll events for every change (they fire at the start of the next frame).
+ */
+async function settledScrollTop(selector) {
+	return page.evaluate(async (sel) => {
+		const frame = () => new Promise((resolve) => window.requestAnimationFrame(() => resolve()));
+		const el = document.querySelector(sel);
+		const plainInView = () => {
+			const view = el.getBoundingClientRect();
+			return Array.from(el.querySelectorAll(".is-plain")).some((p) => {
+				const r = p.getBoundingClientRect();
+				return r.bottom > view.top && r.top < view.bottom;
+			});
+		};
+		let last = "";
+		// At most ~10 s of frames: a position that never settles is read as it is, and fails the check.
+		for (let same = 0, frames = 0; same < 2 && frames < 600; frames++) {
+			await frame();
+			const now = `${el.scrollTop}/${el.scrollHeight}`;
+			same = now === last && !plainInView() ? same + 1 : 0;
+			last = now;
+		}
+		return el.scrollTop;
+	}, selector);
 }
 
 async function waitReady() {

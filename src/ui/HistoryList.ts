@@ -108,6 +108,9 @@ export class HistoryList {
 
 	private onScroll(): void {
 		const el = this.el;
+		// After the history closed, the browser may still report a scroll, from the detached list
+		// (whose scrollTop reads 0): it is not where the person was.
+		if (!el.isConnected) return;
 		if (this.queue.length > 0 && el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_END_PX) this.renderPage(HISTORY_PAGE_SIZE);
 		this.handlers.onScroll(el.scrollTop);
 	}

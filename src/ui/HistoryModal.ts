@@ -113,7 +113,7 @@ export class HistoryModal extends Modal {
 		const restore = opts.restoreScroll === true && !opts.messageId;
 		const transcript = this.renderSession(session, restore ? this.state.messagesShown : 0);
 		if (restore) {
-			transcript.restoreScroll(this.state.messagesScroll);
+			await transcript.restoreScroll(this.state.messagesScroll);
 			return;
 		}
 		const el = opts.messageId ? transcript.reveal(opts.messageId) : undefined;

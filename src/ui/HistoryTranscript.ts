@@ -9,6 +9,8 @@ import { LazyMarkdown } from "./LazyMarkdown";
 export const TRANSCRIPT_PAGE_SIZE = 40;
 /** Within this many pixels of the end, the next page is added. */
 const NEAR_END_PX = 600;
+/** At most this many rounds (frames) of laying out a restored position before it is shown anyway. */
+const RESTORE_ROUNDS = 8;
 
 export interface HistoryTranscriptHandlers {
 	onToPrompt: (text: string) => void;
@@ -27,6 +29,8 @@ export class HistoryTranscript {
 	private readonly markdown: LazyMarkdown;
 	private readonly messages: readonly ChatMessage[];
 	private shown = 0;
+	private restoring = false;
+	private destroyed = false;
 
 	constructor(parentEl: HTMLElement, app: App, messages: readonly ChatMessage[], private readonly handlers: HistoryTranscriptHandlers, minShown = 0) {
 		this.messages = messages;
@@ -47,12 +51,30 @@ export class HistoryTranscript {
 		return this.el.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(id)}"]`) ?? undefined;
 	}
 
-	/** Scrolls to `top`, adding pages while the content is still too short to get there. */
-	restoreScroll(top: number): void {
-		this.el.scrollTop = top;
-		while (this.el.scrollTop < top - 1 && this.shown < this.messages.length) {
-			this.renderUpTo(this.shown + TRANSCRIPT_PAGE_SIZE);
-			this.el.scrollTop = top;
+	/**
+	 * Puts the view at `top` while it is hidden, and shows it only once it is in place, so the person
+	 * never sees the transcript at its start, as plain text, or moving. Each round adds pages until
+	 * the content reaches `top`, renders the Markdown in view, and lets the browser lay out a frame
+	 * (messages coming on screen get their real height then, and scroll anchoring reacts); it ends
+	 * when a frame changes nothing.
+	 */
+	async restoreScroll(top: number): Promise<void> {
+		this.restoring = true;
+		this.el.addClass("is-restoring");
+		try {
+			for (let round = 0; round < RESTORE_ROUNDS; round++) {
+				this.scrollToTop(top);
+				const at = this.el.scrollTop;
+				const height = this.el.scrollHeight;
+				const rendered = await this.markdown.renderInView();
+				await nextFrame(this.el);
+				if (this.destroyed) return;
+				if (rendered === 0 && this.el.scrollTop === at && this.el.scrollHeight === height) return;
+			}
+			this.scrollToTop(top);
+		} finally {
+			this.restoring = false;
+			this.el.removeClass("is-restoring");
 		}
 	}
 
@@ -61,6 +83,7 @@ export class HistoryTranscript {
 	}
 
 	destroy(): void {
+		this.destroyed = true;
 		this.markdown.unload();
 		this.el.remove();
 	}
@@ -73,8 +96,20 @@ export class HistoryTranscript {
 		this.handlers.onShown(this.shown);
 	}
 
+	/** Scrolls to `top`, adding pages while the content is still too short to get there. */
+	private scrollToTop(top: number): void {
+		this.el.scrollTop = top;
+		while (this.el.scrollTop < top - 1 && this.shown < this.messages.length) {
+			this.renderUpTo(this.shown + TRANSCRIPT_PAGE_SIZE);
+			this.el.scrollTop = top;
+		}
+	}
+
 	private onScroll(): void {
 		const el = this.el;
+		// A scroll the browser reports after the history closed comes from a detached element, whose
+		// scrollTop reads 0: it says nothing about where the person was. Nor does our own restoring.
+		if (!el.isConnected || this.restoring) return;
 		if (this.shown < this.messages.length && el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_END_PX) this.renderUpTo(this.shown + TRANSCRIPT_PAGE_SIZE);
 		this.handlers.onScroll(el.scrollTop);
 	}
@@ -90,4 +125,9 @@ export class HistoryTranscript {
 		iconButton(meta, "corner-down-left", "Use as prompt", () => this.handlers.onToPrompt(m.content));
 		this.markdown.add(el.createDiv({ cls: "discover-chat-history-message-text" }), m.content.trim());
 	}
+}
+
+/** Resolves after the browser's next frame (its layout included). */
+function nextFrame(el: HTMLElement): Promise<void> {
+	return new Promise((resolve) => el.win.requestAnimationFrame(() => resolve()));
 }

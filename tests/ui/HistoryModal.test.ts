@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { MarkdownRenderer } from "obsidian";
 import { asObsidianApp, clearNotices, createTestApp, flush, notices, pressKey, typeInto } from "../obsidian/harness";
 import { HISTORY_PAGE_SIZE } from "../../src/ui/HistoryList";
 import { historyStateFor, invalidateSessionList } from "../../src/ui/historyState";
@@ -156,6 +157,62 @@ describe("history browser", () => {
 		await t.open();
 		expect(t.el(".discover-chat-history-session-title")?.textContent).toBe("Physics");
 		expect(messages().scrollTop).toBe(0);
+	});
+
+	it("keeps the saved scroll positions when the browser reports a scroll after the history closed", async () => {
+		const t = await setup();
+		t.sessions.add("Long", Array.from({ length: 40 }, (_, i) => message(i % 2 ? "assistant" : "user", `Line ${i}`)), "2026-01-03T10:00:00.000Z");
+		const first = await t.open();
+		t.all(".discover-chat-history-item")[0]!.click();
+		await flush();
+		const list = t.el(".discover-chat-history-list")!;
+		const transcript = t.el(".discover-chat-history-messages")!;
+		list.scrollTop = 37;
+		list.dispatchEvent(new Event("scroll"));
+		transcript.scrollTop = 420;
+		transcript.dispatchEvent(new Event("scroll"));
+		first.close();
+		// Chromium delivers a scroll event at the next frame, after Esc closed the modal: on the
+		// detached elements, whose scrollTop then reads 0.
+		for (const el of [list, transcript]) {
+			el.scrollTop = 0;
+			el.dispatchEvent(new Event("scroll"));
+		}
+		await t.open();
+		await vi.waitFor(() => expect(t.el(".discover-chat-history-messages.is-restoring")).toBeNull());
+		expect(t.el(".discover-chat-history-list")!.scrollTop).toBe(37);
+		expect(t.el(".discover-chat-history-messages")!.scrollTop).toBe(420);
+	});
+
+	it("shows a reopened chat only once it is at its saved position, its Markdown in view rendered", async () => {
+		const t = await setup();
+		t.sessions.add("Long", Array.from({ length: 40 }, (_, i) => message(i % 2 ? "assistant" : "user", `Line **${i}**`)), "2026-01-03T10:00:00.000Z");
+		const first = await t.open();
+		t.all(".discover-chat-history-item")[0]!.click();
+		await flush();
+		const before = t.el(".discover-chat-history-messages")!;
+		before.scrollTop = 420;
+		before.dispatchEvent(new Event("scroll"));
+		first.close();
+		// Markdown renders when the test says so, as a slow renderer would.
+		const held: (() => void)[] = [];
+		const render = MarkdownRenderer.render.bind(MarkdownRenderer);
+		const spy = vi.spyOn(MarkdownRenderer, "render").mockImplementation((...args) => new Promise<void>((resolve) => held.push(() => void render(...args).then(resolve))));
+		try {
+			await t.open();
+			const transcript = t.el(".discover-chat-history-messages")!;
+			// Laid out at the saved position, but hidden while the Markdown in view is not rendered.
+			expect(transcript.scrollTop).toBe(420);
+			expect(transcript.hasClass("is-restoring")).toBe(true);
+			expect(held.length).toBeGreaterThan(0);
+			for (const release of held.splice(0)) release();
+			await vi.waitFor(() => expect(transcript.hasClass("is-restoring")).toBe(false));
+			// Shown at the saved position, rendered: nothing left to move it.
+			expect(transcript.scrollTop).toBe(420);
+			expect(transcript.querySelector(".discover-chat-history-message-text strong")?.textContent).toBe("0");
+		} finally {
+			spy.mockRestore();
+		}
 	});
 
 	it("shows a thousand chats page by page, and reopens with as many shown as before", async () => {
