@@ -8,12 +8,43 @@ export function looksLikeHtml(text: string): boolean {
 	return /^\s*(?:<!doctype html|<html[\s>]|<head[\s>]|<body[\s>])/i.test(text) || /<\/(?:html|body|head|title|div|p|h1)>/i.test(text.slice(0, 4096));
 }
 
-/** A web page's readable text: scripts, styles and comments dropped, tags removed, spaces collapsed. */
+/** Elements whose content is not text to read. */
+const RAW_TEXT = new Set(["script", "style", "noscript", "template"]);
+
+/**
+ * A web page's readable text: scripts, styles and comments dropped, tags removed, entities decoded,
+ * spaces collapsed. One pass, never backtracking: the page comes from a server we do not trust.
+ */
 export function htmlToText(html: string): string {
-	return html
-		.replace(/<!--[\s\S]*?-->/g, " ")
-		.replace(/<(script|style|noscript|template)\b[\s\S]*?<\/\1\s*>/gi, " ")
-		.replace(/<[^>]*>/g, " ")
+	const lower = html.toLowerCase();
+	const parts: string[] = [];
+	let i = 0;
+	while (i < html.length) {
+		const lt = html.indexOf("<", i);
+		if (lt === -1) {
+			parts.push(html.slice(i));
+			break;
+		}
+		parts.push(html.slice(i, lt), " ");
+		if (lower.startsWith("<!--", lt)) {
+			const end = lower.indexOf("-->", lt + 4);
+			i = end === -1 ? html.length : end + 3;
+			continue;
+		}
+		const gt = html.indexOf(">", lt);
+		// A page read only in part may end inside a tag.
+		if (gt === -1) break;
+		const name = /^<\s*([a-z]+)/.exec(lower.slice(lt, Math.min(gt, lt + 24)))?.[1];
+		i = gt + 1;
+		if (name !== undefined && RAW_TEXT.has(name)) {
+			const close = lower.indexOf(`</${name}`, i);
+			if (close === -1) break;
+			const closeEnd = html.indexOf(">", close);
+			i = closeEnd === -1 ? html.length : closeEnd + 1;
+		}
+	}
+	return parts
+		.join("")
 		.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
 			if (name[0] === "#") {
 				const code = name[1] === "x" || name[1] === "X" ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
