@@ -1,8 +1,11 @@
 // What a hostile or broken server costs the client (issue 7 §4): for each endless or oversized
 // reply, the bytes the client read, the memory it grew by (heap and buffers) and the time until it gave up. Each case
 // is stopped by the bench after DEADLINE_MS if the client would not stop by itself.
-// Standalone: npx tsx bench/limits.ts [--transport fetch|node]
+// Standalone: npx tsx bench/limits.ts [node]
 import { performance } from "node:perf_hooks";
+import { clearInterval, clearTimeout, setInterval, setTimeout } from "node:timers";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { createAdapter, fetchTransport, loadNodeTransport, type ProviderName, type Transport } from "../src/providers";
 import type { GenerateRequest } from "../src/chat/types";
 import { ProviderServer, type Scenario } from "../tests/support/providerServer";
@@ -53,6 +56,12 @@ function counting(transport: Transport): { transport: Transport; read: () => num
 	return { transport: counted, read: () => read };
 }
 
+/** A full collection before each case, so its growth is its own. */
+function collectGarbage(): void {
+	setFlagsFromString("--expose-gc");
+	(runInNewContext("gc") as () => void)();
+}
+
 /** JS heap plus buffers outside it (a body read with `response.text()` collects there). */
 function memory(): number {
 	const m = process.memoryUsage();
@@ -68,8 +77,7 @@ async function run(server: ProviderServer, base: Transport, c: Case): Promise<st
 	const adapter = createAdapter({ provider: c.provider, baseUrl: baseUrlFor(c.provider, server.url), model: "m", transport, stallTimeoutMs: STALL_MS });
 	const controller = new AbortController();
 	const deadline = setTimeout(() => controller.abort(), DEADLINE_MS);
-	const gc = (globalThis as { gc?: () => void }).gc;
-	gc?.();
+	collectGarbage();
 	const heapBefore = memory();
 	let peak = heapBefore;
 	const sampler = setInterval(() => (peak = Math.max(peak, memory())), 20);
