@@ -1,4 +1,4 @@
-import { errorKind } from "../providers/errors";
+import { errorKind, partialAnswer } from "../providers/errors";
 import type { SessionManager } from "../sessions/SessionManager";
 import { memoizeEstimate, promptCost, type EstimateFn } from "./promptCost";
 import { TokenCalibration, calibratedEstimate } from "./calibration";
@@ -10,7 +10,7 @@ import type { BuiltPrompt } from "./prompt";
 import { isAbort } from "./summarizer";
 import { estimateTokens } from "./tokens";
 import { truncationWarning } from "./truncation";
-import { StreamedAnswer } from "./streamedAnswer";
+import { StreamedAnswer, type ThinkingRecord } from "./streamedAnswer";
 import { TurnRecorder } from "./turnRecorder";
 import { assemblePrompt, prepareHistory, type ChatEvent, type TurnSetup } from "./turnPrompt";
 import type { ChatMessage, ChatSettings, LLMAdapter, Session } from "./types";
@@ -216,6 +216,9 @@ export class ChatService {
 
 		let prepared = await prepareHistory(setup, session, user, budget, includeHistory, false);
 		if (prepared === "aborted") return this.recorder.answer(session, "", true);
+		// Every answer kept passes the adapter's redaction: a server may echo the key inside one.
+		const keep = (answer: string): string => setup.adapter.redact?.(answer) ?? answer;
+		const keepThought = (thought: ThinkingRecord): ThinkingRecord => (thought.thinking === undefined ? thought : { ...thought, thinking: keep(thought.thinking) });
 		let prompt = assemblePrompt(setup, prepared, text, opts, budget);
 		for (let attempt = 0; ; attempt++) {
 			const streamed = new StreamedAnswer(opts, this.now);
@@ -229,9 +232,9 @@ export class ChatService {
 					...streamed.request,
 				});
 				this.observeUsage(model, settings, prompt, result.usage?.promptTokens);
-				return await this.recorder.answer(session, streamed.finalText(result), false, streamed.thinking(result));
+				return await this.recorder.answer(session, keep(streamed.finalText(result)), false, keepThought(streamed.thinking(result)));
 			} catch (err) {
-				if (isAbort(err, signal)) return this.recorder.answer(session, streamed.partialText, true, streamed.thinking());
+				if (isAbort(err, signal)) return this.recorder.answer(session, keep(streamed.partialText), true, keepThought(streamed.thinking()));
 				if (errorKind(err) === "context_overflow" && attempt === 0) {
 					// Our estimate was too low for this server: compact harder and try once more.
 					this.onEvent({ type: "status", text: "Continuing conversation…" });
@@ -241,7 +244,10 @@ export class ChatService {
 					prompt = assemblePrompt(setup, prepared, text, opts, forced);
 					continue;
 				}
-				await this.recorder.failed(session, user, err);
+				// An answer cut off (at the size cap) is kept, marked with why; the error is still reported.
+				const partial = partialAnswer(err);
+				if (partial !== undefined) await this.recorder.answer(session, keep(partial), true, keepThought(streamed.thinking()), err);
+				else await this.recorder.failed(session, user, err);
 				throw err;
 			}
 		}

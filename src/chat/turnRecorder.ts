@@ -68,12 +68,16 @@ export class TurnRecorder {
 		return true;
 	}
 
-	/** Adds the answer (a stopped one with `cancelled: true`); a failed save is a warning, the answer stays shown. */
-	async answer(session: Session, content: string, cancelled: boolean, thought: ThinkingRecord = {}): Promise<ChatMessage> {
+	/**
+	 * Adds the answer (a stopped one with `cancelled: true`; one cut off by `failure` also says why);
+	 * a failed save is a warning, the answer stays shown.
+	 */
+	async answer(session: Session, content: string, cancelled: boolean, thought: ThinkingRecord = {}, failure?: unknown): Promise<ChatMessage> {
 		const answer: ChatMessage = { id: newId(this.opts.now()), role: "assistant", content, createdAt: this.iso() };
 		if (cancelled) answer.cancelled = true;
 		if (thought.thinking !== undefined) answer.thinking = thought.thinking;
 		if (thought.thinkingMs !== undefined) answer.thinkingMs = thought.thinkingMs;
+		if (failure !== undefined) answer.error = reason(failure).slice(0, 300);
 		session.messages.push(answer);
 		try {
 			await this.opts.sessions.appendMessage(session.id, answer);

@@ -76,6 +76,11 @@ export interface GenerateResult {
 
 export interface LLMAdapter {
 	generate(req: GenerateRequest): Promise<GenerateResult>;
+	/**
+	 * Removes secrets (the configured API key) from answer text before the engine saves it. The
+	 * engine applies it to every answer it keeps, including one joined from streamed deltas on Stop.
+	 */
+	redact?(text: string): string;
 }
 
 /** Every error an adapter throws carries one of these kinds. */

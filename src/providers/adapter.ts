@@ -1,4 +1,5 @@
 import type { GenerateRequest } from "../chat/types";
+import { answerCharLimit, MAX_METADATA_BYTES } from "./limits";
 import { LLMError } from "./errors";
 import type { Dialect } from "./dialect";
 import { diagnoseConnection } from "./diagnose";
@@ -27,7 +28,7 @@ export class HttpAdapter implements ProviderAdapter {
 			}
 			if (this.model.trim() === "") throw new LLMError("bad_request", "No model is chosen yet. Choose one in settings.", { provider: this.provider });
 			const call = this.dialect.chatCall(req);
-			const decoder = this.dialect.decoder(this.ctx, req);
+			const decoder = this.dialect.decoder(this.ctx, req, answerCharLimit(req.maxTokens));
 			await streamRequest(this.ctx, {
 				url: call.url,
 				method: "POST",
@@ -36,17 +37,27 @@ export class HttpAdapter implements ProviderAdapter {
 				signal: req.signal,
 				onResponse: (response) => decoder.begin?.(response),
 				onText: (text) => decoder.push(text),
+				progress: decoder.progress ? () => decoder.progress?.() ?? 0 : undefined,
 			});
 			if (req.signal?.aborted) throw new LLMError("aborted", "Stopped.", { provider: this.provider });
-			return decoder.finish();
+			const result = decoder.finish();
+			// A server may echo the key inside an answer; it must not be saved or exported.
+			result.text = this.redact(result.text);
+			if (result.thinking !== undefined) result.thinking = this.redact(result.thinking);
+			return result;
 		} catch (err) {
 			throw scrubError(err, { apiKey: this.config.apiKey, provider: this.provider });
 		}
 	}
 
+	/** The configured key (and any 8+ character run of it) out of text about to be saved. */
+	redact(text: string): string {
+		return redactSecret(text, this.config.apiKey);
+	}
+
 	async listModels(signal?: AbortSignal): Promise<ModelInfo[]> {
 		try {
-			const body = await requestJson(this.ctx, { url: this.dialect.modelsUrl, method: "GET", headers: this.dialect.headers, signal });
+			const body = await requestJson(this.ctx, { url: this.dialect.modelsUrl, method: "GET", headers: this.dialect.headers, signal, maxBytes: MAX_METADATA_BYTES });
 			return this.dialect.readModels(body);
 		} catch (err) {
 			throw scrubError(err, { apiKey: this.config.apiKey, provider: this.provider });

@@ -1,4 +1,6 @@
 import type { GenerateRequest, Usage } from "../chat/types";
+import { LLMError } from "./errors";
+import { MAX_ANSWER_CHARS } from "./limits";
 import { ThinkTagSplitter } from "./thinkTags";
 import type { ProviderGenerateResult } from "./types";
 
@@ -15,8 +17,14 @@ export class AnswerBuilder {
 	private readonly splitter: ThinkTagSplitter;
 	private serverThinks = false;
 	usage: Usage | undefined;
+	/** Non-empty deltas so far: the request's stall limit restarts only when this grows. */
+	progress = 0;
+	private size = 0;
 
-	constructor(private readonly listener: AnswerListener = {}) {
+	constructor(
+		private readonly listener: AnswerListener = {},
+		private readonly maxChars = MAX_ANSWER_CHARS,
+	) {
 		this.splitter = new ThinkTagSplitter({
 			text: (delta) => {
 				this.parts.push(delta);
@@ -31,12 +39,15 @@ export class AnswerBuilder {
 	}
 
 	text(delta: string): void {
-		if (delta) this.splitter.push(delta);
+		if (!delta) return;
+		this.grow(delta.length);
+		this.splitter.push(delta);
 	}
 
 	/** The server's own thinking field (Ollama `thinking`, Anthropic thinking blocks, `reasoning_content`). */
 	thinking(delta: string): void {
 		if (!delta) return;
+		this.grow(delta.length);
 		if (!this.serverThinks) {
 			this.serverThinks = true;
 			this.splitter.serverThinks();
@@ -47,6 +58,18 @@ export class AnswerBuilder {
 	private addThinking(delta: string): void {
 		this.thinkingParts.push(delta);
 		this.listener.onThinking?.(delta);
+	}
+
+	/** A runaway answer (a server repeating itself for ever) stops at the cap; what came is kept. */
+	private grow(chars: number): void {
+		this.progress++;
+		this.size += chars;
+		if (this.size <= this.maxChars) return;
+		throw new LLMError(
+			"protocol",
+			`The answer passed ${this.maxChars.toLocaleString("en-US")} characters, far more than the length asked for, so it was cut off there; the server may be stuck repeating itself. The partial answer is kept.`,
+			{ partialText: this.parts.join("") },
+		);
 	}
 
 	addUsage(usage: Usage): void {
@@ -78,6 +101,8 @@ export interface StreamDecoder {
 	/** Sees the response's headers before the body (a dialect checks the content type). */
 	begin?(response: Response): void;
 	push(text: string): void;
+	/** Answer text, thinking and the end seen so far, as a count that grows (not keep-alives). */
+	progress?(): number;
 	/** The body ended: returns the answer, or throws when the stream never reached its terminator. */
 	finish(): ProviderGenerateResult;
 }

@@ -45,7 +45,7 @@ export const anthropicDialect: DialectFactory = (config, baseUrl) => {
 			headers: { ...headers, "content-type": "application/json", accept: "text/event-stream" },
 			body: JSON.stringify({ model: config.model, ...toAnthropicPrompt(req.messages), max_tokens: req.maxTokens, stream: true }),
 		}),
-		decoder: (ctx, listener) => new AnthropicStreamDecoder(ctx, listener),
+		decoder: (ctx, listener, maxChars) => new AnthropicStreamDecoder(ctx, listener, maxChars),
 		readModels: readOpenAIModels, // Same `{ data: [{ id, max_input_tokens? }] }` shape.
 		modelContextLength: (ctx, model, signal) => contextLengthFromList(ctx, `${baseUrl}/v1/models?limit=1000`, headers, model, signal),
 	};

@@ -22,12 +22,17 @@ export class AnthropicStreamDecoder implements StreamDecoder {
 	constructor(
 		private readonly ctx: ErrorContext,
 		listener: AnswerListener = {},
+		maxChars?: number,
 	) {
-		this.answer = new AnswerBuilder(listener);
+		this.answer = new AnswerBuilder(listener, maxChars);
 	}
 
 	push(text: string): void {
 		this.sse.push(text, this.onEvent, this.onStray);
+	}
+
+	progress(): number {
+		return this.answer.progress + (this.stopped ? 1 : 0);
 	}
 
 	finish(): ProviderGenerateResult {

@@ -1,5 +1,6 @@
 import type { LLMErrorKind } from "../chat/types";
 import { LLMError } from "./errors";
+import { conciseServerText } from "./errorText";
 import { PROVIDER_LABELS, providerSubject, type ProviderName } from "./types";
 
 /** Each server's real wording for "the prompt does not fit the context window". */
@@ -19,6 +20,9 @@ const CONTEXT_OVERFLOW_PATTERNS: readonly RegExp[] = [
 	/prompt is longer than the context length/i, // Ollama
 	/input length and `?max_tokens`? exceed context limit/i, // Anthropic, when max_tokens does not fit
 ];
+
+/** How much of a server's error text is searched for its wording (error bodies are read up to 64 KB). */
+const MAX_CLASSIFIED_TEXT = 64 * 1024;
 
 export function isContextOverflowText(text: string): boolean {
 	return CONTEXT_OVERFLOW_PATTERNS.some((re) => re.test(text));
@@ -106,11 +110,12 @@ function kindFromType(type: string, message: string): LLMErrorKind | undefined {
 /** An error a server reported with an HTTP status. */
 export function classifyHttpError(ctx: ErrorContext, status: number, bodyText: string, headers: Headers): LLMError {
 	const body = parseJsonOrText(bodyText);
-	const message = providerMessage(body);
+	const said = providerMessage(body)?.slice(0, MAX_CLASSIFIED_TEXT);
+	const message = said === undefined ? undefined : conciseServerText(said);
 	const type = providerErrorType(body);
 	const opts = { status, provider: ctx.provider };
 	const fallback = `${providerSubject(ctx.provider)} answered HTTP ${status}${message ? `: ${message}` : "."}`;
-	if (isContextOverflowText(`${type} ${message ?? bodyText}`)) return new LLMError("context_overflow", message ?? fallback, opts);
+	if (isContextOverflowText(`${type} ${said ?? bodyText}`)) return new LLMError("context_overflow", message ?? fallback, opts);
 	if (status === 401 || status === 403) {
 		// Ollama refuses an origin it does not allow with a bare 403.
 		if (ctx.provider === "ollama" && status === 403 && !message && !ctx.sendsNoOrigin) return new LLMError("auth", originRefusedMessage(ctx.origin), opts);
@@ -133,17 +138,17 @@ export function classifyHttpError(ctx: ErrorContext, status: number, bodyText: s
 	// 503 and Anthropic's 529 may say when to come back, too.
 	if (status >= 500) return new LLMError("server", message ?? fallback, { ...opts, retryAfterMs: parseRetryAfter(headers) });
 	if (status >= 400) return new LLMError("bad_request", message ?? fallback, opts);
-	// The Node transport does not follow redirects (fetch does): say where the server points.
-	const location = status >= 300 ? headers.get("location") : null;
-	if (location) return new LLMError("protocol", `${providerSubject(ctx.provider)} redirected the request to ${location} (HTTP ${status}); use that address as the base URL.`, opts);
+	// Redirects never get here: request.ts refuses them before reading a body (redirect.ts).
 	return new LLMError("protocol", fallback, opts);
 }
 
 /** An error object that arrived inside a stream (an error event, an error line, a 200 error body). */
 export function classifyStreamError(ctx: ErrorContext, body: unknown): LLMError {
-	const message = providerMessage(body) ?? "The server reported an error without a message.";
+	// Stream events may be megabytes long; the wording that matters is at the start.
+	const said = providerMessage(body)?.slice(0, MAX_CLASSIFIED_TEXT);
+	const message = said === undefined ? "The server reported an error without a message." : conciseServerText(said);
 	const type = providerErrorType(body);
-	const kind = kindFromType(type, message) ?? "server";
+	const kind = kindFromType(type, said ?? message) ?? "server";
 	if (kind === "not_found") return new LLMError(kind, modelMissingMessage(ctx, message), { provider: ctx.provider });
 	return new LLMError(kind, message, { provider: ctx.provider });
 }

@@ -1,4 +1,5 @@
 import { errorKind, LLMError } from "./errors";
+import { MAX_METADATA_BYTES } from "./limits";
 import { originRefusedMessage } from "./classify";
 import type { Dialect } from "./dialect";
 import { sameOllamaModel } from "./ollama";
@@ -38,7 +39,7 @@ async function originWasRefused(ctx: RequestContext, dialect: Dialect, signal?: 
 		return false; // Mobile: no Node transport to ask with.
 	}
 	try {
-		await requestJson({ ...ctx, transport: node }, { url: dialect.modelsUrl, method: "GET", headers: dialect.headers, signal });
+		await requestJson({ ...ctx, transport: node }, { url: dialect.modelsUrl, method: "GET", headers: dialect.headers, signal, maxBytes: MAX_METADATA_BYTES });
 		return true;
 	} catch {
 		return false;
@@ -56,7 +57,7 @@ export async function diagnoseConnection(
 	const started = now();
 	let models: ModelInfo[];
 	try {
-		models = dialect.readModels(await requestJson(ctx, { url: dialect.modelsUrl, method: "GET", headers: dialect.headers, signal }));
+		models = dialect.readModels(await requestJson(ctx, { url: dialect.modelsUrl, method: "GET", headers: dialect.headers, signal, maxBytes: MAX_METADATA_BYTES }));
 	} catch (err) {
 		const kind = errorKind(err);
 		const message = err instanceof Error ? err.message : String(err);

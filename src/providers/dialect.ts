@@ -14,7 +14,8 @@ export interface HttpCall {
 export interface Dialect {
 	/** The chat request for `req`. */
 	chatCall(req: GenerateRequest): HttpCall;
-	decoder(ctx: ErrorContext, listener: AnswerListener): StreamDecoder;
+	/** `maxChars`: the answer's size cap (`answerCharLimit`). */
+	decoder(ctx: ErrorContext, listener: AnswerListener, maxChars?: number): StreamDecoder;
 	/** Where to list models, and how to read the answer. */
 	modelsUrl: string;
 	readModels(body: unknown): ModelInfo[];

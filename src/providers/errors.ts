@@ -20,6 +20,8 @@ export interface LLMErrorOptions {
 	/** Which provider dialect raised it ("ollama", "openai", "anthropic"). */
 	provider?: string;
 	cause?: unknown;
+	/** The answer received before the failure, for the engine to keep (an answer cut at the size cap). */
+	partialText?: string;
 }
 
 /** The one error type adapters throw. `message` is the provider's own words, never an API key. */
@@ -28,6 +30,7 @@ export class LLMError extends Error {
 	readonly status?: number;
 	readonly retryAfterMs?: number;
 	readonly provider?: string;
+	readonly partialText?: string;
 
 	constructor(kind: LLMErrorKind, message: string, options: LLMErrorOptions = {}) {
 		super(message);
@@ -36,6 +39,7 @@ export class LLMError extends Error {
 		this.status = options.status;
 		this.retryAfterMs = options.retryAfterMs;
 		this.provider = options.provider;
+		if (options.partialText !== undefined) this.partialText = options.partialText;
 		if (options.cause !== undefined) (this as { cause?: unknown }).cause = options.cause;
 	}
 }
@@ -45,4 +49,11 @@ export function errorKind(err: unknown): LLMErrorKind | undefined {
 	if (typeof err !== "object" || err === null || !("kind" in err)) return undefined;
 	const { kind } = err;
 	return typeof kind === "string" && (LLM_ERROR_KINDS as readonly string[]).includes(kind) ? (kind as LLMErrorKind) : undefined;
+}
+
+/** The partial answer an error carries (duck-typed like `errorKind`), if any. */
+export function partialAnswer(err: unknown): string | undefined {
+	if (typeof err !== "object" || err === null || !("partialText" in err)) return undefined;
+	const { partialText } = err;
+	return typeof partialText === "string" ? partialText : undefined;
 }

@@ -52,6 +52,7 @@ export function createAdapter(config: ProviderConfig): ProviderAdapter {
 		firstByteTimeoutMs: config.firstByteTimeoutMs ?? DEFAULT_FIRST_BYTE_TIMEOUT_MS,
 		stallTimeoutMs: config.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS,
 		fromApp: config.fromApp,
+		baseUrl,
 	};
 	const settled: ProviderConfig = { ...config, baseUrl, apiKey };
 	return new HttpAdapter(settled, ctx, dialect(settled, baseUrl));

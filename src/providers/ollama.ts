@@ -1,4 +1,5 @@
 import { isRecord, numberOrUndefined } from "./answer";
+import { MAX_METADATA_BYTES } from "./limits";
 import type { DialectFactory } from "./dialect";
 import { OllamaStreamDecoder } from "./ollamaStream";
 import { requestJson } from "./request";
@@ -20,7 +21,7 @@ export const ollamaDialect: DialectFactory = (config, baseUrl) => {
 				options: { num_ctx: req.contextWindow, num_predict: req.maxTokens },
 			}),
 		}),
-		decoder: (ctx, listener) => new OllamaStreamDecoder(ctx, listener),
+		decoder: (ctx, listener, maxChars) => new OllamaStreamDecoder(ctx, listener, maxChars),
 		readModels: (body) => {
 			const models = isRecord(body) && Array.isArray(body.models) ? body.models : [];
 			const out: ModelInfo[] = [];
@@ -38,6 +39,7 @@ export const ollamaDialect: DialectFactory = (config, baseUrl) => {
 				headers: { ...headers, "content-type": "application/json" },
 				body: JSON.stringify({ model }),
 				signal,
+				maxBytes: MAX_METADATA_BYTES,
 			});
 			return ollamaContextLength(body);
 		},

@@ -14,12 +14,17 @@ export class OllamaStreamDecoder implements StreamDecoder {
 	constructor(
 		private readonly ctx: ErrorContext,
 		listener: AnswerListener = {},
+		maxChars?: number,
 	) {
-		this.answer = new AnswerBuilder(listener);
+		this.answer = new AnswerBuilder(listener, maxChars);
 	}
 
 	push(text: string): void {
 		this.lines.push(text, this.onLine);
+	}
+
+	progress(): number {
+		return this.answer.progress + (this.done ? 1 : 0);
 	}
 
 	finish(): ProviderGenerateResult {

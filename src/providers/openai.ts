@@ -1,4 +1,5 @@
 import { isRecord, numberOrUndefined } from "./answer";
+import { MAX_METADATA_BYTES } from "./limits";
 import type { DialectFactory } from "./dialect";
 import { OpenAIStreamDecoder } from "./openaiStream";
 import { requestJson, type RequestContext } from "./request";
@@ -21,7 +22,7 @@ export const openaiDialect: DialectFactory = (config, baseUrl) => {
 				max_tokens: req.maxTokens,
 			}),
 		}),
-		decoder: (ctx, listener) => new OpenAIStreamDecoder(ctx, listener),
+		decoder: (ctx, listener, maxChars) => new OpenAIStreamDecoder(ctx, listener, maxChars),
 		readModels: readOpenAIModels,
 		// The OpenAI API does not say; vLLM, llama.cpp and OpenRouter do, in their model list.
 		modelContextLength: (ctx, model, signal) => contextLengthFromList(ctx, `${baseUrl}/models`, headers, model, signal),
@@ -55,6 +56,6 @@ export async function contextLengthFromList(
 	model: string,
 	signal?: AbortSignal,
 ): Promise<number | undefined> {
-	const models = readOpenAIModels(await requestJson(ctx, { url, method: "GET", headers, signal }));
+	const models = readOpenAIModels(await requestJson(ctx, { url, method: "GET", headers, signal, maxBytes: MAX_METADATA_BYTES }));
 	return models.find((m) => m.id === model)?.contextLength;
 }

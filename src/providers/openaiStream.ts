@@ -2,6 +2,7 @@ import type { EventSourceMessage } from "eventsource-parser";
 import { AnswerBuilder, isRecord, numberOrUndefined, type AnswerListener, type StreamDecoder } from "./answer";
 import { classifyStreamError, type ErrorContext } from "./classify";
 import { LLMError } from "./errors";
+import { describeSize, MAX_ANSWER_CHARS, MAX_BODY_BYTES } from "./limits";
 import { SseReader } from "./sse";
 import type { ProviderGenerateResult } from "./types";
 
@@ -20,14 +21,16 @@ export class OpenAIStreamDecoder implements StreamDecoder {
 	private done = false;
 	private finished = false;
 	private jsonBody: string[] | undefined;
+	private jsonBodySize = 0;
 	private readonly onEvent = (event: EventSourceMessage): void => this.event(event);
 	private readonly onStray = (line: string): void => this.stray(line);
 
 	constructor(
 		private readonly ctx: ErrorContext,
 		listener: AnswerListener = {},
+		private readonly maxChars = MAX_ANSWER_CHARS,
 	) {
-		this.answer = new AnswerBuilder(listener);
+		this.answer = new AnswerBuilder(listener, maxChars);
 	}
 
 	begin(response: Response): void {
@@ -36,8 +39,20 @@ export class OpenAIStreamDecoder implements StreamDecoder {
 	}
 
 	push(text: string): void {
-		if (this.jsonBody) this.jsonBody.push(text);
-		else this.sse.push(text, this.onEvent, this.onStray);
+		if (!this.jsonBody) {
+			this.sse.push(text, this.onEvent, this.onStray);
+			return;
+		}
+		// A whole answer in one JSON body: the answer's cap, plus room for the JSON around it.
+		this.jsonBodySize += text.length;
+		if (this.jsonBodySize > this.maxChars + MAX_BODY_BYTES) throw protocolError(`The server's JSON answer passed ${describeSize(this.maxChars + MAX_BODY_BYTES)} without ending, so it was not read further.`);
+		this.jsonBody.push(text);
+	}
+
+	progress(): number {
+		// A JSON body has no events: every piece of it is progress.
+		if (this.jsonBody) return this.jsonBodySize;
+		return this.answer.progress + (this.done || this.finished ? 1 : 0);
 	}
 
 	finish(): ProviderGenerateResult {

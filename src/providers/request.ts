@@ -1,6 +1,8 @@
 import { LLMError } from "./errors";
 import { classifyHttpError, type ErrorContext } from "./classify";
+import { describeSize, MAX_BODY_BYTES, readLimitedText } from "./limits";
 import { redactSecret } from "./redact";
+import { isRedirect, redirectError } from "./redirect";
 import { startTimer, stopTimer, type TimerHandle } from "./timers";
 import type { Transport } from "./transport";
 import { PROVIDER_LABELS, providerSubject } from "./types";
@@ -15,6 +17,8 @@ export interface RequestContext extends ErrorContext {
 	stallTimeoutMs: number;
 	/** Requests come from the app, where a refused origin looks like an unreachable server. */
 	fromApp?: boolean;
+	/** The configured base URL, to suggest an address when a server redirects. */
+	baseUrl?: string;
 }
 
 export interface StreamingRequest {
@@ -27,6 +31,14 @@ export interface StreamingRequest {
 	onResponse?: (response: Response) => void;
 	/** Receives decoded text as it arrives; a multibyte character split across chunks comes out whole. */
 	onText: (text: string) => void;
+	/** A body longer than this is a `protocol` error, and the rest is not read. Unlimited when absent. */
+	maxBytes?: number;
+	/**
+	 * How much real progress the body has made (answer text, thinking, the end): the stall limit
+	 * restarts only when it grows, so keep-alive comments cannot hold a dead answer open. When
+	 * absent, every byte counts.
+	 */
+	progress?: () => number;
 }
 
 function seconds(ms: number): string {
@@ -48,11 +60,13 @@ function describeCause(err: unknown): string {
 export function scrubError(err: unknown, ctx: { apiKey?: string; provider: string }): LLMError {
 	if (err instanceof LLMError) {
 		const message = redactSecret(err.message, ctx.apiKey);
-		if (message === err.message) return err;
+		const partialText = err.partialText === undefined ? undefined : redactSecret(err.partialText, ctx.apiKey);
+		if (message === err.message && partialText === err.partialText) return err;
 		return new LLMError(err.kind, message, {
 			status: err.status,
 			retryAfterMs: err.retryAfterMs,
 			provider: err.provider,
+			partialText,
 		});
 	}
 	return new LLMError("protocol", redactSecret(`Unexpected failure: ${describeCause(err)}`, ctx.apiKey), { provider: ctx.provider });
@@ -91,6 +105,8 @@ export async function streamRequest(ctx: RequestContext, req: StreamingRequest):
 	};
 	arm(ctx.firstByteTimeoutMs, `${subject} sent nothing for ${seconds(ctx.firstByteTimeoutMs)}. It may still be loading the model, or it is not answering; try again.`);
 	const stallMessage = `${subject} stopped sending mid-answer for ${seconds(ctx.stallTimeoutMs)}; the answer is incomplete.`;
+	const idleMessage = `${subject} kept the connection open but sent no answer for ${seconds(ctx.stallTimeoutMs)}. It may be stuck or still loading the model; try again.`;
+	const race = <T>(p: Promise<T>): Promise<T> => Promise.race([p, aborted]);
 
 	let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
 	try {
@@ -102,8 +118,13 @@ export async function streamRequest(ctx: RequestContext, req: StreamingRequest):
 			const originHint = ctx.fromApp && !ctx.sendsNoOrigin ? " If it is, it may be refusing requests from Obsidian; the connection test in settings tells which, and how to fix it." : "";
 			throw new LLMError("network", `Could not reach ${label} at ${ctx.origin}: ${describeCause(err)}. Is the server running?${originHint}`, { provider: ctx.provider });
 		}
+		if (isRedirect(response)) {
+			response.body?.cancel().catch(() => undefined);
+			throw redirectError(ctx, req.url, response);
+		}
 		if (!response.ok) {
-			const text = await Promise.race([response.text(), aborted]).catch((err: unknown) => {
+			// Only the start of an error body can matter, and an endless one must not be read whole.
+			const text = await readLimitedText(response, MAX_BODY_BYTES, race).catch((err: unknown) => {
 				if (err instanceof LLMError) throw err;
 				return "";
 			});
@@ -118,6 +139,8 @@ export async function streamRequest(ctx: RequestContext, req: StreamingRequest):
 		reader = response.body.getReader();
 		const decoder = new TextDecoder("utf-8");
 		let first = true;
+		let received = 0;
+		let progress = req.progress?.() ?? 0;
 		for (;;) {
 			let chunk: ReadableStreamReadResult<Uint8Array>;
 			try {
@@ -127,11 +150,17 @@ export async function streamRequest(ctx: RequestContext, req: StreamingRequest):
 				throw new LLMError("network", `The connection to ${label} broke mid-answer (${describeCause(err)}); the answer is incomplete.`, { provider: ctx.provider });
 			}
 			if (chunk.done) break;
-			// From the first byte on, the limit is the gap between chunks.
-			if (first || chunk.value.byteLength > 0) arm(ctx.stallTimeoutMs, stallMessage);
-			first = false;
+			received += chunk.value.byteLength;
+			if (req.maxBytes !== undefined && received > req.maxBytes) {
+				throw new LLMError("protocol", `${subject} sent more than ${describeSize(req.maxBytes)} where a short reply was expected, so the rest was not read. Check the base URL.`, { provider: ctx.provider });
+			}
 			const text = decoder.decode(chunk.value, { stream: true });
 			if (text) req.onText(text);
+			// From the first byte on, the limit is the gap between steps of progress (or bytes).
+			const now = req.progress ? req.progress() : received;
+			if (first || now > progress) arm(ctx.stallTimeoutMs, now > 0 || !req.progress ? stallMessage : idleMessage);
+			first = false;
+			progress = now;
 		}
 		const tail = decoder.decode();
 		if (tail) req.onText(tail);
@@ -149,10 +178,13 @@ export async function streamRequest(ctx: RequestContext, req: StreamingRequest):
 	}
 }
 
-/** A small JSON request (model lists, model details), under the same limits as a stream. */
+/**
+ * A small JSON request (model lists, model details), under the same limits as a stream; its body is
+ * read up to `maxBytes` (64 KB unless the caller expects more).
+ */
 export async function requestJson(ctx: RequestContext, req: Omit<StreamingRequest, "onText">): Promise<unknown> {
 	let text = "";
-	await streamRequest(ctx, { ...req, onText: (t) => (text += t) });
+	await streamRequest(ctx, { maxBytes: MAX_BODY_BYTES, ...req, onText: (t) => (text += t) });
 	try {
 		return JSON.parse(text) as unknown;
 	} catch {

@@ -8,17 +8,22 @@ export interface TransportInit {
 
 /**
  * Sends one HTTP request and resolves with a standard `Response` whose `body` streams. It must reject
- * (or error the body) promptly when `signal` aborts, and close the connection.
+ * (or error the body) promptly when `signal` aborts, and close the connection. It must never follow
+ * a redirect: credentials would go to whatever host the server names.
  */
 export type Transport = ((url: string, init: TransportInit) => Promise<Response>) & {
 	/** True when the transport sends no Origin header, so no server can refuse it for its origin. */
 	readonly sendsNoOrigin?: boolean;
 };
 
-/** The default: the platform's `fetch`, which streams and aborts on desktop and mobile. */
+/**
+ * The default: the platform's `fetch`, which streams and aborts on desktop and mobile. Redirects are
+ * not followed (`fetch` would carry `x-api-key` to the new host): the caller gets the 3xx, or in a
+ * browser an opaque redirect, and refuses it with the address (request.ts).
+ */
 export const fetchTransport: Transport = (url, init) =>
-	// Deliberately not requestUrl: it can neither stream nor abort.
-	fetch(url, { method: init.method, headers: init.headers, body: init.body, signal: init.signal });
+	// Deliberately not requestUrl: it can neither stream nor abort, and it follows redirects.
+	fetch(url, { method: init.method, headers: init.headers, body: init.body, signal: init.signal, redirect: "manual" });
 
 /**
  * A Node `http`/`https` transport for desktop, where a server refuses the app's origin: it sends no

@@ -29,7 +29,9 @@ export interface FailureScene {
 export function showTurnFailure(scene: FailureScene, turn: FailedTurn): void {
 	const diagnosis = diagnose(turn.err);
 	const last = scene.messages[scene.messages.length - 1];
-	const recorded = last?.role === "user" && last.content === turn.text;
+	// A question is on record when it is the last message, or followed only by its cut-off answer.
+	const question = last?.role === "assistant" && last.error !== undefined ? scene.messages[scene.messages.length - 2] : last;
+	const recorded = question?.role === "user" && question.content === turn.text;
 	// Not a word is lost: unsent text goes back, ahead of anything typed while it was on its way.
 	if ((diagnosis.unsent || !recorded) && !turn.wholeNote) {
 		const draft = scene.composer.value;

@@ -16,6 +16,7 @@ import {
 	midStreamError,
 	MULTIBYTE_TOKENS,
 	SSE_HEADERS,
+	streamFor,
 	streamScenario,
 } from "../support/providerStreams";
 import { TRANSPORTS, useProviderServer } from "../support/transports";
@@ -136,7 +137,10 @@ for (const { name, load } of TRANSPORTS) {
 				});
 
 				it("a stall mid-stream is a network error that says so", async () => {
-					env.server.route("POST", path, streamScenario(provider, MULTIBYTE_TOKENS, {}, { stallAfterBytes: 60 }));
+					// Stall once the second token is through: mid-answer, not before it.
+					const body = streamFor(provider, MULTIBYTE_TOKENS);
+					const afterSecond = body.indexOf("\n", body.indexOf(JSON.stringify(MULTIBYTE_TOKENS[1]))) + 2;
+					env.server.route("POST", path, { headers: headersFor(provider), body, stallAfterBytes: new TextEncoder().encode(body.slice(0, afterSecond)).byteLength });
 					const err = await rejection(adapter(provider, { stallTimeoutMs: 100 }).generate(chat()));
 					expect(err.kind).toBe("network");
 					expect(err.message).toMatch(/stopped sending mid-answer for 100 ms/);
