@@ -48,6 +48,8 @@ describe("text fitting", () => {
 					expect(out).not.toMatch(/^[\uDC00-\uDFFF]|[\uD800-\uDBFF]$/);
 				}
 			}),
+			// Found by this property: the cut moved back to a space priced a token more than the cut tested.
+			{ examples: [["\t **bold** - [ ] 42 مرحبا", 5]] },
 		);
 	});
 });

@@ -12,6 +12,10 @@ function isHighSurrogate(code: number): boolean {
 	return code >= 0xd800 && code <= 0xdbff;
 }
 
+function isLowSurrogate(code: number): boolean {
+	return code >= 0xdc00 && code <= 0xdfff;
+}
+
 /** Moves a cut back to whitespace when there is some close by, so words are not split. */
 function backToWhitespace(text: string, end: number): number {
 	const floor = Math.max(0, end - 40);
@@ -35,8 +39,15 @@ export function truncateToTokens(text: string, maxTokens: number, estimate: Esti
 		else hi = mid - 1;
 	}
 	if (lo === 0) return "";
-	const end = backToWhitespace(capped, lo);
-	return capped.slice(0, end).trimEnd() + ELLIPSIS;
+	const head = (end: number): string => capped.slice(0, end).trimEnd() + ELLIPSIS;
+	let end = backToWhitespace(capped, lo);
+	// The estimate is not monotonic in the length (a cut at a space can price a pair differently
+	// than the cut the search tested), so the result is checked and cut further until it fits.
+	while (end > 0 && estimate(head(end)) > maxTokens) {
+		end--;
+		if (isHighSurrogate(capped.charCodeAt(end - 1))) end--;
+	}
+	return end > 0 ? head(end) : "";
 }
 
 /** The longest end of `text` (starting with "…") within `maxTokens`. */
@@ -53,11 +64,15 @@ export function tailToTokens(text: string, maxTokens: number, estimate: Estimate
 		else hi = mid - 1;
 	}
 	if (lo === 0) return "";
+	const tail = (start: number): string => ELLIPSIS + capped.slice(start).trimStart();
 	let start = capped.length - lo;
-	// Never start on the low half of a surrogate pair.
-	const code = capped.charCodeAt(start);
-	if (code >= 0xdc00 && code <= 0xdfff) start++;
-	return ELLIPSIS + capped.slice(start).trimStart();
+	// Never start on the low half of a surrogate pair; then, as above, check the result and cut further.
+	if (isLowSurrogate(capped.charCodeAt(start))) start++;
+	while (start < capped.length && estimate(tail(start)) > maxTokens) {
+		start++;
+		if (isLowSurrogate(capped.charCodeAt(start))) start++;
+	}
+	return start < capped.length ? tail(start) : "";
 }
 
 /** Keeps the start and the end of a text within `maxTokens`, marking the cut in the middle. */
