@@ -72,7 +72,7 @@ export class MessageItem {
 		copy.addEventListener("click", () => void copyToClipboard(this.content));
 	}
 
-	/** Applies a saved message: content, the "stopped" mark, an error note. */
+	/** Applies a saved message: content, the "stopped" or "interrupted" mark, an error note. */
 	apply(message: ChatMessage): void {
 		if (message.id !== this.id) {
 			this.id = message.id;
@@ -84,6 +84,7 @@ export class MessageItem {
 		this.thinkingMs = message.thinkingMs ?? this.thinkingMs;
 		this.thinkingLive = false;
 		this.setStopped(message.cancelled === true);
+		this.setInterrupted(message.interrupted === true);
 		this.el.toggleClass("discover-chat-message-failed", message.error !== undefined);
 		this.render();
 	}
@@ -95,6 +96,15 @@ export class MessageItem {
 			mark = this.metaEl.createSpan({ cls: "discover-chat-message-stopped", text: "stopped" });
 			this.metaEl.prepend(mark);
 		} else if (!stopped && mark) mark.remove();
+	}
+
+	/** The app stopped while this answer streamed: what was saved of it is shown, marked. */
+	setInterrupted(interrupted: boolean): void {
+		let mark = this.metaEl.querySelector<HTMLElement>(".discover-chat-message-interrupted");
+		if (interrupted && !mark) {
+			mark = this.metaEl.createSpan({ cls: "discover-chat-message-interrupted", text: "Interrupted" });
+			this.metaEl.prepend(mark);
+		} else if (!interrupted && mark) mark.remove();
 	}
 
 	setStreaming(streaming: boolean): void {
