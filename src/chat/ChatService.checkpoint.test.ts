@@ -145,6 +145,20 @@ describe("checkpoints of the answer being streamed", () => {
 });
 
 describe("a crash mid-answer", () => {
+	it("keeps the thinking streamed so far with the checkpoint, before the answer's first word", async () => {
+		const adapter = new ManualAdapter();
+		const { chat, store } = build(adapter);
+		void (await startTurn(adapter, chat)).answer.catch(() => undefined);
+		const id = chat.sessionId ?? "";
+		for (let i = 0; i < 30; i++) {
+			await vi.advanceTimersByTimeAsync(TOKEN_GAP_MS);
+			adapter.think(`step ${i}. `);
+		}
+		const saved = await reopen(store, id);
+		expect(saved.at(-1)).toMatchObject({ role: "assistant", content: "", interrupted: true });
+		expect(saved.at(-1)?.thinking?.startsWith("step 0. step 1.")).toBe(true);
+	});
+
 	it.each([2_500, 5_050, 7_999])("keeps the partial answer, marked interrupted, missing at most its last 2 s (crash at %i ms)", async (crashAt) => {
 		const adapter = new ManualAdapter();
 		const { chat, store } = build(adapter);

@@ -38,6 +38,7 @@ export class MessageItem {
 	private renderSeq = 0;
 	private renderedText: string | undefined;
 	private stopped = false;
+	private interrupted = false;
 	/** The streamed answer's blocks, each rendered with its own Component. */
 	private blocks: StreamBlock[] = [];
 	private blocksEl: HTMLElement | undefined;
@@ -100,6 +101,7 @@ export class MessageItem {
 
 	/** The app stopped while this answer streamed: what was saved of it is shown, marked. */
 	setInterrupted(interrupted: boolean): void {
+		this.interrupted = interrupted;
 		let mark = this.metaEl.querySelector<HTMLElement>(".discover-chat-message-interrupted");
 		if (interrupted && !mark) {
 			mark = this.metaEl.createSpan({ cls: "discover-chat-message-interrupted", text: "Interrupted" });
@@ -204,7 +206,7 @@ export class MessageItem {
 	render(): void {
 		this.renderThinking();
 		const waiting = this.thinkingLive ? "" : "…";
-		const text = this.content !== "" || this.role !== "assistant" ? this.content : this.stopped ? "*Stopped before the answer began.*" : waiting;
+		const text = this.content !== "" || this.role !== "assistant" ? this.content : this.stopped ? "*Stopped before the answer began.*" : this.interrupted ? "*Interrupted before the answer began.*" : waiting;
 		if (this.renderedText === text) return;
 		this.renderedText = text;
 		this.dropBlocks();

@@ -33,6 +33,11 @@ export class ManualAdapter implements LLMAdapter {
 		this.request?.onToken?.(text);
 	}
 
+	think(text: string): void {
+		if (this.settle === undefined) throw new Error("No answer is streaming.");
+		this.request?.onThinking?.(text);
+	}
+
 	finish(text = ""): void {
 		this.settle?.resolve({ text });
 		this.settle = undefined;
