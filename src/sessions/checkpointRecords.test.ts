@@ -5,6 +5,7 @@ import { message, steppingClock } from "../../tests/sessions/helpers";
 import { MemoryFileStore } from "./memoryStore";
 import { asRecord } from "./records";
 import { SessionManager } from "./SessionManager";
+import { SessionState } from "./sessionState";
 
 describe("checkpoint records", () => {
 	it("keeps interrupted: true on a message through a reload and a rewrite, and refuses a non-boolean", async () => {
@@ -39,6 +40,17 @@ describe("checkpoint records", () => {
 		const file = store.files.get(`sessions/${id}.jsonl`) ?? "";
 		expect(file).not.toContain("Partial");
 		expect((await new SessionManager(store).load(id)).messages.map((m) => m.content)).toEqual(["Question", "Later, edited"]);
+	});
+
+	it("a removed checkpoint is not brought back by an older copy of it merged from another writer", () => {
+		const checkpoint = message("assistant", "Partial", 2, { interrupted: true });
+		const state = SessionState.fromRecords("s", [
+			{ type: "message", message: message("user", "Question", 1), at: "2026-01-01T00:00:01.000Z" },
+			{ type: "message", message: checkpoint, at: "2026-01-01T00:00:02.000Z" },
+			{ type: "update", message: { ...checkpoint, content: "" }, at: "2026-01-01T00:00:03.000Z", discard: true },
+		], "2026-01-01T00:00:00.000Z");
+		state.merge({ type: "message", message: checkpoint, at: "2026-01-01T00:00:02.000Z" });
+		expect(state.transcript.map((m) => m.content)).toEqual(["Question"]);
 	});
 
 	it("exports an interrupted answer marked as such", async () => {
