@@ -44,7 +44,7 @@ export type {
 } from "./providers";
 export { DEFAULT_CHAT_SETTINGS } from "./chat/types";
 export { ChatService } from "./chat/ChatService";
-export type { ChatEvent, ChatServiceOptions, PromptPreview, SendOptions } from "./chat/ChatService";
+export type { ChatEvent, ChatServiceOptions, CheckpointTimers, PromptPreview, SendOptions } from "./chat/ChatService";
 export { ChatError, chatErrorCode } from "./chat/errors";
 export type { ChatErrorCode, ChatErrorDetails } from "./chat/errors";
 export { buildPrompt, composeSystemMessage } from "./chat/prompt";

@@ -1,4 +1,5 @@
 import { errorKind, partialAnswer } from "../providers/errors";
+import { startTimer, stopTimer } from "../providers/timers";
 import type { SessionManager } from "../sessions/SessionManager";
 import { memoizeEstimate, promptCost, type EstimateFn } from "./promptCost";
 import { TokenCalibration, calibratedEstimate } from "./calibration";
@@ -11,11 +12,13 @@ import { isAbort } from "./summarizer";
 import { estimateTokens } from "./tokens";
 import { truncationWarning } from "./truncation";
 import { StreamedAnswer, type ThinkingRecord } from "./streamedAnswer";
+import { AnswerCheckpoint, touching, type CheckpointTimers } from "./answerCheckpoint";
 import { TurnRecorder } from "./turnRecorder";
 import { assemblePrompt, prepareHistory, type ChatEvent, type TurnSetup } from "./turnPrompt";
 import type { ChatMessage, ChatSettings, LLMAdapter, Session } from "./types";
 import { fixedCost } from "./window";
 
+export type { CheckpointTimers } from "./answerCheckpoint";
 export type { PromptPreview } from "./preview";
 export type { ChatEvent } from "./turnPrompt";
 
@@ -27,6 +30,8 @@ export interface ChatServiceOptions {
 	model?: string;
 	calibration?: TokenCalibration;
 	now?: () => number;
+	/** Schedules the checkpoints of a streaming answer (default: the window's or Node's timers). */
+	timers?: CheckpointTimers;
 	onEvent?: (event: ChatEvent) => void;
 }
 
@@ -61,6 +66,9 @@ export class ChatService {
 	private readonly sessions: SessionManager;
 	private readonly calibration: TokenCalibration | undefined;
 	private readonly now: () => number;
+	private readonly timers: CheckpointTimers;
+	/** The running answer's checkpoint, for checkpointNow(). */
+	private checkpoint: AnswerCheckpoint | undefined;
 	private readonly onEvent: (event: ChatEvent) => void;
 	private readonly recorder: TurnRecorder;
 	/** The session switch in progress (newSession, loadSession), if any; settled otherwise. */
@@ -75,6 +83,7 @@ export class ChatService {
 		this.calibration = opts.calibration;
 		this.settings = normalizeChatSettings(opts.settings);
 		this.now = opts.now ?? Date.now;
+		this.timers = opts.timers ?? { set: startTimer, clear: stopTimer };
 		const listener = opts.onEvent;
 		this.onEvent = (event) => {
 			try {
@@ -157,6 +166,14 @@ export class ChatService {
 		this.turn?.controller.abort();
 	}
 
+	/**
+	 * Writes the answer being streamed to the chat's file at once (the panel calls it when the app
+	 * is hidden or unloaded, the last moment a write may still land). Does nothing when idle.
+	 */
+	checkpointNow(): Promise<void> {
+		return this.checkpoint?.writeNow() ?? Promise.resolve();
+	}
+
 	/** Saves a partial answer when the app closes mid-stream: stops the turn and waits until it is saved. */
 	async flush(): Promise<void> {
 		const turn = this.turn;
@@ -186,6 +203,8 @@ export class ChatService {
 		const done = this.runTurn(text, opts, controller.signal).finally(() => {
 			outer?.removeEventListener("abort", forward);
 			this.turn = undefined;
+			this.checkpoint?.close();
+			this.checkpoint = undefined;
 		});
 		this.turn = { controller, done };
 		return done;
@@ -216,12 +235,15 @@ export class ChatService {
 
 		let prepared = await prepareHistory(setup, session, user, budget, includeHistory, false);
 		if (prepared === "aborted") return this.recorder.answer(session, "", true);
-		// Every answer kept passes the adapter's redaction: a server may echo the key inside one.
+		// Every answer kept (checkpoints too) passes the adapter's redaction: a server may echo the key inside one.
 		const keep = (answer: string): string => setup.adapter.redact?.(answer) ?? answer;
 		const keepThought = (thought: ThinkingRecord): ThinkingRecord => (thought.thinking === undefined ? thought : { ...thought, thinking: keep(thought.thinking) });
+		let streamed: StreamedAnswer | undefined;
+		// Checkpoints save the current attempt's answer so far (text and thinking).
+		const checkpoint = this.startCheckpoint(session.id, () => keep(streamed?.partialText ?? ""), () => keepThought(streamed?.thinking() ?? {}));
 		let prompt = assemblePrompt(setup, prepared, text, opts, budget);
 		for (let attempt = 0; ; attempt++) {
-			const streamed = new StreamedAnswer(opts, this.now);
+			const answer = (streamed = new StreamedAnswer(opts, this.now));
 			try {
 				const result = await setup.adapter.generate({
 					purpose: "chat",
@@ -229,28 +251,42 @@ export class ChatService {
 					maxTokens: settings.reservedResponseTokens,
 					contextWindow: settings.maxPromptTokens,
 					signal,
-					...streamed.request,
+					...touching(answer.request, checkpoint),
 				});
 				this.observeUsage(model, settings, prompt, result.usage?.promptTokens);
-				return await this.recorder.answer(session, keep(streamed.finalText(result)), false, keepThought(streamed.thinking(result)));
+				return await this.recorder.answer(session, keep(answer.finalText(result)), false, keepThought(answer.thinking(result)), { checkpoint });
 			} catch (err) {
-				if (isAbort(err, signal)) return this.recorder.answer(session, keep(streamed.partialText), true, keepThought(streamed.thinking()));
+				if (isAbort(err, signal)) return this.recorder.answer(session, keep(answer.partialText), true, keepThought(answer.thinking()), { checkpoint });
 				if (errorKind(err) === "context_overflow" && attempt === 0) {
 					// Our estimate was too low for this server: compact harder and try once more.
 					this.onEvent({ type: "status", text: "Continuing conversation…" });
 					const forced = { ...budget, prompt: Math.floor(budget.prompt * OVERFLOW_RETRY_SHRINK) };
 					prepared = await prepareHistory(setup, session, user, forced, includeHistory, true);
-					if (prepared === "aborted") return this.recorder.answer(session, "", true);
+					if (prepared === "aborted") return this.recorder.answer(session, "", true, {}, { checkpoint });
 					prompt = assemblePrompt(setup, prepared, text, opts, forced);
 					continue;
 				}
 				// An answer cut off (at the size cap) is kept, marked with why; the error is still reported.
 				const partial = partialAnswer(err);
-				if (partial !== undefined) await this.recorder.answer(session, keep(partial), true, keepThought(streamed.thinking()), err);
-				else await this.recorder.failed(session, user, err);
+				if (partial !== undefined) await this.recorder.answer(session, keep(partial), true, keepThought(answer.thinking()), { checkpoint, failure: err });
+				else await this.recorder.failed(session, user, err, checkpoint);
 				throw err;
 			}
 		}
+	}
+
+	private startCheckpoint(sessionId: string, text: () => string, extra: () => Partial<ChatMessage>): AnswerCheckpoint {
+		const checkpoint = new AnswerCheckpoint({
+			sessions: this.sessions,
+			sessionId,
+			text,
+			extra,
+			now: this.now,
+			timers: this.timers,
+			onWarning: (message) => this.onEvent({ type: "warning", message }),
+		});
+		this.checkpoint = checkpoint;
+		return checkpoint;
 	}
 
 	private observeUsage(model: string, settings: ChatSettings, prompt: BuiltPrompt, reported: number | undefined): void {

@@ -1,4 +1,5 @@
 import { errorKind } from "../providers/errors";
+import type { AnswerCheckpoint } from "./answerCheckpoint";
 import type { SessionManager } from "../sessions/SessionManager";
 import { newId } from "../sessions/ids";
 import { ChatError } from "./errors";
@@ -70,17 +71,20 @@ export class TurnRecorder {
 
 	/**
 	 * Adds the answer (a stopped one with `cancelled: true`; one cut off by `failure` also says why);
-	 * a failed save is a warning, the answer stays shown.
+	 * a failed save is a warning, the answer stays shown. An answer that was checkpointed keeps the
+	 * checkpoint's id, so it supersedes it.
 	 */
-	async answer(session: Session, content: string, cancelled: boolean, thought: ThinkingRecord = {}, failure?: unknown): Promise<ChatMessage> {
-		const answer: ChatMessage = { id: newId(this.opts.now()), role: "assistant", content, createdAt: this.iso() };
+	async answer(session: Session, content: string, cancelled: boolean, thought: ThinkingRecord = {}, how: { checkpoint?: AnswerCheckpoint; failure?: unknown } = {}): Promise<ChatMessage> {
+		const written = how.checkpoint?.close();
+		const answer: ChatMessage = written !== undefined ? { ...written, role: "assistant", content } : { id: newId(this.opts.now()), role: "assistant", content, createdAt: this.iso() };
 		if (cancelled) answer.cancelled = true;
 		if (thought.thinking !== undefined) answer.thinking = thought.thinking;
 		if (thought.thinkingMs !== undefined) answer.thinkingMs = thought.thinkingMs;
-		if (failure !== undefined) answer.error = reason(failure).slice(0, 300);
+		if (how.failure !== undefined) answer.error = reason(how.failure).slice(0, 300);
 		session.messages.push(answer);
 		try {
-			await this.opts.sessions.appendMessage(session.id, answer);
+			if (written !== undefined) await this.opts.sessions.updateMessage(session.id, answer);
+			else await this.opts.sessions.appendMessage(session.id, answer);
 		} catch (err) {
 			this.opts.onWarning(`The answer could not be saved: ${reason(err)}`);
 		}
@@ -88,8 +92,12 @@ export class TurnRecorder {
 		return answer;
 	}
 
-	/** Records on the person's message that its turn failed (kept, so Retry can reuse it). */
-	async failed(session: Session, user: ChatMessage, err: unknown): Promise<void> {
+	/**
+	 * Records on the person's message that its turn failed (kept, so Retry can reuse it). A failed
+	 * turn has no answer, so a checkpoint of its partial answer is removed from the file too.
+	 */
+	async failed(session: Session, user: ChatMessage, err: unknown, checkpoint?: AnswerCheckpoint): Promise<void> {
+		await this.discard(session, checkpoint);
 		const kind = errorKind(err);
 		const failed: ChatMessage = { ...user, error: kind !== undefined ? `The request failed (${kind}).` : "The request failed." };
 		const index = session.messages.lastIndexOf(user);
@@ -100,5 +108,15 @@ export class TurnRecorder {
 			// The message itself is saved; only the failure mark is missing.
 		}
 		this.opts.onMessage(failed);
+	}
+
+	private async discard(session: Session, checkpoint: AnswerCheckpoint | undefined): Promise<void> {
+		const written = checkpoint?.close();
+		if (written === undefined) return;
+		try {
+			await this.opts.sessions.discardMessage(session.id, { ...written, role: "assistant", content: "", error: "The answer failed before it finished." });
+		} catch (err) {
+			this.opts.onWarning(`The unfinished answer could not be removed from the chat's file: ${reason(err)}`);
+		}
 	}
 }

@@ -18,6 +18,11 @@ export interface ChatMessage {
 	createdAt: string;
 	/** The answer was stopped by the person; `content` is the partial answer. */
 	cancelled?: boolean;
+	/**
+	 * The app stopped (a crash, a killed app, a dead battery) while this answer streamed: `content`
+	 * is the partial answer as last checkpointed. Treated like a stopped answer.
+	 */
+	interrupted?: boolean;
 	/** The turn failed; a short, key-free description of why. */
 	error?: string;
 	/**

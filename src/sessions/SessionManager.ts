@@ -106,6 +106,16 @@ export class SessionManager {
 		return this.record(sessionId, { type, message: checked, at: this.iso() });
 	}
 
+	/**
+	 * Removes a user or assistant message by appending a record, e.g. the checkpoint of an answer
+	 * whose turn failed. `message` is its last state; readers that predate removal show it instead.
+	 */
+	async discardMessage(sessionId: string, message: ChatMessage): Promise<void> {
+		const checked = checkedMessage(message);
+		if (checked.role === "system") throw new TypeError("The summary is replaced with setSummary, not discarded.");
+		return this.record(sessionId, { type: "update", message: checked, at: this.iso(), discard: true });
+	}
+
 	async rename(id: string, title: string): Promise<void> {
 		const clean = title.replace(/\s+/g, " ").trim();
 		if (clean === "") throw new TypeError("A session title cannot be empty.");

@@ -44,6 +44,7 @@ export function sessionToMarkdown(session: Session, opts: MarkdownExportOptions 
 		const body = message.content.trim();
 		if (body !== "") lines.push(body);
 		if (message.cancelled === true) lines.push("", "*(Stopped.)*");
+		if (message.interrupted === true) lines.push("", "*(Interrupted: the app closed while this answer was written.)*");
 		// The engine marks a failed turn on the person's message: it got no answer.
 		const failure = message.role === "user" ? "No answer" : "This answer failed";
 		if (message.error !== undefined) lines.push("", `> [!warning] ${failure}: ${message.error.replace(/\s+/g, " ")}`);

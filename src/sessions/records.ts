@@ -21,6 +21,12 @@ export interface MessageRecord {
 	type: "message" | "summary" | "update";
 	message: ChatMessage;
 	at?: string;
+	/**
+	 * Only on `update`: removes the message with this id (the checkpoint of an answer whose turn
+	 * failed). `message` is that message emptied and marked failed, so a reader that does not know
+	 * this field shows a failed answer instead of a dangling partial one.
+	 */
+	discard?: true;
 }
 
 export interface TitleRecord {
@@ -67,10 +73,10 @@ function optional(value: unknown, type: "string" | "boolean"): boolean {
 
 export function asChatMessage(value: unknown): ChatMessage | undefined {
 	if (!isObject(value)) return undefined;
-	const { id, role, content, createdAt, cancelled, error, summaryOf } = value;
+	const { id, role, content, createdAt, cancelled, interrupted, error, summaryOf } = value;
 	if (typeof id !== "string" || id === "" || typeof content !== "string" || typeof createdAt !== "string") return undefined;
 	if (typeof role !== "string" || !(ROLES as readonly string[]).includes(role)) return undefined;
-	if (!optional(cancelled, "boolean") || !optional(error, "string") || !optional(summaryOf, "string")) return undefined;
+	if (!optional(cancelled, "boolean") || !optional(interrupted, "boolean") || !optional(error, "string") || !optional(summaryOf, "string")) return undefined;
 	// Fields this version does not know are kept: a message written by a newer version (or a
 	// newer engine) must survive a rewrite by this one.
 	const message: ChatMessage = { ...value, id, role: role as Role, content, createdAt };
@@ -99,7 +105,8 @@ export function asRecord(value: unknown): SessionRecord | string {
 		case "update": {
 			const message = asChatMessage(value.message);
 			if (message === undefined) return `bad message in a ${value.type} record`;
-			return { type: value.type, message, ...(at === undefined ? {} : { at }) };
+			const discard = value.type === "update" && value.discard === true ? { discard: true as const } : {};
+			return { type: value.type, message, ...(at === undefined ? {} : { at }), ...discard };
 		}
 		case "title": {
 			const { title } = value;

@@ -136,7 +136,8 @@ export class SessionState {
 				break;
 			case "message":
 			case "update":
-				this.upsert(record.message, recordTime(record));
+				if (record.type === "update" && record.discard === true) this.discard(record.message.id, recordTime(record));
+				else this.upsert(record.message, recordTime(record));
 				break;
 		}
 		const at = recordTime(record);
@@ -170,7 +171,8 @@ export class SessionState {
 			case "update": {
 				if (record.message.role === "system") return !sameMessage(this.summary, record.message) && newer(at, this.summaryAt);
 				const index = this.positions.get(record.message.id);
-				if (index === undefined) return true;
+				// Unknown, or removed here (discard) after it was written: news only when newer.
+				if (index === undefined) return newer(at, this.messageAt.get(record.message.id));
 				return !sameMessage(this.transcript[index], record.message) && newer(at, this.messageAt.get(record.message.id));
 			}
 		}
@@ -213,6 +215,22 @@ export class SessionState {
 			const id = this.transcript[i]?.id;
 			if (id !== undefined) this.positions.set(id, i);
 		}
+	}
+
+	/** Removes a message (a failed answer's checkpoint); both its records are now dead weight. */
+	/**
+	 * Removes a message (a failed answer's checkpoint); both its records are now dead weight. Its
+	 * time is kept, so an older copy of it merged from another writer does not bring it back.
+	 */
+	private discard(messageId: string, at: string | undefined): void {
+		this.superseded++;
+		if (at !== undefined && newer(at, this.messageAt.get(messageId))) this.messageAt.set(messageId, at);
+		const index = this.positions.get(messageId);
+		if (index === undefined) return;
+		this.superseded++;
+		this.transcript.splice(index, 1);
+		this.positions.delete(messageId);
+		for (let i = index; i < this.transcript.length; i++) this.positions.set(this.transcript[i]!.id, i);
 	}
 
 	has(messageId: string): boolean {

@@ -98,6 +98,14 @@ export class DiscoverView extends ItemView {
 		this.context.register(this);
 		// Obsidian waits for quit tasks: the partial answer is saved before the app closes.
 		this.registerEvent(this.app.workspace.on("quit", (tasks) => tasks.add(() => this.flushRuntime(this.runtime))));
+		// A crash, a killed app or a phone putting Obsidian away gives no quit: these are the last
+		// moments a write may still land, so the answer being streamed goes to disk at once.
+		const win = this.containerEl.win;
+		const doc = this.containerEl.doc;
+		this.registerDomEvent(win, "pagehide", () => this.checkpointNow());
+		this.registerDomEvent(doc, "visibilitychange", () => {
+			if (doc.visibilityState === "hidden") this.checkpointNow();
+		});
 
 		const draft = savedDraft(this.host);
 		if (draft !== "") this.composer.setValue(draft, false);
@@ -129,6 +137,10 @@ export class DiscoverView extends ItemView {
 		const runtime = this.runtime;
 		this.runtime = undefined;
 		await this.flushRuntime(runtime);
+	}
+
+	private checkpointNow(): void {
+		this.runtime?.chat.checkpointNow().catch((err: unknown) => console.error("Discover: the answer so far could not be saved", err));
 	}
 
 	/** Stops a running answer and waits until its partial text (and the calibration) is saved. */

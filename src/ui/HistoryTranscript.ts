@@ -121,6 +121,7 @@ export class HistoryTranscript {
 		meta.createSpan({ cls: "discover-chat-history-role", text: m.role === "user" ? "You" : "Assistant" });
 		meta.createSpan({ cls: "discover-chat-history-when", text: formatWhen(m.createdAt) });
 		if (m.cancelled) meta.createSpan({ cls: "discover-chat-message-stopped", text: "stopped" });
+		if (m.interrupted) meta.createSpan({ cls: "discover-chat-message-interrupted", text: "Interrupted" });
 		iconButton(meta, "copy", "Copy message", () => void copyToClipboard(m.content));
 		iconButton(meta, "corner-down-left", "Use as prompt", () => this.handlers.onToPrompt(m.content));
 		this.markdown.add(el.createDiv({ cls: "discover-chat-history-message-text" }), m.content.trim());

@@ -38,6 +38,7 @@ export class MessageItem {
 	private renderSeq = 0;
 	private renderedText: string | undefined;
 	private stopped = false;
+	private interrupted = false;
 	/** The streamed answer's blocks, each rendered with its own Component. */
 	private blocks: StreamBlock[] = [];
 	private blocksEl: HTMLElement | undefined;
@@ -72,7 +73,7 @@ export class MessageItem {
 		copy.addEventListener("click", () => void copyToClipboard(this.content));
 	}
 
-	/** Applies a saved message: content, the "stopped" mark, an error note. */
+	/** Applies a saved message: content, the "stopped" or "interrupted" mark, an error note. */
 	apply(message: ChatMessage): void {
 		if (message.id !== this.id) {
 			this.id = message.id;
@@ -84,6 +85,7 @@ export class MessageItem {
 		this.thinkingMs = message.thinkingMs ?? this.thinkingMs;
 		this.thinkingLive = false;
 		this.setStopped(message.cancelled === true);
+		this.setInterrupted(message.interrupted === true);
 		this.el.toggleClass("discover-chat-message-failed", message.error !== undefined);
 		this.render();
 	}
@@ -95,6 +97,16 @@ export class MessageItem {
 			mark = this.metaEl.createSpan({ cls: "discover-chat-message-stopped", text: "stopped" });
 			this.metaEl.prepend(mark);
 		} else if (!stopped && mark) mark.remove();
+	}
+
+	/** The app stopped while this answer streamed: what was saved of it is shown, marked. */
+	setInterrupted(interrupted: boolean): void {
+		this.interrupted = interrupted;
+		let mark = this.metaEl.querySelector<HTMLElement>(".discover-chat-message-interrupted");
+		if (interrupted && !mark) {
+			mark = this.metaEl.createSpan({ cls: "discover-chat-message-interrupted", text: "Interrupted" });
+			this.metaEl.prepend(mark);
+		} else if (!interrupted && mark) mark.remove();
 	}
 
 	setStreaming(streaming: boolean): void {
@@ -194,7 +206,7 @@ export class MessageItem {
 	render(): void {
 		this.renderThinking();
 		const waiting = this.thinkingLive ? "" : "…";
-		const text = this.content !== "" || this.role !== "assistant" ? this.content : this.stopped ? "*Stopped before the answer began.*" : waiting;
+		const text = this.content !== "" || this.role !== "assistant" ? this.content : this.stopped ? "*Stopped before the answer began.*" : this.interrupted ? "*Interrupted before the answer began.*" : waiting;
 		if (this.renderedText === text) return;
 		this.renderedText = text;
 		this.dropBlocks();

@@ -22,6 +22,8 @@ export interface ChatPort {
 	updateSettings(settings: Partial<ChatSettings>): void;
 	previewPrompt(draft: string, opts?: { context?: string; includeHistory?: boolean }): PromptPreview;
 	flush(): Promise<void>;
+	/** Writes the answer being streamed to disk at once (the app is being hidden or closed). */
+	checkpointNow(): Promise<void>;
 }
 
 export interface SessionsPort {

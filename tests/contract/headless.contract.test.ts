@@ -40,6 +40,7 @@ interface ContractChatService {
 		opts?: { context?: string; includeHistory?: boolean; signal?: AbortSignal; onToken?: (delta: string) => void },
 	): Promise<ChatMessage>;
 	cancel(): void;
+	checkpointNow(): Promise<void>;
 	readonly sessionId: string | undefined;
 	readonly messages: readonly ChatMessage[];
 }
@@ -50,6 +51,7 @@ type ContractMessage = {
 	content: string;
 	createdAt: string;
 	cancelled?: boolean;
+	interrupted?: boolean;
 	error?: string;
 };
 type ContractSession = { id: string; title: string; createdAt: string; updatedAt: string; messages: ChatMessage[] };

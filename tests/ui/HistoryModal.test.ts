@@ -52,6 +52,16 @@ describe("history browser", () => {
 		expect(items[1]!.hasClass("is-selected")).toBe(true);
 	});
 
+	it("marks an answer a crash interrupted, and a stopped one, in the selected chat", async () => {
+		const t = await setup();
+		t.sessions.add("Crash", [message("user", "Tell me a story"), message("assistant", "Once upon a", { interrupted: true }), message("user", "Again"), message("assistant", "Once", { cancelled: true })], "2026-01-03T10:00:00.000Z");
+		await t.open();
+		t.all(".discover-chat-history-item")[0]!.click();
+		await flush();
+		expect(t.all(".discover-chat-message-interrupted").map((e) => e.textContent)).toEqual(["Interrupted"]);
+		expect(t.all(".discover-chat-message-stopped").map((e) => e.textContent)).toEqual(["stopped"]);
+	});
+
 	it("reads every chat ahead of the first search once it has shown the list", async () => {
 		const t = await setup();
 		expect(t.sessions.warmCalls).toBe(0);

@@ -29,6 +29,16 @@ async function setup() {
 }
 
 describe("MessageList", () => {
+	it("shows an interrupted answer marked Interrupted, and says so when a crash came before its first word", async () => {
+		const { list, parent } = await setup();
+		list.setMessages([message("user", "Q"), message("assistant", "Half an answ", { interrupted: true }), message("user", "Q2"), message("assistant", "", { interrupted: true, thinking: "Hmm." })]);
+		await flush();
+		expect(Array.from(parent.querySelectorAll(".discover-chat-message-interrupted")).map((e) => e.textContent)).toEqual(["Interrupted", "Interrupted"]);
+		const bodies = Array.from(parent.querySelectorAll(".discover-chat-message-body")).map((e) => e.textContent);
+		expect(bodies[1]).toBe("Half an answ");
+		expect(bodies[3]).toBe("Interrupted before the answer began.");
+	});
+
 	it("re-renders only the growing block of a streaming answer", async () => {
 		const { list, frames, rendered } = await setup();
 		list.startStreaming();

@@ -210,6 +210,12 @@ export class FakeChat implements ChatPort {
 		return Promise.resolve();
 	}
 
+	checkpointCalls = 0;
+	checkpointNow(): Promise<void> {
+		this.checkpointCalls++;
+		return Promise.resolve();
+	}
+
 	private record(m: ChatMessage): void {
 		this.messages.push(m);
 		const s = this.sessionId ? this.sessions.sessions.get(this.sessionId) : undefined;
