@@ -1,8 +1,11 @@
 import { errorKind } from "../providers/errors";
 import type { SessionManager } from "../sessions/SessionManager";
+import type { WriteOptions } from "../sessions/types";
 import { newId } from "../sessions/ids";
+import { untilAborted } from "./abortable";
 import { ChatError } from "./errors";
 import type { ThinkingRecord } from "./streamedAnswer";
+import { isAbort } from "./summarizer";
 import { summaryMessage } from "./transcript";
 import type { ChatMessage, Session } from "./types";
 
@@ -26,39 +29,46 @@ export class TurnRecorder {
 
 	/**
 	 * Saves the person's message before anything is sent, so nothing they wrote is lost; if it
-	 * cannot be saved, nothing is sent (ChatError "storage", carrying the text).
+	 * cannot be saved, nothing is sent (ChatError "storage", carrying the text). A stop while it is
+	 * being saved rejects with an abort, and the message is not added here.
 	 */
-	async user(session: Session, text: string): Promise<ChatMessage> {
+	async user(session: Session, text: string, signal?: AbortSignal): Promise<ChatMessage> {
 		const last = session.messages[session.messages.length - 1];
 		// Retrying a failed turn reuses its message rather than sending the same words twice.
 		if (last !== undefined && last.role === "user" && last.error !== undefined && last.content === text) {
 			const retried: ChatMessage = { id: last.id, role: "user", content: text, createdAt: last.createdAt };
-			await this.persistUser(() => this.opts.sessions.updateMessage(session.id, retried), text);
+			await this.persistUser(() => this.opts.sessions.updateMessage(session.id, retried, { signal }), text, signal);
 			session.messages[session.messages.length - 1] = retried;
 			this.opts.onMessage(retried);
 			return retried;
 		}
 		const user: ChatMessage = { id: newId(this.opts.now()), role: "user", content: text, createdAt: this.iso() };
-		await this.persistUser(() => this.opts.sessions.appendMessage(session.id, user), text);
+		await this.persistUser(() => this.opts.sessions.appendMessage(session.id, user, { signal }), text, signal);
 		session.messages.push(user);
 		this.opts.onMessage(user);
 		return user;
 	}
 
-	private async persistUser(write: () => Promise<void>, text: string): Promise<void> {
+	private async persistUser(write: () => Promise<void>, text: string, signal: AbortSignal | undefined): Promise<void> {
 		try {
-			await write();
+			// Raced here too: whatever store stands behind `sessions`, a stop ends the wait.
+			await untilAborted(write(), signal);
 		} catch (err) {
+			if (isAbort(err, signal)) throw err;
 			throw new ChatError("storage", `Your message could not be saved, so it was not sent: ${reason(err)}`, { text, cause: err });
 		}
 	}
 
-	/** Replaces the one summary at index 0. False when it could not be saved (then it is not kept). */
-	async summary(session: Session, content: string, summaryOf: string): Promise<boolean> {
+	/**
+	 * Replaces the one summary at index 0. False when it could not be saved (then it is not kept);
+	 * a stop while it is being saved rejects with an abort, and the summary is not kept in memory.
+	 */
+	async summary(session: Session, content: string, summaryOf: string, signal?: AbortSignal): Promise<boolean> {
 		const summary: ChatMessage = { id: newId(this.opts.now()), role: "system", content, createdAt: this.iso(), summaryOf };
 		try {
-			await this.opts.sessions.setSummary(session.id, summary);
+			await untilAborted(this.opts.sessions.setSummary(session.id, summary, { signal }), signal);
 		} catch (err) {
+			if (isAbort(err, signal)) throw err;
 			this.opts.onWarning(`The conversation summary could not be saved: ${reason(err)}`);
 			return false;
 		}
@@ -69,36 +79,33 @@ export class TurnRecorder {
 	}
 
 	/**
-	 * Adds the answer (a stopped one with `cancelled: true`; one cut off by `failure` also says why);
-	 * a failed save is a warning, the answer stays shown.
+	 * Adds the answer (a stopped one with `cancelled: true`; one cut off by `failure` also says why)
+	 * in memory at once; `saved` settles when
+	 * it is on disk (a failed save is a warning: the answer stays shown).
 	 */
-	async answer(session: Session, content: string, cancelled: boolean, thought: ThinkingRecord = {}, failure?: unknown): Promise<ChatMessage> {
+	answer(session: Session, content: string, cancelled: boolean, save: WriteOptions, thought: ThinkingRecord = {}, failure?: unknown): { message: ChatMessage; saved: Promise<void> } {
 		const answer: ChatMessage = { id: newId(this.opts.now()), role: "assistant", content, createdAt: this.iso() };
 		if (cancelled) answer.cancelled = true;
 		if (thought.thinking !== undefined) answer.thinking = thought.thinking;
 		if (thought.thinkingMs !== undefined) answer.thinkingMs = thought.thinkingMs;
 		if (failure !== undefined) answer.error = reason(failure).slice(0, 300);
 		session.messages.push(answer);
-		try {
-			await this.opts.sessions.appendMessage(session.id, answer);
-		} catch (err) {
-			this.opts.onWarning(`The answer could not be saved: ${reason(err)}`);
-		}
 		this.opts.onMessage(answer);
-		return answer;
+		const saved = this.opts.sessions.appendMessage(session.id, answer, save).catch((err: unknown) => {
+			this.opts.onWarning(`The answer could not be saved: ${reason(err)}`);
+		});
+		return { message: answer, saved };
 	}
 
-	/** Records on the person's message that its turn failed (kept, so Retry can reuse it). */
-	async failed(session: Session, user: ChatMessage, err: unknown): Promise<void> {
+	/** Marks the person's message as failed (kept, so Retry can reuse it); `saved` settles when the mark is on disk. */
+	failed(session: Session, user: ChatMessage, err: unknown, save: WriteOptions): Promise<void> {
 		const kind = errorKind(err);
 		const failed: ChatMessage = { ...user, error: kind !== undefined ? `The request failed (${kind}).` : "The request failed." };
 		const index = session.messages.lastIndexOf(user);
 		if (index >= 0) session.messages[index] = failed;
-		try {
-			await this.opts.sessions.updateMessage(session.id, failed);
-		} catch {
-			// The message itself is saved; only the failure mark is missing.
-		}
 		this.opts.onMessage(failed);
+		return this.opts.sessions.updateMessage(session.id, failed, save).catch(() => {
+			// The message itself is saved; only the failure mark is missing.
+		});
 	}
 }
