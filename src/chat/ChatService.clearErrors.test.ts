@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { setup, SMALL } from "../../tests/support/chatHarness";
 import { StubAdapter } from "../../tests/support/stubAdapter";
+import { compactionBudget } from "./compaction";
 import { ChatError } from "./errors";
+import { estimateTokens } from "./tokens";
 
 function diskFull(): Error {
 	return Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
@@ -42,7 +44,10 @@ describe("ChatService: clear errors instead of raw ones", () => {
 	});
 
 	it("a message too long because the system prompt takes most of the room says so", async () => {
-		const systemPrompt = "Follow these rules carefully. ".repeat(110);
+		// A system prompt of about 60% of the prompt budget, whatever the estimator's current fit.
+		const budget = compactionBudget({ maxPromptTokens: SMALL.maxPromptTokens!, reservedResponseTokens: SMALL.reservedResponseTokens! }).prompt;
+		let systemPrompt = "";
+		while (estimateTokens(systemPrompt) < budget * 0.6) systemPrompt += "Follow these rules carefully. ";
 		const { chat } = setup(new StubAdapter(), { ...SMALL, systemPrompt });
 		const err = await chat.sendMessage("word ".repeat(300)).catch((e: unknown) => e);
 		expect(err).toMatchObject({ code: "message_too_long" });
