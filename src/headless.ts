@@ -29,7 +29,8 @@ export type { CalibrationData, TokenCalibrationOptions } from "./chat/calibratio
 export { SessionManager, SessionNotFoundError } from "./sessions/SessionManager";
 export { NodeFileStore } from "./sessions/nodeStore";
 export type { FileStat } from "./sessions/store";
-export type { SearchHit, SearchOptions, SessionManagerOptions, SessionSummary } from "./sessions/types";
+export type { SearchHit, SearchOptions, SessionManagerOptions, SessionSummary, WriteOptions } from "./sessions/types";
+export type { OverflowReport } from "./providers/overflowReport";
 export { createAdapter, DEFAULT_BASE_URLS, errorKind, fetchTransport, loadNodeTransport } from "./providers";
 export type {
 	ConnectionDiagnosis,

@@ -65,7 +65,7 @@ describe("ChatService failures", () => {
 	it("rejects a second overflow with its kind and keeps the message", async () => {
 		const adapter = new StubAdapter({ overflowTimes: 2 });
 		const { chat, sessions } = setup(adapter);
-		await expect(chat.sendMessage("Hello")).rejects.toMatchObject({ kind: "context_overflow" });
+		await expect(chat.sendMessage("Hello", { context: "Line of the note.\n".repeat(2000) })).rejects.toMatchObject({ kind: "context_overflow" });
 		expect(adapter.chatRequests).toHaveLength(2);
 		const saved = await sessions.load(chat.sessionId ?? "");
 		expect(saved.messages).toHaveLength(1);

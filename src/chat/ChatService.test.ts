@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { copyStore, setup, SMALL, words } from "../../tests/support/chatHarness";
+import { copyStore, setup, SMALL, until, words } from "../../tests/support/chatHarness";
 import { StubAdapter } from "../../tests/support/stubAdapter";
 import { MemoryFileStore } from "../sessions/memoryStore";
 import { SessionManager } from "../sessions/SessionManager";
@@ -69,8 +69,9 @@ describe("ChatService turns", () => {
 		const first = chat.sendMessage("One");
 		await expect(chat.sendMessage("Two")).rejects.toMatchObject({ code: "busy" });
 		expect(chat.busy).toBe(true);
+		await until(() => adapter.chatRequests.length === 1);
 		chat.cancel();
-		await first;
+		await expect(first).resolves.toMatchObject({ cancelled: true });
 		expect(chat.busy).toBe(false);
 	});
 

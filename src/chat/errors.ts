@@ -3,6 +3,8 @@ export type ChatErrorCode =
 	| "busy"
 	/** The message alone does not fit the model's window; nothing was sent or saved. */
 	| "message_too_long"
+	/** The system prompt alone does not fit the model's window; nothing was sent or saved. */
+	| "system_prompt_too_long"
 	/** There is nothing to send. */
 	| "empty_message"
 	/** The session does not exist (deleted, or never created). */
@@ -42,14 +44,34 @@ export class ChatError extends Error {
 		return new ChatError("busy", "An answer is still being written. Wait for it or stop it first.");
 	}
 
-	static tooLong(text: string, messageTokens: number, maxMessageTokens: number): ChatError {
+	/** `systemPromptTokens`: named when the system prompt takes most of the room. */
+	static tooLong(text: string, messageTokens: number, maxMessageTokens: number, systemPromptTokens?: number): ChatError {
+		const because = systemPromptTokens !== undefined ? `, because the system prompt takes about ${formatTokens(systemPromptTokens)}` : "";
+		const fix = systemPromptTokens !== undefined ? "Shorten it or the system prompt in Settings → Discover" : "Shorten it";
 		return new ChatError(
 			"message_too_long",
 			`Your message is about ${formatTokens(messageTokens)} tokens; the most this model can take is ` +
-				`${formatTokens(maxMessageTokens)} with the current settings. Shorten it, or raise the maximum ` +
+				`${formatTokens(maxMessageTokens)} with the current settings${because}. ${fix}, or raise the maximum ` +
 				`prompt tokens in settings if the model's context window allows.`,
 			{ text, messageTokens, maxMessageTokens },
 		);
+	}
+
+	/** The system prompt alone is over the prompt budget: no message can be sent until it is shorter. */
+	static systemPromptTooLong(text: string, systemPromptTokens: number, promptBudget: number): ChatError {
+		return new ChatError(
+			"system_prompt_too_long",
+			`The system prompt is about ${formatTokens(systemPromptTokens)} tokens, more than the ${formatTokens(promptBudget)} ` +
+				`a prompt may have with the current settings. Shorten it in Settings → Discover.`,
+			{ text, messageTokens: systemPromptTokens, maxMessageTokens: promptBudget },
+		);
+	}
+
+	/** The chat could not be created on disk (disk full, no permission): the message was not sent. */
+	static storage(text: string, cause: unknown): ChatError {
+		const said = cause instanceof Error ? cause.message : String(cause);
+		const why = said.length > 300 ? `${said.slice(0, 299)}…` : said;
+		return new ChatError("storage", `The chat could not be saved, so your message was not sent: ${why}`, { text, cause });
 	}
 }
 

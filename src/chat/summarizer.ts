@@ -1,4 +1,5 @@
 import { errorKind } from "../providers/errors";
+import { abortedError, untilAborted } from "./abortable";
 import { promptCost, type EstimateFn } from "./promptCost";
 import { planContext } from "./contextTrim";
 import { tailToTokens, truncateToTokens } from "./textFit";
@@ -227,8 +228,10 @@ export class Summarizer {
 		const over = promptCost([{ role: "system", content: instruction }, { role: "user", content }], this.opts.estimate) - this.opts.requestBudget;
 		// Estimates are not exactly additive over pieces; never let a request outgrow the window.
 		if (over > 0) content = lead + truncateToTokens(piece, Math.max(1, this.opts.estimate(piece) - over - 2), this.opts.estimate);
+		// Stopped while an earlier request was out: send nothing more.
+		if (this.opts.signal?.aborted === true) throw abortedError();
 		this.requests++;
-		const result = await this.opts.adapter.generate({
+		const request = this.opts.adapter.generate({
 			purpose: "summary",
 			messages: [
 				{ role: "system", content: instruction },
@@ -238,7 +241,10 @@ export class Summarizer {
 			contextWindow: this.opts.contextWindow,
 			signal: this.opts.signal,
 		});
-		const text = result.text.trim();
+		const result: unknown = await untilAborted(request, this.opts.signal);
+		const answer = typeof result === "object" && result !== null ? (result as { text?: unknown }).text : undefined;
+		if (typeof answer !== "string") throw new Error("The summarizer returned no text.");
+		const text = answer.trim();
 		if (text === "") throw new Error("The summarizer returned nothing.");
 		// A model may overshoot maxTokens by our estimate; the next request and the prompt rely on the bound.
 		return truncateToTokens(text, maxTokens, this.opts.estimate);

@@ -1,3 +1,4 @@
+import { untilAborted } from "./abortable";
 import { compactHistory, type CompactionBudget, type CompactionResult } from "./compaction";
 import type { ContextInclusion } from "./contextTrim";
 import type { EstimateFn } from "./promptCost";
@@ -13,7 +14,12 @@ export type ChatEvent =
 	| { type: "compacted"; summarizedCount: number }
 	| { type: "warning"; message: string }
 	| { type: "message"; message: ChatMessage }
-	| { type: "prompt"; estimatedTokens: number; budget: number; context: ContextInclusion };
+	| { type: "prompt"; estimatedTokens: number; budget: number; context: ContextInclusion }
+	/**
+	 * The server said the prompt was too long and named its real window, smaller than the
+	 * configured context size (`maxPromptTokens`): the panel offers to use `reported` instead.
+	 */
+	| { type: "window"; reported: number; configured: number };
 
 /**
  * Everything a turn reads from the service, taken once when it starts: settings or an adapter
@@ -37,7 +43,7 @@ export interface PreparedHistory {
 
 async function saveSummary(setup: TurnSetup, session: Session, result: CompactionResult): Promise<void> {
 	if (result.summaryOf === undefined || result.summary === undefined) return;
-	if (!(await setup.recorder.summary(session, result.summary, result.summaryOf))) return;
+	if (!(await setup.recorder.summary(session, result.summary, result.summaryOf, setup.signal))) return;
 	setup.emit({ type: "compacted", summarizedCount: result.summarizedCount });
 	if (result.fallback) setup.emit({ type: "warning", message: "The model could not summarize earlier messages, so they were shortened instead." });
 }
@@ -62,7 +68,8 @@ export async function prepareHistory(
 		// Looked up each time: a summary saved by an earlier attempt shifts the message by one.
 		const history = uncoveredHistory(session.messages, session.messages.lastIndexOf(user));
 		const keep = force ? settings.minRecentMessagesToKeep : settings.recentMessagesToKeep;
-		const result = await compactHistory({
+		// Raced with Stop: a summary request that never answers must not hold the turn.
+		const compaction = compactHistory({
 			adapter: setup.adapter,
 			systemPrompt: settings.systemPrompt,
 			previousSummary: previous?.content,
@@ -72,8 +79,11 @@ export async function prepareHistory(
 			budget,
 			estimate: setup.estimate,
 			signal,
-			onStatus: (status) => setup.emit({ type: "status", text: status }),
+			onStatus: (status) => {
+				if (!signal.aborted) setup.emit({ type: "status", text: status });
+			},
 		});
+		const result = await untilAborted(compaction, signal);
 		await saveSummary(setup, session, result);
 		const compacted = result.summaryOf !== undefined || result.condensedCount > 0 || result.lastResort;
 		return { summary: result.summary, recent: result.recent, compacted };

@@ -1,9 +1,12 @@
 import { errorKind } from "../providers/errors";
 import type { AnswerCheckpoint } from "./answerCheckpoint";
 import type { SessionManager } from "../sessions/SessionManager";
+import type { WriteOptions } from "../sessions/types";
 import { newId } from "../sessions/ids";
+import { untilAborted } from "./abortable";
 import { ChatError } from "./errors";
 import type { ThinkingRecord } from "./streamedAnswer";
+import { isAbort } from "./summarizer";
 import { summaryMessage } from "./transcript";
 import type { ChatMessage, Session } from "./types";
 
@@ -27,39 +30,46 @@ export class TurnRecorder {
 
 	/**
 	 * Saves the person's message before anything is sent, so nothing they wrote is lost; if it
-	 * cannot be saved, nothing is sent (ChatError "storage", carrying the text).
+	 * cannot be saved, nothing is sent (ChatError "storage", carrying the text). A stop while it is
+	 * being saved rejects with an abort, and the message is not added here.
 	 */
-	async user(session: Session, text: string): Promise<ChatMessage> {
+	async user(session: Session, text: string, signal?: AbortSignal): Promise<ChatMessage> {
 		const last = session.messages[session.messages.length - 1];
 		// Retrying a failed turn reuses its message rather than sending the same words twice.
 		if (last !== undefined && last.role === "user" && last.error !== undefined && last.content === text) {
 			const retried: ChatMessage = { id: last.id, role: "user", content: text, createdAt: last.createdAt };
-			await this.persistUser(() => this.opts.sessions.updateMessage(session.id, retried), text);
+			await this.persistUser(() => this.opts.sessions.updateMessage(session.id, retried, { signal }), text, signal);
 			session.messages[session.messages.length - 1] = retried;
 			this.opts.onMessage(retried);
 			return retried;
 		}
 		const user: ChatMessage = { id: newId(this.opts.now()), role: "user", content: text, createdAt: this.iso() };
-		await this.persistUser(() => this.opts.sessions.appendMessage(session.id, user), text);
+		await this.persistUser(() => this.opts.sessions.appendMessage(session.id, user, { signal }), text, signal);
 		session.messages.push(user);
 		this.opts.onMessage(user);
 		return user;
 	}
 
-	private async persistUser(write: () => Promise<void>, text: string): Promise<void> {
+	private async persistUser(write: () => Promise<void>, text: string, signal: AbortSignal | undefined): Promise<void> {
 		try {
-			await write();
+			// Raced here too: whatever store stands behind `sessions`, a stop ends the wait.
+			await untilAborted(write(), signal);
 		} catch (err) {
+			if (isAbort(err, signal)) throw err;
 			throw new ChatError("storage", `Your message could not be saved, so it was not sent: ${reason(err)}`, { text, cause: err });
 		}
 	}
 
-	/** Replaces the one summary at index 0. False when it could not be saved (then it is not kept). */
-	async summary(session: Session, content: string, summaryOf: string): Promise<boolean> {
+	/**
+	 * Replaces the one summary at index 0. False when it could not be saved (then it is not kept);
+	 * a stop while it is being saved rejects with an abort, and the summary is not kept in memory.
+	 */
+	async summary(session: Session, content: string, summaryOf: string, signal?: AbortSignal): Promise<boolean> {
 		const summary: ChatMessage = { id: newId(this.opts.now()), role: "system", content, createdAt: this.iso(), summaryOf };
 		try {
-			await this.opts.sessions.setSummary(session.id, summary);
+			await untilAborted(this.opts.sessions.setSummary(session.id, summary, { signal }), signal);
 		} catch (err) {
+			if (isAbort(err, signal)) throw err;
 			this.opts.onWarning(`The conversation summary could not be saved: ${reason(err)}`);
 			return false;
 		}
@@ -70,11 +80,18 @@ export class TurnRecorder {
 	}
 
 	/**
-	 * Adds the answer (a stopped one with `cancelled: true`; one cut off by `failure` also says why);
-	 * a failed save is a warning, the answer stays shown. An answer that was checkpointed keeps the
-	 * checkpoint's id, so it supersedes it.
+	 * Adds the answer (a stopped one with `cancelled: true`; one cut off by `failure` also says why)
+	 * in memory at once; `saved` settles when it is on disk (a failed save is a warning: the answer
+	 * stays shown). An answer that was checkpointed keeps the checkpoint's id, so it supersedes it.
 	 */
-	async answer(session: Session, content: string, cancelled: boolean, thought: ThinkingRecord = {}, how: { checkpoint?: AnswerCheckpoint; failure?: unknown } = {}): Promise<ChatMessage> {
+	answer(
+		session: Session,
+		content: string,
+		cancelled: boolean,
+		save: WriteOptions,
+		thought: ThinkingRecord = {},
+		how: { checkpoint?: AnswerCheckpoint; failure?: unknown } = {},
+	): { message: ChatMessage; saved: Promise<void> } {
 		const written = how.checkpoint?.close();
 		const answer: ChatMessage = written !== undefined ? { ...written, role: "assistant", content } : { id: newId(this.opts.now()), role: "assistant", content, createdAt: this.iso() };
 		if (cancelled) answer.cancelled = true;
@@ -82,39 +99,37 @@ export class TurnRecorder {
 		if (thought.thinkingMs !== undefined) answer.thinkingMs = thought.thinkingMs;
 		if (how.failure !== undefined) answer.error = reason(how.failure).slice(0, 300);
 		session.messages.push(answer);
-		try {
-			if (written !== undefined) await this.opts.sessions.updateMessage(session.id, answer);
-			else await this.opts.sessions.appendMessage(session.id, answer);
-		} catch (err) {
-			this.opts.onWarning(`The answer could not be saved: ${reason(err)}`);
-		}
 		this.opts.onMessage(answer);
-		return answer;
+		const write = written !== undefined ? this.opts.sessions.updateMessage(session.id, answer, save) : this.opts.sessions.appendMessage(session.id, answer, save);
+		const saved = write.catch((err: unknown) => {
+			this.opts.onWarning(`The answer could not be saved: ${reason(err)}`);
+		});
+		return { message: answer, saved };
 	}
 
 	/**
-	 * Records on the person's message that its turn failed (kept, so Retry can reuse it). A failed
-	 * turn has no answer, so a checkpoint of its partial answer is removed from the file too.
+	 * Marks the person's message as failed (kept, so Retry can reuse it); the returned promise
+	 * settles when the mark is on disk. A failed turn has no answer, so a checkpoint of its partial
+	 * answer is removed from the file too.
 	 */
-	async failed(session: Session, user: ChatMessage, err: unknown, checkpoint?: AnswerCheckpoint): Promise<void> {
-		await this.discard(session, checkpoint);
+	failed(session: Session, user: ChatMessage, err: unknown, save: WriteOptions, checkpoint?: AnswerCheckpoint): Promise<void> {
 		const kind = errorKind(err);
 		const failed: ChatMessage = { ...user, error: kind !== undefined ? `The request failed (${kind}).` : "The request failed." };
 		const index = session.messages.lastIndexOf(user);
 		if (index >= 0) session.messages[index] = failed;
-		try {
-			await this.opts.sessions.updateMessage(session.id, failed);
-		} catch {
-			// The message itself is saved; only the failure mark is missing.
-		}
 		this.opts.onMessage(failed);
+		const discarded = this.discard(session, checkpoint, save);
+		const marked = this.opts.sessions.updateMessage(session.id, failed, save).catch(() => {
+			// The message itself is saved; only the failure mark is missing.
+		});
+		return Promise.all([discarded, marked]).then(() => undefined);
 	}
 
-	private async discard(session: Session, checkpoint: AnswerCheckpoint | undefined): Promise<void> {
+	private async discard(session: Session, checkpoint: AnswerCheckpoint | undefined, save: WriteOptions): Promise<void> {
 		const written = checkpoint?.close();
 		if (written === undefined) return;
 		try {
-			await this.opts.sessions.discardMessage(session.id, { ...written, role: "assistant", content: "", error: "The answer failed before it finished." });
+			await this.opts.sessions.discardMessage(session.id, { ...written, role: "assistant", content: "", error: "The answer failed before it finished." }, save);
 		} catch (err) {
 			this.opts.onWarning(`The unfinished answer could not be removed from the chat's file: ${reason(err)}`);
 		}

@@ -1,6 +1,7 @@
 import type { LLMErrorKind } from "../chat/types";
 import { LLMError } from "./errors";
 import { conciseServerText } from "./errorText";
+import { parseOverflowReport } from "./overflowReport";
 import { PROVIDER_LABELS, providerSubject, type ProviderName } from "./types";
 
 /** Each server's real wording for "the prompt does not fit the context window". */
@@ -115,7 +116,9 @@ export function classifyHttpError(ctx: ErrorContext, status: number, bodyText: s
 	const type = providerErrorType(body);
 	const opts = { status, provider: ctx.provider };
 	const fallback = `${providerSubject(ctx.provider)} answered HTTP ${status}${message ? `: ${message}` : "."}`;
-	if (isContextOverflowText(`${type} ${said ?? bodyText}`)) return new LLMError("context_overflow", message ?? fallback, opts);
+	if (isContextOverflowText(`${type} ${said ?? bodyText}`)) {
+		return new LLMError("context_overflow", message ?? fallback, { ...opts, overflow: parseOverflowReport(said ?? bodyText, body) });
+	}
 	if (status === 401 || status === 403) {
 		// Ollama refuses an origin it does not allow with a bare 403.
 		if (ctx.provider === "ollama" && status === 403 && !message && !ctx.sendsNoOrigin) return new LLMError("auth", originRefusedMessage(ctx.origin), opts);
@@ -150,5 +153,6 @@ export function classifyStreamError(ctx: ErrorContext, body: unknown): LLMError 
 	const type = providerErrorType(body);
 	const kind = kindFromType(type, said ?? message) ?? "server";
 	if (kind === "not_found") return new LLMError(kind, modelMissingMessage(ctx, message), { provider: ctx.provider });
+	if (kind === "context_overflow") return new LLMError(kind, message, { provider: ctx.provider, overflow: parseOverflowReport(said ?? message, body) });
 	return new LLMError(kind, message, { provider: ctx.provider });
 }

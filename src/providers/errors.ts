@@ -1,4 +1,5 @@
 import type { LLMErrorKind } from "../chat/types";
+import type { OverflowReport } from "./overflowReport";
 
 export const LLM_ERROR_KINDS: readonly LLMErrorKind[] = [
 	"context_overflow",
@@ -19,6 +20,8 @@ export interface LLMErrorOptions {
 	retryAfterMs?: number;
 	/** Which provider dialect raised it ("ollama", "openai", "anthropic"). */
 	provider?: string;
+	/** For `context_overflow`: the window and prompt size the server named, when it did. */
+	overflow?: OverflowReport;
 	cause?: unknown;
 	/** The answer received before the failure, for the engine to keep (an answer cut at the size cap). */
 	partialText?: string;
@@ -31,6 +34,7 @@ export class LLMError extends Error {
 	readonly retryAfterMs?: number;
 	readonly provider?: string;
 	readonly partialText?: string;
+	readonly overflow?: OverflowReport;
 
 	constructor(kind: LLMErrorKind, message: string, options: LLMErrorOptions = {}) {
 		super(message);
@@ -40,6 +44,7 @@ export class LLMError extends Error {
 		this.retryAfterMs = options.retryAfterMs;
 		this.provider = options.provider;
 		if (options.partialText !== undefined) this.partialText = options.partialText;
+		if (options.overflow !== undefined) this.overflow = options.overflow;
 		if (options.cause !== undefined) (this as { cause?: unknown }).cause = options.cause;
 	}
 }

@@ -1,3 +1,4 @@
+import { abortedError, untilAborted } from "../chat/abortable";
 import type { ChatMessage, Session } from "../chat/types";
 import { newId } from "./ids";
 import { sessionToMarkdown, type MarkdownExportOptions } from "./markdown";
@@ -7,7 +8,7 @@ import { SessionFiles, SessionNotFoundError } from "./sessionFiles";
 import { compareNewestFirst } from "./sessionIndex";
 import { compactRecords, DEFAULT_TITLE, SessionState } from "./sessionState";
 import type { FileStore } from "./store";
-import type { SearchHit, SearchOptions, SessionManagerOptions, SessionSummary } from "./types";
+import type { SearchHit, SearchOptions, SessionManagerOptions, SessionSummary, WriteOptions } from "./types";
 
 export { SessionNotFoundError };
 
@@ -27,6 +28,11 @@ function checkedMessage(message: ChatMessage): ChatMessage {
  * Chat sessions on a FileStore: one append-only JSONL file per session plus an index for a fast
  * list(). Every operation runs one at a time, in call order, so the file and the cache agree.
  */
+/** Which chat an operation writes, and when its caller stops waiting for it. */
+interface OperationScope extends WriteOptions {
+	sessionId?: string;
+}
+
 export class SessionManager {
 	/** Called after any change to a session (for UI caches). */
 	onChange?: (sessionId: string) => void;
@@ -34,6 +40,8 @@ export class SessionManager {
 	private readonly files: SessionFiles;
 	private readonly now: () => number;
 	private tail: Promise<unknown> = Promise.resolve();
+	/** Chats whose abandoned write is still under way: their next operations wait for it. */
+	private readonly stuck = new Map<string, Promise<void>>();
 
 	constructor(store: FileStore, opts: SessionManagerOptions = {}) {
 		this.now = opts.now ?? Date.now;
@@ -53,11 +61,61 @@ export class SessionManager {
 		return new Date(this.now()).toISOString();
 	}
 
-	/** Runs `task` after every earlier call has settled. */
-	private exclusive<T>(task: () => Promise<T>): Promise<T> {
-		const run = this.tail.then(task);
-		this.tail = run.catch(() => undefined);
+	/**
+	 * Runs `task` after every earlier call has settled. With a `signal` (WriteOptions), a caller
+	 * that stops waiting does not keep the other chats waiting behind a write that hangs.
+	 */
+	private exclusive<T>(task: () => Promise<T>, scope: OperationScope = {}): Promise<T> {
+		const { sessionId, signal } = scope;
+		if (signal?.aborted === true && scope.keep !== true) return Promise.reject(abortedError());
+		const stuck = sessionId === undefined ? undefined : this.stuck.get(sessionId);
+		let run: Promise<T>;
+		if (sessionId === undefined || stuck === undefined) run = this.enqueue(task, scope);
+		else {
+			// That chat's file still has an abandoned write under way: this one waits for it outside
+			// the queue, so the file's writes stay in order while other chats go on.
+			run = stuck.then(() => this.enqueue(task, scope));
+			this.markStuck(sessionId, run);
+		}
+		// A write to keep settles when it lands: its caller decides how long to wait.
+		return scope.keep === true ? run : untilAborted(run, signal);
+	}
+
+	private enqueue<T>(task: () => Promise<T>, scope: OperationScope): Promise<T> {
+		const { sessionId, signal, keep } = scope;
+		let release: (() => void) | undefined;
+		const released = new Promise<void>((resolve) => (release = resolve));
+		const letGo = (): void => {
+			// Under way: it still lands, in order with this chat's later writes, but the queue moves on.
+			if (sessionId !== undefined) this.markStuck(sessionId, run);
+			release?.();
+		};
+		const run = this.tail.then(() => {
+			// Abandoned before its turn: nothing is written.
+			if (signal?.aborted === true && keep !== true) throw abortedError();
+			const work = task();
+			if (signal?.aborted === true) letGo();
+			else signal?.addEventListener("abort", letGo, { once: true });
+			return work;
+		});
+		if (signal !== undefined) {
+			const detach = (): void => signal.removeEventListener("abort", letGo);
+			run.then(detach, detach);
+		}
+		this.tail = Promise.race([run.catch(() => undefined), released]);
 		return run;
+	}
+
+	/** Later operations on `sessionId` wait for `until` to settle (and the mark goes away with it). */
+	private markStuck(sessionId: string, until: Promise<unknown>): void {
+		const settled = until.then(
+			() => undefined,
+			() => undefined,
+		);
+		this.stuck.set(sessionId, settled);
+		void settled.then(() => {
+			if (this.stuck.get(sessionId) === settled) this.stuck.delete(sessionId);
+		});
 	}
 
 	private changed(sessionId: string): void {
@@ -69,7 +127,7 @@ export class SessionManager {
 		}
 	}
 
-	create(): Promise<Session> {
+	create(opts: WriteOptions = {}): Promise<Session> {
 		return this.exclusive(async () => {
 			const nowMs = this.now();
 			const id = newId(nowMs);
@@ -77,43 +135,43 @@ export class SessionManager {
 			const state = await this.files.writeNew(id, { type: "session", v: FORMAT_VERSION, id, createdAt: at, title: DEFAULT_TITLE, at });
 			this.changed(id);
 			return state.toSession();
-		});
+		}, opts);
 	}
 
 	/** The session: [system summary, if any], then user and assistant messages in order. */
 	load(id: string): Promise<Session> {
-		return this.exclusive(async () => (await this.files.state(id)).toSession());
+		return this.exclusive(async () => (await this.files.state(id)).toSession(), { sessionId: id });
 	}
 
 	/** Appends one user or assistant message as one line. A message with a known id replaces it. */
-	async appendMessage(sessionId: string, message: ChatMessage): Promise<void> {
+	async appendMessage(sessionId: string, message: ChatMessage, opts: WriteOptions = {}): Promise<void> {
 		const checked = checkedMessage(message);
 		if (checked.role === "system") throw new TypeError("appendMessage takes user and assistant messages; use setSummary for the summary.");
-		return this.record(sessionId, { type: "message", message: checked, at: this.iso() });
+		return this.record(sessionId, { type: "message", message: checked, at: this.iso() }, opts);
 	}
 
 	/** Sets the one summary (a `system` message); earlier summaries are replaced, messages kept. */
-	async setSummary(sessionId: string, summary: ChatMessage): Promise<void> {
+	async setSummary(sessionId: string, summary: ChatMessage, opts: WriteOptions = {}): Promise<void> {
 		const checked = checkedMessage(summary);
 		if (checked.role !== "system") throw new TypeError("A summary must be a system message.");
-		return this.record(sessionId, { type: "summary", message: checked, at: this.iso() });
+		return this.record(sessionId, { type: "summary", message: checked, at: this.iso() }, opts);
 	}
 
 	/** Replaces the message with the same id (or adds it when unknown), e.g. a finished answer. */
-	async updateMessage(sessionId: string, message: ChatMessage): Promise<void> {
+	async updateMessage(sessionId: string, message: ChatMessage, opts: WriteOptions = {}): Promise<void> {
 		const checked = checkedMessage(message);
 		const type = checked.role === "system" ? "summary" : "update";
-		return this.record(sessionId, { type, message: checked, at: this.iso() });
+		return this.record(sessionId, { type, message: checked, at: this.iso() }, opts);
 	}
 
 	/**
 	 * Removes a user or assistant message by appending a record, e.g. the checkpoint of an answer
 	 * whose turn failed. `message` is its last state; readers that predate removal show it instead.
 	 */
-	async discardMessage(sessionId: string, message: ChatMessage): Promise<void> {
+	async discardMessage(sessionId: string, message: ChatMessage, opts: WriteOptions = {}): Promise<void> {
 		const checked = checkedMessage(message);
 		if (checked.role === "system") throw new TypeError("The summary is replaced with setSummary, not discarded.");
-		return this.record(sessionId, { type: "update", message: checked, at: this.iso(), discard: true });
+		return this.record(sessionId, { type: "update", message: checked, at: this.iso(), discard: true }, opts);
 	}
 
 	async rename(id: string, title: string): Promise<void> {
@@ -122,11 +180,14 @@ export class SessionManager {
 		return this.record(id, { type: "title", title: clean, at: this.iso() });
 	}
 
-	private record(sessionId: string, record: SessionRecord): Promise<void> {
-		return this.exclusive(async () => {
-			await this.files.append(sessionId, record);
-			this.changed(sessionId);
-		});
+	private record(sessionId: string, record: SessionRecord, opts: WriteOptions = {}): Promise<void> {
+		return this.exclusive(
+			async () => {
+				await this.files.append(sessionId, record);
+				this.changed(sessionId);
+			},
+			{ ...opts, sessionId },
+		);
 	}
 
 	/**
@@ -151,14 +212,14 @@ export class SessionManager {
 				return compactRecords(merged.toSession(), merged.corrupt, at, merged);
 			});
 			this.changed(session.id);
-		});
+		}, { sessionId: session.id });
 	}
 
 	/** Deletes the session's file. Deleting an unknown session does nothing. */
 	delete(id: string): Promise<void> {
 		return this.exclusive(async () => {
 			if (await this.files.remove(id)) this.changed(id);
-		});
+		}, { sessionId: id });
 	}
 
 	/** Every session, newest first. Reads only session files that changed since the index saw them. */

@@ -42,3 +42,15 @@ export interface SessionManagerOptions {
 	 */
 	recheckMs?: number;
 }
+
+/** How long a caller waits for a write (ChatService passes the turn's signal). */
+export interface WriteOptions {
+	/**
+	 * The caller stops waiting when it aborts. A write that has not started is dropped (nothing is
+	 * written); one under way still lands, in order with the chat's later writes, but no longer
+	 * holds up other chats.
+	 */
+	signal?: AbortSignal;
+	/** With `signal`: write even when it aborts before the write starts (a stopped answer is kept). */
+	keep?: boolean;
+}

@@ -19,6 +19,7 @@ import type { RenderSchedulerOptions } from "./RenderScheduler";
 import type { SearchRunnerOptions } from "./SearchRunner";
 import type { SlashCommand } from "./slashCommands";
 import { VIEW_TYPE_DISCOVER } from "./viewType";
+import { useReportedWindow, windowOffer } from "./windowOffer";
 
 export interface DiscoverViewOptions {
 	/** Frame timing for streaming renders (tests drive frames by hand). */
@@ -293,7 +294,14 @@ export class DiscoverView extends ItemView {
 
 	private onSendFailed(err: unknown, turn: Turn, aborted: boolean): void {
 		this.list.endStreaming({ stopped: aborted });
-		if (aborted) return;
+		if (aborted) {
+			// Stopped before the question was saved: it goes back into the input, unsent.
+			const messages = this.runtime?.chat.messages ?? [];
+			const last = messages[messages.length - 1];
+			const recorded = last?.role === "user" && last.content === turn.text;
+			if (!recorded && turn.fromInput && !turn.wholeNote && this.composer.value === "") this.composer.setValue(turn.text);
+			return;
+		}
 		showTurnFailure(
 			{ list: this.list, composer: this.composer, messages: this.runtime?.chat.messages ?? [], adapter: this.runtime?.adapter() },
 			{ err, text: turn.text, wholeNote: turn.wholeNote, retry: () => void this.send(retryTurn(turn)) },
@@ -328,9 +336,20 @@ export class DiscoverView extends ItemView {
 			case "prompt":
 				this.context.showPrompt(e.estimatedTokens, e.budget, e.context);
 				break;
+			case "window":
+				this.offerWindow(e.reported);
+				break;
 			case "compacted":
 				break;
 		}
+	}
+
+	/** The server's real window is smaller than the context size: offer to use it, in one click. */
+	private offerWindow(reported: number): void {
+		if (reported >= this.host.settings.maxPromptTokens) return;
+		const offer = windowOffer(this.host.settings, reported);
+		if (offer.action === undefined) this.list.showNote(offer.text);
+		else this.list.showOffer(offer.text, offer.action, () => useReportedWindow(this.host, reported));
 	}
 
 	private onMessage(message: ChatMessage): void {

@@ -205,6 +205,24 @@ export class MessageList extends Component {
 		this.afterRender();
 	}
 
+	/** A note with one action, e.g. the server's real window with a button to use it. */
+	showOffer(text: string, action: string, onAction: () => Promise<string>): void {
+		const el = this.tailEl.createDiv({ cls: ["discover-chat-note", "discover-chat-offer"] });
+		const label = el.createSpan({ text });
+		const button = el.createEl("button", { cls: "discover-chat-offer-action", text: action, attr: { type: "button" } });
+		button.addEventListener("click", () => {
+			button.disabled = true;
+			onAction().then(
+				(done) => {
+					label.setText(done);
+					button.remove();
+				},
+				() => (button.disabled = false),
+			);
+		});
+		this.afterRender();
+	}
+
 	clearError(): void {
 		this.tailEl.querySelectorAll(".discover-chat-error").forEach((el) => el.remove());
 	}

@@ -40,6 +40,12 @@ export function diagnose(err: unknown): Diagnosis {
 	if (code === "message_too_long") {
 		return { title: "Message too long", detail: said, retryable: false, unsent: true, probeConnection: false };
 	}
+	if (code === "system_prompt_too_long") {
+		return { title: "System prompt too long", detail: said, retryable: false, unsent: true, probeConnection: false };
+	}
+	if (code === "storage") {
+		return { title: "Couldn't save your message", detail: withSaid("It is back in the input. Free some space or check the chats folder, then send it again.", said), retryable: false, unsent: true, probeConnection: false };
+	}
 	if (code === "busy") {
 		return { title: "Still answering", detail: "Wait for the current answer or stop it first.", retryable: false, unsent: true, probeConnection: false };
 	}

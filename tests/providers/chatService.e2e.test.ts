@@ -67,7 +67,8 @@ for (const { name, load } of TRANSPORTS) {
 				if (!overflow) throw new Error("no overflow body");
 				env.server.route("POST", CHAT_PATHS[provider], errorScenario(overflow.reply));
 				const chat = service(provider);
-				await expect(chat.sendMessage("Hello?")).rejects.toMatchObject({ kind: "context_overflow" });
+				// A note to shorten: a retry of the same size would be pointless, so one must be possible.
+				await expect(chat.sendMessage("Hello?", { context: "A line of the note.\n".repeat(400) })).rejects.toMatchObject({ kind: "context_overflow" });
 				expect(env.server.requests.filter((r) => lastUserText(r) === "Hello?")).toHaveLength(2);
 				// The person's words are kept.
 				expect(chat.messages.some((m) => m.role === "user" && m.content === "Hello?")).toBe(true);

@@ -2,6 +2,7 @@ import { MemoryFileStore } from "../../src/sessions/memoryStore";
 import { SessionManager } from "../../src/sessions/SessionManager";
 import { ChatService, type ChatEvent } from "../../src/chat/ChatService";
 import type { ChatSettings, LLMAdapter } from "../../src/chat/types";
+import { startTimer } from "../../src/providers/timers";
 import { StubAdapter } from "./stubAdapter";
 
 /** A small window, so a few turns reach compaction. */
@@ -34,4 +35,18 @@ export async function capturingConsoleErrors(body: () => Promise<void>): Promise
 		console.error = original;
 	}
 	return errors;
+}
+
+/** Resolves after `ms` milliseconds (the window's timer in the app's tests, Node's here). */
+export function sleep(ms: number): Promise<void> {
+	return new Promise((resolve) => startTimer(resolve, ms));
+}
+
+/** Waits, a macrotask at a time, until `cond` holds (at most about 2 s). */
+export async function until(cond: () => boolean, what = "the condition"): Promise<void> {
+	for (let i = 0; i < 1000; i++) {
+		if (cond()) return;
+		await sleep(2);
+	}
+	throw new Error(`Timed out waiting for ${what}`);
 }
