@@ -58,6 +58,9 @@ export const DIGIT_NATIVE = cls();
 // Hangul syllables that are not one o200k token on their own (tokenHangul.ts): rare, two or three
 // tokens each. A Korean text's cost depends mostly on how many it has.
 export const HANGUL_RARE = cls();
+// The box-drawing rules ─ ━ ═: o200k merges a run of them (eight ─ to a token), where other box
+// drawing costs a token or two a character. A table drawn with them was overcounted by up to 50%.
+export const BOX_RULE = cls();
 
 /** Classes fit in CLASS_BITS bits, so a pair of classes indexes a flat table. */
 export const CLASS_COUNT = next;
@@ -147,6 +150,11 @@ function buildTable(): Uint8Array {
 	set(0x20a0, 0x20cf, PUNCT_U); // currency
 	set(0x20d0, 0x20ff, MARK);
 	set(0x2460, 0x24ff, SYMBOL_BYTES); // enclosed alphanumerics
+	// Box drawing: corners and joints are two byte tokens each; the few o200k has as tokens (│ ├ ║)
+	// stay symbols; the horizontal rules merge in runs.
+	set(0x2500, 0x257f, SYMBOL_BYTES);
+	each("│┃├┣║╗╝", SYMBOL_U);
+	each("─━═", BOX_RULE);
 	set(0x231a, 0x23ff, EMOJI_BMP);
 	set(0x2600, 0x27bf, EMOJI_BMP);
 	set(0x2800, 0x28ff, SYMBOL_BYTES); // Braille

@@ -19,7 +19,7 @@ describe("token classes", () => {
 			["ܐ", C.SCRIPT_2B], ["ދ", C.SCRIPT_2B], ["ວ", C.SCRIPT_3B], ["ཀ", C.SCRIPT_3B], ["አ", C.SCRIPT_3B],
 			["ㄅ", C.SCRIPT_3B], ["Ꭰ", C.SCRIPT_BYTES], ["ᐃ", C.SCRIPT_BYTES], ["ꀀ", C.SCRIPT_BYTES],
 			["\u0301", C.MARK], ["\u200d", C.JOINER], ["\ufe0f", C.JOINER], ["—", C.PUNCT_U], ["。", C.PUNCT_U],
-			["€", C.PUNCT_U], ["→", C.SYMBOL_U], ["─", C.SYMBOL_U], ["⠓", C.SYMBOL_BYTES], ["①", C.SYMBOL_BYTES],
+			["€", C.PUNCT_U], ["→", C.SYMBOL_U], ["─", C.BOX_RULE], ["═", C.BOX_RULE], ["│", C.SYMBOL_U], ["┌", C.SYMBOL_BYTES], ["⠓", C.SYMBOL_BYTES], ["①", C.SYMBOL_BYTES],
 			["☕", C.EMOJI_BMP], ["\u3000", C.SPACE], ["\u00a0", C.SPACE],
 			["😀", C.HIGH_EMOJI], ["𠀀", C.HIGH_HAN], ["𝐀", C.HIGH_OTHER], ["𓀀", C.HIGH_OTHER], ["\udc00", C.LOW_SURROGATE],
 		];
