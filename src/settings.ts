@@ -16,6 +16,8 @@ export interface DiscoverSettings extends ChatSettings {
 	/** The NAME of the secret in Obsidian's secret storage holding the API key; never the key. */
 	apiKeySecret: string;
 	includeActiveNote: boolean;
+	/** Remote images in answers load as they render; off: they wait for a click (a note could leak through one). */
+	loadRemoteImages: boolean;
 	sessionsFolder: string;
 	exportFolder: string;
 	/** Exported notes show each answer's thinking (folded). Off: thinking is the model's scratch work. */
@@ -33,6 +35,7 @@ export const DEFAULT_SETTINGS: DiscoverSettings = {
 	model: "",
 	apiKeySecret: "",
 	includeActiveNote: true,
+	loadRemoteImages: false,
 	sessionsFolder: "Discover/Chats",
 	exportFolder: "Discover/Exports",
 	includeThinkingInExports: false,
@@ -51,6 +54,7 @@ export const FIELD_LABELS: Record<keyof DiscoverSettings, string> = {
 	model: "Model",
 	apiKeySecret: "API key",
 	includeActiveNote: "Include the active note",
+	loadRemoteImages: "Load images from the web in answers",
 	sessionsFolder: "Chats folder",
 	exportFolder: "Export folder",
 	includeThinkingInExports: "Include thinking in exports",
@@ -161,6 +165,7 @@ export function validateSettings(s: DiscoverSettings): SettingsIssue[] {
 	}
 	if (typeof s.includeActiveNote !== "boolean") push({ field: "includeActiveNote", message: "Must be on or off." });
 	if (typeof s.includeThinkingInExports !== "boolean") push({ field: "includeThinkingInExports", message: "Must be on or off." });
+	if (typeof s.loadRemoteImages !== "boolean") push({ field: "loadRemoteImages", message: "Must be on or off." });
 	push(folderIssue("sessionsFolder", s.sessionsFolder));
 	push(folderIssue("exportFolder", s.exportFolder));
 	return issues;

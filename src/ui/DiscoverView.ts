@@ -75,7 +75,14 @@ export class DiscoverView extends ItemView {
 			onHistory: () => this.openHistory(),
 		});
 		this.active = new ActiveSession(this.host, this.header, () => this.runtime);
-		this.list = this.addChild(new MessageList(root, { app: this.app, sourcePath: () => this.context.note.path, scheduler: this.options.scheduler }));
+		this.list = this.addChild(
+			new MessageList(root, {
+				app: this.app,
+				sourcePath: () => this.context.note.path,
+				loadRemoteImages: () => this.host.settings.loadRemoteImages,
+				scheduler: this.options.scheduler,
+			}),
+		);
 		this.status = new StatusLine(root);
 		this.context = new ContextBar(
 			root,

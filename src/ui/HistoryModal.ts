@@ -179,6 +179,7 @@ export class HistoryModal extends Modal {
 			},
 			onScroll: (top: number) => (this.state.messagesScroll = top),
 			onShown: (count: number) => (this.state.messagesShown = count),
+			loadRemoteImages: () => this.host.settings.loadRemoteImages,
 		};
 		this.transcript = new HistoryTranscript(this.mainEl, this.app, session.messages.filter(isVisibleMessage), handlers, minShown);
 		return this.transcript;

@@ -18,6 +18,8 @@ export interface HistoryTranscriptHandlers {
 	onScroll: (scrollTop: number) => void;
 	/** More messages are on screen (as many are rendered on reopen, so the scroll can be restored). */
 	onShown: (count: number) => void;
+	/** The "Load images from the web in answers" setting; off when not given. */
+	loadRemoteImages?: () => boolean;
 }
 
 /**
@@ -35,7 +37,7 @@ export class HistoryTranscript {
 	constructor(parentEl: HTMLElement, app: App, messages: readonly ChatMessage[], private readonly handlers: HistoryTranscriptHandlers, minShown = 0) {
 		this.messages = messages;
 		this.el = parentEl.createDiv({ cls: "discover-chat-history-messages" });
-		this.markdown = new LazyMarkdown(app, this.el);
+		this.markdown = new LazyMarkdown(app, this.el, "", () => handlers.loadRemoteImages?.() === true);
 		this.el.addEventListener("scroll", () => this.onScroll(), { passive: true });
 		if (messages.length === 0) this.el.createDiv({ cls: "discover-chat-history-empty", text: "This chat has no messages." });
 		this.renderUpTo(Math.max(TRANSCRIPT_PAGE_SIZE, minShown));

@@ -1,5 +1,6 @@
-import { Component, MarkdownRenderer } from "obsidian";
+import { Component } from "obsidian";
 import type { App } from "obsidian";
+import { renderUntrustedMarkdown } from "./safeMarkdown";
 
 /** How far beyond the view Markdown is rendered ahead of time. */
 const MARGIN_PX = 200;
@@ -19,6 +20,8 @@ export class LazyMarkdown extends Component {
 		private readonly app: App,
 		private readonly root: HTMLElement,
 		private readonly sourcePath = "",
+		/** The "Load images from the web in answers" setting. */
+		private readonly loadRemoteImages: () => boolean = () => false,
 	) {
 		super();
 	}
@@ -80,7 +83,7 @@ export class LazyMarkdown extends Component {
 		this.pending.delete(el);
 		if (markdown === undefined) return;
 		const target = createDiv();
-		await MarkdownRenderer.render(this.app, markdown, target, this.sourcePath, this);
+		await renderUntrustedMarkdown(this.app, markdown, target, this.sourcePath, this, this.loadRemoteImages());
 		// Closed or switched to another chat meanwhile: nothing to show it in.
 		if (this.closed) return;
 		el.removeClass("is-plain");

@@ -1,9 +1,10 @@
-import { Component, MarkdownRenderer, setIcon } from "obsidian";
+import { Component, setIcon } from "obsidian";
 import type { App } from "obsidian";
 import type { ChatMessage, Role } from "../chat/types";
 import { copyToClipboard } from "./clipboard";
 import { splitMarkdownBlocks } from "./markdownBlocks";
 import { ThinkingBlock } from "./ThinkingBlock";
+import { renderUntrustedMarkdown } from "./safeMarkdown";
 
 interface StreamBlock {
 	text: string;
@@ -24,6 +25,8 @@ export interface MessageContext {
 	onRendered: () => void;
 	/** A clock in milliseconds, for how long a streaming answer thinks. */
 	now?: () => number;
+	/** The "Load images from the web in answers" setting; off when not given. */
+	loadRemoteImages?: () => boolean;
 }
 
 /**
@@ -189,7 +192,7 @@ export class MessageItem {
 				current.el = target;
 				this.ctx.onRendered();
 			};
-			MarkdownRenderer.render(this.ctx.app, text, target, this.ctx.sourcePath(), component).then(swap, () => {
+			this.renderMarkdown(text, target, component).then(swap, () => {
 				target.setText(text);
 				swap();
 			});
@@ -225,7 +228,7 @@ export class MessageItem {
 			this.bodyEl.replaceChildren(next);
 			this.ctx.onRendered();
 		};
-		MarkdownRenderer.render(this.ctx.app, text, next, this.ctx.sourcePath(), component).then(done, () => {
+		this.renderMarkdown(text, next, component).then(done, () => {
 			next.setText(text);
 			done();
 		});
@@ -248,6 +251,10 @@ export class MessageItem {
 
 	private elapsed(): number | undefined {
 		return this.streamStartedAt === undefined ? undefined : Math.max(0, this.clock() - this.streamStartedAt);
+	}
+
+	private renderMarkdown(text: string, el: HTMLElement, component: Component): Promise<void> {
+		return renderUntrustedMarkdown(this.ctx.app, text, el, this.ctx.sourcePath(), component, this.ctx.loadRemoteImages?.() === true);
 	}
 
 	/** The message's element carrying the rendered Markdown (for tests and scroll-to). */

@@ -46,7 +46,13 @@ export class MessageList extends Component {
 	constructor(parentEl: HTMLElement, options: MessageListOptions) {
 		super();
 		this.pageSize = options.pageSize ?? PAGE_SIZE;
-		this.ctx = { app: options.app, sourcePath: options.sourcePath, onRendered: () => this.afterRender(), now: options.now ?? options.scheduler?.now };
+		this.ctx = {
+			app: options.app,
+			sourcePath: options.sourcePath,
+			loadRemoteImages: options.loadRemoteImages,
+			onRendered: () => this.afterRender(),
+			now: options.now ?? options.scheduler?.now,
+		};
 		this.scrollEl = parentEl.createDiv({ cls: "discover-chat-messages", attr: { role: "log", "aria-live": "polite" } });
 		this.earlierEl = this.scrollEl.createEl("button", { cls: "discover-chat-load-earlier", text: "Show earlier messages", attr: { type: "button" } });
 		this.earlierEl.addEventListener("click", () => this.loadEarlier());

@@ -64,6 +64,15 @@ export class DiscoverSettingTab extends PluginSettingTab {
 				}),
 			);
 		new Setting(containerEl)
+			.setName(FIELD_LABELS.loadRemoteImages)
+			.setDesc("Off: an image from the web in an answer shows as a placeholder naming its site, and loads when you click it. An answer can be made to include an image whose address carries your note's text to that site.")
+			.addToggle((t) =>
+				t.setValue(this.s.loadRemoteImages).onChange(async (on) => {
+					this.s.loadRemoteImages = on;
+					await this.host.saveSettings();
+				}),
+			);
+		new Setting(containerEl)
 			.setName(FIELD_LABELS.systemPrompt)
 			.setDesc("Instructions sent first in every prompt.")
 			// Full width under its name: a prompt is several lines long.

@@ -62,6 +62,7 @@ const FIELD_TYPES: { [K in keyof DiscoverSettings]-?: FieldCheck } = {
 	model: isString,
 	apiKeySecret: isString,
 	includeActiveNote: (v) => typeof v === "boolean",
+	loadRemoteImages: (v) => typeof v === "boolean",
 	sessionsFolder: isString,
 	exportFolder: isString,
 	includeThinkingInExports: (v) => typeof v === "boolean",

@@ -65,11 +65,22 @@ describe("MarkdownRenderer.render", () => {
 		expect(el.find("p").getText()).toBe("after");
 	});
 
-	it("renders blockquotes and rules, and never turns text into HTML", async () => {
-		const el = await render("> quoted *text*\n\n---\n\n<script>alert(1)</script> & <b>x</b>");
+	it("renders blockquotes and rules, and raw HTML as Obsidian does: parsed, without scripts or handlers", async () => {
+		const el = await render('> quoted *text*\n\n---\n\nSome <b>bold</b> <script>alert(1)</script> & <img src="https://example.org/a.png" onerror="x()">\n\n<div class="box">block <i>html</i></div>');
 		expect(el.find("blockquote > p > em").getText()).toBe("text");
 		expect(el.find("hr")).not.toBeNull();
 		expect(el.find("script")).toBeNull();
-		expect(el.findAll("p").pop()?.getText()).toBe("<script>alert(1)</script> & <b>x</b>");
+		expect(el.find("p b")).not.toBeNull();
+		expect(el.find("p img").getAttr("src")).toBe("https://example.org/a.png");
+		expect(el.find("p img").getAttr("onerror")).toBeNull();
+		expect(el.find("div.box > i").getText()).toBe("html");
+	});
+
+	it("renders external images as <img>, vault images as embeds, reference images and link-wrapped images", async () => {
+		const el = await render("![a](https://example.org/a.png) ![b](<Pics/my b.png>) ![c][ref] [![d](//example.org/d.png)](https://example.org)\n\n[ref]: https://example.org/c.png");
+		expect(el.findAll("img").map((img) => img.getAttr("src"))).toEqual(["https://example.org/a.png", "https://example.org/c.png", "//example.org/d.png"]);
+		expect(el.find("span.internal-embed").getAttr("src")).toBe("Pics/my b.png");
+		expect(el.find("a.external-link > img")).not.toBeNull();
+		expect(el.getText()).not.toContain("[ref]");
 	});
 });

@@ -1,6 +1,7 @@
 // MarkdownRenderer: a faithful-enough subset of Obsidian's reading view, rendered to real DOM.
 import type * as O from "obsidian";
 import { Component } from "./events";
+import { appendHtml, takeDefinitions } from "./markdownHtml";
 import { renderInline } from "./markdownInline";
 
 export class MarkdownRenderChild extends Component {
@@ -14,6 +15,9 @@ const HEADING = /^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$/;
 const RULE = /^ {0,3}([-*_])(\s*\1){2,}\s*$/;
 const LIST_ITEM = /^(\s*)([-*+]|\d{1,9}[.)])\s+(.*)$/;
 const QUOTE = /^ {0,3}>\s?(.*)$/;
+
+/** The start of an HTML block: a tag at the start of a line; it runs to the next blank line. */
+const HTML_BLOCK = /^ {0,3}<\/?[A-Za-z]/;
 
 const TABLE_RULE = /^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$/;
 
@@ -76,7 +80,7 @@ function renderCode(parent: HTMLElement, lang: string, code: string): void {
 
 /** Renders block-level Markdown into `el`, appending as Obsidian does. */
 export function renderMarkdownBlocks(el: HTMLElement, markdown: string, sourcePath: string): void {
-	const lines = markdown.replace(/\r\n?/g, "\n").split("\n");
+	const lines = takeDefinitions(markdown.replace(/\r\n?/g, "\n").split("\n"));
 	let i = 0;
 	while (i < lines.length) {
 		const line = lines[i] ?? "";
@@ -93,6 +97,12 @@ export function renderMarkdownBlocks(el: HTMLElement, markdown: string, sourcePa
 		}
 		if (!line.trim()) {
 			i++;
+			continue;
+		}
+		if (HTML_BLOCK.test(line)) {
+			const html: string[] = [];
+			while (i < lines.length && (lines[i] ?? "").trim()) html.push(lines[i++] ?? "");
+			appendHtml(el, html.join("\n"));
 			continue;
 		}
 		const heading = HEADING.exec(line);

@@ -1,4 +1,6 @@
-// Inline Markdown: code, emphasis, links, [[wikilinks]] and embeds, built as DOM nodes (never innerHTML).
+// Inline Markdown: code, emphasis, links, [[wikilinks]], embeds, images and raw HTML tags, built as
+// DOM nodes (never innerHTML).
+import { appendHtml, definition, renderImage } from "./markdownHtml";
 
 type Rule = { re: RegExp; render: (parent: HTMLElement, m: RegExpExecArray, sourcePath: string) => void };
 
@@ -17,7 +19,26 @@ const RULES: Rule[] = [
 		render: (p, m) => internalLink(p, (m[1] ?? "").trim(), (m[2] ?? m[1] ?? "").trim()),
 	},
 	{
-		re: /\[([^\]]*)\]\(([^)\s]+)(?:\s+"[^"]*")?\)/,
+		re: /!\[([^\]]*)\]\((<[^>\n]*>|[^)\s]+)(?:\s+"[^"]*")?\)/,
+		render: (p, m) => renderImage(p, m[1] ?? "", m[2] ?? ""),
+	},
+	{
+		// Reference images: `![alt][ref]`, `![alt][]`, `![alt]` with a `[ref]: url` definition.
+		re: /!\[([^\]]*)\](?:\[([^\]]*)\])?/,
+		render: (p, m) => {
+			const dest = definition(m[2] || m[1] || "");
+			if (dest === undefined) p.appendText(m[0]);
+			else renderImage(p, m[1] ?? "", dest);
+		},
+	},
+	{
+		// Raw inline HTML: one tag at a time, as the browser parses it.
+		re: /<\/?[A-Za-z][A-Za-z0-9-]*(?:\s(?:[^>"']|"[^"]*"|'[^']*')*)?\/?>/,
+		render: (p, m) => appendHtml(p, m[0]),
+	},
+	{
+		// Link text may hold one level of brackets: a link-wrapped image `[![alt](img)](url)`.
+		re: /\[((?:[^[\]]|\[[^\]]*\]\([^)]*\))*)\]\(([^)\s]+)(?:\s+"[^"]*")?\)/,
 		render: (p, m, sourcePath) => {
 			const href = m[2] ?? "";
 			if (/^[a-z][a-z0-9+.-]*:/i.test(href)) {

