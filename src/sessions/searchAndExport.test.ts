@@ -93,8 +93,8 @@ describe("exportMarkdown", () => {
 		expect(front).toContain('title: "A \\"quoted\\" title"\n');
 		expect(front).toContain("messages: 6\n");
 		expect(front).toContain("source: discover-chat\n");
-		expect(front).toContain(`session: ${older}\n`);
-		expect(front).toMatch(/created: \d{4}-\d\d-\d\dT/);
+		expect(front).toContain(`session: "${older}"\n`);
+		expect(front).toMatch(/created: "\d{4}-\d\d-\d\dT[^"]*"\n/);
 		expect(body).not.toContain("They talked about obsidian.");
 		expect(body.match(/^## You$/gm)).toHaveLength(3);
 		expect(body.match(/^## Assistant$/gm)).toHaveLength(3);
