@@ -35,7 +35,9 @@ describe("exported note front matter and title", () => {
 	});
 
 	it("created, updated and session are quoted strings", () => {
-		const fm = frontMatter(sessionToMarkdown(session("t")));
+		const md = sessionToMarkdown(session("t"));
+		expect(md).toContain('created: "2024-05-01T10:00:00.000Z"\nupdated: "2024-05-01T10:05:00.000Z"\n');
+		const fm = frontMatter(md);
 		expect(fm).toMatchObject({ created: "2024-05-01T10:00:00.000Z", updated: "2024-05-01T10:05:00.000Z", session: "s1", messages: 0, source: "discover-chat" });
 	});
 

@@ -7,7 +7,7 @@ export const MAX_NAME_BYTES = 200;
 
 /**
  * Characters no name may hold: those Obsidian refuses or that break links (`[]#^|`), those Windows,
- * macOS and Android (FAT, exFAT) refuse (`\/:*?"<>`), control characters, and invisible
+ * macOS and Android (FAT, exFAT) refuse (`\/:*?"<>`), control characters, lone surrogates, and invisible
  * direction overrides that make a name read differently from what it is.
  */
 // eslint-disable-next-line no-control-regex -- control characters are what this removes
@@ -17,6 +17,8 @@ const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u
 
 const utf8Length = (text: string): number => new TextEncoder().encode(text).length;
 
+let segmenter: Intl.Segmenter | undefined;
+
 /** User-perceived characters (an emoji with its modifiers is one); code points without Intl.Segmenter. */
 function graphemes(text: string): string[] {
 	const Segmenter = (Intl as { Segmenter?: typeof Intl.Segmenter }).Segmenter;
@@ -24,7 +26,6 @@ function graphemes(text: string): string[] {
 	segmenter ??= new Segmenter(undefined, { granularity: "grapheme" });
 	return Array.from(segmenter.segment(text), (s) => s.segment);
 }
-let segmenter: Intl.Segmenter | undefined;
 
 /** The longest run of whole characters from the start that fits both limits. */
 function cutToLimits(text: string): string {

@@ -17,7 +17,7 @@ function problems(name: string): string[] {
 		if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) found.push(`control U+${c.toString(16)}`);
 		if ([0x61c, 0x200e, 0x200f, 0x2028, 0x2029, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069, 0xfeff].includes(c)) found.push(`invisible U+${c.toString(16)}`);
 	}
-	if (!name.isWellFormed()) found.push("lone surrogate");
+	if (/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(name)) found.push("lone surrogate");
 	if (name.startsWith(".")) found.push("hidden");
 	if (/^\s|[\s.]$/.test(name)) found.push("space or dot at an end");
 	if (DEVICE_NAMES.test(`${name}.md`.split(".")[0]?.trimEnd() ?? "")) found.push("Windows device name");
