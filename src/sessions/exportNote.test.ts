@@ -1,7 +1,6 @@
 // The exported note: one-line titles, front matter that is valid YAML for any title, and remote
 // images that stay links (opening the note loads nothing from the network).
 import fc from "fast-check";
-import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
 import type { ChatMessage, Session } from "../chat/types";
 import { oneLineTitle, sessionToMarkdown } from "./markdown";
@@ -14,13 +13,39 @@ function session(title: string, messages: Partial<ChatMessage>[] = []): Session 
 		createdAt: "2024-05-01T10:00:00.000Z",
 		updatedAt: "2024-05-01T10:05:00.000Z",
 		messages: messages.map((m, i) => ({ id: `m${i}`, role: "assistant", content: "", createdAt: "2024-05-01T10:00:00.000Z", ...m })),
-	} as Session;
+	};
 }
 
+const YAML_ESCAPES: Record<string, string> = { "0": "\0", a: "\x07", b: "\b", t: "\t", "\t": "\t", n: "\n", v: "\v", f: "\f", r: "\r", e: "\x1b", " ": " ", '"': '"', "/": "/", "\\": "\\", N: "\x85", _: "\xa0", L: "\u2028", P: "\u2029" };
+/** YAML 1.2's printable characters: anything else (C0, DEL, C1, lone surrogates) must be escaped. */
+const NOT_PRINTABLE = /[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/u;
+
+/** A one-line YAML double-quoted scalar, read by YAML 1.2's rules (a minimal reader, for the test). */
+function yamlDoubleQuoted(text: string): string {
+	const m = /^"((?:[^"\\]|\\.)*)"$/su.exec(text);
+	if (!m) throw new Error(`not one double-quoted scalar: ${text}`);
+	const body = m[1] ?? "";
+	if (NOT_PRINTABLE.test(body)) throw new Error(`raw non-printable character in ${JSON.stringify(body)}`);
+	return body.replace(/\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|.)/gsu, (_, e: string) => {
+		if (/^[xuU]/.test(e)) return String.fromCodePoint(parseInt(e.slice(1), 16));
+		const out = YAML_ESCAPES[e];
+		if (out === undefined) throw new Error(`not a YAML escape: \\${e}`);
+		return out;
+	});
+}
+
+/** The front matter's fields: each line `key: value`, quoted values read as YAML reads them. */
 function frontMatter(md: string): Record<string, unknown> {
 	const m = /^---\n([\s\S]*?)\n---\n/.exec(md);
 	if (!m) throw new Error("no front matter");
-	return parse(m[1] ?? "") as Record<string, unknown>;
+	const fields: Record<string, unknown> = {};
+	for (const line of (m[1] ?? "").split("\n")) {
+		const field = /^([a-z]+): (.*)$/.exec(line);
+		if (!field) throw new Error(`not a front matter field: ${JSON.stringify(line)}`);
+		const value = field[2] ?? "";
+		fields[field[1] ?? ""] = value.startsWith('"') ? yamlDoubleQuoted(value) : /^\d+$/.test(value) ? Number(value) : /^[a-z-]+$/.test(value) ? value : `unquoted: ${value}`;
+	}
+	return fields;
 }
 
 describe("exported note front matter and title", () => {
