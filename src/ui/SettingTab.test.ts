@@ -252,6 +252,10 @@ describe("Settings tab: chat and storage", () => {
 		(row("Include the active note").find(".checkbox-container")).click();
 		await flush();
 		expect(plugin.settings.includeActiveNote).toBe(false);
+		expect(plugin.settings.loadRemoteImages).toBe(false);
+		(row("Load images from the web in answers").find(".checkbox-container")).click();
+		await flush();
+		expect(plugin.settings.loadRemoteImages).toBe(true);
 		typeInto(row("System prompt").find("textarea") as HTMLTextAreaElement, "Be brief.");
 		await flush();
 		expect(plugin.settings.systemPrompt).toBe("Be brief.");

@@ -55,6 +55,15 @@ describe("migrateSettings", () => {
 		expect(empty.warnings).toEqual([]);
 	});
 
+	it("data saved before “Load images from the web in answers” existed keeps remote images waiting for a click", () => {
+		const { loadRemoteImages: _new, ...before } = v1;
+		expect(migrateSettings(before)).toEqual({ settings: { ...v1, loadRemoteImages: false }, warnings: [] });
+		expect(migrateSettings({ ...v1, loadRemoteImages: true }).settings.loadRemoteImages).toBe(true);
+		const damaged = migrateSettings({ ...v1, loadRemoteImages: "yes" });
+		expect(damaged.settings.loadRemoteImages).toBe(false);
+		expect(damaged.warnings.join(" ")).toContain("Load images from the web in answers");
+	});
+
 	it("a plaintext key is removed even from data that claims the current version", () => {
 		const result = migrateSettings({ ...v1, apiKey: "sk-x" });
 		expect(result.legacyApiKey).toBe("sk-x");
