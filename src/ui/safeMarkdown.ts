@@ -123,9 +123,7 @@ export function imagePlaceholder(url: string, alt: string): HTMLElement {
 	const target = loadableUrl(url);
 	const title = alt !== "" ? `${alt}\n${url}` : url;
 	if (!target) return createSpan({ cls: "discover-chat-remote-image", text: `Image from ${host}`, attr: { title } });
-	const button = createEl("button", { cls: "discover-chat-remote-image", attr: { type: "button", title, "aria-label": `Load the image from ${host}` } });
-	button.createSpan({ text: `Image from ${host} — ` });
-	button.createSpan({ cls: "discover-chat-remote-image-load", text: "load" });
+	const button = createEl("button", { cls: "discover-chat-remote-image", text: `Image from ${host} — load`, attr: { type: "button", title, "aria-label": `Load the image from ${host}` } });
 	button.addEventListener("click", (event) => {
 		// Inside a link (`[![…](…)](…)`), the click loads the image and does not follow the link.
 		event.preventDefault();
