@@ -241,6 +241,10 @@ try {
 		await page.click(`${VIEW} [aria-label="Open history"]`);
 		await page.waitForSelector(".discover-chat-history .discover-chat-history-item", { timeout: 5000 });
 		await page.click(".discover-chat-history-item >> nth=0");
+		// The answer is the chat's last message: bring it into view, where its Markdown is rendered.
+		const inHistory = page.locator(".discover-chat-history-message", { hasText: "That is all." }).last();
+		await inHistory.waitFor({ timeout: 5000 });
+		await inHistory.scrollIntoViewIfNeeded();
 		await page.waitForSelector(".discover-chat-history-messages .discover-chat-remote-image", { timeout: 5000 });
 		await page.locator(".discover-chat-history-messages .discover-chat-remote-image").last().scrollIntoViewIfNeeded();
 		await page.waitForTimeout(1000);
