@@ -11,6 +11,7 @@ import { SessionManager } from "../../src/sessions/SessionManager";
 import { DiscoverView } from "../../src/ui/DiscoverView";
 import type { ChatRuntimeFactory, DiscoverHost } from "../../src/ui/host";
 import { testSettings } from "./fakes";
+import { until } from "../support/chatHarness";
 
 const cleanups: (() => void)[] = [];
 afterEach(async () => {
@@ -22,14 +23,6 @@ afterEach(async () => {
 
 function setVisibility(state: DocumentVisibilityState): void {
 	Object.defineProperty(document, "visibilityState", { value: state, configurable: true });
-}
-
-async function until(cond: () => boolean, what: string): Promise<void> {
-	for (let i = 0; i < 500; i++) {
-		if (cond()) return;
-		await new Promise((r) => window.setTimeout(r, 2));
-	}
-	throw new Error(`Timed out waiting for ${what}`);
 }
 
 const PARTIAL = "Once upon a time, in a vault far away";

@@ -13,6 +13,7 @@ import { SessionManager } from "../../src/sessions/SessionManager";
 import { DiscoverView } from "../../src/ui/DiscoverView";
 import type { ChatRuntimeFactory, DiscoverHost } from "../../src/ui/host";
 import { testSettings } from "./fakes";
+import { until } from "../support/chatHarness";
 
 const cleanups: (() => void)[] = [];
 afterEach(async () => {
@@ -20,14 +21,6 @@ afterEach(async () => {
 	await flush();
 	document.body.empty();
 });
-
-async function until(cond: () => boolean, what: string): Promise<void> {
-	for (let i = 0; i < 500; i++) {
-		if (cond()) return;
-		await new Promise((r) => window.setTimeout(r, 2));
-	}
-	throw new Error(`Timed out waiting for ${what}`);
-}
 
 async function mount(adapter: LLMAdapter, prepare: (sessions: SessionManager) => void = () => undefined) {
 	const app = await createTestApp({ files: { "Notes/Alpha.md": "# Alpha\n\nAlpha is the first note.\n".repeat(400) } });
