@@ -9,6 +9,7 @@ import { runInNewContext } from "node:vm";
 import { createAdapter, fetchTransport, loadNodeTransport, type ProviderName, type Transport } from "../src/providers";
 import type { GenerateRequest } from "../src/chat/types";
 import { ProviderServer, type Scenario } from "../tests/support/providerServer";
+import { runStandalone } from "./stats";
 import { baseUrlFor, CHAT_PATHS, endlessChunk, headersFor, JSON_HEADERS, SSE_HEADERS, streamFor } from "../tests/support/providerStreams";
 
 const DEADLINE_MS = 5000;
@@ -98,18 +99,26 @@ async function run(server: ProviderServer, base: Transport, c: Case): Promise<st
 	return `| ${c.name} | ${mb(read())} | ${mb(Math.max(0, peak - heapBefore))} | ${elapsed.toFixed(0)} ms | ${outcome} |`;
 }
 
-async function main(): Promise<void> {
-	const which = process.argv.includes("node") ? "node" : "fetch";
+async function limitsTable(which: "fetch" | "node"): Promise<string> {
 	const base = which === "node" ? await loadNodeTransport() : fetchTransport;
 	const server = await ProviderServer.start();
-	console.log(`Limits, ${which} transport (answer maxTokens 512, stall limit ${STALL_MS} ms)\n`);
-	console.log("| Server sends | Read by client | Memory growth (peak heap + buffers) | Time to error | Outcome |");
-	console.log("| --- | --- | --- | --- | --- |");
+	const lines = [
+		`Limits, ${which} transport (answer maxTokens 512, stall limit ${STALL_MS} ms)`,
+		"",
+		"| Server sends | Read by client | Memory growth (peak heap + buffers) | Time to error | Outcome |",
+		"| --- | --- | --- | --- | --- |",
+	];
 	try {
-		for (const c of CASES) console.log(await run(server, base, c));
+		for (const c of CASES) lines.push(await run(server, base, c));
 	} finally {
 		await server.close();
 	}
+	return lines.join("\n");
 }
 
-void main();
+/** Both transports' tables; `npx tsx bench/limits.ts [node]` prints one. */
+export async function runLimitsBench(): Promise<string> {
+	return `${await limitsTable("fetch")}\n\n${await limitsTable("node")}`;
+}
+
+runStandalone(import.meta.url, () => limitsTable(process.argv.includes("node") ? "node" : "fetch"));

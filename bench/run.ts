@@ -16,6 +16,7 @@ const MODULES: readonly BenchModule[] = [
 	{ file: "engine.ts", exportName: "runEngineBench", title: "Chat engine" },
 	{ file: "checkpoint.ts", exportName: "runCheckpointBench", title: "Checkpoints of a streaming answer" },
 	{ file: "providers.ts", exportName: "runProviderBench", title: "Providers" },
+	{ file: "limits.ts", exportName: "runLimitsBench", title: "Hostile and broken servers" },
 ];
 
 async function runOne(mod: BenchModule): Promise<{ text: string; ok: boolean }> {
