@@ -14,13 +14,12 @@ import {
 	type ChatMessage,
 } from "../src/headless";
 import { DEFAULT_CHAT_SETTINGS } from "../src/chat/types";
-import { API_KEY_ENV, parseChatArgs, USAGE, type ChatArgs } from "./chatArgs";
+import { API_KEY_ENV, parseChatArgs, resumeCommand, USAGE, type ChatArgs } from "./chatArgs";
+import { StreamingWordWrap } from "./wordWrap";
 
 const CALIBRATION_FILE = "calibration.json";
 /** How long the connection test at start may take. */
 const CONNECTION_TEST_MS = 10_000;
-/** A second Ctrl-C within this time quits. */
-const DOUBLE_PRESS_MS = 2000;
 
 const dim = (s: string): string => (process.stderr.isTTY ? `\x1b[2m${s}\x1b[0m` : s);
 const info = (s: string): void => void process.stderr.write(`${dim(s)}\n`);
@@ -47,7 +46,14 @@ function describeError(err: unknown): string {
 async function listSessions(sessions: SessionManager): Promise<void> {
 	const list = await sessions.list();
 	if (list.length === 0) info("No saved sessions yet.");
-	for (const s of list) console.log(`${s.id}  ${s.updatedAt}  ${s.title}`);
+	for (const s of list) console.log(`${s.id}  ${localTime(s.updatedAt)}  ${s.title}`);
+}
+
+/** A saved time in the person's time zone and date format (the files keep UTC). */
+function localTime(iso: string): string {
+	const date = new Date(iso);
+	if (Number.isNaN(date.getTime())) return iso;
+	return new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" }).format(date);
 }
 
 async function run(args: ChatArgs): Promise<void> {
@@ -68,7 +74,9 @@ async function run(args: ChatArgs): Promise<void> {
 
 	const note = args.note ? await readFile(args.note, "utf8") : undefined;
 	const calibration = await loadCalibration(args.dir).catch(() => new TokenCalibration());
-	const chat = new ChatService({
+	// A chat's file is created with its first message (ChatService does that when it has no session),
+	// so launching and quitting, or /new and quitting, leaves no empty chat behind.
+	const makeChat = (): ChatService => new ChatService({
 		adapter,
 		sessions,
 		model: args.model,
@@ -80,17 +88,24 @@ async function run(args: ChatArgs): Promise<void> {
 			else if (event.type === "compacted") info(`(summarized ${event.summarizedCount} older messages to stay within the context window)`);
 		},
 	});
+	let chat = makeChat();
+	const chatsFolder = join(args.dir, "sessions");
 	if (args.session) {
 		const session = await chat.loadSession(args.session);
 		info(`Continuing "${session.title}" (${session.messages.length} messages).`);
 	} else {
-		const session = await chat.newSession();
-		info(`New session ${session.id}, saved in ${args.dir}.`);
+		info(`New chat; it is saved in ${chatsFolder} with its first message.`);
 	}
 	if (note !== undefined && args.note) info(`Sending ${basename(args.note)} with every message.`);
 
-	const rl = createInterface({ input: process.stdin, output: process.stdout, prompt: "you> " });
-	let lastInterrupt = 0;
+	// Line editing and echo need a terminal at both ends; with piped input or output, plain lines.
+	const terminal = process.stdin.isTTY === true && process.stdout.isTTY === true;
+	const rl = createInterface({ input: process.stdin, output: process.stdout, prompt: "you> ", terminal });
+	/** How to come back to this chat, once it has a file. */
+	const resumeHint = (): string | undefined => (chat.sessionId === undefined ? undefined : `To resume this chat: ${resumeCommand(args, chat.sessionId)}`);
+	// The first Ctrl-C never quits: it stops a running answer, or at the prompt says how to quit and
+	// how to come back. A second one before the next message quits.
+	let interrupted = false;
 	let quitting = false;
 	const quit = (): void => {
 		quitting = true;
@@ -98,48 +113,69 @@ async function run(args: ChatArgs): Promise<void> {
 		rl.close();
 	};
 	const onInterrupt = (): void => {
-		const now = Date.now();
-		if (!chat.busy || now - lastInterrupt < DOUBLE_PRESS_MS) {
+		if (interrupted) {
 			quit();
 			return;
 		}
-		lastInterrupt = now;
-		chat.cancel();
-		info("\n(stopped; Ctrl-C again to quit)");
+		interrupted = true;
+		if (chat.busy) {
+			chat.cancel();
+			info("\n(stopped; press Ctrl-C again to quit)");
+			return;
+		}
+		const hint = resumeHint();
+		info(`\nPress Ctrl-C again to quit${hint === undefined ? " (nothing is saved until the first message)" : ""}.${hint === undefined ? "" : `\n${hint}`}`);
+		rl.prompt(true);
 	};
 	rl.on("SIGINT", onInterrupt);
 	process.on("SIGINT", onInterrupt);
 
 	rl.prompt();
 	for await (const line of rl) {
+		interrupted = false;
 		const text = line.trim();
 		if (text === "/quit" || text === "/exit") break;
 		if (text === "/sessions") await listSessions(sessions);
-		else if (text === "/new") info(`New session ${(await chat.newSession()).id}.`);
-		else if (text !== "") await answer(chat, text, note, args.note);
+		else if (text === "/new") {
+			await chat.flush();
+			const left = resumeHint();
+			chat = makeChat();
+			info(`New chat; it is saved with its first message.${left === undefined ? "" : `\n${left.replace("this chat", "the previous chat")}`}`);
+		} else if (text !== "") await answer(chat, text, note, args.note);
 		if (quitting) break;
 		rl.prompt();
 	}
 	await chat.flush();
 	rl.close();
+	const hint = resumeHint();
+	if (hint !== undefined) info(hint);
 }
 
 async function answer(chat: ChatService, text: string, note: string | undefined, notePath: string | undefined): Promise<void> {
-	process.stdout.write("discover> ");
+	const prefix = "discover> ";
+	process.stdout.write(prefix);
+	// Wrapped at the terminal's width as it is now (a resize applies to the next word); not when piped.
+	const wrap = new StreamingWordWrap((s) => void process.stdout.write(s), () => (process.stdout.isTTY ? (process.stdout.columns ?? 0) : 0), prefix.length);
 	let message: ChatMessage;
 	try {
 		message = await chat.sendMessage(text, {
 			context: note,
 			contextName: notePath ? basename(notePath) : undefined,
-			onToken: (delta) => void process.stdout.write(delta),
+			onToken: (delta) => wrap.push(delta),
 			// Text already printed that turned out to be thinking (only `</think>` came): say so.
-			onTextRetracted: () => void process.stdout.write("\n(that was the model's thinking)\ndiscover> "),
+			onTextRetracted: () => {
+				wrap.end();
+				process.stdout.write(`\n(that was the model's thinking)\n${prefix}`);
+				wrap.restart(prefix.length);
+			},
 		});
 	} catch (err) {
+		wrap.end();
 		process.stdout.write("\n");
 		info(`error: ${describeError(err)}`);
 		return;
 	}
+	wrap.end();
 	process.stdout.write("\n");
 	if (message.cancelled) info("(answer stopped; the partial answer is saved)");
 }

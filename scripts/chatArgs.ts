@@ -9,7 +9,7 @@ export interface ChatArgs {
 	note?: string;
 	/** Continue this saved session. */
 	session?: string;
-	/** Where sessions are saved. */
+	/** The chats folder: chats in `<dir>/sessions/`, as in the plugin's Chats folder. */
 	dir: string;
 	/** The model's context window in tokens; the plugin's default when absent. */
 	contextWindow?: number;
@@ -31,14 +31,16 @@ Options:
                           for OpenAI-compatible servers include /v1
   --note <file.md>        send this note with every message, as the plugin sends the active note
   --session <id>          continue a saved session
-  --dir <folder>          where sessions are saved (default ${DEFAULT_SESSIONS_DIR})
+  --dir <folder>          the chats folder, laid out as the plugin's Chats folder is (so a vault's
+                          Discover/Chats works here too): each chat is <folder>/sessions/<id>.jsonl,
+                          with index.json and calibration.json beside (default ${DEFAULT_SESSIONS_DIR})
   --context <tokens>      the model's context window (default 8192)
   --list-sessions         list saved sessions and exit
   --help                  show this help
 
 The API key, if the server needs one, comes from the ${API_KEY_ENV} environment variable.
-While an answer streams, Ctrl-C stops it; Ctrl-C twice quits. Type /new for a new session,
-/sessions to list them, /quit to leave.`;
+While an answer streams, Ctrl-C stops it; Ctrl-C twice quits. Type /new for a new chat,
+/sessions to list the saved ones, /quit to leave. A chat is saved with its first message.`;
 
 const PROVIDERS: readonly ProviderName[] = ["ollama", "openai", "anthropic"];
 const VALUE_FLAGS = new Set(["--provider", "--model", "--base-url", "--note", "--session", "--dir", "--context"]);
@@ -92,4 +94,19 @@ export function parseChatArgs(argv: readonly string[]): ParseResult {
 	if (session !== undefined) args.session = session;
 	if (contextWindow !== undefined) args.contextWindow = contextWindow;
 	return { ok: true, args };
+}
+
+/** `value` as one shell word: as is when it is plain, otherwise in single quotes. */
+function shellWord(value: string): string {
+	return /^[\w./:@%+,=-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The command that continues `sessionId` with the same options (the same server, model, folder, note). */
+export function resumeCommand(args: ChatArgs, sessionId: string): string {
+	const words = ["npm", "run", "chat", "--", "--session", sessionId, "--provider", args.provider, "--model", args.model];
+	if (args.baseUrl !== DEFAULT_BASE_URLS[args.provider]) words.push("--base-url", args.baseUrl);
+	if (args.dir !== DEFAULT_SESSIONS_DIR) words.push("--dir", args.dir);
+	if (args.note !== undefined) words.push("--note", args.note);
+	if (args.contextWindow !== undefined) words.push("--context", String(args.contextWindow));
+	return words.map(shellWord).join(" ");
 }

@@ -33,7 +33,15 @@ async function step(name, fn) {
 		await fn();
 	} catch (err) {
 		check(false, `${name}: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`);
+	} finally {
+		expectedConsoleErrors.length = 0;
 	}
+}
+
+/** Console errors a check provokes on purpose (until the step ends): printed as "expected: why". */
+const expectedConsoleErrors = [];
+function expectConsoleErrors(why, ...patterns) {
+	for (const pattern of patterns) expectedConsoleErrors.push({ pattern, why });
 }
 
 // 1. The plugin as users get it, and the runtime for the page.
@@ -93,7 +101,9 @@ const context = await browser.newContext({ viewport: { width: 1280, height: 800 
 const page = await context.newPage();
 page.on("pageerror", (err) => check(false, `page error: ${err.message}`));
 page.on("console", (msg) => {
-	if (msg.type() === "error") console.log(`  [page] ${msg.text()}`);
+	if (msg.type() !== "error") return;
+	const expected = expectedConsoleErrors.find((e) => e.pattern.test(msg.text()));
+	console.log(`  [page] ${expected ? `expected (${expected.why}): ` : ""}${msg.text()}`);
 });
 const cdp = await context.newCDPSession(page);
 
@@ -275,6 +285,8 @@ try {
 	});
 
 	await step("errors: the diagnosis inline, Retry answers without a duplicate", async () => {
+		expectConsoleErrors("the server answers 500 on purpose", /status of 500/);
+		expectConsoleErrors("the server is down on purpose", /ERR_CONNECTION_REFUSED/);
 		model.queue({ status: 500, error: "model runner crashed" });
 		await page.fill(`${VIEW} .discover-chat-input`, "Is this retried?");
 		await page.press(`${VIEW} .discover-chat-input`, "Enter");
@@ -491,6 +503,7 @@ try {
 	attacker.close();
 }
 
+console.log(`\nScreenshots and timings: ${artifacts}`);
 if (failures.length > 0) {
 	console.error(`\n${failures.length} functional check(s) failed.`);
 	process.exit(1);

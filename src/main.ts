@@ -92,7 +92,7 @@ export default class DiscoverPlugin extends Plugin {
 		await this.loadSettings();
 		// An open settings tab shows what sync brought, not the values it was opened with.
 		const tab = this.settingTab;
-		if (tab && tab.containerEl.isConnected && tab.containerEl.hasChildNodes()) tab.display();
+		if (tab && tab.containerEl.isConnected && tab.containerEl.hasChildNodes()) tab.redraw();
 	}
 
 	async saveSettings(): Promise<void> {

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import fc from "fast-check";
 import { copyStore, SMALL } from "../../tests/support/chatHarness";
 import { ManualAdapter } from "../../tests/support/manualAdapter";
+import { nodeTimers } from "../../tests/support/nodeTimers";
 import { StubAdapter } from "../../tests/support/stubAdapter";
 import { MemoryFileStore } from "../sessions/memoryStore";
 import { SessionManager } from "../sessions/SessionManager";
@@ -27,7 +28,7 @@ function build(adapter: LLMAdapter, store = new MemoryFileStore()) {
 		settings: SMALL,
 		now: () => Date.now(),
 		// Node's timers, which vi.useFakeTimers replaces, injected as the engine's scheduler.
-		timers: { set: (fn, ms) => globalThis.setTimeout(fn, ms), clear: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>) },
+		timers: nodeTimers,
 		onEvent: (e) => events.push(e),
 	});
 	return { chat, sessions, store, events };

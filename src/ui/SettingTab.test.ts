@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_BASE_URLS } from "../providers";
 import type { ConnectionDiagnosis, ModelInfo } from "../providers/types";
-import { asObsidianApp, createSecretThroughUi, flush, loadPlugin, readPluginDataText, selectOption, typeInto } from "../../tests/obsidian/harness";
+import { asObsidianApp, createSecretThroughUi, flush, loadPlugin, readPluginDataText, selectOption, showSettingTab, typeInto } from "../../tests/obsidian/harness";
 import DiscoverPlugin from "../main";
 import { DEFAULT_SETTINGS } from "../settings";
 import { DiscoverSettingTab } from "./SettingTab";
@@ -41,7 +41,7 @@ async function setup(adapter = new FakeAdapter(), data?: unknown) {
 	const settingsTab = new DiscoverSettingTab(asObsidianApp(app), plugin, () => Promise.resolve(adapter));
 	tab = settingsTab;
 	document.body.appendChild(settingsTab.containerEl);
-	settingsTab.display();
+	showSettingTab(settingsTab);
 	await flush();
 	const el = settingsTab.containerEl;
 	const row = (name: string): HTMLElement => {

@@ -31,6 +31,11 @@ export class DiscoverSettingTab extends PluginSettingTab {
 	}
 
 	override display(): void {
+		this.redraw();
+	}
+
+	/** Draws the tab afresh. Obsidian calls display() when the tab opens (calling it is deprecated since 1.13). */
+	redraw(): void {
 		const { containerEl } = this;
 		containerEl.empty();
 		containerEl.addClass("discover-chat-settings");
@@ -97,7 +102,7 @@ export class DiscoverSettingTab extends PluginSettingTab {
 					.onClick(async () => {
 						this.s.systemPrompt = DEFAULT_SETTINGS.systemPrompt;
 						await this.host.saveSettings();
-						this.display();
+						this.redraw();
 					}),
 			);
 

@@ -3,7 +3,7 @@
 // and a value that is valid together with what is saved is saved at once.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { asObsidianApp, flush, loadPlugin, readPluginDataText, typeInto } from "../../tests/obsidian/harness";
+import { asObsidianApp, flush, loadPlugin, readPluginDataText, showSettingTab, typeInto } from "../../tests/obsidian/harness";
 import DiscoverPlugin from "../main";
 import { FIELD_LABELS, validateSettings, type DiscoverSettings } from "../settings";
 import { DiscoverSettingTab } from "./SettingTab";
@@ -23,11 +23,11 @@ describe("budget inputs (property)", () => {
 			fc.asyncProperty(fc.array(edit, { minLength: 1, maxLength: 12 }), async (edits) => {
 				const { plugin, app } = await loadPlugin(DiscoverPlugin);
 				const tab = new DiscoverSettingTab(asObsidianApp(app), plugin, () => Promise.reject(new Error("offline")));
-				tab.display();
+				showSettingTab(tab);
 				const inputs = new Map<BudgetField, HTMLInputElement>();
 				for (const field of BUDGET_FIELDS) {
 					const input = tab.containerEl.find(`input[aria-label="${FIELD_LABELS[field]}"]`);
-					if (!(input instanceof HTMLInputElement)) throw new Error(`no input for ${field}`);
+					if (!input?.instanceOf(HTMLInputElement)) throw new Error(`no input for ${field}`);
 					inputs.set(field, input);
 				}
 				for (const { field, text } of edits) {

@@ -5,10 +5,10 @@ import "obsidian";
 describe("DOM helpers", () => {
 	it("createEl applies class, text, attributes and parent", () => {
 		const root = createDiv();
-		const a = root.createEl("a", { cls: ["x", "y"], text: "hi", attr: { "aria-label": "Go", hidden: null }, href: "https://e.org" });
+		const a = root.createEl("a", { cls: ["x", "y"], text: "Hi", attr: { "aria-label": "Go", hidden: null }, href: "https://e.org" });
 		expect(a.parentElement).toBe(root);
 		expect(a.className).toBe("x y");
-		expect(a.getText()).toBe("hi");
+		expect(a.getText()).toBe("Hi");
 		expect(a.getAttr("aria-label")).toBe("Go");
 		expect(a.hasAttribute("hidden")).toBe(false);
 		expect(a.getAttr("href")).toBe("https://e.org");
@@ -44,10 +44,17 @@ describe("DOM helpers", () => {
 		expect(root.childNodes).toHaveLength(0);
 	});
 
+	it("instanceOf checks a node's class, as Obsidian's does (and returns)", () => {
+		const input = createEl("input");
+		expect(input.instanceOf(HTMLInputElement)).toBe(true);
+		expect(input.instanceOf(HTMLElement)).toBe(true);
+		expect(createDiv().instanceOf(HTMLInputElement)).toBe(false);
+	});
+
 	it("setText accepts a fragment; createFragment builds one", () => {
 		const el = createDiv({ text: "old" });
-		el.setText(createFragment((f) => f.createEl("b", { text: "new" })));
-		expect(el.innerHTML).toBe("<b>new</b>");
+		el.setText(createFragment((f) => f.createEl("b", { text: "New" })));
+		expect(el.innerHTML).toBe("<b>New</b>");
 	});
 
 	it("show/hide and delegated events", () => {

@@ -138,6 +138,11 @@ export function openSettingTab(app: App, pluginId = TEST_MANIFEST.id): PluginSet
 	return tab;
 }
 
+/** Shows a settings tab a test built itself, as Obsidian does when the tab is opened: display(). */
+export function showSettingTab(tab: { display(): void }): void {
+	tab.display();
+}
+
 /** Leaves the settings tab: hide() then detach. */
 export function closeSettingTab(tab: PluginSettingTab): void {
 	tab.hide();

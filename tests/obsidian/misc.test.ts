@@ -83,7 +83,7 @@ describe("quitting", () => {
 		asObsidianApp(app).workspace.on("quit", (tasks) => {
 			expect(tasks.isEmpty()).toBe(true);
 			tasks.add(async () => {
-				await new Promise((resolve) => setTimeout(resolve, 5));
+				await new Promise((resolve) => window.setTimeout(resolve, 5));
 				done.push("saved");
 			});
 			tasks.addPromise(Promise.resolve().then(() => done.push("flushed")));

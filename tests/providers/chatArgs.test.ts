@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_SESSIONS_DIR, parseChatArgs } from "../../scripts/chatArgs";
+import { DEFAULT_SESSIONS_DIR, parseChatArgs, resumeCommand } from "../../scripts/chatArgs";
 
 describe("terminal chat arguments", () => {
 	it("reads the documented example, with defaults", () => {
@@ -55,5 +55,45 @@ describe("terminal chat arguments", () => {
 	it("--help and --list-sessions need no model", () => {
 		expect(parseChatArgs(["--help"])).toMatchObject({ ok: true, args: { help: true } });
 		expect(parseChatArgs(["--list-sessions", "--dir", "x"])).toMatchObject({ ok: true, args: { listSessions: true, dir: "x" } });
+	});
+});
+
+describe("the command that resumes a chat", () => {
+	it("names the session and the options that differ from the defaults", () => {
+		const r = parseChatArgs(["--model", "llama3.2"]);
+		expect(r.ok && resumeCommand(r.args, "0abc")).toBe("npm run chat -- --session 0abc --provider ollama --model llama3.2");
+	});
+
+	it("quotes what the shell would split", () => {
+		const r = parseChatArgs(["--model", "m", "--note", "My notes/it's here.md", "--dir", "/tmp/a b"]);
+		expect(r.ok && resumeCommand(r.args, "x")).toBe("npm run chat -- --session x --provider ollama --model m --dir '/tmp/a b' --note 'My notes/it'\\''s here.md'");
+	});
+
+	it("gives back the same options (a round trip through the parser)", () => {
+		const plain = fc.stringMatching(/^[\w./ '-]{1,20}$/).filter((s) => !s.startsWith("-") && s.trim() === s && s !== "");
+		fc.assert(
+			fc.property(
+				fc.constantFrom("ollama", "openai", "anthropic"),
+				plain,
+				fc.option(fc.constantFrom("http://localhost:1234/v1", "https://example.test"), { nil: undefined }),
+				fc.option(plain, { nil: undefined }),
+				fc.option(plain, { nil: undefined }),
+				fc.option(fc.integer({ min: 1024, max: 1_000_000 }), { nil: undefined }),
+				(provider, model, baseUrl, dir, note, context) => {
+					const argv = ["--provider", provider, "--model", model];
+					if (baseUrl) argv.push("--base-url", baseUrl);
+					if (dir) argv.push("--dir", dir);
+					if (note) argv.push("--note", note);
+					if (context) argv.push("--context", String(context));
+					const first = parseChatArgs(argv);
+					if (!first.ok) throw new Error(first.error);
+					// Undo the shell quoting the way a POSIX shell does for these words.
+					const words = resumeCommand(first.args, "01ID").match(/'(?:[^']|'\\'')*'|\S+/g) ?? [];
+					const unquoted = words.map((w) => (w.startsWith("'") ? w.slice(1, -1).replace(/'\\''/g, "'") : w));
+					expect(unquoted.slice(0, 4)).toEqual(["npm", "run", "chat", "--"]);
+					expect(parseChatArgs(unquoted.slice(4))).toEqual({ ok: true, args: { ...first.args, session: "01ID" } });
+				},
+			),
+		);
 	});
 });

@@ -1,18 +1,22 @@
 // The terminal chat as a person runs it: a real process, piped input, a local protocol server.
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ProviderServer } from "../support/providerServer";
 import { JSON_HEADERS, streamScenario } from "../support/providerStreams";
+import { NodeFileStore, SessionManager } from "../../src/headless";
+import { USAGE } from "../../scripts/chatArgs";
 
 const root = resolve(__dirname, "../..");
 const KEY = "sk-chat-script-0123456789abcdef";
 
-function runChat(args: string[], input: string, env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runChat(args: string[], input: string, env: Record<string, string> = {}, preload?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
 	return new Promise((done, fail) => {
-		const child = spawn(join(root, "node_modules/.bin/tsx"), ["scripts/chat.ts", ...args], { cwd: root, env: { ...process.env, ...env } });
+		const node = preload ? ["--import", pathToFileURL(preload).href] : [];
+		const child = spawn(join(root, "node_modules/.bin/tsx"), [...node, "scripts/chat.ts", ...args], { cwd: root, env: { ...process.env, ...env } });
 		let stdout = "";
 		let stderr = "";
 		child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -21,6 +25,53 @@ function runChat(args: string[], input: string, env: Record<string, string> = {}
 		child.on("close", (code) => done({ code, stdout, stderr }));
 		child.stdin.end(input);
 	});
+}
+
+/** The chat as a person drives it: input written line by line, output watched as it comes. */
+class LiveChat {
+	stdout = "";
+	stderr = "";
+	readonly exited: Promise<number | null>;
+	private readonly child: ChildProcessWithoutNullStreams;
+	private readonly waiters = new Set<() => void>();
+
+	constructor(args: string[], opts: { env?: Record<string, string>; preload?: string } = {}) {
+		const node = opts.preload ? ["--import", pathToFileURL(opts.preload).href] : [];
+		this.child = spawn(join(root, "node_modules/.bin/tsx"), [...node, "scripts/chat.ts", ...args], { cwd: root, env: { ...process.env, ...opts.env } });
+		const seen = (): void => this.waiters.forEach((check) => check());
+		this.child.stdout.on("data", (d: Buffer) => ((this.stdout += d.toString()), seen()));
+		this.child.stderr.on("data", (d: Buffer) => ((this.stderr += d.toString()), seen()));
+		this.exited = new Promise((done) => this.child.on("close", (code) => (seen(), done(code))));
+	}
+
+	get running(): boolean {
+		return this.child.exitCode === null && this.child.signalCode === null;
+	}
+
+	send(line: string): void {
+		this.child.stdin.write(`${line}\n`);
+	}
+
+	interrupt(): void {
+		this.child.kill("SIGINT");
+	}
+
+	/** Resolves once `pattern` has appeared `times` times in the output (stdout then stderr). */
+	until(pattern: string, times = 1): Promise<void> {
+		return new Promise((done, fail) => {
+			const check = (): void => {
+				if (`${this.stdout}\n${this.stderr}`.split(pattern).length - 1 >= times) {
+					this.waiters.delete(check);
+					done();
+				} else if (!this.running) {
+					this.waiters.delete(check);
+					fail(new Error(`exited before "${pattern}" x${times}\nstdout: ${this.stdout}\nstderr: ${this.stderr}`));
+				}
+			};
+			this.waiters.add(check);
+			check();
+		});
+	}
 }
 
 describe("npm run chat", () => {
@@ -96,4 +147,110 @@ describe("npm run chat", () => {
 		expect(stderr).toContain("DISCOVER_API_KEY");
 		expect(stderr).not.toContain(KEY);
 	}, 30000);
+
+	it("one Ctrl-C at the prompt does not quit: it says to press it again and how to resume this chat", async () => {
+		const home = await mkdtemp(join(tmpdir(), "discover-ctrlc-"));
+		try {
+			const chat = new LiveChat(["--model", "llama3.2", "--base-url", server.url, "--dir", home]);
+			await chat.until("you> ");
+			chat.send("Hello there");
+			await chat.until("you> ", 2);
+			const [file] = await readdir(join(home, "sessions"));
+			const id = (file ?? "").replace(/\.jsonl$/, "");
+			chat.interrupt();
+			await chat.until("Press Ctrl-C again to quit");
+			expect(chat.stderr).toContain(`To resume this chat: npm run chat -- --session ${id} --provider ollama --model llama3.2 --base-url ${server.url} --dir ${home}`);
+			// Still there: the next message is answered.
+			chat.send("Still here?");
+			await chat.until("discover> Bonjour café ☕", 2);
+			await chat.until("you> ", 3);
+			chat.interrupt();
+			await chat.until("Press Ctrl-C again to quit", 2);
+			expect(chat.running).toBe(true);
+			chat.interrupt();
+			expect(await chat.exited).toBe(0);
+			expect(chat.stderr.split("To resume this chat:").length - 1).toBe(3);
+		} finally {
+			await rm(home, { recursive: true, force: true });
+		}
+	}, 60000);
+
+	it("launching and quitting (or /new, or Ctrl-C twice) leaves no empty chat file behind", async () => {
+		const home = await mkdtemp(join(tmpdir(), "discover-empty-"));
+		try {
+			const quitAtOnce = await runChat(["--model", "llama3.2", "--base-url", server.url, "--dir", home], "");
+			expect(quitAtOnce.code).toBe(0);
+			const newThenQuit = await runChat(["--model", "llama3.2", "--base-url", server.url, "--dir", home], "/new\n/new\n/quit\n");
+			expect(newThenQuit.code).toBe(0);
+			expect(await readdir(join(home, "sessions")).catch(() => [])).toEqual([]);
+			const chat = new LiveChat(["--model", "llama3.2", "--base-url", server.url, "--dir", home]);
+			await chat.until("you> ");
+			chat.interrupt();
+			await chat.until("Press Ctrl-C again to quit");
+			chat.interrupt();
+			expect(await chat.exited).toBe(0);
+			expect(await readdir(join(home, "sessions")).catch(() => [])).toEqual([]);
+			// A chat with a message is kept, and /new after it starts another that is kept only once used.
+			const used = await runChat(["--model", "llama3.2", "--base-url", server.url, "--dir", home], "First\n/new\n");
+			expect(used.code).toBe(0);
+			expect(await readdir(join(home, "sessions"))).toHaveLength(1);
+			const [kept] = await readdir(join(home, "sessions"));
+			expect(used.stderr).toContain(`To resume the previous chat: npm run chat -- --session ${(kept ?? "").replace(/\.jsonl$/, "")} `);
+		} finally {
+			await rm(home, { recursive: true, force: true });
+		}
+	}, 60000);
+
+	it("--dir is the chats folder the help describes: chats in <folder>/sessions, as the plugin lays it out", async () => {
+		expect(USAGE).toContain("<folder>/sessions/<id>.jsonl");
+		const home = await mkdtemp(join(tmpdir(), "discover-dir-"));
+		try {
+			// A chat the plugin saved in its Chats folder (the same store, rooted at that folder)...
+			const plugin = new SessionManager(new NodeFileStore(home));
+			const saved = await plugin.create();
+			await plugin.rename(saved.id, "Saved by the plugin");
+			// ...is listed and continued by the terminal chat pointed at that folder.
+			const listed = await runChat(["--list-sessions", "--dir", home], "");
+			expect(listed.stdout).toContain("Saved by the plugin");
+			const { code } = await runChat(["--model", "llama3.2", "--base-url", server.url, "--dir", home, "--session", saved.id], "Hi\n");
+			expect(code).toBe(0);
+			expect(await readdir(join(home, "sessions"))).toEqual([`${saved.id}.jsonl`]);
+			expect(await readFile(join(home, "sessions", `${saved.id}.jsonl`), "utf8")).toContain("Bonjour café ☕");
+		} finally {
+			await rm(home, { recursive: true, force: true });
+		}
+	}, 60000);
+
+	it("/sessions and --list-sessions show times in the person's time zone, not UTC", async () => {
+		const home = await mkdtemp(join(tmpdir(), "discover-times-"));
+		try {
+			const at = Date.parse("2024-03-05T12:30:00Z");
+			const saved = await new SessionManager(new NodeFileStore(home), { now: () => at }).create();
+			// Kiritimati is UTC+14: 12:30 UTC there is 02:30 on the next day.
+			const zone = "Pacific/Kiritimati";
+			const local = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short", timeZone: zone }).format(at);
+			const listed = await runChat(["--list-sessions", "--dir", home], "", { TZ: zone });
+			expect(listed.stdout).toContain(`${saved.id}  ${local}  `);
+			expect(listed.stdout).not.toContain("2024-03-05T12:30");
+			const inChat = await runChat(["--model", "llama3.2", "--base-url", server.url, "--dir", home], "/sessions\n", { TZ: zone });
+			expect(inChat.stdout).toContain(`${saved.id}  ${local}  `);
+		} finally {
+			await rm(home, { recursive: true, force: true });
+		}
+	}, 60000);
+
+	it("wraps a streamed answer at the terminal's width without splitting words", async () => {
+		const home = await mkdtemp(join(tmpdir(), "discover-wrap-"));
+		try {
+			const words = ["The", " café", " opens", " on", " Sund", "ays", " at", " nine", " and", " closes", " at", " six", " o'clock."];
+			server.once("POST", "/api/chat", streamScenario("ollama", words));
+			const { code, stdout } = await runChat(["--model", "llama3.2", "--base-url", server.url, "--dir", home], "When?\n", {}, join(root, "tests/support/narrowTerminal.ts"));
+			expect(code).toBe(0);
+			const answer = stdout.slice(stdout.indexOf("discover> ")).split("you> ")[0]?.trimEnd() ?? "";
+			// 24 columns: "discover> " takes 10 of the first line.
+			expect(answer.split("\n")).toEqual(["discover> The café opens", "on Sundays at nine and", "closes at six o'clock."]);
+		} finally {
+			await rm(home, { recursive: true, force: true });
+		}
+	}, 60000);
 });

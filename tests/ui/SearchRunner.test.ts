@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { SearchRunner } from "../../src/ui/SearchRunner";
+import { nodeTimers } from "../support/nodeTimers";
 
 function deferred<T>() {
 	let resolve!: (v: T) => void;
@@ -8,7 +9,7 @@ function deferred<T>() {
 }
 
 // Node's timers (vi.useFakeTimers replaces them): this test runs in Node, not in a window.
-const timers = { setTimer: (cb: () => void, ms: number) => Number(globalThis.setTimeout(cb, ms)), clearTimer: (h: number) => globalThis.clearTimeout(h) };
+const timers = { setTimer: (cb: () => void, ms: number) => Number(nodeTimers.set(cb, ms)), clearTimer: (h: number) => nodeTimers.clear(h) };
 
 describe("SearchRunner", () => {
 	it("waits for a 300 ms pause in typing", async () => {
