@@ -9,7 +9,7 @@ import { performance } from "node:perf_hooks";
 import { clearTimeout as clearNodeTimeout, setTimeout as nodeTimeout } from "node:timers";
 import { AnswerCheckpoint, CHECKPOINT_INTERVAL_MS } from "../src/chat/answerCheckpoint";
 import { ChatService } from "../src/chat/ChatService";
-import type { GenerateRequest, GenerateResult, LLMAdapter } from "../src/chat/types";
+import type { GenerateRequest, GenerateResult, LLMAdapter } from "../src/core/types";
 import { MemoryFileStore } from "../src/sessions/memoryStore";
 import { NodeFileStore } from "../src/sessions/nodeStore";
 import { SessionManager } from "../src/sessions/SessionManager";

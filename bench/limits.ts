@@ -7,7 +7,7 @@ import { clearInterval, clearTimeout, setInterval, setTimeout } from "node:timer
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { createAdapter, fetchTransport, loadNodeTransport, type ProviderName, type Transport } from "../src/providers";
-import type { GenerateRequest } from "../src/chat/types";
+import type { GenerateRequest } from "../src/core/types";
 import { ProviderServer, type Scenario } from "../tests/support/providerServer";
 import { runStandalone } from "./stats";
 import { baseUrlFor, CHAT_PATHS, endlessChunk, headersFor, JSON_HEADERS, SSE_HEADERS, streamFor } from "../tests/support/providerStreams";

@@ -11,7 +11,7 @@ export type {
 	Role,
 	Session,
 	Usage,
-} from "./chat/types";
+} from "./core/types";
 export { LLMError } from "./providers/errors";
 export type { FileStore } from "./sessions/store";
 export { MemoryFileStore } from "./sessions/memoryStore";
@@ -43,7 +43,7 @@ export type {
 	Transport,
 	TransportInit,
 } from "./providers";
-export { DEFAULT_CHAT_SETTINGS } from "./chat/types";
+export { DEFAULT_CHAT_SETTINGS } from "./core/types";
 export { ChatService } from "./chat/ChatService";
 export type { ChatEvent, ChatServiceOptions, CheckpointTimers, PromptPreview, SendOptions } from "./chat/ChatService";
 export { ChatError, chatErrorCode } from "./chat/errors";

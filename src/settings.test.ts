@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_CHAT_SETTINGS } from "./chat/types";
+import { DEFAULT_CHAT_SETTINGS } from "./core/types";
 import { DEFAULT_SETTINGS, LIMITS, sanitizeSettings, validateSettings, type DiscoverSettings } from "./settings";
 
 const fieldsOf = (s: DiscoverSettings): string[] => validateSettings(s).map((i) => i.field);

@@ -1,6 +1,6 @@
 // Discover's saved settings: their type, defaults and validation. Engine-safe: never imports
 // 'obsidian' (scripts and tests use it headless). Migration of saved data: settingsMigration.ts.
-import { DEFAULT_CHAT_SETTINGS, type ChatSettings } from "./chat/types";
+import { DEFAULT_CHAT_SETTINGS, type ChatSettings } from "./core/types";
 
 export type ProviderId = "ollama" | "openai" | "anthropic";
 export const PROVIDER_IDS: readonly ProviderId[] = ["ollama", "openai", "anthropic"];

@@ -9,7 +9,7 @@ import { MemoryFileStore } from "../sessions/memoryStore";
 import { SessionManager } from "../sessions/SessionManager";
 import { CHECKPOINT_INTERVAL_MS } from "./answerCheckpoint";
 import { ChatService, type ChatEvent } from "./ChatService";
-import type { ChatMessage, LLMAdapter } from "./types";
+import type { ChatMessage, LLMAdapter } from "../core/types";
 
 const TOKEN_GAP_MS = 100;
 

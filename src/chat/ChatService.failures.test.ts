@@ -7,7 +7,7 @@ import { TokenCalibration } from "./calibration";
 import { ChatService } from "./ChatService";
 import { ChatError } from "./errors";
 import { estimateTokens } from "./tokens";
-import type { ChatMessage, LLMAdapter } from "./types";
+import type { ChatMessage, LLMAdapter } from "../core/types";
 
 // What a turn does when something goes wrong: the provider, the store, the caller's callbacks.
 describe("ChatService failures", () => {

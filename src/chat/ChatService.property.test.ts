@@ -12,7 +12,7 @@ import { chatErrorCode } from "./errors";
 import { buildPrompt } from "./prompt";
 import { estimateTokens } from "./tokens";
 import { isPromptWorthy, summaryMessage, uncoveredHistory } from "./transcript";
-import type { ChatMessage, PromptMessage } from "./types";
+import type { ChatMessage, PromptMessage } from "../core/types";
 import { budgetSettingsArb } from "../../tests/support/settingsArb";
 
 const settingsArb = budgetSettingsArb({ maxPromptTokens: [512, 8192], reservedShare: [0.05, 0.45], keep: [0, 10], min: [0, 4], leastReserved: 16 }).map(

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { normalizeChatSettings } from "./chatSettings";
-import { DEFAULT_CHAT_SETTINGS } from "./types";
+import { DEFAULT_CHAT_SETTINGS } from "../core/types";
 
 describe("normalizeChatSettings", () => {
 	it("fills in the defaults", () => {

@@ -1,4 +1,4 @@
-import { DEFAULT_CHAT_SETTINGS, type ChatSettings } from "./types";
+import { DEFAULT_CHAT_SETTINGS, type ChatSettings } from "../core/types";
 
 const MIN_PROMPT_ROOM = 128;
 /** Far above any model's window; keeps the arithmetic exact for absurd inputs. */

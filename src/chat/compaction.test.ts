@@ -7,7 +7,7 @@ import { CONDENSED_PREFIX, compactHistory, compactionBudget, type CompactionInpu
 import { buildPrompt } from "./prompt";
 import { MAX_COMPACTION_REQUESTS, MAX_SUMMARY_REQUESTS, PREVIOUS_SUMMARY_PREFIX, SUMMARY_INSTRUCTION } from "./summarizer";
 import { estimateTokens } from "./tokens";
-import type { ChatMessage } from "./types";
+import type { ChatMessage } from "../core/types";
 import { fixedCost } from "./window";
 import { budgetSettingsArb } from "../../tests/support/settingsArb";
 

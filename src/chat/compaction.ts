@@ -2,7 +2,7 @@ import { messageCost, type EstimateFn } from "./promptCost";
 import { CONDENSE_INSTRUCTION, Summarizer, transcriptEntry } from "./summarizer";
 import { shortenMiddle, truncateToTokens } from "./textFit";
 import { safeBudget } from "./tokens";
-import type { ChatMessage, ChatSettings, LLMAdapter, PromptMessage } from "./types";
+import type { ChatMessage, ChatSettings, LLMAdapter, PromptMessage } from "../core/types";
 import { HistoryCosts, fixedCost, planWindow, summaryAllowance, type WindowSettings } from "./window";
 
 export { SUMMARY_INSTRUCTION } from "./summarizer";

@@ -3,7 +3,7 @@ import { compactionBudget } from "./compaction";
 import type { ContextInclusion } from "./contextTrim";
 import { buildPrompt, type BuiltPrompt } from "./prompt";
 import { summaryMessage, uncoveredHistory } from "./transcript";
-import type { ChatMessage, ChatSettings } from "./types";
+import type { ChatMessage, ChatSettings } from "../core/types";
 import { planWindow, summaryAllowance } from "./window";
 
 export interface PromptPreview {

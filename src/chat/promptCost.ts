@@ -1,5 +1,5 @@
 import { MESSAGE_OVERHEAD_TOKENS, PROMPT_OVERHEAD_TOKENS, estimateTokens } from "./tokens";
-import type { PromptMessage } from "./types";
+import type { PromptMessage } from "../core/types";
 
 /** Estimates the tokens of a text. The engine passes a calibrated, memoized one; tests may pass their own. */
 export type EstimateFn = (text: string) => number;

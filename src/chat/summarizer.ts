@@ -1,9 +1,9 @@
 import { errorKind } from "../providers/errors";
-import { abortedError, untilAborted } from "./abortable";
+import { abortedError, untilAborted } from "../core/abortable";
 import { promptCost, type EstimateFn } from "./promptCost";
 import { planContext } from "./contextTrim";
 import { tailToTokens, truncateToTokens } from "./textFit";
-import type { LLMAdapter, PromptMessage } from "./types";
+import type { LLMAdapter, PromptMessage } from "../core/types";
 
 /** The instruction of every conversation summary request (issue 2 §3, verbatim). */
 export const SUMMARY_INSTRUCTION =

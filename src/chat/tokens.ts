@@ -3,7 +3,7 @@
 // exact o200k counts (tokenModel.ts). The fit punishes undercounts more than overcounts, because an
 // undercount is what overflows a prompt.
 
-import type { PromptMessage } from "./types";
+import type { PromptMessage } from "../core/types";
 import { modelTokens } from "./tokenFast";
 
 /** Estimated o200k tokens of `text` before rounding up. */

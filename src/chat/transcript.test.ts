@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { truncationWarning } from "./truncation";
 import { isPromptWorthy, summaryMessage, uncoveredHistory, uncoveredStart } from "./transcript";
-import type { ChatMessage } from "./types";
+import type { ChatMessage } from "../core/types";
 
 const m = (id: string, role: ChatMessage["role"], content = id, extra: Partial<ChatMessage> = {}): ChatMessage => ({ id, role, content, createdAt: "", ...extra });
 

@@ -1,7 +1,7 @@
 import { LLMError } from "../providers/errors";
 import { ChatError } from "./errors";
 import type { EstimateFn } from "./promptCost";
-import type { GenerateResult } from "./types";
+import type { GenerateResult } from "../core/types";
 import { isAbort } from "./summarizer";
 import { fixedCost } from "./window";
 

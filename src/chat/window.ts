@@ -1,7 +1,7 @@
 import { messageCost, promptCost, type EstimateFn } from "./promptCost";
 import { MESSAGE_OVERHEAD_TOKENS } from "./tokens";
 import { composeSystemMessage, summaryBlock } from "./prompt";
-import type { PromptMessage } from "./types";
+import type { PromptMessage } from "../core/types";
 
 /** How many recent messages are sent verbatim before older ones are summarized. */
 export interface WindowSettings {

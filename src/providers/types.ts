@@ -1,4 +1,4 @@
-import type { GenerateRequest, GenerateResult, LLMAdapter } from "../chat/types";
+import type { GenerateRequest, GenerateResult, LLMAdapter } from "../core/types";
 import type { Transport } from "./transport";
 
 export type ProviderName = "ollama" | "openai" | "anthropic";

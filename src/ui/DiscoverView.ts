@@ -1,6 +1,6 @@
 import { ItemView, Notice } from "obsidian";
 import type { WorkspaceLeaf } from "obsidian";
-import type { ChatMessage } from "../chat/types";
+import type { ChatMessage } from "../core/types";
 import { ActiveSession } from "./ActiveSession";
 import { ChatHeader } from "./ChatHeader";
 import { Composer } from "./Composer";

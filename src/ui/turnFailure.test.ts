@@ -2,7 +2,7 @@
 // question and the partial answer are both saved, so the question does not go back into the input,
 // and Retry is offered.
 import { describe, expect, it } from "vitest";
-import type { ChatMessage } from "../chat/types";
+import type { ChatMessage } from "../core/types";
 import { LLMError } from "../providers/errors";
 import type { Composer } from "./Composer";
 import type { MessageList } from "./MessageList";

@@ -4,7 +4,7 @@
 // stopped or is cut off.
 import { describe, expect, it } from "vitest";
 import { ChatService } from "../../src/chat/ChatService";
-import type { ChatMessage, ChatSettings } from "../../src/chat/types";
+import type { ChatMessage, ChatSettings } from "../../src/core/types";
 import { createAdapter, type ProviderName } from "../../src/providers";
 import { answerCharLimit } from "../../src/providers/limits";
 import { sessionToMarkdown } from "../../src/sessions/markdown";
