@@ -1,5 +1,6 @@
 // Discover's saved settings: their type, defaults and validation. Engine-safe: never imports
 // 'obsidian' (scripts and tests use it headless). Migration of saved data: settingsMigration.ts.
+import { BUDGET_LIMITS } from "./chat/chatSettings";
 import { DEFAULT_CHAT_SETTINGS, type ChatSettings } from "./core/types";
 import { DEFAULT_BASE_URLS, PROVIDERS, type ProviderName } from "./providers/types";
 
@@ -61,12 +62,9 @@ export const FIELD_LABELS: Record<keyof DiscoverSettings, string> = {
 	settingsVersion: "Settings version",
 };
 
-/** Limits the budget settings must respect; the settings tab shows them as input minimums. */
+/** Limits the budget settings must respect (the engine's own); the settings tab shows them as input minimums. */
 export const LIMITS = {
-	maxPromptTokens: { min: 1024, max: 10_000_000 },
-	reservedResponseTokens: { min: 64 },
-	/** At least this many tokens of the window must remain for the prompt itself. */
-	promptRoom: 512,
+	...BUDGET_LIMITS,
 	recentMessagesToKeep: { min: 1, max: 1000 },
 	minRecentMessagesToKeep: { min: 1 },
 } as const;

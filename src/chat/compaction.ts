@@ -2,6 +2,7 @@ import { messageCost, type EstimateFn } from "./promptCost";
 import { CONDENSE_INSTRUCTION, Summarizer, transcriptEntry } from "./summarizer";
 import { shortenMiddle, truncateToTokens } from "./textFit";
 import { safeBudget } from "./tokens";
+import { promptBudget } from "./chatSettings";
 import type { ChatMessage, ChatSettings, LLMAdapter, PromptMessage } from "../core/types";
 import { HistoryCosts, fixedCost, planWindow, summaryAllowance, type WindowSettings } from "./window";
 
@@ -34,7 +35,7 @@ export interface CompactionBudget {
  * answer must fit the window, within the same safety margin as chat prompts.
  */
 export function compactionBudget(settings: Pick<ChatSettings, "maxPromptTokens" | "reservedResponseTokens">): CompactionBudget {
-	const prompt = safeBudget(settings.maxPromptTokens - settings.reservedResponseTokens);
+	const prompt = safeBudget(promptBudget(settings));
 	const summaryMaxTokens = Math.max(16, Math.min(800, Math.floor(prompt / 5)));
 	return {
 		prompt,
