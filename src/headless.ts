@@ -15,15 +15,8 @@ export type {
 export { LLMError } from "./providers/errors";
 export type { FileStore } from "./sessions/store";
 export { MemoryFileStore } from "./sessions/memoryStore";
-export {
-	estimateTokens,
-	estimateMessageTokens,
-	estimatePromptTokens,
-	safeBudget,
-	ESTIMATOR_WORST_RATIO,
-	MESSAGE_OVERHEAD_TOKENS,
-	PROMPT_OVERHEAD_TOKENS,
-} from "./chat/tokens";
+export { estimateTokens, safeBudget, ESTIMATOR_WORST_RATIO } from "./chat/tokens";
+export { estimateMessageTokens, estimatePromptTokens, MESSAGE_OVERHEAD_TOKENS, PROMPT_OVERHEAD_TOKENS } from "./chat/promptCost";
 export { TokenCalibration, calibratedEstimate, parseCalibrationData } from "./chat/calibration";
 export type { CalibrationData, TokenCalibrationOptions } from "./chat/calibration";
 export { SessionManager, SessionNotFoundError } from "./sessions/SessionManager";

@@ -3,7 +3,6 @@
 // exact o200k counts (tokenModel.ts). The fit punishes undercounts more than overcounts, because an
 // undercount is what overflows a prompt.
 
-import type { PromptMessage } from "../core/types";
 import { modelTokens } from "./tokenFast";
 
 /** Estimated o200k tokens of `text` before rounding up. */
@@ -17,11 +16,6 @@ export function estimateTokens(text: string): number {
 	return text.length === 0 ? 0 : Math.max(1, Math.ceil(modelTokens(text)));
 }
 
-/** Tokens of role framing around each message in a chat prompt (role name, separators). */
-export const MESSAGE_OVERHEAD_TOKENS = 4;
-/** Tokens that prime the assistant's reply at the end of a chat prompt. */
-export const PROMPT_OVERHEAD_TOKENS = 3;
-
 /**
  * Lowest estimate/o200k ratio measured on any sample (dev corpus, other scripts and the dense texts'
  * both splits: 0.882, an ASCII table), rounded down with headroom. Seeded synthetic texts go lower
@@ -32,16 +26,6 @@ export const PROMPT_OVERHEAD_TOKENS = 3;
  * any sample falls below this.
  */
 export const ESTIMATOR_WORST_RATIO = 0.85;
-
-export function estimateMessageTokens(message: PromptMessage): number {
-	return estimateTokens(message.content) + MESSAGE_OVERHEAD_TOKENS;
-}
-
-export function estimatePromptTokens(messages: readonly PromptMessage[]): number {
-	let total = PROMPT_OVERHEAD_TOKENS;
-	for (const m of messages) total += estimateMessageTokens(m);
-	return total;
-}
 
 /** The estimated-token budget that keeps a prompt within `budgetTokens` real tokens. */
 export function safeBudget(budgetTokens: number): number {

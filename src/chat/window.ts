@@ -1,5 +1,4 @@
-import { messageCost, promptCost, type EstimateFn } from "./promptCost";
-import { MESSAGE_OVERHEAD_TOKENS } from "./tokens";
+import { MESSAGE_OVERHEAD_TOKENS, messageCost, promptCost, type EstimateFn } from "./promptCost";
 import { composeSystemMessage, summaryBlock } from "./prompt";
 import type { PromptMessage } from "../core/types";
 
