@@ -1,4 +1,4 @@
-// Checkpoints of the answer being streamed (issue 7 §10): what one checkpoint costs for answers of
+// Checkpoints of the answer being streamed: what one checkpoint costs for answers of
 // 1 KB to 64 KB on the memory store and on disk (NodeFileStore), and the longest synchronous task
 // while a long answer streams with checkpoints far more often than the app makes them.
 // Run alone with `npx tsx bench/checkpoint.ts`; bench/run.ts calls runCheckpointBench().

@@ -1,4 +1,4 @@
-// What a hostile or broken server costs the client (issue 7 §4): for each endless or oversized
+// What a hostile or broken server costs the client: for each endless or oversized
 // reply, the bytes the client read, the memory it grew by (heap and buffers) and the time until it gave up. Each case
 // is stopped by the bench after DEADLINE_MS if the client would not stop by itself.
 // Standalone: npx tsx bench/limits.ts [node]

@@ -1,4 +1,4 @@
-// The answer being streamed is on disk (issue 7 §10): checkpoints every 2 s, at once on request,
+// The answer being streamed is on disk: checkpoints every 2 s, at once on request,
 // superseded by the final answer; after a crash the partial answer is shown as interrupted.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import fc from "fast-check";

@@ -82,7 +82,7 @@ function toPrompt(m: ChatMessage): PromptMessage {
 }
 
 /**
- * Fits the conversation into the budget (issue 2 §3): within it, nothing changes; over it, the
+ * Fits the conversation into the budget: within it, nothing changes; over it, the
  * older block (with the previous summary) is summarized, the window shrinks toward
  * `minRecentMessagesToKeep`, then the earliest recent messages are condensed, and last of all a
  * concise summary of the whole chat goes alone with the current message. The caller has checked

@@ -1,4 +1,4 @@
-// What the panel does after a failed turn, for an answer cut off at the size cap (issue 7 §4): the
+// What the panel does after a failed turn, for an answer cut off at the size cap: the
 // question and the partial answer are both saved, so the question does not go back into the input,
 // and Retry is offered.
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Size and time limits on everything a server sends (issue 7 §4): endless streams and bodies end
+// Size and time limits on everything a server sends: endless streams and bodies end
 // with a clear error after a bounded number of bytes, keep-alives do not hold a dead answer open,
 // and an error page does not become a megabyte-long message. Both transports.
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// No transport follows a redirect with credentials (issue 7 §2): `fetch` drops Authorization
+// No transport follows a redirect with credentials: `fetch` drops Authorization
 // across origins but keeps `x-api-key`. A configured server that redirects to a second local
 // server must never deliver a key, or anything at all, to it; the error names where it points.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

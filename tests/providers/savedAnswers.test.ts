@@ -1,4 +1,4 @@
-// What the engine keeps of an answer (issue 7 §4 and §7): an answer cut off at the size cap is
+// What the engine keeps of an answer: an answer cut off at the size cap is
 // saved with why, and a key the server echoes inside an answer — streamed, split across chunks —
 // reaches neither the saved session file nor the exported note, whether the answer completes, is
 // stopped or is cut off.
