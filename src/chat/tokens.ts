@@ -5,9 +5,6 @@
 
 import { modelTokens } from "./tokenFast";
 
-/** Estimated o200k tokens of `text` before rounding up. */
-export const fractionalTokens = modelTokens;
-
 /**
  * Estimated o200k-style token count of `text`: one pass over char codes, no allocation.
  * Always ≥ 0, 0 for "", at least 1 for any other text, never NaN.
