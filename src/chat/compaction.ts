@@ -4,7 +4,7 @@ import { shortenMiddle, truncateToTokens } from "./textFit";
 import { safeBudget } from "./tokens";
 import { promptBudget } from "./chatSettings";
 import type { ChatMessage, ChatSettings, LLMAdapter, PromptMessage } from "../core/types";
-import { HistoryCosts, fixedCost, planWindow, summaryAllowance, type WindowSettings } from "./window";
+import { HistoryCosts, fixedCost, planWindow, summaryAllowance, type WindowSettings } from "./recentWindow";
 
 export { SUMMARY_INSTRUCTION } from "./summarizer";
 

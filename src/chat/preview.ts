@@ -4,7 +4,7 @@ import type { ContextInclusion } from "./contextTrim";
 import { buildPrompt, type BuiltPrompt } from "./prompt";
 import { summaryMessage, uncoveredHistory } from "./transcript";
 import type { ChatMessage, ChatSettings } from "../core/types";
-import { planWindow, summaryAllowance } from "./window";
+import { planWindow, summaryAllowance } from "./recentWindow";
 
 export interface PromptPreview {
 	estimatedTokens: number;

@@ -3,7 +3,7 @@ import { ChatError } from "./errors";
 import type { EstimateFn } from "./promptCost";
 import type { GenerateResult } from "../core/types";
 import { isAbort } from "./summarizer";
-import { fixedCost } from "./window";
+import { fixedCost } from "./recentWindow";
 
 // What a turn checks before it saves or returns anything: that it can be sent at all, that it was
 // not stopped before its message was saved, and that the adapter kept its contract.

@@ -1,3 +1,5 @@
+// The window of recent messages: how many are sent verbatim, which older ones go into the summary,
+// and what the fixed parts of the prompt (instructions, summary, current message) cost around them.
 import { MESSAGE_OVERHEAD_TOKENS, messageCost, promptCost, type EstimateFn } from "./promptCost";
 import { composeSystemMessage, summaryBlock } from "./prompt";
 import type { PromptMessage } from "../core/types";
