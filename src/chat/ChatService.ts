@@ -13,7 +13,7 @@ import type { BuiltPrompt } from "./prompt";
 import { isAbort } from "./summarizer";
 import { estimateTokens } from "./tokens";
 import { overflowReportOf, overflowRetryBudget, retryTooBigError } from "./overflowRetry";
-import { truncationWarning } from "./truncation";
+import { silentPromptCutWarning } from "./silentPromptCut";
 import { StreamedAnswer, type ThinkingRecord } from "./streamedAnswer";
 import { AnswerCheckpoint, touching, type CheckpointTimers } from "./answerCheckpoint";
 import { TurnRecorder } from "./turnRecorder";
@@ -390,7 +390,7 @@ export class ChatService {
 			// Calibration refines later estimates; failing to save it must not fail an answered turn.
 			console.error("Discover: token calibration failed", err);
 		}
-		const warning = truncationWarning(prompt.estimatedTokens, reported, settings.maxPromptTokens);
+		const warning = silentPromptCutWarning(prompt.estimatedTokens, reported, settings.maxPromptTokens);
 		if (warning !== undefined) this.onEvent({ type: "warning", message: warning });
 	}
 }
