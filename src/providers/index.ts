@@ -8,7 +8,7 @@ import { DEFAULT_FIRST_BYTE_TIMEOUT_MS, DEFAULT_STALL_TIMEOUT_MS, type RequestCo
 import { fetchTransport } from "./transport";
 import { DEFAULT_BASE_URLS, type ProviderAdapter, type ProviderConfig, type ProviderName } from "./types";
 
-export { DEFAULT_BASE_URLS, PROVIDERS } from "./types";
+export { DEFAULT_BASE_URLS } from "./types";
 
 const DIALECTS: Record<ProviderName, DialectFactory> = {
 	ollama: ollamaDialect,
