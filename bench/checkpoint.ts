@@ -1,4 +1,4 @@
-// Checkpoints of the answer being streamed (issue 7 §10): what one checkpoint costs for answers of
+// Checkpoints of the answer being streamed: what one checkpoint costs for answers of
 // 1 KB to 64 KB on the memory store and on disk (NodeFileStore), and the longest synchronous task
 // while a long answer streams with checkpoints far more often than the app makes them.
 // Run alone with `npx tsx bench/checkpoint.ts`; bench/run.ts calls runCheckpointBench().
@@ -9,7 +9,7 @@ import { performance } from "node:perf_hooks";
 import { clearTimeout as clearNodeTimeout, setTimeout as nodeTimeout } from "node:timers";
 import { AnswerCheckpoint, CHECKPOINT_INTERVAL_MS } from "../src/chat/answerCheckpoint";
 import { ChatService } from "../src/chat/ChatService";
-import type { GenerateRequest, GenerateResult, LLMAdapter } from "../src/chat/types";
+import type { GenerateRequest, GenerateResult, LLMAdapter } from "../src/core/types";
 import { MemoryFileStore } from "../src/sessions/memoryStore";
 import { NodeFileStore } from "../src/sessions/nodeStore";
 import { SessionManager } from "../src/sessions/SessionManager";

@@ -1,4 +1,4 @@
-// Engine overhead per send (issue 2 §8): see bench/engineWorkload.ts for what is measured.
+// Engine overhead per send: see bench/engineWorkload.ts for what is measured.
 // The workload runs from an esbuild bundle, as the plugin ships: under tsx every module is
 // transpiled on its own and imported constants become getter calls, which makes the estimator's
 // hot loop several times slower than in the shipped main.js and would measure tsx, not the engine.

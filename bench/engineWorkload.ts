@@ -5,7 +5,7 @@
 import { performance } from "node:perf_hooks";
 import { StubAdapter } from "../tests/support/stubAdapter";
 import { ChatService } from "../src/chat/ChatService";
-import type { ChatMessage } from "../src/chat/types";
+import type { ChatMessage } from "../src/core/types";
 import { MemoryFileStore } from "../src/sessions/memoryStore";
 import { SessionManager } from "../src/sessions/SessionManager";
 import { seededRandom } from "../tests/support/random";

@@ -1,4 +1,4 @@
-// What a hostile or broken server costs the client (issue 7 §4): for each endless or oversized
+// What a hostile or broken server costs the client: for each endless or oversized
 // reply, the bytes the client read, the memory it grew by (heap and buffers) and the time until it gave up. Each case
 // is stopped by the bench after DEADLINE_MS if the client would not stop by itself.
 // Standalone: npx tsx bench/limits.ts [node]
@@ -7,7 +7,7 @@ import { clearInterval, clearTimeout, setInterval, setTimeout } from "node:timer
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { createAdapter, fetchTransport, loadNodeTransport, type ProviderName, type Transport } from "../src/providers";
-import type { GenerateRequest } from "../src/chat/types";
+import type { GenerateRequest } from "../src/core/types";
 import { ProviderServer, type Scenario } from "../tests/support/providerServer";
 import { runStandalone } from "./stats";
 import { baseUrlFor, CHAT_PATHS, endlessChunk, headersFor, JSON_HEADERS, SSE_HEADERS, streamFor } from "../tests/support/providerStreams";

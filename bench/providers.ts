@@ -4,7 +4,7 @@
 import { performance } from "node:perf_hooks";
 import { createAdapter, fetchTransport, loadNodeTransport, type ProviderName } from "../src/providers";
 import type { Transport } from "../src/providers/transport";
-import type { GenerateRequest } from "../src/chat/types";
+import type { GenerateRequest } from "../src/core/types";
 import { memoryTransport } from "../tests/support/memoryTransport";
 import { ProviderServer } from "../tests/support/providerServer";
 import { baseUrlFor, CHAT_PATHS, endlessScenario, headersFor, streamFor } from "../tests/support/providerStreams";

@@ -5,7 +5,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import type { ChatMessage } from "../src/chat/types";
+import type { ChatMessage } from "../src/core/types";
 import { NodeFileStore } from "../src/sessions/nodeStore";
 import { SessionManager } from "../src/sessions/SessionManager";
 import { seededRandom } from "../tests/support/random";

@@ -1,4 +1,4 @@
-// Headless scenarios for the token-window chat engine (issue 2 §7), run by `npm run test:headless`.
+// Headless scenarios for the token-window chat engine, run by `npm run test:headless`.
 // One line per scenario, then "N passed, N failed"; exit code 1 when any fails.
 import { cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";

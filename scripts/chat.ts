@@ -13,7 +13,7 @@ import {
 	type ChatEvent,
 	type ChatMessage,
 } from "../src/headless";
-import { DEFAULT_CHAT_SETTINGS } from "../src/chat/types";
+import { DEFAULT_CHAT_SETTINGS } from "../src/core/types";
 import { API_KEY_ENV, parseChatArgs, resumeCommand, USAGE, type ChatArgs } from "./chatArgs";
 import { StreamingWordWrap } from "./wordWrap";
 

@@ -11,19 +11,12 @@ export type {
 	Role,
 	Session,
 	Usage,
-} from "./chat/types";
+} from "./core/types";
 export { LLMError } from "./providers/errors";
 export type { FileStore } from "./sessions/store";
 export { MemoryFileStore } from "./sessions/memoryStore";
-export {
-	estimateTokens,
-	estimateMessageTokens,
-	estimatePromptTokens,
-	safeBudget,
-	ESTIMATOR_WORST_RATIO,
-	MESSAGE_OVERHEAD_TOKENS,
-	PROMPT_OVERHEAD_TOKENS,
-} from "./chat/tokens";
+export { estimateTokens, safeBudget, ESTIMATOR_WORST_RATIO } from "./chat/tokens";
+export { estimateMessageTokens, estimatePromptTokens, MESSAGE_OVERHEAD_TOKENS, PROMPT_OVERHEAD_TOKENS } from "./chat/promptCost";
 export { TokenCalibration, calibratedEstimate, parseCalibrationData } from "./chat/calibration";
 export type { CalibrationData, TokenCalibrationOptions } from "./chat/calibration";
 export { SessionManager, SessionNotFoundError } from "./sessions/SessionManager";
@@ -43,7 +36,7 @@ export type {
 	Transport,
 	TransportInit,
 } from "./providers";
-export { DEFAULT_CHAT_SETTINGS } from "./chat/types";
+export { DEFAULT_CHAT_SETTINGS } from "./core/types";
 export { ChatService } from "./chat/ChatService";
 export type { ChatEvent, ChatServiceOptions, CheckpointTimers, PromptPreview, SendOptions } from "./chat/ChatService";
 export { ChatError, chatErrorCode } from "./chat/errors";

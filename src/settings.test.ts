@@ -1,7 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_CHAT_SETTINGS } from "./chat/types";
+import { DEFAULT_CHAT_SETTINGS } from "./core/types";
+import { DEFAULT_BASE_URLS, PROVIDERS } from "./providers/types";
 import { DEFAULT_SETTINGS, LIMITS, sanitizeSettings, validateSettings, type DiscoverSettings } from "./settings";
+import { migrateSettings } from "./ui/settingsMigration";
 
 const fieldsOf = (s: DiscoverSettings): string[] => validateSettings(s).map((i) => i.field);
 
@@ -13,6 +15,14 @@ describe("DEFAULT_SETTINGS", () => {
 		expect(DEFAULT_SETTINGS).toMatchObject({ provider: "ollama", baseUrl: "http://localhost:11434", model: "", apiKeySecret: "", includeActiveNote: true });
 		// Thinking is the model's scratch work: exports leave it out unless the person asks.
 		expect(DEFAULT_SETTINGS.includeThinkingInExports).toBe(false);
+	});
+});
+
+describe("providers in the settings", () => {
+	it("default to the provider's own address, and the migration accepts exactly the providers there are", () => {
+		expect(DEFAULT_SETTINGS.baseUrl).toBe(DEFAULT_BASE_URLS[DEFAULT_SETTINGS.provider]);
+		for (const provider of PROVIDERS) expect(migrateSettings({ ...DEFAULT_SETTINGS, provider }).settings.provider).toBe(provider);
+		expect(migrateSettings({ ...DEFAULT_SETTINGS, provider: "gemini" }).settings.provider).toBe(DEFAULT_SETTINGS.provider);
 	});
 });
 

@@ -1,15 +1,13 @@
 // Discover's saved settings: their type, defaults and validation. Engine-safe: never imports
 // 'obsidian' (scripts and tests use it headless). Migration of saved data: settingsMigration.ts.
-import { DEFAULT_CHAT_SETTINGS, type ChatSettings } from "./chat/types";
-
-export type ProviderId = "ollama" | "openai" | "anthropic";
-export const PROVIDER_IDS: readonly ProviderId[] = ["ollama", "openai", "anthropic"];
+import { DEFAULT_CHAT_SETTINGS, type ChatSettings } from "./core/types";
+import { DEFAULT_BASE_URLS, PROVIDERS, type ProviderName } from "./providers/types";
 
 /** The version written by this code; migrateSettings brings older data up to it. */
 export const SETTINGS_VERSION = 1;
 
 export interface DiscoverSettings extends ChatSettings {
-	provider: ProviderId;
+	provider: ProviderName;
 	/** The server's address; for OpenAI-compatible servers it includes `/v1`. */
 	baseUrl: string;
 	model: string;
@@ -31,7 +29,7 @@ export interface DiscoverSettings extends ChatSettings {
 export const DEFAULT_SETTINGS: DiscoverSettings = {
 	...DEFAULT_CHAT_SETTINGS,
 	provider: "ollama",
-	baseUrl: "http://localhost:11434",
+	baseUrl: DEFAULT_BASE_URLS.ollama,
 	model: "",
 	apiKeySecret: "",
 	includeActiveNote: true,
@@ -63,7 +61,11 @@ export const FIELD_LABELS: Record<keyof DiscoverSettings, string> = {
 	settingsVersion: "Settings version",
 };
 
-/** Limits the budget settings must respect; the settings tab shows them as input minimums. */
+/**
+ * Limits the budget settings must respect; the settings tab shows them as input minimums. They are
+ * a sensible range for a person to type, inside the engine's own limits (BUDGET_LIMITS, which only
+ * keep the arithmetic sound for headless callers): whatever the tab accepts, the engine keeps as is.
+ */
 export const LIMITS = {
 	maxPromptTokens: { min: 1024, max: 10_000_000 },
 	reservedResponseTokens: { min: 64 },
@@ -155,7 +157,7 @@ export function validateSettings(s: DiscoverSettings): SettingsIssue[] {
 	}
 
 	if (typeof s.systemPrompt !== "string") push({ field: "systemPrompt", message: "Enter the instructions as text." });
-	if (!PROVIDER_IDS.includes(s.provider)) push({ field: "provider", message: "Choose Ollama, an OpenAI-compatible server or Anthropic." });
+	if (!PROVIDERS.includes(s.provider)) push({ field: "provider", message: "Choose Ollama, an OpenAI-compatible server or Anthropic." });
 	if (typeof s.baseUrl !== "string" || !isHttpUrl(s.baseUrl.trim())) {
 		push({ field: "baseUrl", message: "Enter an address starting with http:// or https://, such as http://localhost:11434." });
 	}

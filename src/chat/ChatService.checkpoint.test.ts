@@ -1,4 +1,4 @@
-// The answer being streamed is on disk (issue 7 §10): checkpoints every 2 s, at once on request,
+// The answer being streamed is on disk: checkpoints every 2 s, at once on request,
 // superseded by the final answer; after a crash the partial answer is shown as interrupted.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import fc from "fast-check";
@@ -10,7 +10,7 @@ import { MemoryFileStore } from "../sessions/memoryStore";
 import { SessionManager } from "../sessions/SessionManager";
 import { CHECKPOINT_INTERVAL_MS } from "./answerCheckpoint";
 import { ChatService, type ChatEvent } from "./ChatService";
-import type { ChatMessage, LLMAdapter } from "./types";
+import type { ChatMessage, LLMAdapter } from "../core/types";
 
 const TOKEN_GAP_MS = 100;
 

@@ -7,7 +7,7 @@ import { TokenCalibration } from "./calibration";
 import { ChatService } from "./ChatService";
 import { ChatError } from "./errors";
 import { estimateTokens } from "./tokens";
-import type { ChatMessage, LLMAdapter } from "./types";
+import type { ChatMessage, LLMAdapter } from "../core/types";
 
 // What a turn does when something goes wrong: the provider, the store, the caller's callbacks.
 describe("ChatService failures", () => {
@@ -161,7 +161,7 @@ describe("ChatService failures", () => {
 			generate: (req) => {
 				// A headless caller reconfigures while the turn is summarizing.
 				if (req.purpose === "summary") {
-					chat.updateSettings({ reservedResponseTokens: 700, systemPrompt: "Changed." });
+					chat.updateSettings({ reservedResponseTokens: 500, systemPrompt: "Changed." });
 					chat.setAdapter(later);
 				}
 				return stub.generate(req);
@@ -176,7 +176,7 @@ describe("ChatService failures", () => {
 		expect(last?.messages[0]?.content.startsWith("Be brief.")).toBe(true);
 		// The next turn uses the new ones.
 		await chat.sendMessage("Next");
-		expect(later.chatRequests[0]?.maxTokens).toBe(700);
+		expect(later.chatRequests[0]?.maxTokens).toBe(500);
 	});
 
 	it("keeps a good answer when saving the calibration throws", async () => {

@@ -8,7 +8,7 @@ import { TokenCalibration } from "./calibration";
 import { ChatService, type ChatEvent } from "./ChatService";
 import { promptCost } from "./promptCost";
 import { estimateTokens } from "./tokens";
-import type { GenerateRequest, LLMAdapter, PromptMessage } from "./types";
+import type { GenerateRequest, LLMAdapter, PromptMessage } from "../core/types";
 
 const WIDE = { maxPromptTokens: 8192, reservedResponseTokens: 512, recentMessagesToKeep: 6, minRecentMessagesToKeep: 2, systemPrompt: "Be brief." };
 

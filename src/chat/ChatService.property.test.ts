@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { BUDGET_LIMITS } from "./chatSettings";
 import { lineArb, messageTextArb } from "../../tests/support/scriptTexts";
 import { StubAdapter, type RecordedRequest } from "../../tests/support/stubAdapter";
 import { MemoryFileStore } from "../sessions/memoryStore";
@@ -12,10 +13,10 @@ import { chatErrorCode } from "./errors";
 import { buildPrompt } from "./prompt";
 import { estimateTokens } from "./tokens";
 import { isPromptWorthy, summaryMessage, uncoveredHistory } from "./transcript";
-import type { ChatMessage, PromptMessage } from "./types";
+import type { ChatMessage, PromptMessage } from "../core/types";
 import { budgetSettingsArb } from "../../tests/support/settingsArb";
 
-const settingsArb = budgetSettingsArb({ maxPromptTokens: [512, 8192], reservedShare: [0.05, 0.45], keep: [0, 10], min: [0, 4], leastReserved: 16 }).map(
+const settingsArb = budgetSettingsArb({ maxPromptTokens: [512, 8192], reservedShare: [0.05, 0.45], keep: [0, 10], min: [0, 4], leastReserved: BUDGET_LIMITS.reservedResponseTokens.min }).map(
 	(s) => ({ ...s, systemPrompt: "Answer as briefly as you can." }),
 );
 

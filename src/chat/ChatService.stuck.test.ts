@@ -3,7 +3,7 @@ import { setup, sleep, SMALL, until, words } from "../../tests/support/chatHarne
 import { StubAdapter } from "../../tests/support/stubAdapter";
 import { LLMError } from "../providers/errors";
 import { MemoryFileStore } from "../sessions/memoryStore";
-import type { GenerateRequest, GenerateResult, LLMAdapter } from "./types";
+import type { GenerateRequest, GenerateResult, LLMAdapter } from "../core/types";
 
 /** The bound the issue names: Stop ends the turn within this, whatever the adapter or store does. */
 const STOP_BOUND_MS = 200;

@@ -8,7 +8,7 @@ import { TokenCalibration } from "./calibration";
 import { ChatService, type ChatEvent } from "./ChatService";
 import { compactionBudget } from "./compaction";
 import { estimateTokens } from "./tokens";
-import type { ChatMessage, GenerateRequest, GenerateResult, LLMAdapter } from "./types";
+import type { ChatMessage, GenerateRequest, GenerateResult, LLMAdapter } from "../core/types";
 
 describe("ChatService turns", () => {
 	it("sends the whole history under the budget, the new message once and last, with the right limits", async () => {

@@ -1,9 +1,9 @@
 import { errorKind, partialAnswer } from "../providers/errors";
 import type { OverflowReport } from "../providers/overflowReport";
-import { startTimer, stopTimer } from "../providers/timers";
+import { startTimer, stopTimer } from "../core/timers";
 import type { SessionManager } from "../sessions/SessionManager";
 import { memoizeEstimate, promptCost, type EstimateFn } from "./promptCost";
-import { settlesWithin, untilAborted } from "./abortable";
+import { settlesWithin, untilAborted } from "../core/abortable";
 import { TokenCalibration, calibratedEstimate } from "./calibration";
 import { normalizeChatSettings } from "./chatSettings";
 import { compactionBudget } from "./compaction";
@@ -13,12 +13,12 @@ import type { BuiltPrompt } from "./prompt";
 import { isAbort } from "./summarizer";
 import { estimateTokens } from "./tokens";
 import { overflowReportOf, overflowRetryBudget, retryTooBigError } from "./overflowRetry";
-import { truncationWarning } from "./truncation";
+import { silentPromptCutWarning } from "./silentPromptCut";
 import { StreamedAnswer, type ThinkingRecord } from "./streamedAnswer";
 import { AnswerCheckpoint, touching, type CheckpointTimers } from "./answerCheckpoint";
 import { TurnRecorder } from "./turnRecorder";
 import { assemblePrompt, prepareHistory, type ChatEvent, type TurnSetup } from "./turnPrompt";
-import type { ChatMessage, ChatSettings, LLMAdapter, Session } from "./types";
+import type { ChatMessage, ChatSettings, LLMAdapter, Session } from "../core/types";
 import { checkAnswer, checkTurnFits, ignoredAfterStop, rethrowAsStopped, stoppedBeforeSending } from "./turnChecks";
 
 export type { CheckpointTimers } from "./answerCheckpoint";
@@ -390,7 +390,7 @@ export class ChatService {
 			// Calibration refines later estimates; failing to save it must not fail an answered turn.
 			console.error("Discover: token calibration failed", err);
 		}
-		const warning = truncationWarning(prompt.estimatedTokens, reported, settings.maxPromptTokens);
+		const warning = silentPromptCutWarning(prompt.estimatedTokens, reported, settings.maxPromptTokens);
 		if (warning !== undefined) this.onEvent({ type: "warning", message: warning });
 	}
 }

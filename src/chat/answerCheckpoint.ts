@@ -1,6 +1,6 @@
 import type { SessionManager } from "../sessions/SessionManager";
 import { newId } from "../sessions/ids";
-import type { ChatMessage, GenerateRequest } from "./types";
+import type { ChatMessage, GenerateRequest } from "../core/types";
 
 /** The least time between two timed checkpoints: a crash loses at most this much of an answer. */
 export const CHECKPOINT_INTERVAL_MS = 2000;

@@ -1,8 +1,24 @@
-import { DEFAULT_CHAT_SETTINGS, type ChatSettings } from "./types";
+import { DEFAULT_CHAT_SETTINGS, type ChatSettings } from "../core/types";
 
-const MIN_PROMPT_ROOM = 128;
-/** Far above any model's window; keeps the arithmetic exact for absurd inputs. */
-const MAX_WINDOW = 100_000_000;
+/**
+ * The one set of limits on the budget settings: the settings tab validates what people type against
+ * them, and the engine clamps what headless callers pass to them.
+ */
+export const BUDGET_LIMITS = {
+	/**
+	 * 256 at the bottom: headless callers and tests run small windows; far above any model's window
+	 * at the top, which keeps the arithmetic exact for absurd inputs.
+	 */
+	maxPromptTokens: { min: 256, max: 100_000_000 },
+	reservedResponseTokens: { min: 16 },
+	/** At least this many tokens of the window must remain for the prompt itself. */
+	promptRoom: 128,
+} as const;
+
+/** B, the prompt budget: the window less what is kept for the answer (before the safety margin). */
+export function promptBudget(settings: Pick<ChatSettings, "maxPromptTokens" | "reservedResponseTokens">): number {
+	return settings.maxPromptTokens - settings.reservedResponseTokens;
+}
 
 function whole(value: unknown, fallback: number): number {
 	return typeof value === "number" && Number.isFinite(value) ? Math.floor(value) : fallback;
@@ -13,9 +29,10 @@ function whole(value: unknown, fallback: number): number {
  * headless callers can pass anything, and a turn must never run with a negative budget.
  */
 export function normalizeChatSettings(partial: Partial<ChatSettings> = {}, base: ChatSettings = DEFAULT_CHAT_SETTINGS): ChatSettings {
-	const maxPromptTokens = Math.min(MAX_WINDOW, Math.max(256, whole(partial.maxPromptTokens, base.maxPromptTokens)));
+	const { min, max } = BUDGET_LIMITS.maxPromptTokens;
+	const maxPromptTokens = Math.min(max, Math.max(min, whole(partial.maxPromptTokens, base.maxPromptTokens)));
 	// The answer's reserve must leave the prompt some room, or every message would be "too long".
-	const reservedResponseTokens = Math.min(maxPromptTokens - MIN_PROMPT_ROOM, Math.max(16, whole(partial.reservedResponseTokens, base.reservedResponseTokens)));
+	const reservedResponseTokens = Math.min(maxPromptTokens - BUDGET_LIMITS.promptRoom, Math.max(BUDGET_LIMITS.reservedResponseTokens.min, whole(partial.reservedResponseTokens, base.reservedResponseTokens)));
 	const recentMessagesToKeep = Math.max(0, whole(partial.recentMessagesToKeep, base.recentMessagesToKeep));
 	const minRecentMessagesToKeep = Math.min(recentMessagesToKeep, Math.max(0, whole(partial.minRecentMessagesToKeep, base.minRecentMessagesToKeep)));
 	const systemPrompt = typeof partial.systemPrompt === "string" ? partial.systemPrompt : base.systemPrompt;

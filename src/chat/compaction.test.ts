@@ -7,8 +7,8 @@ import { CONDENSED_PREFIX, compactHistory, compactionBudget, type CompactionInpu
 import { buildPrompt } from "./prompt";
 import { MAX_COMPACTION_REQUESTS, MAX_SUMMARY_REQUESTS, PREVIOUS_SUMMARY_PREFIX, SUMMARY_INSTRUCTION } from "./summarizer";
 import { estimateTokens } from "./tokens";
-import type { ChatMessage } from "./types";
-import { fixedCost } from "./window";
+import type { ChatMessage } from "../core/types";
+import { fixedCost } from "./recentWindow";
 import { budgetSettingsArb } from "../../tests/support/settingsArb";
 
 function conversation(turns: number, words = 20): ChatMessage[] {

@@ -2,8 +2,9 @@ import { messageCost, type EstimateFn } from "./promptCost";
 import { CONDENSE_INSTRUCTION, Summarizer, transcriptEntry } from "./summarizer";
 import { shortenMiddle, truncateToTokens } from "./textFit";
 import { safeBudget } from "./tokens";
-import type { ChatMessage, ChatSettings, LLMAdapter, PromptMessage } from "./types";
-import { HistoryCosts, fixedCost, planWindow, summaryAllowance, type WindowSettings } from "./window";
+import { promptBudget } from "./chatSettings";
+import type { ChatMessage, ChatSettings, LLMAdapter, PromptMessage } from "../core/types";
+import { HistoryCosts, fixedCost, planWindow, summaryAllowance, type WindowSettings } from "./recentWindow";
 
 export { SUMMARY_INSTRUCTION } from "./summarizer";
 
@@ -34,7 +35,7 @@ export interface CompactionBudget {
  * answer must fit the window, within the same safety margin as chat prompts.
  */
 export function compactionBudget(settings: Pick<ChatSettings, "maxPromptTokens" | "reservedResponseTokens">): CompactionBudget {
-	const prompt = safeBudget(settings.maxPromptTokens - settings.reservedResponseTokens);
+	const prompt = safeBudget(promptBudget(settings));
 	const summaryMaxTokens = Math.max(16, Math.min(800, Math.floor(prompt / 5)));
 	return {
 		prompt,
@@ -81,7 +82,7 @@ function toPrompt(m: ChatMessage): PromptMessage {
 }
 
 /**
- * Fits the conversation into the budget (issue 2 §3): within it, nothing changes; over it, the
+ * Fits the conversation into the budget: within it, nothing changes; over it, the
  * older block (with the previous summary) is summarized, the window shrinks toward
  * `minRecentMessagesToKeep`, then the earliest recent messages are condensed, and last of all a
  * concise summary of the whole chat goes alone with the current message. The caller has checked

@@ -2,7 +2,7 @@ import { LLMError } from "../providers/errors";
 import { parseOverflowReport, type OverflowReport } from "../providers/overflowReport";
 import type { CompactionBudget } from "./compaction";
 import { safeBudget } from "./tokens";
-import type { ChatSettings } from "./types";
+import type { ChatSettings } from "../core/types";
 
 /**
  * The retry after "prompt too long" is at most this share of the prompt that failed: the server

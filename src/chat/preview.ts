@@ -3,8 +3,8 @@ import { compactionBudget } from "./compaction";
 import type { ContextInclusion } from "./contextTrim";
 import { buildPrompt, type BuiltPrompt } from "./prompt";
 import { summaryMessage, uncoveredHistory } from "./transcript";
-import type { ChatMessage, ChatSettings } from "./types";
-import { planWindow, summaryAllowance } from "./window";
+import type { ChatMessage, ChatSettings } from "../core/types";
+import { planWindow, summaryAllowance } from "./recentWindow";
 
 export interface PromptPreview {
 	estimatedTokens: number;

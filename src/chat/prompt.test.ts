@@ -5,7 +5,7 @@ import { promptCost } from "./promptCost";
 import { CONTEXT_FOOTER, contextHeader } from "./contextTrim";
 import { buildPrompt, summaryBlock } from "./prompt";
 import { estimateTokens } from "./tokens";
-import type { PromptMessage } from "./types";
+import type { PromptMessage } from "../core/types";
 
 const history: PromptMessage[] = [
 	{ role: "user", content: "What is a token window?" },

@@ -1,6 +1,6 @@
 import { defaultEstimate, promptCost, type EstimateFn } from "./promptCost";
 import { contextFromSegments, trimContextToBudget, type ContextInclusion, type TrimmedContext } from "./contextTrim";
-import type { PromptMessage } from "./types";
+import type { PromptMessage } from "../core/types";
 
 export type { ContextInclusion } from "./contextTrim";
 

@@ -1,5 +1,12 @@
-import { MESSAGE_OVERHEAD_TOKENS, PROMPT_OVERHEAD_TOKENS, estimateTokens } from "./tokens";
-import type { PromptMessage } from "./types";
+// What a prompt costs in tokens: its messages' texts plus the chat framing around them. One way of
+// counting, with whatever estimator the caller has (the engine's is calibrated and memoized).
+import { estimateTokens } from "./tokens";
+import type { PromptMessage } from "../core/types";
+
+/** Tokens of role framing around each message in a chat prompt (role name, separators). */
+export const MESSAGE_OVERHEAD_TOKENS = 4;
+/** Tokens that prime the assistant's reply at the end of a chat prompt. */
+export const PROMPT_OVERHEAD_TOKENS = 3;
 
 /** Estimates the tokens of a text. The engine passes a calibrated, memoized one; tests may pass their own. */
 export type EstimateFn = (text: string) => number;
@@ -11,11 +18,21 @@ export function messageCost(content: string, estimate: EstimateFn): number {
 	return MESSAGE_OVERHEAD_TOKENS + estimate(content);
 }
 
-/** A whole prompt, counted the same way as `estimatePromptTokens` but with any estimator. */
+/** A whole prompt: every message's cost plus the reply's priming. */
 export function promptCost(messages: readonly PromptMessage[], estimate: EstimateFn): number {
 	let total = PROMPT_OVERHEAD_TOKENS;
 	for (const m of messages) total += messageCost(m.content, estimate);
 	return total;
+}
+
+/** `messageCost` with the plain (uncalibrated) estimator. */
+export function estimateMessageTokens(message: PromptMessage): number {
+	return messageCost(message.content, estimateTokens);
+}
+
+/** `promptCost` with the plain (uncalibrated) estimator. */
+export function estimatePromptTokens(messages: readonly PromptMessage[]): number {
+	return promptCost(messages, estimateTokens);
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { GenerateRequest, GenerateResult } from "./types";
+import type { GenerateRequest, GenerateResult } from "../core/types";
 
 /** The caller's streaming listeners (SendOptions). */
 export interface AnswerListeners {

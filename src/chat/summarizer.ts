@@ -1,11 +1,11 @@
 import { errorKind } from "../providers/errors";
-import { abortedError, untilAborted } from "./abortable";
+import { abortedError, untilAborted } from "../core/abortable";
 import { promptCost, type EstimateFn } from "./promptCost";
 import { planContext } from "./contextTrim";
 import { tailToTokens, truncateToTokens } from "./textFit";
-import type { LLMAdapter, PromptMessage } from "./types";
+import type { LLMAdapter, PromptMessage } from "../core/types";
 
-/** The instruction of every conversation summary request (issue 2 §3, verbatim). */
+/** The instruction of every conversation summary request. */
 export const SUMMARY_INSTRUCTION =
 	"Summarize the conversation so far for an assistant. Keep key facts, constraints, decisions, action items, and unresolved questions. Be concise. Do not invent details.";
 

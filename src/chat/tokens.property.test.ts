@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { estimateMessageTokens, estimatePromptTokens, estimateTokens, safeBudget } from "./tokens";
+import { estimateMessageTokens, estimatePromptTokens } from "./promptCost";
+import { estimateTokens, safeBudget } from "./tokens";
 
 /** Any UTF-16 code unit, lone surrogates included. */
 const codeUnit = fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c));

@@ -1,15 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { loadDevSamples, loadOtherScriptSamples, type TokenSample } from "../../tests/fixtures/tokens/samples";
-import {
-	ESTIMATOR_WORST_RATIO,
-	MESSAGE_OVERHEAD_TOKENS,
-	PROMPT_OVERHEAD_TOKENS,
-	estimateMessageTokens,
-	estimatePromptTokens,
-	estimateTokens,
-	safeBudget,
-} from "./tokens";
+import { MESSAGE_OVERHEAD_TOKENS, PROMPT_OVERHEAD_TOKENS, estimateMessageTokens, estimatePromptTokens, memoizeEstimate, promptCost } from "./promptCost";
+import { ESTIMATOR_WORST_RATIO, estimateTokens, safeBudget } from "./tokens";
 
 const dev = loadDevSamples();
 const other = loadOtherScriptSamples();
@@ -136,6 +129,8 @@ describe("message and prompt estimates", () => {
 		expect(PROMPT_OVERHEAD_TOKENS).toBe(3);
 		expect(estimatePromptTokens(messages)).toBe(sum + PROMPT_OVERHEAD_TOKENS);
 		expect(estimatePromptTokens([])).toBe(PROMPT_OVERHEAD_TOKENS);
+		// One way of counting: the engine's promptCost with the plain estimator is the public figure.
+		expect(promptCost(messages, memoizeEstimate(estimateTokens))).toBe(estimatePromptTokens(messages));
 	});
 });
 

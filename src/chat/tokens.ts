@@ -3,11 +3,7 @@
 // exact o200k counts (tokenModel.ts). The fit punishes undercounts more than overcounts, because an
 // undercount is what overflows a prompt.
 
-import type { PromptMessage } from "./types";
 import { modelTokens } from "./tokenFast";
-
-/** Estimated o200k tokens of `text` before rounding up. */
-export const fractionalTokens = modelTokens;
 
 /**
  * Estimated o200k-style token count of `text`: one pass over char codes, no allocation.
@@ -16,11 +12,6 @@ export const fractionalTokens = modelTokens;
 export function estimateTokens(text: string): number {
 	return text.length === 0 ? 0 : Math.max(1, Math.ceil(modelTokens(text)));
 }
-
-/** Tokens of role framing around each message in a chat prompt (role name, separators). */
-export const MESSAGE_OVERHEAD_TOKENS = 4;
-/** Tokens that prime the assistant's reply at the end of a chat prompt. */
-export const PROMPT_OVERHEAD_TOKENS = 3;
 
 /**
  * Lowest estimate/o200k ratio measured on any sample (dev corpus, other scripts and the dense texts'
@@ -32,16 +23,6 @@ export const PROMPT_OVERHEAD_TOKENS = 3;
  * any sample falls below this.
  */
 export const ESTIMATOR_WORST_RATIO = 0.85;
-
-export function estimateMessageTokens(message: PromptMessage): number {
-	return estimateTokens(message.content) + MESSAGE_OVERHEAD_TOKENS;
-}
-
-export function estimatePromptTokens(messages: readonly PromptMessage[]): number {
-	let total = PROMPT_OVERHEAD_TOKENS;
-	for (const m of messages) total += estimateMessageTokens(m);
-	return total;
-}
 
 /** The estimated-token budget that keeps a prompt within `budgetTokens` real tokens. */
 export function safeBudget(budgetTokens: number): number {

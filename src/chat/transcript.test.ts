@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { truncationWarning } from "./truncation";
+import { silentPromptCutWarning } from "./silentPromptCut";
 import { isPromptWorthy, summaryMessage, uncoveredHistory, uncoveredStart } from "./transcript";
-import type { ChatMessage } from "./types";
+import type { ChatMessage } from "../core/types";
 
 const m = (id: string, role: ChatMessage["role"], content = id, extra: Partial<ChatMessage> = {}): ChatMessage => ({ id, role, content, createdAt: "", ...extra });
 
@@ -27,10 +27,10 @@ describe("transcript", () => {
 	});
 });
 
-describe("truncationWarning", () => {
+describe("silentPromptCutWarning", () => {
 	it("warns only for a prompt near the window that the server counted far lower", () => {
-		expect(truncationWarning(6000, 2048, 8192)).toContain("2,048");
-		expect(truncationWarning(6000, 5800, 8192)).toBeUndefined();
-		expect(truncationWarning(1000, 300, 8192)).toBeUndefined();
+		expect(silentPromptCutWarning(6000, 2048, 8192)).toContain("2,048");
+		expect(silentPromptCutWarning(6000, 5800, 8192)).toBeUndefined();
+		expect(silentPromptCutWarning(1000, 300, 8192)).toBeUndefined();
 	});
 });

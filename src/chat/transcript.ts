@@ -1,4 +1,4 @@
-import type { ChatMessage } from "./types";
+import type { ChatMessage } from "../core/types";
 
 /** The persisted summary, when the session has one (always at index 0). */
 export function summaryMessage(messages: readonly ChatMessage[]): ChatMessage | undefined {

@@ -1,9 +1,9 @@
 import { LLMError } from "../providers/errors";
 import { ChatError } from "./errors";
 import type { EstimateFn } from "./promptCost";
-import type { GenerateResult } from "./types";
+import type { GenerateResult } from "../core/types";
 import { isAbort } from "./summarizer";
-import { fixedCost } from "./window";
+import { fixedCost } from "./recentWindow";
 
 // What a turn checks before it saves or returns anything: that it can be sent at all, that it was
 // not stopped before its message was saved, and that the adapter kept its contract.

@@ -1,4 +1,4 @@
-import { untilAborted } from "./abortable";
+import { untilAborted } from "../core/abortable";
 import { compactHistory, type CompactionBudget, type CompactionResult } from "./compaction";
 import type { ContextInclusion } from "./contextTrim";
 import type { EstimateFn } from "./promptCost";
@@ -6,7 +6,7 @@ import { buildPrompt, type BuiltPrompt } from "./prompt";
 import { isAbort } from "./summarizer";
 import { summaryMessage, uncoveredHistory } from "./transcript";
 import type { TurnRecorder } from "./turnRecorder";
-import type { ChatMessage, ChatSettings, LLMAdapter, PromptMessage, Session } from "./types";
+import type { ChatMessage, ChatSettings, LLMAdapter, PromptMessage, Session } from "../core/types";
 
 /** What `ChatService.onEvent` receives while a turn runs. */
 export type ChatEvent =

@@ -3,12 +3,12 @@ import type { AnswerCheckpoint } from "./answerCheckpoint";
 import type { SessionManager } from "../sessions/SessionManager";
 import type { WriteOptions } from "../sessions/types";
 import { newId } from "../sessions/ids";
-import { untilAborted } from "./abortable";
+import { untilAborted } from "../core/abortable";
 import { ChatError } from "./errors";
 import type { ThinkingRecord } from "./streamedAnswer";
 import { isAbort } from "./summarizer";
 import { summaryMessage } from "./transcript";
-import type { ChatMessage, Session } from "./types";
+import type { ChatMessage, Session } from "../core/types";
 
 export interface TurnRecorderOptions {
 	sessions: SessionManager;

@@ -1,4 +1,4 @@
-import type { GenerateRequest } from "../chat/types";
+import type { GenerateRequest } from "../core/types";
 import { answerCharLimit, MAX_METADATA_BYTES } from "./limits";
 import { LLMError } from "./errors";
 import type { Dialect } from "./dialect";

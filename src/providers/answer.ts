@@ -1,4 +1,4 @@
-import type { GenerateRequest, Usage } from "../chat/types";
+import type { GenerateRequest, Usage } from "../core/types";
 import { LLMError } from "./errors";
 import { MAX_ANSWER_CHARS } from "./limits";
 import { ThinkTagSplitter } from "./thinkTags";

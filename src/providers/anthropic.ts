@@ -1,4 +1,4 @@
-import type { PromptMessage } from "../chat/types";
+import type { PromptMessage } from "../core/types";
 import { AnthropicStreamDecoder } from "./anthropicStream";
 import type { DialectFactory } from "./dialect";
 import { contextLengthFromList, readOpenAIModels } from "./openai";

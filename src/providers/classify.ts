@@ -1,4 +1,4 @@
-import type { LLMErrorKind } from "../chat/types";
+import type { LLMErrorKind } from "../core/types";
 import { LLMError } from "./errors";
 import { conciseServerText } from "./errorText";
 import { parseOverflowReport } from "./overflowReport";

@@ -1,4 +1,4 @@
-import type { GenerateRequest } from "../chat/types";
+import type { GenerateRequest } from "../core/types";
 import type { AnswerListener, StreamDecoder } from "./answer";
 import type { ErrorContext } from "./classify";
 import type { RequestContext } from "./request";

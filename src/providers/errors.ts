@@ -1,17 +1,5 @@
-import type { LLMErrorKind } from "../chat/types";
+import { LLM_ERROR_KINDS, type LLMErrorKind } from "../core/types";
 import type { OverflowReport } from "./overflowReport";
-
-export const LLM_ERROR_KINDS: readonly LLMErrorKind[] = [
-	"context_overflow",
-	"rate_limit",
-	"auth",
-	"not_found",
-	"bad_request",
-	"server",
-	"network",
-	"protocol",
-	"aborted",
-];
 
 export interface LLMErrorOptions {
 	/** HTTP status, when the error came from a response. */

@@ -6,13 +6,9 @@ import { ollamaDialect } from "./ollama";
 import { openaiDialect } from "./openai";
 import { DEFAULT_FIRST_BYTE_TIMEOUT_MS, DEFAULT_STALL_TIMEOUT_MS, type RequestContext } from "./request";
 import { fetchTransport } from "./transport";
-import type { ProviderAdapter, ProviderConfig, ProviderName } from "./types";
+import { DEFAULT_BASE_URLS, type ProviderAdapter, type ProviderConfig, type ProviderName } from "./types";
 
-export const DEFAULT_BASE_URLS: Record<ProviderName, string> = {
-	ollama: "http://localhost:11434",
-	openai: "https://api.openai.com/v1",
-	anthropic: "https://api.anthropic.com",
-};
+export { DEFAULT_BASE_URLS } from "./types";
 
 const DIALECTS: Record<ProviderName, DialectFactory> = {
 	ollama: ollamaDialect,

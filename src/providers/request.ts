@@ -3,7 +3,7 @@ import { classifyHttpError, type ErrorContext } from "./classify";
 import { describeSize, MAX_BODY_BYTES, readLimitedText } from "./limits";
 import { redactSecret } from "./redact";
 import { isRedirect, redirectError } from "./redirect";
-import { startTimer, stopTimer, type TimerHandle } from "./timers";
+import { startTimer, stopTimer, type TimerHandle } from "../core/timers";
 import type { Transport } from "./transport";
 import { PROVIDER_LABELS, providerSubject } from "./types";
 

@@ -1,7 +1,17 @@
-import type { GenerateRequest, GenerateResult, LLMAdapter } from "../chat/types";
+import type { GenerateRequest, GenerateResult, LLMAdapter } from "../core/types";
 import type { Transport } from "./transport";
 
-export type ProviderName = "ollama" | "openai" | "anthropic";
+/** Every provider the engine speaks to: the one list the settings and the adapters share. */
+export const PROVIDERS = ["ollama", "openai", "anthropic"] as const;
+
+export type ProviderName = (typeof PROVIDERS)[number];
+
+/** Where each provider's server is when the settings name none. */
+export const DEFAULT_BASE_URLS: Record<ProviderName, string> = {
+	ollama: "http://localhost:11434",
+	openai: "https://api.openai.com/v1",
+	anthropic: "https://api.anthropic.com",
+};
 
 export interface ProviderConfig {
 	provider: ProviderName;

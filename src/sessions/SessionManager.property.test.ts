@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { ChatMessage } from "../chat/types";
+import type { ChatMessage } from "../core/types";
 import { steppingClock } from "../../tests/sessions/helpers";
 import { newId } from "./ids";
 import { MemoryFileStore } from "./memoryStore";

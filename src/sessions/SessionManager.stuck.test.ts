@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ChatMessage } from "../chat/types";
+import type { ChatMessage } from "../core/types";
 import { sleep } from "../../tests/support/chatHarness";
 import { MemoryFileStore } from "./memoryStore";
 import { SessionManager } from "./SessionManager";

@@ -1,5 +1,5 @@
-import { abortedError, untilAborted } from "../chat/abortable";
-import type { ChatMessage, Session } from "../chat/types";
+import { abortedError, untilAborted } from "../core/abortable";
+import type { ChatMessage, Session } from "../core/types";
 import { newId } from "./ids";
 import { sessionToMarkdown, type MarkdownExportOptions } from "./markdown";
 import { asChatMessage, FORMAT_VERSION, type SessionRecord } from "./records";

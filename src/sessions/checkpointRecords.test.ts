@@ -1,4 +1,4 @@
-// The records behind checkpoints of a streaming answer (issue 7 §10): `interrupted` on a message,
+// The records behind checkpoints of a streaming answer: `interrupted` on a message,
 // and the `discard` update that removes a failed answer's checkpoint.
 import { describe, expect, it } from "vitest";
 import { message, steppingClock } from "../../tests/sessions/helpers";

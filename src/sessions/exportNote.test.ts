@@ -2,7 +2,7 @@
 // images that stay links (opening the note loads nothing from the network).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { ChatMessage, Session } from "../chat/types";
+import type { ChatMessage, Session } from "../core/types";
 import { oneLineTitle, sessionToMarkdown } from "./markdown";
 import { exportSafeMarkdown, findRemoteLoads } from "./remoteImages";
 

@@ -1,5 +1,5 @@
-import { thoughtFor } from "../chat/thoughtFor";
-import type { ChatMessage, Session } from "../chat/types";
+import { thoughtFor } from "./thoughtFor";
+import type { ChatMessage, Session } from "../core/types";
 import { exportSafeMarkdown } from "./remoteImages";
 
 export interface MarkdownExportOptions {

@@ -1,4 +1,4 @@
-import type { ChatMessage, Role } from "../chat/types";
+import type { ChatMessage, Role } from "../core/types";
 import { lineHash } from "./fileText";
 
 // The on-disk format: one JSON record per line ("JSONL"), appended, never edited in place.

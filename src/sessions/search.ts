@@ -1,4 +1,4 @@
-import type { ChatMessage } from "../chat/types";
+import type { ChatMessage } from "../core/types";
 
 const SNIPPET_LENGTH = 160;
 const BEFORE_MATCH = 50;

@@ -1,4 +1,4 @@
-import type { ChatMessage, Session } from "../chat/types";
+import type { ChatMessage, Session } from "../core/types";
 import { FORMAT_VERSION, type SessionRecord } from "./records";
 import type { SessionSummary } from "./types";
 

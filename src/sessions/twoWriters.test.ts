@@ -3,7 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { ChatMessage } from "../chat/types";
+import type { ChatMessage } from "../core/types";
 import { Interleaver } from "../../tests/sessions/interleavingStore";
 import { steppingClock } from "../../tests/sessions/helpers";
 import { MemoryFileStore } from "./memoryStore";

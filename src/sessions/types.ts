@@ -1,4 +1,4 @@
-import type { Role } from "../chat/types";
+import type { Role } from "../core/types";
 
 /** One row of the history list. */
 export interface SessionSummary {

@@ -1,5 +1,5 @@
 import { Notice } from "obsidian";
-import type { ChatMessage } from "../chat/types";
+import type { ChatMessage } from "../core/types";
 import type { ChatHeader } from "./ChatHeader";
 import type { ChatRuntime, DiscoverHost } from "./host";
 

@@ -1,6 +1,7 @@
 import { ItemView, Notice } from "obsidian";
 import type { WorkspaceLeaf } from "obsidian";
-import type { ChatMessage } from "../chat/types";
+import { promptBudget } from "../chat/chatSettings";
+import type { ChatMessage } from "../core/types";
 import { ActiveSession } from "./ActiveSession";
 import { ChatHeader } from "./ChatHeader";
 import { Composer } from "./Composer";
@@ -90,7 +91,7 @@ export class DiscoverView extends ItemView {
 			this.host.settings.includeActiveNote,
 			(context) => this.runtime?.chat.previewPrompt(this.composer.value, { context, includeHistory: true }),
 			// The same figure the settings tab calls the prompt budget.
-			() => this.host.settings.maxPromptTokens - this.host.settings.reservedResponseTokens,
+			() => promptBudget(this.host.settings),
 		);
 		this.composer = new Composer(root, {
 			onSend: (text) => void this.send(typedTurn(text)),

@@ -1,6 +1,6 @@
 import { Modal, Notice } from "obsidian";
 import type { App } from "obsidian";
-import type { Session } from "../chat/types";
+import type { Session } from "../core/types";
 import { confirmAction } from "./ConfirmModal";
 import { openNote, writeExportNote } from "./exportNote";
 import { cachedSessionList, historyStateFor, invalidateSessionList, type HistoryState } from "./historyState";

@@ -1,5 +1,5 @@
 import type { App } from "obsidian";
-import type { ChatMessage } from "../chat/types";
+import type { ChatMessage } from "../core/types";
 import { iconButton } from "./ChatHeader";
 import { copyToClipboard } from "./clipboard";
 import { formatWhen } from "./format";

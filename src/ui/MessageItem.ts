@@ -1,6 +1,6 @@
 import { Component, setIcon } from "obsidian";
 import type { App } from "obsidian";
-import type { ChatMessage, Role } from "../chat/types";
+import type { ChatMessage, Role } from "../core/types";
 import { copyToClipboard } from "./clipboard";
 import { splitMarkdownBlocks } from "./markdownBlocks";
 import { ThinkingBlock } from "./ThinkingBlock";

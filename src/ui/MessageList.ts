@@ -1,5 +1,5 @@
 import { Component, setIcon } from "obsidian";
-import type { ChatMessage } from "../chat/types";
+import type { ChatMessage } from "../core/types";
 import type { Diagnosis } from "./errorDiagnosis";
 import { MessageItem, type MessageContext } from "./MessageItem";
 import { isVisibleMessage } from "./ports";

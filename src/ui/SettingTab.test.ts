@@ -1,12 +1,11 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from "vitest";
-import { DEFAULT_BASE_URLS } from "../providers";
 import type { ConnectionDiagnosis, ModelInfo } from "../providers/types";
 import { asObsidianApp, createSecretThroughUi, flush, loadPlugin, readPluginDataText, selectOption, showSettingTab, typeInto } from "../../tests/obsidian/harness";
 import DiscoverPlugin from "../main";
 import { DEFAULT_SETTINGS } from "../settings";
 import { DiscoverSettingTab } from "./SettingTab";
-import { PROVIDER_DEFAULT_URLS, type SettingsAdapter } from "./settingsProvider";
+import type { SettingsAdapter } from "./settingsProvider";
 
 class FakeAdapter implements SettingsAdapter {
 	calls: string[] = [];
@@ -239,10 +238,6 @@ describe("Settings tab: provider and model", () => {
 		const text = (await readPluginDataText(app)) ?? "";
 		expect(text).toContain('"apiKeySecret": "openai-key"');
 		expect(text).not.toContain("sk-very-secret");
-	});
-
-	it("keeps its default addresses in step with the providers'", () => {
-		expect(PROVIDER_DEFAULT_URLS).toEqual(DEFAULT_BASE_URLS);
 	});
 });
 

@@ -1,5 +1,6 @@
 // Discover's settings tab: model and connection, the conversation budget, chat and storage.
 import { PluginSettingTab, Setting, type App, type ButtonComponent, type Plugin } from "obsidian";
+import { promptBudget } from "../chat/chatSettings";
 import { estimateTokens } from "../chat/tokens";
 import { DEFAULT_SETTINGS, FIELD_LABELS, LIMITS, validateSettings, type DiscoverSettings } from "../settings";
 import { BudgetSection, type SettingsStore } from "./settingsBudget";
@@ -145,7 +146,7 @@ export class DiscoverSettingTab extends PluginSettingTab {
 		const el = this.promptSizeEl;
 		if (!el) return;
 		const tokens = estimateTokens(this.s.systemPrompt);
-		const budget = this.s.maxPromptTokens - this.s.reservedResponseTokens;
+		const budget = promptBudget(this.s);
 		const fmt = (n: number): string => n.toLocaleString("en-US");
 		const heavy = tokens > budget / 2;
 		el.setText(

@@ -1,7 +1,7 @@
 // Builds the engine for the panel. Loaded with a dynamic import when the panel first opens, so
 // none of this runs during the plugin's onload.
 import { ChatService } from "../chat/ChatService";
-import type { ChatSettings } from "../chat/types";
+import type { ChatSettings } from "../core/types";
 import type { ProviderAdapter } from "../providers/types";
 import { ObsidianFileStore } from "../sessions/obsidianStore";
 import { SessionManager } from "../sessions/SessionManager";

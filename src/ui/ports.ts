@@ -1,6 +1,6 @@
 // The parts of the engine the panel uses, as structural types: the view depends on these shapes
 // (satisfied by ChatService and SessionManager), so its tests can drive it with small fakes.
-import type { ChatMessage, ChatSettings, LLMAdapter, Role, Session } from "../chat/types";
+import type { ChatMessage, ChatSettings, LLMAdapter, Role, Session } from "../core/types";
 // Type-only imports: the engine's own shapes, so the view can't drift from them, and nothing of
 // the engine is loaded with the view's module.
 import type { ChatEvent, PromptPreview, SendOptions } from "../chat/ChatService";

@@ -27,11 +27,3 @@ export async function openDiscoverPanel(plugin: Plugin): Promise<WorkspaceLeaf |
 	await workspace.revealLeaf(leaf);
 	return leaf;
 }
-
-/** The open panels, e.g. to hand them text or a session. */
-export function discoverViews(plugin: Plugin): DiscoverView[] {
-	return plugin.app.workspace
-		.getLeavesOfType(VIEW_TYPE_DISCOVER)
-		.map((leaf) => leaf.view)
-		.filter((view): view is DiscoverView => view instanceof DiscoverView);
-}

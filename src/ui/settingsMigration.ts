@@ -1,7 +1,8 @@
 // Brings saved data.json up to the current settings version. Engine-safe (no 'obsidian'): pure
 // data in, data out. One function per version step; damaged fields fall back to defaults with a
 // warning; nothing throws; a plaintext API key is handed back so the plugin moves it to secret storage.
-import { DEFAULT_SETTINGS, FIELD_LABELS, PROVIDER_IDS, SETTINGS_VERSION, type DiscoverSettings } from "../settings";
+import { PROVIDERS } from "../providers/types";
+import { DEFAULT_SETTINGS, FIELD_LABELS, SETTINGS_VERSION, type DiscoverSettings } from "../settings";
 
 type Raw = Record<string, unknown>;
 
@@ -57,7 +58,7 @@ const FIELD_TYPES: { [K in keyof DiscoverSettings]-?: FieldCheck } = {
 	recentMessagesToKeep: isNumber,
 	minRecentMessagesToKeep: isNumber,
 	systemPrompt: isString,
-	provider: (v) => typeof v === "string" && (PROVIDER_IDS as readonly string[]).includes(v),
+	provider: (v) => typeof v === "string" && (PROVIDERS as readonly string[]).includes(v),
 	baseUrl: isString,
 	model: isString,
 	apiKeySecret: isString,

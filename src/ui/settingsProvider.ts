@@ -1,8 +1,8 @@
 // Provider settings: provider, base URL, API key (secret storage), model (list from the server,
 // with refresh and free text) and Test connection with its diagnosis shown inline.
 import { debounce, SecretComponent, Setting, type App, type DropdownComponent, type TextComponent } from "obsidian";
-import type { ConnectionDiagnosis, ModelInfo } from "../providers/types";
-import { FIELD_LABELS, isHttpUrl, PROVIDER_IDS, type DiscoverSettings, type ProviderId } from "../settings";
+import { DEFAULT_BASE_URLS, PROVIDERS, type ConnectionDiagnosis, type ModelInfo, type ProviderName } from "../providers/types";
+import { FIELD_LABELS, isHttpUrl, type DiscoverSettings } from "../settings";
 import type { SettingsStore } from "./settingsBudget";
 
 /** What the settings tab asks of a provider adapter. */
@@ -14,16 +14,10 @@ export interface SettingsAdapter {
 
 export type SettingsAdapterFactory = (app: App, settings: DiscoverSettings) => Promise<SettingsAdapter>;
 
-const PROVIDER_NAMES: Record<ProviderId, string> = {
+const PROVIDER_NAMES: Record<ProviderName, string> = {
 	ollama: "Ollama",
 	openai: "OpenAI-compatible (OpenAI, LM Studio, llama.cpp, vLLM)",
 	anthropic: "Anthropic",
-};
-
-export const PROVIDER_DEFAULT_URLS: Record<ProviderId, string> = {
-	ollama: "http://localhost:11434",
-	openai: "https://api.openai.com/v1",
-	anthropic: "https://api.anthropic.com",
 };
 
 function errorText(e: unknown): string {
@@ -79,15 +73,15 @@ export class ProviderSection {
 					.addOptions(PROVIDER_NAMES)
 					.setValue(this.s.provider)
 					.onChange(async (value) => {
-						if (!(PROVIDER_IDS as readonly string[]).includes(value)) return;
+						if (!(PROVIDERS as readonly string[]).includes(value)) return;
 						const previous = this.s.provider;
-						this.s.provider = value as ProviderId;
+						this.s.provider = value as ProviderName;
 						// Follow the provider's usual address unless the person typed their own.
-						if (!this.s.baseUrl.trim() || this.s.baseUrl === PROVIDER_DEFAULT_URLS[previous]) {
-							this.s.baseUrl = PROVIDER_DEFAULT_URLS[this.s.provider];
+						if (!this.s.baseUrl.trim() || this.s.baseUrl === DEFAULT_BASE_URLS[previous]) {
+							this.s.baseUrl = DEFAULT_BASE_URLS[this.s.provider];
 							urlText?.setValue(this.s.baseUrl);
 						}
-						urlText?.setPlaceholder(PROVIDER_DEFAULT_URLS[this.s.provider]);
+						urlText?.setPlaceholder(DEFAULT_BASE_URLS[this.s.provider]);
 						await this.store.saveSettings();
 						void this.refreshModels();
 					}),
@@ -97,7 +91,7 @@ export class ProviderSection {
 		const urlMessage = message(urlSetting);
 		urlSetting.addText((t) => {
 			urlText = t;
-			t.setPlaceholder(PROVIDER_DEFAULT_URLS[this.s.provider]).setValue(this.s.baseUrl);
+			t.setPlaceholder(DEFAULT_BASE_URLS[this.s.provider]).setValue(this.s.baseUrl);
 			t.inputEl.setAttr("aria-label", FIELD_LABELS.baseUrl);
 			t.onChange(async (value) => {
 				const url = value.trim();

@@ -1,8 +1,8 @@
-// What the panel does after a failed turn, for an answer cut off at the size cap (issue 7 §4): the
+// What the panel does after a failed turn, for an answer cut off at the size cap: the
 // question and the partial answer are both saved, so the question does not go back into the input,
 // and Retry is offered.
 import { describe, expect, it } from "vitest";
-import type { ChatMessage } from "../chat/types";
+import type { ChatMessage } from "../core/types";
 import { LLMError } from "../providers/errors";
 import type { Composer } from "./Composer";
 import type { MessageList } from "./MessageList";

@@ -1,4 +1,4 @@
-import type { ChatMessage } from "../chat/types";
+import type { ChatMessage } from "../core/types";
 import type { Composer } from "./Composer";
 import { diagnose } from "./errorDiagnosis";
 import type { MessageList } from "./MessageList";

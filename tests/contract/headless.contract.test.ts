@@ -1,4 +1,5 @@
-// The public headless contract of issue 2 §6 and issue 3, written out as the issues define it.
+// The public headless contract (src/headless.ts), written out as its users call it: names and
+// signatures may grow, never break.
 // Scripts, benchmarks and acceptance tests outside this repo import exactly these names: this file
 // fails to typecheck (npm test runs tsc over tests/) or to run when one of them breaks.
 import { mkdtemp, rm } from "node:fs/promises";
@@ -69,7 +70,7 @@ const checkCtor: ServiceCtor = ChatService;
 type ManagerCtor = new (store: FileStore) => SessionManager;
 const checkManager: ManagerCtor = SessionManager;
 const checkNodeStore: new (rootDir: string) => FileStore = NodeFileStore;
-// Issue 7 §11: a model's thinking, streamed and saved apart from the answer.
+// A model's thinking, streamed and saved apart from the answer.
 type ContractThinkingGenerate = (req: { purpose: "chat" | "summary"; messages: PromptMessage[]; maxTokens: number; contextWindow: number; onThinking?: (delta: string) => void }) => Promise<{
 	text: string;
 	thinking?: string;

@@ -1,10 +1,14 @@
-// Repo-wide import rules: the engine never imports 'obsidian'; the plugin entry reaches no Node
-// builtin or Node-only global through static imports (mobile has none); no import cycles in src/.
+// Every import rule of the repo, on one scanner (./sourceGraph): the engine's layers point one way and
+// never reach 'obsidian', the UI or the wiring; the plugin entry reaches no Node builtin or Node-only
+// global through static imports (mobile has none); the Node-only modules (the desktop transport, the
+// Node session store) stay off the plugin's path; no import cycles in src/.
+import { readFileSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { layeringViolations } from "./layering";
 import { nodeOnlyIdentifiers } from "./nodeGlobals";
-import { cyclesIn, fileImports, findCycles, importsOf, reachableFrom, rel, ROOT, sourceFiles } from "./sourceGraph";
+import { cyclesIn, fileImports, findCycles, importsOf, reachableFrom, rel, ROOT, sourceFiles, type ImportRef } from "./sourceGraph";
 
 const NODE_BUILTINS = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 const isNodeBuiltin = (spec: string): boolean => spec.startsWith("node:") || NODE_BUILTINS.has(spec) || NODE_BUILTINS.has(spec.split("/")[0] ?? "");
@@ -42,6 +46,35 @@ describe("the import scanner (so the rules below can fail)", () => {
 			[join(ROOT, "c.ts"), [join(ROOT, "a.ts")]],
 		]);
 		expect(cyclesIn(g)).toEqual([["a.ts", "b.ts"]]);
+	});
+
+	it("finds imports that point up a layer, type-only ones included", () => {
+		const at = (f: string): string => join(ROOT, f);
+		const imports = new Map<string, string[]>([
+			[at("src/providers/p.ts"), ["../chat/c", "../core/types"]],
+			[at("src/sessions/s.ts"), ["obsidian", "../ui/view"]],
+			[at("src/core/types.ts"), ["./timers"]],
+			[at("src/core/timers.ts"), ["../providers/p"]],
+			[at("src/chat/c.ts"), ["../providers/p", "../sessions/s", "../core/types"]],
+			[at("src/sessions/obsidianStore.ts"), ["obsidian"]],
+		]);
+		const refs = (f: string): ImportRef[] => (imports.get(f) ?? []).map((specifier) => ({ specifier, kind: "type", names: [], line: 1 }));
+		const resolve = (from: string, spec: string): string | undefined => (spec.startsWith(".") ? `${join(from, "..", spec)}.ts` : undefined);
+		expect(layeringViolations([...imports.keys()], refs, resolve).map((v) => v.split(":")[0])).toEqual([
+			"src/providers/p.ts → src/chat/c.ts",
+			"src/sessions/s.ts → obsidian",
+			"src/sessions/s.ts → src/ui/view.ts",
+			"src/core/types.ts → src/core/timers.ts",
+			"src/core/timers.ts → src/providers/p.ts",
+		]);
+	});
+});
+
+describe("engine layering", () => {
+	it("no engine module imports the UI, the wiring or 'obsidian'; providers and sessions never import src/chat; src/core imports only itself, and its vocabulary nothing", () => {
+		const files = sourceFiles();
+		expect(files.map(rel)).toEqual(expect.arrayContaining(["src/core/types.ts", "src/chat/ChatService.ts", "src/providers/index.ts", "src/sessions/SessionManager.ts"]));
+		expect(layeringViolations(files)).toEqual([]);
 	});
 });
 
@@ -85,6 +118,49 @@ describe("mobile safety", () => {
 		expect(nodeOnlyIdentifiers(reached)).toEqual([]);
 		// A type-checked program of src/: seconds, not milliseconds, on a busy machine.
 	}, 60_000);
+});
+
+describe("Node-only modules stay off the plugin's path", () => {
+	const nodeImports = (file: string): string[] => fileImports(file).filter((r) => r.kind === "static" && isNodeBuiltin(r.specifier)).map((r) => `${rel(file)} → ${r.specifier}`);
+
+	it("nothing statically reachable from the provider entry or the headless surface imports a Node builtin, except the Node session store", () => {
+		for (const entry of ["src/providers/index.ts", "src/headless.ts"]) {
+			const reached = [...reachableFrom([join(ROOT, entry)], ["static"]).keys()];
+			expect(reached.length).toBeGreaterThan(1);
+			expect(reached.map(rel)).not.toContain("src/providers/nodeTransport.ts");
+			expect(reached.flatMap(nodeImports).filter((o) => !o.startsWith("src/sessions/nodeStore.ts"))).toEqual([]);
+		}
+	});
+
+	it("the Node transport is loaded only dynamically, and requires Node modules only behind the desktop check", () => {
+		const transport = join(ROOT, "src/providers/transport.ts");
+		expect(fileImports(transport).filter((r) => r.kind === "dynamic" || r.kind === "require").map((r) => r.specifier)).toEqual(["./nodeTransport"]);
+		const nodeTransport = join(ROOT, "src/providers/nodeTransport.ts");
+		expect(nodeImports(nodeTransport)).toEqual([]);
+		const source = readFileSync(nodeTransport, "utf8");
+		const guard = source.indexOf("if (Platform.isDesktop)");
+		const requires = [...source.matchAll(/require\("node:/g)].map((m) => m.index);
+		expect(requires.length).toBe(2);
+		for (const at of requires) expect(at).toBeGreaterThan(guard);
+	});
+
+	it("the Node session store is unreachable from src/main.ts by any import, and the headless surface reaches it but not the Obsidian store", () => {
+		const fromMain = [...reachableFrom([join(ROOT, "src/main.ts")], ["static", "dynamic", "require"]).keys()].map(rel);
+		expect(fromMain).toContain("src/main.ts");
+		expect(fromMain).not.toContain("src/sessions/nodeStore.ts");
+		const fromHeadless = [...reachableFrom([join(ROOT, "src/headless.ts")], ["static", "type", "dynamic", "require"]).keys()].map(rel);
+		expect(fromHeadless).toContain("src/sessions/nodeStore.ts");
+		expect(fromHeadless).not.toContain("src/sessions/obsidianStore.ts");
+	});
+
+	it("in src/sessions, only obsidianStore imports obsidian and only nodeStore imports Node modules", () => {
+		for (const file of sourceFiles(join(ROOT, "src/sessions"))) {
+			const name = rel(file);
+			const specs = fileImports(file).map((r) => r.specifier);
+			expect({ name, obsidian: specs.includes("obsidian") }).toEqual({ name, obsidian: name === "src/sessions/obsidianStore.ts" });
+			expect({ name, node: specs.some(isNodeBuiltin) }).toEqual({ name, node: name === "src/sessions/nodeStore.ts" });
+		}
+	});
 });
 
 describe("import cycles", () => {

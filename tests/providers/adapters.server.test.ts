@@ -2,7 +2,7 @@
 // transports.
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
-import type { GenerateRequest } from "../../src/chat/types";
+import type { GenerateRequest } from "../../src/core/types";
 import { createAdapter, type ProviderAdapter, type ProviderConfig, type ProviderName } from "../../src/providers";
 import { ProviderServer } from "../support/providerServer";
 import { errorScenario, httpError, OVERFLOW_BODIES } from "../support/providerErrors";

@@ -2,7 +2,7 @@
 // leads to exactly one smaller retry; Stop keeps the partial answer and closes the connection.
 import { describe, expect, it } from "vitest";
 import { ChatService } from "../../src/chat/ChatService";
-import type { ChatSettings } from "../../src/chat/types";
+import type { ChatSettings } from "../../src/core/types";
 import { createAdapter, type ProviderName } from "../../src/providers";
 import { MemoryFileStore } from "../../src/sessions/memoryStore";
 import { SessionManager } from "../../src/sessions/SessionManager";

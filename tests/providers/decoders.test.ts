@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createAdapter, type ProviderName } from "../../src/providers";
-import type { GenerateRequest } from "../../src/chat/types";
+import type { GenerateRequest } from "../../src/core/types";
 import { memoryTransport, splitAt } from "../support/memoryTransport";
 import {
 	anthropicStream,

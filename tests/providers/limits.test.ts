@@ -1,8 +1,8 @@
-// Size and time limits on everything a server sends (issue 7 §4): endless streams and bodies end
+// Size and time limits on everything a server sends: endless streams and bodies end
 // with a clear error after a bounded number of bytes, keep-alives do not hold a dead answer open,
 // and an error page does not become a megabyte-long message. Both transports.
 import { describe, expect, it } from "vitest";
-import type { GenerateRequest } from "../../src/chat/types";
+import type { GenerateRequest } from "../../src/core/types";
 import { createAdapter, type ProviderAdapter, type ProviderConfig, type ProviderName } from "../../src/providers";
 import { answerCharLimit, MAX_BODY_BYTES, MAX_METADATA_BYTES } from "../../src/providers/limits";
 import type { Scenario } from "../support/providerServer";

@@ -1,8 +1,8 @@
-// No transport follows a redirect with credentials (issue 7 §2): `fetch` drops Authorization
+// No transport follows a redirect with credentials: `fetch` drops Authorization
 // across origins but keeps `x-api-key`. A configured server that redirects to a second local
 // server must never deliver a key, or anything at all, to it; the error names where it points.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { GenerateRequest } from "../../src/chat/types";
+import type { GenerateRequest } from "../../src/core/types";
 import { createAdapter, type ProviderAdapter, type ProviderName, type Transport } from "../../src/providers";
 import { ProviderServer, type RecordedRequest } from "../support/providerServer";
 import { baseUrlFor, CHAT_PATHS, JSON_HEADERS, streamScenario } from "../support/providerStreams";

@@ -1,11 +1,12 @@
-// What the engine keeps of an answer (issue 7 §4 and §7): an answer cut off at the size cap is
+// What the engine keeps of an answer: an answer cut off at the size cap is
 // saved with why, and a key the server echoes inside an answer — streamed, split across chunks —
 // reaches neither the saved session file nor the exported note, whether the answer completes, is
 // stopped or is cut off.
 import { describe, expect, it } from "vitest";
 import { ChatService } from "../../src/chat/ChatService";
-import type { ChatMessage, ChatSettings } from "../../src/chat/types";
+import type { ChatMessage, ChatSettings } from "../../src/core/types";
 import { createAdapter, type ProviderName } from "../../src/providers";
+import { BUDGET_LIMITS } from "../../src/chat/chatSettings";
 import { answerCharLimit } from "../../src/providers/limits";
 import { sessionToMarkdown } from "../../src/sessions/markdown";
 import { MemoryFileStore } from "../../src/sessions/memoryStore";
@@ -16,7 +17,8 @@ import { TRANSPORTS, useProviderServer } from "../support/transports";
 const KEY = "sk-proj-EcHoEdKeY9x8w7v6u5t4s3r2q1p0ZZ";
 /** The key split mid-way across two tokens, each of which the server also splits into byte chunks. */
 const ECHO_TOKENS = ["Your key is ", KEY.slice(0, 17), KEY.slice(17), " and that is all."];
-const SETTINGS: Partial<ChatSettings> = { maxPromptTokens: 2048, reservedResponseTokens: 16 };
+/** The smallest answer allowance the engine keeps, so the size cap comes soon. */
+const SETTINGS: Partial<ChatSettings> = { maxPromptTokens: 2048, reservedResponseTokens: BUDGET_LIMITS.reservedResponseTokens.min };
 
 function expectNoKey(text: string): void {
 	for (let i = 0; i + 8 <= KEY.length; i++) expect(text).not.toContain(KEY.slice(i, i + 8));
@@ -75,7 +77,7 @@ for (const { name, load } of TRANSPORTS) {
 				expect(last).toMatchObject({ role: "assistant", cancelled: true });
 				expect(last.error).toContain("cut off");
 				expect(last.content.startsWith("Your key is [redacted] and that is all. more more")).toBe(true);
-				expect(last.content.length).toBeLessThanOrEqual(answerCharLimit(16));
+				expect(last.content.length).toBeLessThanOrEqual(answerCharLimit(BUDGET_LIMITS.reservedResponseTokens.min));
 				const saved = await savedAndExported(chat, store, sessions);
 				expect(saved).toContain("and that is all. more more");
 				expectNoKey(saved);

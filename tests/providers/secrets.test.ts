@@ -2,7 +2,7 @@
 // it back, in full or in part) and every trace of each error is searched for it.
 import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { GenerateRequest } from "../../src/chat/types";
+import type { GenerateRequest } from "../../src/core/types";
 import { createAdapter, type ProviderConfig, type ProviderName } from "../../src/providers";
 import type { Scenario } from "../support/providerServer";
 import { ProviderServer } from "../support/providerServer";

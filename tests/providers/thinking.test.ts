@@ -2,7 +2,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ChatService } from "../../src/chat/ChatService";
-import type { ChatMessage, GenerateRequest } from "../../src/chat/types";
+import type { ChatMessage, GenerateRequest } from "../../src/core/types";
 import { createAdapter, type ProviderName } from "../../src/providers";
 import { MemoryFileStore } from "../../src/sessions/memoryStore";
 import { SessionManager } from "../../src/sessions/SessionManager";

@@ -1,6 +1,6 @@
 // What each adapter puts on the wire, as the protocol server records it.
 import { describe, expect, it } from "vitest";
-import type { GenerateRequest, PromptMessage } from "../../src/chat/types";
+import type { GenerateRequest, PromptMessage } from "../../src/core/types";
 import { createAdapter } from "../../src/providers";
 import { CONTINUATION_PROMPT, toAnthropicPrompt } from "../../src/providers/anthropic";
 import { baseUrlFor, CHAT_PATHS, streamScenario } from "../support/providerStreams";

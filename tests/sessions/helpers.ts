@@ -1,4 +1,4 @@
-import type { ChatMessage, Role } from "../../src/chat/types";
+import type { ChatMessage, Role } from "../../src/core/types";
 
 /** A message with a deterministic id and time, for tests. */
 export function message(role: Role, content: string, n: number, extra: Partial<ChatMessage> = {}): ChatMessage {

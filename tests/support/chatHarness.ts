@@ -1,8 +1,8 @@
 import { MemoryFileStore } from "../../src/sessions/memoryStore";
 import { SessionManager } from "../../src/sessions/SessionManager";
 import { ChatService, type ChatEvent } from "../../src/chat/ChatService";
-import type { ChatSettings, LLMAdapter } from "../../src/chat/types";
-import { startTimer } from "../../src/providers/timers";
+import type { ChatSettings, LLMAdapter } from "../../src/core/types";
+import { startTimer } from "../../src/core/timers";
 import { StubAdapter } from "./stubAdapter";
 
 /** A small window, so a few turns reach compaction. */

@@ -1,4 +1,4 @@
-import type { GenerateRequest, GenerateResult, LLMAdapter } from "../../src/chat/types";
+import type { GenerateRequest, GenerateResult, LLMAdapter } from "../../src/core/types";
 import { LLMError } from "../../src/providers/errors";
 
 /**

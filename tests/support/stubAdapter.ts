@@ -1,4 +1,4 @@
-import type { GenerateRequest, GenerateResult, LLMAdapter, LLMErrorKind, Usage } from "../../src/chat/types";
+import type { GenerateRequest, GenerateResult, LLMAdapter, LLMErrorKind, Usage } from "../../src/core/types";
 import { LLMError } from "../../src/providers/errors";
 
 /** A request as the stub saw it (messages copied, so later mutation cannot rewrite history). */

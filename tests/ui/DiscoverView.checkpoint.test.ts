@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// The answer being streamed is on disk (issue 7 §10), as the panel drives it: hiding or leaving the
+// The answer being streamed is on disk, as the panel drives it: hiding or leaving the
 // page checkpoints at once, and an answer a crash interrupted shows marked "Interrupted".
 import { afterEach, describe, expect, it } from "vitest";
 import type * as O from "obsidian";

@@ -5,7 +5,7 @@ import type * as O from "obsidian";
 import { asObsidianApp, createTestApp, flush, openNote, pressKey, typeInto, type App } from "../obsidian/harness";
 import { StubAdapter, type StubAdapterOptions } from "../support/stubAdapter";
 import { ChatService } from "../../src/chat/ChatService";
-import type { LLMAdapter } from "../../src/chat/types";
+import type { LLMAdapter } from "../../src/core/types";
 import { MemoryFileStore } from "../../src/sessions/memoryStore";
 import { SessionManager } from "../../src/sessions/SessionManager";
 import { DiscoverView } from "../../src/ui/DiscoverView";

@@ -6,7 +6,7 @@ import type * as O from "obsidian";
 import { asObsidianApp, createTestApp, flush, openNote, pressKey, typeInto } from "../obsidian/harness";
 import { StubAdapter } from "../support/stubAdapter";
 import { ChatService } from "../../src/chat/ChatService";
-import type { LLMAdapter } from "../../src/chat/types";
+import type { LLMAdapter } from "../../src/core/types";
 import { LLMError } from "../../src/providers/errors";
 import { MemoryFileStore } from "../../src/sessions/memoryStore";
 import { SessionManager } from "../../src/sessions/SessionManager";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { LLMError } from "../../src/providers/errors";
-import { LLM_ERROR_KINDS } from "../../src/providers/errors";
+import { LLM_ERROR_KINDS } from "../../src/core/types";
 import { diagnose } from "../../src/ui/errorDiagnosis";
 
 describe("diagnose", () => {

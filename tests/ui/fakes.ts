@@ -1,5 +1,5 @@
 // Small, scriptable stand-ins for the engine so the panel's tests control every token and failure.
-import type { ChatMessage, ChatSettings, LLMAdapter, Role, Session } from "../../src/chat/types";
+import type { ChatMessage, ChatSettings, LLMAdapter, Role, Session } from "../../src/core/types";
 import type { ChatRuntime, DiscoverHost, PanelSettings } from "../../src/ui/host";
 import type { ChatEvent, ChatPort, DiagnosableAdapter, PromptPreview, SearchHit, SendOptions, SessionSummary, SessionsPort } from "../../src/ui/ports";
 import { DEFAULT_SETTINGS } from "../../src/settings";

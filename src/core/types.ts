@@ -1,5 +1,6 @@
-// Shared engine types. Nothing here (or anywhere in src/chat, src/providers, src/sessions)
-// may import 'obsidian': the engine runs headless in Node and in tests.
+// The engine's shared vocabulary: what chat, providers and sessions all speak. It sits below all
+// three, so imports point one way (into here), and it imports nothing from the project (tests/lint/
+// imports.test.ts holds both). Nothing in the engine imports 'obsidian': it runs headless in Node.
 
 export type Role = "system" | "user" | "assistant";
 
@@ -89,16 +90,9 @@ export interface LLMAdapter {
 }
 
 /** Every error an adapter throws carries one of these kinds. */
-export type LLMErrorKind =
-	| "context_overflow"
-	| "rate_limit"
-	| "auth"
-	| "not_found"
-	| "bad_request"
-	| "server"
-	| "network"
-	| "protocol"
-	| "aborted";
+export const LLM_ERROR_KINDS = ["context_overflow", "rate_limit", "auth", "not_found", "bad_request", "server", "network", "protocol", "aborted"] as const;
+
+export type LLMErrorKind = (typeof LLM_ERROR_KINDS)[number];
 
 /** Budget and prompt settings the engine needs. */
 export interface ChatSettings {

@@ -1,3 +1,6 @@
+// Noticing that the server silently cut the prompt: it counted far fewer tokens than were sent.
+// (textFit.ts's truncateToTokens is the other kind: shortening text on purpose to fit.)
+
 /** A prompt this close to the window is where a server's own smaller limit would bite. */
 const NEAR_WINDOW_SHARE = 0.5;
 /** Reported this far below the estimate, the server most likely read only part of the prompt. */
@@ -10,7 +13,7 @@ const fmt = (n: number): string => Math.round(n).toLocaleString("en-US");
  * the window: the server likely cut it silently (Ollama does when `num_ctx` is smaller than the
  * prompt). Undefined when the counts are plausible.
  */
-export function truncationWarning(estimatedTokens: number, reportedTokens: number, contextWindow: number): string | undefined {
+export function silentPromptCutWarning(estimatedTokens: number, reportedTokens: number, contextWindow: number): string | undefined {
 	if (estimatedTokens < contextWindow * NEAR_WINDOW_SHARE) return undefined;
 	if (reportedTokens >= estimatedTokens * FAR_FEWER_SHARE) return undefined;
 	return (

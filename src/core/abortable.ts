@@ -1,4 +1,4 @@
-import { startTimer, stopTimer } from "../providers/timers";
+import { startTimer, stopTimer } from "./timers";
 
 // Stop must end a turn whatever an adapter or a store does: a promise that never settles cannot
 // be cancelled, only stopped being waited for. These helpers do that, and make sure whatever the

@@ -1,7 +1,8 @@
-import { messageCost, promptCost, type EstimateFn } from "./promptCost";
-import { MESSAGE_OVERHEAD_TOKENS } from "./tokens";
+// The window of recent messages: how many are sent verbatim, which older ones go into the summary,
+// and what the fixed parts of the prompt (instructions, summary, current message) cost around them.
+import { MESSAGE_OVERHEAD_TOKENS, messageCost, promptCost, type EstimateFn } from "./promptCost";
 import { composeSystemMessage, summaryBlock } from "./prompt";
-import type { PromptMessage } from "./types";
+import type { PromptMessage } from "../core/types";
 
 /** How many recent messages are sent verbatim before older ones are summarized. */
 export interface WindowSettings {
