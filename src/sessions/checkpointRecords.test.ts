@@ -5,9 +5,36 @@ import { message, steppingClock } from "../../tests/sessions/helpers";
 import { MemoryFileStore } from "./memoryStore";
 import { asRecord } from "./records";
 import { SessionManager } from "./SessionManager";
+import { COMPACT_AFTER_CHARS } from "./sessionFiles";
 import { SessionState } from "./sessionState";
 
 describe("checkpoint records", () => {
+	it("a long answer's checkpoints do not pile up: the file is compacted once their text passes a megabyte", async () => {
+		const store = new MemoryFileStore();
+		const manager = new SessionManager(store, { now: steppingClock() });
+		const { id } = await manager.create();
+		await manager.appendMessage(id, message("user", "Write a long answer", 1));
+		// 60 checkpoints of an answer growing to 64,000 characters: 1.9 M characters in all.
+		const chunk = "The answer goes on. ".repeat(60);
+		let text = "";
+		for (let i = 0; i < 60; i++) {
+			text += chunk.slice(0, 1067);
+			const checkpoint = message("assistant", text, 2, { interrupted: true });
+			if (i === 0) await manager.appendMessage(id, checkpoint);
+			else await manager.updateMessage(id, checkpoint);
+		}
+		await manager.updateMessage(id, message("assistant", text, 2));
+		const file = store.files.get(`sessions/${id}.jsonl`) ?? "";
+		expect(text.length).toBeGreaterThan(64_000);
+		expect(file.length).toBeLessThan(COMPACT_AFTER_CHARS + 2 * text.length);
+		const fresh = await new SessionManager(store).load(id);
+		expect(fresh.messages.map((m) => [m.content.length, m.interrupted ?? false])).toEqual([
+			[19, false],
+			[text.length, false],
+		]);
+	});
+
+
 	it("keeps interrupted: true on a message through a reload and a rewrite, and refuses a non-boolean", async () => {
 		const store = new MemoryFileStore();
 		const manager = new SessionManager(store, { now: steppingClock() });

@@ -15,6 +15,11 @@ const MISSING = "missing";
 const PARALLEL = 32;
 /** Compact a file once this many records are superseded and they outnumber the messages. */
 const COMPACT_AFTER = 64;
+/**
+ * Or once superseded records carry this much text: a long answer's checkpoints each repeat the
+ * answer so far, so a few dozen of them can hold megabytes.
+ */
+export const COMPACT_AFTER_CHARS = 1_000_000;
 
 interface Cached {
 	state: SessionState;
@@ -242,7 +247,8 @@ export class SessionFiles {
 	async append(id: string, record: SessionRecord): Promise<void> {
 		const entry = await this.appendRecords(id, [record]);
 		const state = entry.state;
-		if (state.superseded >= COMPACT_AFTER && state.superseded > state.transcript.length) await this.compact(state);
+		const many = state.superseded >= COMPACT_AFTER && state.superseded > state.transcript.length;
+		if (many || state.supersededChars >= COMPACT_AFTER_CHARS) await this.compact(state);
 	}
 
 	/** Appends records, one line each, first ending a torn last line so the two never merge. */

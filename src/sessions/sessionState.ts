@@ -61,6 +61,11 @@ function sameMessage(a: ChatMessage | undefined, b: ChatMessage): boolean {
 }
 
 /** A session as rebuilt from its records: the in-memory model the manager caches. */
+/** The text a message record carries, in characters. */
+function textSize(message: ChatMessage | undefined): number {
+	return message === undefined ? 0 : message.content.length + (message.thinking?.length ?? 0);
+}
+
 export class SessionState {
 	readonly id: string;
 	createdAt: string;
@@ -84,6 +89,8 @@ export class SessionState {
 	endsWithNewline = true;
 	/** Records whose effect a later record replaced: what a compaction would save. */
 	superseded = 0;
+	/** Characters of message text in those records (an answer's checkpoints repeat its text). */
+	supersededChars = 0;
 	/** All transcript text lowercased, for search; dropped on every change. */
 	private lowered: string | undefined;
 
@@ -188,7 +195,10 @@ export class SessionState {
 	}
 
 	private setSummary(message: ChatMessage, at: string | undefined): void {
-		if (this.summary !== undefined) this.superseded++;
+		if (this.summary !== undefined) {
+			this.superseded++;
+			this.supersededChars += textSize(this.summary);
+		}
 		this.summary = copy(message);
 		this.summaryAt = at;
 	}
@@ -202,6 +212,7 @@ export class SessionState {
 		if (at !== undefined) this.messageAt.set(message.id, at);
 		const index = this.positions.get(message.id);
 		if (index !== undefined) {
+			this.supersededChars += textSize(this.transcript[index]);
 			this.transcript[index] = copy(message);
 			this.superseded++;
 			return;
@@ -217,7 +228,6 @@ export class SessionState {
 		}
 	}
 
-	/** Removes a message (a failed answer's checkpoint); both its records are now dead weight. */
 	/**
 	 * Removes a message (a failed answer's checkpoint); both its records are now dead weight. Its
 	 * time is kept, so an older copy of it merged from another writer does not bring it back.
@@ -228,6 +238,7 @@ export class SessionState {
 		const index = this.positions.get(messageId);
 		if (index === undefined) return;
 		this.superseded++;
+		this.supersededChars += textSize(this.transcript[index]);
 		this.transcript.splice(index, 1);
 		this.positions.delete(messageId);
 		for (let i = index; i < this.transcript.length; i++) this.positions.set(this.transcript[i]!.id, i);
