@@ -10,6 +10,8 @@ import { savedDraft, saveDraft } from "./draftState";
 import { diagnose } from "./errorDiagnosis";
 import type { ChatRuntime, ChatRuntimeFactory, DiscoverHost } from "./host";
 import { MessageList } from "./MessageList";
+import { MODEL_NEEDED, modelMissing } from "./modelNeeded";
+import { openPluginSettings } from "./openSettings";
 import { HistoryModal } from "./HistoryModal";
 import { StatusLine } from "./StatusLine";
 import { showTurnFailure } from "./turnFailure";
@@ -44,6 +46,8 @@ export class DiscoverView extends ItemView {
 	/** The chat was deleted while it was answering: a new one replaces it when the turn ends. */
 	private replaceAfterTurn = false;
 	private closed = false;
+	/** The prompt to pick a model, while it is on screen. */
+	private modelPrompt: HTMLElement | undefined;
 
 	constructor(
 		leaf: WorkspaceLeaf,
@@ -236,6 +240,13 @@ export class DiscoverView extends ItemView {
 	private async send(turn: Turn): Promise<void> {
 		const runtime = this.runtime;
 		if (!runtime || this.sending || runtime.chat.busy) return;
+		this.modelPrompt?.remove();
+		this.modelPrompt = undefined;
+		if (modelMissing(this.host.settings)) {
+			// Nothing is sent or saved, and the input keeps the text.
+			this.askForModel();
+			return;
+		}
 		this.sending = true;
 		this.composer.setBusy(true);
 		this.header.setBusy(true);
@@ -281,6 +292,12 @@ export class DiscoverView extends ItemView {
 			this.status.set("");
 			await this.afterTurn();
 		}
+	}
+
+	private askForModel(): void {
+		this.modelPrompt = this.list.showOffer(MODEL_NEEDED.text, MODEL_NEEDED.action, () =>
+			Promise.resolve(openPluginSettings(this.app, this.host.manifest?.id) ? MODEL_NEEDED.opened : MODEL_NEEDED.noWindow),
+		);
 	}
 
 	private stop(): void {

@@ -212,7 +212,7 @@ export class MessageList extends Component {
 	}
 
 	/** A note with one action, e.g. the server's real window with a button to use it. */
-	showOffer(text: string, action: string, onAction: () => Promise<string>): void {
+	showOffer(text: string, action: string, onAction: () => Promise<string>): HTMLElement {
 		const el = this.tailEl.createDiv({ cls: ["discover-chat-note", "discover-chat-offer"] });
 		const label = el.createSpan({ text });
 		const button = el.createEl("button", { cls: "discover-chat-offer-action", text: action, attr: { type: "button" } });
@@ -227,6 +227,7 @@ export class MessageList extends Component {
 			);
 		});
 		this.afterRender();
+		return el;
 	}
 
 	clearError(): void {

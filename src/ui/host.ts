@@ -10,6 +10,8 @@ export type PanelSettings = DiscoverSettings;
 export interface DiscoverHost {
 	readonly app: App;
 	readonly settings: PanelSettings;
+	/** The plugin's manifest: its id names the plugin's settings tab. */
+	readonly manifest?: { readonly id: string };
 	saveSettings(): Promise<void>;
 }
 

@@ -52,9 +52,32 @@ export class Commands {
 	}
 }
 
-/** Not Obsidian API: the settings window's list of plugin tabs. */
+/**
+ * Not Obsidian API: the settings window (`app.setting`, internal in Obsidian). Like Obsidian's,
+ * `open()` shows the window and `openTabById(id)` shows a plugin's tab, keyed by its manifest id.
+ */
 export class SettingsRegistry {
 	readonly tabs: PluginSettingTab[] = [];
+	isOpen = false;
+	activeTab: PluginSettingTab | undefined;
+
+	open(): void {
+		this.isOpen = true;
+	}
+
+	openTabById(id: string): PluginSettingTab | undefined {
+		const tab = this.tabs.find((t) => t.ownerPlugin.manifest.id === id);
+		if (!this.isOpen || !tab) return undefined;
+		if (this.activeTab !== tab) {
+			this.activeTab?.hide();
+			this.activeTab?.containerEl.detach();
+		}
+		this.activeTab = tab;
+		if (typeof document !== "undefined") document.body.appendChild(tab.containerEl);
+		tab.display();
+		return tab;
+	}
+
 	addSettingTab(tab: PluginSettingTab): void {
 		this.tabs.push(tab);
 	}
