@@ -4,7 +4,7 @@
 // Needs only Node and npm: it installs the project's dependencies itself when they are missing.
 import { execSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -17,6 +17,13 @@ if (flag >= 0 && (!vaultArg || vaultArg.startsWith("--"))) {
 	process.exit(1);
 }
 const vault = resolve(vaultArg ?? join(root, "demo-vault"));
+const configSegment = vault.split(sep).indexOf(".obsidian");
+if (configSegment > 0) {
+	// A path inside a vault's config folder (its plugins folder, say) would get a vault of its own.
+	const vaultRoot = vault.split(sep).slice(0, configSegment).join(sep) || sep;
+	console.error(`${vault} is inside a vault's .obsidian folder. Pass the vault's own folder: ${vaultRoot}`);
+	process.exit(1);
+}
 
 if (!existsSync(vault) || !statSync(vault).isDirectory()) {
 	console.error(`No folder at ${vault}. Pass the path of an existing Obsidian vault.`);
@@ -52,5 +59,8 @@ if (!Array.isArray(enabled)) enabled = [];
 if (!enabled.includes("discover-chat")) enabled.push("discover-chat");
 writeFileSync(listFile, JSON.stringify(enabled, null, 2) + "\n");
 
-console.log(`Discover is installed in ${pluginDir}.`);
-console.log("Open that folder as a vault in Obsidian, then click the chat icon in the ribbon.");
+// The last line names the vault's root, the one folder Obsidian should open (never the plugin's folder).
+console.log(`\nDiscover is installed: its files are in ${join(".obsidian", "plugins", "discover-chat")} inside the vault.`);
+console.log("It needs a model server running: Ollama with a model pulled (ollama pull llama3.2), or an OpenAI-compatible server such as LM Studio.");
+console.log('In Obsidian, choose "Open folder as vault", trust the community plugins when asked, click the chat icon in the ribbon and pick a model.');
+console.log(`Open this folder as a vault: ${vault}`);
