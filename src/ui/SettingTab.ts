@@ -62,7 +62,7 @@ export class DiscoverSettingTab extends PluginSettingTab {
 		new Setting(containerEl).setName("Chat").setHeading();
 		new Setting(containerEl)
 			.setName(FIELD_LABELS.includeActiveNote)
-			.setDesc("Send the note you are reading with each message, as much of it as fits. You can turn it off in the panel.")
+			.setDesc("Send the note you are reading with each message, as much of it as fits. The note chip in the panel turns it off or on until the panel is next opened, whichever chat is open.")
 			.addToggle((t) =>
 				t.setValue(this.s.includeActiveNote).onChange(async (on) => {
 					this.s.includeActiveNote = on;

@@ -1,0 +1,68 @@
+// The README describes what the code does: its figures come from the engine's own functions, its
+// prompt diagram follows the order composeSystemMessage writes, and its quick start names what a
+// new user needs.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { compactionBudget } from "../../src/chat/compaction";
+import { promptBudget } from "../../src/chat/chatSettings";
+import { composeSystemMessage } from "../../src/chat/prompt";
+import { DEFAULT_CHAT_SETTINGS } from "../../src/core/types";
+import { ROOT } from "./sourceGraph";
+
+const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+const manifest = JSON.parse(readFileSync(join(ROOT, "manifest.json"), "utf8")) as { minAppVersion: string };
+const fmt = (n: number): string => n.toLocaleString("en-US");
+
+function section(title: string): string {
+	const start = readme.indexOf(`## ${title}`);
+	expect(start).toBeGreaterThan(-1);
+	const end = readme.indexOf("\n## ", start + 3);
+	return readme.slice(start, end < 0 ? undefined : end);
+}
+
+describe("README", () => {
+	it("quick start: the minimum Obsidian version and what must be running", () => {
+		const quick = section("Quick start");
+		expect(quick).toContain(`Obsidian ${manifest.minAppVersion} or newer`);
+		expect(quick).toContain("ollama pull llama3.2");
+		expect(quick).toMatch(/OpenAI-compatible server such as LM Studio/);
+		expect(quick).toContain("Open this folder as a vault:");
+	});
+
+	it("gives the budget figures the engine computes, and summary requests their own limit (not B)", () => {
+		const window = section("How a chat stays inside the model's window");
+		const budget = compactionBudget(DEFAULT_CHAT_SETTINGS);
+		const { maxPromptTokens } = DEFAULT_CHAT_SETTINGS;
+		expect(window).toContain(`budget B (${promptBudget(DEFAULT_CHAT_SETTINGS)})`);
+		expect(window).toContain(`${fmt(budget.prompt)} by default`);
+		expect(window).toContain(`at most ${budget.summaryMaxTokens} tokens (\`summaryMaxTokens\`)`);
+		expect(window).toContain(`(${maxPromptTokens} − ${budget.summaryMaxTokens}) = ${fmt(budget.summaryRequest)} by default`);
+		// What a chat prompt may take is not what a summary request may take.
+		expect(budget.summaryRequest).not.toBe(budget.prompt);
+	});
+
+	it("draws the prompt in the order it is sent: instructions, note and summary in the leading system message", () => {
+		const diagram = /```\n( maxPromptTokens[\s\S]*?)```/.exec(section("How a chat stays inside the model's window"))?.[1] ?? "";
+		const row = diagram.split("\n").find((l) => l.includes("instructions")) ?? "";
+		const composed = composeSystemMessage("INSTRUCTIONS", "NOTE", "SUMMARY");
+		const inCode = ["INSTRUCTIONS", "NOTE", "SUMMARY"].sort((a, b) => composed.indexOf(a) - composed.indexOf(b));
+		const inReadme = [
+			["INSTRUCTIONS", "instructions"],
+			["NOTE", "the note"],
+			["SUMMARY", "summary"],
+		].sort((a, b) => row.indexOf(a[1]!) - row.indexOf(b[1]!)).map(([k]) => k);
+		expect(inReadme).toEqual(inCode);
+		// The system message's box spans exactly those three, ending before the recent turns.
+		const box = diagram.split("\n").find((l) => l.includes("one leading system message")) ?? "";
+		expect(box.trimEnd().length).toBeGreaterThan(row.indexOf("summary"));
+		expect(box.trimEnd().length).toBeLessThan(row.indexOf("recent turns"));
+		expect(row.indexOf("recent turns")).toBeLessThan(row.indexOf("your message"));
+	});
+
+	it("says the note toggle belongs to the panel, not to each chat", () => {
+		const row = readme.split("\n").find((l) => l.includes("`includeActiveNote`")) ?? "";
+		expect(row).not.toMatch(/per chat/);
+		expect(row).toMatch(/for that panel, whichever chat is open/);
+	});
+});
