@@ -129,6 +129,23 @@ try {
 		boot.medianMs < 5 ? "met" : "missed",
 	]);
 
+	await step("open the panel from the ribbon", async () => {
+		await page.click('.side-dock-ribbon-action[aria-label="Open chat"]');
+		await page.waitForSelector(`${VIEW} .discover-chat-input`, { timeout: 5000 });
+		await waitReady();
+		check((await page.locator(`${VIEW} .discover-chat-context-name`).textContent()) === "Photosynthesis", "the context chip shows the active note");
+	});
+
+	await step("first run, no model chosen: a prompt to pick one, the text kept, nothing sent", async () => {
+		await page.fill(`${VIEW} .discover-chat-input`, "What happens in the stroma?");
+		await page.press(`${VIEW} .discover-chat-input`, "Enter");
+		const offer = await page.waitForSelector(`${VIEW} .discover-chat-offer`, { timeout: 5000 });
+		check((await offer.textContent())?.includes("Open settings") === true, "the prompt has a button that opens the settings");
+		check((await page.inputValue(`${VIEW} .discover-chat-input`)) === "What happens in the stroma?", "the text stays in the input");
+		check((await page.locator(`${VIEW} .discover-chat-error`).count()) === 0 && model.lastChatRequest() === undefined, "no error card, and nothing reached the server");
+		await page.screenshot({ path: join(artifacts, "panel-no-model.png") });
+	});
+
 	// Point the plugin at the local model server, as a person would in settings.
 	const configured = await page.evaluate(async (url) => {
 		const plugin = window.e2e.plugin;
@@ -138,13 +155,6 @@ try {
 		return true;
 	}, model.url);
 	check(configured, "the plugin exposes settings and saveSettings");
-
-	await step("open the panel from the ribbon", async () => {
-		await page.click('.side-dock-ribbon-action[aria-label="Open chat"]');
-		await page.waitForSelector(`${VIEW} .discover-chat-input`, { timeout: 5000 });
-		await waitReady();
-		check((await page.locator(`${VIEW} .discover-chat-context-name`).textContent()) === "Photosynthesis", "the context chip shows the active note");
-	});
 
 	await step("send a message and watch it stream, then Stop", async () => {
 		model.queue({ tokens: words(600), tokensPerSecond: 60 });
