@@ -2,6 +2,7 @@
 // callback on click and the menu closes, as in Obsidian; a disabled item does nothing.
 import type * as O from "obsidian";
 import { Component } from "./events";
+import { setIcon } from "./icons";
 
 export class MenuItem {
 	readonly dom: HTMLElement;
@@ -32,7 +33,8 @@ export class MenuItem {
 	}
 
 	setIcon(icon: O.IconName | null): this {
-		this.iconEl.setAttr("data-icon", icon ?? "");
+		this.iconEl.empty();
+		if (icon !== null) setIcon(this.iconEl, icon);
 		return this;
 	}
 
