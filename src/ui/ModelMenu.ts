@@ -46,6 +46,7 @@ export async function openModelMenu(anchor: HTMLElement, options: ModelMenuOptio
 			.onClick(() => void openModelMenu(anchor, options, true)),
 	);
 	const rect = anchor.getBoundingClientRect();
-	menu.showAtPosition({ x: rect.left, y: rect.bottom }, anchor.doc);
+	// The button sits at the panel's right edge: the menu opens leftwards from its right side.
+	menu.showAtPosition({ x: rect.right, y: rect.bottom, left: true }, anchor.doc);
 	return menu;
 }

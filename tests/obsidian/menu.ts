@@ -119,9 +119,19 @@ export class Menu extends Component {
 	}
 
 	showAtPosition(position: O.MenuPositionDef, doc: Document = activeDocument): this {
-		this.dom.style.left = `${position.x}px`;
-		this.dom.style.top = `${position.y}px`;
 		(this.parentEl ?? doc.body).appendChild(this.dom);
+		// As Obsidian does: `left` opens the menu leftwards from x, and the menu stays in the window.
+		const view = doc.defaultView;
+		const width = this.dom.offsetWidth;
+		const height = this.dom.offsetHeight;
+		let x = position.left === true ? position.x - width : position.x;
+		let y = position.y;
+		if (view) {
+			x = Math.max(0, Math.min(x, view.innerWidth - width));
+			y = Math.max(0, Math.min(y, view.innerHeight - height));
+		}
+		this.dom.style.left = `${x}px`;
+		this.dom.style.top = `${y}px`;
 		this.shown = true;
 		this.load();
 		return this;
