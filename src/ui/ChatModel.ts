@@ -75,7 +75,11 @@ export class ChatModel {
 
 	private async apply(): Promise<void> {
 		this.render();
-		await this.runtime()?.useModel?.(this.chosen);
+		try {
+			await this.runtime()?.useModel?.(this.chosen);
+		} catch {
+			// Settings the adapter refuses: the next send syncs them again and shows why, with Retry.
+		}
 	}
 
 	private async save(id: string): Promise<void> {
