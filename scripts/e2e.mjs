@@ -156,6 +156,44 @@ try {
 	}, model.url);
 	check(configured, "the plugin exposes settings and saveSettings");
 
+	await step("a new chat, once a model is set, starts empty", async () => {
+		await page.fill(`${VIEW} .discover-chat-input`, "");
+		await page.click(`${VIEW} [aria-label="New chat"]`);
+		await waitReady();
+		check((await page.locator(`${VIEW} .discover-chat-offer`).count()) === 0, "the prompt to pick a model is gone");
+	});
+
+	await step("an empty chat shows the model, example prompts, the note's fit and the commands", async () => {
+		await page.waitForSelector(`${VIEW} .discover-chat-empty-prompt`, { timeout: 5000 });
+		const where = await page.locator(`${VIEW} .discover-chat-empty-model`).textContent();
+		check(where === "e2e-model · Ollama on this computer", `the empty chat names the model and where it runs (${where})`);
+		const prompts = await page.locator(`${VIEW} .discover-chat-empty-prompt`).allTextContents();
+		check(prompts.length === 3 && prompts.every((p) => p.includes("Photosynthesis")), `the example prompts are about the note (${prompts.join(" | ")})`);
+		const fit = await page.locator(`${VIEW} .discover-chat-empty-fit`).textContent();
+		check(fit === "All of “Photosynthesis” fits.", `the empty chat says how much of the note fits (${fit})`);
+		check((await page.locator(`${VIEW} .discover-chat-empty-command`).count()) >= 3, "the empty chat lists the / commands");
+		await page.waitForTimeout(200);
+		await page.screenshot({ path: join(artifacts, "panel-empty-light.png") });
+		await page.evaluate(() => document.body.classList.replace("theme-light", "theme-dark"));
+		await page.screenshot({ path: join(artifacts, "panel-empty-dark.png") });
+		await page.evaluate(() => document.body.classList.replace("theme-dark", "theme-light"));
+	});
+
+	await step("the header's model opens a menu of the server's models", async () => {
+		await page.click(`${VIEW} .discover-chat-model`);
+		await page.waitForSelector(".menu .menu-item", { timeout: 5000 });
+		const items = await page.locator(".menu .menu-item").allTextContents();
+		check(items.join(",") === "e2e-model,llama3.2,qwen3:8b,Refresh list", `the menu lists the server's models and Refresh (${items.join(", ")})`);
+		await page.screenshot({ path: join(artifacts, "model-menu-light.png") });
+		await page.evaluate(() => document.body.classList.replace("theme-light", "theme-dark"));
+		await page.screenshot({ path: join(artifacts, "model-menu-dark.png") });
+		await page.evaluate(() => document.body.classList.replace("theme-dark", "theme-light"));
+		// The checked item is the model in use: choosing it again changes nothing and closes the menu.
+		await page.click(".menu .menu-item.mod-checked");
+		check((await page.locator(".menu").count()) === 0, "choosing closes the menu");
+		check((await page.locator(`${VIEW} .discover-chat-model-name`).textContent()) === "e2e-model", "the header still shows the model in use");
+	});
+
 	await step("send a message and watch it stream, then Stop", async () => {
 		model.queue({ tokens: words(600), tokensPerSecond: 60 });
 		await page.fill(`${VIEW} .discover-chat-input`, "Explain photosynthesis step by step.");

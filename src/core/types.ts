@@ -45,6 +45,8 @@ export interface Session {
 	title: string;
 	createdAt: string;
 	updatedAt: string;
+	/** The model this chat uses, when one was saved with it; otherwise the settings' model. */
+	model?: string;
 	/** [system summary?], then user/assistant messages in order. */
 	messages: ChatMessage[];
 }

@@ -180,6 +180,13 @@ export class SessionManager {
 		return this.record(id, { type: "title", title: clean, at: this.iso() });
 	}
 
+	/** Saves the model the chat uses from now on; it comes back as `Session.model` on load. */
+	async setModel(id: string, model: string): Promise<void> {
+		const clean = model.trim();
+		if (clean === "") throw new TypeError("A model name cannot be empty.");
+		return this.record(id, { type: "model", model: clean, at: this.iso() });
+	}
+
 	private record(sessionId: string, record: SessionRecord, opts: WriteOptions = {}): Promise<void> {
 		return this.exclusive(
 			async () => {

@@ -35,6 +35,13 @@ export interface TitleRecord {
 	at: string;
 }
 
+/** The model the chat uses from now on (picked in the panel's header); the latest one wins. */
+export interface ModelRecord {
+	type: "model";
+	model: string;
+	at: string;
+}
+
 /** A line that could not be read, carried through rewrites so nothing is silently erased. */
 export interface CorruptRecord {
 	type: "corrupt";
@@ -42,7 +49,7 @@ export interface CorruptRecord {
 	at?: string;
 }
 
-export type SessionRecord = HeaderRecord | MessageRecord | TitleRecord | CorruptRecord;
+export type SessionRecord = HeaderRecord | MessageRecord | TitleRecord | ModelRecord | CorruptRecord;
 
 export interface ParsedFile {
 	records: SessionRecord[];
@@ -112,6 +119,11 @@ export function asRecord(value: unknown): SessionRecord | string {
 			const { title } = value;
 			if (typeof title !== "string" || typeof at !== "string") return "bad title record";
 			return { type: "title", title, at };
+		}
+		case "model": {
+			const { model } = value;
+			if (typeof model !== "string" || model.trim() === "" || typeof at !== "string") return "bad model record";
+			return { type: "model", model, at };
 		}
 		case "corrupt": {
 			const { raw } = value;

@@ -85,6 +85,9 @@ export class SessionState {
 	private readonly messageAt = new Map<string, string>();
 	private summaryAt: string | undefined;
 	private titleAt: string | undefined;
+	/** The model picked for this chat, if any (a `model` record), and when. */
+	model: string | undefined;
+	private modelAt: string | undefined;
 	/** False when the file's last line has no newline yet. */
 	endsWithNewline = true;
 	/** Records whose effect a later record replaced: what a compaction would save. */
@@ -135,6 +138,11 @@ export class SessionState {
 				this.customTitle = record.title;
 				this.titleAt = record.at;
 				break;
+			case "model":
+				if (this.model !== undefined) this.superseded++;
+				this.model = record.model;
+				this.modelAt = record.at;
+				break;
 			case "corrupt":
 				this.corrupt.push(record.raw);
 				break;
@@ -172,6 +180,8 @@ export class SessionState {
 				return !this.corrupt.includes(record.raw);
 			case "title":
 				return this.customTitle !== record.title && (this.titleAt === undefined || record.at > this.titleAt);
+			case "model":
+				return this.model !== record.model && newer(record.at, this.modelAt);
 			case "summary":
 				return !sameMessage(this.summary, record.message) && newer(at, this.summaryAt);
 			case "message":
@@ -192,6 +202,10 @@ export class SessionState {
 
 	get titleTime(): string | undefined {
 		return this.titleAt;
+	}
+
+	get modelTime(): string | undefined {
+		return this.modelAt;
 	}
 
 	private setSummary(message: ChatMessage, at: string | undefined): void {
@@ -257,7 +271,9 @@ export class SessionState {
 	toSession(): Session {
 		const messages = this.transcript.map(copy);
 		if (this.summary !== undefined) messages.unshift(copy(this.summary));
-		return { id: this.id, title: this.title, createdAt: this.createdAt, updatedAt: this.updatedAt, messages };
+		const session: Session = { id: this.id, title: this.title, createdAt: this.createdAt, updatedAt: this.updatedAt, messages };
+		if (this.model !== undefined) session.model = this.model;
+		return session;
 	}
 
 	toSummary(): SessionSummary {
@@ -280,7 +296,7 @@ export class SessionState {
 
 /**
  * The records of a compacted file holding `session`: header, title (when it is not the automatic
- * one), summary, messages, then the unreadable lines of the old file so none is ever lost. Each
+ * one), model (when one was picked), summary, messages, then the unreadable lines of the old file so none is ever lost. Each
  * record keeps the time it had in `previous` when its content is unchanged (else `at`), so a merge
  * with another device's copy can still tell which version is newer.
  */
@@ -293,6 +309,10 @@ export function compactRecords(session: Session, corrupt: readonly string[], at:
 	if (session.title !== titleFromMessages(transcript)) {
 		const titleAt = previous?.customTitle === session.title ? (previous.titleTime ?? at) : at;
 		records.push({ type: "title", title: session.title, at: titleAt });
+	}
+	if (session.model !== undefined && session.model.trim() !== "") {
+		const modelAt = previous?.model === session.model ? (previous.modelTime ?? at) : at;
+		records.push({ type: "model", model: session.model, at: modelAt });
 	}
 	if (summary !== undefined) records.push({ type: "summary", message: summary, at: timeOf(summary, previous?.summary) });
 	for (const message of transcript) records.push({ type: "message", message, at: timeOf(message, previous?.message(message.id)) });

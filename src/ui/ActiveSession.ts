@@ -8,6 +8,9 @@ import type { ChatRuntime, DiscoverHost } from "./host";
  * saved one, and remembers the chat in settings so the panel reopens it, also after a restart.
  */
 export class ActiveSession {
+	/** The model saved with the chat last shown, if it has one. */
+	model: string | undefined;
+
 	constructor(
 		private readonly host: DiscoverHost,
 		private readonly header: ChatHeader,
@@ -19,9 +22,12 @@ export class ActiveSession {
 		const runtime = this.runtime();
 		if (!runtime) return [];
 		let title = "New chat";
+		this.model = undefined;
 		if (id) {
 			try {
-				title = (await runtime.chat.loadSession(id)).title;
+				const session = await runtime.chat.loadSession(id);
+				title = session.title;
+				this.model = session.model;
 			} catch {
 				id = undefined;
 			}
@@ -37,6 +43,7 @@ export class ActiveSession {
 		if (!runtime) return false;
 		try {
 			const session = await runtime.chat.newSession();
+			this.model = undefined;
 			this.header.setTitle(session.title, true);
 			await this.remember(session.id);
 			return true;

@@ -5,13 +5,17 @@ export interface ChatHeaderHandlers {
 	onRename: (title: string) => void;
 	onNewChat: () => void;
 	onHistory: () => void;
+	/** The model button was clicked: open the model menu under it. */
+	onModelMenu: (anchor: HTMLElement) => void;
 }
 
-/** The panel's header: the session title (click to rename), New chat and History. */
+/** The panel's header: the session title (click to rename), the chat's model (click to switch), New chat and History. */
 export class ChatHeader {
 	readonly el: HTMLElement;
 	private readonly titleEl: HTMLButtonElement;
 	private readonly newChatEl: HTMLButtonElement;
+	private readonly modelEl: HTMLButtonElement;
+	private readonly modelNameEl: HTMLElement;
 	private editor: HTMLInputElement | undefined;
 	private title = "New chat";
 	private renamable = false;
@@ -20,6 +24,11 @@ export class ChatHeader {
 		this.el = parentEl.createDiv({ cls: "discover-chat-header" });
 		this.titleEl = this.el.createEl("button", { cls: "discover-chat-title", attr: { type: "button" } });
 		this.titleEl.addEventListener("click", () => this.startRename());
+		this.modelEl = this.el.createEl("button", { cls: "discover-chat-model", attr: { type: "button", "aria-haspopup": "menu" } });
+		this.modelNameEl = this.modelEl.createSpan({ cls: "discover-chat-model-name" });
+		setIcon(this.modelEl.createSpan({ cls: "discover-chat-model-chevron" }), "chevron-down");
+		this.modelEl.addEventListener("click", () => handlers.onModelMenu(this.modelEl));
+		this.setModel("", "");
 		const actions = this.el.createDiv({ cls: "discover-chat-header-actions" });
 		this.newChatEl = iconButton(actions, "square-pen", "New chat", handlers.onNewChat);
 		iconButton(actions, "history", "Open history", handlers.onHistory);
@@ -35,8 +44,17 @@ export class ChatHeader {
 		this.titleEl.setAttr("aria-label", renamable ? `Rename "${title}"` : title);
 	}
 
+	/** The chat's model ("" when none is chosen) and where it runs, for the tooltip. */
+	setModel(model: string, where: string): void {
+		this.modelNameEl.setText(model === "" ? "Choose a model" : model);
+		const place = where === "" ? "" : ` (${where})`;
+		this.modelEl.setAttr("aria-label", model === "" ? "Choose a model" : `Model: ${model}${place}. Click to switch.`);
+	}
+
 	setBusy(busy: boolean): void {
 		this.newChatEl.disabled = busy;
+		// The answer being written keeps its model; switching waits until it ends.
+		this.modelEl.disabled = busy;
 	}
 
 	startRename(): void {

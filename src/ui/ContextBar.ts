@@ -3,6 +3,7 @@ import type { App, Component, TAbstractFile, WorkspaceLeaf } from "obsidian";
 import { ActiveNote } from "./ActiveNote";
 import { BudgetMeter } from "./BudgetMeter";
 import { ContextChip } from "./ContextChip";
+import type { NoteFit } from "./EmptyChat";
 import type { ContextFit } from "./format";
 import type { PromptPreview } from "./ports";
 
@@ -17,6 +18,9 @@ export class ContextBar {
 	readonly note: ActiveNote;
 	private readonly chip: ContextChip;
 	private readonly meter: BudgetMeter;
+	/** Told when the note, its inclusion or its fit changes (the empty chat shows them). */
+	onNoteFit: ((note: NoteFit) => void) | undefined;
+	private fit: ContextFit | undefined;
 	/** Typing updates the meter after a short pause, never on every key. */
 	readonly refreshPreview = debounce(() => this.updatePreview(), 150, true);
 
@@ -30,7 +34,10 @@ export class ContextBar {
 	) {
 		this.note = new ActiveNote(app);
 		const row = parentEl.createDiv({ cls: "discover-chat-context-row" });
-		this.chip = new ContextChip(row, includeByDefault, () => this.refreshPreview());
+		this.chip = new ContextChip(row, includeByDefault, () => {
+			this.refreshPreview();
+			this.tellNoteFit();
+		});
 		this.meter = new BudgetMeter(row);
 	}
 
@@ -55,11 +62,15 @@ export class ContextBar {
 	showPrompt(estimatedTokens: number, budget: number, context: ContextFit): void {
 		this.meter.update(estimatedTokens, this.promptBudget(), budget);
 		this.chip.update({ fit: context });
+		this.fit = context;
+		this.tellNoteFit();
 	}
 
 	/** Re-reads the note and selection, then updates the chip and meter. */
 	refresh(): void {
 		this.chip.update({ noteName: this.note.name, selectionLength: this.note.selection().length, fit: undefined });
+		this.fit = undefined;
+		this.tellNoteFit();
 		this.updatePreview();
 		this.note.text().then(
 			() => this.updatePreview(),
@@ -74,10 +85,16 @@ export class ContextBar {
 			const preview = this.preview(context);
 			if (!preview) return;
 			this.meter.update(preview.estimatedTokens, this.promptBudget(), preview.budget);
-			this.chip.update({ fit: context === undefined ? undefined : preview.context });
+			this.fit = context === undefined ? undefined : preview.context;
+			this.chip.update({ fit: this.fit });
+			this.tellNoteFit();
 		} catch {
 			// A preview is a hint; a broken one must never block typing.
 		}
+	}
+
+	private tellNoteFit(): void {
+		this.onNoteFit?.({ noteName: this.note.name, included: this.chip.includeNote, fit: this.chip.includeNote ? this.fit : undefined });
 	}
 
 	private onLeafChange(leaf: WorkspaceLeaf | null): void {

@@ -4,13 +4,16 @@ import { promptBudget } from "../chat/chatSettings";
 import type { ChatMessage } from "../core/types";
 import { ActiveSession } from "./ActiveSession";
 import { ChatHeader } from "./ChatHeader";
+import { ChatModel } from "./ChatModel";
 import { Composer } from "./Composer";
 import { ContextBar } from "./ContextBar";
 import { savedDraft, saveDraft } from "./draftState";
+import { EmptyChat } from "./EmptyChat";
 import { diagnose } from "./errorDiagnosis";
 import type { ChatRuntime, ChatRuntimeFactory, DiscoverHost } from "./host";
 import { MessageList } from "./MessageList";
 import { MODEL_NEEDED, modelMissing } from "./modelNeeded";
+import { openModelMenu } from "./ModelMenu";
 import { openPluginSettings } from "./openSettings";
 import { HistoryModal } from "./HistoryModal";
 import { StatusLine } from "./StatusLine";
@@ -20,7 +23,7 @@ import { historyStateFor, invalidateSessionList } from "./historyState";
 import type { ChatEvent, SendOptions } from "./ports";
 import type { RenderSchedulerOptions } from "./RenderScheduler";
 import type { SearchRunnerOptions } from "./SearchRunner";
-import type { SlashCommand } from "./slashCommands";
+import { SLASH_COMMANDS, type SlashCommand } from "./slashCommands";
 import { VIEW_TYPE_DISCOVER } from "./viewType";
 import { useReportedWindow, windowOffer } from "./windowOffer";
 
@@ -40,6 +43,8 @@ export class DiscoverView extends ItemView {
 	private status!: StatusLine;
 	private context!: ContextBar;
 	private composer!: Composer;
+	private chatModel!: ChatModel;
+	private emptyChat!: EmptyChat;
 	private sending = false;
 	private sendingSession: string | undefined;
 	private stopController: AbortController | undefined;
@@ -78,6 +83,7 @@ export class DiscoverView extends ItemView {
 			onRename: (title) => void this.active.rename(title),
 			onNewChat: () => void this.newChat(),
 			onHistory: () => this.openHistory(),
+			onModelMenu: (anchor) => this.openModelMenu(anchor),
 		});
 		this.active = new ActiveSession(this.host, this.header, () => this.runtime);
 		this.list = this.addChild(
@@ -88,6 +94,17 @@ export class DiscoverView extends ItemView {
 				scheduler: this.options.scheduler,
 			}),
 		);
+		this.emptyChat = new EmptyChat(root, SLASH_COMMANDS, {
+			onPrompt: (text) => void this.send({ ...typedTurn(text), fromInput: false }),
+			onCommand: (command) => void this.runCommand(command),
+			onModelMenu: (anchor) => this.openModelMenu(anchor),
+		});
+		this.list.addIntro(this.emptyChat.el);
+		this.chatModel = new ChatModel(this.host, () => this.runtime, (shown) => {
+			this.header.setModel(shown.model, shown.where);
+			this.emptyChat.setModel(shown);
+		});
+		this.chatModel.render();
 		this.status = new StatusLine(root);
 		this.context = new ContextBar(
 			root,
@@ -97,6 +114,7 @@ export class DiscoverView extends ItemView {
 			// The same figure the settings tab calls the prompt budget.
 			() => promptBudget(this.host.settings),
 		);
+		this.context.onNoteFit = (note) => this.emptyChat.setNote(note);
 		this.composer = new Composer(root, {
 			onSend: (text) => void this.send(typedTurn(text)),
 			onStop: () => this.stop(),
@@ -184,15 +202,19 @@ export class DiscoverView extends ItemView {
 
 	private async showSession(id: string | undefined): Promise<void> {
 		const messages = await this.active.show(id);
+		await this.chatModel.follow(this.runtime?.chat.sessionId, this.active.model);
 		this.list.setMessages(messages);
 		this.context.updatePreview();
+		this.showEmptyChat();
 	}
 
 	/** A fresh chat on screen, whatever the current one holds (used mid-send, so no busy checks). */
 	private async startOver(): Promise<void> {
 		if (!(await this.active.startNew())) return;
+		await this.chatModel.follow(this.runtime?.chat.sessionId, undefined);
 		this.list.setMessages([]);
 		this.context.updatePreview();
+		this.showEmptyChat();
 	}
 
 	/** `replace`: the current chat is gone (deleted), so a fresh one is needed even if it was empty. */
@@ -200,11 +222,30 @@ export class DiscoverView extends ItemView {
 		const runtime = this.runtime;
 		if (!runtime || this.sending || runtime.chat.busy) return;
 		// A chat with nothing in it yet is already new: another would only leave an empty one in history.
-		if ((replace || runtime.chat.messages.length > 0) && !(await this.active.startNew())) return;
+		if (replace || runtime.chat.messages.length > 0) {
+			if (!(await this.active.startNew())) return;
+			await this.chatModel.follow(runtime.chat.sessionId, undefined);
+		}
 		this.list.setMessages([]);
+		this.showEmptyChat();
 		this.status.set("");
 		this.context.updatePreview();
 		this.composer.focus();
+	}
+
+	/** The welcome shows while the chat has no message; the model may have changed in settings. */
+	private showEmptyChat(): void {
+		this.emptyChat.setShown(this.list.isEmpty);
+		this.chatModel.render();
+	}
+
+	private openModelMenu(anchor: HTMLElement): void {
+		if (!this.runtime || this.sending) return;
+		void openModelMenu(anchor, {
+			current: this.chatModel.current,
+			list: (refresh) => this.chatModel.list(refresh),
+			onChoose: (model) => void this.chatModel.choose(model),
+		});
 	}
 
 	private openHistory(): void {
@@ -242,7 +283,8 @@ export class DiscoverView extends ItemView {
 		if (!runtime || this.sending || runtime.chat.busy) return;
 		this.modelPrompt?.remove();
 		this.modelPrompt = undefined;
-		if (modelMissing(this.host.settings)) {
+		// The chat's own model counts (picked in the header, or saved with the chat), else the settings' one.
+		if (modelMissing({ model: this.chatModel.current })) {
 			// Nothing is sent or saved, and the input keeps the text.
 			this.askForModel();
 			return;
@@ -345,6 +387,7 @@ export class DiscoverView extends ItemView {
 		if (id && id !== this.sendingSession) await this.active.remember(id);
 		await this.active.refreshTitle();
 		this.context.updatePreview();
+		this.showEmptyChat();
 	}
 
 	private onChatEvent(e: ChatEvent): void {
@@ -379,7 +422,10 @@ export class DiscoverView extends ItemView {
 
 	private onMessage(message: ChatMessage): void {
 		this.list.upsert(message);
+		this.showEmptyChat();
 		if (message.role !== "user") return;
+		// The chat remembers the model its first message went to.
+		void this.chatModel.messageSaved();
 		// The answer's bubble goes right under the question, before the first token arrives.
 		if (this.sending && !this.list.isStreaming) this.list.startStreaming();
 		// The question is saved: remember its chat now, so a restart mid-answer reopens it.

@@ -68,6 +68,16 @@ export class MessageList extends Component {
 		this.clearItems();
 	}
 
+	/** Puts `el` above the messages, inside the scrolling area (the empty chat's welcome). */
+	addIntro(el: HTMLElement): void {
+		this.scrollEl.insertBefore(el, this.itemsEl);
+	}
+
+	/** No message is shown or being written. */
+	get isEmpty(): boolean {
+		return this.messages.length === 0 && this.streaming === undefined;
+	}
+
 	/** Shows a session: the newest page, scrolled to the end. */
 	setMessages(all: readonly ChatMessage[]): void {
 		this.clearItems();

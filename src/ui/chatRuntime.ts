@@ -21,9 +21,9 @@ function chatSettingsOf(s: ChatSettings): ChatSettings {
 }
 
 /** What decides which adapter to build, including the key's value (a key replaced under the same name). */
-function adapterKey(host: DiscoverHost): string {
+function adapterKey(host: DiscoverHost, model: string): string {
 	const s = host.settings;
-	return JSON.stringify([s.provider, s.baseUrl, s.model, s.apiKeySecret, readApiKey(host.app, s) ?? ""]);
+	return JSON.stringify([s.provider, s.baseUrl, model, s.apiKeySecret, readApiKey(host.app, s) ?? ""]);
 }
 
 export async function createChatRuntime(host: DiscoverHost, onEvent: (e: ChatEvent) => void): Promise<ChatRuntime> {
@@ -31,8 +31,20 @@ export async function createChatRuntime(host: DiscoverHost, onEvent: (e: ChatEve
 	const sessions = new SessionManager(store, { onWarning: (message) => onEvent({ type: "warning", message }) });
 	// Learned from the provider's token counts; survives restarts in settings.calibration.
 	const { calibration, flush: saveCalibration } = persistedCalibration(host);
-	let adapter: ProviderAdapter = await createPluginAdapter(host.app, host.settings);
-	let key = adapterKey(host);
+	// The model the open chat picked in the header; undefined follows the settings' model.
+	let chosenModel: string | undefined;
+	const model = (): string => chosenModel ?? host.settings.model;
+	const adapterSettings = () => ({ ...host.settings, model: model() });
+	let adapter: ProviderAdapter = await createPluginAdapter(host.app, adapterSettings());
+	let key = adapterKey(host, model());
+	/** Rebuilds the adapter when what it depends on changed (cheap when nothing did). */
+	const followSettings = async (): Promise<void> => {
+		const next = adapterKey(host, model());
+		if (next === key) return;
+		adapter = await createPluginAdapter(host.app, adapterSettings());
+		key = next;
+		chat.setAdapter(adapter, model());
+	};
 	let folder = host.settings.sessionsFolder;
 	const chat = new ChatService({
 		adapter,
@@ -47,6 +59,11 @@ export async function createChatRuntime(host: DiscoverHost, onEvent: (e: ChatEve
 		sessions,
 		adapter: () => adapter,
 		close: saveCalibration,
+		listModels: async (signal) => (await createPluginAdapter(host.app, host.settings)).listModels(signal),
+		async useModel(next) {
+			chosenModel = next?.trim() || undefined;
+			await followSettings();
+		},
 		async syncSettings(): Promise<SettingsSync> {
 			// Settings may change in the settings tab while the panel is open: follow them on each send.
 			chat.updateSettings(chatSettingsOf(host.settings));
@@ -62,12 +79,7 @@ export async function createChatRuntime(host: DiscoverHost, onEvent: (e: ChatEve
 					result.chatLeftBehind = { from, to: folder };
 				}
 			}
-			const next = adapterKey(host);
-			if (next !== key) {
-				adapter = await createPluginAdapter(host.app, host.settings);
-				key = next;
-				chat.setAdapter(adapter, host.settings.model);
-			}
+			await followSettings();
 			return result;
 		},
 	};

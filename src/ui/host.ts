@@ -2,7 +2,7 @@
 // build one without a plugin. The view never stores itself on the plugin.
 import type { App } from "obsidian";
 import type { DiscoverSettings } from "../settings";
-import type { ChatEvent, ChatPort, DiagnosableAdapter, SessionsPort } from "./ports";
+import type { ChatEvent, ChatPort, DiagnosableAdapter, ModelInfo, SessionsPort } from "./ports";
 
 /** The plugin's settings, as saved in data.json. */
 export type PanelSettings = DiscoverSettings;
@@ -31,6 +31,16 @@ export interface ChatRuntime {
 	syncSettings(): Promise<SettingsSync | void>;
 	/** The adapter in use, for a connection diagnosis after a failure. */
 	adapter(): DiagnosableAdapter | undefined;
+	/**
+	 * The models the server offers (asked afresh on each call: the panel caches the list). Absent
+	 * when the engine cannot list them; the header then offers only the model in use.
+	 */
+	listModels?(signal?: AbortSignal): Promise<ModelInfo[]>;
+	/**
+	 * Uses `model` for the next turns instead of the settings' model (undefined: back to the
+	 * settings' model). The settings are not changed: they hold the default for new chats.
+	 */
+	useModel?(model: string | undefined): Promise<void>;
 	/** Saves what is still pending (e.g. the token calibration) when the panel closes. */
 	close?(): Promise<void>;
 }

@@ -4,11 +4,11 @@ import type { ChatMessage, ChatSettings, LLMAdapter, Role, Session } from "../co
 // Type-only imports: the engine's own shapes, so the view can't drift from them, and nothing of
 // the engine is loaded with the view's module.
 import type { ChatEvent, PromptPreview, SendOptions } from "../chat/ChatService";
-import type { ConnectionDiagnosis } from "../providers/types";
+import type { ConnectionDiagnosis, ModelInfo } from "../providers/types";
 import type { MarkdownExportOptions } from "../sessions/markdown";
 import type { SearchHit, SessionSummary } from "../sessions/types";
 
-export type { ChatEvent, ConnectionDiagnosis, PromptPreview, SearchHit, SendOptions, SessionSummary };
+export type { ChatEvent, ConnectionDiagnosis, ModelInfo, PromptPreview, SearchHit, SendOptions, SessionSummary };
 
 export interface ChatPort {
 	readonly sessionId: string | undefined;
@@ -30,6 +30,8 @@ export interface SessionsPort {
 	list(): Promise<SessionSummary[]>;
 	load(id: string): Promise<Session>;
 	rename(id: string, title: string): Promise<void>;
+	/** Saves the model chat `id` uses; it comes back as `Session.model`. */
+	setModel?(id: string, model: string): Promise<void>;
 	delete(id: string): Promise<void>;
 	search(query: string, opts?: { role?: Role; limit?: number }): Promise<SearchHit[]>;
 	/** Reads every chat ahead of a first search, so that search answers at once. */

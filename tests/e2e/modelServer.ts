@@ -36,7 +36,7 @@ export async function startModelServer(): Promise<ModelServer> {
 	const server = await ProviderServer.start();
 	const answers: (QueuedAnswer | QueuedFailure)[] = [];
 	const json = (value: unknown): Scenario => ({ headers: { "content-type": "application/json" }, body: JSON.stringify(value), chunkMin: 1 << 20, chunkMax: 1 << 20 });
-	server.route("GET", "/api/tags", json({ models: [{ name: "e2e-model", model: "e2e-model", size: 1, details: { family: "llama" } }] }));
+	server.route("GET", "/api/tags", json({ models: ["e2e-model", "llama3.2", "qwen3:8b"].map((name) => ({ name, model: name, size: 1, details: { family: "llama" } })) }));
 	server.route("POST", "/api/show", json({ model_info: { "general.architecture": "llama", "llama.context_length": 8192 } }));
 	server.route("GET", "/api/version", json({ version: "0.12.0" }));
 	server.route("POST", "/api/chat", () => {

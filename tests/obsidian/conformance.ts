@@ -74,6 +74,8 @@ export const WHOLE = [
 	"Tasks",
 	"MarkdownRenderer",
 	"MarkdownRenderChild",
+	"Menu",
+	"MenuItem",
 	// Values returned by whole classes or functions above: DataAdapter.list/stat, debounce.
 	"ListedFiles",
 	"Stat",
@@ -136,6 +138,8 @@ export function typeConformance(el: HTMLElement, app: R.App, leaf: R.WorkspaceLe
 		folder: null as unknown as R.TFolder satisfies O.TFolder,
 		secrets: new R.SecretStorage() satisfies O.SecretStorage,
 		scope: new R.Scope() satisfies O.Scope,
+		menu: new R.Menu() satisfies O.Menu,
+		menuItem: null as unknown as R.MenuItem satisfies O.MenuItem,
 		tasks: new R.Tasks() satisfies O.Tasks,
 		text: R.TextComponent satisfies Ctor<[HTMLElement], O.TextComponent>,
 		textArea: R.TextAreaComponent satisfies Ctor<[HTMLElement], O.TextAreaComponent>,

@@ -1,0 +1,52 @@
+import { Menu } from "obsidian";
+import type { ModelInfo } from "./ports";
+
+export interface ModelMenuOptions {
+	/** The model the chat uses now: checked in the list. */
+	current: string;
+	/** The server's models (cached unless `refresh`). */
+	list: (refresh: boolean) => Promise<readonly ModelInfo[]>;
+	onChoose: (model: string) => void;
+}
+
+/**
+ * The header's model menu: the server's models, the current one checked, and "Refresh list".
+ * A listing that fails says why in the menu and still offers the current model and Refresh.
+ */
+export async function openModelMenu(anchor: HTMLElement, options: ModelMenuOptions, refresh = false): Promise<Menu> {
+	let models: readonly ModelInfo[] = [];
+	let failure: string | undefined;
+	try {
+		models = await options.list(refresh);
+	} catch (err) {
+		failure = err instanceof Error ? err.message : String(err);
+	}
+	const menu = new Menu();
+	const { current } = options;
+	if (failure !== undefined) menu.addItem((item) => item.setTitle(`Could not list models: ${failure}`).setIcon("alert-triangle").setDisabled(true));
+	else if (models.length === 0) menu.addItem((item) => item.setTitle("The server lists no models").setDisabled(true));
+	const ids = models.map((m) => m.id);
+	// The chat's model stays visible even when the server does not list it (pulled elsewhere, renamed).
+	if (current !== "" && !ids.includes(current)) ids.unshift(current);
+	for (const id of ids) {
+		menu.addItem((item) =>
+			item
+				.setTitle(id)
+				.setChecked(id === current)
+				.onClick(() => {
+					if (id !== current) options.onChoose(id);
+				}),
+		);
+	}
+	menu.addSeparator();
+	menu.addItem((item) =>
+		item
+			.setTitle("Refresh list")
+			.setIcon("refresh-cw")
+			.onClick(() => void openModelMenu(anchor, options, true)),
+	);
+	const rect = anchor.getBoundingClientRect();
+	// The button sits at the panel's right edge: the menu opens leftwards from its right side.
+	menu.showAtPosition({ x: rect.right, y: rect.bottom, left: true }, anchor.doc);
+	return menu;
+}
