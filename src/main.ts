@@ -4,7 +4,7 @@ import { Notice, Plugin } from "obsidian";
 import { DEFAULT_SETTINGS, FIELD_LABELS, SETTINGS_VERSION, sanitizeSettings, type DiscoverSettings } from "./settings";
 import { LEGACY_SECRET_NAME, migrateSettings } from "./ui/settingsMigration";
 import { DiscoverSettingTab } from "./ui/SettingTab";
-import { registerDiscoverPanel } from "./ui/registerPanel";
+import { refreshDiscoverPanels, registerDiscoverPanel } from "./ui/registerPanel";
 
 export default class DiscoverPlugin extends Plugin {
 	override settings: DiscoverSettings = { ...DEFAULT_SETTINGS };
@@ -93,6 +93,7 @@ export default class DiscoverPlugin extends Plugin {
 		// An open settings tab shows what sync brought, not the values it was opened with.
 		const tab = this.settingTab;
 		if (tab && tab.containerEl.isConnected && tab.containerEl.hasChildNodes()) tab.redraw();
+		refreshDiscoverPanels(this);
 	}
 
 	async saveSettings(): Promise<void> {
@@ -104,6 +105,7 @@ export default class DiscoverPlugin extends Plugin {
 		const data: Record<string, unknown> = newer ? { ...newer, ...this.settings, settingsVersion: newer.settingsVersion } : { ...this.settings };
 		if (this.unmovedApiKey !== undefined) data.apiKey = this.unmovedApiKey;
 		await this.saveData(data);
+		refreshDiscoverPanels(this);
 	}
 }
 

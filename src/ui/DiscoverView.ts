@@ -233,6 +233,19 @@ export class DiscoverView extends ItemView {
 		this.composer.focus();
 	}
 
+	/**
+	 * Settings were saved (the settings tab, or sync): the model shown, the welcome and a prompt to
+	 * pick a model follow at once, not only on the next send.
+	 */
+	settingsChanged(): void {
+		if (!this.chatModel || !this.emptyChat) return;
+		if (!modelMissing({ model: this.chatModel.current })) {
+			this.modelPrompt?.remove();
+			this.modelPrompt = undefined;
+		}
+		this.showEmptyChat();
+	}
+
 	/** The welcome shows while the chat has no message; the model may have changed in settings. */
 	private showEmptyChat(): void {
 		this.emptyChat.setShown(this.list.isEmpty);

@@ -27,3 +27,10 @@ export async function openDiscoverPanel(plugin: Plugin): Promise<WorkspaceLeaf |
 	await workspace.revealLeaf(leaf);
 	return leaf;
 }
+
+/** Settings changed (the settings tab, or sync): every open panel shows what they now say. */
+export function refreshDiscoverPanels(plugin: Plugin): void {
+	for (const leaf of plugin.app.workspace.getLeavesOfType(VIEW_TYPE_DISCOVER)) {
+		if (leaf.view instanceof DiscoverView) leaf.view.settingsChanged();
+	}
+}

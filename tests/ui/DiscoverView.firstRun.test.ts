@@ -70,6 +70,26 @@ describe("the first message with no model chosen", () => {
 	});
 });
 
+describe("a model chosen in settings while the panel is open", () => {
+	it("shows at once in the header and the empty chat, and the prompt to pick one goes away", async () => {
+		const { plugin, app } = await loadPlugin(DiscoverPlugin);
+		ribbonIcon(app, "Open chat").click();
+		await until(() => (app.workspace.getLeavesOfType(VIEW_TYPE_DISCOVER)[0]?.view as unknown as DiscoverView | undefined)?.chatRuntime !== undefined, "the panel");
+		const root = (app.workspace.getLeavesOfType(VIEW_TYPE_DISCOVER)[0]!.view as unknown as DiscoverView).contentEl;
+		send(root, "What is in this note?");
+		await flush();
+		expect(root.querySelector(".discover-chat-offer")).not.toBeNull();
+		expect(root.querySelector(".discover-chat-empty-model")?.textContent).toMatch(/No model chosen/);
+
+		plugin.settings.model = "llama3.2";
+		await plugin.saveSettings();
+		expect(root.querySelector(".discover-chat-offer")).toBeNull();
+		expect(root.querySelector(".discover-chat-empty-model")?.textContent).toMatch(/^llama3\.2 · /);
+		expect(root.querySelector(".discover-chat-model-name")?.textContent).toBe("llama3.2");
+		unloadPlugin(plugin);
+	});
+});
+
 describe("openPluginSettings", () => {
 	it("reports false where Obsidian has no settings window to open, so the panel says where to go", async () => {
 		const { openPluginSettings } = await import("../../src/ui/openSettings");
