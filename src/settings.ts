@@ -3,6 +3,10 @@
 import { DEFAULT_CHAT_SETTINGS, type ChatSettings } from "./core/types";
 import { DEFAULT_BASE_URLS, PROVIDERS, type ProviderName } from "./providers/types";
 
+/** How a message is sent: Enter (Shift+Enter adds a line), or Ctrl/Cmd+Enter (Enter adds a line, for long prompts). */
+export const SEND_KEYS = ["enter", "mod-enter"] as const;
+export type SendKey = (typeof SEND_KEYS)[number];
+
 /** The version written by this code; migrateSettings brings older data up to it. */
 export const SETTINGS_VERSION = 1;
 
@@ -16,6 +20,8 @@ export interface DiscoverSettings extends ChatSettings {
 	includeActiveNote: boolean;
 	/** Remote images in answers load as they render; off: they wait for a click (a note could leak through one). */
 	loadRemoteImages: boolean;
+	/** Which key sends a message; the other combination adds a line. */
+	sendKey: SendKey;
 	sessionsFolder: string;
 	exportFolder: string;
 	/** Exported notes show each answer's thinking (folded). Off: thinking is the model's scratch work. */
@@ -34,6 +40,7 @@ export const DEFAULT_SETTINGS: DiscoverSettings = {
 	apiKeySecret: "",
 	includeActiveNote: true,
 	loadRemoteImages: false,
+	sendKey: "enter",
 	sessionsFolder: "Discover/Chats",
 	exportFolder: "Discover/Exports",
 	includeThinkingInExports: false,
@@ -53,6 +60,7 @@ export const FIELD_LABELS: Record<keyof DiscoverSettings, string> = {
 	apiKeySecret: "API key",
 	includeActiveNote: "Include the active note",
 	loadRemoteImages: "Load images from the web in answers",
+	sendKey: "Send with",
 	sessionsFolder: "Chats folder",
 	exportFolder: "Export folder",
 	includeThinkingInExports: "Include thinking in exports",
@@ -168,6 +176,7 @@ export function validateSettings(s: DiscoverSettings): SettingsIssue[] {
 	if (typeof s.includeActiveNote !== "boolean") push({ field: "includeActiveNote", message: "Must be on or off." });
 	if (typeof s.includeThinkingInExports !== "boolean") push({ field: "includeThinkingInExports", message: "Must be on or off." });
 	if (typeof s.loadRemoteImages !== "boolean") push({ field: "loadRemoteImages", message: "Must be on or off." });
+	if (!(SEND_KEYS as readonly unknown[]).includes(s.sendKey)) push({ field: "sendKey", message: "Choose Enter or Ctrl/Cmd+Enter." });
 	push(folderIssue("sessionsFolder", s.sessionsFolder));
 	push(folderIssue("exportFolder", s.exportFolder));
 	return issues;

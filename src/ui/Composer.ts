@@ -1,4 +1,5 @@
 import { setIcon } from "obsidian";
+import type { SendKey } from "../settings";
 import { matchSlashCommands, type SlashCommand } from "./slashCommands";
 
 export interface ComposerHandlers {
@@ -8,6 +9,8 @@ export interface ComposerHandlers {
 	/** The draft changed (for the budget meter). */
 	onInput: (text: string) => void;
 	onFocus?: () => void;
+	/** The "Send with" setting, read at each key press so a change applies at once. */
+	sendKey?: () => SendKey;
 }
 
 const MAX_ROWS = 10;
@@ -15,7 +18,8 @@ const MAX_ROWS = 10;
 let composerCount = 0;
 
 /**
- * The input: an auto-growing textarea (Enter sends, Shift+Enter adds a line), a button that is Send
+ * The input: an auto-growing textarea (Enter sends and Shift+Enter adds a line, or Ctrl/Cmd+Enter
+ * sends and Enter adds a line, as the "Send with" setting says), a button that is Send
  * when idle and Stop while an answer streams, and a menu of `/` commands.
  */
 export class Composer {
@@ -113,10 +117,17 @@ export class Composer {
 				return;
 			}
 		}
-		if (e.key === "Enter" && !e.shiftKey) {
+		if (e.key !== "Enter") return;
+		// With the `/` menu open, Enter picks the highlighted command whichever key sends.
+		if (this.isSendKey(e) || (this.isMenuOpen() && !e.shiftKey)) {
 			e.preventDefault();
 			this.submit();
 		}
+	}
+
+	private isSendKey(e: KeyboardEvent): boolean {
+		if (this.handlers.sendKey?.() === "mod-enter") return e.ctrlKey || e.metaKey;
+		return !e.shiftKey;
 	}
 
 	private onInput(): void {

@@ -124,6 +124,7 @@ export class DiscoverView extends ItemView {
 				this.context.refreshPreview();
 			},
 			onFocus: () => this.context.refresh(),
+			sendKey: () => this.host.settings.sendKey,
 		});
 
 		this.context.register(this);

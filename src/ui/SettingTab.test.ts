@@ -242,6 +242,18 @@ describe("Settings tab: provider and model", () => {
 });
 
 describe("Settings tab: chat and storage", () => {
+	it("“Send with” switches between Enter and Ctrl/Cmd+Enter and saves the choice", async () => {
+		const { row, plugin } = await setup();
+		const select = row("Send with").find("select") as HTMLSelectElement;
+		expect(select.value).toBe("enter");
+		selectOption(select, "mod-enter");
+		await flush();
+		expect(plugin.settings.sendKey).toBe("mod-enter");
+		selectOption(select, "enter");
+		await flush();
+		expect(plugin.settings.sendKey).toBe("enter");
+	});
+
 	it("toggle, system prompt with reset, folders with validation", async () => {
 		const { row, input, messageOf, plugin } = await setup();
 		(row("Include the active note").find(".checkbox-container")).click();

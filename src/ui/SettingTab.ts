@@ -79,6 +79,19 @@ export class DiscoverSettingTab extends PluginSettingTab {
 				}),
 			);
 		new Setting(containerEl)
+			.setName(FIELD_LABELS.sendKey)
+			.setDesc("Ctrl/Cmd+Enter suits long prompts: Enter then adds a line.")
+			.addDropdown((d) =>
+				d
+					.addOption("enter", "Enter (Shift+Enter adds a line)")
+					.addOption("mod-enter", "Ctrl/Cmd+Enter (Enter adds a line)")
+					.setValue(this.s.sendKey)
+					.onChange(async (value) => {
+						this.s.sendKey = value === "mod-enter" ? "mod-enter" : "enter";
+						await this.host.saveSettings();
+					}),
+			);
+		new Setting(containerEl)
 			.setName(FIELD_LABELS.systemPrompt)
 			.setDesc("Instructions sent first in every prompt.")
 			// Full width under its name: a prompt is several lines long.

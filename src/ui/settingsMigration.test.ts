@@ -55,6 +55,15 @@ describe("migrateSettings", () => {
 		expect(empty.warnings).toEqual([]);
 	});
 
+	it("data saved before “Send with” existed sends with Enter, and a damaged choice falls back to Enter", () => {
+		const { sendKey: _new, ...before } = v1;
+		expect(migrateSettings(before)).toEqual({ settings: { ...v1, sendKey: "enter" }, warnings: [] });
+		expect(migrateSettings({ ...v1, sendKey: "mod-enter" }).settings.sendKey).toBe("mod-enter");
+		const damaged = migrateSettings({ ...v1, sendKey: "ctrl-space" });
+		expect(damaged.settings.sendKey).toBe("enter");
+		expect(damaged.warnings.join(" ")).toContain("Send with");
+	});
+
 	it("data saved before “Load images from the web in answers” existed keeps remote images waiting for a click", () => {
 		const { loadRemoteImages: _new, ...before } = v1;
 		expect(migrateSettings(before)).toEqual({ settings: { ...v1, loadRemoteImages: false }, warnings: [] });

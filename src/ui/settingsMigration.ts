@@ -2,7 +2,7 @@
 // data in, data out. One function per version step; damaged fields fall back to defaults with a
 // warning; nothing throws; a plaintext API key is handed back so the plugin moves it to secret storage.
 import { PROVIDERS } from "../providers/types";
-import { DEFAULT_SETTINGS, FIELD_LABELS, SETTINGS_VERSION, type DiscoverSettings } from "../settings";
+import { DEFAULT_SETTINGS, FIELD_LABELS, SEND_KEYS, SETTINGS_VERSION, type DiscoverSettings } from "../settings";
 
 type Raw = Record<string, unknown>;
 
@@ -64,6 +64,7 @@ const FIELD_TYPES: { [K in keyof DiscoverSettings]-?: FieldCheck } = {
 	apiKeySecret: isString,
 	includeActiveNote: (v) => typeof v === "boolean",
 	loadRemoteImages: (v) => typeof v === "boolean",
+	sendKey: (v) => (SEND_KEYS as readonly unknown[]).includes(v),
 	sessionsFolder: isString,
 	exportFolder: isString,
 	includeThinkingInExports: (v) => typeof v === "boolean",

@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { pressKey, typeInto } from "../obsidian/harness";
 import { Composer } from "../../src/ui/Composer";
+import type { SendKey } from "../../src/settings";
 
 afterEach(() => document.body.empty());
 
@@ -92,5 +93,52 @@ describe("Composer", () => {
 		expect(Number(composer.inputEl.rows)).toBe(3);
 		typeInto(composer.inputEl, "x\n".repeat(30));
 		expect(Number(composer.inputEl.rows)).toBe(10);
+	});
+});
+
+describe("Composer: the “Send with” setting", () => {
+	function withSendKey(sendKey: SendKey) {
+		const sent: string[] = [];
+		const composer = new Composer(document.body.createDiv(), {
+			onSend: (t) => sent.push(t),
+			onStop: () => undefined,
+			onCommand: () => undefined,
+			onInput: () => undefined,
+			sendKey: () => sendKey,
+		});
+		typeInto(composer.inputEl, "a long prompt");
+		return { composer, sent };
+	}
+
+	it("Enter (the default) sends, and Shift+Enter leaves the key to the textarea for a new line", () => {
+		const { composer, sent } = withSendKey("enter");
+		expect(pressKey(composer.inputEl, "Enter", { shift: true }).defaultPrevented).toBe(false);
+		expect(sent).toEqual([]);
+		expect(pressKey(composer.inputEl, "Enter").defaultPrevented).toBe(true);
+		expect(sent).toEqual(["a long prompt"]);
+	});
+
+	it("Ctrl/Cmd+Enter sends, and plain Enter leaves the key to the textarea for a new line", () => {
+		const { composer, sent } = withSendKey("mod-enter");
+		expect(pressKey(composer.inputEl, "Enter").defaultPrevented).toBe(false);
+		expect(pressKey(composer.inputEl, "Enter", { shift: true }).defaultPrevented).toBe(false);
+		expect(sent).toEqual([]);
+		expect(pressKey(composer.inputEl, "Enter", { ctrl: true }).defaultPrevented).toBe(true);
+		expect(pressKey(composer.inputEl, "Enter", { meta: true }).defaultPrevented).toBe(true);
+		expect(sent).toEqual(["a long prompt", "a long prompt"]);
+	});
+
+	it("with Ctrl/Cmd+Enter chosen, Enter still picks the highlighted `/` command", () => {
+		const commands: string[] = [];
+		const composer = new Composer(document.body.createDiv(), {
+			onSend: () => undefined,
+			onStop: () => undefined,
+			onCommand: (c) => commands.push(c.name),
+			onInput: () => undefined,
+			sendKey: () => "mod-enter",
+		});
+		typeInto(composer.inputEl, "/sum");
+		pressKey(composer.inputEl, "Enter");
+		expect(commands).toEqual(["summarize"]);
 	});
 });
