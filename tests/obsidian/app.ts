@@ -3,6 +3,7 @@ import type * as O from "obsidian";
 import { InMemoryAdapter } from "./adapter";
 import { Events } from "./events";
 import { Vault } from "./vault";
+import { MarkdownView } from "./views";
 import { Workspace } from "./workspace";
 import type { PluginSettingTab } from "./setting";
 
@@ -35,10 +36,37 @@ export interface RegisteredCommand extends O.Command {
 /** Not Obsidian API: the app's command registry (Obsidian's is internal). */
 export class Commands {
 	readonly commands = new Map<string, RegisteredCommand>();
+	constructor(private readonly app: App) {}
+
 	/** Runs a command the way the command palette does; false when it is unavailable. */
 	executeCommandById(id: string): boolean {
+		return this.run(id, false);
+	}
+
+	/** Not Obsidian API: whether the command palette would list the command now. */
+	isAvailable(id: string): boolean {
+		return this.run(id, true);
+	}
+
+	private run(id: string, checking: boolean): boolean {
 		const cmd = this.commands.get(id);
 		if (!cmd) return false;
+		// As in Obsidian: editor commands need a Markdown editor in the active leaf, and
+		// editorCheckCallback wins over editorCallback, which wins over the others.
+		if (cmd.editorCheckCallback || cmd.editorCallback) {
+			const view = this.app.workspace.activeLeaf?.view;
+			if (!(view instanceof MarkdownView)) return false;
+			const editor = view.editor as unknown as O.Editor;
+			const ctx = view as unknown as O.MarkdownView;
+			if (cmd.editorCheckCallback) {
+				if (!cmd.editorCheckCallback(true, editor, ctx)) return false;
+				if (!checking) cmd.editorCheckCallback(false, editor, ctx);
+				return true;
+			}
+			if (!checking) void cmd.editorCallback?.(editor, ctx);
+			return true;
+		}
+		if (checking) return cmd.checkCallback ? cmd.checkCallback(true) === true : cmd.callback !== undefined;
 		if (cmd.checkCallback) {
 			if (!cmd.checkCallback(true)) return false;
 			cmd.checkCallback(false);
@@ -92,7 +120,7 @@ export class App implements Pick<O.App, "secretStorage" | "isDarkMode" | "loadLo
 	workspace: Workspace;
 	secretStorage = new SecretStorage();
 	/** Not Obsidian API (Obsidian's are internal): commands and the settings tabs. */
-	commands = new Commands();
+	commands = new Commands(this);
 	setting = new SettingsRegistry();
 	private storage = new Map<string, unknown>();
 	private darkMode = false;

@@ -7,6 +7,7 @@ import { shownNotices } from "./modal";
 import { normalizePath, parentPath } from "./paths";
 import type { Plugin } from "./plugin";
 import type { PluginSettingTab } from "./setting";
+import { Menu } from "./menu";
 import { MarkdownView } from "./views";
 import type { WorkspaceLeaf } from "./workspace";
 
@@ -151,6 +152,18 @@ export function closeSettingTab(tab: PluginSettingTab): void {
 
 export function runCommand(app: App, fullId: string): boolean {
 	return app.commands.executeCommandById(fullId);
+}
+
+/** Whether the command palette lists the command now (its check callback says it applies). */
+export function commandAvailable(app: App, fullId: string): boolean {
+	return app.commands.isAvailable(fullId);
+}
+
+/** A right-click in the note's editor: the "editor-menu" event with a fresh Menu, as Obsidian fires it. */
+export function openEditorMenu(app: App, view: MarkdownView): Menu {
+	const menu = new Menu();
+	app.workspace.trigger("editor-menu", menu, view.editor, view);
+	return menu;
 }
 
 export function ribbonIcon(app: App, title: string): HTMLElement {
