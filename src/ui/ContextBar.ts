@@ -1,6 +1,7 @@
 import { debounce } from "obsidian";
 import type { App, Component, TAbstractFile, WorkspaceLeaf } from "obsidian";
 import { ActiveNote } from "./ActiveNote";
+import { AttachedSelection, type Attachment } from "./AttachedSelection";
 import { BudgetMeter } from "./BudgetMeter";
 import { ContextChip } from "./ContextChip";
 import type { NoteFit } from "./EmptyChat";
@@ -21,6 +22,7 @@ export class ContextBar {
 	/** Told when the note, its inclusion or its fit changes (the empty chat shows them). */
 	onNoteFit: ((note: NoteFit) => void) | undefined;
 	private fit: ContextFit | undefined;
+	private readonly attached: AttachedSelection;
 	/** Typing updates the meter after a short pause, never on every key. */
 	readonly refreshPreview = debounce(() => this.updatePreview(), 150, true);
 
@@ -33,6 +35,7 @@ export class ContextBar {
 		private readonly promptBudget: () => number,
 	) {
 		this.note = new ActiveNote(app);
+		this.attached = new AttachedSelection(parentEl, () => this.updatePreview());
 		const row = parentEl.createDiv({ cls: "discover-chat-context-row" });
 		this.chip = new ContextChip(row, includeByDefault, () => {
 			this.refreshPreview();
@@ -50,8 +53,26 @@ export class ContextBar {
 		owner.register(() => this.refreshPreview.cancel());
 	}
 
-	/** What to send with a message: the selection when chosen, else the whole note; nothing when off. */
+	/** "Ask about selection": this text goes with the next message, whatever the note toggle says. */
+	attachSelection(attachment: Attachment): void {
+		this.attached.set(attachment);
+		this.updatePreview();
+	}
+
+	/** The attached selection was answered about: the next message goes with the note again. */
+	detachSelection(): void {
+		if (!this.attached.attachment) return;
+		this.attached.set(undefined);
+		this.updatePreview();
+	}
+
+	/**
+	 * What to send with a message: an attached selection; else the selection when chosen, else the
+	 * whole note; nothing when off. `wholeNote` (a command about the note) skips both selections.
+	 */
 	async contextFor(wholeNote: boolean): Promise<{ context?: string; contextName?: string }> {
+		const attached = this.attached.attachment;
+		if (attached && !wholeNote) return { context: attached.text, contextName: attached.noteName ? `${attached.noteName} (selection)` : "Selection" };
 		if (!this.chip.includeNote) return {};
 		const selection = !wholeNote && this.chip.useSelection ? this.note.selection() : "";
 		const context = selection || (await this.note.text());
@@ -79,13 +100,14 @@ export class ContextBar {
 	}
 
 	updatePreview(): void {
-		let context: string | undefined;
-		if (this.chip.includeNote) context = this.chip.useSelection ? this.note.selection() : this.note.cachedText();
+		let context: string | undefined = this.attached.attachment?.text;
+		if (context === undefined && this.chip.includeNote) context = this.chip.useSelection ? this.note.selection() : this.note.cachedText();
 		try {
 			const preview = this.preview(context);
 			if (!preview) return;
 			this.meter.update(preview.estimatedTokens, this.promptBudget(), preview.budget);
-			this.fit = context === undefined ? undefined : preview.context;
+			// The chip speaks for the note; an attached selection is not the note.
+			this.fit = context === undefined || this.attached.attachment ? undefined : preview.context;
 			this.chip.update({ fit: this.fit });
 			this.tellNoteFit();
 		} catch {

@@ -3,6 +3,7 @@ import type { WorkspaceLeaf } from "obsidian";
 import { promptBudget } from "../chat/chatSettings";
 import type { ChatMessage } from "../core/types";
 import { ActiveSession } from "./ActiveSession";
+import type { Attachment } from "./AttachedSelection";
 import { ChatHeader } from "./ChatHeader";
 import { ChatModel } from "./ChatModel";
 import { Composer } from "./Composer";
@@ -53,6 +54,8 @@ export class DiscoverView extends ItemView {
 	private closed = false;
 	/** The prompt to pick a model, while it is on screen. */
 	private modelPrompt: HTMLElement | undefined;
+	/** Settles once the engine is built (or failed to build): commands wait for it. */
+	private ready: Promise<void> = Promise.resolve();
 
 	constructor(
 		leaf: WorkspaceLeaf,
@@ -141,7 +144,8 @@ export class DiscoverView extends ItemView {
 
 		const draft = savedDraft(this.host);
 		if (draft !== "") this.composer.setValue(draft, false);
-		await this.start();
+		this.ready = this.start();
+		await this.ready;
 	}
 
 	/** Builds the engine and shows the active session; a failure shows why, with Retry. */
@@ -338,6 +342,8 @@ export class DiscoverView extends ItemView {
 			this.status.set("Waiting for the model…");
 			const answer = await runtime.chat.sendMessage(turn.text, options);
 			this.list.upsert(answer);
+			// The attached selection has had its answer; a command about the whole note never used it.
+			if (!turn.wholeNote) this.context.detachSelection();
 		} catch (err) {
 			this.onSendFailed(err, turn, controller.signal.aborted);
 		} finally {
@@ -402,6 +408,54 @@ export class DiscoverView extends ItemView {
 		await this.active.refreshTitle();
 		this.context.updatePreview();
 		this.showEmptyChat();
+	}
+
+	// What the commands and the editor's menu ask of the panel (see commands.ts).
+
+	/** Resolves once the engine is built, so a command run as the panel opens is not lost. */
+	whenReady(): Promise<void> {
+		return this.ready;
+	}
+
+	get isAnswering(): boolean {
+		return this.sending || this.runtime?.chat.busy === true;
+	}
+
+	/** The newest answer's text, or undefined when the chat has none (or it failed). */
+	lastAnswer(): string | undefined {
+		const messages = this.runtime?.chat.messages ?? [];
+		for (let i = messages.length - 1; i >= 0; i--) {
+			const m = messages[i];
+			if (m?.role === "assistant" && m.error === undefined && m.content.trim() !== "") return m.content;
+		}
+		return undefined;
+	}
+
+	startNewChat(): Promise<void> {
+		return this.newChat();
+	}
+
+	showHistory(): void {
+		this.openHistory();
+	}
+
+	/** Attaches the text as the next message's context and puts the cursor in the input. */
+	askAbout(attachment: Attachment): void {
+		this.context.attachSelection(attachment);
+		this.composer.focus();
+	}
+
+	focusInput(): void {
+		this.composer.focus();
+	}
+
+	stopAnswer(): void {
+		this.stop();
+	}
+
+	/** Runs a `/` command as if typed (e.g. "Summarize this note"). */
+	runSlashCommand(command: SlashCommand): Promise<void> {
+		return this.runCommand(command);
 	}
 
 	private onChatEvent(e: ChatEvent): void {
