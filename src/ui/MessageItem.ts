@@ -1,8 +1,8 @@
-import { Component, setIcon } from "obsidian";
+import { Component } from "obsidian";
 import type { App } from "obsidian";
 import type { ChatMessage, Role } from "../core/types";
-import { copyToClipboard } from "./clipboard";
 import { splitMarkdownBlocks } from "./markdownBlocks";
+import { MessageActions } from "./MessageActions";
 import { ThinkingBlock } from "./ThinkingBlock";
 import { renderUntrustedMarkdown } from "./safeMarkdown";
 
@@ -68,12 +68,7 @@ export class MessageItem {
 		if (before) parentEl.insertBefore(this.el, before);
 		this.bodyEl = this.el.createDiv({ cls: "discover-chat-message-body" });
 		this.metaEl = this.el.createDiv({ cls: "discover-chat-message-meta" });
-		const copy = this.metaEl.createEl("button", {
-			cls: ["clickable-icon", "discover-chat-icon-button", "discover-chat-copy"],
-			attr: { "aria-label": "Copy message", type: "button" },
-		});
-		setIcon(copy, "copy");
-		copy.addEventListener("click", () => void copyToClipboard(this.content));
+		new MessageActions(this.metaEl, ctx.app, role, () => this.content, this.el);
 	}
 
 	/** Applies a saved message: content, the "stopped" or "interrupted" mark, an error note. */
