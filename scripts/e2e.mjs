@@ -237,6 +237,21 @@ try {
 		await page.evaluate(() => document.body.classList.replace("theme-dark", "theme-light"));
 	});
 
+	await step("a message's actions show on hover", async () => {
+		const answer = page.locator(`${VIEW} .discover-chat-message-assistant`).last();
+		await answer.hover();
+		await page.waitForTimeout(200);
+		const labels = await answer.locator(".discover-chat-message-actions button:visible").evaluateAll((els) => els.map((el) => el.getAttribute("aria-label")));
+		check(labels.join(",") === "Copy message,Insert into the note,Copy as a quote callout", `an answer shows Copy, Insert and Copy as a quote callout (saw ${labels.join(", ")})`);
+		await page.screenshot({ path: join(artifacts, "message-actions-light.png") });
+		await page.evaluate(() => window.e2e.app.setDarkMode(true));
+		await page.evaluate(() => document.body.classList.replace("theme-light", "theme-dark"));
+		await answer.hover();
+		await page.screenshot({ path: join(artifacts, "message-actions-dark.png") });
+		await page.evaluate(() => window.e2e.app.setDarkMode(false));
+		await page.evaluate(() => document.body.classList.replace("theme-dark", "theme-light"));
+	});
+
 	await step("a thinking model: its thinking streams into a block above the answer, then folds", async () => {
 		// A local reasoning model served without a reasoning parser: <think>…</think> in the answer text.
 		const thought = "The person asks about stomata. They open to let carbon dioxide in and water vapour out, and guard cells control them.".split(/(?= )/);
