@@ -1,9 +1,10 @@
-// Lifecycle only: load, migrate and validate settings, register the settings tab (and the panel).
+// Lifecycle only: load, migrate and validate settings, register the settings tab, the panel and its commands.
 // Everything heavy (the engine, providers, sessions) is built when the panel first opens.
 import { Notice, Plugin } from "obsidian";
 import { DEFAULT_SETTINGS, FIELD_LABELS, SETTINGS_VERSION, sanitizeSettings, type DiscoverSettings } from "./settings";
 import { LEGACY_SECRET_NAME, migrateSettings } from "./ui/settingsMigration";
 import { DiscoverSettingTab } from "./ui/SettingTab";
+import { registerDiscoverCommands } from "./ui/commands";
 import { refreshDiscoverPanels, registerDiscoverPanel } from "./ui/registerPanel";
 
 export default class DiscoverPlugin extends Plugin {
@@ -20,6 +21,8 @@ export default class DiscoverPlugin extends Plugin {
 		this.addSettingTab(this.settingTab);
 		// The chat panel: view, ribbon icon and "Open chat"; the view builds its engine on first open.
 		registerDiscoverPanel(this);
+		// Commands that act on the panel, and "Ask about selection" in the editor's menu.
+		registerDiscoverCommands(this);
 	}
 
 	async loadSettings(): Promise<void> {

@@ -3,7 +3,7 @@
 // without "Discover", which Obsidian adds in the command palette.
 import type { Editor, MarkdownFileInfo, Plugin } from "obsidian";
 import { DiscoverView } from "./DiscoverView";
-import { openDiscoverPanel } from "./registerPanel";
+import { openDiscoverPanel } from "./openPanel";
 import { SLASH_COMMANDS } from "./slashCommands";
 import { VIEW_TYPE_DISCOVER } from "./viewType";
 

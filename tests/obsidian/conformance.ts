@@ -91,6 +91,8 @@ export const INHERITED_BY: Record<string, keyof typeof COVERED> = {
 	FileView: "MarkdownView",
 	TextFileView: "MarkdownView",
 	SettingTab: "PluginSettingTab",
+	// What editor events and commands get as `info`/`ctx`: the runtime passes the MarkdownView.
+	MarkdownFileInfo: "MarkdownView",
 };
 
 /**
