@@ -59,9 +59,16 @@ export class ContextBar {
 		this.updatePreview();
 	}
 
-	/** The attached selection was answered about: the next message goes with the note again. */
-	detachSelection(): void {
-		if (!this.attached.attachment) return;
+	get attachment(): Attachment | undefined {
+		return this.attached.attachment;
+	}
+
+	/**
+	 * The attached selection was answered about: the next message goes with the note again. Only
+	 * `sent`, the one that went out: one attached while the answer streamed waits for its own turn.
+	 */
+	detachSelection(sent: Attachment | undefined): void {
+		if (!sent || this.attached.attachment !== sent) return;
 		this.attached.set(undefined);
 		this.updatePreview();
 	}

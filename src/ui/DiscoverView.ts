@@ -332,6 +332,8 @@ export class DiscoverView extends ItemView {
 				this.list.showNote(`Chats are now saved in “${to}”. The earlier chat stays in “${from}”. Your message is back in the input.`);
 				return;
 			}
+			// A command about the whole note never sends the attached selection, so never uses it up.
+			const attachment = turn.withContext && !turn.wholeNote ? this.context.attachment : undefined;
 			if (turn.withContext) Object.assign(options, await this.context.contextFor(turn.wholeNote));
 			if (controller.signal.aborted) {
 				// Stopped before anything went out: the question goes back into the input, unsent.
@@ -342,8 +344,8 @@ export class DiscoverView extends ItemView {
 			this.status.set("Waiting for the model…");
 			const answer = await runtime.chat.sendMessage(turn.text, options);
 			this.list.upsert(answer);
-			// The attached selection has had its answer; a command about the whole note never used it.
-			if (!turn.wholeNote) this.context.detachSelection();
+			// The attached selection has had its answer.
+			this.context.detachSelection(attachment);
 		} catch (err) {
 			this.onSendFailed(err, turn, controller.signal.aborted);
 		} finally {

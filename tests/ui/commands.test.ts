@@ -118,6 +118,26 @@ describe("commands", () => {
 		expect(m.chat.sent[1]!.opts.context).toBe(NOTE_TEXT);
 	});
 
+	it("a selection attached while an answer streams waits for the next message", async () => {
+		const m = await setup();
+		const editor = m.markdownView!.editor;
+		editor.select(0, 7);
+		await run(m.app, "ask-about-selection");
+		typeInto(m.input(), "First");
+		pressKey(m.input(), "Enter");
+		await flush();
+		editor.select(NOTE_TEXT.indexOf("It links"), NOTE_TEXT.length - 1);
+		await run(m.app, "ask-about-selection");
+		m.chat.token("Answer one.");
+		m.chat.finish();
+		await flush();
+		expect(attachmentEl(m).hasClass("discover-chat-hidden")).toBe(false);
+		typeInto(m.input(), "Second");
+		pressKey(m.input(), "Enter");
+		await flush();
+		expect(m.chat.sent.map((s) => s.opts.context)).toEqual(["# Alpha", "It links to [[Beta]]."]);
+	});
+
 	it("the attached selection can be removed before sending", async () => {
 		const m = await setup();
 		m.markdownView!.editor.select(0, 7);
