@@ -14,8 +14,12 @@ import { ROOT } from "./sourceGraph";
 const config = (await import(pathToFileURL(join(ROOT, "esbuild.config.mjs")).href)) as { buildOptions: (prod: boolean) => esbuild.BuildOptions; EXTERNAL: string[] };
 const { buildOptions, EXTERNAL } = config;
 
-/** Minified main.js may grow to this; today it is about 145 KB. */
-const MAX_BYTES = 220_000;
+/**
+ * Minified main.js may grow to this. Today it is about 226 KB (main alone was 221 KB, over the old
+ * 220 KB, once the empty chat and model menu landed; commands and message actions add about 5 KB).
+ * A bundled dev tool such as a tokenizer adds hundreds of KB, which this still catches.
+ */
+const MAX_BYTES = 240_000;
 /** What the bundle may leave to `require`: Obsidian, and Node's http(s) for the desktop transport. */
 const ALLOWED_REQUIRES = ["obsidian", "node:http", "node:https"];
 

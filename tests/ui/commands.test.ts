@@ -156,8 +156,8 @@ describe("commands", () => {
 		expect(openEditorMenu(m.app, view).items).toHaveLength(0);
 		view.editor.select(0, 7);
 		const items = openEditorMenu(m.app, view).items;
-		expect(items.map((i) => i.title)).toEqual(["Ask about selection in chat"]);
-		items[0]!.click();
+		expect(items.map((i) => i.dom.querySelector(".menu-item-title")?.textContent)).toEqual(["Ask about selection in chat"]);
+		items[0]!.dom.click();
 		await flush();
 		expect(attachmentEl(m).hasClass("discover-chat-hidden")).toBe(false);
 		typeInto(m.input(), "What is this?");
