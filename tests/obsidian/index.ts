@@ -23,8 +23,8 @@ export {
 export { Component, Events } from "./events";
 export { addIcon, getIcon, getIconIds, setIcon, setTooltip } from "./icons";
 export { MarkdownRenderChild, MarkdownRenderer } from "./markdown";
-export { debounce, Platform, requestUrl, Tasks } from "./misc";
 export { Menu, MenuItem } from "./menu";
+export { debounce, Platform, requestUrl, Tasks } from "./misc";
 export { Modal, Notice } from "./modal";
 export { normalizePath } from "./paths";
 export { Plugin } from "./plugin";
