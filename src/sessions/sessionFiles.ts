@@ -1,14 +1,15 @@
-import { finishInterruptedReplace, replaceFile } from "./atomicWrite";
+import { finishInterruptedReplace } from "./atomicWrite";
 import { lineHash, readFileText, textWithLines, utf8Length } from "./fileText";
 import { encodeRecord, parseSessionFile, type HeaderRecord, type SessionRecord } from "./records";
-import { parseIndex, serializeIndex, type IndexEntry } from "./sessionIndex";
+import type { IndexEntry } from "./sessionIndex";
+import { SessionIndexFile } from "./indexFile";
 import { EXT, idOfTempName, isSessionId, quoteId, SESSIONS_DIR, SessionNotFoundError, sessionPath, tempPathOf, TMP_SUFFIX, writerTag } from "./sessionIds";
 import { recordHash, rewriteMerging } from "./rewriteMerging";
 import { compactRecords, SessionState } from "./sessionState";
 import type { FileStore } from "./store";
 
 export { SESSIONS_DIR, SessionNotFoundError };
-export const INDEX_PATH = "index.json";
+export { INDEX_PATH } from "./indexFile";
 /** A stamp no file has: the file is missing. */
 const MISSING = "missing";
 /** Files checked or read in parallel during a refresh. */
@@ -36,16 +37,8 @@ interface Stamped {
 	size: number | undefined;
 }
 
-
 async function inParallel<T>(items: readonly T[], width: number, task: (item: T) => Promise<void>): Promise<void> {
 	for (let i = 0; i < items.length; i += width) await Promise.all(items.slice(i, i + width).map(task));
-}
-
-function sameEntry(a: IndexEntry | undefined, b: IndexEntry): boolean {
-	if (a === undefined || a.stamp !== b.stamp) return false;
-	const x = a.summary;
-	const y = b.summary;
-	return x.title === y.title && x.createdAt === y.createdAt && x.updatedAt === y.updatedAt && x.messageCount === y.messageCount && x.preview === y.preview;
 }
 
 /**
@@ -69,8 +62,7 @@ export class SessionFiles {
 	 * it is written again.
 	 */
 	private readonly unconfirmed = new Map<string, Map<number, SessionRecord>>();
-	private index: Map<string, IndexEntry> | undefined;
-	private indexDirty = false;
+	private readonly index: SessionIndexFile;
 	private lastFullCheck = Number.NEGATIVE_INFINITY;
 	/** Names this writer's temporary files: two writers rewriting one session never share one. */
 	private readonly tag = writerTag();
@@ -80,7 +72,9 @@ export class SessionFiles {
 		private readonly warn: (message: string) => void,
 		private readonly now: () => number,
 		private readonly recheckMs: number,
-	) {}
+	) {
+		this.index = new SessionIndexFile(store, warn);
+	}
 
 	private isoNow(): string {
 		return new Date(this.now()).toISOString();
@@ -96,37 +90,16 @@ export class SessionFiles {
 		return stat === null ? { stamp: MISSING, size: undefined } : { stamp: `${stat.size}:${stat.mtime}`, size: stat.size };
 	}
 
-	private async ensureIndex(): Promise<Map<string, IndexEntry>> {
-		if (this.index !== undefined) return this.index;
-		let loaded: Map<string, IndexEntry> | undefined;
-		if (await this.store.exists(INDEX_PATH)) {
-			try {
-				loaded = parseIndex(await this.store.read(INDEX_PATH));
-			} catch {
-				loaded = undefined;
-			}
-			if (loaded === undefined) this.warn("The session index was unreadable; rebuilding it from the session files.");
-		}
-		this.index = loaded ?? new Map();
-		this.indexDirty = loaded === undefined;
-		return this.index;
-	}
-
 	/** Caches `entry` and updates the session's index entry. */
 	private async remember(entry: Cached): Promise<void> {
-		const index = await this.ensureIndex();
+		await this.index.put(entry.state.id, { summary: entry.state.toSummary(), stamp: entry.stamp });
 		this.cache.set(entry.state.id, entry);
-		const row = { summary: entry.state.toSummary(), stamp: entry.stamp };
-		if (!sameEntry(index.get(entry.state.id), row)) {
-			index.set(entry.state.id, row);
-			this.indexDirty = true;
-		}
 	}
 
 	private forget(id: string): void {
 		this.cache.delete(id);
 		this.unconfirmed.delete(id);
-		if (this.index?.delete(id) === true) this.indexDirty = true;
+		this.index.delete(id);
 	}
 
 	private unconfirmedOf(id: string): Map<number, SessionRecord> {
@@ -198,7 +171,7 @@ export class SessionFiles {
 	/** For search after refresh(): the cached session if it matches the index, else a fresh read. */
 	async stateForSearch(id: string): Promise<SessionState | undefined> {
 		const cached = this.cache.get(id);
-		if (cached !== undefined && cached.stamp === this.index?.get(id)?.stamp) return cached.state;
+		if (cached !== undefined && cached.stamp === this.index.get(id)?.stamp) return cached.state;
 		return this.tryRead(id);
 	}
 
@@ -342,7 +315,7 @@ export class SessionFiles {
 		const nowMs = this.now();
 		// A clock that went backwards forces a check rather than trusting a future time.
 		const fullCheck = nowMs - this.lastFullCheck >= this.recheckMs || nowMs < this.lastFullCheck;
-		const index = await this.ensureIndex();
+		const index = await this.index.load();
 		const names = new Set(await this.store.list(SESSIONS_DIR));
 		for (const name of names) {
 			const id = idOfTempName(name);
@@ -371,19 +344,12 @@ export class SessionFiles {
 	reset(): void {
 		this.cache.clear();
 		this.unconfirmed.clear();
-		this.index = undefined;
-		this.indexDirty = false;
+		this.index.reset();
 		this.lastFullCheck = Number.NEGATIVE_INFINITY;
 	}
 
 	/** Writes the index if it changed. A failure only warns: the session files are the truth. */
-	async saveIndex(): Promise<void> {
-		if (!this.indexDirty || this.index === undefined) return;
-		try {
-			await replaceFile(this.store, INDEX_PATH, serializeIndex(this.index));
-			this.indexDirty = false;
-		} catch (err) {
-			this.warn(`The session index could not be saved: ${String(err)}`);
-		}
+	saveIndex(): Promise<void> {
+		return this.index.save();
 	}
 }
