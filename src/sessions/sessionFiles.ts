@@ -3,6 +3,7 @@ import { lineHash, readFileText, textWithLines, utf8Length } from "./fileText";
 import { encodeRecord, parseSessionFile, type HeaderRecord, type SessionRecord } from "./records";
 import type { IndexEntry } from "./sessionIndex";
 import { SessionIndexFile } from "./indexFile";
+import { UnconfirmedRecords } from "./unconfirmedRecords";
 import { EXT, idOfTempName, isSessionId, quoteId, SESSIONS_DIR, SessionNotFoundError, sessionPath, tempPathOf, TMP_SUFFIX, writerTag } from "./sessionIds";
 import { recordHash, rewriteMerging } from "./rewriteMerging";
 import { compactRecords, SessionState } from "./sessionState";
@@ -56,12 +57,7 @@ async function inParallel<T>(items: readonly T[], width: number, task: (item: T)
  */
 export class SessionFiles {
 	private readonly cache = new Map<string, Cached>();
-	/**
-	 * Records this manager wrote and has not yet seen in a read of the file. When a read finds one
-	 * missing (another writer's rename replaced the file in the instant after its last check),
-	 * it is written again.
-	 */
-	private readonly unconfirmed = new Map<string, Map<number, SessionRecord>>();
+	private readonly unconfirmed = new UnconfirmedRecords();
 	private readonly index: SessionIndexFile;
 	private lastFullCheck = Number.NEGATIVE_INFINITY;
 	/** Names this writer's temporary files: two writers rewriting one session never share one. */
@@ -98,14 +94,8 @@ export class SessionFiles {
 
 	private forget(id: string): void {
 		this.cache.delete(id);
-		this.unconfirmed.delete(id);
+		this.unconfirmed.forget(id);
 		this.index.delete(id);
-	}
-
-	private unconfirmedOf(id: string): Map<number, SessionRecord> {
-		let mine = this.unconfirmed.get(id);
-		if (mine === undefined) this.unconfirmed.set(id, (mine = new Map<number, SessionRecord>()));
-		return mine;
 	}
 
 	/** Finishes an interrupted rewrite of a missing file from its temporary file; false when there is none. */
@@ -143,13 +133,7 @@ export class SessionFiles {
 
 	/** Writes again what this manager wrote that another writer's rewrite erased; forgets what is safe. */
 	private async restoreLost(entry: Cached): Promise<Cached> {
-		const mine = this.unconfirmed.get(entry.state.id);
-		if (mine === undefined || mine.size === 0) return entry;
-		const lost: SessionRecord[] = [];
-		for (const [hash, record] of mine) {
-			if (entry.seen.has(hash) || !entry.state.isNews(record)) mine.delete(hash);
-			else lost.push(record);
-		}
+		const lost = this.unconfirmed.lost(entry.state.id, entry.seen, (record) => entry.state.isNews(record));
 		if (lost.length === 0) return entry;
 		this.warn(`Session ${quoteId(entry.state.id)}: ${lost.length} record(s) written here were replaced by another device's copy of the file at the same moment; written again.`);
 		return this.appendRecords(entry.state.id, lost);
@@ -230,14 +214,13 @@ export class SessionFiles {
 		const entry = await this.entry(id);
 		const lines = records.map(encodeRecord);
 		const data = (entry.state.endsWithNewline ? "" : "\n") + lines.join("");
-		const mine = this.unconfirmedOf(id);
-		for (const record of records) mine.set(recordHash(record), record);
+		const takeBack = this.unconfirmed.add(id, records);
 		try {
 			await this.store.append(path, data);
 		} catch (err) {
 			// Part of the line may have been written: read the file again next time. The caller
 			// learns the write failed, so it is not written again behind its back either.
-			for (const record of records) mine.delete(recordHash(record));
+			takeBack();
 			this.cache.delete(id);
 			throw err;
 		}
@@ -292,7 +275,7 @@ export class SessionFiles {
 		const state = SessionState.fromRecords(id, done.records, this.isoNow());
 		state.undecodable.push(...done.undecodable);
 		// Until a later read shows them, these records are ours to write again if a rename erases them.
-		this.unconfirmed.set(id, new Map(done.records.filter((r) => r.type !== "session").map((r) => [recordHash(r), r])));
+		this.unconfirmed.replace(id, done.records.filter((r) => r.type !== "session"));
 		await this.settle(path, state, done.text, done.records);
 	}
 
