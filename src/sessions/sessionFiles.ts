@@ -1,18 +1,16 @@
-import { finishInterruptedReplace } from "./atomicWrite";
 import { lineHash, readFileText, textWithLines, utf8Length } from "./fileText";
 import { encodeRecord, parseSessionFile, type HeaderRecord, type SessionRecord } from "./records";
 import type { IndexEntry } from "./sessionIndex";
 import { SessionIndexFile } from "./indexFile";
 import { UnconfirmedRecords } from "./unconfirmedRecords";
-import { EXT, idOfTempName, isSessionId, quoteId, SESSIONS_DIR, SessionNotFoundError, sessionPath, tempPathOf, TMP_SUFFIX, writerTag } from "./sessionIds";
+import { quoteId, SESSIONS_DIR, SessionNotFoundError, sessionPath, tempPathOf, TMP_SUFFIX, writerTag } from "./sessionIds";
+import { fileStamp, recoverTemp, sessionIdsInFolder } from "./sessionFolder";
 import { recordHash, rewriteMerging } from "./rewriteMerging";
 import { compactRecords, SessionState } from "./sessionState";
 import type { FileStore } from "./store";
 
 export { SESSIONS_DIR, SessionNotFoundError };
 export { INDEX_PATH } from "./indexFile";
-/** A stamp no file has: the file is missing. */
-const MISSING = "missing";
 /** Files checked or read in parallel during a refresh. */
 const PARALLEL = 32;
 /** Compact a file once this many records are superseded and they outnumber the messages. */
@@ -31,11 +29,6 @@ interface Cached {
 	size: number | undefined;
 	/** lineHash of every line this manager has read or written in the file: any other line is news. */
 	seen: Set<number>;
-}
-
-interface Stamped {
-	stamp: string;
-	size: number | undefined;
 }
 
 async function inParallel<T>(items: readonly T[], width: number, task: (item: T) => Promise<void>): Promise<void> {
@@ -80,12 +73,6 @@ export class SessionFiles {
 		return sessionPath(id);
 	}
 
-	private async statOf(path: string): Promise<Stamped> {
-		if (this.store.stat === undefined) return { stamp: "", size: undefined };
-		const stat = await this.store.stat(path);
-		return stat === null ? { stamp: MISSING, size: undefined } : { stamp: `${stat.size}:${stat.mtime}`, size: stat.size };
-	}
-
 	/** Caches `entry` and updates the session's index entry. */
 	private async remember(entry: Cached): Promise<void> {
 		await this.index.put(entry.state.id, { summary: entry.state.toSummary(), stamp: entry.stamp });
@@ -98,24 +85,15 @@ export class SessionFiles {
 		this.index.delete(id);
 	}
 
-	/** Finishes an interrupted rewrite of a missing file from its temporary file; false when there is none. */
-	private async recoverTemp(id: string, names?: readonly string[]): Promise<boolean> {
-		const temp = (names ?? (await this.store.list(SESSIONS_DIR))).find((name) => idOfTempName(name) === id);
-		if (temp === undefined) return false;
-		await finishInterruptedReplace(this.store, `${SESSIONS_DIR}/${temp}`, sessionPath(id));
-		this.warn(`Session ${quoteId(id)}: finished a rewrite that was interrupted.`);
-		return true;
-	}
-
 	/** Reads and parses the file; unreadable lines are reported and kept as corrupt records. */
 	private async read(id: string): Promise<Cached> {
 		const path = sessionPath(id);
-		if (!(await this.store.exists(path)) && !(await this.recoverTemp(id))) {
+		if (!(await this.store.exists(path)) && !(await recoverTemp(this.store, this.warn, id))) {
 			this.forget(id);
 			throw new SessionNotFoundError(id);
 		}
 		// Stamp before reading: a write racing the read leaves a stale stamp, never stale content.
-		const { stamp, size } = await this.statOf(path);
+		const { stamp, size } = await fileStamp(this.store, path);
 		const file = await readFileText(this.store, path);
 		const parsed = parseSessionFile(file.text, file.undecodable);
 		for (const problem of parsed.problems) {
@@ -143,7 +121,7 @@ export class SessionFiles {
 	private async entry(id: string): Promise<Cached> {
 		const path = sessionPath(id);
 		const cached = this.cache.get(id);
-		if (cached !== undefined && (await this.statOf(path)).stamp === cached.stamp) return cached;
+		if (cached !== undefined && (await fileStamp(this.store, path)).stamp === cached.stamp) return cached;
 		return this.read(id);
 	}
 
@@ -186,7 +164,7 @@ export class SessionFiles {
 	 */
 	private async settle(path: string, state: SessionState, text: string, records: readonly SessionRecord[]): Promise<Cached> {
 		// Stamp first: a change after it leaves a stale stamp, which only costs a read later.
-		const after = await this.statOf(path);
+		const after = await fileStamp(this.store, path);
 		const back = await readFileText(this.store, path);
 		const written = state.undecodable.length === 0 ? text : new TextDecoder().decode(textWithLines(text, state.undecodable));
 		if (back.text !== written) {
@@ -225,7 +203,7 @@ export class SessionFiles {
 			throw err;
 		}
 		const expected = entry.size === undefined ? undefined : entry.size + utf8Length(data);
-		const after = await this.statOf(path);
+		const after = await fileStamp(this.store, path);
 		if (after.size !== expected) {
 			// Another writer's bytes landed between our last check and now: read them.
 			this.cache.delete(id);
@@ -299,22 +277,13 @@ export class SessionFiles {
 		// A clock that went backwards forces a check rather than trusting a future time.
 		const fullCheck = nowMs - this.lastFullCheck >= this.recheckMs || nowMs < this.lastFullCheck;
 		const index = await this.index.load();
-		const names = new Set(await this.store.list(SESSIONS_DIR));
-		for (const name of names) {
-			const id = idOfTempName(name);
-			if (id === undefined) continue;
-			// Next to its session file, a temporary file is an unfinished write (or another
-			// writer's, which then finds it gone and starts its rewrite over).
-			if (names.has(id + EXT)) await this.store.remove(`${SESSIONS_DIR}/${name}`);
-			else if (await this.recoverTemp(id, [name])) names.add(id + EXT);
-		}
-		const ids = [...names].filter((n) => n.endsWith(EXT)).map((n) => n.slice(0, -EXT.length)).filter(isSessionId);
+		const ids = await sessionIdsInFolder(this.store, this.warn);
 		const present = new Set(ids);
 		for (const id of [...index.keys()]) if (!present.has(id)) this.forget(id);
 		const stale: string[] = [];
 		await inParallel(ids, PARALLEL, async (id) => {
 			const entry = index.get(id);
-			if (entry === undefined || (fullCheck && (await this.statOf(sessionPath(id))).stamp !== entry.stamp)) stale.push(id);
+			if (entry === undefined || (fullCheck && (await fileStamp(this.store, sessionPath(id))).stamp !== entry.stamp)) stale.push(id);
 		});
 		if (fullCheck) this.lastFullCheck = nowMs;
 		await inParallel(stale, PARALLEL, async (id) => {
