@@ -16,6 +16,11 @@
 // Only top-level fenced code blocks are skipped (their text is shown as code, never parsed), and
 // not `mermaid` ones, which are rendered as diagrams with HTML labels.
 
+import { codeRegions } from "./codeRegions";
+import { cleanUrl, hostOf, isRemoteUrl } from "./remoteUrls";
+
+export { hostOf, isRemoteUrl };
+
 export type RemoteLoadKind =
 	/** A remote image, the whole syntax: shown as a placeholder (panel) or a plain link (export). */
 	| "image"
@@ -48,66 +53,6 @@ const CANDIDATE = /!\[|<\/?[A-Za-z]|(?<![\w-])(?:url|src|image|image-set|-webkit
 const DATA_IMAGE_TAG = /^<img[ \t]+src="data:[^"&\\<>]*"(?:[ \t]+alt="[^"&\\<>]*")?[ \t]*\/?>/i;
 /** Longest bracketed text or destination examined; longer counts as unreadable (and is broken up). */
 const MAX_SCAN = 4000;
-
-const NAMED_ENTITIES: Record<string, string> = {
-	amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", colon: ":", sol: "/", bsol: "\\", period: ".", excl: "!",
-	lpar: "(", rpar: ")", num: "#", percnt: "%", commat: "@", semi: ";", equals: "=", quest: "?", tab: "\t", newline: "\n", nbsp: "\u00a0",
-};
-
-/** Undoes character references as HTML and Markdown read them; undefined when one is unknown. */
-function decodeReferences(text: string): string | undefined {
-	let unknown = false;
-	const out = text.replace(/&(#[xX][0-9a-fA-F]+|#[0-9]+|[A-Za-z][A-Za-z0-9]*);?/g, (whole, ref: string) => {
-		if (ref.startsWith("#")) {
-			const code = ref[1] === "x" || ref[1] === "X" ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
-			return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : "\ufffd";
-		}
-		const named = NAMED_ENTITIES[ref.toLowerCase()];
-		if (named === undefined) unknown = true;
-		return named ?? whole;
-	});
-	return unknown ? undefined : out;
-}
-
-/**
- * True unless `raw` is clearly local: a vault path (relative), an `app:` resource or a `data:` URL.
- * Protocol-relative `//host`, `\\host` (read as `//host`, and a Windows file share), any other scheme,
- * and anything that hides its form (unknown entities) count as remote.
- */
-export function isRemoteUrl(raw: string): boolean {
-	// Read with and without Markdown's backslash escapes: HTML attributes have none.
-	const candidates: string[] = [];
-	for (const text of [raw, raw.replace(/\\([!-/:-@[-`{-~])/g, "$1")]) {
-		const decoded = decodeReferences(text);
-		if (decoded === undefined) return true;
-		candidates.push(decoded);
-		try {
-			candidates.push(decodeURIComponent(decoded));
-		} catch {
-			// Not percent-decodable: the renderer cannot decode it either.
-		}
-	}
-	return candidates.some((c) => {
-		// What the URL parser does first: drop tabs and newlines, trim controls and spaces.
-		// eslint-disable-next-line no-control-regex -- control characters are what this looks for
-		const s = c.replace(/[\t\n\r]/g, "").replace(/^[\u0000-\u0020]+/, "").replace(/\\/g, "/");
-		if (/^(?:data|app):/i.test(s)) return false;
-		return /^[A-Za-z][A-Za-z0-9+.-]*:/.test(s) || s.startsWith("//");
-	});
-}
-
-/** The host a URL points at, for "Image from …"; the address itself (cut) when it has none. */
-export function hostOf(url: string): string {
-	try {
-		const parsed = new URL(url.trim().replace(/\\/g, "/"), "https://invalid.invalid/");
-		if (parsed.hostname !== "" && parsed.hostname !== "invalid.invalid") return parsed.hostname;
-	} catch {
-		// Fall through to the text itself.
-	}
-	// eslint-disable-next-line no-control-regex -- control characters are what this looks for
-	const text = url.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, "").trim();
-	return text.length > 60 ? `${text.slice(0, 57)}…` : text || "an unknown address";
-}
 
 /** Index just past the `]` matching the `[` at `open`, or -1. Escapes and nesting as CommonMark. */
 function closeBracket(md: string, open: number): number {
@@ -178,69 +123,6 @@ const normalizeLabel = (label: string): string => label.trim().replace(/\s+/g, "
 
 /** A local image written so plainly that every Markdown parser reads the same destination. */
 const SIMPLE_IMAGE = /^!\[[^[\]\\`<>!&\n]*\]\((?:[^\s()<>\\&"'`]+|<[^<>\n\\&]*>)(?:[ \t]+"[^"\\&<>\n]*")?\)$/;
-
-/** Any line that looks like a fence, in a container or not. */
-const FENCE_LIKE = /^[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)*(`{3,}|~{3,})(.*)$/;
-/** A line that may start an HTML block (also inside a quote or a list item). */
-const HTML_BLOCK_LINE = /^[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)*<[A-Za-z/!?]/;
-/** HTML blocks that run past blank lines, to their own end marker. */
-const RAW_BLOCK = /^[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)*(?:<(pre|script|style|textarea)(?=[\s>]|$)|(<!--)|(<\?)|(<!\[CDATA\[)|(<![A-Za-z]))/i;
-
-interface CodeRegions {
-	/** Fenced code to leave alone: every parser reads it as code. */
-	skip: [number, number][];
-	/** Diagrams: rendered, and CSS inside them can load images. */
-	mermaid: [number, number][];
-}
-
-function rawBlockCloser(line: string): RegExp | undefined {
-	const m = RAW_BLOCK.exec(line);
-	if (!m) return undefined;
-	const closer = m[1] ? new RegExp(`</${m[1]}>`, "i") : m[2] ? /-->/ : m[3] ? /\?>/ : m[4] ? /\]\]>/ : />/;
-	return closer.test(line.slice(m[0].length)) ? undefined : closer;
-}
-
-/**
- * The fenced code blocks, when the text's fences are unambiguous: every fence line unindented and
- * outside any container, each closed by its own marker, none where an HTML block may be open.
- * Parsers differ on the other cases, so then nothing is skipped (undefined) and all text is checked.
- */
-function codeRegions(md: string): CodeRegions | undefined {
-	const regions: CodeRegions = { skip: [], mermaid: [] };
-	let open: { char: string; length: number; start: number; mermaid: boolean } | undefined;
-	let htmlInParagraph = false;
-	let rawCloser: RegExp | undefined;
-	let pos = 0;
-	while (pos <= md.length) {
-		const nl = md.indexOf("\n", pos);
-		const end = nl < 0 ? md.length : nl;
-		const line = md.slice(pos, end);
-		const fence = FENCE_LIKE.exec(line);
-		if (open) {
-			if (fence) {
-				const marker = fence[1] ?? "";
-				if (!line.startsWith(marker) || marker[0] !== open.char || marker.length < open.length || (fence[2] ?? "").trim() !== "") return undefined;
-				(open.mermaid ? regions.mermaid : regions.skip).push([open.start, end]);
-				open = undefined;
-				htmlInParagraph = false;
-			}
-		} else if (fence) {
-			const marker = fence[1] ?? "";
-			const info = (fence[2] ?? "").trim();
-			if (!line.startsWith(marker) || rawCloser || htmlInParagraph || (marker[0] === "`" && info.includes("`"))) return undefined;
-			open = { char: marker[0] ?? "`", length: marker.length, start: pos, mermaid: /^mermaid\b/i.test(info) };
-		} else {
-			if (rawCloser?.test(line)) rawCloser = undefined;
-			else if (!rawCloser) rawCloser = rawBlockCloser(line);
-			if (line.trim() === "") htmlInParagraph = false;
-			else if (HTML_BLOCK_LINE.test(line)) htmlInParagraph = true;
-		}
-		if (nl < 0) break;
-		pos = nl + 1;
-	}
-	if (open) (open.mermaid ? regions.mermaid : regions.skip).push([open.start, md.length]);
-	return regions;
-}
 
 /** Every remote load in `md`, in order, not overlapping. */
 export function findRemoteLoads(md: string): RemoteLoad[] {
@@ -347,12 +229,6 @@ function htmlImageAt(md: string, at: number): RemoteLoad | undefined {
 	const src = attr("src") ?? attr("srcset")?.trim().split(/\s+/)[0];
 	if (src === undefined || !isRemoteUrl(src)) return undefined;
 	return { kind: "image", start: at, end: at + tag[0].length, url: cleanUrl(src, false), alt: attr("alt") ?? "" };
-}
-
-/** The URL to load on request: escapes undone, as the renderer would have used it. */
-function cleanUrl(dest: string, markdown = true): string {
-	const unescaped = markdown ? dest.replace(/\\([!-/:-@[-`{-~])/g, "$1") : dest;
-	return (decodeReferences(unescaped) ?? unescaped).replace(/[\t\n\r]/g, "").trim();
 }
 
 /** Alt text as plain words: no brackets, escapes or Markdown marks to confuse a link built from it. */

@@ -1,16 +1,16 @@
-import { finishInterruptedReplace, replaceFile } from "./atomicWrite";
 import { lineHash, readFileText, textWithLines, utf8Length } from "./fileText";
 import { encodeRecord, parseSessionFile, type HeaderRecord, type SessionRecord } from "./records";
-import { parseIndex, serializeIndex, type IndexEntry } from "./sessionIndex";
-import { EXT, idOfTempName, isSessionId, quoteId, SESSIONS_DIR, SessionNotFoundError, sessionPath, tempPathOf, TMP_SUFFIX, writerTag } from "./sessionIds";
+import type { IndexEntry } from "./sessionIndex";
+import { SessionIndexFile } from "./indexFile";
+import { UnconfirmedRecords } from "./unconfirmedRecords";
+import { quoteId, SESSIONS_DIR, SessionNotFoundError, sessionPath, tempPathOf, TMP_SUFFIX, writerTag } from "./sessionIds";
+import { fileStamp, recoverTemp, sessionIdsInFolder } from "./sessionFolder";
 import { recordHash, rewriteMerging } from "./rewriteMerging";
 import { compactRecords, SessionState } from "./sessionState";
 import type { FileStore } from "./store";
 
 export { SESSIONS_DIR, SessionNotFoundError };
-export const INDEX_PATH = "index.json";
-/** A stamp no file has: the file is missing. */
-const MISSING = "missing";
+export { INDEX_PATH } from "./indexFile";
 /** Files checked or read in parallel during a refresh. */
 const PARALLEL = 32;
 /** Compact a file once this many records are superseded and they outnumber the messages. */
@@ -31,21 +31,8 @@ interface Cached {
 	seen: Set<number>;
 }
 
-interface Stamped {
-	stamp: string;
-	size: number | undefined;
-}
-
-
 async function inParallel<T>(items: readonly T[], width: number, task: (item: T) => Promise<void>): Promise<void> {
 	for (let i = 0; i < items.length; i += width) await Promise.all(items.slice(i, i + width).map(task));
-}
-
-function sameEntry(a: IndexEntry | undefined, b: IndexEntry): boolean {
-	if (a === undefined || a.stamp !== b.stamp) return false;
-	const x = a.summary;
-	const y = b.summary;
-	return x.title === y.title && x.createdAt === y.createdAt && x.updatedAt === y.updatedAt && x.messageCount === y.messageCount && x.preview === y.preview;
 }
 
 /**
@@ -63,14 +50,8 @@ function sameEntry(a: IndexEntry | undefined, b: IndexEntry): boolean {
  */
 export class SessionFiles {
 	private readonly cache = new Map<string, Cached>();
-	/**
-	 * Records this manager wrote and has not yet seen in a read of the file. When a read finds one
-	 * missing (another writer's rename replaced the file in the instant after its last check),
-	 * it is written again.
-	 */
-	private readonly unconfirmed = new Map<string, Map<number, SessionRecord>>();
-	private index: Map<string, IndexEntry> | undefined;
-	private indexDirty = false;
+	private readonly unconfirmed = new UnconfirmedRecords();
+	private readonly index: SessionIndexFile;
 	private lastFullCheck = Number.NEGATIVE_INFINITY;
 	/** Names this writer's temporary files: two writers rewriting one session never share one. */
 	private readonly tag = writerTag();
@@ -80,7 +61,9 @@ export class SessionFiles {
 		private readonly warn: (message: string) => void,
 		private readonly now: () => number,
 		private readonly recheckMs: number,
-	) {}
+	) {
+		this.index = new SessionIndexFile(store, warn);
+	}
 
 	private isoNow(): string {
 		return new Date(this.now()).toISOString();
@@ -90,69 +73,27 @@ export class SessionFiles {
 		return sessionPath(id);
 	}
 
-	private async statOf(path: string): Promise<Stamped> {
-		if (this.store.stat === undefined) return { stamp: "", size: undefined };
-		const stat = await this.store.stat(path);
-		return stat === null ? { stamp: MISSING, size: undefined } : { stamp: `${stat.size}:${stat.mtime}`, size: stat.size };
-	}
-
-	private async ensureIndex(): Promise<Map<string, IndexEntry>> {
-		if (this.index !== undefined) return this.index;
-		let loaded: Map<string, IndexEntry> | undefined;
-		if (await this.store.exists(INDEX_PATH)) {
-			try {
-				loaded = parseIndex(await this.store.read(INDEX_PATH));
-			} catch {
-				loaded = undefined;
-			}
-			if (loaded === undefined) this.warn("The session index was unreadable; rebuilding it from the session files.");
-		}
-		this.index = loaded ?? new Map();
-		this.indexDirty = loaded === undefined;
-		return this.index;
-	}
-
 	/** Caches `entry` and updates the session's index entry. */
 	private async remember(entry: Cached): Promise<void> {
-		const index = await this.ensureIndex();
+		await this.index.put(entry.state.id, { summary: entry.state.toSummary(), stamp: entry.stamp });
 		this.cache.set(entry.state.id, entry);
-		const row = { summary: entry.state.toSummary(), stamp: entry.stamp };
-		if (!sameEntry(index.get(entry.state.id), row)) {
-			index.set(entry.state.id, row);
-			this.indexDirty = true;
-		}
 	}
 
 	private forget(id: string): void {
 		this.cache.delete(id);
-		this.unconfirmed.delete(id);
-		if (this.index?.delete(id) === true) this.indexDirty = true;
-	}
-
-	private unconfirmedOf(id: string): Map<number, SessionRecord> {
-		let mine = this.unconfirmed.get(id);
-		if (mine === undefined) this.unconfirmed.set(id, (mine = new Map<number, SessionRecord>()));
-		return mine;
-	}
-
-	/** Finishes an interrupted rewrite of a missing file from its temporary file; false when there is none. */
-	private async recoverTemp(id: string, names?: readonly string[]): Promise<boolean> {
-		const temp = (names ?? (await this.store.list(SESSIONS_DIR))).find((name) => idOfTempName(name) === id);
-		if (temp === undefined) return false;
-		await finishInterruptedReplace(this.store, `${SESSIONS_DIR}/${temp}`, sessionPath(id));
-		this.warn(`Session ${quoteId(id)}: finished a rewrite that was interrupted.`);
-		return true;
+		this.unconfirmed.forget(id);
+		this.index.delete(id);
 	}
 
 	/** Reads and parses the file; unreadable lines are reported and kept as corrupt records. */
 	private async read(id: string): Promise<Cached> {
 		const path = sessionPath(id);
-		if (!(await this.store.exists(path)) && !(await this.recoverTemp(id))) {
+		if (!(await this.store.exists(path)) && !(await recoverTemp(this.store, this.warn, id))) {
 			this.forget(id);
 			throw new SessionNotFoundError(id);
 		}
 		// Stamp before reading: a write racing the read leaves a stale stamp, never stale content.
-		const { stamp, size } = await this.statOf(path);
+		const { stamp, size } = await fileStamp(this.store, path);
 		const file = await readFileText(this.store, path);
 		const parsed = parseSessionFile(file.text, file.undecodable);
 		for (const problem of parsed.problems) {
@@ -170,13 +111,7 @@ export class SessionFiles {
 
 	/** Writes again what this manager wrote that another writer's rewrite erased; forgets what is safe. */
 	private async restoreLost(entry: Cached): Promise<Cached> {
-		const mine = this.unconfirmed.get(entry.state.id);
-		if (mine === undefined || mine.size === 0) return entry;
-		const lost: SessionRecord[] = [];
-		for (const [hash, record] of mine) {
-			if (entry.seen.has(hash) || !entry.state.isNews(record)) mine.delete(hash);
-			else lost.push(record);
-		}
+		const lost = this.unconfirmed.lost(entry.state.id, entry.seen, (record) => entry.state.isNews(record));
 		if (lost.length === 0) return entry;
 		this.warn(`Session ${quoteId(entry.state.id)}: ${lost.length} record(s) written here were replaced by another device's copy of the file at the same moment; written again.`);
 		return this.appendRecords(entry.state.id, lost);
@@ -186,7 +121,7 @@ export class SessionFiles {
 	private async entry(id: string): Promise<Cached> {
 		const path = sessionPath(id);
 		const cached = this.cache.get(id);
-		if (cached !== undefined && (await this.statOf(path)).stamp === cached.stamp) return cached;
+		if (cached !== undefined && (await fileStamp(this.store, path)).stamp === cached.stamp) return cached;
 		return this.read(id);
 	}
 
@@ -198,7 +133,7 @@ export class SessionFiles {
 	/** For search after refresh(): the cached session if it matches the index, else a fresh read. */
 	async stateForSearch(id: string): Promise<SessionState | undefined> {
 		const cached = this.cache.get(id);
-		if (cached !== undefined && cached.stamp === this.index?.get(id)?.stamp) return cached.state;
+		if (cached !== undefined && cached.stamp === this.index.get(id)?.stamp) return cached.state;
 		return this.tryRead(id);
 	}
 
@@ -229,7 +164,7 @@ export class SessionFiles {
 	 */
 	private async settle(path: string, state: SessionState, text: string, records: readonly SessionRecord[]): Promise<Cached> {
 		// Stamp first: a change after it leaves a stale stamp, which only costs a read later.
-		const after = await this.statOf(path);
+		const after = await fileStamp(this.store, path);
 		const back = await readFileText(this.store, path);
 		const written = state.undecodable.length === 0 ? text : new TextDecoder().decode(textWithLines(text, state.undecodable));
 		if (back.text !== written) {
@@ -257,19 +192,18 @@ export class SessionFiles {
 		const entry = await this.entry(id);
 		const lines = records.map(encodeRecord);
 		const data = (entry.state.endsWithNewline ? "" : "\n") + lines.join("");
-		const mine = this.unconfirmedOf(id);
-		for (const record of records) mine.set(recordHash(record), record);
+		const takeBack = this.unconfirmed.add(id, records);
 		try {
 			await this.store.append(path, data);
 		} catch (err) {
 			// Part of the line may have been written: read the file again next time. The caller
 			// learns the write failed, so it is not written again behind its back either.
-			for (const record of records) mine.delete(recordHash(record));
+			takeBack();
 			this.cache.delete(id);
 			throw err;
 		}
 		const expected = entry.size === undefined ? undefined : entry.size + utf8Length(data);
-		const after = await this.statOf(path);
+		const after = await fileStamp(this.store, path);
 		if (after.size !== expected) {
 			// Another writer's bytes landed between our last check and now: read them.
 			this.cache.delete(id);
@@ -319,7 +253,7 @@ export class SessionFiles {
 		const state = SessionState.fromRecords(id, done.records, this.isoNow());
 		state.undecodable.push(...done.undecodable);
 		// Until a later read shows them, these records are ours to write again if a rename erases them.
-		this.unconfirmed.set(id, new Map(done.records.filter((r) => r.type !== "session").map((r) => [recordHash(r), r])));
+		this.unconfirmed.replace(id, done.records.filter((r) => r.type !== "session"));
 		await this.settle(path, state, done.text, done.records);
 	}
 
@@ -342,23 +276,14 @@ export class SessionFiles {
 		const nowMs = this.now();
 		// A clock that went backwards forces a check rather than trusting a future time.
 		const fullCheck = nowMs - this.lastFullCheck >= this.recheckMs || nowMs < this.lastFullCheck;
-		const index = await this.ensureIndex();
-		const names = new Set(await this.store.list(SESSIONS_DIR));
-		for (const name of names) {
-			const id = idOfTempName(name);
-			if (id === undefined) continue;
-			// Next to its session file, a temporary file is an unfinished write (or another
-			// writer's, which then finds it gone and starts its rewrite over).
-			if (names.has(id + EXT)) await this.store.remove(`${SESSIONS_DIR}/${name}`);
-			else if (await this.recoverTemp(id, [name])) names.add(id + EXT);
-		}
-		const ids = [...names].filter((n) => n.endsWith(EXT)).map((n) => n.slice(0, -EXT.length)).filter(isSessionId);
+		const index = await this.index.load();
+		const ids = await sessionIdsInFolder(this.store, this.warn);
 		const present = new Set(ids);
 		for (const id of [...index.keys()]) if (!present.has(id)) this.forget(id);
 		const stale: string[] = [];
 		await inParallel(ids, PARALLEL, async (id) => {
 			const entry = index.get(id);
-			if (entry === undefined || (fullCheck && (await this.statOf(sessionPath(id))).stamp !== entry.stamp)) stale.push(id);
+			if (entry === undefined || (fullCheck && (await fileStamp(this.store, sessionPath(id))).stamp !== entry.stamp)) stale.push(id);
 		});
 		if (fullCheck) this.lastFullCheck = nowMs;
 		await inParallel(stale, PARALLEL, async (id) => {
@@ -371,19 +296,12 @@ export class SessionFiles {
 	reset(): void {
 		this.cache.clear();
 		this.unconfirmed.clear();
-		this.index = undefined;
-		this.indexDirty = false;
+		this.index.reset();
 		this.lastFullCheck = Number.NEGATIVE_INFINITY;
 	}
 
 	/** Writes the index if it changed. A failure only warns: the session files are the truth. */
-	async saveIndex(): Promise<void> {
-		if (!this.indexDirty || this.index === undefined) return;
-		try {
-			await replaceFile(this.store, INDEX_PATH, serializeIndex(this.index));
-			this.indexDirty = false;
-		} catch (err) {
-			this.warn(`The session index could not be saved: ${String(err)}`);
-		}
+	saveIndex(): Promise<void> {
+		return this.index.save();
 	}
 }

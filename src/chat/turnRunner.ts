@@ -1,0 +1,278 @@
+import { errorKind, partialAnswer } from "../providers/errors";
+import type { OverflowReport } from "../providers/overflowReport";
+import type { SessionManager } from "../sessions/SessionManager";
+import { promptCost, type EstimateFn } from "./promptCost";
+import { settlesWithin, untilAborted } from "../core/abortable";
+import { calibratedEstimate, type TokenCalibration } from "./calibration";
+import { compactionBudget } from "./compaction";
+import { ChatError } from "./errors";
+import type { BuiltPrompt } from "./prompt";
+import { isAbort } from "./summarizer";
+import { overflowReportOf, overflowRetryBudget, retryTooBigError } from "./overflowRetry";
+import { silentPromptCutWarning } from "./silentPromptCut";
+import { StreamedAnswer, type ThinkingRecord } from "./streamedAnswer";
+import { AnswerCheckpoint, touching, type CheckpointTimers } from "./answerCheckpoint";
+import { TurnRecorder } from "./turnRecorder";
+import { assemblePrompt, prepareHistory, type ChatEvent, type TurnSetup } from "./turnPrompt";
+import type { ChatMessage, ChatSettings, LLMAdapter, Session } from "../core/types";
+import { checkAnswer, checkTurnFits, ignoredAfterStop, rethrowAsStopped } from "./turnChecks";
+
+export interface SendOptions {
+	/** The document the message is about (the active note or a selection). */
+	context?: string;
+	contextName?: string;
+	/** false: instructions, document and this message only (one-shot commands); still recorded. */
+	includeHistory?: boolean;
+	signal?: AbortSignal;
+	onToken?: (delta: string) => void;
+	/** The model's thinking as it streams; saved on the answer as `thinking`. */
+	onThinking?: (delta: string) => void;
+	/** What `onToken` passed so far was thinking after all: drop it (it comes to `onThinking` next). */
+	onTextRetracted?: () => void;
+}
+
+/**
+ * The chat a turn runs in. Read when the turn begins (after any session switch has settled), so a
+ * switch or a settings change made mid-turn applies to the next turn.
+ */
+export interface TurnChat {
+	/** The latest session switch: a turn waits for it, so it goes to the chat the person now sees. */
+	switching(): Promise<unknown>;
+	current(): { adapter: LLMAdapter; model: string; settings: ChatSettings };
+	session(): Session | undefined;
+	/** The chat this turn's first message created becomes the chat's session. */
+	adopt(session: Session): void;
+}
+
+export interface TurnRunnerOptions {
+	chat: TurnChat;
+	sessions: SessionManager;
+	calibration: TokenCalibration | undefined;
+	/** Raw (uncalibrated) estimates: what calibration points are measured against. */
+	rawEstimate: EstimateFn;
+	now: () => number;
+	timers: CheckpointTimers;
+	onEvent: (event: ChatEvent) => void;
+}
+
+/** How long a stopped turn waits for its partial answer to be saved before it ends anyway. */
+const STOPPED_SAVE_WAIT_MS = 100;
+
+/**
+ * Runs one turn: save the person's message, fit the conversation into the window, stream the
+ * answer (retrying once, smaller, when the server says it overflowed), save it. It also keeps what
+ * outlives a turn: the running answer's checkpoint and the answers still being saved.
+ */
+export class TurnRunner {
+	private readonly chat: TurnChat;
+	private readonly sessions: SessionManager;
+	private readonly calibration: TokenCalibration | undefined;
+	private readonly rawEstimate: EstimateFn;
+	private readonly now: () => number;
+	private readonly timers: CheckpointTimers;
+	private readonly onEvent: (event: ChatEvent) => void;
+	private readonly recorder: TurnRecorder;
+	/** The running answer's checkpoint, for checkpointNow(). */
+	private checkpoint: AnswerCheckpoint | undefined;
+	/** Answers still being saved after their turn ended (a store that is slow or hangs). */
+	private readonly saving = new Set<Promise<void>>();
+
+	constructor(opts: TurnRunnerOptions) {
+		this.chat = opts.chat;
+		this.sessions = opts.sessions;
+		this.calibration = opts.calibration;
+		this.rawEstimate = opts.rawEstimate;
+		this.now = opts.now;
+		this.timers = opts.timers;
+		this.onEvent = opts.onEvent;
+		this.recorder = new TurnRecorder({
+			sessions: this.sessions,
+			now: this.now,
+			onMessage: (message) => this.onEvent({ type: "message", message }),
+			onWarning: (message) => this.onEvent({ type: "warning", message }),
+		});
+	}
+
+	/** The calibrated estimate for `model`: what the engine believes that model will count. */
+	estimatorFor(model: string): EstimateFn {
+		return (text) => calibratedEstimate(this.calibration, model, this.rawEstimate(text));
+	}
+
+	/** Writes the running answer to the chat's file at once. Does nothing when idle. */
+	checkpointNow(): Promise<void> {
+		return this.checkpoint?.writeNow() ?? Promise.resolve();
+	}
+
+	/** The turn has ended: its checkpoint stops. */
+	endTurn(): void {
+		this.checkpoint?.close();
+		this.checkpoint = undefined;
+	}
+
+	/** Waits (at most `ms`) for the answers still being saved. */
+	async savesSettled(ms: number): Promise<void> {
+		if (this.saving.size > 0) await settlesWithin(Promise.all(this.saving), ms);
+	}
+
+	async run(text: string, opts: SendOptions, signal: AbortSignal): Promise<ChatMessage> {
+		if (text.trim() === "") throw new ChatError("empty_message", "Type a message first.", { text });
+		await untilAborted(this.chat.switching(), signal).catch(rethrowAsStopped(signal));
+		const { adapter, model, settings } = this.chat.current();
+		const setup: TurnSetup = {
+			settings,
+			adapter,
+			estimate: this.estimatorFor(model),
+			recorder: this.recorder,
+			emit: (event) => {
+				// Whatever an abandoned call does later is not this turn's news.
+				if (!signal.aborted || event.type === "message") this.onEvent(event);
+			},
+			signal,
+		};
+		const { estimate } = setup;
+		const budget = compactionBudget(settings);
+		// Checked before anything is saved: a message that can never be sent stays with the caller.
+		checkTurnFits(settings.systemPrompt, text, budget.prompt, estimate);
+		const { session, user } = await this.recordQuestion(text, signal).catch(rethrowAsStopped(signal));
+		const includeHistory = opts.includeHistory !== false;
+
+		let prepared = await prepareHistory(setup, session, user, budget, includeHistory, false);
+		if (prepared === "aborted") return this.finishStopped(session, "");
+		// Every answer kept (checkpoints too) passes the adapter's redaction: a server may echo the key inside one.
+		const keep = (answer: string): string => setup.adapter.redact?.(answer) ?? answer;
+		const keepThought = (thought: ThinkingRecord): ThinkingRecord => (thought.thinking === undefined ? thought : { ...thought, thinking: keep(thought.thinking) });
+		let streamed: StreamedAnswer | undefined;
+		// Checkpoints save the current attempt's answer so far (text and thinking).
+		const checkpoint = this.startCheckpoint(session.id, () => keep(streamed?.partialText ?? ""), () => keepThought(streamed?.thinking() ?? {}));
+		let prompt = assemblePrompt(setup, prepared, text, opts, budget);
+		let contextWindow = settings.maxPromptTokens;
+		for (let attempt = 0; ; attempt++) {
+			const answer = (streamed = new StreamedAnswer(opts, this.now));
+			try {
+				const request = setup.adapter.generate({
+					purpose: "chat",
+					messages: prompt.messages,
+					maxTokens: settings.reservedResponseTokens,
+					contextWindow,
+					signal,
+					// After Stop, what the person saw is the partial answer: late tokens and thinking are dropped.
+					...touching(ignoredAfterStop(answer.request, signal), checkpoint),
+				});
+				const result = await untilAborted(request, signal);
+				checkAnswer(result);
+				this.observeUsage(model, settings, prompt, result.usage?.promptTokens);
+				return await this.finishAnswered(session, keep(answer.finalText(result)), keepThought(answer.thinking(result)), signal, checkpoint);
+			} catch (caught) {
+				let err = caught;
+				if (isAbort(err, signal)) return this.finishStopped(session, keep(answer.partialText), keepThought(answer.thinking()), checkpoint);
+				if (errorKind(err) === "context_overflow" && attempt === 0) {
+					// Our estimate was too low for this server: send a clearly smaller prompt once more.
+					const report = overflowReportOf(err);
+					if (report.window !== undefined && report.window < settings.maxPromptTokens) {
+						this.onEvent({ type: "window", reported: report.window, configured: settings.maxPromptTokens });
+						contextWindow = report.window;
+					}
+					setup.emit({ type: "status", text: "Continuing conversation…" });
+					const forced = overflowRetryBudget(budget, settings, prompt.estimatedTokens, report);
+					prepared = await prepareHistory(setup, session, user, forced, includeHistory, true);
+					if (prepared === "aborted") return this.finishStopped(session, "", {}, checkpoint);
+					const failed = prompt;
+					prompt = assemblePrompt(setup, prepared, text, opts, forced);
+					this.observeOverflow(model, failed, report);
+					if (prompt.estimatedTokens > forced.prompt) err = retryTooBigError(err, prompt.estimatedTokens, forced.prompt, report, settings);
+					else continue;
+				}
+				// An answer cut off (at the size cap) is kept, marked with why; the error is still reported.
+				const partial = partialAnswer(err);
+				const marked =
+					partial !== undefined
+						? this.recorder.answer(session, keep(partial), true, { signal, keep: true }, keepThought(answer.thinking()), { checkpoint, failure: err }).saved
+						: this.recorder.failed(session, user, err, { signal, keep: true }, checkpoint);
+				this.track(marked);
+				await untilAborted(marked, signal).catch(() => undefined);
+				throw err;
+			}
+		}
+	}
+
+	private startCheckpoint(sessionId: string, text: () => string, extra: () => Partial<ChatMessage>): AnswerCheckpoint {
+		const checkpoint = new AnswerCheckpoint({
+			sessions: this.sessions,
+			sessionId,
+			text,
+			extra,
+			now: this.now,
+			timers: this.timers,
+			onWarning: (message) => this.onEvent({ type: "warning", message }),
+		});
+		this.checkpoint = checkpoint;
+		return checkpoint;
+	}
+
+	/**
+	 * The chat (created on the first message) and the person's message, saved before anything is
+	 * sent. A chat that cannot be created is a `storage` error carrying the text, like a message
+	 * that cannot be saved.
+	 */
+	private async recordQuestion(text: string, signal: AbortSignal): Promise<{ session: Session; user: ChatMessage }> {
+		let session = this.chat.session();
+		if (session === undefined) {
+			try {
+				session = await untilAborted(this.sessions.create({ signal }), signal);
+			} catch (err) {
+				if (isAbort(err, signal)) throw err;
+				throw ChatError.storage(text, err);
+			}
+			this.chat.adopt(session);
+		}
+		return { session, user: await this.recorder.user(session, text, signal) };
+	}
+
+	/** A whole answer: shown at once; a Stop while it is being saved stops the wait, not the save. */
+	private async finishAnswered(session: Session, content: string, thought: ThinkingRecord, signal: AbortSignal, checkpoint?: AnswerCheckpoint): Promise<ChatMessage> {
+		const { message, saved } = this.recorder.answer(session, content, false, { signal, keep: true }, thought, { checkpoint });
+		this.track(saved);
+		await untilAborted(saved, signal).catch(() => undefined);
+		return message;
+	}
+
+	/**
+	 * A stopped answer: kept with what was shown. Its save is waited for briefly, so Stop ends the
+	 * turn at once even when the store hangs; the save still lands (flush waits for it longer).
+	 */
+	private async finishStopped(session: Session, partial: string, thought: ThinkingRecord = {}, checkpoint?: AnswerCheckpoint): Promise<ChatMessage> {
+		const letGo = new AbortController();
+		const { message, saved } = this.recorder.answer(session, partial, true, { signal: letGo.signal, keep: true }, thought, { checkpoint });
+		this.track(saved);
+		if (!(await settlesWithin(saved, STOPPED_SAVE_WAIT_MS))) letGo.abort();
+		return message;
+	}
+
+	private track(saved: Promise<void>): void {
+		this.saving.add(saved);
+		void saved.finally(() => this.saving.delete(saved));
+	}
+
+	/** The server's count of a prompt it refused, against our raw estimate of it: a calibration point. */
+	private observeOverflow(model: string, failed: BuiltPrompt, report: OverflowReport): void {
+		if (report.promptTokens === undefined) return;
+		try {
+			this.calibration?.observe(model, promptCost(failed.messages, this.rawEstimate), report.promptTokens);
+		} catch (err) {
+			console.error("Discover: token calibration failed", err);
+		}
+	}
+
+	private observeUsage(model: string, settings: ChatSettings, prompt: BuiltPrompt, reported: number | undefined): void {
+		if (reported === undefined || !Number.isFinite(reported) || reported <= 0) return;
+		const raw = promptCost(prompt.messages, this.rawEstimate);
+		try {
+			this.calibration?.observe(model, raw, reported);
+		} catch (err) {
+			// Calibration refines later estimates; failing to save it must not fail an answered turn.
+			console.error("Discover: token calibration failed", err);
+		}
+		const warning = silentPromptCutWarning(prompt.estimatedTokens, reported, settings.maxPromptTokens);
+		if (warning !== undefined) this.onEvent({ type: "warning", message: warning });
+	}
+}
