@@ -17,7 +17,7 @@ import { MODEL_NEEDED, modelMissing } from "./modelNeeded";
 import { openModelMenu } from "./ModelMenu";
 import { openPluginSettings } from "./openSettings";
 import { HistoryModal } from "./HistoryModal";
-import { StatusLine } from "./StatusLine";
+import { STATUS_THINKING, STATUS_WRITING, StatusLine } from "./StatusLine";
 import { showTurnFailure } from "./turnFailure";
 import { commandTurn, retryTurn, typedTurn, type Turn } from "./turns";
 import { historyStateFor, invalidateSessionList } from "./historyState";
@@ -371,13 +371,14 @@ export class DiscoverView extends ItemView {
 
 	private onToken(delta: string): void {
 		if (!this.list.isStreaming) this.list.startStreaming();
-		this.status.set("");
+		// The caret at the end of the text shows where it grows; the line says what is happening.
+		this.status.set(STATUS_WRITING);
 		this.list.appendToken(delta);
 	}
 
 	private onThinking(delta: string): void {
 		if (!this.list.isStreaming) this.list.startStreaming();
-		this.status.set("");
+		this.status.set(STATUS_THINKING);
 		this.list.appendThinking(delta);
 	}
 

@@ -1,3 +1,8 @@
+/** While the answer streams in. */
+export const STATUS_WRITING = "Writing the answer…";
+/** While a thinking model thinks, before its answer. */
+export const STATUS_THINKING = "Thinking…";
+
 /** One quiet line above the input for progress ("Summarizing earlier messages…"); hidden when empty. */
 export class StatusLine {
 	readonly el: HTMLElement;
@@ -7,7 +12,8 @@ export class StatusLine {
 	}
 
 	set(text: string): void {
-		if (text === "" && this.el.hasClass("discover-chat-hidden")) return;
+		// Called for every streamed token: an unchanged line is left alone.
+		if (text === this.el.textContent && (text === "") === this.el.hasClass("discover-chat-hidden")) return;
 		this.el.setText(text);
 		this.el.toggleClass("discover-chat-hidden", text === "");
 	}

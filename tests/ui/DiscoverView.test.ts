@@ -107,6 +107,20 @@ describe("message actions and progress", () => {
 		m.chat.status("Continuing conversation…");
 		expect(status.textContent).toBe("Continuing conversation…");
 		m.chat.token("Hi");
+		expect(status.textContent).toBe("Writing the answer…");
+		expect(status.hasClass("discover-chat-hidden")).toBe(false);
+	});
+
+	it("marks the answer as coming while it streams: a streaming class for the caret and a status line, both gone when it ends", async () => {
+		const m = await setup();
+		await type(m, "Question");
+		m.chat.token("Part");
+		const status = m.q(".discover-chat-status");
+		expect(m.messages()[1]!.hasClass("discover-chat-message-streaming")).toBe(true);
+		expect(status.textContent).toBe("Writing the answer…");
+		m.chat.finish();
+		await flush();
+		expect(m.messages()[1]!.hasClass("discover-chat-message-streaming")).toBe(false);
 		expect(status.hasClass("discover-chat-hidden")).toBe(true);
 	});
 });
