@@ -214,6 +214,14 @@ try {
 			.catch(() => page.evaluate(() => window.e2eLengths ?? []));
 		check(lengths.length >= 3 && lengths.at(-1) > lengths[0], `the answer streams in (lengths ${lengths.join(", ")})`);
 		check((await page.getAttribute(`${VIEW} .discover-chat-send`, "aria-label")) === "Stop answer", "Send becomes Stop while streaming");
+		const coming = await page.evaluate(() => {
+			const blocks = document.querySelectorAll(".discover-chat-message-streaming .discover-chat-message-block");
+			const last = blocks[blocks.length - 1]?.lastElementChild;
+			const caret = last ? getComputedStyle(last, "::after").content : "none";
+			const status = document.querySelector(".discover-chat-status");
+			return { caret, status: status && status.checkVisibility() ? status.textContent : "" };
+		});
+		check(coming.caret !== "none" && coming.status !== "", `the answer shows it is coming: a caret at its end and "${coming.status}"`);
 		await page.screenshot({ path: join(artifacts, "panel-streaming.png") });
 		await page.click(`${VIEW} .discover-chat-send`);
 		await page.waitForSelector(`${VIEW} .discover-chat-message-stopped`, { timeout: 5000 });
@@ -229,6 +237,11 @@ try {
 		const last = await page.locator(`${VIEW} .discover-chat-message-assistant`).last().textContent();
 		check(last?.includes("zebra crossing") === true, "the complete answer is shown");
 		await page.waitForTimeout(300);
+		const lines = await page.evaluate(() => {
+			const left = (sel) => document.querySelector(sel)?.getBoundingClientRect().left ?? NaN;
+			return { title: left(".discover-chat-title-text"), message: left(".discover-chat-message-assistant .discover-chat-message-body") };
+		});
+		check(Math.abs(lines.title - lines.message) <= 1, `the title lines up with the messages (title at ${lines.title} px, messages at ${lines.message} px)`);
 		await page.screenshot({ path: join(artifacts, "panel-light.png") });
 		await page.evaluate(() => window.e2e.app.setDarkMode(true));
 		await page.evaluate(() => document.body.classList.replace("theme-light", "theme-dark"));

@@ -13,6 +13,7 @@ export interface ChatHeaderHandlers {
 export class ChatHeader {
 	readonly el: HTMLElement;
 	private readonly titleEl: HTMLButtonElement;
+	private readonly titleTextEl: HTMLElement;
 	private readonly newChatEl: HTMLButtonElement;
 	private readonly modelEl: HTMLButtonElement;
 	private readonly modelNameEl: HTMLElement;
@@ -23,6 +24,9 @@ export class ChatHeader {
 	constructor(parentEl: HTMLElement, private readonly handlers: ChatHeaderHandlers) {
 		this.el = parentEl.createDiv({ cls: "discover-chat-header" });
 		this.titleEl = this.el.createEl("button", { cls: "discover-chat-title", attr: { type: "button" } });
+		this.titleTextEl = this.titleEl.createSpan({ cls: "discover-chat-title-text" });
+		// Shown on hover and focus (styles.css): clicking the title renames the chat.
+		setIcon(this.titleEl.createSpan({ cls: "discover-chat-title-pencil", attr: { "aria-hidden": "true" } }), "pencil");
 		this.titleEl.addEventListener("click", () => this.startRename());
 		this.modelEl = this.el.createEl("button", { cls: "discover-chat-model", attr: { type: "button", "aria-haspopup": "menu" } });
 		this.modelNameEl = this.modelEl.createSpan({ cls: "discover-chat-model-name" });
@@ -39,7 +43,7 @@ export class ChatHeader {
 	setTitle(title: string, renamable: boolean): void {
 		this.title = title;
 		this.renamable = renamable;
-		this.titleEl.setText(title);
+		this.titleTextEl.setText(title);
 		this.titleEl.disabled = !renamable;
 		this.titleEl.setAttr("aria-label", renamable ? `Rename "${title}"` : title);
 	}

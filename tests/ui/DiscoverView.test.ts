@@ -345,6 +345,17 @@ describe("sessions", () => {
 		expect(m.sessions.sessions.get(m.chat.sessionId!)!.title).toBe("Renamed");
 	});
 
+	it("hints that the title renames: a pencil icon beside the title text, and a label that says so", async () => {
+		const m = await setup();
+		await type(m, "First question");
+		m.chat.finish();
+		await flush();
+		const title = m.q<HTMLButtonElement>(".discover-chat-title");
+		expect(title.querySelector(".discover-chat-title-text")?.textContent).toBe("First question");
+		expect(title.querySelector(".discover-chat-title-pencil svg.lucide-pencil")).not.toBeNull();
+		expect(title.getAttribute("aria-label")).toBe('Rename "First question"');
+	});
+
 	it("remembers the chat and shows its title as soon as the question is saved, before the answer", async () => {
 		const m = await setup();
 		await type(m, "Why is the sky blue?");
