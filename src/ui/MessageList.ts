@@ -131,6 +131,7 @@ export class MessageList extends Component {
 		this.scheduler.dispose();
 		this.scheduler = this.newScheduler();
 		const item = new MessageItem(this.itemsEl, this.ctx, STREAMING_ID, "assistant", "");
+		addRoleLabel(item);
 		item.setStreaming(true);
 		item.render();
 		this.streaming = item;
@@ -272,6 +273,7 @@ export class MessageList extends Component {
 
 	private addItem(message: ChatMessage, before?: HTMLElement | null): MessageItem {
 		const item = new MessageItem(this.itemsEl, this.ctx, message.id, message.role, message.content, before);
+		addRoleLabel(item);
 		item.apply(message);
 		this.items.set(message.id, item);
 		return item;
@@ -309,6 +311,15 @@ export class MessageList extends Component {
 	private afterRender(): void {
 		if (this.following) this.scrollToEnd();
 	}
+}
+
+/** Who wrote a message, named above it (the person's is read by screen readers only: its shape says it). */
+export const ROLE_LABELS = { user: "You", assistant: "Assistant" } as const;
+
+function addRoleLabel(item: MessageItem): void {
+	if (item.role !== "user" && item.role !== "assistant") return;
+	// Outside the body, which re-renders: the label stays put while the text changes.
+	item.el.prepend(createDiv({ cls: ["discover-chat-message-role", `discover-chat-message-role-${item.role}`], text: ROLE_LABELS[item.role] }));
 }
 
 function createSummaryLine(): HTMLElement {

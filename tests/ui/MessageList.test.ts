@@ -29,6 +29,28 @@ async function setup() {
 }
 
 describe("MessageList", () => {
+	it("names who wrote each message: a label above answers (streamed or saved) and one for the person, kept through re-renders", async () => {
+		const { list, frames } = await setup();
+		list.setMessages([message("user", "Question"), message("assistant", "Saved answer")]);
+		list.startStreaming();
+		list.appendToken("Streamed **answer**");
+		frames.frame();
+		await flush();
+		list.upsert(message("assistant", "Streamed **answer**"));
+		await flush();
+		const roles = Array.from(list.scrollEl.querySelectorAll<HTMLElement>(".discover-chat-message")).map((el) => [
+			el.hasClass("discover-chat-message-user") ? "user" : "assistant",
+			el.querySelector(".discover-chat-message-role")?.textContent,
+		]);
+		expect(roles).toEqual([
+			["user", "You"],
+			["assistant", "Assistant"],
+			["assistant", "Assistant"],
+		]);
+		// The label sits outside the text, so what is copied or searched is the message alone.
+		expect(Array.from(list.scrollEl.querySelectorAll(".discover-chat-message-body")).map((el) => el.textContent)).toEqual(["Question", "Saved answer", "Streamed answer"]);
+	});
+
 	it("shows an interrupted answer marked Interrupted, and says so when a crash came before its first word", async () => {
 		const { list, parent } = await setup();
 		list.setMessages([message("user", "Q"), message("assistant", "Half an answ", { interrupted: true }), message("user", "Q2"), message("assistant", "", { interrupted: true, thinking: "Hmm." })]);
