@@ -28,6 +28,32 @@ function check(ok, what) {
 	return ok;
 }
 
+/** WCAG contrast of each selector's text against the first opaque background behind it (null: not on the page). */
+async function contrasts(page, selectors) {
+	return page.evaluate((sels) => {
+		const rgb = (css) => {
+			const srgb = css.match(/color\(srgb ([\d.]+) ([\d.]+) ([\d.]+)(?: \/ ([\d.]+))?\)/);
+			if (srgb) return { c: srgb.slice(1, 4).map((v) => Number(v) * 255), a: srgb[4] === undefined ? 1 : Number(srgb[4]) };
+			const m = css.match(/rgba?\(([\d.]+),? ([\d.]+),? ([\d.]+)(?:,? \/? ?([\d.]+))?\)/);
+			return m ? { c: m.slice(1, 4).map(Number), a: m[4] === undefined ? 1 : Number(m[4]) } : { c: [0, 0, 0], a: 0 };
+		};
+		const lum = ([r, g, b]) => {
+			const lin = (v) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+			return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+		};
+		return Object.fromEntries(
+			sels.map((sel) => {
+				const el = document.querySelector(sel);
+				if (!el || el.textContent === "") return [sel, null];
+				let bg = el;
+				while (bg && rgb(getComputedStyle(bg).backgroundColor).a < 1) bg = bg.parentElement;
+				const [a, b] = [lum(rgb(getComputedStyle(el).color).c), lum(rgb(bg ? getComputedStyle(bg).backgroundColor : "rgb(255, 255, 255)").c)];
+				return [sel, Math.round(((Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)) * 100) / 100];
+			}),
+		);
+	}, selectors);
+}
+
 async function step(name, fn) {
 	try {
 		await fn();
@@ -242,6 +268,13 @@ try {
 			return { title: left(".discover-chat-title-text"), message: left(".discover-chat-message-assistant .discover-chat-message-body") };
 		});
 		check(Math.abs(lines.title - lines.message) <= 1, `the title lines up with the messages (title at ${lines.title} px, messages at ${lines.message} px)`);
+		for (const theme of ["light", "dark"]) {
+			if (theme === "dark") await page.evaluate(() => document.body.classList.replace("theme-light", "theme-dark"));
+			const ratios = await contrasts(page, [`${VIEW} .discover-chat-meter`, `${VIEW} .discover-chat-context-fit`, `${VIEW} .discover-chat-context-name`]);
+			const low = Object.entries(ratios).filter(([, r]) => r !== null && r < 4.5);
+			check(low.length === 0, `the meter and the note chip meet WCAG AA in ${theme} (${Object.values(ratios).join(", ")} : 1)`);
+		}
+		await page.evaluate(() => document.body.classList.replace("theme-dark", "theme-light"));
 		await page.screenshot({ path: join(artifacts, "panel-light.png") });
 		await page.evaluate(() => window.e2e.app.setDarkMode(true));
 		await page.evaluate(() => document.body.classList.replace("theme-light", "theme-dark"));

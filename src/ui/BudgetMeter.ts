@@ -3,7 +3,7 @@ import { formatTokens, meterLevel } from "./format";
 const fmt = (n: number): string => Math.round(n).toLocaleString("en-US");
 
 /**
- * "3.1k / 7.7k": the next prompt's estimated size against the prompt budget (context size minus
+ * "3.1k / 7.7k tokens": the next prompt's estimated size against the prompt budget (context size minus
  * the answer's reserve, the figure the settings tab names), amber from 60%, red from 80%.
  * The engine starts summarizing a little earlier (`summarizeAt`, about 85%): token counts are
  * estimates that can run low, so it keeps a margin. The tooltip says so.
@@ -20,11 +20,12 @@ export class BudgetMeter {
 		// Settings mid-edit can make the budget meaningless; the engine's limit is then the best guide.
 		const total = budget > 0 ? budget : summarizeAt;
 		const level = meterLevel(estimatedTokens, total);
-		const text = `${formatTokens(estimatedTokens)} / ${formatTokens(total)}`;
+		// The unit on screen: "253 / 7.7k" alone reads as anything (characters, words, a page count).
+		const text = `${formatTokens(estimatedTokens)} / ${formatTokens(total)} tokens`;
 		this.el.setText(text);
 		this.el.setAttr("aria-valuemax", String(Math.round(total)));
 		this.el.setAttr("aria-valuenow", String(Math.min(Math.round(estimatedTokens), Math.round(total))));
-		this.el.setAttr("aria-valuetext", `${text} tokens`);
+		this.el.setAttr("aria-valuetext", text);
 		this.el.toggleClass("discover-chat-meter-warn", level === "warn");
 		this.el.toggleClass("discover-chat-meter-danger", level === "danger");
 		this.el.setAttr(

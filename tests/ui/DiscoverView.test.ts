@@ -264,14 +264,14 @@ describe("budget meter", () => {
 		const m = await setup({ open: null });
 		const meter = m.q(".discover-chat-meter");
 		// The same budget the settings tab names (8,192 − 512); the engine's own limit is in the tooltip.
-		expect(meter.textContent).toMatch(/^\d+ \/ 7\.7k$/);
+		expect(meter.textContent).toMatch(/^\d+ \/ 7\.7k tokens$/);
 		expect(meter.getAttr("aria-label")).toContain("of 7,680 tokens");
 		expect(meter.getAttr("aria-label")).toContain("summarized from about 6,528");
 		expect([meter.getAttr("role"), meter.getAttr("aria-valuemax")]).toEqual(["meter", "7680"]);
 		expect(meter.hasClass("discover-chat-meter-warn")).toBe(false);
 		m.view.setDraft("x".repeat(4 * 4700));
 		await wait(200);
-		expect(meter.textContent).toBe("4.8k / 7.7k");
+		expect(meter.textContent).toBe("4.8k / 7.7k tokens");
 		expect(meter.hasClass("discover-chat-meter-warn")).toBe(true);
 		m.view.setDraft("x".repeat(4 * 6300));
 		await wait(200);
