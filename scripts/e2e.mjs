@@ -265,9 +265,16 @@ try {
 		await page.waitForTimeout(300);
 		const lines = await page.evaluate(() => {
 			const left = (sel) => document.querySelector(sel)?.getBoundingClientRect().left ?? NaN;
-			return { title: left(".discover-chat-title-text"), message: left(".discover-chat-message-assistant .discover-chat-message-body") };
+			const height = (sel) => document.querySelector(sel)?.getBoundingClientRect().height ?? NaN;
+			return {
+				title: left(".discover-chat-title-text"),
+				message: left(".discover-chat-message-assistant .discover-chat-message-body"),
+				send: height(".discover-chat-send"),
+				input: height(".discover-chat-input"),
+			};
 		});
 		check(Math.abs(lines.title - lines.message) <= 1, `the title lines up with the messages (title at ${lines.title} px, messages at ${lines.message} px)`);
+		check(Math.abs(lines.send - lines.input) <= 1, `Send is as tall as the one-line input (${lines.send} px, input ${lines.input} px)`);
 		for (const theme of ["light", "dark"]) {
 			if (theme === "dark") await page.evaluate(() => document.body.classList.replace("theme-light", "theme-dark"));
 			const ratios = await contrasts(page, [`${VIEW} .discover-chat-meter`, `${VIEW} .discover-chat-context-fit`, `${VIEW} .discover-chat-context-name`]);
