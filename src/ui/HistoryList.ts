@@ -1,5 +1,6 @@
 import { formatWhen } from "./format";
 import { appendHighlighted } from "./highlight";
+import { plainSnippet } from "./plainSnippet";
 import type { SearchHit, SessionSummary } from "./ports";
 
 /** Items added at a time: a page more than a tall modal shows, so scrolling never waits. */
@@ -135,7 +136,7 @@ export class HistoryList {
 			cls: "discover-chat-history-item-meta",
 			text: `${formatWhen(s.updatedAt)} · ${s.messageCount} ${s.messageCount === 1 ? "message" : "messages"}`,
 		});
-		if (s.preview) item.createDiv({ cls: "discover-chat-history-item-preview", text: s.preview });
+		if (s.preview) item.createDiv({ cls: "discover-chat-history-item-preview", text: plainSnippet(s.preview) });
 		item.addEventListener("click", () => this.handlers.onSelect(s.id));
 	}
 
@@ -144,7 +145,7 @@ export class HistoryList {
 		item.dataset.messageId = hit.messageId;
 		if (title) item.createDiv({ cls: "discover-chat-history-item-title", text: title });
 		item.createDiv({ cls: "discover-chat-history-item-meta", text: `${hit.role === "user" ? "You" : "Assistant"} · ${formatWhen(hit.createdAt)}` });
-		appendHighlighted(item.createDiv({ cls: "discover-chat-history-item-preview" }), hit.snippet, query);
+		appendHighlighted(item.createDiv({ cls: "discover-chat-history-item-preview" }), plainSnippet(hit.snippet), query);
 		item.addEventListener("click", () => this.handlers.onSelect(hit.sessionId, hit.messageId));
 	}
 }

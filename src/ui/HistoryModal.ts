@@ -170,7 +170,8 @@ export class HistoryModal extends Modal {
 		button("Load", () => this.load(session.id), "mod-cta");
 		button("Rename", () => this.rename(session, titleEl));
 		button("Export to note", () => void this.exportSession(session));
-		button("Delete", () => void this.deleteSession(session), "mod-warning");
+		// Quiet until asked: the confirmation is where Delete turns red, not the toolbar.
+		button("Delete", () => void this.deleteSession(session), "discover-chat-history-delete");
 
 		const handlers = {
 			onToPrompt: (text: string) => {

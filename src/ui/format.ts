@@ -36,12 +36,14 @@ export function contextFitLabel(fit: ContextFit, unit = "note"): string {
 	return `first ${percent}%`;
 }
 
-/** A short local date for lists: today shows the time, older entries the date. */
-export function formatWhen(iso: string, now: Date = new Date()): string {
+/**
+ * When a message or chat was written, in the person's locale (`Intl`: the system's, unless `locale`
+ * names one): today the time alone ("7:51 AM" in the US, "07:51" in Germany), earlier the date with
+ * it. The locale decides the clock (12 or 24 hours) and the order of the parts.
+ */
+export function formatWhen(iso: string, now: Date = new Date(), locale?: string): string {
 	const date = new Date(iso);
 	if (Number.isNaN(date.getTime())) return "";
-	const sameDay = date.toDateString() === now.toDateString();
-	return sameDay
-		? date.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" })
-		: date.toLocaleDateString(undefined, { year: "numeric", month: "short", day: "numeric" });
+	const today = date.toDateString() === now.toDateString();
+	return new Intl.DateTimeFormat(locale, today ? { timeStyle: "short" } : { dateStyle: "medium", timeStyle: "short" }).format(date);
 }

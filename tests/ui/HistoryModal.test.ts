@@ -93,6 +93,19 @@ describe("history browser", () => {
 		expect(highlighted?.textContent).toContain("How deep should tulips go?");
 	});
 
+	it("shows search hits and chat previews as words, without Markdown syntax, the match still marked", async () => {
+		const t = await setup();
+		t.sessions.add("Leaves", [message("user", "Why are leaves green?"), message("assistant", "Chlorophyll absorbs **red** and `blue` light; see [[Photosynthesis|the note]].")], "2026-01-03T10:00:00.000Z");
+		await t.open({ search: { delayMs: 0 } });
+		expect(t.all(".discover-chat-history-item-preview")[0]!.textContent).toBe("Chlorophyll absorbs red and blue light; see the note.");
+		typeInto(t.el(".discover-chat-history-search") as HTMLInputElement, "red");
+		await flush();
+		await flush();
+		const preview = t.el(".discover-chat-history-hit .discover-chat-history-item-preview")!;
+		expect(preview.textContent).toBe("Chlorophyll absorbs red and blue light; see the note.");
+		expect(Array.from(preview.querySelectorAll("mark")).map((m) => m.textContent)).toEqual(["red"]);
+	});
+
 	it("titles every hit with its chat, even when the list was not loaded yet", async () => {
 		const t = await setup();
 		const first = await t.open({ search: { delayMs: 0 } });
@@ -311,6 +324,9 @@ describe("history browser", () => {
 		t.all(".discover-chat-history-item")[0]!.click();
 		await flush();
 		const del = () => t.all(".discover-chat-history-actions button").find((b) => b.textContent === "Delete")!;
+		// Quiet beside Load until confirmed: no warning or call-to-action style in the toolbar.
+		expect(del().hasClass("mod-warning") || del().hasClass("mod-cta")).toBe(false);
+		expect(del().hasClass("discover-chat-history-delete")).toBe(true);
 		del().click();
 		await flush();
 		(document.body.querySelector(".discover-chat-confirm .modal-button-container button:last-child") as HTMLElement).click();

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { contextFitLabel, formatTokens, meterLevel } from "../../src/ui/format";
+import { contextFitLabel, formatTokens, formatWhen, meterLevel } from "../../src/ui/format";
 
 describe("formatTokens", () => {
 	it("reads like the meter in the issue", () => {
@@ -54,5 +54,28 @@ describe("contextFitLabel", () => {
 				expect(label).not.toBe("first 100%");
 			}),
 		);
+	});
+});
+
+describe("formatWhen", () => {
+	// Local times, so the expectations hold in any time zone the tests run in.
+	const now = new Date(2026, 10, 24, 18, 0);
+	const morning = new Date(2026, 10, 24, 7, 51).toISOString();
+	const lastMonth = new Date(2026, 9, 3, 14, 5).toISOString();
+
+	it("shows today's time the way the person's locale writes it, not a fixed 07:51 AM", () => {
+		expect(formatWhen(morning, now, "en-US")).toMatch(/^7:51\sAM$/u);
+		expect(formatWhen(morning, now, "de-DE")).toBe("07:51");
+		expect(formatWhen(morning, now, "ja-JP")).toBe("7:51");
+	});
+
+	it("adds the date for older chats, in the locale's order", () => {
+		expect(formatWhen(lastMonth, now, "en-US")).toMatch(/^Oct 3, 2026, 2:05\sPM$/u);
+		expect(formatWhen(lastMonth, now, "de-DE")).toBe("03.10.2026, 14:05");
+		expect(formatWhen(lastMonth, now, "ja-JP")).toBe("2026/10/03 14:05");
+	});
+
+	it("says nothing for a date it cannot read", () => {
+		expect(formatWhen("not a date", now, "en-US")).toBe("");
 	});
 });
