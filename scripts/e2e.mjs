@@ -494,7 +494,31 @@ try {
 			.then((h) => h.jsonValue())
 			.catch(() => null);
 		check(saved !== null && JSON.parse(saved).recentMessagesToKeep === 9, "a changed setting is saved to data.json");
+		const layout = await page.evaluate(() => {
+			const root = document.getElementById("e2e-settings");
+			const rect = (el) => el?.getBoundingClientRect();
+			const row = (name) => Array.from(root.querySelectorAll(".setting-item")).find((r) => r.querySelector(".setting-item-name")?.textContent === name);
+			const box = rect(row("System prompt")?.querySelector("textarea"));
+			const reset = rect(row("System prompt")?.querySelector(".extra-setting-button"));
+			const folder = rect(row("Chats folder")?.querySelector("input"));
+			const use = root.querySelector(".discover-chat-setting-use-context");
+			const test = rect(row("Test connection")?.querySelector("button"));
+			return {
+				topBorder: getComputedStyle(root.querySelector(".setting-item")).borderTopWidth,
+				boxEnd: box?.right,
+				rowEnd: folder?.right,
+				resetInside: !!box && !!reset && reset.left >= box.left && reset.right <= box.right && reset.top >= box.top && reset.bottom <= box.bottom,
+				useHeight: use && use.checkVisibility() ? rect(use).height : null,
+				buttonHeight: test?.height,
+			};
+		});
+		check(layout.topBorder === "0px", `no divider above the first setting (border ${layout.topBorder})`);
+		check(layout.resetInside && Math.abs(layout.boxEnd - layout.rowEnd) <= 2, `the system prompt box reaches the row's end (${layout.boxEnd} px, inputs end at ${layout.rowEnd} px), its reset inside it`);
+		check(layout.useHeight === null || Math.abs(layout.useHeight - layout.buttonHeight) <= 2, `"Use the model's context length" stays on one line (${layout.useHeight ?? "hidden"} px, a button ${layout.buttonHeight} px)`);
 		await page.screenshot({ path: join(artifacts, "settings-tab.png"), fullPage: true });
+		await page.evaluate(() => document.body.classList.replace("theme-light", "theme-dark"));
+		await page.screenshot({ path: join(artifacts, "settings-tab-dark.png"), fullPage: true });
+		await page.evaluate(() => document.body.classList.replace("theme-dark", "theme-light"));
 		await page.evaluate(() => {
 			document.getElementById("e2e-settings")?.remove();
 			document.querySelector(".workspace")?.removeAttribute("hidden");

@@ -141,6 +141,9 @@ describe("Settings tab: provider and model", () => {
 		expect((await saved()).model).toBe("llama3.2");
 		expect(adapter.calls).toContain("contextLength llama3.2");
 		expect(useButton.hasClass("discover-chat-hidden")).toBe(false);
+		// Short enough to stay on one line beside the input: the figure, the rest in the tooltip.
+		expect(useButton.textContent).toBe(`Use ${(131072).toLocaleString()}`);
+		expect(useButton.getAttribute("aria-label")).toBe(`Use the model's context length: ${(131072).toLocaleString()} tokens`);
 		useButton.click();
 		await flush();
 		expect(plugin.settings.maxPromptTokens).toBe(131072);

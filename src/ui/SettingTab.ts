@@ -53,7 +53,9 @@ export class DiscoverSettingTab extends PluginSettingTab {
 			if (field !== "maxPromptTokens") return;
 			setting.addButton((b) => {
 				this.useContextButton = b;
-				b.setButtonText("Use the model's context length").onClick(() => this.applyContextLength());
+				// Named by its figure once known (showContextLength), so it stays one short line beside the input.
+				b.setButtonText("Use the model's").onClick(() => this.applyContextLength());
+				b.buttonEl.addClass("discover-chat-setting-use-context");
 				b.buttonEl.addClass("discover-chat-hidden");
 			});
 		});
@@ -96,6 +98,8 @@ export class DiscoverSettingTab extends PluginSettingTab {
 			.setDesc("Instructions sent first in every prompt.")
 			// Full width under its name: a prompt is several lines long.
 			.setClass("discover-chat-setting-stacked")
+			// The reset sits in the box's corner, so the box takes the row's whole width.
+			.setClass("discover-chat-setting-prompt")
 			.then((setting) => {
 				this.promptSizeEl = setting.infoEl.createDiv({ cls: ["discover-chat-setting-message", "mod-info"], attr: { role: "status" } });
 			})
@@ -176,7 +180,9 @@ export class DiscoverSettingTab extends PluginSettingTab {
 		if (!b) return;
 		const usable = tokens !== undefined && tokens >= LIMITS.maxPromptTokens.min;
 		b.buttonEl.toggleClass("discover-chat-hidden", !usable);
-		if (usable) b.setTooltip(`Set the context size to ${tokens.toLocaleString("en-US")} tokens`);
+		if (!usable) return;
+		b.setButtonText(`Use ${tokens.toLocaleString()}`);
+		b.setTooltip(`Use the model's context length: ${tokens.toLocaleString()} tokens`);
 	}
 
 	private async applyContextLength(): Promise<void> {
