@@ -447,7 +447,12 @@ try {
 		check((await page.locator(".discover-chat-history-hit").count()) === 1, "search over message text finds the one answer");
 		await page.click(".discover-chat-history-hit");
 		await page.waitForSelector(".discover-chat-history-message.is-highlighted", { timeout: 5000 });
+		const hit = await page.locator(".discover-chat-history-hit .discover-chat-history-item-preview").textContent();
+		check(!/\*\*|`/.test(hit ?? ""), `the hit's snippet is words, not Markdown ("${hit}")`);
 		await page.screenshot({ path: join(artifacts, "history-modal.png") });
+		await page.evaluate(() => document.body.classList.replace("theme-light", "theme-dark"));
+		await page.screenshot({ path: join(artifacts, "history-modal-dark.png") });
+		await page.evaluate(() => document.body.classList.replace("theme-dark", "theme-light"));
 		await page.fill(".discover-chat-history-search", "");
 		await page.waitForSelector(`.discover-chat-history-item[data-session-id="${long.id}"]`, { timeout: 5000 });
 		await page.click(`.discover-chat-history-item[data-session-id="${long.id}"]`);
