@@ -9,6 +9,7 @@ import { runInNewContext } from "node:vm";
 import { createAdapter, fetchTransport, loadNodeTransport, type ProviderName, type Transport } from "../src/providers";
 import type { GenerateRequest } from "../src/core/types";
 import { ProviderServer, type Scenario } from "../tests/support/providerServer";
+import { countingTransport } from "../tests/support/countingTransport";
 import { runStandalone } from "./stats";
 import { baseUrlFor, CHAT_PATHS, endlessChunk, headersFor, JSON_HEADERS, SSE_HEADERS, streamFor } from "../tests/support/providerStreams";
 
@@ -39,24 +40,6 @@ const CASES: Case[] = [
 	{ name: "2.5 MB HTML error page", provider: "openai", call: "chat", path: CHAT_PATHS.openai, scenario: { status: 502, headers: { "content-type": "text/html" }, body: errorPage(), chunkMin: 65536, chunkMax: 65536 } },
 ];
 
-function counting(transport: Transport): { transport: Transport; read: () => number } {
-	let read = 0;
-	const counted: Transport = async (url, init) => {
-		const response = await transport(url, init);
-		if (!response.body) return response;
-		const body = response.body.pipeThrough(
-			new TransformStream<Uint8Array, Uint8Array>({
-				transform(chunk, controller) {
-					read += chunk.byteLength;
-					controller.enqueue(chunk);
-				},
-			}),
-		);
-		return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
-	};
-	return { transport: counted, read: () => read };
-}
-
 /** A full collection before each case, so its growth is its own. */
 function collectGarbage(): void {
 	setFlagsFromString("--expose-gc");
@@ -74,7 +57,7 @@ const mb = (n: number): string => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFix
 async function run(server: ProviderServer, base: Transport, c: Case): Promise<string> {
 	server.reset();
 	server.route(c.call === "chat" ? "POST" : "GET", c.path, c.scenario);
-	const { transport, read } = counting(base);
+	const { transport, bytesRead: read } = countingTransport(base);
 	const adapter = createAdapter({ provider: c.provider, baseUrl: baseUrlFor(c.provider, server.url), model: "m", transport, stallTimeoutMs: STALL_MS });
 	const controller = new AbortController();
 	const deadline = setTimeout(() => controller.abort(), DEADLINE_MS);
