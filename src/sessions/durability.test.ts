@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { message, steppingClock } from "../../tests/sessions/helpers";
+import { message, steppingClock, minimalStore } from "../../tests/sessions/helpers";
 import { MemoryFileStore } from "./memoryStore";
 import { SessionManager } from "./SessionManager";
 import type { FileStore } from "./store";
@@ -18,18 +18,6 @@ async function sessionWithTwoMessages(store: MemoryFileStore): Promise<string> {
 	return id;
 }
 
-/** A store without the optional stat and rename, like a minimal third-party implementation. */
-function minimalStore(inner: MemoryFileStore): FileStore {
-	return {
-		read: (p) => inner.read(p),
-		write: (p, d) => inner.write(p, d),
-		append: (p, d) => inner.append(p, d),
-		exists: (p) => inner.exists(p),
-		list: (d) => inner.list(d),
-		remove: (p) => inner.remove(p),
-		mkdir: (d) => inner.mkdir(d),
-	};
-}
 
 describe("torn and corrupt lines", () => {
 	it("ignores a torn last line with a warning and appends on a fresh line", async () => {

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ChatMessage } from "../core/types";
 import { Interleaver } from "../../tests/sessions/interleavingStore";
-import { steppingClock } from "../../tests/sessions/helpers";
+import { steppingClock, minimalStore } from "../../tests/sessions/helpers";
 import { MemoryFileStore } from "./memoryStore";
 import { NodeFileStore } from "./nodeStore";
 import { SessionManager } from "./SessionManager";
@@ -19,18 +19,6 @@ afterEach(async () => {
 	for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 
-/** A store without the optional stat and rename, like a minimal third-party implementation. */
-function minimalStore(inner: FileStore): FileStore {
-	return {
-		read: (p) => inner.read(p),
-		write: (p, d) => inner.write(p, d),
-		append: (p, d) => inner.append(p, d),
-		exists: (p) => inner.exists(p),
-		list: (d) => inner.list(d),
-		remove: (p) => inner.remove(p),
-		mkdir: (d) => inner.mkdir(d),
-	};
-}
 
 const stores: [string, () => Promise<FileStore>][] = [
 	["MemoryFileStore", () => Promise.resolve(new MemoryFileStore())],
