@@ -1,15 +1,14 @@
 // @vitest-environment happy-dom
 // The panel on the real engine: ChatService and SessionManager over an in-memory store, a stub model.
 import { afterEach, describe, expect, it } from "vitest";
-import type * as O from "obsidian";
-import { asObsidianApp, createTestApp, flush, openNote, pressKey, typeInto, type App } from "../obsidian/harness";
+import { asObsidianApp, createTestApp, flush, openNote, pressKey, type App } from "../obsidian/harness";
 import { StubAdapter, type StubAdapterOptions } from "../support/stubAdapter";
 import { ChatService } from "../../src/chat/ChatService";
 import type { LLMAdapter } from "../../src/core/types";
 import { MemoryFileStore } from "../../src/sessions/memoryStore";
 import { SessionManager } from "../../src/sessions/SessionManager";
-import { DiscoverView } from "../../src/ui/DiscoverView";
 import type { ChatRuntimeFactory, DiscoverHost } from "../../src/ui/host";
+import { openEnginePanel } from "./enginePanel";
 import { testSettings } from "./fakes";
 import { until } from "../support/chatHarness";
 
@@ -48,18 +47,8 @@ async function mount(w: World) {
 			},
 		});
 	};
-	const leaf = w.app.workspace.getRightLeaf(false)!;
-	const view = new DiscoverView(leaf as unknown as O.WorkspaceLeaf, w.host, factory);
-	await leaf.open(view as unknown as Parameters<typeof leaf.open>[0]);
+	const { view, leaf, root, send, idle } = await openEnginePanel(w.app, w.host, factory);
 	cleanups.push(() => leaf.detach());
-	const root = view.contentEl;
-	const input = root.querySelector<HTMLTextAreaElement>(".discover-chat-input")!;
-	const send = async (text: string) => {
-		typeInto(input, text);
-		pressKey(input, "Enter");
-		await flush();
-	};
-	const idle = () => until(() => root.querySelector(".discover-chat-send")?.getAttribute("aria-label") === "Send message", "the turn to end");
 	const bodies = () => Array.from(root.querySelectorAll(".discover-chat-message-body")).map((e) => e.textContent ?? "");
 	return { view, leaf, root, send, idle, bodies };
 }

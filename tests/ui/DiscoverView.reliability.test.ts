@@ -2,16 +2,15 @@
 // The panel on the real engine when the server's window is smaller than the settings say, and when
 // the disk is full: the fix is one click away, and the person's text is never lost.
 import { afterEach, describe, expect, it } from "vitest";
-import type * as O from "obsidian";
-import { asObsidianApp, createTestApp, flush, openNote, pressKey, typeInto } from "../obsidian/harness";
+import { asObsidianApp, createTestApp, flush, openNote } from "../obsidian/harness";
 import { StubAdapter } from "../support/stubAdapter";
 import { ChatService } from "../../src/chat/ChatService";
 import type { LLMAdapter } from "../../src/core/types";
 import { LLMError } from "../../src/providers/errors";
 import { MemoryFileStore } from "../../src/sessions/memoryStore";
 import { SessionManager } from "../../src/sessions/SessionManager";
-import { DiscoverView } from "../../src/ui/DiscoverView";
 import type { ChatRuntimeFactory, DiscoverHost } from "../../src/ui/host";
+import { openEnginePanel } from "./enginePanel";
 import { testSettings } from "./fakes";
 import { until } from "../support/chatHarness";
 
@@ -48,18 +47,8 @@ async function mount(adapter: LLMAdapter, prepare: (sessions: SessionManager) =>
 			},
 		});
 	};
-	const leaf = app.workspace.getRightLeaf(false)!;
-	const view = new DiscoverView(leaf as unknown as O.WorkspaceLeaf, host, factory);
-	await leaf.open(view as unknown as Parameters<typeof leaf.open>[0]);
+	const { leaf, root, input, send, idle } = await openEnginePanel(app, host, factory);
 	cleanups.push(() => leaf.detach());
-	const root = view.contentEl;
-	const input = root.querySelector<HTMLTextAreaElement>(".discover-chat-input")!;
-	const send = async (text: string) => {
-		typeInto(input, text);
-		pressKey(input, "Enter");
-		await flush();
-	};
-	const idle = () => until(() => root.querySelector(".discover-chat-send")?.getAttribute("aria-label") === "Send message", "the turn to end");
 	return { host, root, input, send, idle, saves: () => saves };
 }
 
