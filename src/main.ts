@@ -4,8 +4,8 @@ import { Notice, Plugin } from "obsidian";
 import { DEFAULT_SETTINGS, FIELD_LABELS, SETTINGS_VERSION, sanitizeSettings, type DiscoverSettings } from "./settings";
 import { LEGACY_SECRET_NAME, migrateSettings } from "./ui/settingsMigration";
 import { DiscoverSettingTab } from "./ui/SettingTab";
-import { registerDiscoverCommands } from "./ui/commands";
-import { refreshDiscoverPanels, registerDiscoverPanel } from "./ui/registerPanel";
+import { registerDiscoverCommands } from "./wiring/commands";
+import { refreshDiscoverPanels, registerDiscoverPanel } from "./wiring/registerPanel";
 
 export default class DiscoverPlugin extends Plugin {
 	override settings: DiscoverSettings = { ...DEFAULT_SETTINGS };

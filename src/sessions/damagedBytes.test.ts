@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { message, steppingClock } from "../../tests/sessions/helpers";
 import { InMemoryAdapter } from "../../tests/obsidian/adapter";
 import { NodeFileStore } from "./nodeStore";
-import { ObsidianFileStore } from "./obsidianStore";
+import { ObsidianFileStore } from "../wiring/obsidianStore";
 import { SessionManager } from "./SessionManager";
 
 const cleanups: (() => Promise<void>)[] = [];

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { message } from "../../tests/sessions/helpers";
 import { MemoryFileStore } from "./memoryStore";
 import { NodeFileStore } from "./nodeStore";
-import { ObsidianFileStore } from "./obsidianStore";
+import { ObsidianFileStore } from "../wiring/obsidianStore";
 import { SessionManager } from "./SessionManager";
 import type { FileStore } from "./store";
 

@@ -60,7 +60,7 @@ export class DiscoverView extends ItemView {
 	constructor(
 		leaf: WorkspaceLeaf,
 		private readonly host: DiscoverHost,
-		private readonly createRuntime: ChatRuntimeFactory = async (h, onEvent) => (await import("./chatRuntime")).createChatRuntime(h, onEvent),
+		private readonly createRuntime: ChatRuntimeFactory = async (h, onEvent) => (await import("../wiring/chatRuntime")).createChatRuntime(h, onEvent),
 		private readonly options: DiscoverViewOptions = {},
 	) {
 		super(leaf);

@@ -7,7 +7,7 @@ import { BudgetSection, type SettingsStore } from "./settingsBudget";
 import { ProviderSection, type SettingsAdapterFactory } from "./settingsProvider";
 
 /** The real adapter, loaded when the tab first needs it so the plugin's onload stays small. */
-const pluginAdapter: SettingsAdapterFactory = async (app, settings) => (await import("./adapterFactory")).createPluginAdapter(app, settings);
+const pluginAdapter: SettingsAdapterFactory = async (app, settings) => (await import("../wiring/adapterFactory")).createPluginAdapter(app, settings);
 
 type FolderField = "sessionsFolder" | "exportFolder";
 

@@ -19,7 +19,7 @@ vi.mock("../providers", async (importOriginal) => {
 	};
 });
 
-const { createPluginAdapter, readApiKey, resetTransportCache } = await import("./adapterFactory");
+const { createPluginAdapter, readApiKey, resetTransportCache } = await import("../wiring/adapterFactory");
 const { fetchTransport } = await import("../providers");
 
 afterEach(() => {

@@ -56,7 +56,7 @@ describe("the import scanner (so the rules below can fail)", () => {
 			[at("src/core/types.ts"), ["./timers"]],
 			[at("src/core/timers.ts"), ["../providers/p"]],
 			[at("src/chat/c.ts"), ["../providers/p", "../sessions/s", "../core/types"]],
-			[at("src/sessions/obsidianStore.ts"), ["obsidian"]],
+			[at("src/wiring/obsidianStore.ts"), ["obsidian"]],
 		]);
 		const refs = (f: string): ImportRef[] => (imports.get(f) ?? []).map((specifier) => ({ specifier, kind: "type", names: [], line: 1 }));
 		const resolve = (from: string, spec: string): string | undefined => (spec.startsWith(".") ? `${join(from, "..", spec)}.ts` : undefined);
@@ -82,7 +82,7 @@ describe("engine isolation", () => {
 	it("nothing in the engine imports 'obsidian', directly or through what headless.ts reaches", () => {
 		const engine = sourceFiles().filter((f) => {
 			const r = rel(f);
-			return (/^src\/(chat|providers|sessions)\//.test(r) && r !== "src/sessions/obsidianStore.ts") || r === "src/headless.ts" || r === "src/settings.ts";
+			return (/^src\/(chat|providers|sessions)\//.test(r) && r !== "src/wiring/obsidianStore.ts") || r === "src/headless.ts" || r === "src/settings.ts";
 		});
 		expect(engine.map(rel)).toContain("src/headless.ts");
 		const reached = reachableFrom([join(ROOT, "src/headless.ts"), ...engine], ["static", "type", "dynamic", "require"]);
@@ -150,14 +150,14 @@ describe("Node-only modules stay off the plugin's path", () => {
 		expect(fromMain).not.toContain("src/sessions/nodeStore.ts");
 		const fromHeadless = [...reachableFrom([join(ROOT, "src/headless.ts")], ["static", "type", "dynamic", "require"]).keys()].map(rel);
 		expect(fromHeadless).toContain("src/sessions/nodeStore.ts");
-		expect(fromHeadless).not.toContain("src/sessions/obsidianStore.ts");
+		expect(fromHeadless).not.toContain("src/wiring/obsidianStore.ts");
 	});
 
 	it("in src/sessions, only obsidianStore imports obsidian and only nodeStore imports Node modules", () => {
 		for (const file of sourceFiles(join(ROOT, "src/sessions"))) {
 			const name = rel(file);
 			const specs = fileImports(file).map((r) => r.specifier);
-			expect({ name, obsidian: specs.includes("obsidian") }).toEqual({ name, obsidian: name === "src/sessions/obsidianStore.ts" });
+			expect({ name, obsidian: specs.includes("obsidian") }).toEqual({ name, obsidian: name === "src/wiring/obsidianStore.ts" });
 			expect({ name, node: specs.some(isNodeBuiltin) }).toEqual({ name, node: name === "src/sessions/nodeStore.ts" });
 		}
 	});

@@ -6,7 +6,7 @@
 import { fileImports, rel, resolveLocal, type ImportRef } from "./sourceGraph";
 
 /** The Obsidian-facing store lives beside the sessions but is wiring, not engine. */
-export const WIRING_IN_ENGINE_FOLDERS = ["src/sessions/obsidianStore.ts"];
+export const WIRING_IN_ENGINE_FOLDERS = ["src/wiring/obsidianStore.ts"];
 
 export const ENGINE = /^src\/(core|chat|providers|sessions)\//;
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { App } from "obsidian";
 import { parseCalibrationData } from "../../src/chat/calibration";
-import { persistedCalibration } from "../../src/ui/calibrationStore";
+import { persistedCalibration } from "../../src/wiring/calibrationStore";
 import { testSettings } from "./fakes";
 
 afterEach(() => {

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { asObsidianApp, createTestApp } from "../obsidian/harness";
 import { StubAdapter } from "../support/stubAdapter";
-import { createChatRuntime } from "../../src/ui/chatRuntime";
+import { createChatRuntime } from "../../src/wiring/chatRuntime";
 import type { DiscoverHost } from "../../src/ui/host";
 import { testSettings } from "./fakes";
 

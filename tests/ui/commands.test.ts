@@ -7,7 +7,7 @@ import { activateLeaf, commandAvailable, flush, loadPlugin, openEditorMenu, pres
 import { Plugin } from "../obsidian/plugin";
 import type { App } from "../obsidian/app";
 import DiscoverPlugin from "../../src/main";
-import { registerDiscoverCommands } from "../../src/ui/commands";
+import { registerDiscoverCommands } from "../../src/wiring/commands";
 import { DiscoverView } from "../../src/ui/DiscoverView";
 import { VIEW_TYPE_DISCOVER } from "../../src/ui/viewType";
 import { mountView, NOTE_TEXT, type Mounted } from "./mountView";

@@ -1,5 +1,5 @@
 import type { Plugin, WorkspaceLeaf } from "obsidian";
-import { VIEW_TYPE_DISCOVER } from "./viewType";
+import { VIEW_TYPE_DISCOVER } from "../ui/viewType";
 
 /** Reveals the panel, opening it in the right sidebar if it is not open anywhere. */
 export async function openDiscoverPanel(plugin: Plugin): Promise<WorkspaceLeaf | undefined> {

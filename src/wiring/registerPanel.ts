@@ -1,8 +1,8 @@
 import type { Plugin } from "obsidian";
-import { DiscoverView } from "./DiscoverView";
-import type { DiscoverHost } from "./host";
+import { DiscoverView } from "../ui/DiscoverView";
+import type { DiscoverHost } from "../ui/host";
 import { openDiscoverPanel } from "./openPanel";
-import { VIEW_TYPE_DISCOVER } from "./viewType";
+import { VIEW_TYPE_DISCOVER } from "../ui/viewType";
 
 /**
  * Registers the chat panel, its ribbon icon and the "Open chat" command. Nothing is built here:

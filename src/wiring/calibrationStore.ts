@@ -1,6 +1,6 @@
 import { debounce } from "obsidian";
 import { TokenCalibration } from "../chat/calibration";
-import type { DiscoverHost } from "./host";
+import type { DiscoverHost } from "../ui/host";
 
 /** Calibration changes after every answer; data.json is written at most once per pause this long. */
 export const CALIBRATION_SAVE_DELAY_MS = 2000;

@@ -1,5 +1,5 @@
 import { normalizePath, type DataAdapter } from "obsidian";
-import type { FileStat, FileStore } from "./store";
+import type { FileStat, FileStore } from "../sessions/store";
 
 function normalizeRoot(root: string): string {
 	const normalized = normalizePath(root);

@@ -3,12 +3,12 @@
 import { ChatService } from "../chat/ChatService";
 import type { ChatSettings } from "../core/types";
 import type { ProviderAdapter } from "../providers/types";
-import { ObsidianFileStore } from "../sessions/obsidianStore";
+import { ObsidianFileStore } from "./obsidianStore";
 import { SessionManager } from "../sessions/SessionManager";
 import { createPluginAdapter, readApiKey } from "./adapterFactory";
 import { persistedCalibration } from "./calibrationStore";
-import type { ChatRuntime, DiscoverHost, SettingsSync } from "./host";
-import type { ChatEvent } from "./ports";
+import type { ChatRuntime, DiscoverHost, SettingsSync } from "../ui/host";
+import type { ChatEvent } from "../ui/ports";
 
 function chatSettingsOf(s: ChatSettings): ChatSettings {
 	return {
