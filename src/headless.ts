@@ -48,5 +48,5 @@ export type { CompactionBudget, CompactionInput, CompactionResult } from "./chat
 export { SUMMARY_INSTRUCTION, PREVIOUS_SUMMARY_PREFIX } from "./chat/summarizer";
 export { normalizeChatSettings } from "./chat/chatSettings";
 // The plugin's settings (a superset of ChatSettings, with the four budget settings by name).
-export { DEFAULT_SETTINGS, validateSettings } from "./settings";
-export type { DiscoverSettings, SettingsIssue } from "./settings";
+export { DEFAULT_SETTINGS, validateSettings } from "./settings/settings";
+export type { DiscoverSettings, SettingsIssue } from "./settings/settings";

@@ -2,8 +2,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { changeSettingsExternally, clearNotices, closeSettingTab, createTestApp, loadPlugin, notices, openSettingTab, readPluginDataText, unloadPlugin, writePluginData } from "../tests/obsidian/harness";
 import DiscoverPlugin from "./main";
-import { DEFAULT_SETTINGS, SETTINGS_VERSION } from "./settings";
-import { LEGACY_SECRET_NAME } from "./ui/settingsMigration";
+import { DEFAULT_SETTINGS, SETTINGS_VERSION } from "./settings/settings";
+import { LEGACY_SECRET_NAME } from "./settings/migration";
 
 afterEach(() => clearNotices());
 

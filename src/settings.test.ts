@@ -2,8 +2,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_CHAT_SETTINGS } from "./core/types";
 import { DEFAULT_BASE_URLS, PROVIDERS } from "./providers/types";
-import { DEFAULT_SETTINGS, LIMITS, sanitizeSettings, validateSettings, type DiscoverSettings } from "./settings";
-import { migrateSettings } from "./ui/settingsMigration";
+import { DEFAULT_SETTINGS, LIMITS, sanitizeSettings, validateSettings, type DiscoverSettings } from "./settings/settings";
+import { migrateSettings } from "./settings/migration";
 
 const fieldsOf = (s: DiscoverSettings): string[] => validateSettings(s).map((i) => i.field);
 

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_SETTINGS, LIMITS, validateSettings } from "../settings";
+import { DEFAULT_SETTINGS, LIMITS, validateSettings } from "../settings/settings";
 import { compactionBudget } from "./compaction";
 import { BUDGET_LIMITS, normalizeChatSettings, promptBudget } from "./chatSettings";
 import { safeBudget } from "./tokens";

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { ConnectionDiagnosis, ModelInfo } from "../providers/types";
 import { asObsidianApp, createSecretThroughUi, flush, loadPlugin, readPluginDataText, selectOption, showSettingTab, typeInto } from "../../tests/obsidian/harness";
 import DiscoverPlugin from "../main";
-import { DEFAULT_SETTINGS } from "../settings";
+import { DEFAULT_SETTINGS } from "../settings/settings";
 import { DiscoverSettingTab } from "./SettingTab";
 import type { SettingsAdapter } from "./settingsProvider";
 

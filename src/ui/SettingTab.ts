@@ -2,7 +2,7 @@
 import { PluginSettingTab, Setting, type App, type ButtonComponent, type Plugin } from "obsidian";
 import { promptBudget } from "../chat/chatSettings";
 import { estimateTokens } from "../chat/tokens";
-import { DEFAULT_SETTINGS, FIELD_LABELS, LIMITS, validateSettings, type DiscoverSettings } from "../settings";
+import { DEFAULT_SETTINGS, FIELD_LABELS, LIMITS, validateSettings, type DiscoverSettings } from "../settings/settings";
 import { BudgetSection, type SettingsStore } from "./settingsBudget";
 import { ProviderSection, type SettingsAdapterFactory } from "./settingsProvider";
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ProviderConfig, Transport } from "../providers";
 import { asObsidianApp, createTestApp, emulateMobile, restorePlatform } from "../../tests/obsidian/harness";
-import { DEFAULT_SETTINGS } from "../settings";
+import { DEFAULT_SETTINGS } from "../settings/settings";
 
 const nodeTransport: Transport = () => Promise.reject(new Error("node transport"));
 const seen: ProviderConfig[] = [];

@@ -1,7 +1,7 @@
 // What the panel needs from the plugin, as a structural type: the plugin satisfies it, and tests
 // build one without a plugin. The view never stores itself on the plugin.
 import type { App } from "obsidian";
-import type { DiscoverSettings } from "../settings";
+import type { DiscoverSettings } from "../settings/settings";
 import type { ChatEvent, ChatPort, DiagnosableAdapter, ModelInfo, SessionsPort } from "./ports";
 
 /** The plugin's settings, as saved in data.json. */

@@ -5,7 +5,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { asObsidianApp, flush, loadPlugin, readPluginDataText, showSettingTab, typeInto } from "../../tests/obsidian/harness";
 import DiscoverPlugin from "../main";
-import { FIELD_LABELS, validateSettings, type DiscoverSettings } from "../settings";
+import { FIELD_LABELS, validateSettings, type DiscoverSettings } from "../settings/settings";
 import { DiscoverSettingTab } from "./SettingTab";
 import { BUDGET_FIELDS, type BudgetField } from "./settingsBudget";
 

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_SETTINGS, SETTINGS_VERSION, type DiscoverSettings } from "../settings";
-import { LEGACY_SECRET_NAME, MIGRATIONS, migrateSettings } from "./settingsMigration";
+import { DEFAULT_SETTINGS, SETTINGS_VERSION, type DiscoverSettings } from "../settings/settings";
+import { LEGACY_SECRET_NAME, MIGRATIONS, migrateSettings } from "../settings/migration";
 
 const v1: DiscoverSettings = {
 	...DEFAULT_SETTINGS,

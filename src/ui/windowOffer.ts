@@ -1,4 +1,4 @@
-import { validateSettings } from "../settings";
+import { validateSettings } from "../settings/settings";
 import type { PanelSettings } from "./host";
 
 const fmt = (n: number): string => Math.round(n).toLocaleString("en-US");

@@ -140,7 +140,7 @@ describe("the sentence-case check (so it can fail)", () => {
 describe("UI copy in src/ui, main.ts and settings.ts", () => {
 	it("is sentence case", () => {
 		// settings.ts holds the setting names and validation messages the settings tab shows.
-		const files = [...sourceFiles(join(ROOT, "src/ui")), join(ROOT, "src/main.ts"), join(ROOT, "src/settings.ts")];
+		const files = [...sourceFiles(join(ROOT, "src/ui")), join(ROOT, "src/main.ts"), ...sourceFiles(join(ROOT, "src/settings"))];
 		const strings = files.flatMap((f) => uiStrings(readFileSync(f, "utf8"), f));
 		expect(strings.length).toBeGreaterThan(20);
 		const problems = strings.map((s) => ({ ...s, problem: sentenceCaseProblem(s.text) })).filter((s) => s.problem !== null);

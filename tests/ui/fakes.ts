@@ -2,7 +2,7 @@
 import type { ChatMessage, ChatSettings, LLMAdapter, Role, Session } from "../../src/core/types";
 import type { ChatRuntime, DiscoverHost, PanelSettings } from "../../src/ui/host";
 import type { ChatEvent, ChatPort, DiagnosableAdapter, PromptPreview, SearchHit, SendOptions, SessionSummary, SessionsPort } from "../../src/ui/ports";
-import { DEFAULT_SETTINGS } from "../../src/settings";
+import { DEFAULT_SETTINGS } from "../../src/settings/settings";
 import { sessionToMarkdown, type MarkdownExportOptions } from "../../src/sessions/markdown";
 import type { App } from "obsidian";
 

@@ -2,7 +2,7 @@
 // data in, data out. One function per version step; damaged fields fall back to defaults with a
 // warning; nothing throws; a plaintext API key is handed back so the plugin moves it to secret storage.
 import { PROVIDERS } from "../providers/types";
-import { DEFAULT_SETTINGS, FIELD_LABELS, SEND_KEYS, SETTINGS_VERSION, type DiscoverSettings } from "../settings";
+import { DEFAULT_SETTINGS, FIELD_LABELS, SEND_KEYS, SETTINGS_VERSION, type DiscoverSettings } from "./settings";
 
 type Raw = Record<string, unknown>;
 

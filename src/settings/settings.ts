@@ -1,7 +1,7 @@
 // Discover's saved settings: their type, defaults and validation. Engine-safe: never imports
 // 'obsidian' (scripts and tests use it headless). Migration of saved data: settingsMigration.ts.
-import { DEFAULT_CHAT_SETTINGS, type ChatSettings } from "./core/types";
-import { DEFAULT_BASE_URLS, PROVIDERS, type ProviderName } from "./providers/types";
+import { DEFAULT_CHAT_SETTINGS, type ChatSettings } from "../core/types";
+import { DEFAULT_BASE_URLS, PROVIDERS, type ProviderName } from "../providers/types";
 
 /** How a message is sent: Enter (Shift+Enter adds a line), or Ctrl/Cmd+Enter (Enter adds a line, for long prompts). */
 export const SEND_KEYS = ["enter", "mod-enter"] as const;
