@@ -3,7 +3,7 @@
 import { Notice, Plugin } from "obsidian";
 import type { DiscoverSettings } from "./settings/settings";
 import { defaultSettings, SettingsStore } from "./settings/settingsStore";
-import { DiscoverSettingTab } from "./ui/SettingTab";
+import { DiscoverSettingTab } from "./ui/settings/SettingTab";
 import { registerDiscoverCommands } from "./wiring/commands";
 import { refreshDiscoverPanels, registerDiscoverPanel } from "./wiring/registerPanel";
 

@@ -4,8 +4,8 @@ import type { ConnectionDiagnosis, ModelInfo } from "../providers/types";
 import { asObsidianApp, createSecretThroughUi, flush, loadPlugin, readPluginDataText, selectOption, showSettingTab, typeInto } from "../../tests/obsidian/harness";
 import DiscoverPlugin from "../main";
 import { DEFAULT_SETTINGS } from "../settings/settings";
-import { DiscoverSettingTab } from "./SettingTab";
-import type { SettingsAdapter } from "./settingsProvider";
+import { DiscoverSettingTab } from "./settings/SettingTab";
+import type { SettingsAdapter } from "./settings/settingsProvider";
 
 class FakeAdapter implements SettingsAdapter {
 	calls: string[] = [];

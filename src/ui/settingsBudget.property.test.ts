@@ -6,8 +6,8 @@ import { describe, expect, it } from "vitest";
 import { asObsidianApp, flush, loadPlugin, readPluginDataText, showSettingTab, typeInto } from "../../tests/obsidian/harness";
 import DiscoverPlugin from "../main";
 import { FIELD_LABELS, validateSettings, type DiscoverSettings } from "../settings/settings";
-import { DiscoverSettingTab } from "./SettingTab";
-import { BUDGET_FIELDS, type BudgetField } from "./settingsBudget";
+import { DiscoverSettingTab } from "./settings/SettingTab";
+import { BUDGET_FIELDS, type BudgetField } from "./settings/settingsBudget";
 
 const typed = fc.oneof(
 	fc.integer({ min: -100, max: 200_000 }).map(String),

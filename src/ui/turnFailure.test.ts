@@ -4,9 +4,9 @@
 import { describe, expect, it } from "vitest";
 import type { ChatMessage } from "../core/types";
 import { LLMError } from "../providers/errors";
-import type { Composer } from "./Composer";
-import type { MessageList } from "./MessageList";
-import { showTurnFailure } from "./turnFailure";
+import type { Composer } from "./panel/Composer";
+import type { MessageList } from "./panel/MessageList";
+import { showTurnFailure } from "./panel/turnFailure";
 
 function scene(messages: ChatMessage[]): { composerValue: () => string; retryOffered: () => boolean; run: (text: string) => void } {
 	let value = "";

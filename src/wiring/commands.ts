@@ -2,9 +2,9 @@
 // person chooses their own (Obsidian's guidelines; a test keeps it so). Names are in sentence case
 // without "Discover", which Obsidian adds in the command palette.
 import type { Editor, MarkdownFileInfo, Plugin } from "obsidian";
-import { DiscoverView } from "../ui/DiscoverView";
+import { DiscoverView } from "../ui/panel/DiscoverView";
 import { openDiscoverPanel } from "./openPanel";
-import { SLASH_COMMANDS } from "../ui/slashCommands";
+import { SLASH_COMMANDS } from "../ui/panel/slashCommands";
 import { VIEW_TYPE_DISCOVER } from "../ui/viewType";
 
 export function registerDiscoverCommands(plugin: Plugin): void {

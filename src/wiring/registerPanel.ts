@@ -1,5 +1,5 @@
 import type { Plugin } from "obsidian";
-import { DiscoverView } from "../ui/DiscoverView";
+import { DiscoverView } from "../ui/panel/DiscoverView";
 import type { DiscoverHost } from "../ui/host";
 import { openDiscoverPanel } from "./openPanel";
 import { VIEW_TYPE_DISCOVER } from "../ui/viewType";

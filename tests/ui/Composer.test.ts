@@ -2,7 +2,7 @@
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { pressKey, typeInto } from "../obsidian/harness";
-import { Composer } from "../../src/ui/Composer";
+import { Composer } from "../../src/ui/panel/Composer";
 import type { SendKey } from "../../src/settings/settings";
 
 afterEach(() => document.body.empty());

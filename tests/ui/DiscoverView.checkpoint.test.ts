@@ -8,7 +8,7 @@ import { StubAdapter } from "../support/stubAdapter";
 import { ChatService } from "../../src/chat/ChatService";
 import { MemoryFileStore } from "../../src/sessions/memoryStore";
 import { SessionManager } from "../../src/sessions/SessionManager";
-import { DiscoverView } from "../../src/ui/DiscoverView";
+import { DiscoverView } from "../../src/ui/panel/DiscoverView";
 import type { ChatRuntimeFactory, DiscoverHost } from "../../src/ui/host";
 import { testSettings } from "./fakes";
 import { until } from "../support/chatHarness";

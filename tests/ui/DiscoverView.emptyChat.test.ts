@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { flush } from "../obsidian/harness";
 import { until } from "../support/chatHarness";
-import { SLASH_COMMANDS } from "../../src/ui/slashCommands";
+import { SLASH_COMMANDS } from "../../src/ui/panel/slashCommands";
 import { mountView, type Mounted } from "./mountView";
 
 const mounted: Mounted[] = [];

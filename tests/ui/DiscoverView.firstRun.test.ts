@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { flush, loadPlugin, pressKey, ribbonIcon, typeInto, unloadPlugin } from "../obsidian/harness";
 import DiscoverPlugin from "../../src/main";
-import type { DiscoverView } from "../../src/ui/DiscoverView";
+import type { DiscoverView } from "../../src/ui/panel/DiscoverView";
 import { VIEW_TYPE_DISCOVER } from "../../src/ui/viewType";
 import { mountView } from "./mountView";
 
@@ -92,7 +92,7 @@ describe("a model chosen in settings while the panel is open", () => {
 
 describe("openPluginSettings", () => {
 	it("reports false where Obsidian has no settings window to open, so the panel says where to go", async () => {
-		const { openPluginSettings } = await import("../../src/ui/openSettings");
+		const { openPluginSettings } = await import("../../src/ui/panel/openSettings");
 		expect(openPluginSettings({} as never, "discover-chat")).toBe(false);
 	});
 });

@@ -7,9 +7,9 @@ import type * as O from "obsidian";
 import { asObsidianApp, createTestApp, flush, openNote, pressKey, typeInto, type App } from "../obsidian/harness";
 import { until } from "../support/chatHarness";
 import { ProviderServer } from "../support/providerServer";
-import { DiscoverView } from "../../src/ui/DiscoverView";
+import { DiscoverView } from "../../src/ui/panel/DiscoverView";
 import type { DiscoverHost } from "../../src/ui/host";
-import { forgetModelLists } from "../../src/ui/modelList";
+import { forgetModelLists } from "../../src/ui/panel/modelList";
 import { testSettings } from "./fakes";
 
 const ANSWER = ['{"model":"m","message":{"role":"assistant","content":"Noted."},"done":false}', '{"model":"m","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop","prompt_eval_count":40,"eval_count":2}', ""].join("\n");

@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type * as O from "obsidian";
 import { flush, pressKey, typeInto } from "../obsidian/harness";
-import { DiscoverView } from "../../src/ui/DiscoverView";
+import { DiscoverView } from "../../src/ui/panel/DiscoverView";
 import { message } from "./fakes";
 import { mountView } from "./mountView";
 

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type * as O from "obsidian";
 import { activateLeaf, asObsidianApp, clearNotices, createTestApp, flush, notices, pressKey, typeInto } from "../obsidian/harness";
 import { LLMError } from "../../src/providers/errors";
-import { DiscoverView } from "../../src/ui/DiscoverView";
+import { DiscoverView } from "../../src/ui/panel/DiscoverView";
 import type { ChatRuntimeFactory } from "../../src/ui/host";
 import { fakeWorld, ManualFrames, message } from "./fakes";
 import { mountView, type Mounted } from "./mountView";

@@ -2,10 +2,10 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { MarkdownRenderer } from "obsidian";
 import { asObsidianApp, clearNotices, createTestApp, flush, notices, pressKey, typeInto } from "../obsidian/harness";
-import { HISTORY_PAGE_SIZE } from "../../src/ui/HistoryList";
-import { historyStateFor, invalidateSessionList } from "../../src/ui/historyState";
-import { TRANSCRIPT_PAGE_SIZE } from "../../src/ui/HistoryTranscript";
-import { HistoryModal, type HistoryModalOptions } from "../../src/ui/HistoryModal";
+import { HISTORY_PAGE_SIZE } from "../../src/ui/history/HistoryList";
+import { historyStateFor, invalidateSessionList } from "../../src/ui/history/historyState";
+import { TRANSCRIPT_PAGE_SIZE } from "../../src/ui/history/HistoryTranscript";
+import { HistoryModal, type HistoryModalOptions } from "../../src/ui/history/HistoryModal";
 import { fakeWorld, message } from "./fakes";
 
 afterEach(() => {

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type * as O from "obsidian";
 import { MarkdownRenderer } from "obsidian";
 import { asObsidianApp, createTestApp, flush } from "../obsidian/harness";
-import { MessageList } from "../../src/ui/MessageList";
+import { MessageList } from "../../src/ui/panel/MessageList";
 import { ManualFrames, message } from "./fakes";
 
 afterEach(() => {

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type * as O from "obsidian";
 import { Component, MarkdownRenderer } from "obsidian";
 import { asObsidianApp, createTestApp, flush } from "../obsidian/harness";
-import { MessageList } from "../../src/ui/MessageList";
+import { MessageList } from "../../src/ui/panel/MessageList";
 import { ManualFrames, message } from "./fakes";
 
 afterEach(() => {

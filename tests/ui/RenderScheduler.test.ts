@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { RenderScheduler } from "../../src/ui/RenderScheduler";
+import { RenderScheduler } from "../../src/ui/panel/RenderScheduler";
 import { ManualFrames } from "./fakes";
 
 describe("RenderScheduler", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { SearchRunner } from "../../src/ui/SearchRunner";
+import { SearchRunner } from "../../src/ui/history/SearchRunner";
 import { nodeTimers } from "../support/nodeTimers";
 
 function deferred<T>() {

@@ -8,7 +8,7 @@ import { Plugin } from "../obsidian/plugin";
 import type { App } from "../obsidian/app";
 import DiscoverPlugin from "../../src/main";
 import { registerDiscoverCommands } from "../../src/wiring/commands";
-import { DiscoverView } from "../../src/ui/DiscoverView";
+import { DiscoverView } from "../../src/ui/panel/DiscoverView";
 import { VIEW_TYPE_DISCOVER } from "../../src/ui/viewType";
 import { mountView, NOTE_TEXT, type Mounted } from "./mountView";
 

@@ -3,7 +3,7 @@
 import type * as O from "obsidian";
 import { flush, pressKey, typeInto, type App } from "../obsidian/harness";
 import { until } from "../support/chatHarness";
-import { DiscoverView } from "../../src/ui/DiscoverView";
+import { DiscoverView } from "../../src/ui/panel/DiscoverView";
 import type { ChatRuntimeFactory, DiscoverHost } from "../../src/ui/host";
 
 export async function openEnginePanel(app: App, host: DiscoverHost, factory: ChatRuntimeFactory) {

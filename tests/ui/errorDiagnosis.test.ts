@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { LLMError } from "../../src/providers/errors";
 import { LLM_ERROR_KINDS } from "../../src/core/types";
-import { diagnose } from "../../src/ui/errorDiagnosis";
+import { diagnose } from "../../src/ui/panel/errorDiagnosis";
 
 describe("diagnose", () => {
 	it("gives every provider error kind a title, and keeps the provider's words", () => {

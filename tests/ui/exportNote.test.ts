@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { normalizePath } from "obsidian";
 import { describe, expect, it } from "vitest";
 import { asObsidianApp, createTestApp } from "../obsidian/harness";
-import { MAX_NAME_BYTES, MAX_NAME_LENGTH, noteFileName, writeExportNote } from "../../src/ui/exportNote";
+import { MAX_NAME_BYTES, MAX_NAME_LENGTH, noteFileName, writeExportNote } from "../../src/ui/history/exportNote";
 
 const DEVICE_NAMES = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)$/i;
 

@@ -2,7 +2,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import "../obsidian/index";
-import { appendHighlighted } from "../../src/ui/highlight";
+import { appendHighlighted } from "../../src/ui/history/highlight";
 
 describe("appendHighlighted", () => {
 	it("marks every case-insensitive match", () => {

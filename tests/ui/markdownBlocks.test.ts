@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { splitMarkdownBlocks } from "../../src/ui/markdownBlocks";
+import { splitMarkdownBlocks } from "../../src/ui/panel/markdownBlocks";
 
 const nonBlank = (text: string): string[] => text.split("\n").filter((l) => l.trim() !== "");
 

@@ -2,7 +2,7 @@
 // Each message's buttons: Copy, Insert into the note, and for answers Copy as a quote callout.
 import { afterEach, describe, expect, it } from "vitest";
 import { activateLeaf, clearNotices, flush, notices, pressKey, typeInto } from "../obsidian/harness";
-import { toCalloutQuote } from "../../src/ui/MessageActions";
+import { toCalloutQuote } from "../../src/ui/panel/MessageActions";
 import { mountView, NOTE_TEXT, type Mounted } from "./mountView";
 
 let mounted: Mounted | undefined;

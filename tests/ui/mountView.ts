@@ -1,7 +1,7 @@
 // Opens the Discover panel in the in-memory workspace with a fake engine and hand-driven frames.
 import type * as O from "obsidian";
 import { asObsidianApp, createTestApp, openNote, type App } from "../obsidian/harness";
-import { DiscoverView, type DiscoverViewOptions } from "../../src/ui/DiscoverView";
+import { DiscoverView, type DiscoverViewOptions } from "../../src/ui/panel/DiscoverView";
 import type { PanelSettings } from "../../src/ui/host";
 import { fakeWorld, ManualFrames, testSettings } from "./fakes";
 

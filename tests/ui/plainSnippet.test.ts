@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { plainSnippet } from "../../src/ui/plainSnippet";
+import { plainSnippet } from "../../src/ui/history/plainSnippet";
 
 describe("plainSnippet", () => {
 	it("shows emphasis, code, strike-through and highlights as their words", () => {

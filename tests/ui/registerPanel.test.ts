@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { flush, loadPlugin, ribbonIcon, runCommand, unloadPlugin } from "../obsidian/harness";
 import DiscoverPlugin from "../../src/main";
-import { DiscoverView } from "../../src/ui/DiscoverView";
+import { DiscoverView } from "../../src/ui/panel/DiscoverView";
 import { VIEW_TYPE_DISCOVER } from "../../src/ui/viewType";
 
 afterEach(() => document.body.empty());

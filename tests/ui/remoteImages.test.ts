@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { Component } from "obsidian";
 import { asObsidianApp, createTestApp, flush } from "../obsidian/harness";
-import { MessageList } from "../../src/ui/MessageList";
+import { MessageList } from "../../src/ui/panel/MessageList";
 import { renderUntrustedMarkdown } from "../../src/ui/safeMarkdown";
 import { hostileImages } from "../support/hostileImages";
 import { ManualFrames, message } from "./fakes";

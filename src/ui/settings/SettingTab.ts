@@ -1,13 +1,13 @@
 // Discover's settings tab: model and connection, the conversation budget, chat and storage.
 import { PluginSettingTab, Setting, type App, type ButtonComponent, type Plugin } from "obsidian";
-import { promptBudget } from "../chat/chatSettings";
-import { estimateTokens } from "../chat/tokens";
-import { DEFAULT_SETTINGS, FIELD_LABELS, LIMITS, validateSettings, type DiscoverSettings } from "../settings/settings";
+import { promptBudget } from "../../chat/chatSettings";
+import { estimateTokens } from "../../chat/tokens";
+import { DEFAULT_SETTINGS, FIELD_LABELS, LIMITS, validateSettings, type DiscoverSettings } from "../../settings/settings";
 import { BudgetSection, type SettingsStore } from "./settingsBudget";
 import { ProviderSection, type SettingsAdapterFactory } from "./settingsProvider";
 
 /** The real adapter, loaded when the tab first needs it so the plugin's onload stays small. */
-const pluginAdapter: SettingsAdapterFactory = async (app, settings) => (await import("../wiring/adapterFactory")).createPluginAdapter(app, settings);
+const pluginAdapter: SettingsAdapterFactory = async (app, settings) => (await import("../../wiring/adapterFactory")).createPluginAdapter(app, settings);
 
 type FolderField = "sessionsFolder" | "exportFolder";
 

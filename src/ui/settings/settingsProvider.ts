@@ -1,8 +1,8 @@
 // Provider settings: provider, base URL, API key (secret storage), model (list from the server,
 // with refresh and free text) and Test connection with its diagnosis shown inline.
 import { debounce, SecretComponent, Setting, type App, type DropdownComponent, type TextComponent } from "obsidian";
-import { DEFAULT_BASE_URLS, PROVIDERS, type ConnectionDiagnosis, type ModelInfo, type ProviderName } from "../providers/types";
-import { FIELD_LABELS, isHttpUrl, type DiscoverSettings } from "../settings/settings";
+import { DEFAULT_BASE_URLS, PROVIDERS, type ConnectionDiagnosis, type ModelInfo, type ProviderName } from "../../providers/types";
+import { FIELD_LABELS, isHttpUrl, type DiscoverSettings } from "../../settings/settings";
 import type { SettingsStore } from "./settingsBudget";
 
 /** What the settings tab asks of a provider adapter. */

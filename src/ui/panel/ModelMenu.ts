@@ -1,5 +1,5 @@
 import { Menu } from "obsidian";
-import type { ModelInfo } from "./ports";
+import type { ModelInfo } from "../ports";
 
 export interface ModelMenuOptions {
 	/** The model the chat uses now: checked in the list. */

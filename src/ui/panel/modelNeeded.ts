@@ -1,4 +1,4 @@
-import type { PanelSettings } from "./host";
+import type { PanelSettings } from "../host";
 
 /**
  * No model chosen yet (a fresh install): the server would only answer "model is required", which

@@ -1,8 +1,8 @@
-import type { ChatMessage } from "../core/types";
+import type { ChatMessage } from "../../core/types";
 import type { Composer } from "./Composer";
 import { diagnose } from "./errorDiagnosis";
 import type { MessageList } from "./MessageList";
-import type { DiagnosableAdapter } from "./ports";
+import type { DiagnosableAdapter } from "../ports";
 
 export interface FailedTurn {
 	err: unknown;

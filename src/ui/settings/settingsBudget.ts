@@ -1,7 +1,7 @@
 // The four budget settings as number inputs with inline messages. A value is saved the moment the
 // budget it makes is valid; an invalid one stays in its input, with the reason under it, unsaved.
 import { Setting } from "obsidian";
-import { FIELD_LABELS, LIMITS, validateSettings, type DiscoverSettings, type SettingsIssue } from "../settings/settings";
+import { FIELD_LABELS, LIMITS, validateSettings, type DiscoverSettings, type SettingsIssue } from "../../settings/settings";
 
 export type BudgetField = "maxPromptTokens" | "reservedResponseTokens" | "recentMessagesToKeep" | "minRecentMessagesToKeep";
 

@@ -1,8 +1,8 @@
 import { Notice } from "obsidian";
-import type { ChatRuntime, DiscoverHost } from "./host";
+import type { ChatRuntime, DiscoverHost } from "../host";
 import { cachedModels, modelListKey } from "./modelList";
 import { whereModelRuns } from "./modelPlace";
-import type { ModelInfo } from "./ports";
+import type { ModelInfo } from "../ports";
 
 /** What the panel shows about the model: its name and where it runs. */
 export interface ModelShown {

@@ -1,5 +1,5 @@
 import { setIcon } from "obsidian";
-import type { SendKey } from "../settings/settings";
+import type { SendKey } from "../../settings/settings";
 import { matchSlashCommands, type SlashCommand } from "./slashCommands";
 
 export interface ComposerHandlers {

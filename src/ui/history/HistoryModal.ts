@@ -1,14 +1,14 @@
 import { Modal, Notice } from "obsidian";
 import type { App } from "obsidian";
-import type { Session } from "../core/types";
+import type { Session } from "../../core/types";
 import { confirmAction } from "./ConfirmModal";
 import { openNote, writeExportNote } from "./exportNote";
 import { cachedSessionList, historyStateFor, invalidateSessionList, type HistoryState } from "./historyState";
 import { HistoryList } from "./HistoryList";
-import type { DiscoverHost } from "./host";
+import type { DiscoverHost } from "../host";
 import { HistoryTranscript } from "./HistoryTranscript";
-import { renameInput } from "./renameInput";
-import { isVisibleMessage, type SearchHit, type SessionsPort } from "./ports";
+import { renameInput } from "../renameInput";
+import { isVisibleMessage, type SearchHit, type SessionsPort } from "../ports";
 import { SearchRunner, type SearchRunnerOptions } from "./SearchRunner";
 
 export interface HistoryModalOptions {

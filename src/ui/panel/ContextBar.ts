@@ -5,8 +5,8 @@ import { AttachedSelection, type Attachment } from "./AttachedSelection";
 import { BudgetMeter } from "./BudgetMeter";
 import { ContextChip } from "./ContextChip";
 import type { NoteFit } from "./EmptyChat";
-import type { ContextFit } from "./format";
-import type { PromptPreview } from "./ports";
+import type { ContextFit } from "../format";
+import type { PromptPreview } from "../ports";
 
 /** Asks the engine what the next prompt would cost with this context (undefined: no engine yet). */
 export type PreviewFn = (context: string | undefined) => PromptPreview | undefined;

@@ -1,5 +1,5 @@
 import { setIcon } from "obsidian";
-import { renameInput } from "./renameInput";
+import { renameInput } from "../renameInput";
 
 export interface ChatHeaderHandlers {
 	onRename: (title: string) => void;

@@ -1,5 +1,5 @@
 import { setIcon } from "obsidian";
-import { contextFitLabel, type ContextFit } from "./format";
+import { contextFitLabel, type ContextFit } from "../format";
 
 export interface ContextState {
 	/** The note that would be sent, if any is open. */

@@ -1,7 +1,7 @@
 import { Notice } from "obsidian";
-import type { ChatMessage } from "../core/types";
+import type { ChatMessage } from "../../core/types";
 import type { ChatHeader } from "./ChatHeader";
-import type { ChatRuntime, DiscoverHost } from "./host";
+import type { ChatRuntime, DiscoverHost } from "../host";
 
 /**
  * Which chat the panel shows: loads and starts chats, keeps the header's title in step with the

@@ -1,7 +1,7 @@
-import { formatWhen } from "./format";
+import { formatWhen } from "../format";
 import { appendHighlighted } from "./highlight";
 import { plainSnippet } from "./plainSnippet";
-import type { SearchHit, SessionSummary } from "./ports";
+import type { SearchHit, SessionSummary } from "../ports";
 
 /** Items added at a time: a page more than a tall modal shows, so scrolling never waits. */
 export const HISTORY_PAGE_SIZE = 100;

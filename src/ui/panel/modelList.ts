@@ -1,6 +1,6 @@
 // The server's model list, kept in memory per provider and address: opening the header's menu
 // again answers at once, and "Refresh list" asks the server anew.
-import type { ModelInfo } from "./ports";
+import type { ModelInfo } from "../ports";
 
 const lists = new Map<string, Promise<readonly ModelInfo[]>>();
 

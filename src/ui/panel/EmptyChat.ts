@@ -1,6 +1,6 @@
 import { setIcon } from "obsidian";
 import type { ModelShown } from "./ChatModel";
-import type { ContextFit } from "./format";
+import type { ContextFit } from "../format";
 import type { SlashCommand } from "./slashCommands";
 
 /** The active note as the context row sees it. */

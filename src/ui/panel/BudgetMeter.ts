@@ -1,4 +1,4 @@
-import { formatTokens, meterLevel } from "./format";
+import { formatTokens, meterLevel } from "../format";
 
 const fmt = (n: number): string => Math.round(n).toLocaleString("en-US");
 

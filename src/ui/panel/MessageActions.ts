@@ -1,7 +1,7 @@
 import { MarkdownView, Notice, setIcon, setTooltip } from "obsidian";
 import type { App, Editor } from "obsidian";
-import type { Role } from "../core/types";
-import { copyToClipboard } from "./clipboard";
+import type { Role } from "../../core/types";
+import { copyToClipboard } from "../clipboard";
 
 /** An answer as an Obsidian quote callout: `> [!quote]`, then every line of it quoted. */
 export function toCalloutQuote(markdown: string): string {

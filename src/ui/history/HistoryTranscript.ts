@@ -1,9 +1,9 @@
 import type { App } from "obsidian";
-import type { ChatMessage } from "../core/types";
-import { iconButton } from "./ChatHeader";
-import { copyToClipboard } from "./clipboard";
-import { formatWhen } from "./format";
-import { LazyMarkdown } from "./LazyMarkdown";
+import type { ChatMessage } from "../../core/types";
+import { iconButton } from "../panel/ChatHeader";
+import { copyToClipboard } from "../clipboard";
+import { formatWhen } from "../format";
+import { LazyMarkdown } from "../LazyMarkdown";
 
 /** Messages added at a time: more than a tall modal shows, so scrolling never waits. */
 export const TRANSCRIPT_PAGE_SIZE = 40;

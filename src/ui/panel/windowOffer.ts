@@ -1,5 +1,5 @@
-import { validateSettings } from "../settings/settings";
-import type { PanelSettings } from "./host";
+import { validateSettings } from "../../settings/settings";
+import type { PanelSettings } from "../host";
 
 const fmt = (n: number): string => Math.round(n).toLocaleString("en-US");
 

@@ -1,4 +1,4 @@
-import type { SessionSummary, SessionsPort } from "./ports";
+import type { SessionSummary, SessionsPort } from "../ports";
 
 /** How long the session list is reused before it is read again. */
 export const LIST_CACHE_MS = 10_000;

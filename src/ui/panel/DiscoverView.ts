@@ -1,7 +1,7 @@
 import { ItemView, Notice } from "obsidian";
 import type { WorkspaceLeaf } from "obsidian";
-import { promptBudget } from "../chat/chatSettings";
-import type { ChatMessage } from "../core/types";
+import { promptBudget } from "../../chat/chatSettings";
+import type { ChatMessage } from "../../core/types";
 import { ActiveSession } from "./ActiveSession";
 import type { Attachment } from "./AttachedSelection";
 import { ChatHeader } from "./ChatHeader";
@@ -11,21 +11,21 @@ import { ContextBar } from "./ContextBar";
 import { savedDraft, saveDraft } from "./draftState";
 import { EmptyChat } from "./EmptyChat";
 import { diagnose } from "./errorDiagnosis";
-import type { ChatRuntime, ChatRuntimeFactory, DiscoverHost } from "./host";
+import type { ChatRuntime, ChatRuntimeFactory, DiscoverHost } from "../host";
 import { MessageList } from "./MessageList";
 import { MODEL_NEEDED, modelMissing } from "./modelNeeded";
 import { openModelMenu } from "./ModelMenu";
 import { openPluginSettings } from "./openSettings";
-import { HistoryModal } from "./HistoryModal";
+import { HistoryModal } from "../history/HistoryModal";
 import { STATUS_THINKING, STATUS_WRITING, StatusLine } from "./StatusLine";
 import { showTurnFailure } from "./turnFailure";
 import { commandTurn, retryTurn, typedTurn, type Turn } from "./turns";
-import { historyStateFor, invalidateSessionList } from "./historyState";
-import type { ChatEvent, SendOptions } from "./ports";
+import { historyStateFor, invalidateSessionList } from "../history/historyState";
+import type { ChatEvent, SendOptions } from "../ports";
 import type { RenderSchedulerOptions } from "./RenderScheduler";
-import type { SearchRunnerOptions } from "./SearchRunner";
+import type { SearchRunnerOptions } from "../history/SearchRunner";
 import { SLASH_COMMANDS, type SlashCommand } from "./slashCommands";
-import { VIEW_TYPE_DISCOVER } from "./viewType";
+import { VIEW_TYPE_DISCOVER } from "../viewType";
 import { useReportedWindow, windowOffer } from "./windowOffer";
 
 export interface DiscoverViewOptions {
@@ -60,7 +60,7 @@ export class DiscoverView extends ItemView {
 	constructor(
 		leaf: WorkspaceLeaf,
 		private readonly host: DiscoverHost,
-		private readonly createRuntime: ChatRuntimeFactory = async (h, onEvent) => (await import("../wiring/chatRuntime")).createChatRuntime(h, onEvent),
+		private readonly createRuntime: ChatRuntimeFactory = async (h, onEvent) => (await import("../../wiring/chatRuntime")).createChatRuntime(h, onEvent),
 		private readonly options: DiscoverViewOptions = {},
 	) {
 		super(leaf);

@@ -1,10 +1,10 @@
 import { Component } from "obsidian";
 import type { App } from "obsidian";
-import type { ChatMessage, Role } from "../core/types";
+import type { ChatMessage, Role } from "../../core/types";
 import { splitMarkdownBlocks } from "./markdownBlocks";
 import { MessageActions } from "./MessageActions";
 import { ThinkingBlock } from "./ThinkingBlock";
-import { renderUntrustedMarkdown } from "./safeMarkdown";
+import { renderUntrustedMarkdown } from "../safeMarkdown";
 
 interface StreamBlock {
 	text: string;

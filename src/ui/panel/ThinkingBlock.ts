@@ -1,4 +1,4 @@
-import { thoughtFor } from "../sessions/thoughtFor";
+import { thoughtFor } from "../../sessions/thoughtFor";
 
 /**
  * A thinking model's thinking, above its answer: open while the model thinks, folded once the

@@ -1,8 +1,8 @@
 import { Component, setIcon } from "obsidian";
-import type { ChatMessage } from "../core/types";
+import type { ChatMessage } from "../../core/types";
 import type { Diagnosis } from "./errorDiagnosis";
 import { MessageItem, type MessageContext } from "./MessageItem";
-import { isVisibleMessage } from "./ports";
+import { isVisibleMessage } from "../ports";
 import { RenderScheduler, type RenderSchedulerOptions } from "./RenderScheduler";
 
 /** Id of the answer being streamed, until the engine hands over the saved message. */

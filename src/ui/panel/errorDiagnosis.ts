@@ -1,4 +1,4 @@
-import { errorKind } from "../providers/errors";
+import { errorKind } from "../../providers/errors";
 
 /** What the panel shows for a failed turn. */
 export interface Diagnosis {
