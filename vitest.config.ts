@@ -9,7 +9,7 @@ export default defineConfig({
 		},
 	},
 	test: {
-		include: ["src/**/*.test.ts", "tests/**/*.test.ts"],
+		include: ["tests/**/*.test.ts"],
 		exclude: ["tests/e2e/**", "node_modules/**"],
 		environment: "node",
 		testTimeout: 20000,

@@ -1,0 +1,169 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { lineArb, messageTextArb, textArb } from "../support/scriptTexts";
+import { promptCost } from "../../src/chat/promptCost";
+import { CONTEXT_FOOTER, contextHeader } from "../../src/chat/contextTrim";
+import { buildPrompt, summaryBlock } from "../../src/chat/prompt";
+import { estimateTokens } from "../../src/chat/tokens";
+import type { PromptMessage } from "../../src/core/types";
+
+const history: PromptMessage[] = [
+	{ role: "user", content: "What is a token window?" },
+	{ role: "assistant", content: "The most tokens a model reads at once." },
+];
+
+function lines(count: number, prefix = "line"): string {
+	return Array.from({ length: count }, (_, i) => `${prefix} ${i} of the document, with a few words`).join("\n");
+}
+
+describe("buildPrompt", () => {
+	it("orders instructions, document, summary, history, then the current message once", () => {
+		const built = buildPrompt({
+			systemPrompt: "Be brief.",
+			context: { text: "Alpha\nBeta", name: "Note" },
+			summary: "They talked about windows.",
+			history,
+			current: "And the budget?",
+			budget: 10_000,
+		});
+		expect(built.messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "user"]);
+		const system = built.messages[0]?.content ?? "";
+		const order = ["Be brief.", contextHeader("Note"), "Alpha\nBeta", CONTEXT_FOOTER, summaryBlock("They talked about windows.")];
+		const positions = order.map((part) => system.indexOf(part));
+		expect(positions.every((p) => p >= 0)).toBe(true);
+		expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+		expect(built.messages[3]).toEqual({ role: "user", content: "And the budget?" });
+		expect(built.context).toEqual({ included: "whole", fraction: 1 });
+		expect(built.estimatedTokens).toBe(promptCost(built.messages, estimateTokens));
+	});
+
+	it("leaves out the system message when there is nothing to put in it", () => {
+		const built = buildPrompt({ systemPrompt: "  ", history: [], current: "Hi", budget: 100 });
+		expect(built.messages).toEqual([{ role: "user", content: "Hi" }]);
+		expect(built.context).toEqual({ included: "none", fraction: 0 });
+	});
+
+	it("cuts a long document at a line boundary with a note, inside the budget", () => {
+		const text = lines(2000);
+		const built = buildPrompt({ systemPrompt: "Be brief.", context: { text }, history, current: "Q", budget: 1000 });
+		expect(built.context.included).toBe("partial");
+		expect(built.context.fraction).toBeGreaterThan(0);
+		expect(built.context.fraction).toBeLessThan(1);
+		expect(built.estimatedTokens).toBeLessThanOrEqual(1000);
+		const system = built.messages[0]?.content ?? "";
+		const body = system.slice(system.indexOf("BEGIN DOCUMENT -----\n") + 21, system.indexOf("\n[The document was cut"));
+		expect(text.startsWith(body + "\n")).toBe(true);
+		expect(system).toContain("The document was cut here");
+		// Most of the space is used: the cut is near the budget, not far below it.
+		expect(built.estimatedTokens).toBeGreaterThan(900);
+	});
+
+	it("gives the document only what the messages leave", () => {
+		const text = lines(400);
+		const short = buildPrompt({ systemPrompt: "", context: { text }, history: [], current: "Q", budget: 2000 });
+		const long = buildPrompt({ systemPrompt: "", context: { text }, history, current: "Q", budget: 2000 });
+		expect(long.context.fraction).toBeLessThan(short.context.fraction);
+		expect(long.messages.slice(1)).toEqual([...history, { role: "user", content: "Q" }]);
+	});
+
+	it("includes nothing of the document when the messages fill the budget", () => {
+		const built = buildPrompt({ systemPrompt: "S", context: { text: "Some note" }, history, current: "Q", budget: 30 });
+		expect(built.context).toEqual({ included: "none", fraction: 0 });
+		expect(built.messages[0]?.content).toBe("S");
+	});
+
+	it("cuts a document that is one enormous line instead of dropping it", () => {
+		const text = "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo".repeat(3000);
+		const built = buildPrompt({ systemPrompt: "", context: { text }, history: [], current: "Q", budget: 3000 });
+		expect(built.context.included).toBe("partial");
+		expect(built.estimatedTokens).toBeLessThanOrEqual(3000);
+	});
+
+	it("estimates only as much of a 1 MB note as could fit", () => {
+		const text = lines(20_000).padEnd(1_000_000, "x");
+		let charsEstimated = 0;
+		const counting = (t: string): number => {
+			charsEstimated += t.length;
+			return estimateTokens(t);
+		};
+		const built = buildPrompt({ systemPrompt: "S", context: { text }, history, current: "Q", budget: 4000, estimate: counting });
+		expect(built.context.included).toBe("partial");
+		expect(charsEstimated).toBeLessThan(100_000);
+	});
+
+	it("drops stray system messages from the history so only the first message is system", () => {
+		const built = buildPrompt({
+			systemPrompt: "S",
+			history: [{ role: "system", content: "old" }, ...history],
+			current: "Q",
+			budget: 1000,
+		});
+		expect(built.messages.filter((m) => m.role === "system")).toHaveLength(1);
+		expect(built.messages[0]?.content).toBe("S");
+	});
+
+	it("uses the estimator it is given", () => {
+		const doubled = (t: string): number => 2 * estimateTokens(t);
+		const plain = buildPrompt({ systemPrompt: "S", history, current: "Q", budget: 1000 });
+		const built = buildPrompt({ systemPrompt: "S", history, current: "Q", budget: 1000, estimate: doubled });
+		expect(built.estimatedTokens).toBe(promptCost(built.messages, doubled));
+		expect(built.estimatedTokens).toBeGreaterThan(plain.estimatedTokens);
+	});
+});
+
+describe("buildPrompt properties", () => {
+	const historyArb = fc.array(
+		fc.record({ role: fc.constantFrom<"user" | "assistant">("user", "assistant"), content: messageTextArb }),
+		{ maxLength: 8 },
+	);
+	const contextArb = fc.option(
+		fc.record({ text: fc.oneof(textArb, fc.array(lineArb, { maxLength: 300 }).map((l) => l.join("\n"))), name: fc.option(fc.string({ maxLength: 20 }), { nil: undefined }) }),
+		{ nil: undefined },
+	);
+
+	it("keeps order, the current message once and last, one leading system message, and the budget", () => {
+		fc.assert(
+			fc.property(
+				fc.string({ maxLength: 200 }),
+				contextArb,
+				fc.option(textArb, { nil: undefined }),
+				historyArb,
+				messageTextArb,
+				fc.integer({ min: 1, max: 6000 }),
+				(systemPrompt, context, summary, hist, current, budget) => {
+					const built = buildPrompt({ systemPrompt, context, summary, history: hist, current, budget });
+					const ms = built.messages;
+					expect(ms[ms.length - 1]).toEqual({ role: "user", content: current });
+					expect(ms.slice(1).every((m) => m.role !== "system")).toBe(true);
+					const body = ms[0]?.role === "system" ? ms.slice(1, -1) : ms.slice(0, -1);
+					expect(body).toEqual(hist);
+					expect(built.estimatedTokens).toBe(promptCost(ms, estimateTokens));
+					const bare = buildPrompt({ systemPrompt, summary, history: hist, current, budget });
+					if (bare.estimatedTokens <= budget) expect(built.estimatedTokens).toBeLessThanOrEqual(budget);
+					if (built.context.included === "whole") {
+						expect(ms[0]?.content).toContain(context?.text ?? "");
+						expect(built.context.fraction).toBe(1);
+					}
+					if (built.context.included === "partial") {
+						expect(built.context.fraction).toBeGreaterThan(0);
+						expect(built.context.fraction).toBeLessThan(1);
+					}
+					if (built.context.included === "none") expect(ms[0]?.content ?? "").not.toContain("BEGIN DOCUMENT");
+				},
+			),
+			{ numRuns: 300 },
+		);
+	});
+
+	it("includes the whole document whenever it fits with room to spare", () => {
+		fc.assert(
+			fc.property(textArb, historyArb, messageTextArb, (text, hist, current) => {
+				const base = buildPrompt({ systemPrompt: "S", history: hist, current, budget: 0 }).estimatedTokens;
+				const needed = base + estimateTokens(contextHeader(undefined) + text + CONTEXT_FOOTER) + 8;
+				const built = buildPrompt({ systemPrompt: "S", context: { text }, history: hist, current, budget: needed + 40 });
+				if (text !== "") expect(built.context.included).toBe("whole");
+			}),
+			{ numRuns: 200 },
+		);
+	});
+});
