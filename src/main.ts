@@ -4,6 +4,7 @@ import { Notice, Plugin } from "obsidian";
 import type { DiscoverSettings } from "./settings/settings";
 import { defaultSettings, SettingsStore } from "./settings/settingsStore";
 import { DiscoverSettingTab } from "./ui/settings/SettingTab";
+import { pluginAdapterFactory } from "./wiring/factories";
 import { registerDiscoverCommands } from "./wiring/commands";
 import { refreshDiscoverPanels, registerDiscoverPanel } from "./wiring/registerPanel";
 
@@ -18,7 +19,7 @@ export default class DiscoverPlugin extends Plugin {
 
 	override async onload(): Promise<void> {
 		await this.loadSettings();
-		this.settingTab = new DiscoverSettingTab(this.app, this);
+		this.settingTab = new DiscoverSettingTab(this.app, this, pluginAdapterFactory);
 		this.addSettingTab(this.settingTab);
 		// The chat panel: view, ribbon icon and "Open chat"; the view builds its engine on first open.
 		registerDiscoverPanel(this);

@@ -1,6 +1,7 @@
 import type { Plugin } from "obsidian";
 import { DiscoverView } from "../ui/panel/DiscoverView";
 import type { DiscoverHost } from "../ui/host";
+import { pluginRuntimeFactory } from "./factories";
 import { openDiscoverPanel } from "./openPanel";
 import { VIEW_TYPE_DISCOVER } from "../ui/viewType";
 
@@ -9,7 +10,7 @@ import { VIEW_TYPE_DISCOVER } from "../ui/viewType";
  * the view constructs its engine when it first opens, so the plugin's onload stays fast.
  */
 export function registerDiscoverPanel(plugin: Plugin & DiscoverHost): void {
-	plugin.registerView(VIEW_TYPE_DISCOVER, (leaf) => new DiscoverView(leaf, plugin));
+	plugin.registerView(VIEW_TYPE_DISCOVER, (leaf) => new DiscoverView(leaf, plugin, pluginRuntimeFactory));
 	plugin.addRibbonIcon("messages-square", "Open chat", () => void openDiscoverPanel(plugin));
 	plugin.addCommand({ id: "open-chat", name: "Open chat", callback: () => void openDiscoverPanel(plugin) });
 }

@@ -2,7 +2,7 @@
 // never reach 'obsidian', the UI or the wiring; the plugin entry reaches no Node builtin or Node-only
 // global through static imports (mobile has none); the Node-only modules (the desktop transport, the
 // Node session store) stay off the plugin's path; no import cycles in src/.
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -56,7 +56,9 @@ describe("the import scanner (so the rules below can fail)", () => {
 			[at("src/core/types.ts"), ["./timers"]],
 			[at("src/core/timers.ts"), ["../providers/p"]],
 			[at("src/chat/c.ts"), ["../providers/p", "../sessions/s", "../core/types"]],
-			[at("src/wiring/obsidianStore.ts"), ["obsidian"]],
+			[at("src/wiring/obsidianStore.ts"), ["obsidian", "../ui/host"]],
+			[at("src/ui/panel/v.ts"), ["../../wiring/chatRuntime", "../../core/types"]],
+			[at("src/chat/d.ts"), ["../settings/settings"]],
 		]);
 		const refs = (f: string): ImportRef[] => (imports.get(f) ?? []).map((specifier) => ({ specifier, kind: "type", names: [], line: 1 }));
 		const resolve = (from: string, spec: string): string | undefined => (spec.startsWith(".") ? `${join(from, "..", spec)}.ts` : undefined);
@@ -66,14 +68,16 @@ describe("the import scanner (so the rules below can fail)", () => {
 			"src/sessions/s.ts → src/ui/view.ts",
 			"src/core/types.ts → src/core/timers.ts",
 			"src/core/timers.ts → src/providers/p.ts",
+			"src/ui/panel/v.ts → src/wiring/chatRuntime.ts",
+			"src/chat/d.ts → src/settings/settings.ts",
 		]);
 	});
 });
 
 describe("engine layering", () => {
-	it("no engine module imports the UI, the wiring or 'obsidian'; providers and sessions never import src/chat; src/core imports only itself, and its vocabulary nothing", () => {
+	it("no engine module imports the UI, the wiring or 'obsidian'; the UI never imports the wiring; providers and sessions never import src/chat; src/core imports only itself, and its vocabulary nothing", () => {
 		const files = sourceFiles();
-		expect(files.map(rel)).toEqual(expect.arrayContaining(["src/core/types.ts", "src/chat/ChatService.ts", "src/providers/index.ts", "src/sessions/SessionManager.ts"]));
+		expect(files.map(rel)).toEqual(expect.arrayContaining(["src/core/types.ts", "src/chat/ChatService.ts", "src/providers/index.ts", "src/sessions/SessionManager.ts", "src/settings/settingsStore.ts", "src/ui/panel/DiscoverView.ts", "src/wiring/chatRuntime.ts"]));
 		expect(layeringViolations(files)).toEqual([]);
 	});
 });
@@ -82,7 +86,7 @@ describe("engine isolation", () => {
 	it("nothing in the engine imports 'obsidian', directly or through what headless.ts reaches", () => {
 		const engine = sourceFiles().filter((f) => {
 			const r = rel(f);
-			return (/^src\/(chat|providers|sessions)\//.test(r) && r !== "src/wiring/obsidianStore.ts") || r === "src/headless.ts" || r.startsWith("src/settings/");
+			return /^src\/(core|chat|providers|sessions|settings)\//.test(r) || r === "src/headless.ts";
 		});
 		expect(engine.map(rel)).toContain("src/headless.ts");
 		const reached = reachableFrom([join(ROOT, "src/headless.ts"), ...engine], ["static", "type", "dynamic", "require"]);
@@ -144,20 +148,20 @@ describe("Node-only modules stay off the plugin's path", () => {
 		for (const at of requires) expect(at).toBeGreaterThan(guard);
 	});
 
-	it("the Node session store is unreachable from src/main.ts by any import, and the headless surface reaches it but not the Obsidian store", () => {
+	it("the Node session store is unreachable from src/main.ts by any import, and the headless surface reaches it but nothing of the UI or the wiring", () => {
 		const fromMain = [...reachableFrom([join(ROOT, "src/main.ts")], ["static", "dynamic", "require"]).keys()].map(rel);
 		expect(fromMain).toContain("src/main.ts");
 		expect(fromMain).not.toContain("src/sessions/nodeStore.ts");
 		const fromHeadless = [...reachableFrom([join(ROOT, "src/headless.ts")], ["static", "type", "dynamic", "require"]).keys()].map(rel);
 		expect(fromHeadless).toContain("src/sessions/nodeStore.ts");
-		expect(fromHeadless).not.toContain("src/wiring/obsidianStore.ts");
+		expect(fromHeadless.filter((f) => f.startsWith("src/wiring/") || f.startsWith("src/ui/"))).toEqual([]);
 	});
 
-	it("in src/sessions, only obsidianStore imports obsidian and only nodeStore imports Node modules", () => {
+	it("in src/sessions, nothing imports obsidian and only nodeStore imports Node modules", () => {
 		for (const file of sourceFiles(join(ROOT, "src/sessions"))) {
 			const name = rel(file);
 			const specs = fileImports(file).map((r) => r.specifier);
-			expect({ name, obsidian: specs.includes("obsidian") }).toEqual({ name, obsidian: name === "src/wiring/obsidianStore.ts" });
+			expect({ name, obsidian: specs.includes("obsidian") }).toEqual({ name, obsidian: false });
 			expect({ name, node: specs.some(isNodeBuiltin) }).toEqual({ name, node: name === "src/sessions/nodeStore.ts" });
 		}
 	});
@@ -166,5 +170,12 @@ describe("Node-only modules stay off the plugin's path", () => {
 describe("import cycles", () => {
 	it("src/ has none (type-only imports excluded: they vanish at build time)", () => {
 		expect(findCycles(sourceFiles(), ["static", "dynamic", "require"])).toEqual([]);
+	});
+});
+
+describe("where tests live", () => {
+	it("every test is under tests/, none beside the source in src/", () => {
+		const inSrc = readdirSync(join(ROOT, "src"), { recursive: true, encoding: "utf8" }).filter((f) => /\.test\.[cm]?[jt]s$/.test(f));
+		expect(inSrc).toEqual([]);
 	});
 });

@@ -1,14 +1,14 @@
-// The engine's layers, as data, and the imports that break them. Layers, bottom up:
+// The layers, as data, and the imports that break them. Bottom up:
 //   src/core (the shared vocabulary core/types.ts, timers, abort helpers)
 //   src/providers, src/sessions
 //   src/chat
-// and above the engine the UI, the Obsidian wiring and src/main.ts. Imports point down, never up.
+//   src/settings (the saved settings, their migration and loading; engine-safe)
+// which together are the engine (never 'obsidian'); then the UI (src/ui), then the Obsidian wiring
+// (src/wiring: builds the engine for the panel, registers views and commands), then src/main.ts.
+// Imports point down, never up.
 import { fileImports, rel, resolveLocal, type ImportRef } from "./sourceGraph";
 
-/** The Obsidian-facing store lives beside the sessions but is wiring, not engine. */
-export const WIRING_IN_ENGINE_FOLDERS = ["src/wiring/obsidianStore.ts"];
-
-export const ENGINE = /^src\/(core|chat|providers|sessions)\//;
+export const ENGINE = /^src\/(core|chat|providers|sessions|settings)\//;
 
 interface LayerRule {
 	/** Which files the rule governs (repo-relative paths). */
@@ -18,16 +18,27 @@ interface LayerRule {
 	why: string;
 }
 
-const isEngine = (f: string): boolean => ENGINE.test(f) && !WIRING_IN_ENGINE_FOLDERS.includes(f);
+const isEngine = (f: string): boolean => ENGINE.test(f);
+const isAboveUi = (f: string): boolean => f.startsWith("src/wiring/") || f === "src/main.ts";
 
 export const LAYER_RULES: LayerRule[] = [
 	{
 		applies: isEngine,
-		forbids: (t) => t.packageName === "obsidian" || (t.file !== undefined && (t.file.startsWith("src/ui/") || t.file === "src/main.ts" || WIRING_IN_ENGINE_FOLDERS.includes(t.file))),
+		forbids: (t) => t.packageName === "obsidian" || (t.file !== undefined && (t.file.startsWith("src/ui/") || isAboveUi(t.file))),
 		why: "the engine imports neither the UI, the Obsidian wiring nor 'obsidian'",
 	},
 	{
-		applies: (f) => /^src\/(providers|sessions)\//.test(f) && isEngine(f),
+		applies: (f) => f.startsWith("src/ui/"),
+		forbids: (t) => t.file !== undefined && isAboveUi(t.file),
+		why: "the UI is handed what it needs by the wiring, never imports it",
+	},
+	{
+		applies: (f) => /^src\/(core|providers|sessions|chat)\//.test(f),
+		forbids: (t) => t.file?.startsWith("src/settings/") === true,
+		why: "the plugin's saved settings sit above the chat engine, which takes ChatSettings",
+	},
+	{
+		applies: (f) => /^src\/(providers|sessions)\//.test(f),
 		forbids: (t) => t.file?.startsWith("src/chat/") === true,
 		why: "providers and sessions sit below the chat engine",
 	},

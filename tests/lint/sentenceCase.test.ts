@@ -137,10 +137,10 @@ describe("the sentence-case check (so it can fail)", () => {
 	});
 });
 
-describe("UI copy in src/ui, main.ts and settings.ts", () => {
+describe("UI copy in src/ui, src/wiring, src/settings and main.ts", () => {
 	it("is sentence case", () => {
-		// settings.ts holds the setting names and validation messages the settings tab shows.
-		const files = [...sourceFiles(join(ROOT, "src/ui")), join(ROOT, "src/main.ts"), ...sourceFiles(join(ROOT, "src/settings"))];
+		// src/settings holds the setting names and validation messages the settings tab shows.
+		const files = [...sourceFiles(join(ROOT, "src/ui")), ...sourceFiles(join(ROOT, "src/wiring")), ...sourceFiles(join(ROOT, "src/settings")), join(ROOT, "src/main.ts")];
 		const strings = files.flatMap((f) => uiStrings(readFileSync(f, "utf8"), f));
 		expect(strings.length).toBeGreaterThan(20);
 		const problems = strings.map((s) => ({ ...s, problem: sentenceCaseProblem(s.text) })).filter((s) => s.problem !== null);

@@ -9,6 +9,7 @@ import { until } from "../support/chatHarness";
 import { ProviderServer } from "../support/providerServer";
 import { DiscoverView } from "../../src/ui/panel/DiscoverView";
 import type { DiscoverHost } from "../../src/ui/host";
+import { pluginRuntimeFactory } from "../../src/wiring/factories";
 import { forgetModelLists } from "../../src/ui/panel/modelList";
 import { testSettings } from "./fakes";
 
@@ -39,7 +40,7 @@ function serve(models: string[]): void {
 
 async function mount(app: App, host: DiscoverHost) {
 	const leaf = app.workspace.getRightLeaf(false)!;
-	const view = new DiscoverView(leaf as unknown as O.WorkspaceLeaf, host);
+	const view = new DiscoverView(leaf as unknown as O.WorkspaceLeaf, host, pluginRuntimeFactory);
 	await leaf.open(view as unknown as Parameters<typeof leaf.open>[0]);
 	cleanups.push(() => leaf.detach());
 	const root = view.contentEl;

@@ -60,7 +60,8 @@ export class DiscoverView extends ItemView {
 	constructor(
 		leaf: WorkspaceLeaf,
 		private readonly host: DiscoverHost,
-		private readonly createRuntime: ChatRuntimeFactory = async (h, onEvent) => (await import("../../wiring/chatRuntime")).createChatRuntime(h, onEvent),
+		/** Builds the engine: the wiring passes the plugin's, tests their own. */
+		private readonly createRuntime: ChatRuntimeFactory,
 		private readonly options: DiscoverViewOptions = {},
 	) {
 		super(leaf);

@@ -7,7 +7,6 @@ import { BudgetSection, type SettingsStore } from "./settingsBudget";
 import { ProviderSection, type SettingsAdapterFactory } from "./settingsProvider";
 
 /** The real adapter, loaded when the tab first needs it so the plugin's onload stays small. */
-const pluginAdapter: SettingsAdapterFactory = async (app, settings) => (await import("../../wiring/adapterFactory")).createPluginAdapter(app, settings);
 
 type FolderField = "sessionsFolder" | "exportFolder";
 
@@ -20,7 +19,7 @@ export class DiscoverSettingTab extends PluginSettingTab {
 	private reportedContextLength: number | undefined;
 	private promptSizeEl: HTMLElement | null = null;
 
-	constructor(app: App, plugin: Plugin & SettingsStore, makeAdapter: SettingsAdapterFactory = pluginAdapter) {
+	constructor(app: App, plugin: Plugin & SettingsStore, makeAdapter: SettingsAdapterFactory) {
 		super(app, plugin);
 		this.host = plugin;
 		this.budget = new BudgetSection(plugin, () => this.showPromptSize());
