@@ -9,7 +9,9 @@ import { estimateTokens } from "./tokens";
 import type { CheckpointTimers } from "./answerCheckpoint";
 import type { ChatEvent } from "./turnPrompt";
 import { TurnRunner, type SendOptions } from "./turnRunner";
-import type { ChatMessage, ChatSettings, LLMAdapter, Session } from "../core/types";
+import { defaultSourceFitter } from "./defaultFitter";
+import type { SourceFitter } from "./sourceFitter";
+import type { ChatMessage, ChatSettings, ContextSource, LLMAdapter, Session } from "../core/types";
 import { stoppedBeforeSending } from "./turnChecks";
 
 export type { CheckpointTimers } from "./answerCheckpoint";
@@ -28,6 +30,8 @@ export interface ChatServiceOptions {
 	/** Schedules the checkpoints of a streaming answer (default: the window's or Node's timers). */
 	timers?: CheckpointTimers;
 	onEvent?: (event: ChatEvent) => void;
+	/** Fits a source larger than its share of the budget (default: defaultSourceFitter). */
+	sourceFitter?: SourceFitter;
 }
 
 /** How long flush() (the app closing) waits for answers still being saved. */
@@ -46,6 +50,7 @@ export class ChatService {
 	private turn: { controller: AbortController; done: Promise<unknown> } | undefined;
 	private readonly sessions: SessionManager;
 	private readonly runner: TurnRunner;
+	private readonly fitter: SourceFitter;
 	/** The latest session switch (newSession, loadSession), if any; settled otherwise. */
 	private switching: Promise<unknown> = Promise.resolve();
 	/** Switches asked for, and the latest one applied: a later switch wins over an earlier, slower one. */
@@ -58,6 +63,7 @@ export class ChatService {
 		this.model = opts.model ?? "";
 		this.settings = normalizeChatSettings(opts.settings);
 		const listener = opts.onEvent;
+		this.fitter = opts.sourceFitter ?? defaultSourceFitter;
 		this.runner = new TurnRunner({
 			chat: {
 				switching: () => this.switching,
@@ -71,6 +77,7 @@ export class ChatService {
 			calibration: opts.calibration,
 			// Raw estimates by text, so an unchanged history is not re-estimated every send.
 			rawEstimate: memoizeEstimate(estimateTokens),
+			fitter: this.fitter,
 			now: opts.now ?? Date.now,
 			timers: opts.timers ?? { set: startTimer, clear: stopTimer },
 			onEvent: (event) => {
@@ -170,9 +177,12 @@ export class ChatService {
 		await this.runner.savesSettled(FLUSH_SAVE_WAIT_MS);
 	}
 
-	/** The estimate for a draft, for the budget meter and context chip: nothing is sent or saved. */
-	previewPrompt(draft: string, opts: { context?: string; contextName?: string; includeHistory?: boolean } = {}): PromptPreview {
-		return previewPrompt({ settings: this.settings, messages: this.session?.messages ?? [], draft, ...opts, estimate: this.runner.estimatorFor(this.model) });
+	/**
+	 * The estimate for a draft, for the budget meter and the chips (`context`: the active note's
+	 * fit; `sources`: every source's): nothing is sent or saved.
+	 */
+	previewPrompt(draft: string, opts: { context?: string; contextName?: string; sources?: readonly ContextSource[]; includeHistory?: boolean } = {}): PromptPreview {
+		return previewPrompt({ settings: this.settings, messages: this.session?.messages ?? [], draft, ...opts, estimate: this.runner.estimatorFor(this.model), fitter: this.fitter });
 	}
 
 	/**

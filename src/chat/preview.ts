@@ -3,13 +3,17 @@ import { compactionBudget } from "./compaction";
 import type { ContextInclusion } from "./contextTrim";
 import { buildPrompt, type BuiltPrompt } from "./prompt";
 import { summaryMessage, uncoveredHistory } from "./transcript";
-import type { ChatMessage, ChatSettings } from "../core/types";
+import type { SourceFitter } from "./sourceFitter";
+import type { ChatMessage, ChatSettings, ContextSource, SourceFit } from "../core/types";
 import { planWindow, summaryAllowance } from "./recentWindow";
 
 export interface PromptPreview {
 	estimatedTokens: number;
 	budget: number;
+	/** The active note's fit. */
 	context: ContextInclusion;
+	/** Every source's fit, in prompt order, as sending now would fit them (for the chips). */
+	sources: SourceFit[];
 }
 
 export interface PreviewInput {
@@ -19,12 +23,14 @@ export interface PreviewInput {
 	draft: string;
 	context?: string;
 	contextName?: string;
+	sources?: readonly ContextSource[];
 	includeHistory?: boolean;
 	estimate: EstimateFn;
+	fitter?: SourceFitter;
 }
 
 function preview(built: BuiltPrompt, budget: number): PromptPreview {
-	return { estimatedTokens: built.estimatedTokens, budget, context: built.context };
+	return { estimatedTokens: built.estimatedTokens, budget, context: built.context, sources: built.sources };
 }
 
 /**
@@ -35,7 +41,7 @@ export function previewPrompt(input: PreviewInput): PromptPreview {
 	const { settings, messages, draft, estimate } = input;
 	const budget = compactionBudget(settings);
 	const context = input.context !== undefined && input.context !== "" ? { text: input.context, name: input.contextName } : undefined;
-	const base = { systemPrompt: settings.systemPrompt, context, current: draft, estimate };
+	const base = { systemPrompt: settings.systemPrompt, context, sources: input.sources, fitter: input.fitter, current: draft, estimate };
 	if (input.includeHistory === false || messages.length === 0) {
 		return preview(buildPrompt({ ...base, history: [], budget: budget.prompt }), budget.prompt);
 	}
@@ -55,7 +61,7 @@ export function previewPrompt(input: PreviewInput): PromptPreview {
 		if (plan.fits) return preview(buildPrompt({ ...base, summary, history, budget: budget.prompt }), budget.prompt);
 		const allowance = summaryAllowance(budget.summaryMaxTokens, estimate);
 		const built = buildPrompt({ ...base, history: history.slice(plan.split), budget: budget.prompt - allowance });
-		return { estimatedTokens: Math.min(budget.prompt, built.estimatedTokens + allowance), budget: budget.prompt, context: built.context };
+		return { estimatedTokens: Math.min(budget.prompt, built.estimatedTokens + allowance), budget: budget.prompt, context: built.context, sources: built.sources };
 	} catch {
 		// A damaged session: the send goes out without history too (see ChatService).
 		return preview(buildPrompt({ ...base, history: [], budget: budget.prompt }), budget.prompt);

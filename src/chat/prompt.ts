@@ -1,6 +1,9 @@
 import { defaultEstimate, promptCost, type EstimateFn } from "./promptCost";
-import { contextFromSegments, trimContextToBudget, type ContextInclusion, type TrimmedContext } from "./contextTrim";
-import type { PromptMessage } from "../core/types";
+import type { ContextInclusion } from "./contextTrim";
+import { defaultSourceFitter } from "./defaultFitter";
+import type { SourceFitter } from "./sourceFitter";
+import { fitSources, sourceQuery, tierOf, type FittedSources } from "./sourceBudget";
+import type { ContextSource, PromptMessage, SourceFit } from "../core/types";
 
 export type { ContextInclusion } from "./contextTrim";
 
@@ -8,11 +11,23 @@ export interface DocumentContext {
 	text: string;
 	/** The note's name, shown to the model. */
 	name?: string;
+	/** The note's path, shown to the model so it can cite it (default: the name). */
+	id?: string;
 }
 
 export interface PromptInput {
 	systemPrompt: string;
+	/** The active note: one source of kind "active" among `sources`. */
 	context?: DocumentContext;
+	/** What the message is about: the selection, notes the person added, the active note, retrieved passages. */
+	sources?: readonly ContextSource[];
+	/** Fits a source larger than its share (default: defaultSourceFitter). */
+	fitter?: SourceFitter;
+	/**
+	 * At most this many estimated tokens for the sources section (the retry after an overflow
+	 * shrinks it below what the failed prompt carried). Default: all that remains.
+	 */
+	sourcesCap?: number;
 	/** The persisted conversation summary standing in for earlier messages. */
 	summary?: string;
 	/** Earlier user/assistant messages, oldest first, without the current message. */
@@ -27,7 +42,12 @@ export interface PromptInput {
 export interface BuiltPrompt {
 	messages: PromptMessage[];
 	estimatedTokens: number;
+	/** How much of the active note went in (the chip's fit). */
 	context: ContextInclusion;
+	/** Every source given, once, in prompt order, with how much of it went in. */
+	sources: SourceFit[];
+	/** Estimated tokens of the sources section in the system message (0 when none went in). */
+	sourcesTokens: number;
 }
 
 const SECTION_SEPARATOR = "\n\n";
@@ -59,11 +79,41 @@ function assemble(input: PromptInput, contextBlock: string, history: readonly Pr
 	return messages;
 }
 
+/** The name the active note goes by when its caller gave it none. */
+export const ACTIVE_NOTE_NAME = "Active note";
+
+/** The sources of a prompt: the ones given, and the active note given the old way (`context`). */
+export function promptSources(input: Pick<PromptInput, "context" | "sources">): ContextSource[] {
+	const sources = [...(input.sources ?? [])];
+	const context = input.context;
+	if (context !== undefined && context.text !== "") {
+		const name = context.name !== undefined && context.name.trim() !== "" ? context.name.trim() : ACTIVE_NOTE_NAME;
+		sources.push({ id: context.id ?? name, name, text: context.text, kind: "active" });
+	}
+	return sources;
+}
+
+/** The active note's fit as the chip shows it: whole, partial with the share of its characters, or none. */
+export function activeInclusion(sources: readonly ContextSource[], fits: readonly SourceFit[]): ContextInclusion {
+	const active = sources.find((s) => tierOf(s) === "active");
+	const fit = active === undefined ? undefined : fits.find((f) => f.id === active.id);
+	if (active === undefined || fit === undefined || fit.fit === "none") return { included: "none", fraction: 0 };
+	if (fit.fit === "whole") return { included: "whole", fraction: 1 };
+	const chars = (fit.passages ?? []).reduce((sum, p) => sum + (p.end - p.start), 0);
+	const share = chars > 0 ? chars / active.text.length : fit.totalTokens > 0 ? fit.sentTokens / fit.totalTokens : 0;
+	return { included: "partial", fraction: Math.min(1, Math.max(0, share)) };
+}
+
+/** Retries of the sources' fitting, each with less room, when the joined prompt came out over budget. */
+const OVERSHOOT_RETRIES = 4;
+
 /**
- * The prompt for one turn. Messages come first: the document gets only what remains of the
- * budget after instructions, summary, history and the current message, trimmed at a line
- * boundary, down to nothing. This function never drops or shortens messages: fitting them is
- * compaction's job, so the result may exceed the budget when the caller gave it too much history.
+ * The prompt for one turn. Messages come first: the sources share only what remains of the budget
+ * after instructions, summary, history and the current message (sourceBudget.ts says how), down
+ * to nothing. This function never drops or shortens messages: fitting them is compaction's job,
+ * so the result may exceed the budget when the caller gave it too much history. The sources never
+ * make it exceed the budget, whatever the fitter returns: the joined prompt is estimated again, and
+ * the sources are refitted into less room until it fits.
  */
 export function buildPrompt(input: PromptInput): BuiltPrompt {
 	const estimate = input.estimate ?? defaultEstimate;
@@ -72,39 +122,25 @@ export function buildPrompt(input: PromptInput): BuiltPrompt {
 	const history = input.history.filter((m) => m.role !== "system");
 	const withoutContext = assemble(input, "", history);
 	const baseTokens = promptCost(withoutContext, estimate);
-	const text = input.context?.text ?? "";
-	if (text === "") return { messages: withoutContext, estimatedTokens: baseTokens, context: { included: "none", fraction: 0 } };
-
-	const available = input.budget - baseTokens - estimate(SECTION_SEPARATOR);
-	const name = input.context?.name;
-	let trimmed: TrimmedContext = trimContextToBudget(text, name, available, estimate);
-	if (trimmed.block === "") return { messages: withoutContext, estimatedTokens: baseTokens, context: trimmed.inclusion };
-
-	let messages = assemble(input, trimmed.block, history);
-	let tokens = promptCost(messages, estimate);
-	if (tokens > input.budget) {
-		// The estimator is not exactly additive over lines; shrink by binary search on the real total.
-		let lo = 0;
-		let hi = trimmed.segments - 1;
-		let best: { trimmed: TrimmedContext; messages: PromptMessage[]; tokens: number } | undefined;
-		while (lo <= hi) {
-			const mid = (lo + hi) >>> 1;
-			const candidate = contextFromSegments(text, name, trimmed.plan, mid);
-			if (candidate === undefined) {
-				lo = mid + 1;
-				continue;
-			}
-			const candidateMessages = assemble(input, candidate.block, history);
-			const candidateTokens = promptCost(candidateMessages, estimate);
-			if (candidateTokens <= input.budget) {
-				best = { trimmed: candidate, messages: candidateMessages, tokens: candidateTokens };
-				lo = mid + 1;
-			} else {
-				hi = mid - 1;
-			}
-		}
-		if (best === undefined) return { messages: withoutContext, estimatedTokens: baseTokens, context: { included: "none", fraction: 0 } };
-		({ trimmed, messages, tokens } = best);
+	const sources = promptSources(input);
+	const query = sourceQuery(input.current, history);
+	const fitter = input.fitter ?? defaultSourceFitter;
+	const result = (messages: PromptMessage[], tokens: number, fitted: FittedSources, sourcesTokens: number): BuiltPrompt => ({
+		messages,
+		estimatedTokens: tokens,
+		context: activeInclusion(sources, fitted.fits),
+		sources: fitted.fits,
+		sourcesTokens,
+	});
+	let room = input.budget - baseTokens - estimate(SECTION_SEPARATOR);
+	if (input.sourcesCap !== undefined) room = Math.min(room, input.sourcesCap);
+	for (let attempt = 0; attempt <= OVERSHOOT_RETRIES && sources.length > 0; attempt++) {
+		const fitted = fitSources({ sources, room, query, estimate, fitter });
+		if (fitted.section === "") return result(withoutContext, baseTokens, fitted, 0);
+		const messages = assemble(input, fitted.section, history);
+		const tokens = promptCost(messages, estimate);
+		if (tokens <= input.budget) return result(messages, tokens, fitted, estimate(fitted.section) + estimate(SECTION_SEPARATOR));
+		room -= tokens - input.budget + attempt + 1;
 	}
-	return { messages, estimatedTokens: tokens, context: trimmed.inclusion };
+	return result(withoutContext, baseTokens, fitSources({ sources, room: 0, query, estimate, fitter }), 0);
 }

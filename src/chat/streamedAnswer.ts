@@ -1,4 +1,4 @@
-import type { GenerateRequest, GenerateResult } from "../core/types";
+import type { GenerateRequest, GenerateResult, SourceFit } from "../core/types";
 
 /** The caller's streaming listeners (SendOptions). */
 export interface AnswerListeners {
@@ -11,6 +11,11 @@ export interface AnswerListeners {
 export interface ThinkingRecord {
 	thinking?: string;
 	thinkingMs?: number;
+}
+
+/** Everything an answer saves beside its text: its thinking and what it was given. */
+export interface AnswerExtras extends ThinkingRecord {
+	sources?: SourceFit[];
 }
 
 /**

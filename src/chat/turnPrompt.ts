@@ -6,7 +6,8 @@ import { buildPrompt, type BuiltPrompt } from "./prompt";
 import { isAbort } from "./summarizer";
 import { summaryMessage, uncoveredHistory } from "./transcript";
 import type { TurnRecorder } from "./turnRecorder";
-import type { ChatMessage, ChatSettings, LLMAdapter, PromptMessage, Session } from "../core/types";
+import type { SourceFitter } from "./sourceFitter";
+import type { ChatMessage, ChatSettings, ContextSource, LLMAdapter, PromptMessage, Session, SourceFit } from "../core/types";
 
 /** What `ChatService.onEvent` receives while a turn runs. */
 export type ChatEvent =
@@ -14,7 +15,8 @@ export type ChatEvent =
 	| { type: "compacted"; summarizedCount: number }
 	| { type: "warning"; message: string }
 	| { type: "message"; message: ChatMessage }
-	| { type: "prompt"; estimatedTokens: number; budget: number; context: ContextInclusion }
+	/** `context`: the active note's fit (as before); `sources`: every source's, in prompt order. */
+	| { type: "prompt"; estimatedTokens: number; budget: number; context: ContextInclusion; sources: SourceFit[] }
 	/**
 	 * The server said the prompt was too long and named its real window, smaller than the
 	 * configured context size (`maxPromptTokens`): the panel offers to use `reported` instead.
@@ -30,6 +32,8 @@ export interface TurnSetup {
 	adapter: LLMAdapter;
 	/** The calibrated estimate for the turn's model. */
 	estimate: EstimateFn;
+	/** Fits a source larger than its share. */
+	fitter: SourceFitter;
 	recorder: TurnRecorder;
 	emit: (event: ChatEvent) => void;
 	signal: AbortSignal;
@@ -95,18 +99,25 @@ export async function prepareHistory(
 	}
 }
 
-/** The chat prompt from the prepared history, the document and the message; reports its size. */
+/**
+ * The chat prompt from the prepared history, the sources and the message; reports its size and
+ * the sources' fits. `sourcesCap` bounds the sources section (the retry after an overflow).
+ */
 export function assemblePrompt(
 	setup: TurnSetup,
 	prepared: PreparedHistory,
 	text: string,
-	document: { context?: string; contextName?: string },
+	document: { context?: string; contextName?: string; sources?: readonly ContextSource[] },
 	budget: CompactionBudget,
+	sourcesCap?: number,
 ): BuiltPrompt {
 	const context = document.context !== undefined && document.context !== "" ? { text: document.context, name: document.contextName } : undefined;
 	const built = buildPrompt({
 		systemPrompt: setup.settings.systemPrompt,
 		context,
+		sources: document.sources,
+		fitter: setup.fitter,
+		sourcesCap,
 		summary: prepared.summary,
 		history: prepared.recent,
 		current: text,
@@ -114,6 +125,6 @@ export function assemblePrompt(
 		estimate: setup.estimate,
 	});
 	if (prepared.compacted) setup.emit({ type: "status", text: "Continuing conversation…" });
-	setup.emit({ type: "prompt", estimatedTokens: built.estimatedTokens, budget: budget.prompt, context: built.context });
+	setup.emit({ type: "prompt", estimatedTokens: built.estimatedTokens, budget: budget.prompt, context: built.context, sources: built.sources });
 	return built;
 }

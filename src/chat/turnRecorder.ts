@@ -5,7 +5,7 @@ import type { WriteOptions } from "../sessions/types";
 import { newId } from "../sessions/ids";
 import { untilAborted } from "../core/abortable";
 import { ChatError } from "./errors";
-import type { ThinkingRecord } from "./streamedAnswer";
+import type { AnswerExtras } from "./streamedAnswer";
 import { isAbort } from "./summarizer";
 import { summaryMessage } from "./transcript";
 import type { ChatMessage, Session } from "../core/types";
@@ -89,7 +89,7 @@ export class TurnRecorder {
 		content: string,
 		cancelled: boolean,
 		save: WriteOptions,
-		thought: ThinkingRecord = {},
+		thought: AnswerExtras = {},
 		how: { checkpoint?: AnswerCheckpoint; failure?: unknown } = {},
 	): { message: ChatMessage; saved: Promise<void> } {
 		const written = how.checkpoint?.close();
@@ -97,6 +97,7 @@ export class TurnRecorder {
 		if (cancelled) answer.cancelled = true;
 		if (thought.thinking !== undefined) answer.thinking = thought.thinking;
 		if (thought.thinkingMs !== undefined) answer.thinkingMs = thought.thinkingMs;
+		if (thought.sources !== undefined) answer.sources = thought.sources;
 		if (how.failure !== undefined) answer.error = reason(how.failure).slice(0, 300);
 		session.messages.push(answer);
 		this.opts.onMessage(answer);

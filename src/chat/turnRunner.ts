@@ -8,19 +8,26 @@ import { compactionBudget } from "./compaction";
 import { ChatError } from "./errors";
 import type { BuiltPrompt } from "./prompt";
 import { isAbort } from "./summarizer";
-import { overflowReportOf, overflowRetryBudget, retryTooBigError } from "./overflowRetry";
+import { OVERFLOW_RETRY_SHRINK, overflowReportOf, overflowRetryBudget, retryTooBigError } from "./overflowRetry";
+import type { SourceFitter } from "./sourceFitter";
 import { silentPromptCutWarning } from "./silentPromptCut";
-import { StreamedAnswer, type ThinkingRecord } from "./streamedAnswer";
+import { StreamedAnswer, type AnswerExtras, type ThinkingRecord } from "./streamedAnswer";
 import { AnswerCheckpoint, touching, type CheckpointTimers } from "./answerCheckpoint";
 import { TurnRecorder } from "./turnRecorder";
 import { assemblePrompt, prepareHistory, type ChatEvent, type TurnSetup } from "./turnPrompt";
-import type { ChatMessage, ChatSettings, LLMAdapter, Session } from "../core/types";
+import type { ChatMessage, ChatSettings, ContextSource, LLMAdapter, Session, SourceFit } from "../core/types";
 import { checkAnswer, checkTurnFits, ignoredAfterStop, rethrowAsStopped } from "./turnChecks";
 
 export interface SendOptions {
-	/** The document the message is about (the active note or a selection). */
+	/** The active note (one source of kind "active"; see `sources`). */
 	context?: string;
 	contextName?: string;
+	/**
+	 * What the message is about: the selection, notes the person added, the active note, retrieved
+	 * passages. They share the room the conversation leaves, tier by tier (sourceBudget.ts); the
+	 * answer records how much of each went in (`ChatMessage.sources`).
+	 */
+	sources?: ContextSource[];
 	/** false: instructions, document and this message only (one-shot commands); still recorded. */
 	includeHistory?: boolean;
 	signal?: AbortSignal;
@@ -50,6 +57,8 @@ export interface TurnRunnerOptions {
 	calibration: TokenCalibration | undefined;
 	/** Raw (uncalibrated) estimates: what calibration points are measured against. */
 	rawEstimate: EstimateFn;
+	/** Fits a source larger than its share. */
+	fitter: SourceFitter;
 	now: () => number;
 	timers: CheckpointTimers;
 	onEvent: (event: ChatEvent) => void;
@@ -68,6 +77,7 @@ export class TurnRunner {
 	private readonly sessions: SessionManager;
 	private readonly calibration: TokenCalibration | undefined;
 	private readonly rawEstimate: EstimateFn;
+	private readonly fitter: SourceFitter;
 	private readonly now: () => number;
 	private readonly timers: CheckpointTimers;
 	private readonly onEvent: (event: ChatEvent) => void;
@@ -82,6 +92,7 @@ export class TurnRunner {
 		this.sessions = opts.sessions;
 		this.calibration = opts.calibration;
 		this.rawEstimate = opts.rawEstimate;
+		this.fitter = opts.fitter;
 		this.now = opts.now;
 		this.timers = opts.timers;
 		this.onEvent = opts.onEvent;
@@ -122,6 +133,7 @@ export class TurnRunner {
 			settings,
 			adapter,
 			estimate: this.estimatorFor(model),
+			fitter: this.fitter,
 			recorder: this.recorder,
 			emit: (event) => {
 				// Whatever an abandoned call does later is not this turn's news.
@@ -142,9 +154,12 @@ export class TurnRunner {
 		const keep = (answer: string): string => setup.adapter.redact?.(answer) ?? answer;
 		const keepThought = (thought: ThinkingRecord): ThinkingRecord => (thought.thinking === undefined ? thought : { ...thought, thinking: keep(thought.thinking) });
 		let streamed: StreamedAnswer | undefined;
-		// Checkpoints save the current attempt's answer so far (text and thinking).
-		const checkpoint = this.startCheckpoint(session.id, () => keep(streamed?.partialText ?? ""), () => keepThought(streamed?.thinking() ?? {}));
-		let prompt = assemblePrompt(setup, prepared, text, opts, budget);
+		let prompt: BuiltPrompt | undefined;
+		// What the answer records about its sources: the prompt's fits (none when no source was given).
+		const sent = (): { sources?: SourceFit[] } => (prompt !== undefined && prompt.sources.length > 0 ? { sources: prompt.sources } : {});
+		// Checkpoints save the current attempt's answer so far (text, thinking, and what it was given).
+		const checkpoint = this.startCheckpoint(session.id, () => keep(streamed?.partialText ?? ""), () => ({ ...keepThought(streamed?.thinking() ?? {}), ...sent() }));
+		prompt = assemblePrompt(setup, prepared, text, opts, budget);
 		let contextWindow = settings.maxPromptTokens;
 		for (let attempt = 0; ; attempt++) {
 			const answer = (streamed = new StreamedAnswer(opts, this.now));
@@ -161,10 +176,10 @@ export class TurnRunner {
 				const result = await untilAborted(request, signal);
 				checkAnswer(result);
 				this.observeUsage(model, settings, prompt, result.usage?.promptTokens);
-				return await this.finishAnswered(session, keep(answer.finalText(result)), keepThought(answer.thinking(result)), signal, checkpoint);
+				return await this.finishAnswered(session, keep(answer.finalText(result)), { ...keepThought(answer.thinking(result)), ...sent() }, signal, checkpoint);
 			} catch (caught) {
 				let err = caught;
-				if (isAbort(err, signal)) return this.finishStopped(session, keep(answer.partialText), keepThought(answer.thinking()), checkpoint);
+				if (isAbort(err, signal)) return this.finishStopped(session, keep(answer.partialText), { ...keepThought(answer.thinking()), ...sent() }, checkpoint);
 				if (errorKind(err) === "context_overflow" && attempt === 0) {
 					// Our estimate was too low for this server: send a clearly smaller prompt once more.
 					const report = overflowReportOf(err);
@@ -177,7 +192,9 @@ export class TurnRunner {
 					prepared = await prepareHistory(setup, session, user, forced, includeHistory, true);
 					if (prepared === "aborted") return this.finishStopped(session, "", {}, checkpoint);
 					const failed = prompt;
-					prompt = assemblePrompt(setup, prepared, text, opts, forced);
+					// The sources shrink too: the room the compacted history gave up must not go to them.
+					const sourcesCap = Math.floor(failed.sourcesTokens * OVERFLOW_RETRY_SHRINK);
+					prompt = assemblePrompt(setup, prepared, text, opts, forced, sourcesCap);
 					this.observeOverflow(model, failed, report);
 					if (prompt.estimatedTokens > forced.prompt) err = retryTooBigError(err, prompt.estimatedTokens, forced.prompt, report, settings);
 					else continue;
@@ -186,7 +203,7 @@ export class TurnRunner {
 				const partial = partialAnswer(err);
 				const marked =
 					partial !== undefined
-						? this.recorder.answer(session, keep(partial), true, { signal, keep: true }, keepThought(answer.thinking()), { checkpoint, failure: err }).saved
+						? this.recorder.answer(session, keep(partial), true, { signal, keep: true }, { ...keepThought(answer.thinking()), ...sent() }, { checkpoint, failure: err }).saved
 						: this.recorder.failed(session, user, err, { signal, keep: true }, checkpoint);
 				this.track(marked);
 				await untilAborted(marked, signal).catch(() => undefined);
@@ -229,7 +246,7 @@ export class TurnRunner {
 	}
 
 	/** A whole answer: shown at once; a Stop while it is being saved stops the wait, not the save. */
-	private async finishAnswered(session: Session, content: string, thought: ThinkingRecord, signal: AbortSignal, checkpoint?: AnswerCheckpoint): Promise<ChatMessage> {
+	private async finishAnswered(session: Session, content: string, thought: AnswerExtras, signal: AbortSignal, checkpoint?: AnswerCheckpoint): Promise<ChatMessage> {
 		const { message, saved } = this.recorder.answer(session, content, false, { signal, keep: true }, thought, { checkpoint });
 		this.track(saved);
 		await untilAborted(saved, signal).catch(() => undefined);
@@ -240,7 +257,7 @@ export class TurnRunner {
 	 * A stopped answer: kept with what was shown. Its save is waited for briefly, so Stop ends the
 	 * turn at once even when the store hangs; the save still lands (flush waits for it longer).
 	 */
-	private async finishStopped(session: Session, partial: string, thought: ThinkingRecord = {}, checkpoint?: AnswerCheckpoint): Promise<ChatMessage> {
+	private async finishStopped(session: Session, partial: string, thought: AnswerExtras = {}, checkpoint?: AnswerCheckpoint): Promise<ChatMessage> {
 		const letGo = new AbortController();
 		const { message, saved } = this.recorder.answer(session, partial, true, { signal: letGo.signal, keep: true }, thought, { checkpoint });
 		this.track(saved);

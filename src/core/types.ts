@@ -38,6 +38,49 @@ export interface ChatMessage {
 	thinking?: string;
 	/** How long the model thought before it began the answer, in milliseconds. */
 	thinkingMs?: number;
+	/**
+	 * Only on answers: what the model was given besides the conversation (the selection, the notes
+	 * the person added, the active note, retrieved passages), one entry per source, in prompt order.
+	 */
+	sources?: SourceFit[];
+}
+
+/** The tier a context source is allocated in: earlier tiers are served first. */
+export type ContextSourceKind = "selection" | "note" | "active" | "retrieved";
+
+/** Something sent to the model with a message, under its own heading. */
+export interface ContextSource {
+	/** Unique within one send: a vault path ("Folder/Note.md"), "selection", … Shown to the model as the path. */
+	id: string;
+	/** Shown to the model (as the source's heading) and in the chips. */
+	name: string;
+	text: string;
+	/** The allocation tier; default "note". */
+	kind?: ContextSourceKind;
+}
+
+/** A stretch of a source's text that went into the prompt: `text.slice(start, end)`. */
+export interface SentPassage {
+	start: number;
+	end: number;
+	/** The headings above the passage ("Chapter > Section"), "" when none. */
+	headingPath: string;
+}
+
+/** How much of one source went into a prompt. */
+export interface SourceFit {
+	id: string;
+	name: string;
+	/** The whole source, estimated. */
+	totalTokens: number;
+	/** What went into the prompt (the source's text as sent, without its heading), estimated. */
+	sentTokens: number;
+	fit: "whole" | "excerpts" | "none";
+	/**
+	 * Only when `fit` is "excerpts": the character ranges of the source's text that were sent, in
+	 * document order, so "the passages that were sent" can be shown later from the note itself.
+	 */
+	passages?: SentPassage[];
 }
 
 export interface Session {

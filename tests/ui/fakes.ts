@@ -202,7 +202,7 @@ export class FakeChat implements ChatPort {
 		const contextTokens = Math.ceil((opts.context?.length ?? 0) / 4);
 		const fraction = contextTokens === 0 ? 1 : Math.min(1, room / contextTokens);
 		const included = opts.context === undefined ? "none" : fraction >= 1 ? "whole" : fraction <= 0 ? "none" : "partial";
-		return { estimatedTokens: base + Math.min(contextTokens, room), budget: this.budget, context: { included, fraction } };
+		return { estimatedTokens: base + Math.min(contextTokens, room), budget: this.budget, context: { included, fraction }, sources: [] };
 	}
 
 	flush(): Promise<void> {
