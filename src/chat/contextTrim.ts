@@ -1,3 +1,5 @@
+// Where a text may be cut, and what each cut costs: the planning behind cutting a source from the
+// top (topCutFitter.ts). The layout of sources in the prompt is sourceBlock.ts's.
 import type { EstimateFn } from "./promptCost";
 
 export interface ContextInclusion {
@@ -13,28 +15,6 @@ export interface ContextInclusion {
  * estimate call costs more than a piece.
  */
 const MAX_SEGMENT_CHARS = 4000;
-
-export function contextHeader(name: string | undefined): string {
-	const label = name !== undefined && name.trim() !== "" ? ` "${name.trim()}"` : "";
-	return (
-		`You have access to the following document${label}. Use it to answer the user's questions, ` +
-		`and say when it does not contain the answer.\n----- BEGIN DOCUMENT -----\n`
-	);
-}
-
-export const CONTEXT_FOOTER = "\n----- END DOCUMENT -----";
-
-export function cutNote(fraction: number): string {
-	const pct = Math.max(1, Math.min(99, Math.floor(fraction * 100)));
-	return `\n[The document was cut here to fit the model's context window: only the first ${pct}% is included.]`;
-}
-
-/** The context block for the first `end` characters of `text` (the whole text when `end` reaches its length). */
-export function renderContext(text: string, name: string | undefined, end: number): string {
-	const whole = end >= text.length;
-	const body = whole ? text : text.slice(0, end).replace(/\n+$/, "");
-	return contextHeader(name) + body + (whole ? "" : cutNote(end / text.length)) + CONTEXT_FOOTER;
-}
 
 /** Where a document may be cut, and the estimated tokens of everything before each cut. */
 export interface ContextPlan {
@@ -88,68 +68,4 @@ export function segmentsWithin(plan: ContextPlan, limit: number): number {
 		else hi = mid;
 	}
 	return lo;
-}
-
-export interface TrimmedContext {
-	/** The block to put in the system message, or "" when nothing fits. */
-	block: string;
-	inclusion: ContextInclusion;
-	/** Segment count used, for callers that must shrink further. */
-	segments: number;
-	plan: ContextPlan;
-}
-
-/**
- * The document trimmed to `available` estimated tokens, cut at a line boundary with a note saying
- * so, down to nothing when not even the frame fits.
- */
-export function trimContextToBudget(
-	text: string,
-	name: string | undefined,
-	available: number,
-	estimate: EstimateFn,
-): TrimmedContext {
-	const none: TrimmedContext = {
-		block: "",
-		inclusion: { included: "none", fraction: 0 },
-		segments: 0,
-		plan: { ends: [], prefix: [], complete: text.length === 0 },
-	};
-	if (text.length === 0) return none;
-	const frame = estimate(contextHeader(name)) + estimate(CONTEXT_FOOTER);
-	const wholeLimit = available - frame;
-	if (wholeLimit <= 0) return none;
-	const plan = planContext(text, estimate, wholeLimit);
-	const lastPrefix = plan.prefix[plan.prefix.length - 1] ?? 0;
-	if (plan.complete && lastPrefix <= wholeLimit) {
-		return {
-			block: renderContext(text, name, text.length),
-			inclusion: { included: "whole", fraction: 1 },
-			segments: plan.ends.length,
-			plan,
-		};
-	}
-	// The cut note's size hardly depends on the percentage; "50%" stands in for any.
-	const partialLimit = wholeLimit - estimate(cutNote(0.5));
-	const segments = segmentsWithin(plan, partialLimit);
-	return contextFromSegments(text, name, plan, segments) ?? none;
-}
-
-/** The context block for the first `segments` segments of a plan, or undefined for none. */
-export function contextFromSegments(
-	text: string,
-	name: string | undefined,
-	plan: ContextPlan,
-	segments: number,
-): TrimmedContext | undefined {
-	if (segments <= 0) return undefined;
-	const end = plan.ends[segments - 1] ?? 0;
-	if (end <= 0) return undefined;
-	const whole = end >= text.length;
-	return {
-		block: renderContext(text, name, end),
-		inclusion: whole ? { included: "whole", fraction: 1 } : { included: "partial", fraction: end / text.length },
-		segments,
-		plan,
-	};
 }

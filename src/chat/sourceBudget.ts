@@ -3,7 +3,7 @@
 // note, retrieved passages); within a tier the room is water-filled, so a huge note cannot starve
 // a small one and what a small one does not need goes to the others.
 import type { ContextSource, ContextSourceKind, SourceFit } from "../core/types";
-import type { EstimateFn } from "./promptCost";
+import { memoizeEstimate, type EstimateFn } from "./promptCost";
 import { renderSourceBlock, escapeSourceText, sourceFooter, sourceHeading, SOURCE_SEPARATOR, SOURCES_PREAMBLE } from "./sourceBlock";
 import type { FittedSource, SourceFitter } from "./sourceFitter";
 import { topCutFitter } from "./topCutFitter";
@@ -167,8 +167,11 @@ function validPassages(passages: FittedSource["passages"] | undefined, length: n
  * else the fitter picks what goes in within the share; a source whose share holds not even its
  * heading is left out. Every source given is reported once, in prompt order.
  */
-export function fitSources(input: SourcesInput): FittedSources {
-	const { estimate } = input;
+export function fitSources(given: SourcesInput): FittedSources {
+	// The whole text of a source is estimated once here and again by the fitter (its total):
+	// memoized for this call, a 1 MB note is read once.
+	const estimate = memoizeEstimate(given.estimate, 256);
+	const input = { ...given, estimate };
 	const ordered = orderSources(input.sources);
 	if (ordered.length === 0) return { section: "", fits: [] };
 	const preamble = estimate(SOURCES_PREAMBLE) + JOIN_SLACK_TOKENS;

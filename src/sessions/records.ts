@@ -1,4 +1,4 @@
-import type { ChatMessage, Role } from "../core/types";
+import type { ChatMessage, Role, SentPassage, SourceFit } from "../core/types";
 import { lineHash } from "./fileText";
 
 // The on-disk format: one JSON record per line ("JSONL"), appended, never edited in place.
@@ -90,7 +90,45 @@ export function asChatMessage(value: unknown): ChatMessage | undefined {
 	// Thinking is an extra: a damaged one is dropped, never the answer it came with.
 	if (value.thinking !== undefined && typeof value.thinking !== "string") delete message.thinking;
 	if (value.thinkingMs !== undefined && !(typeof value.thinkingMs === "number" && Number.isFinite(value.thinkingMs) && value.thinkingMs >= 0)) delete message.thinkingMs;
+	// So are the sources: damaged entries are dropped, the answer is kept.
+	if (value.sources !== undefined) {
+		const sources = asSourceFits(value.sources);
+		if (sources === undefined) delete message.sources;
+		else message.sources = sources;
+	}
 	return message;
+}
+
+const FITS: readonly string[] = ["whole", "excerpts", "none"];
+
+function isCount(value: unknown): value is number {
+	return typeof value === "number" && Number.isFinite(value) && value >= 0;
+}
+
+function asPassage(value: unknown): SentPassage | undefined {
+	if (!isObject(value)) return undefined;
+	const { start, end, headingPath } = value;
+	if (!isCount(start) || !isCount(end) || end < start) return undefined;
+	return { start, end, headingPath: typeof headingPath === "string" ? headingPath : "" };
+}
+
+/** A saved `sources` list with its unreadable entries (and passages) left out; undefined when it is not a list. */
+export function asSourceFits(value: unknown): SourceFit[] | undefined {
+	if (!Array.isArray(value)) return undefined;
+	const fits: SourceFit[] = [];
+	for (const entry of value as unknown[]) {
+		if (!isObject(entry)) continue;
+		const { id, name, totalTokens, sentTokens, fit, passages } = entry;
+		if (typeof id !== "string" || typeof name !== "string" || !isCount(totalTokens) || !isCount(sentTokens) || typeof fit !== "string" || !FITS.includes(fit)) continue;
+		// Fields this version does not know are kept, as on messages.
+		const kept: SourceFit = { ...entry, id, name, totalTokens, sentTokens, fit: fit as SourceFit["fit"] };
+		if (passages !== undefined) {
+			if (Array.isArray(passages)) kept.passages = (passages as unknown[]).flatMap((p) => asPassage(p) ?? []);
+			else delete kept.passages;
+		}
+		fits.push(kept);
+	}
+	return fits;
 }
 
 /** Validates one decoded line; a string explains why it is not a record. */

@@ -2,8 +2,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { lineArb } from "../support/scriptTexts";
 import { memoizeEstimate, promptCost } from "../../src/chat/promptCost";
-import { planContext, renderContext, segmentsWithin, trimContextToBudget } from "../../src/chat/contextTrim";
-import { estimateTokens } from "../../src/chat/tokens";
+import { planContext, segmentsWithin } from "../../src/chat/contextTrim";
+import { topCutFitter } from "../../src/chat/topCutFitter";
 
 const docArb = fc.array(lineArb, { maxLength: 120 }).map((lines) => lines.join("\n"));
 
@@ -34,19 +34,26 @@ describe("planContext", () => {
 	});
 });
 
-describe("trimContextToBudget", () => {
-	it("includes the whole document, a cut with a note, or nothing, and never more than asked", () => {
+describe("topCutFitter", () => {
+	it("sends the whole text, a start cut at a line with a note, or nothing, and never more than asked", () => {
 		fc.assert(
-			fc.property(docArb, fc.integer({ min: 0, max: 800 }), (text, available) => {
-				const trimmed = trimContextToBudget(text, "Note", available, estimateTokens);
-				if (trimmed.inclusion.included === "none") {
-					expect(trimmed.block).toBe("");
+			fc.property(docArb, fc.integer({ min: 0, max: 800 }), (text, budget) => {
+				const fitted = topCutFitter({ id: "n.md", name: "Note", text }, budget, "query", estimateTokens);
+				expect(fitted.totalTokens).toBe(estimateTokens(text));
+				if (fitted.fit === "none") {
+					expect(fitted.text).toBe("");
 					return;
 				}
-				// The sum of line estimates decides; buildPrompt checks the joined text against the real total.
-				expect(trimmed.block).toContain("BEGIN DOCUMENT");
-				if (trimmed.inclusion.included === "whole") expect(trimmed.block).toBe(renderContext(text, "Note", text.length));
-				else expect(trimmed.block).toContain("The document was cut here");
+				expect(estimateTokens(fitted.text)).toBeLessThanOrEqual(budget);
+				expect(fitted.sentTokens).toBe(estimateTokens(fitted.text));
+				if (fitted.fit === "whole") {
+					expect(fitted.text).toBe(text);
+					return;
+				}
+				const end = fitted.passages[0]?.end ?? 0;
+				expect(fitted.passages).toEqual([{ start: 0, end, headingPath: "" }]);
+				expect(fitted.text.startsWith(text.slice(0, end).replace(/\n+$/, ""))).toBe(true);
+				expect(fitted.text).toContain("Cut here to fit");
 			}),
 		);
 	});

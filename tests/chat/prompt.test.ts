@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { lineArb, messageTextArb, textArb } from "../support/scriptTexts";
 import { promptCost } from "../../src/chat/promptCost";
-import { CONTEXT_FOOTER, contextHeader } from "../../src/chat/contextTrim";
+import { renderSourceBlock, SOURCES_PREAMBLE, SOURCE_SEPARATOR } from "../../src/chat/sourceBlock";
 import { buildPrompt, summaryBlock } from "../../src/chat/prompt";
 import { estimateTokens } from "../../src/chat/tokens";
 import type { PromptMessage } from "../../src/core/types";
@@ -28,7 +28,7 @@ describe("buildPrompt", () => {
 		});
 		expect(built.messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "user"]);
 		const system = built.messages[0]?.content ?? "";
-		const order = ["Be brief.", contextHeader("Note"), "Alpha\nBeta", CONTEXT_FOOTER, summaryBlock("They talked about windows.")];
+		const order = ["Be brief.", SOURCES_PREAMBLE, renderSourceBlock(1, "Note", "Note", "whole", "Alpha\nBeta"), summaryBlock("They talked about windows.")];
 		const positions = order.map((part) => system.indexOf(part));
 		expect(positions.every((p) => p >= 0)).toBe(true);
 		expect([...positions].sort((a, b) => a - b)).toEqual(positions);
@@ -51,9 +51,10 @@ describe("buildPrompt", () => {
 		expect(built.context.fraction).toBeLessThan(1);
 		expect(built.estimatedTokens).toBeLessThanOrEqual(1000);
 		const system = built.messages[0]?.content ?? "";
-		const body = system.slice(system.indexOf("BEGIN DOCUMENT -----\n") + 21, system.indexOf("\n[The document was cut"));
+		const heading = system.indexOf("⟦SOURCE 1⟧");
+		const body = system.slice(system.indexOf("\n", heading) + 1, system.indexOf("\n[Cut here to fit"));
 		expect(text.startsWith(body + "\n")).toBe(true);
-		expect(system).toContain("The document was cut here");
+		expect(system).toContain("Cut here to fit the model's context window");
 		// Most of the space is used: the cut is near the budget, not far below it.
 		expect(built.estimatedTokens).toBeGreaterThan(900);
 	});
@@ -79,7 +80,7 @@ describe("buildPrompt", () => {
 		expect(built.estimatedTokens).toBeLessThanOrEqual(3000);
 	});
 
-	it("estimates only as much of a 1 MB note as could fit", () => {
+	it("estimates a 1 MB note once for its size, and beyond that only as much as could fit", () => {
 		const text = lines(20_000).padEnd(1_000_000, "x");
 		let charsEstimated = 0;
 		const counting = (t: string): number => {
@@ -88,7 +89,7 @@ describe("buildPrompt", () => {
 		};
 		const built = buildPrompt({ systemPrompt: "S", context: { text }, history, current: "Q", budget: 4000, estimate: counting });
 		expect(built.context.included).toBe("partial");
-		expect(charsEstimated).toBeLessThan(100_000);
+		expect(charsEstimated).toBeLessThan(text.length + 100_000);
 	});
 
 	it("drops stray system messages from the history so only the first message is system", () => {
@@ -148,7 +149,7 @@ describe("buildPrompt properties", () => {
 						expect(built.context.fraction).toBeGreaterThan(0);
 						expect(built.context.fraction).toBeLessThan(1);
 					}
-					if (built.context.included === "none") expect(ms[0]?.content ?? "").not.toContain("BEGIN DOCUMENT");
+					if (built.context.included === "none") expect(ms[0]?.content ?? "").not.toContain("⟦SOURCE");
 				},
 			),
 			{ numRuns: 300 },
@@ -159,7 +160,7 @@ describe("buildPrompt properties", () => {
 		fc.assert(
 			fc.property(textArb, historyArb, messageTextArb, (text, hist, current) => {
 				const base = buildPrompt({ systemPrompt: "S", history: hist, current, budget: 0 }).estimatedTokens;
-				const needed = base + estimateTokens(contextHeader(undefined) + text + CONTEXT_FOOTER) + 8;
+				const needed = base + estimateTokens(SOURCES_PREAMBLE + SOURCE_SEPARATOR + renderSourceBlock(1, "Active note", "Active note", "whole", text)) + 8;
 				const built = buildPrompt({ systemPrompt: "S", context: { text }, history: hist, current, budget: needed + 40 });
 				if (text !== "") expect(built.context.included).toBe("whole");
 			}),

@@ -80,6 +80,24 @@ const checkThinkingMessage: { thinking?: string } = null as unknown as ChatMessa
 const checkThinkingSend: (text: string, opts?: { onThinking?: (delta: string) => void }) => Promise<ChatMessage> = null as unknown as ChatService["sendMessage"];
 void [checkEstimate, checkGenerate, checkMessage, checkSession, checkKinds, checkSettings, checkCtor, checkManager, checkNodeStore];
 void [checkThinkingGenerate, checkThinkingMessage, checkThinkingSend];
+// Issue 9: context sources sharing one budget, and what each answer was given.
+type ContractContextSource = { id: string; name: string; text: string; kind?: "selection" | "note" | "active" | "retrieved" };
+type ContractSourceFit = { id: string; name: string; totalTokens: number; sentTokens: number; fit: "whole" | "excerpts" | "none" };
+const checkSource: headless.ContextSource = null as unknown as ContractContextSource;
+const checkFit: ContractSourceFit = null as unknown as headless.SourceFit;
+const checkSourcesSend: (text: string, opts?: { sources?: ContractContextSource[]; context?: string; contextName?: string }) => Promise<ChatMessage> =
+	null as unknown as ChatService["sendMessage"];
+const checkSourcesMessage: { sources?: ContractSourceFit[] } = null as unknown as ChatMessage;
+const checkPreviewFits: { sources: ContractSourceFit[] } = null as unknown as ReturnType<ChatService["previewPrompt"]>;
+type ContractFitter = (source: { id: string; name: string; text: string }, budgetTokens: number, query: string, estimate: (text: string) => number) => {
+	text: string;
+	sentTokens: number;
+	totalTokens: number;
+	fit: "whole" | "excerpts" | "none";
+	passages: { start: number; end: number; headingPath: string }[];
+};
+const checkFitter: headless.SourceFitter = null as unknown as ContractFitter;
+void [checkSource, checkFit, checkSourcesSend, checkSourcesMessage, checkPreviewFits, checkFitter];
 
 describe("the headless contract", () => {
 	it("exports every name the issues define", () => {
@@ -142,6 +160,36 @@ describe("the headless contract", () => {
 		expect(answer.thinking).toBe("Pondering.");
 		await chat.sendMessage("Second?");
 		expect(JSON.stringify(seen[1])).not.toContain("Pondering.");
+	});
+
+	it("sources share the budget, are reported on the answer, and survive a reload from disk", async () => {
+		const dir = await mkdtemp(join(tmpdir(), "discover-contract-"));
+		try {
+			const seen: PromptMessage[][] = [];
+			const adapter: LLMAdapter = {
+				generate(req) {
+					seen.push(req.messages);
+					return Promise.resolve({ text: "Answer." });
+				},
+			};
+			const sessions = new SessionManager(new NodeFileStore(dir));
+			const chat = new ChatService({ adapter, sessions, settings: { maxPromptTokens: 4096 } });
+			const sources: headless.ContextSource[] = [
+				{ id: "Notes/Plan.md", name: "Plan", text: "The plan is to ship in May." },
+				{ id: "selection", name: "Selection", text: "ship in May", kind: "selection" },
+			];
+			expect(chat.previewPrompt("When?", { sources }).sources.map((f) => f.fit)).toEqual(["whole", "whole"]);
+			const answer = await chat.sendMessage("When do we ship?", { sources });
+			expect(answer.sources?.map((f) => [f.id, f.fit])).toEqual([
+				["selection", "whole"],
+				["Notes/Plan.md", "whole"],
+			]);
+			expect(seen[0]?.[0]?.content).toContain("The plan is to ship in May.");
+			const loaded = await new ChatService({ adapter, sessions: new SessionManager(new NodeFileStore(dir)) }).loadSession(chat.sessionId ?? "");
+			expect(loaded.messages[1]?.sources).toEqual(answer.sources);
+		} finally {
+			await rm(dir, { recursive: true, force: true });
+		}
 	});
 
 	it("adapter errors carry a kind: an unreachable server is a network error", async () => {
