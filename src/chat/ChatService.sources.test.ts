@@ -1,0 +1,92 @@
+import { describe, expect, it } from "vitest";
+import { setup, words } from "../../tests/support/chatHarness";
+import { StubAdapter } from "../../tests/support/stubAdapter";
+import { MemoryFileStore } from "../sessions/memoryStore";
+import { SessionManager } from "../sessions/SessionManager";
+import { ChatService, type ChatEvent } from "./ChatService";
+import type { SourceFitter } from "./sourceFitter";
+import { topCutFitter } from "./topCutFitter";
+import type { ContextSource, SourceFit } from "../core/types";
+
+const WIDE = { maxPromptTokens: 8192, reservedResponseTokens: 512, recentMessagesToKeep: 6, minRecentMessagesToKeep: 2, systemPrompt: "Be brief." };
+
+const longNote = (lines: number, topic = "harbour"): string => Array.from({ length: lines }, (_, i) => `Line ${i}: the ${topic} opens at six and closes at nine.`).join("\n");
+
+const SOURCES: ContextSource[] = [
+	{ id: "Harbour/Log.md", name: "Log", text: longNote(3000) },
+	{ id: "Harbour/Key.md", name: "Key", text: "The key is under the mat." },
+	{ id: "selection", name: "Selection", text: "opens at six", kind: "selection" },
+];
+
+const promptEvents = (events: ChatEvent[]): Extract<ChatEvent, { type: "prompt" }>[] => events.flatMap((e) => (e.type === "prompt" ? [e] : []));
+const sentTokens = (fits: readonly SourceFit[]): number => fits.reduce((sum, f) => sum + f.sentTokens, 0);
+
+describe("ChatService: context sources", () => {
+	it("the preview, the prompt event and the answer report the same fits, one per source, in prompt order", async () => {
+		const adapter = new StubAdapter();
+		const { chat, events } = setup(adapter, WIDE);
+		const preview = chat.previewPrompt("When does it open?", { sources: SOURCES });
+		const answer = await chat.sendMessage("When does it open?", { sources: SOURCES });
+		expect(preview.sources.map((f) => [f.id, f.fit])).toEqual([
+			["selection", "whole"],
+			["Harbour/Log.md", "excerpts"],
+			["Harbour/Key.md", "whole"],
+		]);
+		expect(promptEvents(events)[0]?.sources).toEqual(preview.sources);
+		expect(answer.sources).toEqual(preview.sources);
+		// The active note's chip still reads `context`: there is none here.
+		expect(promptEvents(events)[0]?.context).toEqual({ included: "none", fraction: 0 });
+		const system = adapter.chatRequests[0]?.messages[0]?.content ?? "";
+		expect(system).toContain("⟦SOURCE 2⟧ Log · path: Harbour/Log.md · excerpts");
+		expect(system).toContain("⟦SOURCE 3⟧ Key · path: Harbour/Key.md · whole\nThe key is under the mat.\n⟦END OF SOURCE 3⟧");
+	});
+
+	it("an answer's sources, with the ranges that were sent, survive a reload; a stopped answer keeps them too", async () => {
+		const store = new MemoryFileStore();
+		const { chat } = setup(new StubAdapter(), WIDE, store);
+		const answered = await chat.sendMessage("When does it open?", { sources: SOURCES });
+		expect(answered.sources?.[1]?.passages).toEqual([{ start: 0, end: expect.any(Number) as number, headingPath: "" }]);
+		chat.setAdapter(new StubAdapter({ hangAfter: "It opens" }));
+		const stopped = await chat.sendMessage("And closes?", { sources: SOURCES, onToken: () => chat.cancel() });
+		expect(stopped.cancelled).toBe(true);
+		expect(stopped.sources?.map((f) => f.id)).toEqual(["selection", "Harbour/Log.md", "Harbour/Key.md"]);
+		const reloaded = await new SessionManager(store, { onWarning: () => undefined }).load(chat.sessionId ?? "");
+		const answers = reloaded.messages.filter((m) => m.role === "assistant");
+		expect(answers.map((m) => m.sources)).toEqual([answered.sources, stopped.sources]);
+	});
+
+	it("an answer without sources records none, as before", async () => {
+		const { chat } = setup(new StubAdapter(), WIDE);
+		const answer = await chat.sendMessage("Hello");
+		expect("sources" in answer).toBe(false);
+	});
+
+	it("calls the injected fitter with the source's share and a query of the message (twice) and the last turns", async () => {
+		const calls: { id: string; budget: number; query: string }[] = [];
+		const fitter: SourceFitter = (source, budget, query, estimate) => {
+			calls.push({ id: source.id, budget, query });
+			return topCutFitter(source, budget, query, estimate);
+		};
+		const sessions = new SessionManager(new MemoryFileStore(), { onWarning: () => undefined });
+		const chat = new ChatService({ adapter: new StubAdapter(), sessions, settings: WIDE, sourceFitter: fitter });
+		await chat.sendMessage("First question");
+		await chat.sendMessage("When does it open?", { sources: SOURCES });
+		expect(calls.map((c) => c.id)).toEqual(["Harbour/Log.md"]);
+		expect(calls[0]?.query).toBe("When does it open?\nWhen does it open?\nAnswer 1.\nFirst question");
+		expect(calls[0]?.budget).toBeGreaterThan(6000);
+	});
+
+	it("the retry after 'prompt too long' shrinks the sources too, not only the history", async () => {
+		// Long earlier turns fill the first prompt; the retry compacts them, and the room they give up
+		// must not go to the sources: the server refused what they were.
+		const adapter = new StubAdapter({ overflowTimes: 0, reply: (_req, i) => `Answer ${i}: ${words(600, "detail")}` });
+		const { chat, events } = setup(adapter, WIDE);
+		for (let i = 0; i < 4; i++) await chat.sendMessage(`Question ${i}: ${words(300)}`);
+		chat.setAdapter(new StubAdapter({ overflowTimes: 1 }));
+		await chat.sendMessage("When does it open?", { sources: SOURCES });
+		const [failed, retry] = promptEvents(events).slice(-2);
+		expect(sentTokens(failed?.sources ?? [])).toBeGreaterThan(500);
+		expect(sentTokens(retry?.sources ?? [])).toBeLessThanOrEqual(Math.floor(sentTokens(failed?.sources ?? []) * 0.7));
+		expect(retry?.estimatedTokens).toBeLessThan(failed?.estimatedTokens ?? 0);
+	});
+});
