@@ -10,8 +10,11 @@ import {
 	NodeFileStore,
 	SessionManager,
 	SUMMARY_INSTRUCTION,
+	defaultSourceFitter,
+	escapeSourceText,
 	estimatePromptTokens,
 	safeBudget,
+	topCutFitter,
 } from "../src/headless.ts";
 // The same scriptable stub the unit tests use: records requests, streams in pieces, fails on demand.
 import { StubAdapter } from "../tests/support/stubAdapter.ts";
@@ -104,9 +107,45 @@ const scenarios = {
 		check(prompt.context.included === "partial" && prompt.context.fraction > 0 && prompt.context.fraction < 1, "the note was not trimmed");
 		const last = adapter.chatRequests[1];
 		check(last.messages.length === 4, "messages were dropped for the document");
-		check(last.messages[0].content.includes("The document was cut here"), "no note about the cut");
+		check(last.messages[0].content.includes("Cut here to fit the model's context window"), "no note about the cut");
+		check(last.messages[0].content.includes("⟦SOURCE 1⟧ Budgets · path: Budgets · excerpts"), "no heading with the note's name");
 		check(estimatePromptTokens(last.messages) > CAP * 0.9, "the document did not use the room left");
 		return checkPrompts(adapter);
+	},
+
+	async "several sources share the budget; a needle near the end of a long note"() {
+		const { adapter, chat, events, store } = setup();
+		const NEEDLE = "The lighthouse keeper's password is quartz-falcon-42.";
+		const filler = Array.from({ length: 4000 }, (_, i) => `Paragraph ${i}: routine notes about tides, boats and the weather.`);
+		const long = [...filler.slice(0, 3900), "## Secrets", NEEDLE, ...filler.slice(3900)].join("\n\n");
+		const small = "The harbour opens at six.";
+		const selection = "tides and boats";
+		const sources = [
+			{ id: "Harbour/Log.md", name: "Log", text: long },
+			{ id: "Harbour/Hours.md", name: "Hours", text: small },
+			{ id: "selection", name: "Selection", text: selection, kind: "selection" },
+			{ id: "Daily/Today.md", name: "Today", text: "Active note: check the password.", kind: "active" },
+		];
+		const preview = chat.previewPrompt("What is the lighthouse keeper's password?", { sources });
+		const answer = await chat.sendMessage("What is the lighthouse keeper's password?", { sources });
+		const fits = answer.sources ?? [];
+		check(JSON.stringify(fits) === JSON.stringify(preview.sources), "the preview's fits differ from the send's");
+		check(JSON.stringify(events.filter((e) => e.type === "prompt").pop()?.sources) === JSON.stringify(fits), "the prompt event's fits differ");
+		check(fits.map((f) => f.id).join("|") === "selection|Harbour/Log.md|Harbour/Hours.md|Daily/Today.md", `sources not each reported once in tier order: ${fits.map((f) => f.id).join("|")}`);
+		const byId = Object.fromEntries(fits.map((f) => [f.id, f]));
+		check(byId["Harbour/Log.md"].fit === "excerpts" && byId["Harbour/Log.md"].sentTokens < byId["Harbour/Log.md"].totalTokens, "the long note was not fitted");
+		// The long note is cut, so the lower tier (the active note) gets nothing.
+		check(byId["Daily/Today.md"].fit === "none", "a lower tier took tokens a higher one needed");
+		const system = adapter.chatRequests[0].messages[0].content;
+		check(byId.selection.fit === "whole" && system.includes(escapeSourceText(selection)), "the selection was not sent whole");
+		check(byId["Harbour/Hours.md"].fit === "whole" && system.includes(small), "the small note was not sent whole beside the long one");
+		// The needle can only be found by relevance fitting (src/context's fitSource); the top cut sends
+		// the start of the note. Checked once the default fitter is no longer the top cut.
+		const relevance = defaultSourceFitter !== topCutFitter;
+		if (relevance) check(system.includes(NEEDLE), "the needle passage did not reach the model");
+		const reloaded = await new SessionManager(store, { onWarning: () => undefined }).load(chat.sessionId);
+		check(JSON.stringify(reloaded.messages[1].sources) === JSON.stringify(fits), "the answer's sources did not survive a reload");
+		return `${checkPrompts(adapter)}; log ${byId["Harbour/Log.md"].sentTokens}/${byId["Harbour/Log.md"].totalTokens} tokens; needle ${relevance ? (system.includes(NEEDLE) ? "sent" : "missing") : "not checked (top-cut fitter)"}`;
 	},
 
 	async "summarizer failure: naive fallback, still within the cap"() {

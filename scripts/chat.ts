@@ -12,10 +12,12 @@ import {
 	TokenCalibration,
 	type ChatEvent,
 	type ChatMessage,
+	type ContextSource,
 } from "../src/headless";
 import { DEFAULT_CHAT_SETTINGS } from "../src/core/types";
 import { API_KEY_ENV, parseChatArgs, resumeCommand, USAGE, type ChatArgs } from "./chatArgs";
 import { StreamingWordWrap } from "./wordWrap";
+import { indexVault, mentionsVault, retrievedSources, vaultQuery, type PassageIndex } from "./vaultSources";
 
 const CALIBRATION_FILE = "calibration.json";
 /** How long the connection test at start may take. */
@@ -72,7 +74,16 @@ async function run(args: ChatArgs): Promise<void> {
 	else if (!diagnosis.ok) info(`${diagnosis.message} (continuing anyway)`);
 	else info(diagnosis.message);
 
-	const note = args.note ? await readFile(args.note, "utf8") : undefined;
+	// Each --note is a source of kind "note", named by its file, with the path as given.
+	const notes: ContextSource[] = [];
+	for (const path of args.notes) notes.push({ id: path, name: basename(path), text: await readFile(path, "utf8"), kind: "note" });
+	let vault: PassageIndex | undefined;
+	if (args.vault !== undefined) {
+		const indexed = await indexVault(args.vault);
+		if (indexed === undefined) info("@vault needs the vault index, which this build does not have yet: messages are sent without vault passages.");
+		else info(`Indexed ${indexed.notes} notes in ${args.vault}; write @vault in a message to add the most relevant passages.`);
+		vault = indexed?.index;
+	}
 	const calibration = await loadCalibration(args.dir).catch(() => new TokenCalibration());
 	// A chat's file is created with its first message (ChatService does that when it has no session),
 	// so launching and quitting, or /new and quitting, leaves no empty chat behind.
@@ -96,7 +107,7 @@ async function run(args: ChatArgs): Promise<void> {
 	} else {
 		info(`New chat; it is saved in ${chatsFolder} with its first message.`);
 	}
-	if (note !== undefined && args.note) info(`Sending ${basename(args.note)} with every message.`);
+	if (notes.length > 0) info(`Sending ${notes.map((n) => n.name).join(", ")} with every message.`);
 
 	// Line editing and echo need a terminal at both ends; with piped input or output, plain lines.
 	const terminal = process.stdin.isTTY === true && process.stdout.isTTY === true;
@@ -141,7 +152,7 @@ async function run(args: ChatArgs): Promise<void> {
 			const left = resumeHint();
 			chat = makeChat();
 			info(`New chat; it is saved with its first message.${left === undefined ? "" : `\n${left.replace("this chat", "the previous chat")}`}`);
-		} else if (text !== "") await answer(chat, text, note, args.note);
+		} else if (text !== "") await answer(chat, text, messageSources(text, notes, vault));
 		if (quitting) break;
 		rl.prompt();
 	}
@@ -151,7 +162,19 @@ async function run(args: ChatArgs): Promise<void> {
 	if (hint !== undefined) info(hint);
 }
 
-async function answer(chat: ChatService, text: string, note: string | undefined, notePath: string | undefined): Promise<void> {
+/** The notes given with --note, and for a message that mentions @vault, the passages found for it. */
+function messageSources(text: string, notes: readonly ContextSource[], vault: PassageIndex | undefined): ContextSource[] {
+	if (!mentionsVault(text)) return [...notes];
+	if (vault === undefined) {
+		info("(@vault: no vault index; pass --vault <folder> with a build that has one)");
+		return [...notes];
+	}
+	const found = retrievedSources(vault, vaultQuery(text));
+	info(found.length === 0 ? "(@vault: nothing relevant found)" : `(@vault: passages from ${found.map((s) => s.name).join(", ")})`);
+	return [...notes, ...found];
+}
+
+async function answer(chat: ChatService, text: string, sources: ContextSource[]): Promise<void> {
 	const prefix = "discover> ";
 	process.stdout.write(prefix);
 	// Wrapped at the terminal's width as it is now (a resize applies to the next word); not when piped.
@@ -159,8 +182,7 @@ async function answer(chat: ChatService, text: string, note: string | undefined,
 	let message: ChatMessage;
 	try {
 		message = await chat.sendMessage(text, {
-			context: note,
-			contextName: notePath ? basename(notePath) : undefined,
+			sources,
 			onToken: (delta) => wrap.push(delta),
 			// Text already printed that turned out to be thinking (only `</think>` came): say so.
 			onTextRetracted: () => {

@@ -5,8 +5,10 @@ export interface ChatArgs {
 	provider: ProviderName;
 	model: string;
 	baseUrl: string;
-	/** A Markdown file sent as the document with every message, as the plugin sends the active note. */
-	note?: string;
+	/** Markdown files sent with every message (`--note`, once per file), as notes the person added in the panel. */
+	notes: string[];
+	/** A folder of Markdown notes: `@vault` in a message adds the passages most relevant to it. */
+	vault?: string;
 	/** Continue this saved session. */
 	session?: string;
 	/** The chats folder: chats in `<dir>/sessions/`, as in the plugin's Chats folder. */
@@ -29,7 +31,10 @@ Options:
   --base-url <url>        the server (default: Ollama http://localhost:11434, OpenAI
                           https://api.openai.com/v1, Anthropic https://api.anthropic.com);
                           for OpenAI-compatible servers include /v1
-  --note <file.md>        send this note with every message, as the plugin sends the active note
+  --note <file.md>        send this note with every message, as a note added in the panel; give it
+                          once per note (the notes share what the conversation leaves of the window)
+  --vault <folder>        a folder of Markdown notes (a vault): write @vault in a message to add the
+                          passages of its notes most relevant to the message
   --session <id>          continue a saved session
   --dir <folder>          the chats folder, laid out as the plugin's Chats folder is (so a vault's
                           Discover/Chats works here too): each chat is <folder>/sessions/<id>.jsonl,
@@ -43,7 +48,9 @@ While an answer streams, Ctrl-C stops it; Ctrl-C twice quits. Type /new for a ne
 /sessions to list the saved ones, /quit to leave. A chat is saved with its first message.`;
 
 const PROVIDERS: readonly ProviderName[] = ["ollama", "openai", "anthropic"];
-const VALUE_FLAGS = new Set(["--provider", "--model", "--base-url", "--note", "--session", "--dir", "--context"]);
+const VALUE_FLAGS = new Set(["--provider", "--model", "--base-url", "--note", "--vault", "--session", "--dir", "--context"]);
+/** Flags that may be given more than once; each value is kept, in order. */
+const REPEATABLE = new Set(["--note"]);
 const SWITCHES = new Set(["--list-sessions", "--help", "-h"]);
 
 export type ParseResult = { ok: true; args: ChatArgs } | { ok: false; error: string };
@@ -51,6 +58,7 @@ export type ParseResult = { ok: true; args: ChatArgs } | { ok: false; error: str
 /** Parses `argv` (without node and the script). `--flag value` and `--flag=value` both work. */
 export function parseChatArgs(argv: readonly string[]): ParseResult {
 	const values = new Map<string, string>();
+	const repeated = new Map<string, string[]>();
 	const switches = new Set<string>();
 	for (let i = 0; i < argv.length; i++) {
 		const raw = argv[i] ?? "";
@@ -66,6 +74,12 @@ export function parseChatArgs(argv: readonly string[]): ParseResult {
 		if (!VALUE_FLAGS.has(flag)) return { ok: false, error: `Unknown option "${raw}". Run with --help to see the options.` };
 		const value = flag !== raw ? raw.slice(eq + 1) : argv[++i];
 		if (value === undefined || value === "" || (flag === raw && value.startsWith("--"))) return { ok: false, error: `${flag} needs a value.` };
+		if (REPEATABLE.has(flag)) {
+			const list = repeated.get(flag) ?? [];
+			if (list.includes(value)) return { ok: false, error: `${flag} ${value} is given twice.` };
+			repeated.set(flag, [...list, value]);
+			continue;
+		}
 		if (values.has(flag)) return { ok: false, error: `${flag} is given twice.` };
 		values.set(flag, value);
 	}
@@ -87,9 +101,10 @@ export function parseChatArgs(argv: readonly string[]): ParseResult {
 		contextWindow = Number(context);
 		if (!Number.isInteger(contextWindow) || contextWindow < 1024) return { ok: false, error: `--context must be a whole number of tokens, at least 1024; got "${context}".` };
 	}
-	const args: ChatArgs = { provider, model, baseUrl, dir: values.get("--dir") ?? DEFAULT_SESSIONS_DIR, listSessions: switches.has("--list-sessions"), help };
-	const note = values.get("--note");
-	if (note !== undefined) args.note = note;
+	const notes = repeated.get("--note") ?? [];
+	const args: ChatArgs = { provider, model, baseUrl, notes, dir: values.get("--dir") ?? DEFAULT_SESSIONS_DIR, listSessions: switches.has("--list-sessions"), help };
+	const vault = values.get("--vault");
+	if (vault !== undefined) args.vault = vault;
 	const session = values.get("--session");
 	if (session !== undefined) args.session = session;
 	if (contextWindow !== undefined) args.contextWindow = contextWindow;
@@ -101,12 +116,13 @@ function shellWord(value: string): string {
 	return /^[\w./:@%+,=-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
-/** The command that continues `sessionId` with the same options (the same server, model, folder, note). */
+/** The command that continues `sessionId` with the same options (the same server, model, folder, notes, vault). */
 export function resumeCommand(args: ChatArgs, sessionId: string): string {
 	const words = ["npm", "run", "chat", "--", "--session", sessionId, "--provider", args.provider, "--model", args.model];
 	if (args.baseUrl !== DEFAULT_BASE_URLS[args.provider]) words.push("--base-url", args.baseUrl);
 	if (args.dir !== DEFAULT_SESSIONS_DIR) words.push("--dir", args.dir);
-	if (args.note !== undefined) words.push("--note", args.note);
+	for (const note of args.notes) words.push("--note", note);
+	if (args.vault !== undefined) words.push("--vault", args.vault);
 	if (args.contextWindow !== undefined) words.push("--context", String(args.contextWindow));
 	return words.map(shellWord).join(" ");
 }

@@ -6,15 +6,15 @@ describe("terminal chat arguments", () => {
 	it("reads the documented example, with defaults", () => {
 		expect(parseChatArgs(["--provider", "ollama", "--model", "llama3.2"])).toEqual({
 			ok: true,
-			args: { provider: "ollama", model: "llama3.2", baseUrl: "http://localhost:11434", dir: DEFAULT_SESSIONS_DIR, listSessions: false, help: false },
+			args: { provider: "ollama", model: "llama3.2", baseUrl: "http://localhost:11434", notes: [], dir: DEFAULT_SESSIONS_DIR, listSessions: false, help: false },
 		});
 	});
 
 	it("reads every option, in --flag value and --flag=value forms", () => {
-		const result = parseChatArgs(["--provider=openai", "--model", "qwen2.5", "--base-url=http://localhost:1234/v1", "--note", "Notes/a b.md", "--session", "01JX", "--dir=/tmp/s", "--context", "32768"]);
+		const result = parseChatArgs(["--provider=openai", "--model", "qwen2.5", "--base-url=http://localhost:1234/v1", "--note", "Notes/a b.md", "--session", "01JX", "--dir=/tmp/s", "--context", "32768", "--note=b.md", "--vault", "/v"]);
 		expect(result).toEqual({
 			ok: true,
-			args: { provider: "openai", model: "qwen2.5", baseUrl: "http://localhost:1234/v1", note: "Notes/a b.md", session: "01JX", dir: "/tmp/s", contextWindow: 32768, listSessions: false, help: false },
+			args: { provider: "openai", model: "qwen2.5", baseUrl: "http://localhost:1234/v1", notes: ["Notes/a b.md", "b.md"], vault: "/v", session: "01JX", dir: "/tmp/s", contextWindow: 32768, listSessions: false, help: false },
 		});
 	});
 
@@ -33,6 +33,9 @@ describe("terminal chat arguments", () => {
 		[["--model", "x", "--verbose"], /Unknown option "--verbose"/],
 		[["--model", "x", "--model", "y"], /given twice/],
 		[["--model", "--note", "a.md"], /--model needs a value/],
+		[["--model", "x", "--note", "a.md", "--note", "a.md"], /--note a\.md is given twice/],
+		[["--model", "x", "--vault", "a", "--vault", "b"], /--vault is given twice/],
+		[["--model", "x", "--vault"], /--vault needs a value/],
 	])("rejects %j", (argv, message) => {
 		const r = parseChatArgs(argv);
 		expect(r.ok).toBe(false);
@@ -77,13 +80,15 @@ describe("the command that resumes a chat", () => {
 				plain,
 				fc.option(fc.constantFrom("http://localhost:1234/v1", "https://example.test"), { nil: undefined }),
 				fc.option(plain, { nil: undefined }),
+				fc.uniqueArray(plain, { maxLength: 3 }),
 				fc.option(plain, { nil: undefined }),
 				fc.option(fc.integer({ min: 1024, max: 1_000_000 }), { nil: undefined }),
-				(provider, model, baseUrl, dir, note, context) => {
+				(provider, model, baseUrl, dir, notes, vault, context) => {
 					const argv = ["--provider", provider, "--model", model];
 					if (baseUrl) argv.push("--base-url", baseUrl);
 					if (dir) argv.push("--dir", dir);
-					if (note) argv.push("--note", note);
+					for (const note of notes) argv.push("--note", note);
+					if (vault) argv.push("--vault", vault);
 					if (context) argv.push("--context", String(context));
 					const first = parseChatArgs(argv);
 					if (!first.ok) throw new Error(first.error);

@@ -135,6 +135,27 @@ describe("npm run chat", () => {
 		}
 	}, 60000);
 
+	it("sends every --note as its own source under its name, and says @vault needs an index this build lacks", async () => {
+		const notes = await mkdtemp(join(tmpdir(), "discover-notes-"));
+		try {
+			const a = join(notes, "Hours.md");
+			const b = join(notes, "Prices.md");
+			await writeFile(a, "The café opens on Sundays at nine.\n");
+			await writeFile(b, "Coffee costs three euros.\n");
+			server.requests.length = 0;
+			const run = await runChat(["--model", "llama3.2", "--base-url", server.url, "--dir", join(notes, "home"), "--note", a, "--note", b, "--vault", notes], "What does coffee cost? @vault\n");
+			expect(run.code).toBe(0);
+			const body = server.requests.find((r) => r.path === "/api/chat")?.body ?? "";
+			expect(body).toContain("Hours.md · path: ");
+			expect(body).toContain("The café opens on Sundays at nine.");
+			expect(body).toContain("Prices.md · path: ");
+			expect(body).toContain("Coffee costs three euros.");
+			expect(run.stderr).toContain("@vault needs the vault index");
+		} finally {
+			await rm(notes, { recursive: true, force: true });
+		}
+	}, 60000);
+
 	it("an unknown --session is an error that says so, with exit code 1", async () => {
 		const { code, stderr } = await runChat(["--model", "llama3.2", "--base-url", server.url, "--dir", dir, "--session", "no-such-session"], "hi\n");
 		expect(code).toBe(1);
