@@ -9,7 +9,7 @@ import { escapeSourceText } from "./sourceBlock";
 import type { SourceFitter } from "./sourceFitter";
 import { topCutFitter } from "./topCutFitter";
 import { estimateTokens } from "./tokens";
-import type { ContextSource, ContextSourceKind, PromptMessage } from "../core/types";
+import type { ContextSource, ContextSourceKind } from "../core/types";
 
 const needsArb = fc.array(fc.integer({ min: 0, max: 5000 }), { maxLength: 8 });
 
@@ -119,8 +119,8 @@ describe("sources in the prompt (properties)", () => {
 				estimateArb,
 				fc.option(fc.integer({ min: 0, max: 3000 }), { nil: undefined }),
 				(sources, history, current, budget, fitter, estimate, sourcesCap) => {
-					const built = buildPrompt({ systemPrompt: "Be brief.", sources, history: history as PromptMessage[], current, budget, estimate, fitter, sourcesCap });
-					const bare = buildPrompt({ systemPrompt: "Be brief.", history: history as PromptMessage[], current, budget, estimate });
+					const built = buildPrompt({ systemPrompt: "Be brief.", sources, history: history, current, budget, estimate, fitter, sourcesCap });
+					const bare = buildPrompt({ systemPrompt: "Be brief.", history: history, current, budget, estimate });
 					const ms = built.messages;
 					expect(built.estimatedTokens).toBe(promptCost(ms, estimate));
 					// The budget: sources never push a prompt over it.

@@ -25,7 +25,7 @@ describe("an answer's sources on disk", () => {
 
 	it("drops a damaged entry or passage and keeps the answer; a message without sources loads as before", () => {
 		const damaged = asChatMessage(
-			JSON.parse(
+			(JSON.parse(
 				encodeRecord({
 					type: "message",
 					message: answer({
@@ -37,7 +37,7 @@ describe("an answer's sources on disk", () => {
 						] as unknown as SourceFit[],
 					}),
 				}),
-			).message,
+			) as { message: unknown }).message,
 		);
 		expect(damaged?.content).toBe("Answer.");
 		expect(damaged?.sources).toEqual([FITS[0], { ...FITS[1], passages: [{ start: 1, end: 3, headingPath: "" }] }]);
