@@ -1,5 +1,5 @@
 // The terminal chat's `@vault`: passages of a folder of notes, found for a message, sent as
-// retrieved sources. The index behind it is the plugin's NoteIndex (src/context, issue 9 §4); this
+// retrieved sources. The index behind it is the plugin's NoteIndex (src/context, the vault's lexical index); this
 // file only needs its shape, so the chat builds without it and says so when @vault is used.
 import { readdir, readFile } from "node:fs/promises";
 import { basename, join, relative, sep } from "node:path";

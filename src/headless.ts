@@ -54,7 +54,7 @@ export { normalizeChatSettings } from "./chat/chatSettings";
 // The plugin's settings (a superset of ChatSettings, with the four budget settings by name).
 export { DEFAULT_SETTINGS, validateSettings } from "./settings/settings";
 export type { DiscoverSettings, SettingsIssue } from "./settings/settings";
-// Context sources sharing one budget (issue 9): the allocation, the fitter contract and its default.
+// Context sources sharing one budget: the allocation, the fitter contract and its default.
 export { fitSources, orderSources, sourceQuery, waterFill, allocateTiers, SOURCE_TIERS, QUERY_RECENT_MESSAGES } from "./chat/sourceBudget";
 export type { FittedSources, SourcesInput } from "./chat/sourceBudget";
 export type { FitInput, FittedSource, SourceFitter } from "./chat/sourceFitter";

@@ -4,6 +4,7 @@ import { lineArb } from "../support/scriptTexts";
 import { memoizeEstimate, promptCost } from "../../src/chat/promptCost";
 import { planContext, segmentsWithin } from "../../src/chat/contextTrim";
 import { topCutFitter } from "../../src/chat/topCutFitter";
+import { estimateTokens } from "../../src/chat/tokens";
 
 const docArb = fc.array(lineArb, { maxLength: 120 }).map((lines) => lines.join("\n"));
 

@@ -80,7 +80,7 @@ const checkThinkingMessage: { thinking?: string } = null as unknown as ChatMessa
 const checkThinkingSend: (text: string, opts?: { onThinking?: (delta: string) => void }) => Promise<ChatMessage> = null as unknown as ChatService["sendMessage"];
 void [checkEstimate, checkGenerate, checkMessage, checkSession, checkKinds, checkSettings, checkCtor, checkManager, checkNodeStore];
 void [checkThinkingGenerate, checkThinkingMessage, checkThinkingSend];
-// Issue 9: context sources sharing one budget, and what each answer was given.
+// Context sources sharing one budget, and what each answer was given.
 type ContractContextSource = { id: string; name: string; text: string; kind?: "selection" | "note" | "active" | "retrieved" };
 type ContractSourceFit = { id: string; name: string; totalTokens: number; sentTokens: number; fit: "whole" | "excerpts" | "none" };
 const checkSource: headless.ContextSource = null as unknown as ContractContextSource;

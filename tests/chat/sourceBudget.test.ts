@@ -1,15 +1,15 @@
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
-import { messageTextArb } from "../../tests/support/scriptTexts";
-import { sourcesArb } from "../../tests/support/sourcesArb";
-import { allocateTiers, orderSources, SOURCE_TIERS, tierOf, waterFill } from "./sourceBudget";
-import { buildPrompt } from "./prompt";
-import { promptCost } from "./promptCost";
-import { escapeSourceText } from "./sourceBlock";
-import type { SourceFitter } from "./sourceFitter";
-import { topCutFitter } from "./topCutFitter";
-import { estimateTokens } from "./tokens";
-import type { ContextSource, ContextSourceKind } from "../core/types";
+import { messageTextArb } from "../support/scriptTexts";
+import { sourcesArb } from "../support/sourcesArb";
+import { allocateTiers, orderSources, SOURCE_TIERS, tierOf, waterFill } from "../../src/chat/sourceBudget";
+import { buildPrompt } from "../../src/chat/prompt";
+import { promptCost } from "../../src/chat/promptCost";
+import { escapeSourceText } from "../../src/chat/sourceBlock";
+import type { SourceFitter } from "../../src/chat/sourceFitter";
+import { topCutFitter } from "../../src/chat/topCutFitter";
+import { estimateTokens } from "../../src/chat/tokens";
+import type { ContextSource, ContextSourceKind } from "../../src/core/types";
 
 const needsArb = fc.array(fc.integer({ min: 0, max: 5000 }), { maxLength: 8 });
 

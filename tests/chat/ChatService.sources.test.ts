@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { setup, words } from "../../tests/support/chatHarness";
-import { StubAdapter } from "../../tests/support/stubAdapter";
-import { MemoryFileStore } from "../sessions/memoryStore";
-import { SessionManager } from "../sessions/SessionManager";
-import { ChatService, type ChatEvent } from "./ChatService";
-import type { SourceFitter } from "./sourceFitter";
-import { topCutFitter } from "./topCutFitter";
-import type { ContextSource, SourceFit } from "../core/types";
+import { setup, words } from "../support/chatHarness";
+import { StubAdapter } from "../support/stubAdapter";
+import { MemoryFileStore } from "../../src/sessions/memoryStore";
+import { SessionManager } from "../../src/sessions/SessionManager";
+import { ChatService, type ChatEvent } from "../../src/chat/ChatService";
+import type { SourceFitter } from "../../src/chat/sourceFitter";
+import { topCutFitter } from "../../src/chat/topCutFitter";
+import type { ContextSource, SourceFit } from "../../src/core/types";
 
 const WIDE = { maxPromptTokens: 8192, reservedResponseTokens: 512, recentMessagesToKeep: 6, minRecentMessagesToKeep: 2, systemPrompt: "Be brief." };
 

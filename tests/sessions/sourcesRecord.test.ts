@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { MemoryFileStore } from "./memoryStore";
-import { asChatMessage, encodeRecord } from "./records";
-import { SessionManager } from "./SessionManager";
-import type { ChatMessage, SourceFit } from "../core/types";
+import { MemoryFileStore } from "../../src/sessions/memoryStore";
+import { asChatMessage, encodeRecord } from "../../src/sessions/records";
+import { SessionManager } from "../../src/sessions/SessionManager";
+import type { ChatMessage, SourceFit } from "../../src/core/types";
 
 const FITS: SourceFit[] = [
 	{ id: "selection", name: "Selection", totalTokens: 12, sentTokens: 12, fit: "whole" },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { buildPrompt } from "./prompt";
-import { SOURCES_PREAMBLE } from "./sourceBlock";
+import { buildPrompt } from "../../src/chat/prompt";
+import { SOURCES_PREAMBLE } from "../../src/chat/sourceBlock";
 
 const system = (built: ReturnType<typeof buildPrompt>): string => (built.messages[0]?.role === "system" ? built.messages[0].content : "");
 
