@@ -1,0 +1,78 @@
+// Passages and their BM25 index, cut once per note version. A send fits the same notes again and
+// again (the active note, the notes the person added), so the cutting and term analysis of a 1 MB
+// note (tens of milliseconds) is paid on its first send and then only on a change.
+// Keyed by source id; an entry is valid while its text equals the text passed (a pointer compare
+// when the caller holds the same string, a memcmp otherwise; no hashing). Bounded by entries and
+// by total characters, least recently used first out.
+import { Bm25Corpus } from "./bm25";
+import { cutPassages, type Passage } from "./passages";
+import { appendTerms } from "./terms";
+
+export interface NotePassages {
+	text: string;
+	name: string;
+	passages: Passage[];
+	corpus: Bm25Corpus;
+	/** Per estimator: the whole note's tokens and each passage's (filled as needed). */
+	costs: WeakMap<object, { total: number; passage: (number | undefined)[] }>;
+}
+
+const MAX_ENTRIES = 64;
+const MAX_CHARS = 32_000_000;
+
+const cache = new Map<string, NotePassages>();
+let cachedChars = 0;
+
+/** Each passage's terms: the note's name and the passage's heading path count as its terms too. */
+export function passageTerms(text: string, name: string, passages: readonly Passage[]): string[][] {
+	const nameTerms: string[] = [];
+	appendTerms(name, nameTerms);
+	return passages.map((p) => {
+		const list = [...nameTerms];
+		appendTerms(p.headingPath, list);
+		appendTerms(text.slice(p.start, p.end), list);
+		return list;
+	});
+}
+
+/** The passages of a note and their BM25 index. */
+export function analyzeNote(text: string, name = ""): NotePassages {
+	const passages = cutPassages(text);
+	const docs = passageTerms(text, name, passages);
+	return { text, name, passages, corpus: new Bm25Corpus(docs), costs: new WeakMap() };
+}
+
+/** `analyzeNote`, cached by source id and text. */
+export function passagesOf(id: string, text: string, name = ""): NotePassages {
+	const hit = cache.get(id);
+	if (hit && hit.text === text && hit.name === name) {
+		cache.delete(id);
+		cache.set(id, hit);
+		return hit;
+	}
+	if (hit) {
+		cache.delete(id);
+		cachedChars -= hit.text.length;
+	}
+	const entry = analyzeNote(text, name);
+	cache.set(id, entry);
+	cachedChars += text.length;
+	for (const [key, old] of cache) {
+		if (cache.size <= MAX_ENTRIES && cachedChars <= MAX_CHARS) break;
+		if (key === id) continue;
+		cache.delete(key);
+		cachedChars -= old.text.length;
+	}
+	return entry;
+}
+
+/** Empties the cache (tests, and a plugin unload). */
+export function clearPassageCache(): void {
+	cache.clear();
+	cachedChars = 0;
+}
+
+/** How many notes the cache holds, and their characters. */
+export function passageCacheSize(): { entries: number; chars: number } {
+	return { entries: cache.size, chars: cachedChars };
+}

@@ -1,0 +1,198 @@
+// A Markdown note cut into passages of roughly 100–300 tokens at heading and paragraph boundaries,
+// the unit relevance fitting scores and sends. Passages tile the text: consecutive, no overlap, no
+// gap, so any set of them maps back to the note by character range.
+// - A heading starts a new passage; its path ("# A > ## B") labels every passage under it.
+// - Paragraphs (blank-line separated) are merged until a passage reaches the target size.
+// - A paragraph over the maximum is split at sentence ends, then at line ends, then at spaces.
+// - A fenced code block is never split unless it alone is over the maximum (then at line ends).
+// Sizes here are a cheap character-class approximation (CJK ≈ 1 token a character, else ≈ 4
+// characters a token): passages are cut once per note version, whatever estimator sends them.
+
+export interface Passage {
+	/** Character range in the note: [start, end). */
+	start: number;
+	end: number;
+	/** "# A > ## B": the headings above the passage, outermost first ("" before the first heading). */
+	headingPath: string;
+}
+
+export const PASSAGE_TARGET_TOKENS = 200;
+export const PASSAGE_MAX_TOKENS = 300;
+export const PASSAGE_MIN_TOKENS = 100;
+
+/** Approximate tokens of text[start, end): CJK and other dense letters count 1, the rest ¼. */
+export function roughTokens(text: string, start = 0, end = text.length): number {
+	let dense = 0;
+	for (let i = start; i < end; i++) {
+		const c = text.charCodeAt(i);
+		if (c >= 0x2e80 && c < 0xdc00) dense++;
+	}
+	return dense + (end - start - dense) / 4;
+}
+
+interface Block {
+	start: number;
+	end: number;
+	headingPath: string;
+	/** A heading line starts a new passage. */
+	heading: boolean;
+	fence: boolean;
+}
+
+const HEADING = /^ {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$/;
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+
+/** The note as blocks: heading lines, fenced code blocks and paragraphs (each with its trailing blank lines). */
+function blocks(text: string): Block[] {
+	const out: Block[] = [];
+	const stack: { level: number; title: string }[] = [];
+	let path = "";
+	let pos = 0;
+	let para: Block | null = null;
+	let fence: { marker: string; block: Block } | null = null;
+	const close = (): void => {
+		if (para) out.push(para);
+		para = null;
+	};
+	while (pos < text.length) {
+		let nl = text.indexOf("\n", pos);
+		if (nl < 0) nl = text.length - 1;
+		const lineEnd = nl + 1;
+		const line = text.slice(pos, text.charCodeAt(nl) === 10 ? nl : lineEnd);
+		if (fence) {
+			fence.block.end = lineEnd;
+			const m = FENCE.exec(line);
+			if (m && m[1] !== undefined && m[1][0] === fence.marker[0] && m[1].length >= fence.marker.length && line.trim() === m[1]) {
+				out.push(fence.block);
+				fence = null;
+			}
+		} else {
+			const fenceOpen = FENCE.exec(line);
+			const heading = HEADING.exec(line);
+			if (fenceOpen && fenceOpen[1] !== undefined) {
+				close();
+				fence = { marker: fenceOpen[1], block: { start: pos, end: lineEnd, headingPath: path, heading: false, fence: true } };
+			} else if (heading && heading[1] !== undefined) {
+				close();
+				const level = heading[1].length;
+				while (stack.length > 0 && (stack[stack.length - 1]?.level ?? 0) >= level) stack.pop();
+				stack.push({ level, title: `${heading[1]} ${heading[2] ?? ""}`.trim() });
+				path = stack.map((h) => h.title).join(" > ");
+				out.push({ start: pos, end: lineEnd, headingPath: path, heading: true, fence: false });
+			} else if (line.trim() === "") {
+				// Blank lines end a paragraph and belong to what precedes them.
+				const prev = para ?? out[out.length - 1];
+				if (prev) prev.end = lineEnd;
+				else para = { start: pos, end: lineEnd, headingPath: path, heading: false, fence: false };
+				close();
+			} else if (para) para.end = lineEnd;
+			else para = { start: pos, end: lineEnd, headingPath: path, heading: false, fence: false };
+		}
+		pos = lineEnd;
+	}
+	if (fence) out.push(fence.block);
+	close();
+	return out;
+}
+
+const SENTENCE_END = /[.!?。！？]["')\]」』]*(?:\s+|(?=[^\s]))|\n/g;
+
+/** Cut points inside text[start, end) so no piece is over `max` rough tokens. */
+function splitHuge(text: string, start: number, end: number, max: number, lines: boolean): number[] {
+	const cuts: number[] = [];
+	let pieceStart = start;
+	let lastBoundary = -1;
+	const re = lines ? /\n/g : SENTENCE_END;
+	re.lastIndex = start;
+	const boundaries: number[] = [];
+	for (let m = re.exec(text); m !== null && m.index < end; m = re.exec(text)) {
+		const at = m.index + m[0].length;
+		if (at >= end) break;
+		boundaries.push(at);
+		if (m[0].length === 0) re.lastIndex++;
+	}
+	boundaries.push(end);
+	for (const b of boundaries) {
+		if (roughTokens(text, pieceStart, b) > max) {
+			if (lastBoundary > pieceStart) {
+				cuts.push(lastBoundary);
+				pieceStart = lastBoundary;
+			}
+			// One sentence or line over the maximum: cut it at spaces (or anywhere, for CJK).
+			while (roughTokens(text, pieceStart, b) > max) {
+				const cut = hardCut(text, pieceStart, b, max);
+				cuts.push(cut);
+				pieceStart = cut;
+			}
+		}
+		lastBoundary = b;
+	}
+	return cuts.filter((c) => c > start && c < end);
+}
+
+function hardCut(text: string, start: number, end: number, max: number): number {
+	let at = start;
+	let tokens = 0;
+	while (at < end && tokens < max) {
+		const c = text.charCodeAt(at);
+		tokens += c >= 0x2e80 && c < 0xdc00 ? 1 : 0.25;
+		at++;
+	}
+	// Back to a space when one is near; never between the halves of a surrogate pair.
+	for (let i = at; i > at - 40 && i > start + 1; i--) {
+		if (text.charCodeAt(i - 1) === 32) return i;
+	}
+	const c = text.charCodeAt(at - 1);
+	if (c >= 0xd800 && c <= 0xdbff && at < end) at++;
+	return Math.min(Math.max(at, start + 1), end);
+}
+
+/** Cuts `text` into passages (uncached; see `passagesOf` for the cached form). */
+export function cutPassages(text: string, target = PASSAGE_TARGET_TOKENS, max = PASSAGE_MAX_TOKENS): Passage[] {
+	const out: Passage[] = [];
+	let cur: { start: number; end: number; headingPath: string; tokens: number; body: boolean } | null = null;
+	const flush = (): void => {
+		if (cur) out.push({ start: cur.start, end: cur.end, headingPath: cur.headingPath });
+		cur = null;
+	};
+	for (const b of blocks(text)) {
+		const tokens = roughTokens(text, b.start, b.end);
+		if (b.heading) {
+			// A heading right after a heading (no body yet) joins it: one passage, the deeper path.
+			if (cur && !cur.body) {
+				cur.end = b.end;
+				cur.headingPath = b.headingPath;
+				cur.tokens += tokens;
+				continue;
+			}
+			flush();
+			cur = { start: b.start, end: b.end, headingPath: b.headingPath, tokens, body: false };
+			continue;
+		}
+		if (tokens > max) {
+			flush();
+			let from = b.start;
+			for (const cut of [...splitHuge(text, b.start, b.end, max, b.fence), b.end]) {
+				out.push({ start: from, end: cut, headingPath: b.headingPath });
+				from = cut;
+			}
+			continue;
+		}
+		if (cur && cur.tokens + tokens > (cur.tokens < PASSAGE_MIN_TOKENS ? max : target)) flush();
+		if (cur) {
+			cur.end = b.end;
+			cur.tokens += tokens;
+			cur.body = true;
+		} else cur = { start: b.start, end: b.end, headingPath: b.headingPath, tokens, body: true };
+	}
+	flush();
+	// Huge blocks are pushed straight after a heading-only passage: fold that heading into the first piece.
+	const merged: Passage[] = [];
+	for (const p of out) {
+		const prev = merged[merged.length - 1];
+		if (prev && prev.end === p.start && prev.headingPath === p.headingPath && text.slice(prev.start, prev.end).trim().startsWith("#") && roughTokens(text, prev.start, prev.end) < 20 && roughTokens(text, p.start, p.end) < max) {
+			prev.end = p.end;
+		} else merged.push({ ...p });
+	}
+	return merged;
+}

@@ -1,0 +1,185 @@
+// Fits one source into its share of the budget: whole when it fits, otherwise the passages most
+// relevant to the question, in document order, each under its heading path, "[…]" where text was
+// left out. The allocation side (water-filling across sources) calls this once per source.
+//
+// Guarantee: estimate(result.text) <= budgetTokens, always. Pieces are priced one by one to choose
+// them, then the assembled text is priced once more, and the weakest passage dropped until it fits
+// (estimators are not exactly additive across joins).
+//
+// When no passage fits whole but the budget is at least MIN_USEFUL_TOKENS, the best passage is sent
+// cut to the budget ("…" at the cut); below that the source is "none" with empty text.
+// With a query that has no terms (empty, or only stop words), or one no passage shares a term with,
+// the note's start is sent, then an outline of the headings left out.
+import { weightedQuery } from "./bm25";
+import { passagesOf, type NotePassages } from "./passageCache";
+
+export interface FitInput {
+	id: string;
+	name: string;
+	text: string;
+}
+
+export interface FittedSource {
+	text: string;
+	sentTokens: number;
+	totalTokens: number;
+	fit: "whole" | "excerpts" | "none";
+	/** The ranges of the note that were sent, in document order. */
+	passages: { start: number; end: number; headingPath: string }[];
+}
+
+/** Estimates the tokens of a text (the shape of src/chat/promptCost's EstimateFn; this layer imports no chat). */
+export type EstimateFn = (text: string) => number;
+
+export const GAP = "[…]";
+const JOIN = "\n\n";
+/** Below this many tokens a cut passage says too little to be worth sending. */
+export const MIN_USEFUL_TOKENS = 32;
+
+interface Piece {
+	index: number;
+	start: number;
+	end: number;
+	headingPath: string;
+}
+
+function pieceText(text: string, p: Piece): string {
+	return text.slice(p.start, p.end).replace(/\s+$/, "");
+}
+
+/** The excerpts as sent: document order, heading path when it changes, "[…]" over every gap. */
+export function renderExcerpts(text: string, pieces: readonly Piece[], passageCount: number): string {
+	const sorted = [...pieces].sort((a, b) => a.start - b.start);
+	const parts: string[] = [];
+	let lastIndex = -1;
+	let lastPath = "";
+	for (const p of sorted) {
+		if (p.index !== lastIndex + 1) parts.push(GAP);
+		if (p.headingPath !== "" && p.headingPath !== lastPath && !startsWithOwnHeading(text, p)) parts.push(p.headingPath);
+		parts.push(pieceText(text, p));
+		lastIndex = p.index;
+		lastPath = p.headingPath;
+	}
+	if (sorted.length > 0 && lastIndex !== passageCount - 1) parts.push(GAP);
+	return parts.join(JOIN);
+}
+
+/** A passage opening with its only heading needs no path line above it. */
+function startsWithOwnHeading(text: string, p: Piece): boolean {
+	return !p.headingPath.includes(" > ") && text.startsWith(p.headingPath, p.start);
+}
+
+function passageCost(entry: NotePassages, index: number, estimate: EstimateFn, costs: (number | undefined)[]): number {
+	let c = costs[index];
+	if (c === undefined) {
+		const p = entry.passages[index];
+		if (!p) return Infinity;
+		c = estimate(pieceText(entry.text, { ...p, index })) + (p.headingPath ? estimate(p.headingPath) : 0);
+		costs[index] = c;
+	}
+	return c;
+}
+
+/** The longest start of `text` that, with "…", fits `budget` (binary search on characters). */
+function cutToBudget(text: string, budget: number, estimate: EstimateFn): string {
+	let lo = 0;
+	let hi = Math.min(text.length, budget * 24);
+	while (lo < hi) {
+		const mid = (lo + hi + 1) >>> 1;
+		if (estimate(`${text.slice(0, mid)}…`) <= budget) lo = mid;
+		else hi = mid - 1;
+	}
+	let end = lo;
+	const code = text.charCodeAt(end - 1);
+	if (code >= 0xd800 && code <= 0xdbff) end--;
+	return end > 0 ? `${text.slice(0, end).replace(/\s+$/, "")}…` : "";
+}
+
+export function fitSource(source: FitInput, budgetTokens: number, query: string, estimate: EstimateFn): FittedSource {
+	const budget = Number.isFinite(budgetTokens) ? Math.max(0, Math.floor(budgetTokens)) : 0;
+	const entry = passagesOf(source.id, source.text, source.name);
+	let costs = entry.costs.get(estimate);
+	if (!costs) {
+		costs = { total: estimate(source.text), passage: [] };
+		entry.costs.set(estimate, costs);
+	}
+	const totalTokens = costs.total;
+	if (totalTokens <= budget) return { text: source.text, sentTokens: totalTokens, totalTokens, fit: "whole", passages: [{ start: 0, end: source.text.length, headingPath: "" }] };
+	const none: FittedSource = { text: "", sentTokens: 0, totalTokens, fit: "none", passages: [] };
+	if (budget <= 0 || entry.passages.length === 0) return none;
+
+	const scores = entry.corpus.score(weightedQuery(query));
+	const ranked = entry.passages.map((_, i) => i).filter((i) => (scores[i] ?? 0) > 0);
+	ranked.sort((a, b) => (scores[b] ?? 0) - (scores[a] ?? 0) || a - b);
+	const relevant = ranked.length > 0;
+	// Without a relevant passage, the note's start in order; after the relevant ones, their neighbours.
+	const order = relevant ? [...ranked, ...neighbours(ranked, entry.passages.length)] : entry.passages.map((_, i) => i);
+	const overhead = estimate(`${JOIN}${GAP}${JOIN}`);
+	const chosen: number[] = [];
+	let used = 0;
+	for (const i of order) {
+		if (budget - used <= overhead + 8) break;
+		const c = passageCost(entry, i, estimate, costs.passage) + overhead;
+		if (used + c > budget) {
+			if (!relevant) break;
+			continue;
+		}
+		chosen.push(i);
+		used += c;
+	}
+	const piece = (i: number): Piece => {
+		const p = entry.passages[i];
+		return { index: i, start: p?.start ?? 0, end: p?.end ?? 0, headingPath: p?.headingPath ?? "" };
+	};
+	while (chosen.length > 0) {
+		const pieces = chosen.map(piece);
+		let text = renderExcerpts(source.text, pieces, entry.passages.length);
+		if (!relevant) text = withOutline(text, entry, pieces, budget, estimate);
+		const sent = estimate(text);
+		if (sent <= budget) return { text, sentTokens: sent, totalTokens, fit: "excerpts", passages: pieces.sort((a, b) => a.start - b.start).map(({ start, end, headingPath }) => ({ start, end, headingPath })) };
+		chosen.pop();
+	}
+	if (budget < MIN_USEFUL_TOKENS) return none;
+	// Not one passage fits: the best one, cut to the budget.
+	const best = piece(order[0] ?? 0);
+	const head = best.headingPath && !startsWithOwnHeading(source.text, best) ? `${best.headingPath}${JOIN}` : "";
+	const body = cutToBudget(source.text.slice(best.start, best.end), budget - estimate(`${head}${GAP}${JOIN}`) - 2, estimate);
+	if (body === "") return none;
+	const text = `${best.index > 0 ? `${GAP}${JOIN}` : ""}${head}${body}`;
+	const sent = estimate(text);
+	if (sent > budget) return none;
+	return { text, sentTokens: sent, totalTokens, fit: "excerpts", passages: [{ start: best.start, end: best.start + body.length - 1, headingPath: best.headingPath }] };
+}
+
+/**
+ * Every passage not ranked, nearest to a ranked one first (the passage after before the one before):
+ * what surrounds a relevant passage is the likeliest useful context for it.
+ */
+function neighbours(ranked: readonly number[], count: number): number[] {
+	const distance = new Float64Array(count).fill(Infinity);
+	for (const i of ranked) distance[i] = 0;
+	// Two sweeps give each passage its distance to the nearest ranked one; "before" costs a half step more.
+	for (let i = 1; i < count; i++) distance[i] = Math.min(distance[i] ?? Infinity, (distance[i - 1] ?? Infinity) + 1);
+	for (let i = count - 2; i >= 0; i--) distance[i] = Math.min(distance[i] ?? Infinity, (distance[i + 1] ?? Infinity) + 1.5);
+	const out: number[] = [];
+	for (let i = 0; i < count; i++) if ((distance[i] ?? 0) > 0) out.push(i);
+	return out.sort((a, b) => (distance[a] ?? 0) - (distance[b] ?? 0) || a - b);
+}
+
+/** The note's start plus, as room allows, the headings of the sections it leaves out. */
+function withOutline(excerpt: string, entry: NotePassages, pieces: readonly Piece[], budget: number, estimate: EstimateFn): string {
+	const last = Math.max(...pieces.map((p) => p.index));
+	const headings: string[] = [];
+	let seen = "";
+	for (const p of entry.passages.slice(last + 1)) {
+		if (p.headingPath !== "" && p.headingPath !== seen) headings.push(`- ${p.headingPath}`);
+		seen = p.headingPath;
+	}
+	if (headings.length === 0) return excerpt;
+	let outline = `Outline of the rest:\n${headings.join("\n")}`;
+	while (headings.length > 0 && estimate(`${excerpt}${JOIN}${outline}`) > budget) {
+		headings.splice(Math.floor(headings.length / 2));
+		outline = `Outline of the rest:\n${headings.join("\n")}`;
+	}
+	return headings.length > 0 ? `${excerpt}${JOIN}${outline}` : excerpt;
+}
