@@ -61,3 +61,10 @@ export type { FitInput, FittedSource, SourceFitter } from "./chat/sourceFitter";
 export { topCutFitter } from "./chat/topCutFitter";
 export { defaultSourceFitter } from "./chat/defaultFitter";
 export { SOURCES_PREAMBLE, escapeSourceText } from "./chat/sourceBlock";
+// Relevance fitting (a SourceFitter: the FitInput and FittedSource above) and the vault's lexical index.
+export { NoteIndex, NOTE_INDEX_FORMAT, NOTE_INDEX_VERSION } from "./context/NoteIndex";
+export type { NoteSearchHit } from "./context/NoteIndex";
+export { fitSource } from "./context/relevanceFit";
+export { indexInSlices } from "./context/indexInSlices";
+export type { NoteToIndex, SliceOptions, SliceReport } from "./context/indexInSlices";
+export { terms } from "./context/terms";

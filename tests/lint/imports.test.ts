@@ -59,6 +59,8 @@ describe("the import scanner (so the rules below can fail)", () => {
 			[at("src/wiring/obsidianStore.ts"), ["obsidian", "../ui/host"]],
 			[at("src/ui/panel/v.ts"), ["../../wiring/chatRuntime", "../../core/types"]],
 			[at("src/chat/d.ts"), ["../settings/settings"]],
+			[at("src/context/fit.ts"), ["../chat/promptCost", "../core/types", "./terms", "obsidian"]],
+			[at("src/chat/usesContext.ts"), ["../context/fit"]],
 		]);
 		const refs = (f: string): ImportRef[] => (imports.get(f) ?? []).map((specifier) => ({ specifier, kind: "type", names: [], line: 1 }));
 		const resolve = (from: string, spec: string): string | undefined => (spec.startsWith(".") ? `${join(from, "..", spec)}.ts` : undefined);
@@ -70,14 +72,16 @@ describe("the import scanner (so the rules below can fail)", () => {
 			"src/core/timers.ts → src/providers/p.ts",
 			"src/ui/panel/v.ts → src/wiring/chatRuntime.ts",
 			"src/chat/d.ts → src/settings/settings.ts",
+			"src/context/fit.ts → src/chat/promptCost.ts",
+			"src/context/fit.ts → obsidian",
 		]);
 	});
 });
 
 describe("engine layering", () => {
-	it("no engine module imports the UI, the wiring or 'obsidian'; the UI never imports the wiring; providers and sessions never import src/chat; src/core imports only itself, and its vocabulary nothing", () => {
+	it("no engine module imports the UI, the wiring or 'obsidian'; the UI never imports the wiring; providers and sessions never import src/chat; src/context imports only src/core; src/core imports only itself, and its vocabulary nothing", () => {
 		const files = sourceFiles();
-		expect(files.map(rel)).toEqual(expect.arrayContaining(["src/core/types.ts", "src/chat/ChatService.ts", "src/providers/index.ts", "src/sessions/SessionManager.ts", "src/settings/settingsStore.ts", "src/ui/panel/DiscoverView.ts", "src/wiring/chatRuntime.ts"]));
+		expect(files.map(rel)).toEqual(expect.arrayContaining(["src/core/types.ts", "src/context/relevanceFit.ts", "src/context/NoteIndex.ts", "src/chat/ChatService.ts", "src/providers/index.ts", "src/sessions/SessionManager.ts", "src/settings/settingsStore.ts", "src/ui/panel/DiscoverView.ts", "src/wiring/chatRuntime.ts"]));
 		expect(layeringViolations(files)).toEqual([]);
 	});
 });
@@ -86,7 +90,7 @@ describe("engine isolation", () => {
 	it("nothing in the engine imports 'obsidian', directly or through what headless.ts reaches", () => {
 		const engine = sourceFiles().filter((f) => {
 			const r = rel(f);
-			return /^src\/(core|chat|providers|sessions|settings)\//.test(r) || r === "src/headless.ts";
+			return /^src\/(core|context|chat|providers|sessions|settings)\//.test(r) || r === "src/headless.ts";
 		});
 		expect(engine.map(rel)).toContain("src/headless.ts");
 		const reached = reachableFrom([join(ROOT, "src/headless.ts"), ...engine], ["static", "type", "dynamic", "require"]);

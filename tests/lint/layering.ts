@@ -1,5 +1,6 @@
 // The layers, as data, and the imports that break them. Bottom up:
 //   src/core (the shared vocabulary core/types.ts, timers, abort helpers)
+//   src/context (relevance fitting and the vault's lexical index: imports only src/core)
 //   src/providers, src/sessions
 //   src/chat
 //   src/settings (the saved settings, their migration and loading; engine-safe)
@@ -8,7 +9,7 @@
 // Imports point down, never up.
 import { fileImports, rel, resolveLocal, type ImportRef } from "./sourceGraph";
 
-export const ENGINE = /^src\/(core|chat|providers|sessions|settings)\//;
+export const ENGINE = /^src\/(core|context|chat|providers|sessions|settings)\//;
 
 interface LayerRule {
 	/** Which files the rule governs (repo-relative paths). */
@@ -41,6 +42,11 @@ export const LAYER_RULES: LayerRule[] = [
 		applies: (f) => /^src\/(providers|sessions)\//.test(f),
 		forbids: (t) => t.file?.startsWith("src/chat/") === true,
 		why: "providers and sessions sit below the chat engine",
+	},
+	{
+		applies: (f) => f.startsWith("src/context/"),
+		forbids: (t) => t.file !== undefined && !t.file.startsWith("src/context/") && !t.file.startsWith("src/core/"),
+		why: "src/context sits just above src/core: chat may use it, it uses nothing above core (estimators come in as a parameter)",
 	},
 	{
 		applies: (f) => f.startsWith("src/core/"),
