@@ -4,9 +4,11 @@
 // (CJK bigrams, folding, identifiers) with relevance fitting, so `@vault` and the fitted notes
 // agree on what a match is.
 //
-// Storage: one posting list per term (passage ids and term frequencies in growable typed arrays);
-// each passage keeps its distinct term ids so removing a note touches only its own postings.
-// Passage ids of removed notes are reused. Each note's text is kept: search returns passage text.
+// Storage: one posting list per term, each posting one small integer (passage id × 1024 + term
+// frequency) in a plain array. Removing a note re-analyzes its kept text to find its postings
+// (passages are cut deterministically), so no per-passage term lists are held: they would double
+// the index. Passage ids of removed notes are reused. Each note's text is kept: search returns
+// passage text.
 import { bm25Idf, bm25Term, weightedQuery } from "./bm25";
 import { passageTerms } from "./passageCache";
 import { cutPassages } from "./passages";
@@ -32,42 +34,51 @@ interface NoteRecord {
 }
 
 interface Postings {
-	docs: Int32Array;
-	tfs: Uint16Array;
+	values: Uint32Array;
 	n: number;
 }
+
+function push(list: Postings, v: number): void {
+	if (list.n === list.values.length) {
+		const grown = new Uint32Array(Math.max(4, Math.ceil(list.values.length * 1.5)));
+		grown.set(list.values);
+		list.values = grown;
+	}
+	list.values[list.n++] = v;
+}
+
+/** Term frequency is kept up to this (more adds nothing to BM25's saturated score). */
+const TF_SLOTS = 1024;
 
 /** The saved form (`toJSON`): version 1. */
 interface SavedIndex {
 	format: typeof NOTE_INDEX_FORMAT;
 	version: number;
-	terms: string[];
 	notes: {
 		id: string;
 		name: string;
 		mtime?: number;
 		text: string;
-		/** Per passage: start, end. */
-		ranges: number[];
+		/** Per passage: start, end, length in terms. Passages are numbered across notes in this order. */
+		passages: number[];
 		paths: string[];
-		/** Per passage: its distinct term count, then (term index, frequency) pairs. */
-		postings: number[];
 	}[];
+	terms: string[];
+	/** Per term: its postings, (passage number delta × 1024 + frequency) in base 36, comma-separated. */
+	postings: string[];
 }
 
 export class NoteIndex {
 	private readonly notes = new Map<string, NoteRecord>();
 	private readonly termIds = new Map<string, number>();
 	private readonly termNames: string[] = [];
+	/** Per term: passage id × TF_SLOTS + frequency, in a growable typed array (4 bytes a posting). */
 	private readonly postings: Postings[] = [];
-	private docNote: (NoteRecord | undefined)[] = [];
-	private docStart: number[] = [];
-	private docEnd: number[] = [];
-	private docLength: number[] = [];
-	private docTerms: (Int32Array | undefined)[] = [];
-	/** Parallel to docTerms: each term's frequency in the passage. */
-	private docTf: (Uint16Array | undefined)[] = [];
-	private docPath: string[] = [];
+	private readonly docNote: (NoteRecord | undefined)[] = [];
+	private readonly docStart: number[] = [];
+	private readonly docEnd: number[] = [];
+	private readonly docLength: number[] = [];
+	private readonly docPath: string[] = [];
 	private readonly freeDocs: number[] = [];
 	private liveDocs = 0;
 	private totalLength = 0;
@@ -99,18 +110,10 @@ export class NoteIndex {
 	/** Indexes a note's passages; a note already indexed under `id` is replaced. */
 	upsert(id: string, text: string, name: string = defaultName(id), mtime?: number): void {
 		this.remove(id);
-		const passages = cutPassages(text);
-		const lists = passageTerms(text, name, passages);
 		const note: NoteRecord = { id, name, text, mtime, docs: [] };
-		const tf = new Map<number, number>();
-		passages.forEach((p, i) => {
-			tf.clear();
-			const list = lists[i] ?? [];
-			for (const term of list) {
-				const t = this.termId(term);
-				tf.set(t, (tf.get(t) ?? 0) + 1);
-			}
-			this.addDoc(note, p.start, p.end, p.headingPath, list.length, tf);
+		this.eachPassage(note, (start, end, headingPath, length, tf) => {
+			const doc = this.addDoc(note, start, end, headingPath, length);
+			for (const [t, f] of tf) push(this.postings[t] as Postings, doc * TF_SLOTS + Math.min(f, TF_SLOTS - 1));
 		});
 		this.notes.set(id, note);
 	}
@@ -119,12 +122,21 @@ export class NoteIndex {
 	remove(id: string): void {
 		const note = this.notes.get(id);
 		if (!note) return;
+		let p = 0;
+		this.eachPassage(note, (_s, _e, _h, _l, tf) => {
+			const doc = note.docs[p++] ?? -1;
+			for (const [t, f] of tf) {
+				const list = this.postings[t] as Postings;
+				const at = list.values.subarray(0, list.n).indexOf(doc * TF_SLOTS + Math.min(f, TF_SLOTS - 1));
+				if (at < 0) continue;
+				list.n--;
+				list.values[at] = list.values[list.n] ?? 0;
+				if (list.n === 0) list.values = new Uint32Array(0);
+			}
+		});
 		for (const doc of note.docs) {
-			for (const t of this.docTerms[doc] ?? []) this.removePosting(t, doc);
 			this.totalLength -= this.docLength[doc] ?? 0;
 			this.docNote[doc] = undefined;
-			this.docTerms[doc] = undefined;
-			this.docTf[doc] = undefined;
 			this.docPath[doc] = "";
 			this.freeDocs.push(doc);
 			this.liveDocs--;
@@ -145,9 +157,10 @@ export class NoteIndex {
 			if (!list || list.n === 0) continue;
 			const idf = bm25Idf(this.liveDocs, list.n);
 			for (let k = 0; k < list.n; k++) {
-				const doc = list.docs[k] ?? 0;
+				const v = list.values[k] ?? 0;
+				const doc = Math.floor(v / TF_SLOTS);
 				if (scores[doc] === 0) touched.push(doc);
-				scores[doc] = (scores[doc] ?? 0) + weight * bm25Term(idf, list.tfs[k] ?? 0, this.docLength[doc] ?? 0, avg);
+				scores[doc] = (scores[doc] ?? 0) + weight * bm25Term(idf, v % TF_SLOTS, this.docLength[doc] ?? 0, avg);
 			}
 		}
 		touched.sort((a, b) => (scores[b] ?? 0) - (scores[a] ?? 0) || a - b);
@@ -157,35 +170,36 @@ export class NoteIndex {
 		});
 	}
 
-	/** The saved form: format name and version, terms, and per note its text, mtime, passages and postings. */
+	/** The saved form: format name and version, per note its text, mtime and passages, then the postings. */
 	toJSON(): unknown {
-		const remap = new Map<number, number>();
-		const terms: string[] = [];
+		const number = new Map<number, number>();
 		const notes: SavedIndex["notes"] = [];
 		for (const note of this.notes.values()) {
-			const ranges: number[] = [];
+			const passages: number[] = [];
 			const paths: string[] = [];
-			const postings: number[] = [];
 			for (const doc of note.docs) {
-				ranges.push(this.docStart[doc] ?? 0, this.docEnd[doc] ?? 0);
+				number.set(doc, number.size);
+				passages.push(this.docStart[doc] ?? 0, this.docEnd[doc] ?? 0, this.docLength[doc] ?? 0);
 				paths.push(this.docPath[doc] ?? "");
-				const ids = this.docTerms[doc] ?? new Int32Array(0);
-				const tfs = this.docTf[doc] ?? new Uint16Array(0);
-				postings.push(ids.length);
-				for (let k = 0; k < ids.length; k++) {
-					const t = ids[k] ?? 0;
-					let saved = remap.get(t);
-					if (saved === undefined) {
-						saved = terms.length;
-						terms.push(this.termNames[t] ?? "");
-						remap.set(t, saved);
-					}
-					postings.push(saved, tfs[k] ?? 0);
-				}
 			}
-			notes.push({ id: note.id, name: note.name, ...(note.mtime !== undefined ? { mtime: note.mtime } : {}), text: note.text, ranges, paths, postings });
+			notes.push({ id: note.id, name: note.name, ...(note.mtime !== undefined ? { mtime: note.mtime } : {}), text: note.text, passages, paths });
 		}
-		const saved: SavedIndex = { format: NOTE_INDEX_FORMAT, version: NOTE_INDEX_VERSION, terms, notes };
+		const terms: string[] = [];
+		const postings: string[] = [];
+		this.postings.forEach((list, t) => {
+			if (list.n === 0) return;
+			const renumbered = Array.from(list.values.subarray(0, list.n), (v) => (number.get(Math.floor(v / TF_SLOTS)) ?? 0) * TF_SLOTS + (v % TF_SLOTS)).sort((a, b) => a - b);
+			let prev = 0;
+			const parts: string[] = [];
+			for (const v of renumbered) {
+				const doc = Math.floor(v / TF_SLOTS);
+				parts.push(((doc - prev) * TF_SLOTS + (v % TF_SLOTS)).toString(36));
+				prev = doc;
+			}
+			terms.push(this.termNames[t] ?? "");
+			postings.push(parts.join(","));
+		});
+		const saved: SavedIndex = { format: NOTE_INDEX_FORMAT, version: NOTE_INDEX_VERSION, notes, terms, postings };
 		return saved;
 	}
 
@@ -196,27 +210,39 @@ export class NoteIndex {
 	static fromJSON(data: unknown): NoteIndex {
 		const saved = checkSaved(data);
 		const index = new NoteIndex();
-		const termOf = saved.terms.map((t) => index.termId(t));
-		const tf = new Map<number, number>();
 		for (const n of saved.notes) {
 			const note: NoteRecord = { id: n.id, name: n.name, text: n.text, mtime: n.mtime, docs: [] };
-			let at = 0;
-			for (let p = 0; p * 2 < n.ranges.length; p++) {
-				tf.clear();
-				const count = n.postings[at++] ?? 0;
-				let length = 0;
-				for (let k = 0; k < count; k++) {
-					const t = termOf[n.postings[at++] ?? -1];
-					const f = n.postings[at++] ?? 0;
-					if (t === undefined) throw new Error(`NoteIndex.fromJSON: note "${n.id}" names a term the saved index does not have`);
-					tf.set(t, f);
-					length += f;
-				}
-				index.addDoc(note, n.ranges[p * 2] ?? 0, n.ranges[p * 2 + 1] ?? 0, n.paths[p] ?? "", length, tf);
+			for (let p = 0; p * 3 < n.passages.length; p++) {
+				index.addDoc(note, n.passages[p * 3] ?? 0, n.passages[p * 3 + 1] ?? 0, n.paths[p] ?? "", n.passages[p * 3 + 2] ?? 0);
 			}
 			index.notes.set(n.id, note);
 		}
+		const docs = index.docNote.length;
+		saved.terms.forEach((term, i) => {
+			if (typeof term !== "string") throw new Error("NoteIndex.fromJSON: a saved term is not text; rebuild the index");
+			const list = index.postings[index.termId(term)] as Postings;
+			const values = decodePostings(saved.postings[i] ?? "", docs);
+			if (!values) throw new Error(`NoteIndex.fromJSON: the postings of "${term}" are damaged or name a passage the saved index does not have; rebuild the index`);
+			list.values = values;
+			list.n = values.length;
+		});
 		return index;
+	}
+
+	/** Calls `fn` for each passage of the note with its term frequencies (term ids). */
+	private eachPassage(note: NoteRecord, fn: (start: number, end: number, headingPath: string, length: number, tf: Map<number, number>) => void): void {
+		const passages = cutPassages(note.text);
+		const lists = passageTerms(note.text, note.name, passages);
+		const tf = new Map<number, number>();
+		passages.forEach((p, i) => {
+			tf.clear();
+			const list = lists[i] ?? [];
+			for (const term of list) {
+				const t = this.termId(term);
+				tf.set(t, (tf.get(t) ?? 0) + 1);
+			}
+			fn(p.start, p.end, p.headingPath, list.length, tf);
+		});
 	}
 
 	private termId(term: string): number {
@@ -225,62 +251,47 @@ export class NoteIndex {
 			id = this.termNames.length;
 			this.termIds.set(term, id);
 			this.termNames.push(term);
-			this.postings.push({ docs: new Int32Array(2), tfs: new Uint16Array(2), n: 0 });
+			this.postings.push({ values: new Uint32Array(0), n: 0 });
 		}
 		return id;
 	}
 
-	private addDoc(note: NoteRecord, start: number, end: number, headingPath: string, length: number, tf: Map<number, number>): void {
+	private addDoc(note: NoteRecord, start: number, end: number, headingPath: string, length: number): number {
 		const doc = this.freeDocs.pop() ?? this.docNote.length;
 		this.docNote[doc] = note;
 		this.docStart[doc] = start;
 		this.docEnd[doc] = end;
 		this.docLength[doc] = length;
 		this.docPath[doc] = headingPath;
-		const ids = new Int32Array(tf.size);
-		const tfs = new Uint16Array(tf.size);
-		let k = 0;
-		for (const [t, f] of tf) {
-			ids[k] = t;
-			tfs[k++] = Math.min(f, 0xffff);
-			this.addPosting(t, doc, f);
-		}
-		this.docTerms[doc] = ids;
-		this.docTf[doc] = tfs;
 		note.docs.push(doc);
 		this.liveDocs++;
 		this.totalLength += length;
+		return doc;
 	}
+}
 
-	private addPosting(term: number, doc: number, tf: number): void {
-		const list = this.postings[term] as Postings;
-		if (list.n === list.docs.length) {
-			const docs = new Int32Array(list.docs.length * 2);
-			docs.set(list.docs);
-			const tfs = new Uint16Array(list.tfs.length * 2);
-			tfs.set(list.tfs);
-			list.docs = docs;
-			list.tfs = tfs;
-		}
-		list.docs[list.n] = doc;
-		list.tfs[list.n] = Math.min(tf, 0xffff);
-		list.n++;
+/** Base-36 comma-separated (delta × TF_SLOTS + tf) back to postings; undefined when damaged. */
+function decodePostings(encoded: unknown, docs: number): Uint32Array | undefined {
+	if (typeof encoded !== "string") return undefined;
+	if (encoded === "") return new Uint32Array(0);
+	let count = 1;
+	for (let i = 0; i < encoded.length; i++) if (encoded.charCodeAt(i) === 44) count++;
+	const out = new Uint32Array(count);
+	let doc = 0;
+	let v = 0;
+	let k = 0;
+	for (let i = 0; i <= encoded.length; i++) {
+		const c = i < encoded.length ? encoded.charCodeAt(i) : 44;
+		if (c === 44) {
+			doc += Math.floor(v / TF_SLOTS);
+			if (doc >= docs) return undefined;
+			out[k++] = doc * TF_SLOTS + (v % TF_SLOTS);
+			v = 0;
+		} else if (c >= 48 && c <= 57) v = v * 36 + (c - 48);
+		else if (c >= 97 && c <= 122) v = v * 36 + (c - 87);
+		else return undefined;
 	}
-
-	private removePosting(term: number, doc: number): void {
-		const list = this.postings[term];
-		if (!list) return;
-		const at = list.docs.subarray(0, list.n).indexOf(doc);
-		if (at < 0) return;
-		list.n--;
-		list.docs[at] = list.docs[list.n] ?? 0;
-		list.tfs[at] = list.tfs[list.n] ?? 0;
-		// A list that shrank to a quarter gives its memory back.
-		if (list.docs.length > 8 && list.n < list.docs.length / 4) {
-			list.docs = list.docs.slice(0, list.docs.length / 2);
-			list.tfs = list.tfs.slice(0, list.tfs.length / 2);
-		}
-	}
+	return out;
 }
 
 /** A note's name from its path: "Folder/My note.md" → "My note". */
@@ -297,15 +308,15 @@ function checkSaved(data: unknown): SavedIndex {
 	const d = data as Partial<SavedIndex>;
 	if (d.format !== NOTE_INDEX_FORMAT) return fail("not a saved note index (no format name)");
 	if (d.version !== NOTE_INDEX_VERSION) return fail(`saved with format version ${String(d.version)}, this build reads version ${NOTE_INDEX_VERSION}`);
-	if (!Array.isArray(d.terms) || !Array.isArray(d.notes)) return fail("its terms or notes are missing");
+	if (!Array.isArray(d.terms) || !Array.isArray(d.notes) || !Array.isArray(d.postings) || d.postings.length !== d.terms.length) return fail("its terms, postings or notes are missing");
 	for (const n of d.notes) {
-		if (typeof n !== "object" || n === null || typeof n.id !== "string" || typeof n.name !== "string" || typeof n.text !== "string" || !Array.isArray(n.ranges) || !Array.isArray(n.paths) || !Array.isArray(n.postings)) {
+		if (typeof n !== "object" || n === null || typeof n.id !== "string" || typeof n.name !== "string" || typeof n.text !== "string" || !Array.isArray(n.passages) || !Array.isArray(n.paths)) {
 			return fail("a note in it is damaged");
 		}
 		if (n.mtime !== undefined && typeof n.mtime !== "number") return fail(`note "${n.id}" has a damaged mtime`);
-		for (let i = 0; i < n.ranges.length; i++) {
-			const v = n.ranges[i];
-			if (typeof v !== "number" || v < 0 || v > n.text.length) return fail(`note "${n.id}" has a passage outside its text`);
+		for (let i = 0; i < n.passages.length; i++) {
+			const v = n.passages[i];
+			if (typeof v !== "number" || v < 0 || (i % 3 !== 2 && v > n.text.length)) return fail(`note "${n.id}" has a passage outside its text`);
 		}
 	}
 	return d as SavedIndex;

@@ -1,7 +1,7 @@
 // BM25 over a fixed set of documents (the passages of one note), and the query side every BM25
 // here shares: which terms a query has and how much each weighs. The vault index (NoteIndex.ts)
 // keeps its own incremental postings but scores with the same `bm25Term`.
-import { appendTerms } from "./terms";
+import { appendTerms, type CjkMode } from "./terms";
 
 export const BM25_K1 = 1.2;
 export const BM25_B = 0.75;
@@ -25,11 +25,11 @@ export type WeightedQuery = Map<string, number>;
  * (default 2); `context` (the last few turns) weighs 1. A term repeated in a part counts once there:
  * a query is a few words, and repeats rarely mean more.
  */
-export function weightedQuery(message: string, context = "", messageWeight = 2): WeightedQuery {
+export function weightedQuery(message: string, context = "", messageWeight = 2, mode: CjkMode = "bigram"): WeightedQuery {
 	const out: WeightedQuery = new Map();
 	const add = (text: string, weight: number): void => {
 		const list: string[] = [];
-		appendTerms(text, list);
+		appendTerms(text, list, mode);
 		for (const t of new Set(list)) out.set(t, Math.max(out.get(t) ?? 0, weight));
 	};
 	add(context, 1);

@@ -1,0 +1,131 @@
+// Context benchmarks (issue 9): relevance fitting per send, and the vault's lexical index at
+// 10,000 notes / 40 MB, each against its target. Notes are synthetic and deterministic
+// (bench/contextData.ts). Run standalone with `npx tsx bench/context.ts`; bench/run.ts calls
+// runContextBench(). Retrieval quality is bench/retrieval.ts.
+import { performance } from "node:perf_hooks";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import { estimateTokens } from "../src/chat/tokens";
+import { clearPassageCache } from "../src/context/passageCache";
+import { fitSource } from "../src/context/relevanceFit";
+import { NoteIndex } from "../src/context/NoteIndex";
+import { indexInSlices } from "../src/context/indexInSlices";
+import { fillerParagraphs, LANGS, syntheticNote } from "./contextData";
+import { median, runStandalone } from "./stats";
+
+const NOTES = 10_000;
+const NOTE_CHARS = 4_000;
+
+function collectGarbage(): () => void {
+	setFlagsFromString("--expose-gc");
+	const gc = runInNewContext("gc") as () => void;
+	return () => {
+		gc();
+		gc();
+	};
+}
+
+const row = (what: string, value: string, target: string, ok: boolean | undefined): string => `| ${what} | ${value} | ${target} | ${ok === undefined ? "" : ok ? "✓" : "✗"} |`;
+const ms = (v: number): string => `${v.toFixed(1)} ms`;
+
+function fittingRows(pools: string[][]): string[] {
+	const rows: string[] = [];
+	const oneMb = `${syntheticNote(1, 1_000_000, pools)}\n\n## The last section\n\nThe spare key to the boathouse hangs behind the barometer in the hallway.\n`;
+	const question = "where is the spare key to the boathouse?";
+	clearPassageCache();
+	let started = performance.now();
+	const first = fitSource({ id: "big.md", name: "Big", text: oneMb }, 4000, question, estimateTokens);
+	const cold = performance.now() - started;
+	const warm: number[] = [];
+	for (let i = 0; i < 20; i++) {
+		started = performance.now();
+		fitSource({ id: "big.md", name: "Big", text: oneMb }, 4000, `${question} (${i})`, estimateTokens);
+		warm.push(performance.now() - started);
+	}
+	rows.push(row(`fit a ${(oneMb.length / 1e6).toFixed(2)} MB note to 4k tokens, first send (cuts and analyzes it)`, ms(cold), "", undefined));
+	rows.push(row("fit the same note, later sends (passages cached), median of 20", ms(median(warm)), "< 20 ms", median(warm) < 20));
+	rows.push(row("… the needle in the last section reached the prompt", first.text.includes("behind the barometer") ? "yes" : "no", "yes", first.text.includes("behind the barometer")));
+	const sources = Array.from({ length: 20 }, (_, i) => ({ id: `s${i}.md`, name: `Source ${i}`, text: syntheticNote(100 + i, 50_000, pools) }));
+	const send = (q: string): number => {
+		const t = performance.now();
+		for (const s of sources) fitSource(s, 600, q, estimateTokens);
+		return performance.now() - t;
+	};
+	clearPassageCache();
+	const coldMany = send("section tanka minrin configuration");
+	const warmMany = median(Array.from({ length: 10 }, (_, i) => send(`section tanka minrin configuration ${i}`)));
+	rows.push(row("fit 20 sources of 50 KB to 600 tokens each, first send", ms(coldMany), "", undefined));
+	rows.push(row("fit 20 sources of 50 KB, later sends, median of 10", ms(warmMany), "< 30 ms", warmMany < 30));
+	clearPassageCache();
+	return rows;
+}
+
+async function indexRows(pools: string[][]): Promise<string[]> {
+	const rows: string[] = [];
+	const gc = collectGarbage();
+	gc();
+	const memory = (): number => process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers;
+	const heapBefore = memory();
+	const index = new NoteIndex();
+	let chars = 0;
+	function* notes(): Generator<{ id: string; text: string; mtime: number }> {
+		for (let i = 0; i < NOTES; i++) {
+			const text = syntheticNote(i, NOTE_CHARS, pools);
+			chars += text.length;
+			yield { id: `Folder ${i % 50}/Note ${i}.md`, text, mtime: 1_700_000_000_000 + i };
+		}
+	}
+	// Every task between two yields, timed as the app's main thread would see it (note generation included).
+	let longestTask = 0;
+	let taskStart = performance.now();
+	const yieldFn = async (): Promise<void> => {
+		longestTask = Math.max(longestTask, performance.now() - taskStart);
+		await new Promise<void>((resolve) => setImmediate(resolve));
+		taskStart = performance.now();
+	};
+	const started = performance.now();
+	const report = await indexInSlices(index, notes(), yieldFn, { sliceMs: 10 });
+	longestTask = Math.max(longestTask, performance.now() - taskStart);
+	const build = performance.now() - started;
+	gc();
+	const heapGrowth = (memory() - heapBefore) / 1e6;
+	rows.push(row(`build: ${report.notes} notes, ${(chars / 1e6).toFixed(1)} MB, ${index.passageCount} passages, in ${report.slices} slices of 10 ms`, `${(build / 1000).toFixed(1)} s`, "< 30 s", build < 30_000));
+	rows.push(row("longest task between two yields (note generation included)", ms(longestTask), "< 50 ms", longestTask < 50));
+	rows.push(row("heap (and array buffers) growth with the index built; it keeps the notes' text", `${heapGrowth.toFixed(0)} MB`, "< 150 MB", heapGrowth < 150));
+	const queries = ["kalomin terva configuration", "パッケージ 管理", "Konfigurationsdatei Schrift", "файловых дескрипторов", "插件 日志", "shell script sed", "statistics of the network", "ritanbel deriqu"];
+	const times: number[] = [];
+	let hits = 0;
+	for (let r = 0; r < 5; r++) {
+		for (const q of queries) {
+			const t = performance.now();
+			hits += index.search(q, { limit: 10 }).length;
+			times.push(performance.now() - t);
+		}
+	}
+	rows.push(row(`query, 10 passages (median / max of ${times.length}; ${hits / 5} hits a round)`, `${ms(median(times))} / ${ms(Math.max(...times))}`, "< 50 ms", Math.max(...times) < 50));
+	const upserts: number[] = [];
+	for (let i = 0; i < 50; i++) {
+		const text = `${syntheticNote(i * 7, NOTE_CHARS, pools)}\n\nEdited ${i}.`;
+		const t = performance.now();
+		index.upsert(`Folder ${(i * 7) % 50}/Note ${i * 7}.md`, text, undefined, 1_800_000_000_000 + i);
+		upserts.push(performance.now() - t);
+	}
+	rows.push(row("re-index one changed 4 KB note (median / max of 50)", `${ms(median(upserts))} / ${ms(Math.max(...upserts))}`, "< 5 ms", median(upserts) < 5));
+	let t = performance.now();
+	const json = JSON.stringify(index.toJSON());
+	const save = performance.now() - t;
+	t = performance.now();
+	const loaded = NoteIndex.fromJSON(JSON.parse(json));
+	const load = performance.now() - t;
+	rows.push(row("save: toJSON + JSON.stringify", `${ms(save)}, ${(json.length / 1e6).toFixed(1)} MB`, "", undefined));
+	rows.push(row(`load: JSON.parse + fromJSON (${loaded.size} notes)`, ms(load), "< 1 s", load < 1000));
+	return rows;
+}
+
+export async function runContextBench(): Promise<string> {
+	const pools = LANGS.map((l) => fillerParagraphs(l));
+	const head = ["| What | Measured | Target | |", "|---|--:|--:|:-:|"];
+	return ["**Relevance fitting per send**", "", ...head, ...fittingRows(pools), "", `**Vault index (NoteIndex): ${NOTES} synthetic notes of ~${NOTE_CHARS / 1000} KB in five languages**`, "", ...head, ...(await indexRows(pools))].join("\n");
+}
+
+runStandalone(import.meta.url, runContextBench);
