@@ -127,6 +127,9 @@ export function fitSource(source: FitInput, budgetTokens: number, query: string,
 		chosen.push(i);
 		used += c;
 	}
+	// Neighbours are context for a relevant passage, never a replacement for it: when no relevant
+	// passage fits whole, the best one is cut to the budget below instead.
+	if (relevant && !chosen.some((i) => (scores[i] ?? 0) > 0)) chosen.length = 0;
 	const piece = (i: number): Piece => {
 		const p = entry.passages[i];
 		return { index: i, start: p?.start ?? 0, end: p?.end ?? 0, headingPath: p?.headingPath ?? "" };
