@@ -17,6 +17,8 @@ const MODULES: readonly BenchModule[] = [
 	{ file: "checkpoint.ts", exportName: "runCheckpointBench", title: "Checkpoints of a streaming answer" },
 	{ file: "providers.ts", exportName: "runProviderBench", title: "Providers" },
 	{ file: "limits.ts", exportName: "runLimitsBench", title: "Hostile and broken servers" },
+	{ file: "context.ts", exportName: "runContextBench", title: "Context: relevance fitting and the vault index" },
+	{ file: "retrieval.ts", exportName: "runRetrievalBench", title: "Context: retrieval quality" },
 ];
 
 async function runOne(mod: BenchModule): Promise<{ text: string; ok: boolean }> {
