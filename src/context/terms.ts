@@ -9,7 +9,6 @@
 // - A few very common words of English, German, French, Spanish and Russian are dropped.
 // One scan over char codes; per-word work only for words that are not plain lower-case ASCII.
 
-const PLAIN_ASCII_LOWER = /^[a-z0-9]+$/;
 const CJK = /[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f]|[\ud840-\ud87f][\udc00-\udfff]/;
 /** Accents of Latin, Greek and Cyrillic letters after NFD (other scripts' marks are vowels: kept). */
 const ACCENTS = /[\u0300-\u036f]/g;
@@ -18,7 +17,7 @@ const SEPARATORS = /['’_-]+/;
 const CAMEL_PART = /\p{Lu}+(?!\p{Ll})|\p{Lu}?\p{Ll}+|\p{N}+|[\p{L}\p{M}]+/gu;
 const CAMEL_PART_ASCII = /[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+/g;
 const HAS_UPPER_AFTER_LOWER = /\p{Ll}\p{Lu}|\p{Lu}\p{Lu}\p{Ll}|\p{L}\p{N}|\p{N}\p{L}/u;
-const ASCII_ONLY = /^[\x00-\x7f]*$/;
+const NON_ASCII = /[^\u0020-\u007e]/;
 
 const STOP_WORDS = new Set(
 	(
@@ -38,7 +37,7 @@ const STOP_WORDS = new Set(
 /** Lower-cased and accent-folded, keeping й (and Й) whole. */
 export function foldWord(word: string): string {
 	const lower = word.toLowerCase();
-	if (ASCII_ONLY.test(lower)) return lower;
+	if (!NON_ASCII.test(lower)) return lower;
 	const decomposed = lower.replace(/ß/g, "ss").normalize("NFD");
 	// The breve of и is what makes й a letter of its own; every other accent goes.
 	const folded = decomposed.replace(ACCENTS, (mark, at: number) => (mark === "\u0306" && decomposed.charCodeAt(at - 1) === 0x438 ? mark : ""));
@@ -110,7 +109,7 @@ export function identifierParts(word: string): string[] {
 	const out: string[] = [];
 	for (const piece of word.split(SEPARATORS)) {
 		if (piece === "") continue;
-		if (ASCII_ONLY.test(piece)) {
+		if (!NON_ASCII.test(piece)) {
 			for (const part of piece.match(CAMEL_PART_ASCII) ?? [piece]) out.push(part.toLowerCase());
 			continue;
 		}
