@@ -1,4 +1,4 @@
-// Context benchmarks (issue 9): relevance fitting per send, and the vault's lexical index at
+// Context benchmarks: relevance fitting per send, and the vault's lexical index at
 // 10,000 notes / 40 MB, each against its target. Notes are synthetic and deterministic
 // (bench/contextData.ts). Run standalone with `npx tsx bench/context.ts`; bench/run.ts calls
 // runContextBench(). Retrieval quality is bench/retrieval.ts.

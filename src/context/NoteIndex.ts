@@ -163,7 +163,13 @@ export class NoteIndex {
 				scores[doc] = (scores[doc] ?? 0) + weight * bm25Term(idf, v % TF_SLOTS, this.docLength[doc] ?? 0, avg);
 			}
 		}
-		touched.sort((a, b) => (scores[b] ?? 0) - (scores[a] ?? 0) || a - b);
+		// Ties in note and document order, not by internal passage id: a loaded index numbers them anew.
+		const byPlace = (a: number, b: number): number => {
+			const na = (this.docNote[a] as NoteRecord).id;
+			const nb = (this.docNote[b] as NoteRecord).id;
+			return na < nb ? -1 : na > nb ? 1 : (this.docStart[a] ?? 0) - (this.docStart[b] ?? 0);
+		};
+		touched.sort((a, b) => (scores[b] ?? 0) - (scores[a] ?? 0) || byPlace(a, b));
 		return touched.slice(0, limit).map((doc) => {
 			const note = this.docNote[doc] as NoteRecord;
 			return { id: note.id, name: note.name, score: scores[doc] ?? 0, text: note.text.slice(this.docStart[doc], this.docEnd[doc]) };
