@@ -115,10 +115,13 @@ async function indexRows(pools: string[][]): Promise<string[]> {
 	const json = JSON.stringify(index.toJSON());
 	const save = performance.now() - t;
 	t = performance.now();
-	const loaded = NoteIndex.fromJSON(JSON.parse(json));
-	const load = performance.now() - t;
+	const parsed: unknown = JSON.parse(json);
+	const parse = performance.now() - t;
+	t = performance.now();
+	const loaded = NoteIndex.fromJSON(parsed);
+	const load = parse + performance.now() - t;
 	rows.push(row("save: toJSON + JSON.stringify", `${ms(save)}, ${(json.length / 1e6).toFixed(1)} MB`, "", undefined));
-	rows.push(row(`load: JSON.parse + fromJSON (${loaded.size} notes)`, ms(load), "< 1 s", load < 1000));
+	rows.push(row(`load: JSON.parse (${ms(parse)}) + fromJSON (${loaded.size} notes)`, ms(load), "< 1 s", load < 1000));
 	return rows;
 }
 
