@@ -107,7 +107,7 @@ const scenarios = {
 		check(prompt.context.included === "partial" && prompt.context.fraction > 0 && prompt.context.fraction < 1, "the note was not trimmed");
 		const last = adapter.chatRequests[1];
 		check(last.messages.length === 4, "messages were dropped for the document");
-		check(last.messages[0].content.includes("Cut here to fit the model's context window"), "no note about the cut");
+		check(/⟦SOURCE 1⟧[^\n]*excerpts/.test(last.messages[0].content), "the note's heading does not say it holds excerpts");
 		check(last.messages[0].content.includes("⟦SOURCE 1⟧ Budgets · path: Budgets · excerpts"), "no heading with the note's name");
 		check(estimatePromptTokens(last.messages) > CAP * 0.9, "the document did not use the room left");
 		return checkPrompts(adapter);

@@ -1,6 +1,7 @@
-// The fitter the engine uses when its caller names none. One line, so relevance fitting
-// (src/context/relevanceFit.ts's `fitSource`) replaces cutting from the top by changing it.
+// The fitter the engine uses when its caller names none: relevance fitting. A source larger than
+// its share sends the passages most relevant to the question, in document order, not its first
+// pages. Callers that want the old cut from the top pass `topCutFitter`.
+import { fitSource } from "../context/relevanceFit";
 import type { SourceFitter } from "./sourceFitter";
-import { topCutFitter } from "./topCutFitter";
 
-export const defaultSourceFitter: SourceFitter = topCutFitter;
+export const defaultSourceFitter: SourceFitter = fitSource;

@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { topCutFitter } from "../../src/chat/topCutFitter";
 import { describe, expect, it } from "vitest";
 import { lineArb, messageTextArb, textArb } from "../support/scriptTexts";
 import { promptCost } from "../../src/chat/promptCost";
@@ -43,9 +44,19 @@ describe("buildPrompt", () => {
 		expect(built.context).toEqual({ included: "none", fraction: 0 });
 	});
 
-	it("cuts a long document at a line boundary with a note, inside the budget", () => {
+	it("by default sends the part of a long document that answers the question, not its first pages", () => {
+		const filler = Array.from({ length: 3000 }, (_, i) => `Paragraph ${i} about harbour logistics and crane schedules.\n`).join("\n");
+		const text = `${filler}\n## Opening hours\n\nThe lighthouse museum opens at 9:40 on Thursdays.\n`;
+		const built = buildPrompt({ systemPrompt: "", context: { text, name: "Log" }, history: [], current: "When does the lighthouse museum open?", budget: 1500 });
+		expect(built.estimatedTokens).toBeLessThanOrEqual(1500);
+		expect(built.context.included).toBe("partial");
+		expect(built.messages[0]?.content).toContain("opens at 9:40 on Thursdays");
+		expect(buildPrompt({ systemPrompt: "", context: { text, name: "Log" }, history: [], current: "When does the lighthouse museum open?", budget: 1500, fitter: topCutFitter }).messages[0]?.content).not.toContain("9:40");
+	});
+
+	it("cut from the top (topCutFitter), a long document ends at a line boundary with a note, inside the budget", () => {
 		const text = lines(2000);
-		const built = buildPrompt({ systemPrompt: "Be brief.", context: { text }, history, current: "Q", budget: 1000 });
+		const built = buildPrompt({ systemPrompt: "Be brief.", context: { text }, history, current: "Q", budget: 1000, fitter: topCutFitter });
 		expect(built.context.included).toBe("partial");
 		expect(built.context.fraction).toBeGreaterThan(0);
 		expect(built.context.fraction).toBeLessThan(1);
@@ -61,8 +72,8 @@ describe("buildPrompt", () => {
 
 	it("gives the document only what the messages leave", () => {
 		const text = lines(400);
-		const short = buildPrompt({ systemPrompt: "", context: { text }, history: [], current: "Q", budget: 2000 });
-		const long = buildPrompt({ systemPrompt: "", context: { text }, history, current: "Q", budget: 2000 });
+		const short = buildPrompt({ systemPrompt: "", context: { text }, history: [], current: "Q", budget: 2000, fitter: topCutFitter });
+		const long = buildPrompt({ systemPrompt: "", context: { text }, history, current: "Q", budget: 2000, fitter: topCutFitter });
 		expect(long.context.fraction).toBeLessThan(short.context.fraction);
 		expect(long.messages.slice(1)).toEqual([...history, { role: "user", content: "Q" }]);
 	});

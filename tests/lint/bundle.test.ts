@@ -15,11 +15,11 @@ const config = (await import(pathToFileURL(join(ROOT, "esbuild.config.mjs")).hre
 const { buildOptions, EXTERNAL } = config;
 
 /**
- * Minified main.js may grow to this. Today it is about 226 KB (main alone was 221 KB, over the old
- * 220 KB, once the empty chat and model menu landed; commands and message actions add about 5 KB).
- * A bundled dev tool such as a tokenizer adds hundreds of KB, which this still catches.
+ * Minified main.js may grow to this. Today it is about 248 KB: the panel, engine and providers were
+ * 226 KB, and relevance fitting with the vault index (src/context) adds 18 KB. A bundled dev tool
+ * such as a tokenizer adds hundreds of KB, which this still catches.
  */
-const MAX_BYTES = 240_000;
+const MAX_BYTES = 260_000;
 /** What the bundle may leave to `require`: Obsidian, and Node's http(s) for the desktop transport. */
 const ALLOWED_REQUIRES = ["obsidian", "node:http", "node:https"];
 
