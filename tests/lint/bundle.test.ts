@@ -52,7 +52,7 @@ async function build(prod: boolean): Promise<esbuild.BuildResult & { metafile: e
 
 describe("the build options", () => {
 	it("match Obsidian's conventions: CJS, es2018, inline sourcemap in development, minified in production", () => {
-		expect(buildOptions(true)).toMatchObject({ entryPoints: ["src/main.ts"], bundle: true, format: "cjs", target: "es2018", outfile: "main.js", minify: true, sourcemap: false });
+		expect(buildOptions(true)).toMatchObject({ entryPoints: ["src/main.ts"], bundle: true, format: "cjs", target: "es2018", outfile: "main.js", minify: true, sourcemap: false, charset: "utf8" });
 		expect(buildOptions(false)).toMatchObject({ format: "cjs", target: "es2018", minify: false, sourcemap: "inline" });
 	});
 
@@ -78,5 +78,11 @@ describe("main.js", () => {
 		const out = result.outputFiles?.[0];
 		expect(out?.text).toMatch(/^\/\*\nDiscover, an Obsidian plugin/);
 		expect(out?.contents.byteLength ?? Infinity).toBeLessThanOrEqual(MAX_BYTES);
+	});
+
+	it("writes the catalogues' non-ASCII text as UTF-8, not \\uXXXX escapes (a CJK character is 3 bytes, not 6)", async () => {
+		const text = (await build(true)).outputFiles?.[0]?.text ?? "";
+		expect(text).toContain("secret storage as “{name}”");
+		expect(text).not.toContain("\\u201C{name}");
 	});
 });
