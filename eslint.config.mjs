@@ -90,8 +90,10 @@ export default defineConfig([
 			"obsidianmd/ui/sentence-case-locale-module": [
 				"error",
 				{
-					brands: ["Discover", "Obsidian", "Ollama", "OpenAI", "Anthropic", "LM Studio", "Markdown", "Enter", "Shift", "Ctrl", "Cmd", "Esc", "Tab", "vLLM", "Retry-After"],
-					acronyms: ["API", "URL", "URLs", "JSON", "HTTP", "HTTPS", "JSONL", "ID", "OK"],
+					brands: ["Discover", "Obsidian", "Ollama", "OpenAI", "Anthropic", "LM Studio", "Markdown", "Enter", "Shift", "Ctrl", "Cmd", "Esc", "Tab", "vLLM", "Retry-After", "I"],
+					// Obsidian's own "Settings" window, named as a place.
+					ignoreRegex: ["Settings →"],
+					acronyms: ["API", "URL", "URLs", "JSON", "JSONL", "ID", "OK"],
 				},
 			],
 		},

@@ -32,3 +32,6 @@ export type VarsOf<K extends MessageKey> = { [P in Placeholder<K>]: P extends "c
 
 /** t()'s arguments after the key: nothing for a message without placeholders, else all of them. */
 export type VarsArg<K extends MessageKey> = [Placeholder<K>] extends [never] ? [] : [vars: VarsOf<K>];
+
+/** Keys of messages without placeholders: what a table of keys holds when t() is called with no variables. */
+export type PlainKey = { [K in MessageKey]: [Placeholder<K>] extends [never] ? K : never }[MessageKey];

@@ -9,11 +9,12 @@ export function formatNumber(n: number, locale: string = currentLocale()): strin
 
 /**
  * A token count, short: 950 → "950", 7700 → "7.7K" (en), "7700" (ja), "7,7 тыс." (ru); 130000 →
- * "130K", "13万" (ja). One decimal at most: the counts are estimates, more would be noise.
+ * "130K", "13万" (ja).
  */
 export function formatTokenCount(tokens: number, locale: string = currentLocale()): string {
 	const n = Math.max(0, Math.round(tokens));
-	return new Intl.NumberFormat(locale, { notation: "compact", maximumFractionDigits: 1 }).format(n);
+	// One decimal below 100,000 is readable; above it the decimal is noise.
+	return new Intl.NumberFormat(locale, { notation: "compact", maximumFractionDigits: n < 100_000 ? 1 : 0 }).format(n);
 }
 
 /** A whole percentage: 62 → "62%" (en), "62 %" (fr, de). */

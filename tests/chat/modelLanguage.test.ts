@@ -1,8 +1,9 @@
 // The model answers in the person's language, and a summary keeps the conversation's language: the
 // UI is translated, the words that reach the model are English instructions about language.
 import { describe, expect, it } from "vitest";
-import { DEFAULT_CHAT_SETTINGS } from "../../src/core/types";
-import { DEFAULT_SETTINGS } from "../../src/settings";
+import { DEFAULT_CHAT_SETTINGS, RETIRED_DEFAULT_SYSTEM_PROMPTS } from "../../src/core/types";
+import { migrateSettings } from "../../src/settings/migration";
+import { DEFAULT_SETTINGS } from "../../src/settings/settings";
 import { setup, SMALL, words } from "../support/chatHarness";
 import { StubAdapter } from "../support/stubAdapter";
 
@@ -24,5 +25,23 @@ describe("the language the model writes in", () => {
 		const instruction = adapter.summaryRequests[0]?.messages[0];
 		expect(instruction?.role).toBe("system");
 		expect(instruction?.content).toMatch(/Write the summary in the language the conversation is held in\./);
+	});
+});
+
+describe("saved settings and the new default system prompt", () => {
+	const oldDefault = RETIRED_DEFAULT_SYSTEM_PROMPTS[0] ?? "";
+
+	it("a person who never changed the old default gets the new one", () => {
+		expect(oldDefault).not.toBe("");
+		const { settings, warnings } = migrateSettings({ settingsVersion: 1, systemPrompt: oldDefault, model: "llama3.2" });
+		expect(settings.systemPrompt).toBe(DEFAULT_SETTINGS.systemPrompt);
+		expect(settings.model).toBe("llama3.2");
+		expect(warnings).toEqual([]);
+	});
+
+	it("a person who edited it keeps theirs", () => {
+		const edited = `${oldDefault} Always answer in French.`;
+		expect(migrateSettings({ settingsVersion: 1, systemPrompt: edited }).settings.systemPrompt).toBe(edited);
+		expect(migrateSettings({ settingsVersion: 1, systemPrompt: "" }).settings.systemPrompt).toBe("");
 	});
 });

@@ -12,8 +12,10 @@ export const SAME_IN_EVERY_LANGUAGE = new Set(["Ollama", "OpenAI", "Anthropic", 
 export const MAX_SHARE_SAME_AS_ENGLISH = 0.03;
 
 /** Proper nouns, brands and key names that keep their capitals in English sentence case. */
-export const BRANDS = ["Discover", "Obsidian", "Ollama", "OpenAI", "Anthropic", "LM Studio", "Markdown", "Enter", "Shift", "Ctrl", "Cmd", "Esc", "Tab", "vLLM", "Retry-After"];
-export const ACRONYMS = ["API", "URL", "URLs", "JSON", "HTTP", "HTTPS", "JSONL", "ID", "OK"];
+export const BRANDS = ["Discover", "Obsidian", "Ollama", "OpenAI", "Anthropic", "LM Studio", "Markdown", "Enter", "Shift", "Ctrl", "Cmd", "Esc", "Tab", "vLLM", "Retry-After", "I"];
+/** Texts that name Obsidian's own "Settings" window as a place. */
+export const IGNORE = ["Settings →"];
+export const ACRONYMS = ["API", "URL", "URLs", "JSON", "JSONL", "ID", "OK"];
 
 const textsOf = (m: Message): string[] => (typeof m === "string" ? [m] : Object.values(m).filter((v): v is string => typeof v === "string"));
 
@@ -79,7 +81,7 @@ export function sentenceCaseProblems(english: AnyCatalogue): string[] {
 	for (const [key, message] of Object.entries(english)) {
 		if (message === undefined) continue;
 		for (const text of textsOf(message)) {
-			const verdict = evaluateSentenceCase(text, { brands: BRANDS, acronyms: ACRONYMS });
+			const verdict = evaluateSentenceCase(text, { brands: BRANDS, acronyms: ACRONYMS, ignoreRegex: IGNORE });
 			if (!verdict.ok) out.push(`${key}: "${text}" (sentence case: "${verdict.suggestion ?? ""}")`);
 		}
 	}

@@ -1,4 +1,4 @@
-import { formatWhen } from "../format";
+import { formatWhen } from "../../i18n";
 import { appendHighlighted } from "./highlight";
 import { plainSnippet } from "./plainSnippet";
 import type { SearchHit, SessionSummary } from "../ports";

@@ -2,7 +2,7 @@ import type { App } from "obsidian";
 import type { ChatMessage } from "../../core/types";
 import { iconButton } from "../panel/ChatHeader";
 import { copyToClipboard } from "../clipboard";
-import { formatWhen } from "../format";
+import { formatWhen } from "../../i18n";
 import { LazyMarkdown } from "../LazyMarkdown";
 
 /** Messages added at a time: more than a tall modal shows, so scrolling never waits. */
