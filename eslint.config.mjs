@@ -92,7 +92,7 @@ export default defineConfig([
 				{
 					brands: ["Discover", "Obsidian", "Ollama", "OpenAI", "Anthropic", "LM Studio", "Markdown", "Enter", "Shift", "Ctrl", "Cmd", "Esc", "Tab", "vLLM", "Retry-After", "I"],
 					// Obsidian's own "Settings" window, named as a place.
-					ignoreRegex: ["Settings →"],
+					ignoreRegex: ["Settings →", "^stopped$"],
 					acronyms: ["API", "URL", "URLs", "JSON", "JSONL", "ID", "OK"],
 				},
 			],
