@@ -256,4 +256,6 @@ export const en = {
 	"command.focus": "Focus the chat input",
 	"command.stop": "Stop the answer",
 	"command.askSelectionMenu": "Ask about selection in chat",
+	// Settings migration: unreadable data.
+	"migration.unreadable": "The saved settings were not readable; the defaults were used.",
 } as const satisfies Record<string, string | { one?: string; other: string }>;

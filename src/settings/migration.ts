@@ -111,7 +111,7 @@ export function migrateSettings(input: unknown): MigrationResult {
 	const ctx: StepContext = { warnings: [] };
 	if (input === null || input === undefined) return { settings: { ...DEFAULT_SETTINGS }, warnings: [] };
 	if (typeof input !== "object" || Array.isArray(input)) {
-		return { settings: { ...DEFAULT_SETTINGS }, warnings: ["The saved settings were not readable; the defaults were used."] };
+		return { settings: { ...DEFAULT_SETTINGS }, warnings: [t("migration.unreadable")] };
 	}
 	let raw: Raw = { ...(input as Raw) };
 	let version = versionOf(raw);
