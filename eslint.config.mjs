@@ -82,4 +82,20 @@ export default defineConfig([
 		files: ["src/**/SettingTab.ts"],
 		rules: { "obsidianmd/settings-tab/prefer-setting-definitions": "off" },
 	},
+	{
+		// The UI's English text lives in the catalogue: the reviewers' rule for English locale modules
+		// (their recommendedWithLocalesEn config) keeps it in sentence case, with our brands and keys.
+		files: ["src/i18n/en.ts"],
+		rules: {
+			"obsidianmd/ui/sentence-case-locale-module": [
+				"error",
+				{
+					brands: ["Discover", "Obsidian", "Ollama", "OpenAI", "Anthropic", "LM Studio", "Markdown", "Enter", "Shift", "Ctrl", "Cmd", "Esc", "Tab", "vLLM", "Retry-After", "I"],
+					// Obsidian's own "Settings" window, named as a place.
+					ignoreRegex: ["Settings →", "^stopped$"],
+					acronyms: ["API", "URL", "URLs", "JSON", "JSONL", "ID", "OK"],
+				},
+			],
+		},
+	},
 ]);

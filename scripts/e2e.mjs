@@ -639,6 +639,12 @@ try {
 		await page.click('.side-dock-ribbon-action[aria-label="Open chat"]');
 		await waitReady();
 	});
+
+	// The panel in other languages (E2E_LANGS="ja,zh" by default; "" skips): the same views, shot, and
+	// measured for text that overflows its row or is clipped in a button.
+	for (const language of (process.env.E2E_LANGS ?? "ja,zh").split(",").filter(Boolean)) {
+		await step(`the panel in ${language}: empty chat, streaming, error, history and settings, nothing overflowing`, () => languagePass(language));
+	}
 } finally {
 	await writePerf();
 	await browser.close();
@@ -655,6 +661,89 @@ if (failures.length > 0) {
 console.log("\nAll functional checks passed.");
 
 // ---------- helpers ----------
+
+/** Boots a fresh page with Obsidian set to `language` and shoots the main views in it. */
+async function languagePass(language) {
+	const lp = await context.newPage();
+	try {
+		await lp.goto(pageUrl);
+		await lp.evaluate((opts) => window.e2e.boot(opts), {
+			files: { "Notes/Photosynthesis.md": "# Photosynthesis\n\nPlants turn light, water and carbon dioxide into sugar and oxygen.\n" },
+			adapterFiles: {},
+			manifest,
+			open: "Notes/Photosynthesis.md",
+			language,
+		});
+		await lp.evaluate(async (url) => {
+			Object.assign(window.e2e.plugin.settings, { provider: "ollama", baseUrl: url, model: "e2e-model" });
+			await window.e2e.plugin.saveSettings();
+		}, model.url);
+		// The ribbon's label is translated: the plugin's one ribbon action, found by place.
+		await lp.locator(".side-dock-ribbon-action").last().click();
+		await lp.waitForSelector(`${VIEW} .discover-chat-empty-prompt`, { timeout: 5000 });
+		await lp.waitForTimeout(300);
+		const shots = [];
+		const shoot = async (name, opts = {}) => {
+			const path = join(artifacts, `lang-${language}-${name}.png`);
+			await lp.screenshot({ path, ...opts });
+			const over = await overflowing(lp);
+			check(over.length === 0, `${language} ${name}: no text overflows its row or is clipped in a button${over.length ? ` (${over.join("; ")})` : ""}`);
+			shots.push(path);
+		};
+		await shoot("empty");
+
+		model.queue({ tokens: words(300), tokensPerSecond: 40 });
+		await lp.fill(`${VIEW} .discover-chat-input`, language.startsWith("zh") ? "请解释光合作用。" : "光合成について説明してください。");
+		await lp.press(`${VIEW} .discover-chat-input`, "Enter");
+		await lp.waitForFunction(() => (document.querySelector(".discover-chat-message-streaming .discover-chat-message-body")?.textContent?.length ?? 0) > 200, null, { timeout: 8000 });
+		await shoot("streaming");
+		await lp.click(`${VIEW} .discover-chat-send.discover-chat-stop`);
+		await lp.waitForSelector(`${VIEW} .discover-chat-send:not(.discover-chat-stop)`, { timeout: 5000 });
+
+		expectConsoleErrors(`the server answers 500 on purpose (${language})`, /status of 500/);
+		model.queue({ status: 500, error: "model runner crashed" });
+		await lp.fill(`${VIEW} .discover-chat-input`, "?");
+		await lp.press(`${VIEW} .discover-chat-input`, "Enter");
+		await lp.waitForSelector(`${VIEW} .discover-chat-error`, { timeout: 5000 });
+		await shoot("error");
+
+		await lp.evaluate(() => window.e2e.view().showHistory());
+		await lp.waitForSelector(".discover-chat-history .discover-chat-history-item", { timeout: 5000 });
+		await lp.click(".discover-chat-history-item");
+		await lp.waitForSelector(".discover-chat-history-message", { timeout: 5000 });
+		await shoot("history");
+		await lp.keyboard.press("Escape");
+
+		await lp.evaluate(() => {
+			const tab = window.e2e.harness.openSettingTab(window.e2e.app, "discover-chat");
+			tab.containerEl.id = "e2e-settings";
+		});
+		await lp.waitForSelector("#e2e-settings .setting-item", { timeout: 5000 });
+		await lp.waitForTimeout(300);
+		await shoot("settings", { fullPage: true });
+	} finally {
+		await lp.close();
+	}
+}
+
+/**
+ * Elements whose text runs past their box: rows of the panel, the history and the settings, and every
+ * button. Names people chose (a chat's title, a model, a note) are cut with an ellipsis on purpose.
+ */
+async function overflowing(p) {
+	return p.evaluate(() => {
+		const rows = ".discover-chat-header, .discover-chat-composer, .discover-chat-context-bar, .discover-chat-empty-row, .discover-chat-empty-model, .discover-chat-empty-prompt, .discover-chat-error, .discover-chat-status, .discover-chat-history-item-meta, .discover-chat-history-actions, .setting-item-name, .setting-item-control, button";
+		const named = ".discover-chat-title, .discover-chat-model-name, .discover-chat-context-name, .discover-chat-history-item-title, .discover-chat-history-session-title, .discover-chat-empty-model-name";
+		const out = [];
+		for (const el of document.querySelectorAll(rows)) {
+			if (!el.checkVisibility() || el.closest(named)) continue;
+			if (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1 && getComputedStyle(el).overflowY === "hidden") {
+				out.push(`${el.className || el.tagName}: "${(el.textContent ?? "").trim().slice(0, 40)}" ${el.scrollWidth}>${el.clientWidth}`);
+			}
+		}
+		return out;
+	});
+}
 
 function manifestSessionsFolder() {
 	return "Discover/Chats";

@@ -1,6 +1,7 @@
 // Lifecycle only: load the settings, register the settings tab, the panel and its commands.
 // Everything heavy (the engine, providers, sessions) is built when the panel first opens.
-import { Notice, Plugin } from "obsidian";
+import { getLanguage, Notice, Plugin } from "obsidian";
+import { setLanguage, t } from "./i18n";
 import type { DiscoverSettings } from "./settings/settings";
 import { defaultSettings, SettingsStore } from "./settings/settingsStore";
 import { DiscoverSettingTab } from "./ui/settings/SettingTab";
@@ -18,6 +19,8 @@ export default class DiscoverPlugin extends Plugin {
 	});
 
 	override async onload(): Promise<void> {
+		// Obsidian restarts when its language changes, so reading it once, first, is enough.
+		setLanguage(getLanguage());
 		await this.loadSettings();
 		this.settingTab = new DiscoverSettingTab(this.app, this, pluginAdapterFactory);
 		this.addSettingTab(this.settingTab);
@@ -30,7 +33,7 @@ export default class DiscoverPlugin extends Plugin {
 	async loadSettings(): Promise<void> {
 		const { settings, notes } = await this.settingsStore.load();
 		this.settings = settings;
-		if (notes.length) new Notice(`Discover: ${notes.join(" ")}`, 10000);
+		if (notes.length) new Notice(t("plugin.notice", { text: notes.join(" ") }), 10000);
 	}
 
 	/** Sync (or another device) changed data.json: take the new settings. */

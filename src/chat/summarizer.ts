@@ -7,11 +7,11 @@ import type { LLMAdapter, PromptMessage } from "../core/types";
 
 /** The instruction of every conversation summary request. */
 export const SUMMARY_INSTRUCTION =
-	"Summarize the conversation so far for an assistant. Keep key facts, constraints, decisions, action items, and unresolved questions. Be concise. Do not invent details.";
+	"Summarize the conversation so far for an assistant. Keep key facts, constraints, decisions, action items, and unresolved questions. Write the summary in the language the conversation is held in. Be concise. Do not invent details.";
 
 /** The instruction for shortening one message that is too long to send as it is. */
 export const CONDENSE_INSTRUCTION =
-	"Condense the following message for an assistant. Keep its key facts, requests, constraints, code and conclusions. Be concise. Do not invent details.";
+	"Condense the following message for an assistant. Keep its key facts, requests, constraints, code and conclusions, in the message's own language. Be concise. Do not invent details.";
 
 export const PREVIOUS_SUMMARY_PREFIX = "Previous summary: ";
 

@@ -159,5 +159,13 @@ export const DEFAULT_CHAT_SETTINGS: ChatSettings = {
 	recentMessagesToKeep: 6,
 	minRecentMessagesToKeep: 2,
 	systemPrompt:
-		"You are Discover, a helpful assistant inside Obsidian. Answer clearly and concisely. When a document is provided, ground your answers in it and say when it does not contain the answer.",
+		"You are Discover, a helpful assistant inside Obsidian. Answer in the language of the person's latest message, even when the document is in another language. Answer clearly and concisely. When a document is provided, ground your answers in it and say when it does not contain the answer.",
 };
+
+/**
+ * Defaults the system prompt had before, newest last. Saved settings that still hold one of them
+ * were never edited, so they move to today's default; an edited prompt is the person's and stays.
+ */
+export const RETIRED_DEFAULT_SYSTEM_PROMPTS: readonly string[] = [
+	"You are Discover, a helpful assistant inside Obsidian. Answer clearly and concisely. When a document is provided, ground your answers in it and say when it does not contain the answer.",
+];

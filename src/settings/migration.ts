@@ -1,8 +1,10 @@
 // Brings saved data.json up to the current settings version. Engine-safe (no 'obsidian'): pure
 // data in, data out. One function per version step; damaged fields fall back to defaults with a
 // warning; nothing throws; a plaintext API key is handed back so the plugin moves it to secret storage.
+import { RETIRED_DEFAULT_SYSTEM_PROMPTS } from "../core/types";
 import { PROVIDERS } from "../providers/types";
 import { DEFAULT_SETTINGS, FIELD_LABELS, SEND_KEYS, SETTINGS_VERSION, type DiscoverSettings } from "./settings";
+import { t } from "../i18n";
 
 type Raw = Record<string, unknown>;
 
@@ -29,7 +31,7 @@ function extractApiKey(raw: Raw, ctx: StepContext): Raw {
 	if (typeof apiKey === "string" && apiKey.trim()) {
 		ctx.legacyApiKey = apiKey.trim();
 		if (typeof rest.apiKeySecret !== "string" || !rest.apiKeySecret) rest.apiKeySecret = LEGACY_SECRET_NAME;
-		ctx.warnings.push("Your API key was moved out of the plugin's data file into Obsidian's secret storage.");
+		ctx.warnings.push(t("migration.keyMoved"));
 	}
 	return rest;
 }
@@ -93,11 +95,13 @@ function coerce(raw: Raw, warnings: string[]): DiscoverSettings {
 		if (!(key in raw) || raw[key] === undefined) continue;
 		const value = raw[key];
 		if (FIELD_TYPES[key](value)) out[key] = value;
-		else if (OPTIONAL.has(key)) warnings.push(`${FIELD_LABELS[key]}: the saved value was damaged and was cleared.`);
-		else warnings.push(`${FIELD_LABELS[key]}: the saved value ${describe(value)} was damaged; the default was used.`);
+		else if (OPTIONAL.has(key)) warnings.push(t("migration.cleared", { field: FIELD_LABELS[key] }));
+		else warnings.push(t("migration.defaulted", { field: FIELD_LABELS[key], value: describe(value) }));
 	}
 	const unknown = Object.keys(raw).filter((k) => !(k in FIELD_TYPES));
-	if (unknown.length) warnings.push(`Ignored unknown saved settings: ${unknown.join(", ")}.`);
+	if (unknown.length) warnings.push(t("migration.unknown", { names: unknown.join(", ") }));
+	// A default prompt never edited follows the default (today's asks for the person's language).
+	if (RETIRED_DEFAULT_SYSTEM_PROMPTS.includes(settings.systemPrompt)) settings.systemPrompt = DEFAULT_SETTINGS.systemPrompt;
 	settings.settingsVersion = SETTINGS_VERSION;
 	return settings;
 }
@@ -107,12 +111,12 @@ export function migrateSettings(input: unknown): MigrationResult {
 	const ctx: StepContext = { warnings: [] };
 	if (input === null || input === undefined) return { settings: { ...DEFAULT_SETTINGS }, warnings: [] };
 	if (typeof input !== "object" || Array.isArray(input)) {
-		return { settings: { ...DEFAULT_SETTINGS }, warnings: ["The saved settings were not readable; the defaults were used."] };
+		return { settings: { ...DEFAULT_SETTINGS }, warnings: [t("migration.unreadable")] };
 	}
 	let raw: Raw = { ...(input as Raw) };
 	let version = versionOf(raw);
 	if (version > SETTINGS_VERSION) {
-		ctx.warnings.push(`These settings were saved by a newer version of Discover (settings version ${version}); this version uses the settings it knows and leaves the others as they are.`);
+		ctx.warnings.push(t("migration.newer", { version: String(version) }));
 	}
 	while (version < SETTINGS_VERSION) {
 		const step = MIGRATIONS[version];
@@ -120,7 +124,7 @@ export function migrateSettings(input: unknown): MigrationResult {
 		try {
 			raw = step(raw, ctx);
 		} catch {
-			ctx.warnings.push(`Could not update settings from version ${version}; the fields that could be read were kept.`);
+			ctx.warnings.push(t("migration.stepFailed", { version: String(version) }));
 		}
 		version++;
 	}

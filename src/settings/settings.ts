@@ -2,6 +2,7 @@
 // 'obsidian' (scripts and tests use it headless). Migration of saved data: settingsMigration.ts.
 import { DEFAULT_CHAT_SETTINGS, type ChatSettings } from "../core/types";
 import { DEFAULT_BASE_URLS, PROVIDERS, type ProviderName } from "../providers/types";
+import { t, type PlainKey } from "../i18n";
 
 /** How a message is sent: Enter (Shift+Enter adds a line), or Ctrl/Cmd+Enter (Enter adds a line, for long prompts). */
 export const SEND_KEYS = ["enter", "mod-enter"] as const;
@@ -48,26 +49,30 @@ export const DEFAULT_SETTINGS: DiscoverSettings = {
 };
 
 /** What each setting is called in the settings tab; messages about a field use these names. */
-export const FIELD_LABELS: Record<keyof DiscoverSettings, string> = {
-	maxPromptTokens: "Context size",
-	reservedResponseTokens: "Tokens reserved for the answer",
-	recentMessagesToKeep: "Recent messages to keep",
-	minRecentMessagesToKeep: "Fewest recent messages to keep",
-	systemPrompt: "System prompt",
-	provider: "Provider",
-	baseUrl: "Base URL",
-	model: "Model",
-	apiKeySecret: "API key",
-	includeActiveNote: "Include the active note",
-	loadRemoteImages: "Load images from the web in answers",
-	sendKey: "Send with",
-	sessionsFolder: "Chats folder",
-	exportFolder: "Export folder",
-	includeThinkingInExports: "Include thinking in exports",
-	activeSessionId: "Active chat",
-	calibration: "Token calibration",
-	settingsVersion: "Settings version",
+const FIELD_LABEL_KEYS: Record<keyof DiscoverSettings, PlainKey> = {
+	maxPromptTokens: "field.maxPromptTokens",
+	reservedResponseTokens: "field.reservedResponseTokens",
+	recentMessagesToKeep: "field.recentMessagesToKeep",
+	minRecentMessagesToKeep: "field.minRecentMessagesToKeep",
+	systemPrompt: "field.systemPrompt",
+	provider: "field.provider",
+	baseUrl: "field.baseUrl",
+	model: "field.model",
+	apiKeySecret: "field.apiKeySecret",
+	includeActiveNote: "field.includeActiveNote",
+	loadRemoteImages: "field.loadRemoteImages",
+	sendKey: "field.sendKey",
+	sessionsFolder: "field.sessionsFolder",
+	exportFolder: "field.exportFolder",
+	includeThinkingInExports: "field.includeThinkingInExports",
+	activeSessionId: "field.activeSessionId",
+	calibration: "field.calibration",
+	settingsVersion: "field.settingsVersion",
 };
+
+/** What each setting is called, in the person's language: read when shown (getters), never at load. */
+export const FIELD_LABELS = {} as Record<keyof DiscoverSettings, string>;
+for (const [field, key] of Object.entries(FIELD_LABEL_KEYS)) Object.defineProperty(FIELD_LABELS, field, { get: () => t(key), enumerable: true });
 
 /**
  * Limits the budget settings must respect; the settings tab shows them as input minimums. They are
@@ -95,13 +100,12 @@ export interface SettingsIssue {
 	related?: keyof DiscoverSettings;
 }
 
-const fmt = (n: number): string => n.toLocaleString("en-US");
 
-function wholeNumberIssue(field: keyof DiscoverSettings, value: unknown, min: number, max: number | undefined, unit: string): SettingsIssue | null {
-	if (typeof value !== "number" || !Number.isFinite(value)) return { field, message: "Enter a number." };
-	if (!Number.isInteger(value)) return { field, message: "Enter a whole number." };
-	if (value < min) return { field, message: `Must be at least ${fmt(min)}${unit}.` };
-	if (max !== undefined && value > max) return { field, message: `Must be at most ${fmt(max)}${unit}.` };
+function wholeNumberIssue(field: keyof DiscoverSettings, value: unknown, min: number, max: number | undefined, tokens: boolean): SettingsIssue | null {
+	if (typeof value !== "number" || !Number.isFinite(value)) return { field, message: t("valid.number") };
+	if (!Number.isInteger(value)) return { field, message: t("valid.wholeNumber") };
+	if (value < min) return { field, message: tokens ? t("valid.atLeastTokens", { min }) : t("valid.atLeast", { min }) };
+	if (max !== undefined && value > max) return { field, message: tokens ? t("valid.atMostTokens", { max }) : t("valid.atMost", { max }) };
 	return null;
 }
 
@@ -110,11 +114,11 @@ const FOLDER_UNSAFE = /[*"<>:|?#^[\]]/;
 const hasControlCharacter = (text: string): boolean => [...text].some((c) => c.charCodeAt(0) < 0x20 || c === "\u007f");
 
 function folderIssue(field: keyof DiscoverSettings, value: unknown): SettingsIssue | null {
-	if (typeof value !== "string" || !value.replace(/[\\/]/g, "").trim()) return { field, message: "Enter a folder path inside the vault." };
+	if (typeof value !== "string" || !value.replace(/[\\/]/g, "").trim()) return { field, message: t("valid.folderEmpty") };
 	const parts = value.split(/[\\/]/).map((part) => part.trim());
-	if (parts.includes("..")) return { field, message: "The folder must be inside the vault: remove “..”." };
-	if (parts.includes(".")) return { field, message: "Remove “.” from the path: name each folder." };
-	if (FOLDER_UNSAFE.test(value) || hasControlCharacter(value)) return { field, message: "Folder names cannot contain * \" < > : | ? # ^ [ ] or control characters." };
+	if (parts.includes("..")) return { field, message: t("valid.folderOutside") };
+	if (parts.includes(".")) return { field, message: t("valid.folderDot") };
+	if (FOLDER_UNSAFE.test(value) || hasControlCharacter(value)) return { field, message: t("valid.folderChars") };
 	return null;
 }
 
@@ -138,9 +142,9 @@ export function validateSettings(s: DiscoverSettings): SettingsIssue[] {
 		if (issue) issues.push(issue);
 	};
 
-	const maxIssue = wholeNumberIssue("maxPromptTokens", s.maxPromptTokens, LIMITS.maxPromptTokens.min, LIMITS.maxPromptTokens.max, " tokens");
+	const maxIssue = wholeNumberIssue("maxPromptTokens", s.maxPromptTokens, LIMITS.maxPromptTokens.min, LIMITS.maxPromptTokens.max, true);
 	push(maxIssue);
-	const reservedIssue = wholeNumberIssue("reservedResponseTokens", s.reservedResponseTokens, LIMITS.reservedResponseTokens.min, undefined, " tokens");
+	const reservedIssue = wholeNumberIssue("reservedResponseTokens", s.reservedResponseTokens, LIMITS.reservedResponseTokens.min, undefined, true);
 	push(reservedIssue);
 	if (!maxIssue && !reservedIssue && s.reservedResponseTokens > s.maxPromptTokens - LIMITS.promptRoom) {
 		const most = s.maxPromptTokens - LIMITS.promptRoom;
@@ -148,35 +152,35 @@ export function validateSettings(s: DiscoverSettings): SettingsIssue[] {
 			field: "reservedResponseTokens",
 			related: "maxPromptTokens",
 			// Shown under both fields, so it names both.
-			message: `${FIELD_LABELS.reservedResponseTokens} (${fmt(s.reservedResponseTokens)}) must leave ${fmt(LIMITS.promptRoom)} of the context size (${fmt(s.maxPromptTokens)}) for the prompt: use at most ${fmt(most)}, or a larger context size.`,
+			message: t("valid.reserveRoom", { reserved: FIELD_LABELS.reservedResponseTokens, value: s.reservedResponseTokens, room: LIMITS.promptRoom, size: s.maxPromptTokens, most }),
 		});
 	}
 
-	const keepIssue = wholeNumberIssue("recentMessagesToKeep", s.recentMessagesToKeep, LIMITS.recentMessagesToKeep.min, LIMITS.recentMessagesToKeep.max, "");
+	const keepIssue = wholeNumberIssue("recentMessagesToKeep", s.recentMessagesToKeep, LIMITS.recentMessagesToKeep.min, LIMITS.recentMessagesToKeep.max, false);
 	push(keepIssue);
-	const minIssue = wholeNumberIssue("minRecentMessagesToKeep", s.minRecentMessagesToKeep, LIMITS.minRecentMessagesToKeep.min, undefined, "");
+	const minIssue = wholeNumberIssue("minRecentMessagesToKeep", s.minRecentMessagesToKeep, LIMITS.minRecentMessagesToKeep.min, undefined, false);
 	push(minIssue);
 	if (!keepIssue && !minIssue && s.minRecentMessagesToKeep > s.recentMessagesToKeep) {
 		push({
 			field: "minRecentMessagesToKeep",
 			related: "recentMessagesToKeep",
-			message: `${FIELD_LABELS.minRecentMessagesToKeep} (${fmt(s.minRecentMessagesToKeep)}) must not be more than ${FIELD_LABELS.recentMessagesToKeep.toLowerCase()} (${fmt(s.recentMessagesToKeep)}).`,
+			message: t("valid.minAboveKeep", { min: FIELD_LABELS.minRecentMessagesToKeep, value: s.minRecentMessagesToKeep, keep: FIELD_LABELS.recentMessagesToKeep, keepValue: s.recentMessagesToKeep }),
 		});
 	}
 
-	if (typeof s.systemPrompt !== "string") push({ field: "systemPrompt", message: "Enter the instructions as text." });
-	if (!PROVIDERS.includes(s.provider)) push({ field: "provider", message: "Choose Ollama, an OpenAI-compatible server or Anthropic." });
+	if (typeof s.systemPrompt !== "string") push({ field: "systemPrompt", message: t("valid.systemPrompt") });
+	if (!PROVIDERS.includes(s.provider)) push({ field: "provider", message: t("valid.provider") });
 	if (typeof s.baseUrl !== "string" || !isHttpUrl(s.baseUrl.trim())) {
-		push({ field: "baseUrl", message: "Enter an address starting with http:// or https://, such as http://localhost:11434." });
+		push({ field: "baseUrl", message: t("valid.baseUrl") });
 	}
-	if (typeof s.model !== "string") push({ field: "model", message: "Enter a model name." });
+	if (typeof s.model !== "string") push({ field: "model", message: t("valid.model") });
 	if (typeof s.apiKeySecret !== "string" || (s.apiKeySecret !== "" && !SECRET_NAME.test(s.apiKeySecret))) {
-		push({ field: "apiKeySecret", message: "Choose a secret: its name uses lowercase letters, digits and dashes." });
+		push({ field: "apiKeySecret", message: t("valid.secret") });
 	}
-	if (typeof s.includeActiveNote !== "boolean") push({ field: "includeActiveNote", message: "Must be on or off." });
-	if (typeof s.includeThinkingInExports !== "boolean") push({ field: "includeThinkingInExports", message: "Must be on or off." });
-	if (typeof s.loadRemoteImages !== "boolean") push({ field: "loadRemoteImages", message: "Must be on or off." });
-	if (!(SEND_KEYS as readonly unknown[]).includes(s.sendKey)) push({ field: "sendKey", message: "Choose Enter or Ctrl/Cmd+Enter." });
+	if (typeof s.includeActiveNote !== "boolean") push({ field: "includeActiveNote", message: t("valid.onOff") });
+	if (typeof s.includeThinkingInExports !== "boolean") push({ field: "includeThinkingInExports", message: t("valid.onOff") });
+	if (typeof s.loadRemoteImages !== "boolean") push({ field: "loadRemoteImages", message: t("valid.onOff") });
+	if (!(SEND_KEYS as readonly unknown[]).includes(s.sendKey)) push({ field: "sendKey", message: t("valid.sendKey") });
 	push(folderIssue("sessionsFolder", s.sessionsFolder));
 	push(folderIssue("exportFolder", s.exportFolder));
 	return issues;

@@ -3,6 +3,7 @@
 // the plugin hands in its data file and its secret storage.
 import { DEFAULT_SETTINGS, FIELD_LABELS, SETTINGS_VERSION, sanitizeSettings, type DiscoverSettings } from "./settings";
 import { LEGACY_SECRET_NAME, migrateSettings } from "./migration";
+import { formatList, t } from "../i18n";
 
 /** What the store needs from the plugin: its data file and Obsidian's secret storage. */
 export interface SettingsHost {
@@ -37,13 +38,13 @@ export class SettingsStore {
 			raw = await this.host.loadData();
 		} catch {
 			// A damaged data.json: start from defaults, but leave the file alone until something is saved.
-			notes.push("The settings file could not be read; the defaults are in use.");
+			notes.push(t("plugin.settingsUnreadable"));
 		}
 		const migrated = migrateSettings(raw);
 		const { settings, reset } = sanitizeSettings(migrated.settings);
 		notes.push(...migrated.warnings);
 		if (reset.length) {
-			notes.push(`Some settings were invalid and were reset to their defaults: ${reset.map((r) => FIELD_LABELS[r.field]).join(", ")}.`);
+			notes.push(t("plugin.settingsReset", { fields: formatList(reset.map((r) => FIELD_LABELS[r.field])) }));
 		}
 
 		let keySafe = true;
@@ -96,10 +97,10 @@ export class SettingsStore {
 			if (held !== null && held !== key) name = `${LEGACY_SECRET_NAME}-${(this.host.now ?? Date.now)().toString(36)}`;
 			if (held !== key) storage.setSecret(name, key);
 			if (!named || named === LEGACY_SECRET_NAME) settings.apiKeySecret = name;
-			else notes?.push(`Your old API key was kept in secret storage as “${name}”; the secret you chose stays in use.`);
+			else notes?.push(t("plugin.legacyKeyKeptAs", { name }));
 			return true;
 		} catch {
-			notes?.push("The API key could not be moved into secret storage yet; it stays in the plugin's data file and is moved the next time settings are saved.");
+			notes?.push(t("plugin.legacyKeyNotMoved"));
 			return false;
 		}
 	}

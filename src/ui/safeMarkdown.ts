@@ -9,6 +9,7 @@
 import { MarkdownRenderer } from "obsidian";
 import type { App, Component } from "obsidian";
 import { findRemoteLoads, hostOf, type RemoteLoad } from "../sessions/remoteImages";
+import { t } from "../i18n";
 
 const OPEN = "\ue000";
 const CLOSE = "\ue001";
@@ -122,8 +123,8 @@ export function imagePlaceholder(url: string, alt: string): HTMLElement {
 	const host = hostOf(url);
 	const target = loadableUrl(url);
 	const title = alt !== "" ? `${alt}\n${url}` : url;
-	if (!target) return createSpan({ cls: "discover-chat-remote-image", text: `Image from ${host}`, attr: { title } });
-	const button = createEl("button", { cls: "discover-chat-remote-image", text: `Image from ${host} — load`, attr: { type: "button", title, "aria-label": `Load the image from ${host}` } });
+	if (!target) return createSpan({ cls: "discover-chat-remote-image", text: t("image.from", { host }), attr: { title } });
+	const button = createEl("button", { cls: "discover-chat-remote-image", text: t("image.fromLoad", { host }), attr: { type: "button", title, "aria-label": t("image.load", { host }) } });
 	button.addEventListener("click", (event) => {
 		// Inside a link (`[![…](…)](…)`), the click loads the image and does not follow the link.
 		event.preventDefault();

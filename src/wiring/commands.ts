@@ -6,14 +6,15 @@ import { DiscoverView } from "../ui/panel/DiscoverView";
 import { openDiscoverPanel } from "./openPanel";
 import { SLASH_COMMANDS } from "../ui/panel/slashCommands";
 import { VIEW_TYPE_DISCOVER } from "../ui/viewType";
+import { t } from "../i18n";
 
 export function registerDiscoverCommands(plugin: Plugin): void {
 	const { workspace } = plugin.app;
-	plugin.addCommand({ id: "new-chat", name: "New chat", callback: () => void withPanel(plugin, (view) => view.startNewChat()) });
-	plugin.addCommand({ id: "open-chat-history", name: "Open chat history", callback: () => void withPanel(plugin, (view) => view.showHistory()) });
+	plugin.addCommand({ id: "new-chat", name: t("command.newChat"), callback: () => void withPanel(plugin, (view) => view.startNewChat()) });
+	plugin.addCommand({ id: "open-chat-history", name: t("command.history"), callback: () => void withPanel(plugin, (view) => view.showHistory()) });
 	plugin.addCommand({
 		id: "ask-about-selection",
-		name: "Ask about selection",
+		name: t("command.askSelection"),
 		editorCheckCallback: (checking, editor, ctx) => {
 			if (!hasSelection(editor)) return false;
 			if (!checking) void askAboutSelection(plugin, editor, ctx);
@@ -23,7 +24,7 @@ export function registerDiscoverCommands(plugin: Plugin): void {
 	plugin.addCommand({
 		id: "insert-last-answer",
 		// "cursor" is in the lint rule's brand list (the Cursor editor), so the name avoids the word.
-		name: "Insert last answer into the note",
+		name: t("command.insertAnswer"),
 		editorCheckCallback: (checking, editor) => {
 			const answer = openView(plugin)?.lastAnswer();
 			if (answer === undefined) return false;
@@ -35,7 +36,7 @@ export function registerDiscoverCommands(plugin: Plugin): void {
 	if (summarize) {
 		plugin.addCommand({
 			id: "summarize-note",
-			name: "Summarize this note",
+			name: t("command.summarize"),
 			checkCallback: (checking) => {
 				if (workspace.getActiveFile()?.extension !== "md") return false;
 				// The same request as typing /summarize: the whole note, without the conversation.
@@ -46,7 +47,7 @@ export function registerDiscoverCommands(plugin: Plugin): void {
 	}
 	plugin.addCommand({
 		id: "focus-chat-input",
-		name: "Focus the chat input",
+		name: t("command.focus"),
 		callback: () =>
 			void withPanel(plugin, (view) => {
 				workspace.setActiveLeaf(view.leaf, { focus: true });
@@ -55,7 +56,7 @@ export function registerDiscoverCommands(plugin: Plugin): void {
 	});
 	plugin.addCommand({
 		id: "stop-answer",
-		name: "Stop the answer",
+		name: t("command.stop"),
 		checkCallback: (checking) => {
 			const view = openView(plugin);
 			if (!view?.isAnswering) return false;
@@ -69,7 +70,7 @@ export function registerDiscoverCommands(plugin: Plugin): void {
 			if (!hasSelection(editor)) return;
 			menu.addItem((item) =>
 				item
-					.setTitle("Ask about selection in chat")
+					.setTitle(t("command.askSelectionMenu"))
 					.setIcon("messages-square")
 					.setSection("selection")
 					.onClick(() => void askAboutSelection(plugin, editor, info)),

@@ -4,6 +4,7 @@ import type { DiscoverHost } from "../ui/host";
 import { pluginRuntimeFactory } from "./factories";
 import { openDiscoverPanel } from "./openPanel";
 import { VIEW_TYPE_DISCOVER } from "../ui/viewType";
+import { t } from "../i18n";
 
 /**
  * Registers the chat panel, its ribbon icon and the "Open chat" command. Nothing is built here:
@@ -11,8 +12,8 @@ import { VIEW_TYPE_DISCOVER } from "../ui/viewType";
  */
 export function registerDiscoverPanel(plugin: Plugin & DiscoverHost): void {
 	plugin.registerView(VIEW_TYPE_DISCOVER, (leaf) => new DiscoverView(leaf, plugin, pluginRuntimeFactory));
-	plugin.addRibbonIcon("messages-square", "Open chat", () => void openDiscoverPanel(plugin));
-	plugin.addCommand({ id: "open-chat", name: "Open chat", callback: () => void openDiscoverPanel(plugin) });
+	plugin.addRibbonIcon("messages-square", t("command.openChat"), () => void openDiscoverPanel(plugin));
+	plugin.addCommand({ id: "open-chat", name: t("command.openChat"), callback: () => void openDiscoverPanel(plugin) });
 }
 
 /** Settings changed (the settings tab, or sync): every open panel shows what they now say. */

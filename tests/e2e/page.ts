@@ -11,6 +11,8 @@ interface BootOptions {
 	adapterFiles: Record<string, string>;
 	manifest: O.PluginManifest;
 	open: string;
+	/** What getLanguage() reports, as Obsidian's language setting ("en", "ja", "zh"...); "en" by default. */
+	language?: string;
 }
 
 interface PluginLike extends O.Plugin {
@@ -36,6 +38,7 @@ const e2e = {
 
 	async boot(opts: BootOptions): Promise<{ firstMs: number; firstSyncMs: number; medianMs: number }> {
 		drawIcons(document.body);
+		harness.setAppLanguage(opts.language ?? "en");
 		const app = await harness.createTestApp({ files: opts.files });
 		for (const [path, data] of Object.entries(opts.adapterFiles)) {
 			await app.vault.adapter.mkdir(path.split("/").slice(0, -1).join("/"));

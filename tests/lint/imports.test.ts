@@ -61,6 +61,10 @@ describe("the import scanner (so the rules below can fail)", () => {
 			[at("src/chat/d.ts"), ["../settings/settings"]],
 			[at("src/context/fit.ts"), ["../chat/promptCost", "../core/types", "./terms", "obsidian"]],
 			[at("src/chat/usesContext.ts"), ["../context/fit"]],
+			[at("src/chat/e.ts"), ["../i18n/index"]],
+			[at("src/i18n/x.ts"), ["obsidian", "../ui/view", "../core/types", "./en"]],
+			[at("src/ui/y.ts"), ["../i18n/index"]],
+			[at("src/settings/z.ts"), ["../i18n/index"]],
 		]);
 		const refs = (f: string): ImportRef[] => (imports.get(f) ?? []).map((specifier) => ({ specifier, kind: "type", names: [], line: 1 }));
 		const resolve = (from: string, spec: string): string | undefined => (spec.startsWith(".") ? `${join(from, "..", spec)}.ts` : undefined);
@@ -74,14 +78,18 @@ describe("the import scanner (so the rules below can fail)", () => {
 			"src/chat/d.ts → src/settings/settings.ts",
 			"src/context/fit.ts → src/chat/promptCost.ts",
 			"src/context/fit.ts → obsidian",
+			"src/chat/e.ts → src/i18n/index.ts",
+			"src/i18n/x.ts → obsidian",
+			"src/i18n/x.ts → src/ui/view.ts",
+			"src/i18n/x.ts → src/core/types.ts",
 		]);
 	});
 });
 
 describe("engine layering", () => {
-	it("no engine module imports the UI, the wiring or 'obsidian'; the UI never imports the wiring; providers and sessions never import src/chat; src/context imports only src/core; src/core imports only itself, and its vocabulary nothing", () => {
+	it("no engine module imports the UI, the wiring or 'obsidian'; the UI never imports the wiring; providers and sessions never import src/chat; src/context imports only src/core; src/core imports only itself, and its vocabulary nothing; the chat engine never imports src/i18n, which imports nothing outside itself", () => {
 		const files = sourceFiles();
-		expect(files.map(rel)).toEqual(expect.arrayContaining(["src/core/types.ts", "src/context/relevanceFit.ts", "src/context/NoteIndex.ts", "src/chat/ChatService.ts", "src/providers/index.ts", "src/sessions/SessionManager.ts", "src/settings/settingsStore.ts", "src/ui/panel/DiscoverView.ts", "src/wiring/chatRuntime.ts"]));
+		expect(files.map(rel)).toEqual(expect.arrayContaining(["src/core/types.ts", "src/context/relevanceFit.ts", "src/context/NoteIndex.ts", "src/chat/ChatService.ts", "src/providers/index.ts", "src/sessions/SessionManager.ts", "src/settings/settingsStore.ts", "src/ui/panel/DiscoverView.ts", "src/wiring/chatRuntime.ts", "src/i18n/index.ts"]));
 		expect(layeringViolations(files)).toEqual([]);
 	});
 });

@@ -7,6 +7,10 @@
 // which together are the engine (never 'obsidian'); then the UI (src/ui), then the Obsidian wiring
 // (src/wiring: builds the engine for the panel, registers views and commands), then src/main.ts.
 // Imports point down, never up.
+// src/i18n (the UI's message catalogue and Intl formatters) sits beside the UI: the UI, the wiring,
+// main.ts and src/settings (whose names and checks the settings tab shows) use it; the chat engine
+// never does (its texts are English, for the model, scripts and the terminal); and it imports nothing
+// outside itself: not 'obsidian' (main.ts passes getLanguage() in), not the engine.
 import { fileImports, rel, resolveLocal, type ImportRef } from "./sourceGraph";
 
 export const ENGINE = /^src\/(core|context|chat|providers|sessions|settings)\//;
@@ -20,9 +24,22 @@ interface LayerRule {
 }
 
 const isEngine = (f: string): boolean => ENGINE.test(f);
+
+/** The UI's language: catalogue, t() and formatters. */
+export const I18N = /^src\/i18n\//;
 const isAboveUi = (f: string): boolean => f.startsWith("src/wiring/") || f === "src/main.ts";
 
 export const LAYER_RULES: LayerRule[] = [
+	{
+		applies: (f) => isEngine(f) && !f.startsWith("src/settings/"),
+		forbids: (t) => t.file !== undefined && I18N.test(t.file),
+		why: "the engine's texts are English (for the model, scripts and the terminal); the UI translates what it shows",
+	},
+	{
+		applies: (f) => I18N.test(f),
+		forbids: (t) => t.packageName !== undefined || (t.file !== undefined && !I18N.test(t.file)),
+		why: "src/i18n imports nothing outside itself: no 'obsidian' (the UI passes the language in), no engine, no UI",
+	},
 	{
 		applies: isEngine,
 		forbids: (t) => t.packageName === "obsidian" || (t.file !== undefined && (t.file.startsWith("src/ui/") || isAboveUi(t.file))),

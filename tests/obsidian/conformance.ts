@@ -158,6 +158,7 @@ export function typeConformance(el: HTMLElement, app: R.App, leaf: R.WorkspaceLe
 		setTooltip: R.setTooltip satisfies (el: HTMLElement, tooltip: string) => void,
 		requestUrl: R.requestUrl satisfies typeof O.requestUrl,
 		debounce: R.debounce satisfies typeof O.debounce,
+		getLanguage: R.getLanguage satisfies typeof O.getLanguage,
 		platform: R.Platform satisfies typeof O.Platform,
 		render: R.MarkdownRenderer.render satisfies (app: O.App, markdown: string, el: HTMLElement, sourcePath: string, component: O.Component) => Promise<void>,
 		renderMarkdown: R.MarkdownRenderer.renderMarkdown satisfies typeof O.MarkdownRenderer.renderMarkdown,

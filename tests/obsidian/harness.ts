@@ -2,7 +2,7 @@
 import type * as O from "obsidian";
 import { App } from "./app";
 import { SecretComponent } from "./components";
-import { Platform, setRequestUrlHandler, Tasks, type RequestUrlHandler } from "./misc";
+import { Platform, setAppLanguage, setRequestUrlHandler, Tasks, type RequestUrlHandler } from "./misc";
 import { shownNotices } from "./modal";
 import { normalizePath, parentPath } from "./paths";
 import type { Plugin } from "./plugin";
@@ -11,7 +11,7 @@ import { Menu } from "./menu";
 import { MarkdownView } from "./views";
 import type { WorkspaceLeaf } from "./workspace";
 
-export { setRequestUrlHandler, type RequestUrlHandler };
+export { setAppLanguage, setRequestUrlHandler, type RequestUrlHandler };
 export { App } from "./app";
 export { InMemoryAdapter } from "./adapter";
 

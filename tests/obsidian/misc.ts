@@ -1,4 +1,4 @@
-// Platform, requestUrl and debounce.
+// Platform, requestUrl, debounce and getLanguage.
 import type * as O from "obsidian";
 
 /** Desktop by default; tests flip fields to exercise mobile paths. */
@@ -90,4 +90,17 @@ export class Tasks {
 	promise(): Promise<unknown[]> {
 		return Promise.all(this.pending);
 	}
+}
+
+/** The app's language, as Obsidian's settings would hold it; "en" unless a test sets another. */
+let appLanguage = "en";
+
+/** Not Obsidian API: the language getLanguage() reports ("en", "zh", "zh-TW", "ja"...), as if chosen in Obsidian's settings. */
+export function setAppLanguage(code: string): void {
+	appLanguage = code;
+}
+
+/** Obsidian's getLanguage(): the code of the language the app is set to; "en" by default. */
+export function getLanguage(): string {
+	return appLanguage;
 }

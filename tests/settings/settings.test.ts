@@ -34,7 +34,7 @@ describe("validateSettings", () => {
 		[{ reservedResponseTokens: 63 }, "reservedResponseTokens", /at least 64/],
 		[{ reservedResponseTokens: 8000 }, "reservedResponseTokens", /must leave 512 of the context size \(8,192\)/],
 		[{ recentMessagesToKeep: 0, minRecentMessagesToKeep: 0 }, "recentMessagesToKeep", /at least 1/],
-		[{ minRecentMessagesToKeep: 7 }, "minRecentMessagesToKeep", /must not be more than recent messages to keep \(6\)/],
+		[{ minRecentMessagesToKeep: 7 }, "minRecentMessagesToKeep", /must not be more than “Recent messages to keep” \(6\)/],
 		[{ baseUrl: "localhost:11434" }, "baseUrl", /http:\/\/ or https:\/\//],
 		[{ baseUrl: "ftp://example.org" }, "baseUrl", /http:\/\//],
 		[{ apiKeySecret: "My Key" }, "apiKeySecret", /lowercase/],

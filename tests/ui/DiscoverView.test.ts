@@ -214,7 +214,7 @@ describe("context chip", () => {
 	it("follows the active note, and its toggle leaves the note out", async () => {
 		const m = await setup();
 		expect(m.q(".discover-chat-context-name").textContent).toBe("Alpha");
-		expect(m.q(".discover-chat-context-fit").textContent).toBe("whole note");
+		expect(m.q(".discover-chat-context-fit").textContent).toBe("Whole note");
 		const beta = m.app.vault.getFileByPath("Notes/Beta.md")!;
 		await m.app.workspace.getLeaf(true).openFile(beta);
 		await flush();
@@ -231,7 +231,7 @@ describe("context chip", () => {
 	it("starts with the note left out when the setting says so", async () => {
 		const m = await setup({ settings: { includeActiveNote: false } });
 		expect(m.q(".discover-chat-context-chip").getAttr("aria-pressed")).toBe("false");
-		expect(m.q(".discover-chat-context-fit").textContent).toBe("not included");
+		expect(m.q(".discover-chat-context-fit").textContent).toBe("Not included");
 		await type(m, "Without the note");
 		expect(m.chat.sent[0]!.opts.context).toBeUndefined();
 	});
@@ -239,12 +239,12 @@ describe("context chip", () => {
 	it("shows how much of a long note fits", async () => {
 		const m = await setup({ files: { "Long.md": "word ".repeat(40_000) }, open: "Long.md" });
 		await flush();
-		expect(m.q(".discover-chat-context-fit").textContent).toMatch(/^first \d{1,2}%$/);
+		expect(m.q(".discover-chat-context-fit").textContent).toMatch(/^First \d{1,2}%$/);
 		m.chat.budget = 40;
 		typeInto(m.input(), "x");
 		m.view.setDraft("y");
 		await wait(200);
-		expect(m.q(".discover-chat-context-fit").textContent).toBe("not included: budget full");
+		expect(m.q(".discover-chat-context-fit").textContent).toBe("Not included: budget full");
 	});
 
 	it("can send the selection instead of the note", async () => {
@@ -264,14 +264,14 @@ describe("budget meter", () => {
 		const m = await setup({ open: null });
 		const meter = m.q(".discover-chat-meter");
 		// The same budget the settings tab names (8,192 − 512); the engine's own limit is in the tooltip.
-		expect(meter.textContent).toMatch(/^\d+ \/ 7\.7k tokens$/);
+		expect(meter.textContent).toMatch(/^\d+ \/ 7\.7K tokens$/);
 		expect(meter.getAttr("aria-label")).toContain("of 7,680 tokens");
 		expect(meter.getAttr("aria-label")).toContain("summarized from about 6,528");
 		expect([meter.getAttr("role"), meter.getAttr("aria-valuemax")]).toEqual(["meter", "7680"]);
 		expect(meter.hasClass("discover-chat-meter-warn")).toBe(false);
 		m.view.setDraft("x".repeat(4 * 4700));
 		await wait(200);
-		expect(meter.textContent).toBe("4.8k / 7.7k tokens");
+		expect(meter.textContent).toBe("4.8K / 7.7K tokens");
 		expect(meter.hasClass("discover-chat-meter-warn")).toBe(true);
 		m.view.setDraft("x".repeat(4 * 6300));
 		await wait(200);
@@ -353,7 +353,7 @@ describe("sessions", () => {
 		const title = m.q<HTMLButtonElement>(".discover-chat-title");
 		expect(title.querySelector(".discover-chat-title-text")?.textContent).toBe("First question");
 		expect(title.querySelector(".discover-chat-title-pencil svg.lucide-pencil")).not.toBeNull();
-		expect(title.getAttribute("aria-label")).toBe('Rename "First question"');
+		expect(title.getAttribute("aria-label")).toBe("Rename “First question”");
 	});
 
 	it("remembers the chat and shows its title as soon as the question is saved, before the answer", async () => {

@@ -116,7 +116,7 @@ describe("Settings tab: the budget", () => {
 		const { input, messageOf, plugin } = await setup();
 		typeInto(input("Fewest recent messages to keep"), "7");
 		await flush();
-		expect(messageOf("Fewest recent messages to keep")).toMatch(/must not be more than recent messages to keep \(6\)/);
+		expect(messageOf("Fewest recent messages to keep")).toMatch(/must not be more than “Recent messages to keep” \(6\)/);
 		expect(messageOf("Recent messages to keep")).toMatch(/must not be more than/);
 		typeInto(input("Recent messages to keep"), "2.5");
 		await flush();

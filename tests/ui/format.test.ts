@@ -1,20 +1,23 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { contextFitLabel, formatTokens, formatWhen, meterLevel } from "../../src/ui/format";
+import { formatTokenCount, formatWhen } from "../../src/i18n";
+import { contextFitLabel, meterLevel } from "../../src/ui/format";
 
-describe("formatTokens", () => {
-	it("reads like the meter in the issue", () => {
+const formatTokens = (n: number): string => formatTokenCount(n, "en");
+
+describe("formatTokenCount (English)", () => {
+	it("reads like the meter in the issue, abbreviated as English Intl does", () => {
 		expect(formatTokens(950)).toBe("950");
-		expect(formatTokens(3140)).toBe("3.1k");
-		expect(formatTokens(7680)).toBe("7.7k");
-		expect(formatTokens(8000)).toBe("8k");
-		expect(formatTokens(131072)).toBe("131k");
+		expect(formatTokens(3140)).toBe("3.1K");
+		expect(formatTokens(7680)).toBe("7.7K");
+		expect(formatTokens(8000)).toBe("8K");
+		expect(formatTokens(131072)).toBe("131K");
 	});
 
 	it("never prints more than one decimal or a negative number", () => {
 		fc.assert(
 			fc.property(fc.integer({ min: -10, max: 10_000_000 }), (n) => {
-				expect(formatTokens(n)).toMatch(/^\d+(\.\d)?k?$/);
+				expect(formatTokens(n)).toMatch(/^\d+(\.\d)?[KMB]?$/);
 			}),
 		);
 	});
@@ -41,17 +44,17 @@ describe("meterLevel", () => {
 
 describe("contextFitLabel", () => {
 	it("names whole, partial and none", () => {
-		expect(contextFitLabel({ included: "whole", fraction: 1 })).toBe("whole note");
-		expect(contextFitLabel({ included: "partial", fraction: 0.624 })).toBe("first 62%");
-		expect(contextFitLabel({ included: "none", fraction: 0 })).toBe("not included: budget full");
+		expect(contextFitLabel({ included: "whole", fraction: 1 })).toBe("Whole note");
+		expect(contextFitLabel({ included: "partial", fraction: 0.624 })).toBe("First 62%");
+		expect(contextFitLabel({ included: "none", fraction: 0 })).toBe("Not included: budget full");
 	});
 
 	it("never calls a partial fit 0% or 100%", () => {
 		fc.assert(
 			fc.property(fc.double({ min: 0, max: 1, noNaN: true }), (fraction) => {
 				const label = contextFitLabel({ included: "partial", fraction });
-				expect(label).not.toBe("first 0%");
-				expect(label).not.toBe("first 100%");
+				expect(label).not.toBe("First 0%");
+				expect(label).not.toBe("First 100%");
 			}),
 		);
 	});

@@ -91,7 +91,7 @@ describe("DiscoverPlugin lifecycle", () => {
 		const plugin = await reload(app);
 		expect(plugin.settings).toMatchObject({ maxPromptTokens: 4096, reservedResponseTokens: 512, minRecentMessagesToKeep: 2, model: "m" });
 		expect(notices()).toHaveLength(1);
-		expect(notices()[0]).toMatch(/Tokens reserved for the answer, Fewest recent messages to keep/);
+		expect(notices()[0]).toMatch(/Tokens reserved for the answer and Fewest recent messages to keep/);
 		unloadPlugin(plugin);
 		clearNotices();
 		await reload(app);

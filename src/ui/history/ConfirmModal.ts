@@ -1,5 +1,6 @@
 import { Modal } from "obsidian";
 import type { App } from "obsidian";
+import { t } from "../../i18n";
 
 /** A yes/no question; resolves false when dismissed (Esc, click outside). */
 export function confirmAction(app: App, title: string, message: string, confirmText: string): Promise<boolean> {
@@ -25,7 +26,7 @@ class ConfirmModal extends Modal {
 		this.contentEl.createEl("p", { text: this.message });
 		const buttons = this.contentEl.createDiv({ cls: "modal-button-container" });
 		const ok = buttons.createEl("button", { cls: "mod-warning", text: this.confirmText, attr: { type: "button" } });
-		const cancel = buttons.createEl("button", { text: "Cancel", attr: { type: "button" } });
+		const cancel = buttons.createEl("button", { text: t("confirm.cancel"), attr: { type: "button" } });
 		ok.addEventListener("click", () => this.answer(true));
 		cancel.addEventListener("click", () => this.answer(false));
 		cancel.focus();

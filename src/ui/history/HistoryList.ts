@@ -1,7 +1,8 @@
-import { formatWhen } from "../format";
+import { formatWhen } from "../../i18n";
 import { appendHighlighted } from "./highlight";
 import { plainSnippet } from "./plainSnippet";
 import type { SearchHit, SessionSummary } from "../ports";
+import { t } from "../../i18n";
 
 /** Items added at a time: a page more than a tall modal shows, so scrolling never waits. */
 export const HISTORY_PAGE_SIZE = 100;
@@ -29,14 +30,14 @@ export class HistoryList {
 
 	constructor(parentEl: HTMLElement, private readonly handlers: HistoryListHandlers) {
 		// Plain buttons in a labelled group: a list role on buttons would hide that they are buttons.
-		this.el = parentEl.createDiv({ cls: "discover-chat-history-list", attr: { role: "group", "aria-label": "Chats" } });
+		this.el = parentEl.createDiv({ cls: "discover-chat-history-list", attr: { role: "group", "aria-label": t("history.chats") } });
 		this.el.addEventListener("scroll", () => this.onScroll(), { passive: true });
 	}
 
 	/** Saved chats, newest first; at least `minShown` items are rendered (to restore a scroll). */
 	showSessions(list: readonly SessionSummary[], minShown = 0): void {
 		if (list.length === 0) {
-			this.showMessage("No saved chats yet.");
+			this.showMessage(t("history.none"));
 			return;
 		}
 		this.reset(list.map((s) => () => this.renderSession(s)), minShown);
@@ -45,7 +46,7 @@ export class HistoryList {
 	/** Search hits, with their chat's title when known and the query marked in the snippet. */
 	showHits(hits: readonly SearchHit[], titles: ReadonlyMap<string, string>, query: string, minShown = 0): void {
 		if (hits.length === 0) {
-			this.showMessage("No messages match.");
+			this.showMessage(t("history.noMatch"));
 			return;
 		}
 		this.reset(hits.map((hit) => () => this.renderHit(hit, titles.get(hit.sessionId), query)), minShown);
@@ -134,7 +135,7 @@ export class HistoryList {
 		item.createDiv({ cls: "discover-chat-history-item-title", text: s.title });
 		item.createDiv({
 			cls: "discover-chat-history-item-meta",
-			text: `${formatWhen(s.updatedAt)} · ${s.messageCount} ${s.messageCount === 1 ? "message" : "messages"}`,
+			text: t("history.meta", { when: formatWhen(s.updatedAt), count: s.messageCount }),
 		});
 		if (s.preview) item.createDiv({ cls: "discover-chat-history-item-preview", text: plainSnippet(s.preview) });
 		item.addEventListener("click", () => this.handlers.onSelect(s.id));
@@ -144,7 +145,7 @@ export class HistoryList {
 		const item = this.item(hit.sessionId, ["discover-chat-history-hit"]);
 		item.dataset.messageId = hit.messageId;
 		if (title) item.createDiv({ cls: "discover-chat-history-item-title", text: title });
-		item.createDiv({ cls: "discover-chat-history-item-meta", text: `${hit.role === "user" ? "You" : "Assistant"} · ${formatWhen(hit.createdAt)}` });
+		item.createDiv({ cls: "discover-chat-history-item-meta", text: `${hit.role === "user" ? t("message.you") : t("message.assistant")} · ${formatWhen(hit.createdAt)}` });
 		appendHighlighted(item.createDiv({ cls: "discover-chat-history-item-preview" }), plainSnippet(hit.snippet), query);
 		item.addEventListener("click", () => this.handlers.onSelect(hit.sessionId, hit.messageId));
 	}

@@ -10,6 +10,7 @@ import { HistoryTranscript } from "./HistoryTranscript";
 import { renameInput } from "../renameInput";
 import { isVisibleMessage, type SearchHit, type SessionsPort } from "../ports";
 import { SearchRunner, type SearchRunnerOptions } from "./SearchRunner";
+import { t } from "../../i18n";
 
 export interface HistoryModalOptions {
 	activeSessionId: string | undefined;
@@ -47,19 +48,19 @@ export class HistoryModal extends Modal {
 			// The list too: hits show their chat's title, which only the list knows.
 			async (query) => (await Promise.all([this.sessions.search(query, { limit: 100 }), cachedSessionList(this.state, this.sessions)]))[0],
 			(_query, hits) => this.renderHits(hits),
-			(_query, err) => this.list.showMessage(`Search failed: ${errorText(err)}`),
+			(_query, err) => this.list.showMessage(t("history.searchFailed", { error: errorText(err) })),
 			options.search,
 		);
 	}
 
 	override async onOpen(): Promise<void> {
-		this.setTitle("Chat history");
+		this.setTitle(t("history.title"));
 		this.modalEl.addClass("discover-chat-history");
 		const body = this.contentEl.createDiv({ cls: "discover-chat-history-body" });
 		const side = body.createDiv({ cls: "discover-chat-history-side" });
 		this.searchEl = side.createEl("input", {
 			cls: "discover-chat-history-search",
-			attr: { type: "search", placeholder: "Search all chats", "aria-label": "Search all chats" },
+			attr: { type: "search", placeholder: t("history.search"), "aria-label": t("history.search") },
 		});
 		this.searchEl.value = this.state.query;
 		this.searchEl.addEventListener("input", () => this.onQuery());
@@ -83,7 +84,7 @@ export class HistoryModal extends Modal {
 		this.state.listScroll = listScroll;
 		// The saved position belongs to the chat selected last time, not to the active one.
 		if (selected) await this.select(selected, { restoreScroll: selected === this.state.selectedId });
-		else this.renderEmptyMain("Select a chat to read it.");
+		else this.renderEmptyMain(t("history.selectChat"));
 		this.searchEl.focus();
 		// Read every chat now, while the person looks at the list, so the first search answers at once.
 		void this.sessions.warmSearch?.().catch(() => undefined);
@@ -103,7 +104,7 @@ export class HistoryModal extends Modal {
 		try {
 			session = await this.sessions.load(id);
 		} catch {
-			if (seq === this.loadSeq) this.renderEmptyMain("This chat no longer exists.");
+			if (seq === this.loadSeq) this.renderEmptyMain(t("history.gone"));
 			if (this.state.selectedId === id) this.state.selectedId = undefined;
 			return;
 		}
@@ -167,11 +168,11 @@ export class HistoryModal extends Modal {
 			const b = actions.createEl("button", { text, attr: { type: "button" }, cls: cls ?? "" });
 			b.addEventListener("click", onClick);
 		};
-		button("Load", () => this.load(session.id), "mod-cta");
-		button("Rename", () => this.rename(session, titleEl));
-		button("Export to note", () => void this.exportSession(session));
+		button(t("history.load"), () => this.load(session.id), "mod-cta");
+		button(t("history.rename"), () => this.rename(session, titleEl));
+		button(t("history.export"), () => void this.exportSession(session));
 		// Quiet until asked: the confirmation is where Delete turns red, not the toolbar.
-		button("Delete", () => void this.deleteSession(session), "discover-chat-history-delete");
+		button(t("history.delete"), () => void this.deleteSession(session), "discover-chat-history-delete");
 
 		const handlers = {
 			onToPrompt: (text: string) => {
@@ -211,7 +212,7 @@ export class HistoryModal extends Modal {
 			await this.sessions.rename(session.id, name);
 		} catch (err) {
 			titleEl.setText(session.title);
-			new Notice(`Couldn't rename the chat: ${errorText(err)}`);
+			new Notice(t("panel.renameFailed", { error: errorText(err) }));
 			return;
 		}
 		session.title = name;
@@ -221,18 +222,18 @@ export class HistoryModal extends Modal {
 	}
 
 	private async deleteSession(session: Session): Promise<void> {
-		const ok = await confirmAction(this.app, "Delete chat", `Delete "${session.title}"? This can't be undone.`, "Delete");
+		const ok = await confirmAction(this.app, t("history.deleteTitle"), t("history.deleteConfirm", { title: session.title }), t("history.delete"));
 		if (!ok) return;
 		try {
 			await this.sessions.delete(session.id);
 		} catch (err) {
-			new Notice(`Couldn't delete the chat: ${errorText(err)}`);
+			new Notice(t("history.deleteFailed", { error: errorText(err) }));
 			return;
 		}
 		invalidateSessionList(this.state);
 		this.state.selectedId = undefined;
 		this.options.onDeleted?.(session.id);
-		this.renderEmptyMain("Chat deleted.");
+		this.renderEmptyMain(t("history.deleted"));
 		if (this.state.query.trim() === "") await this.renderSessions();
 		else await this.runner.runNow(this.state.query.trim());
 	}
@@ -241,11 +242,11 @@ export class HistoryModal extends Modal {
 		try {
 			const markdown = await this.sessions.exportMarkdown(session.id, { includeThinking: this.host.settings.includeThinkingInExports });
 			const file = await writeExportNote(this.app, this.host.settings.exportFolder, session.title, markdown);
-			new Notice(`Exported to ${file.path}`);
+			new Notice(t("history.exported", { path: file.path }));
 			this.close();
 			await openNote(this.app, file);
 		} catch (err) {
-			new Notice(`Couldn't export: ${errorText(err)}`);
+			new Notice(t("history.exportFailed", { error: errorText(err) }));
 		}
 	}
 }

@@ -2,8 +2,9 @@ import type { App } from "obsidian";
 import type { ChatMessage } from "../../core/types";
 import { iconButton } from "../panel/ChatHeader";
 import { copyToClipboard } from "../clipboard";
-import { formatWhen } from "../format";
+import { formatWhen } from "../../i18n";
 import { LazyMarkdown } from "../LazyMarkdown";
+import { t } from "../../i18n";
 
 /** Messages added at a time: more than a tall modal shows, so scrolling never waits. */
 export const TRANSCRIPT_PAGE_SIZE = 40;
@@ -39,7 +40,7 @@ export class HistoryTranscript {
 		this.el = parentEl.createDiv({ cls: "discover-chat-history-messages" });
 		this.markdown = new LazyMarkdown(app, this.el, "", () => handlers.loadRemoteImages?.() === true);
 		this.el.addEventListener("scroll", () => this.onScroll(), { passive: true });
-		if (messages.length === 0) this.el.createDiv({ cls: "discover-chat-history-empty", text: "This chat has no messages." });
+		if (messages.length === 0) this.el.createDiv({ cls: "discover-chat-history-empty", text: t("history.noMessages") });
 		this.renderUpTo(Math.max(TRANSCRIPT_PAGE_SIZE, minShown));
 		this.markdown.load();
 	}
@@ -120,12 +121,12 @@ export class HistoryTranscript {
 		const el = this.el.createDiv({ cls: ["discover-chat-history-message", `discover-chat-message-${m.role}`] });
 		el.dataset.messageId = m.id;
 		const meta = el.createDiv({ cls: "discover-chat-history-message-meta" });
-		meta.createSpan({ cls: "discover-chat-history-role", text: m.role === "user" ? "You" : "Assistant" });
+		meta.createSpan({ cls: "discover-chat-history-role", text: m.role === "user" ? t("message.you") : t("message.assistant") });
 		meta.createSpan({ cls: "discover-chat-history-when", text: formatWhen(m.createdAt) });
-		if (m.cancelled) meta.createSpan({ cls: "discover-chat-message-stopped", text: "stopped" });
-		if (m.interrupted) meta.createSpan({ cls: "discover-chat-message-interrupted", text: "Interrupted" });
-		iconButton(meta, "copy", "Copy message", () => void copyToClipboard(m.content));
-		iconButton(meta, "corner-down-left", "Use as prompt", () => this.handlers.onToPrompt(m.content));
+		if (m.cancelled) meta.createSpan({ cls: "discover-chat-message-stopped", text: t("history.stopped") });
+		if (m.interrupted) meta.createSpan({ cls: "discover-chat-message-interrupted", text: t("message.interrupted") });
+		iconButton(meta, "copy", t("message.copy"), () => void copyToClipboard(m.content));
+		iconButton(meta, "corner-down-left", t("history.useAsPrompt"), () => this.handlers.onToPrompt(m.content));
 		this.markdown.add(el.createDiv({ cls: "discover-chat-history-message-text" }), m.content.trim());
 	}
 }

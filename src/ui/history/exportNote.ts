@@ -1,5 +1,6 @@
 import { TFile, TFolder, normalizePath } from "obsidian";
 import type { App } from "obsidian";
+import { t } from "../../i18n";
 
 /** Longest export name, before " 2.md": in UTF-16 units (Windows) and UTF-8 bytes (ext4, APFS: 255). */
 export const MAX_NAME_LENGTH = 100;
@@ -52,7 +53,7 @@ const trimEnds = (text: string): string => text.replace(/^[\s.]+|[\s.]+$/g, "");
 export function noteFileName(title: string): string {
 	const clean = trimEnds(title.normalize("NFC").replace(UNSAFE, " ").replace(/\s+/g, " "));
 	let name = trimEnds(cutToLimits(clean));
-	if (name === "") return "Chat";
+	if (name === "") return t("history.defaultNoteName");
 	const reserved = WINDOWS_RESERVED.exec(name);
 	if (reserved) name = trimEnds(cutToLimits(`${reserved[1]}_${name.slice(reserved[1]?.length ?? 0)}`));
 	return name;

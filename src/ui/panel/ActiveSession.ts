@@ -2,6 +2,7 @@ import { Notice } from "obsidian";
 import type { ChatMessage } from "../../core/types";
 import type { ChatHeader } from "./ChatHeader";
 import type { ChatRuntime, DiscoverHost } from "../host";
+import { t } from "../../i18n";
 
 /**
  * Which chat the panel shows: loads and starts chats, keeps the header's title in step with the
@@ -21,7 +22,7 @@ export class ActiveSession {
 	async show(id: string | undefined): Promise<readonly ChatMessage[]> {
 		const runtime = this.runtime();
 		if (!runtime) return [];
-		let title = "New chat";
+		let title = t("panel.newChat");
 		this.model = undefined;
 		if (id) {
 			try {
@@ -48,7 +49,7 @@ export class ActiveSession {
 			await this.remember(session.id);
 			return true;
 		} catch (err) {
-			new Notice(`Couldn't start a new chat: ${errorText(err)}`);
+			new Notice(t("panel.newChatFailed", { error: errorText(err) }));
 			return false;
 		}
 	}
@@ -60,7 +61,7 @@ export class ActiveSession {
 		try {
 			await runtime.sessions.rename(id, title);
 		} catch (err) {
-			new Notice(`Couldn't rename the chat: ${errorText(err)}`);
+			new Notice(t("panel.renameFailed", { error: errorText(err) }));
 			// The header shows the title that is actually saved.
 			await this.refreshTitle();
 		}

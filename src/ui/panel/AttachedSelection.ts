@@ -1,4 +1,5 @@
 import { setIcon, setTooltip } from "obsidian";
+import { t } from "../../i18n";
 
 /** Text the person chose to ask about ("Ask about selection"), with the note it came from. */
 export interface Attachment {
@@ -23,10 +24,10 @@ export class AttachedSelection {
 		this.labelEl = this.el.createSpan({ cls: "discover-chat-attachment-label" });
 		const remove = this.el.createEl("button", {
 			cls: ["clickable-icon", "discover-chat-icon-button", "discover-chat-attachment-remove"],
-			attr: { type: "button", "aria-label": "Remove the selection" },
+			attr: { type: "button", "aria-label": t("panel.removeSelection") },
 		});
 		setIcon(remove, "x");
-		setTooltip(remove, "Remove the selection");
+		setTooltip(remove, t("panel.removeSelection"));
 		remove.addEventListener("click", () => {
 			this.set(undefined);
 			this.onChange();
@@ -41,7 +42,7 @@ export class AttachedSelection {
 		this.current = attachment;
 		this.el.toggleClass("discover-chat-hidden", attachment === undefined);
 		if (!attachment) return;
-		const chars = attachment.text.length.toLocaleString();
-		this.labelEl.setText(attachment.noteName ? `Selection from ${attachment.noteName} (${chars} chars)` : `Selection (${chars} chars)`);
+		const chars = attachment.text.length;
+		this.labelEl.setText(attachment.noteName ? t("panel.selectionFrom", { note: attachment.noteName, count: chars }) : t("panel.selection", { count: chars }));
 	}
 }

@@ -1,6 +1,6 @@
-import { formatTokens, meterLevel } from "../format";
+import { meterLevel } from "../format";
+import { formatTokenCount, t } from "../../i18n";
 
-const fmt = (n: number): string => Math.round(n).toLocaleString("en-US");
 
 /**
  * "3.1k / 7.7k tokens": the next prompt's estimated size against the prompt budget (context size minus
@@ -21,7 +21,7 @@ export class BudgetMeter {
 		const total = budget > 0 ? budget : summarizeAt;
 		const level = meterLevel(estimatedTokens, total);
 		// The unit on screen: "253 / 7.7k" alone reads as anything (characters, words, a page count).
-		const text = `${formatTokens(estimatedTokens)} / ${formatTokens(total)} tokens`;
+		const text = t("panel.meter", { used: formatTokenCount(estimatedTokens), total: formatTokenCount(total) });
 		this.el.setText(text);
 		this.el.setAttr("aria-valuemax", String(Math.round(total)));
 		this.el.setAttr("aria-valuenow", String(Math.min(Math.round(estimatedTokens), Math.round(total))));
@@ -30,8 +30,7 @@ export class BudgetMeter {
 		this.el.toggleClass("discover-chat-meter-danger", level === "danger");
 		this.el.setAttr(
 			"aria-label",
-			`Next prompt: about ${fmt(estimatedTokens)} of ${fmt(total)} tokens (context size minus the tokens reserved for the answer). ` +
-				`Earlier messages are summarized from about ${fmt(summarizeAt)}, since token counts are estimates.`,
+			t("panel.meterLabel", { used: Math.round(estimatedTokens), total: Math.round(total), summarizeAt: Math.round(summarizeAt) }),
 		);
 	}
 }

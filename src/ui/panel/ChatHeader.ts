@@ -1,5 +1,6 @@
 import { setIcon } from "obsidian";
 import { renameInput } from "../renameInput";
+import { t } from "../../i18n";
 
 export interface ChatHeaderHandlers {
 	onRename: (title: string) => void;
@@ -18,7 +19,7 @@ export class ChatHeader {
 	private readonly modelEl: HTMLButtonElement;
 	private readonly modelNameEl: HTMLElement;
 	private editor: HTMLInputElement | undefined;
-	private title = "New chat";
+	private title = t("panel.newChat");
 	private renamable = false;
 
 	constructor(parentEl: HTMLElement, private readonly handlers: ChatHeaderHandlers) {
@@ -34,8 +35,8 @@ export class ChatHeader {
 		this.modelEl.addEventListener("click", () => handlers.onModelMenu(this.modelEl));
 		this.setModel("", "");
 		const actions = this.el.createDiv({ cls: "discover-chat-header-actions" });
-		this.newChatEl = iconButton(actions, "square-pen", "New chat", handlers.onNewChat);
-		iconButton(actions, "history", "Open history", handlers.onHistory);
+		this.newChatEl = iconButton(actions, "square-pen", t("panel.newChat"), handlers.onNewChat);
+		iconButton(actions, "history", t("panel.openHistory"), handlers.onHistory);
 		this.setTitle(this.title, false);
 	}
 
@@ -45,14 +46,13 @@ export class ChatHeader {
 		this.renamable = renamable;
 		this.titleTextEl.setText(title);
 		this.titleEl.disabled = !renamable;
-		this.titleEl.setAttr("aria-label", renamable ? `Rename "${title}"` : title);
+		this.titleEl.setAttr("aria-label", renamable ? t("panel.rename", { title }) : title);
 	}
 
 	/** The chat's model ("" when none is chosen) and where it runs, for the tooltip. */
 	setModel(model: string, where: string): void {
-		this.modelNameEl.setText(model === "" ? "Choose a model" : model);
-		const place = where === "" ? "" : ` (${where})`;
-		this.modelEl.setAttr("aria-label", model === "" ? "Choose a model" : `Model: ${model}${place}. Click to switch.`);
+		this.modelNameEl.setText(model === "" ? t("panel.chooseModel") : model);
+		this.modelEl.setAttr("aria-label", model === "" ? t("panel.chooseModel") : where === "" ? t("panel.modelLabel", { model }) : t("panel.modelLabelWhere", { model, where }));
 	}
 
 	setBusy(busy: boolean): void {

@@ -3,6 +3,7 @@ import type { ChatRuntime, DiscoverHost } from "../host";
 import { cachedModels, modelListKey } from "./modelList";
 import { whereModelRuns } from "./modelPlace";
 import type { ModelInfo } from "../ports";
+import { t } from "../../i18n";
 
 /** What the panel shows about the model: its name and where it runs. */
 export interface ModelShown {
@@ -91,7 +92,7 @@ export class ChatModel {
 			this.savedFor = id;
 		} catch (err) {
 			// The turn still uses the model; only reopening the chat later would not.
-			new Notice(`Couldn't save the chat's model: ${err instanceof Error ? err.message : String(err)}`);
+			new Notice(t("panel.modelSaveFailed", { error: err instanceof Error ? err.message : String(err) }));
 		}
 	}
 }

@@ -1,6 +1,7 @@
 import { setIcon } from "obsidian";
 import type { SendKey } from "../../settings/settings";
 import { matchSlashCommands, type SlashCommand } from "./slashCommands";
+import { t } from "../../i18n";
 
 export interface ComposerHandlers {
 	onSend: (text: string) => void;
@@ -35,11 +36,11 @@ export class Composer {
 	constructor(parentEl: HTMLElement, private readonly handlers: ComposerHandlers) {
 		this.el = parentEl.createDiv({ cls: "discover-chat-composer" });
 		this.menuId = `discover-chat-commands-${++composerCount}`;
-		this.menuEl = this.el.createDiv({ cls: ["discover-chat-command-menu", "discover-chat-hidden"], attr: { id: this.menuId, role: "listbox", "aria-label": "Commands" } });
+		this.menuEl = this.el.createDiv({ cls: ["discover-chat-command-menu", "discover-chat-hidden"], attr: { id: this.menuId, role: "listbox", "aria-label": t("composer.commands") } });
 		const row = this.el.createDiv({ cls: "discover-chat-input-row" });
 		this.inputEl = row.createEl("textarea", {
 			cls: "discover-chat-input",
-			attr: { rows: "1", placeholder: "Ask about this note, or type / for commands", "aria-label": "Message", "aria-controls": this.menuId, "aria-autocomplete": "list" },
+			attr: { rows: "1", placeholder: t("composer.placeholder"), "aria-label": t("composer.message"), "aria-controls": this.menuId, "aria-autocomplete": "list" },
 		});
 		this.buttonEl = row.createEl("button", { cls: ["discover-chat-send", "mod-cta"], attr: { type: "button" } });
 		this.buttonEl.addEventListener("click", () => this.onButton());
@@ -70,7 +71,7 @@ export class Composer {
 		this.buttonEl.toggleClass("discover-chat-stop", busy);
 		this.buttonEl.toggleClass("mod-cta", !busy);
 		setIcon(this.buttonEl, busy ? "square" : "send");
-		this.buttonEl.setAttr("aria-label", busy ? "Stop answer" : "Send message");
+		this.buttonEl.setAttr("aria-label", busy ? t("composer.stop") : t("composer.send"));
 	}
 
 	focus(): void {

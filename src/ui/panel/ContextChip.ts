@@ -1,5 +1,6 @@
 import { setIcon } from "obsidian";
 import { contextFitLabel, type ContextFit } from "../format";
+import { t } from "../../i18n";
 
 export interface ContextState {
 	/** The note that would be sent, if any is open. */
@@ -66,18 +67,18 @@ export class ContextChip {
 		this.toggleEl.disabled = !hasNote;
 		this.toggleEl.toggleClass("is-active", this.includeNote);
 		this.toggleEl.setAttr("aria-pressed", String(this.includeNote));
-		this.nameEl.setText(hasNote ? noteName : "No note open");
+		this.nameEl.setText(hasNote ? noteName : t("context.noNote"));
 		this.toggleEl.setAttr(
 			"aria-label",
-			hasNote ? (this.includeNote ? `Stop including ${noteName}` : `Include ${noteName}`) : "No note open",
+			hasNote ? (this.includeNote ? t("context.stopIncluding", { note: noteName }) : t("context.include", { note: noteName })) : t("context.noNote"),
 		);
 		const showSelection = this.includeNote && selectionLength > 0;
 		this.selectionEl.toggleClass("discover-chat-hidden", !showSelection);
 		this.selectionEl.toggleClass("is-active", this.useSelection);
 		this.selectionEl.setAttr("aria-pressed", String(this.useSelection));
-		this.selectionEl.setText(this.useSelection ? `Selection only (${selectionLength} chars)` : "Send selection instead");
+		this.selectionEl.setText(this.useSelection ? t("context.selectionOnly", { count: selectionLength }) : t("context.sendSelection"));
 		let fitText = "";
-		if (hasNote && !this.includeNote) fitText = "not included";
+		if (hasNote && !this.includeNote) fitText = t("context.notIncluded");
 		else if (this.includeNote && fit) fitText = contextFitLabel(fit, this.useSelection ? "selection" : "note");
 		this.fitEl.setText(fitText);
 		this.fitEl.toggleClass("discover-chat-context-cut", fit !== undefined && fit.included !== "whole" && this.includeNote);

@@ -17,7 +17,8 @@ import { MODEL_NEEDED, modelMissing } from "./modelNeeded";
 import { openModelMenu } from "./ModelMenu";
 import { openPluginSettings } from "./openSettings";
 import { HistoryModal } from "../history/HistoryModal";
-import { STATUS_THINKING, STATUS_WRITING, StatusLine } from "./StatusLine";
+import { StatusLine } from "./StatusLine";
+import { engineText } from "./engineText";
 import { showTurnFailure } from "./turnFailure";
 import { commandTurn, retryTurn, typedTurn, type Turn } from "./turns";
 import { historyStateFor, invalidateSessionList } from "../history/historyState";
@@ -27,6 +28,7 @@ import type { SearchRunnerOptions } from "../history/SearchRunner";
 import { SLASH_COMMANDS, type SlashCommand } from "./slashCommands";
 import { VIEW_TYPE_DISCOVER } from "../viewType";
 import { useReportedWindow, windowOffer } from "./windowOffer";
+import { t } from "../../i18n";
 
 export interface DiscoverViewOptions {
 	/** Frame timing for streaming renders (tests drive frames by hand). */
@@ -160,7 +162,7 @@ export class DiscoverView extends ItemView {
 			}
 			this.runtime = runtime;
 		} catch (err) {
-			this.list.showError({ ...diagnose(err), title: "The chat could not start" }, () => void this.start());
+			this.list.showError({ ...diagnose(err), title: t("panel.chatCouldNotStart") }, () => void this.start());
 			return;
 		}
 		// Any saved change makes the history's cached list stale.
@@ -196,7 +198,7 @@ export class DiscoverView extends ItemView {
 		if (!this.runtime) return;
 		if (this.sending || this.runtime.chat.busy) {
 			// The answer belongs to the chat on screen: switching now would hide where it goes.
-			new Notice("Stop the current answer before switching chats.");
+			new Notice(t("panel.stopBeforeSwitching"));
 			return;
 		}
 		await this.showSession(id);
@@ -291,7 +293,7 @@ export class DiscoverView extends ItemView {
 
 	private async runCommand(command: SlashCommand): Promise<void> {
 		if (command.needsNote && !this.context.note.current) {
-			this.list.showNote(`/${command.name} needs an open note.`);
+			this.list.showNote(t("panel.commandNeedsNote", { command: command.name }));
 			return;
 		}
 		await this.send(commandTurn(command));
@@ -330,7 +332,7 @@ export class DiscoverView extends ItemView {
 				if (turn.fromInput && this.composer.value === "") this.composer.setValue(turn.text);
 				await this.startOver();
 				const { from, to } = sync.chatLeftBehind;
-				this.list.showNote(`Chats are now saved in “${to}”. The earlier chat stays in “${from}”. Your message is back in the input.`);
+				this.list.showNote(t("panel.chatsFolderMoved", { to, from }));
 				return;
 			}
 			// A command about the whole note never sends the attached selection, so never uses it up.
@@ -342,7 +344,7 @@ export class DiscoverView extends ItemView {
 				return;
 			}
 			this.sendingSession = runtime.chat.sessionId;
-			this.status.set("Waiting for the model…");
+			this.status.set(t("status.waiting"));
 			const answer = await runtime.chat.sendMessage(turn.text, options);
 			this.list.upsert(answer);
 			// The attached selection has had its answer.
@@ -373,13 +375,13 @@ export class DiscoverView extends ItemView {
 	private onToken(delta: string): void {
 		if (!this.list.isStreaming) this.list.startStreaming();
 		// The caret at the end of the text shows where it grows; the line says what is happening.
-		this.status.set(STATUS_WRITING);
+		this.status.set(t("status.writing"));
 		this.list.appendToken(delta);
 	}
 
 	private onThinking(delta: string): void {
 		if (!this.list.isStreaming) this.list.startStreaming();
-		this.status.set(STATUS_THINKING);
+		this.status.set(t("status.thinking"));
 		this.list.appendThinking(delta);
 	}
 
@@ -465,10 +467,10 @@ export class DiscoverView extends ItemView {
 	private onChatEvent(e: ChatEvent): void {
 		switch (e.type) {
 			case "status":
-				this.status.set(e.text);
+				this.status.set(engineText(e.text));
 				break;
 			case "warning":
-				this.list.showNote(e.message);
+				this.list.showNote(engineText(e.message));
 				break;
 			case "message":
 				this.onMessage(e.message);

@@ -1,7 +1,8 @@
 import { setIcon } from "obsidian";
 import type { ModelShown } from "./ChatModel";
-import type { ContextFit } from "../format";
+import { partialPercent, type ContextFit } from "../format";
 import type { SlashCommand } from "./slashCommands";
+import { formatPercent, t } from "../../i18n";
 
 /** The active note as the context row sees it. */
 export interface NoteFit {
@@ -24,21 +25,20 @@ export interface EmptyChatHandlers {
 /** Example first messages: about the note by name when one goes with the message, else general. */
 export function examplePrompts(note: NoteFit): string[] {
 	const name = note.included ? note.noteName : undefined;
-	if (name !== undefined) return [`Summarize “${name}”`, `List the open questions in “${name}”`, `What should I read after “${name}”?`];
-	return ["What can you help me with?", "Suggest a way to organize my notes", "What should I read next?"];
+	if (name !== undefined) return [t("empty.summarizeNote", { note: name }), t("empty.openQuestions", { note: name }), t("empty.readAfter", { note: name })];
+	return [t("empty.helpWith"), t("empty.organize"), t("empty.readNext")];
 }
 
 /** One line on how much of the note the next message carries. */
 export function noteFitText(note: NoteFit): string {
 	const name = note.noteName;
-	if (name === undefined) return "Open a note to ask about it.";
-	if (!note.included) return `“${name}” is not included. Turn it on below to ask about it.`;
+	if (name === undefined) return t("empty.openNote");
+	if (!note.included) return t("empty.noteOff", { note: name });
 	const fit = note.fit;
-	if (fit === undefined) return `“${name}” goes with your message.`;
-	if (fit.included === "whole") return `All of “${name}” fits.`;
-	if (fit.included === "none") return `“${name}” does not fit: the chat's budget is full.`;
-	const percent = Math.min(99, Math.max(1, Math.floor(fit.fraction * 100)));
-	return `The first ${percent}% of “${name}” fits. Select a part of it to ask about the rest.`;
+	if (fit === undefined) return t("empty.noteGoes", { note: name });
+	if (fit.included === "whole") return t("empty.noteFits", { note: name });
+	if (fit.included === "none") return t("empty.noteFull", { note: name });
+	return t("empty.notePart", { note: name, percent: formatPercent(partialPercent(fit.fraction)) });
 }
 
 /**
@@ -63,7 +63,7 @@ export class EmptyChat {
 		this.modelWhereEl = this.modelEl.createSpan({ cls: "discover-chat-empty-model-where" });
 		this.modelEl.addEventListener("click", () => handlers.onModelMenu(this.modelEl));
 
-		this.promptsEl = this.el.createDiv({ cls: "discover-chat-empty-prompts", attr: { role: "group", "aria-label": "Example prompts" } });
+		this.promptsEl = this.el.createDiv({ cls: "discover-chat-empty-prompts", attr: { role: "group", "aria-label": t("empty.examples") } });
 
 		const fitRow = this.el.createDiv({ cls: "discover-chat-empty-row" });
 		setIcon(fitRow.createSpan({ cls: "discover-chat-empty-icon" }), "file-text");
@@ -72,7 +72,7 @@ export class EmptyChat {
 		const commandRow = this.el.createDiv({ cls: ["discover-chat-empty-row", "discover-chat-empty-commands"] });
 		setIcon(commandRow.createSpan({ cls: "discover-chat-empty-icon" }), "slash");
 		const list = commandRow.createSpan({ cls: "discover-chat-empty-command-list" });
-		list.createSpan({ text: "Commands: " });
+		list.createSpan({ text: `${t("empty.commands")} ` });
 		for (const command of commands) {
 			const button = list.createEl("button", { cls: "discover-chat-empty-command", text: `/${command.name}`, attr: { type: "button", "aria-label": command.description } });
 			button.addEventListener("click", () => handlers.onCommand(command));
@@ -81,9 +81,9 @@ export class EmptyChat {
 	}
 
 	setModel(shown: ModelShown): void {
-		this.modelNameEl.setText(shown.model === "" ? "No model chosen yet" : shown.model);
+		this.modelNameEl.setText(shown.model === "" ? t("empty.noModel") : shown.model);
 		this.modelWhereEl.setText(shown.where === "" ? "" : ` · ${shown.where}`);
-		this.modelEl.setAttr("aria-label", shown.model === "" ? "Choose a model" : "Switch the model");
+		this.modelEl.setAttr("aria-label", shown.model === "" ? t("panel.chooseModel") : t("empty.switchModel"));
 	}
 
 	setNote(note: NoteFit): void {

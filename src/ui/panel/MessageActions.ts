@@ -2,6 +2,7 @@ import { MarkdownView, Notice, setIcon, setTooltip } from "obsidian";
 import type { App, Editor } from "obsidian";
 import type { Role } from "../../core/types";
 import { copyToClipboard } from "../clipboard";
+import { t } from "../../i18n";
 
 /** An answer as an Obsidian quote callout: `> [!quote]`, then every line of it quoted. */
 export function toCalloutQuote(markdown: string): string {
@@ -36,9 +37,9 @@ export class MessageActions {
 		messageEl: HTMLElement,
 	) {
 		const el = parentEl.createDiv({ cls: "discover-chat-message-actions" });
-		this.button(el, "copy", "Copy message", "discover-chat-copy", () => void copyToClipboard(this.text()));
-		this.insertEl = this.button(el, "text-cursor-input", "Insert into the note", "discover-chat-insert", () => this.insert());
-		if (role === "assistant") this.button(el, "quote", "Copy as a quote callout", "discover-chat-copy-quote", () => void copyToClipboard(toCalloutQuote(this.text())));
+		this.button(el, "copy", t("message.copy"), "discover-chat-copy", () => void copyToClipboard(this.text()));
+		this.insertEl = this.button(el, "text-cursor-input", t("message.insert"), "discover-chat-insert", () => this.insert());
+		if (role === "assistant") this.button(el, "quote", t("message.copyQuote"), "discover-chat-copy-quote", () => void copyToClipboard(toCalloutQuote(this.text())));
 		this.refresh();
 		messageEl.addEventListener("pointerenter", () => this.refresh());
 		messageEl.addEventListener("focusin", () => this.refresh());
@@ -53,11 +54,11 @@ export class MessageActions {
 		const target = lastMarkdownEditor(this.app);
 		if (!target) {
 			this.refresh();
-			new Notice("Open a note to insert into.");
+			new Notice(t("message.openNoteToInsert"));
 			return;
 		}
 		target.editor.replaceSelection(this.text());
-		new Notice(`Inserted into ${target.name}`);
+		new Notice(t("message.inserted", { note: target.name }));
 	}
 
 	private button(parentEl: HTMLElement, icon: string, label: string, cls: string, onClick: () => void): HTMLButtonElement {

@@ -5,6 +5,7 @@ import { splitMarkdownBlocks } from "./markdownBlocks";
 import { MessageActions } from "./MessageActions";
 import { ThinkingBlock } from "./ThinkingBlock";
 import { renderUntrustedMarkdown } from "../safeMarkdown";
+import { t } from "../../i18n";
 
 interface StreamBlock {
 	text: string;
@@ -102,7 +103,7 @@ export class MessageItem {
 		this.interrupted = interrupted;
 		let mark = this.metaEl.querySelector<HTMLElement>(".discover-chat-message-interrupted");
 		if (interrupted && !mark) {
-			mark = this.metaEl.createSpan({ cls: "discover-chat-message-interrupted", text: "Interrupted" });
+			mark = this.metaEl.createSpan({ cls: "discover-chat-message-interrupted", text: t("message.interrupted") });
 			this.metaEl.prepend(mark);
 		} else if (!interrupted && mark) mark.remove();
 	}
@@ -204,7 +205,7 @@ export class MessageItem {
 	render(): void {
 		this.renderThinking();
 		const waiting = this.thinkingLive ? "" : "…";
-		const text = this.content !== "" || this.role !== "assistant" ? this.content : this.stopped ? "*Stopped before the answer began.*" : this.interrupted ? "*Interrupted before the answer began.*" : waiting;
+		const text = this.content !== "" || this.role !== "assistant" ? this.content : this.stopped ? `*${t("message.stoppedBeforeAnswer")}*` : this.interrupted ? `*${t("message.interruptedBeforeAnswer")}*` : waiting;
 		if (this.renderedText === text) return;
 		this.renderedText = text;
 		this.dropBlocks();

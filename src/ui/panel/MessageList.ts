@@ -4,6 +4,7 @@ import type { Diagnosis } from "./errorDiagnosis";
 import { MessageItem, type MessageContext } from "./MessageItem";
 import { isVisibleMessage } from "../ports";
 import { RenderScheduler, type RenderSchedulerOptions } from "./RenderScheduler";
+import { t } from "../../i18n";
 
 /** Id of the answer being streamed, until the engine hands over the saved message. */
 const STREAMING_ID = "discover-chat-streaming";
@@ -54,7 +55,7 @@ export class MessageList extends Component {
 			now: options.now ?? options.scheduler?.now,
 		};
 		this.scrollEl = parentEl.createDiv({ cls: "discover-chat-messages", attr: { role: "log", "aria-live": "polite" } });
-		this.earlierEl = this.scrollEl.createEl("button", { cls: "discover-chat-load-earlier", text: "Show earlier messages", attr: { type: "button" } });
+		this.earlierEl = this.scrollEl.createEl("button", { cls: "discover-chat-load-earlier", text: t("message.showEarlier"), attr: { type: "button" } });
 		this.earlierEl.addEventListener("click", () => this.loadEarlier());
 		this.itemsEl = this.scrollEl.createDiv({ cls: "discover-chat-message-items" });
 		this.tailEl = this.scrollEl.createDiv({ cls: "discover-chat-tail" });
@@ -201,7 +202,7 @@ export class MessageList extends Component {
 		if (diagnosis.detail) el.createDiv({ cls: "discover-chat-error-detail", text: diagnosis.detail });
 		const probe = el.createDiv({ cls: "discover-chat-error-probe" });
 		if (onRetry && diagnosis.retryable) {
-			const retry = el.createEl("button", { cls: "discover-chat-retry", text: "Retry", attr: { type: "button" } });
+			const retry = el.createEl("button", { cls: "discover-chat-retry", text: t("message.retry"), attr: { type: "button" } });
 			retry.addEventListener("click", () => {
 				this.clearError();
 				onRetry();
@@ -314,14 +315,16 @@ export class MessageList extends Component {
 }
 
 /** Who wrote a message, named above it (the person's is read by screen readers only: its shape says it). */
-export const ROLE_LABELS = { user: "You", assistant: "Assistant" } as const;
+export function roleLabel(role: "user" | "assistant"): string {
+	return role === "user" ? t("message.you") : t("message.assistant");
+}
 
 function addRoleLabel(item: MessageItem): void {
 	if (item.role !== "user" && item.role !== "assistant") return;
 	// Outside the body, which re-renders: the label stays put while the text changes.
-	item.el.prepend(createDiv({ cls: ["discover-chat-message-role", `discover-chat-message-role-${item.role}`], text: ROLE_LABELS[item.role] }));
+	item.el.prepend(createDiv({ cls: ["discover-chat-message-role", `discover-chat-message-role-${item.role}`], text: roleLabel(item.role) }));
 }
 
 function createSummaryLine(): HTMLElement {
-	return createDiv({ cls: "discover-chat-summary-line", text: "Earlier messages were summarized for the model. They are still here." });
+	return createDiv({ cls: "discover-chat-summary-line", text: t("message.summarized") });
 }

@@ -1,5 +1,6 @@
 import { Menu } from "obsidian";
 import type { ModelInfo } from "../ports";
+import { t } from "../../i18n";
 
 export interface ModelMenuOptions {
 	/** The model the chat uses now: checked in the list. */
@@ -23,8 +24,8 @@ export async function openModelMenu(anchor: HTMLElement, options: ModelMenuOptio
 	}
 	const menu = new Menu();
 	const { current } = options;
-	if (failure !== undefined) menu.addItem((item) => item.setTitle(`Could not list models: ${failure}`).setIcon("alert-triangle").setDisabled(true));
-	else if (models.length === 0) menu.addItem((item) => item.setTitle("The server lists no models").setDisabled(true));
+	if (failure !== undefined) menu.addItem((item) => item.setTitle(t("models.listFailed", { error: failure })).setIcon("alert-triangle").setDisabled(true));
+	else if (models.length === 0) menu.addItem((item) => item.setTitle(t("models.none")).setDisabled(true));
 	const ids = models.map((m) => m.id);
 	// The chat's model stays visible even when the server does not list it (pulled elsewhere, renamed).
 	if (current !== "" && !ids.includes(current)) ids.unshift(current);
@@ -41,7 +42,7 @@ export async function openModelMenu(anchor: HTMLElement, options: ModelMenuOptio
 	menu.addSeparator();
 	menu.addItem((item) =>
 		item
-			.setTitle("Refresh list")
+			.setTitle(t("models.refresh"))
 			.setIcon("refresh-cw")
 			.onClick(() => void openModelMenu(anchor, options, true)),
 	);

@@ -1,7 +1,5 @@
 /** While the answer streams in. */
-export const STATUS_WRITING = "Writing the answer…";
 /** While a thinking model thinks, before its answer. */
-export const STATUS_THINKING = "Thinking…";
 
 /** One quiet line above the input for progress ("Summarizing earlier messages…"); hidden when empty. */
 export class StatusLine {

@@ -1,4 +1,5 @@
-import { thoughtFor } from "../../sessions/thoughtFor";
+import { thoughtForLabel } from "./thoughtForLabel";
+import { t } from "../../i18n";
 
 /**
  * A thinking model's thinking, above its answer: open while the model thinks, folded once the
@@ -29,7 +30,7 @@ export class ThinkingBlock {
 			this.shownText = text;
 			this.bodyEl.setText(text);
 		}
-		const label = live ? "Thinking…" : thoughtFor(ms);
+		const label = live ? t("status.thinking") : thoughtForLabel(ms);
 		if (label !== this.shownLabel) {
 			this.shownLabel = label;
 			this.summaryEl.setText(label);

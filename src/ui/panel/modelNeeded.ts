@@ -1,4 +1,5 @@
 import type { PanelSettings } from "../host";
+import { t } from "../../i18n";
 
 /**
  * No model chosen yet (a fresh install): the server would only answer "model is required", which
@@ -8,11 +9,20 @@ export function modelMissing(settings: Pick<PanelSettings, "model">): boolean {
 	return settings.model.trim() === "";
 }
 
+/** Getters: read when shown, in the language set when the plugin loaded (after this module). */
 export const MODEL_NEEDED = {
-	text: "Choose a model to chat with first: pick one of your server's models in settings. Your message stays in the input.",
-	action: "Open settings",
+	get text(): string {
+		return t("modelNeeded.text");
+	},
+	get action(): string {
+		return t("modelNeeded.action");
+	},
 	/** Replaces the text once settings are open. */
-	opened: "Pick a model in the settings, then send your message again.",
+	get opened(): string {
+		return t("modelNeeded.opened");
+	},
 	/** This Obsidian has no settings window the plugin can open. */
-	noWindow: "Open Settings → Discover, pick a model, then send your message again.",
-} as const;
+	get noWindow(): string {
+		return t("modelNeeded.noWindow");
+	},
+};

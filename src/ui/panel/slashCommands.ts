@@ -1,6 +1,8 @@
 // One-shot commands typed as "/name": they send a fixed request about the note and deliberately
 // leave the conversation history out, so the answer is about the note alone.
 
+import { t, type PlainKey } from "../../i18n";
+
 export interface SlashCommand {
 	name: string;
 	description: string;
@@ -10,10 +12,25 @@ export interface SlashCommand {
 	needsNote: boolean;
 }
 
+/** A command whose description and prompt are read when shown or sent, in the language set at load. */
+function command(name: string, description: PlainKey, prompt: PlainKey): SlashCommand {
+	return {
+		name,
+		get description() {
+			return t(description);
+		},
+		get prompt() {
+			return t(prompt);
+		},
+		needsNote: true,
+	};
+}
+
+// The prompts are the person's words, so they are in the person's language: the model answers in it.
 export const SLASH_COMMANDS: readonly SlashCommand[] = [
-	{ name: "summarize", description: "Summarize the active note", prompt: "Summarize this note.", needsNote: true },
-	{ name: "outline", description: "List the key points of the active note", prompt: "List the key points of this note as a short outline.", needsNote: true },
-	{ name: "questions", description: "Questions the active note leaves open", prompt: "What questions does this note leave open?", needsNote: true },
+	command("summarize", "slash.summarize.description", "slash.summarize.prompt"),
+	command("outline", "slash.outline.description", "slash.outline.prompt"),
+	command("questions", "slash.questions.description", "slash.questions.prompt"),
 ];
 
 /** Commands offered for the input's text, or [] when the text is not a command being typed. */

@@ -3,6 +3,7 @@ import type { Composer } from "./Composer";
 import { diagnose } from "./errorDiagnosis";
 import type { MessageList } from "./MessageList";
 import type { DiagnosableAdapter } from "../ports";
+import { t } from "../../i18n";
 
 export interface FailedTurn {
 	err: unknown;
@@ -40,9 +41,9 @@ export function showTurnFailure(scene: FailureScene, turn: FailedTurn): void {
 	const view = scene.list.showError(diagnosis, recorded || turn.wholeNote ? turn.retry : undefined);
 	const adapter = scene.adapter;
 	if (diagnosis.probeConnection && adapter?.testConnection) {
-		view.setProbe("Checking the connection…");
+		view.setProbe(t("probe.checking"));
 		adapter.testConnection().then(
-			(d) => view.setProbe(d.ok ? "The server answers now; retry." : d.message),
+			(d) => view.setProbe(d.ok ? t("probe.answersNow") : d.message),
 			() => view.setProbe(""),
 		);
 	}

@@ -1,7 +1,7 @@
 import { validateSettings } from "../../settings/settings";
 import type { PanelSettings } from "../host";
+import { t } from "../../i18n";
 
-const fmt = (n: number): string => Math.round(n).toLocaleString("en-US");
 
 export interface WindowOffer {
 	text: string;
@@ -16,13 +16,14 @@ export interface WindowOffer {
 export function windowOffer(settings: PanelSettings, reported: number): WindowOffer {
 	const configured = settings.maxPromptTokens;
 	const usable = validateSettings({ ...settings, maxPromptTokens: reported }).length === 0;
-	if (usable) return { text: `The server's window is ${fmt(reported)} tokens, not ${fmt(configured)}. Use ${fmt(reported)}?`, action: `Use ${fmt(reported)}` };
-	return { text: `The server's window is ${fmt(reported)} tokens, not ${fmt(configured)}. Lower the context size (and the answer's reserve) in settings, or load the model with a larger context.` };
+	const vars = { reported: Math.round(reported), configured: Math.round(configured) };
+	if (usable) return { text: t("window.offer", vars), action: t("window.use", vars) };
+	return { text: t("window.tooSmall", vars) };
 }
 
 /** Sets the context size to the server's window and saves it; the sentence that replaces the offer. */
 export async function useReportedWindow(host: { settings: PanelSettings; saveSettings(): Promise<void> }, reported: number): Promise<string> {
 	host.settings.maxPromptTokens = reported;
 	await host.saveSettings();
-	return `Context size set to ${fmt(reported)} tokens.`;
+	return t("window.set", { reported: Math.round(reported) });
 }

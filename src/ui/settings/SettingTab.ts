@@ -5,6 +5,7 @@ import { estimateTokens } from "../../chat/tokens";
 import { DEFAULT_SETTINGS, FIELD_LABELS, LIMITS, validateSettings, type DiscoverSettings } from "../../settings/settings";
 import { BudgetSection, type SettingsStore } from "./settingsBudget";
 import { ProviderSection, type SettingsAdapterFactory } from "./settingsProvider";
+import { t } from "../../i18n";
 
 /** The real adapter, loaded when the tab first needs it so the plugin's onload stays small. */
 
@@ -41,51 +42,51 @@ export class DiscoverSettingTab extends PluginSettingTab {
 		containerEl.addClass("discover-chat-settings");
 		this.useContextButton = null;
 
-		new Setting(containerEl).setName("Model and connection").setHeading();
+		new Setting(containerEl).setName(t("settings.modelHeading")).setHeading();
 		this.provider.render(containerEl);
 
 		new Setting(containerEl)
-			.setName("Conversation budget")
-			.setDesc("How much of the chat is sent with each message. Older messages are summarized so the prompt always fits.")
+			.setName(t("settings.budgetHeading"))
+			.setDesc(t("settings.budgetDesc"))
 			.setHeading();
 		this.budget.render(containerEl, (field, setting) => {
 			if (field !== "maxPromptTokens") return;
 			setting.addButton((b) => {
 				this.useContextButton = b;
 				// Named by its figure once known (showContextLength), so it stays one short line beside the input.
-				b.setButtonText("Use the model's").onClick(() => this.applyContextLength());
+				b.setButtonText(t("settings.useModels")).onClick(() => this.applyContextLength());
 				b.buttonEl.addClass("discover-chat-setting-use-context");
 				b.buttonEl.addClass("discover-chat-hidden");
 			});
 		});
 		this.showContextLength(this.reportedContextLength);
 
-		new Setting(containerEl).setName("Chat").setHeading();
+		new Setting(containerEl).setName(t("settings.chatHeading")).setHeading();
 		new Setting(containerEl)
 			.setName(FIELD_LABELS.includeActiveNote)
-			.setDesc("Send the note you are reading with each message, as much of it as fits. The note chip in the panel turns it off or on until the panel is next opened, whichever chat is open.")
-			.addToggle((t) =>
-				t.setValue(this.s.includeActiveNote).onChange(async (on) => {
+			.setDesc(t("settings.includeNoteDesc"))
+			.addToggle((c) =>
+				c.setValue(this.s.includeActiveNote).onChange(async (on) => {
 					this.s.includeActiveNote = on;
 					await this.host.saveSettings();
 				}),
 			);
 		new Setting(containerEl)
 			.setName(FIELD_LABELS.loadRemoteImages)
-			.setDesc("Off: an image from the web in an answer shows as a placeholder naming its site, and loads when you click it. An answer can be made to include an image whose address carries your note's text to that site.")
-			.addToggle((t) =>
-				t.setValue(this.s.loadRemoteImages).onChange(async (on) => {
+			.setDesc(t("settings.remoteImagesDesc"))
+			.addToggle((c) =>
+				c.setValue(this.s.loadRemoteImages).onChange(async (on) => {
 					this.s.loadRemoteImages = on;
 					await this.host.saveSettings();
 				}),
 			);
 		new Setting(containerEl)
 			.setName(FIELD_LABELS.sendKey)
-			.setDesc("Ctrl/Cmd+Enter suits long prompts: Enter then adds a line.")
+			.setDesc(t("settings.sendWithDesc"))
 			.addDropdown((d) =>
 				d
-					.addOption("enter", "Enter (Shift+Enter adds a line)")
-					.addOption("mod-enter", "Ctrl/Cmd+Enter (Enter adds a line)")
+					.addOption("enter", t("settings.sendEnter"))
+					.addOption("mod-enter", t("settings.sendModEnter"))
 					.setValue(this.s.sendKey)
 					.onChange(async (value) => {
 						this.s.sendKey = value === "mod-enter" ? "mod-enter" : "enter";
@@ -94,7 +95,7 @@ export class DiscoverSettingTab extends PluginSettingTab {
 			);
 		new Setting(containerEl)
 			.setName(FIELD_LABELS.systemPrompt)
-			.setDesc("Instructions sent first in every prompt.")
+			.setDesc(t("settings.systemPromptDesc"))
 			// Full width under its name: a prompt is several lines long.
 			.setClass("discover-chat-setting-stacked")
 			// The reset sits in the box's corner, so the box takes the row's whole width.
@@ -102,20 +103,20 @@ export class DiscoverSettingTab extends PluginSettingTab {
 			.then((setting) => {
 				this.promptSizeEl = setting.infoEl.createDiv({ cls: ["discover-chat-setting-message", "mod-info"], attr: { role: "status" } });
 			})
-			.addTextArea((t) => {
-				t.setValue(this.s.systemPrompt).onChange(async (value) => {
+			.addTextArea((c) => {
+				c.setValue(this.s.systemPrompt).onChange(async (value) => {
 					this.s.systemPrompt = value;
 					this.showPromptSize();
 					await this.host.saveSettings();
 				});
-				t.inputEl.rows = 6;
-				t.inputEl.addClass("discover-chat-settings-prompt");
-				t.inputEl.setAttr("aria-label", FIELD_LABELS.systemPrompt);
+				c.inputEl.rows = 6;
+				c.inputEl.addClass("discover-chat-settings-prompt");
+				c.inputEl.setAttr("aria-label", FIELD_LABELS.systemPrompt);
 			})
 			.addExtraButton((b) =>
 				b
 					.setIcon("rotate-ccw")
-					.setTooltip("Restore the default instructions")
+					.setTooltip(t("settings.restorePrompt"))
 					.onClick(async () => {
 						this.s.systemPrompt = DEFAULT_SETTINGS.systemPrompt;
 						await this.host.saveSettings();
@@ -125,14 +126,14 @@ export class DiscoverSettingTab extends PluginSettingTab {
 
 		this.showPromptSize();
 
-		new Setting(containerEl).setName("Storage").setHeading();
-		this.folderSetting(containerEl, "sessionsFolder", "Where chats are saved, one file per chat. They sync with the vault. Changing it does not move chats already saved.");
-		this.folderSetting(containerEl, "exportFolder", "Where chats exported as notes go.");
+		new Setting(containerEl).setName(t("settings.storageHeading")).setHeading();
+		this.folderSetting(containerEl, "sessionsFolder", t("settings.chatsFolderDesc"));
+		this.folderSetting(containerEl, "exportFolder", t("settings.exportFolderDesc"));
 		new Setting(containerEl)
 			.setName(FIELD_LABELS.includeThinkingInExports)
-			.setDesc("Exported notes show what a thinking model thought before each answer, folded. Off: only the answers.")
-			.addToggle((t) =>
-				t.setValue(this.s.includeThinkingInExports).onChange(async (on) => {
+			.setDesc(t("settings.thinkingDesc"))
+			.addToggle((c) =>
+				c.setValue(this.s.includeThinkingInExports).onChange(async (on) => {
 					this.s.includeThinkingInExports = on;
 					await this.host.saveSettings();
 				}),
@@ -142,10 +143,10 @@ export class DiscoverSettingTab extends PluginSettingTab {
 	private folderSetting(containerEl: HTMLElement, field: FolderField, desc: string): void {
 		const setting = new Setting(containerEl).setName(FIELD_LABELS[field]).setDesc(desc);
 		const messageEl = setting.infoEl.createDiv({ cls: ["discover-chat-setting-message", "discover-chat-hidden"], attr: { role: "alert" } });
-		setting.addText((t) => {
-			t.setPlaceholder(DEFAULT_SETTINGS[field]).setValue(this.s[field]);
-			t.inputEl.setAttr("aria-label", FIELD_LABELS[field]);
-			t.onChange(async (value) => {
+		setting.addText((c) => {
+			c.setPlaceholder(DEFAULT_SETTINGS[field]).setValue(this.s[field]);
+			c.inputEl.setAttr("aria-label", FIELD_LABELS[field]);
+			c.onChange(async (value) => {
 				const folder = value.trim();
 				const issue = validateSettings({ ...this.s, [field]: folder }).find((i) => i.field === field);
 				messageEl.setText(issue?.message ?? "");
@@ -163,12 +164,11 @@ export class DiscoverSettingTab extends PluginSettingTab {
 		if (!el) return;
 		const tokens = estimateTokens(this.s.systemPrompt);
 		const budget = promptBudget(this.s);
-		const fmt = (n: number): string => n.toLocaleString("en-US");
 		const heavy = tokens > budget / 2;
 		el.setText(
 			heavy
-				? `About ${fmt(tokens)} tokens: more than half of the ${fmt(budget)}-token prompt budget, leaving little room for the note and the chat.`
-				: `About ${fmt(tokens)} tokens of the ${fmt(budget)}-token prompt budget.`,
+				? t("settings.promptSizeHeavy", { tokens, budget })
+				: t("settings.promptSize", { tokens, budget }),
 		);
 		el.toggleClass("mod-info", !heavy);
 	}
@@ -180,8 +180,8 @@ export class DiscoverSettingTab extends PluginSettingTab {
 		const usable = tokens !== undefined && tokens >= LIMITS.maxPromptTokens.min;
 		b.buttonEl.toggleClass("discover-chat-hidden", !usable);
 		if (!usable) return;
-		b.setButtonText(`Use ${tokens.toLocaleString()}`);
-		b.setTooltip(`Use the model's context length: ${tokens.toLocaleString()} tokens`);
+		b.setButtonText(t("settings.useTokens", { tokens }));
+		b.setTooltip(t("settings.useTokensTooltip", { tokens }));
 	}
 
 	private async applyContextLength(): Promise<void> {

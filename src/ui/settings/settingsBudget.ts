@@ -2,16 +2,17 @@
 // budget it makes is valid; an invalid one stays in its input, with the reason under it, unsaved.
 import { Setting } from "obsidian";
 import { FIELD_LABELS, LIMITS, validateSettings, type DiscoverSettings, type SettingsIssue } from "../../settings/settings";
+import { t, type PlainKey } from "../../i18n";
 
 export type BudgetField = "maxPromptTokens" | "reservedResponseTokens" | "recentMessagesToKeep" | "minRecentMessagesToKeep";
 
 export const BUDGET_FIELDS: readonly BudgetField[] = ["maxPromptTokens", "reservedResponseTokens", "recentMessagesToKeep", "minRecentMessagesToKeep"];
 
-const DESCRIPTIONS: Record<BudgetField, string> = {
-	maxPromptTokens: "The model's context window in tokens. The prompt and the answer must fit in it.",
-	reservedResponseTokens: "Tokens kept free for the answer. The prompt gets the rest of the context.",
-	recentMessagesToKeep: "Messages sent word for word; older ones are summarized when the chat no longer fits.",
-	minRecentMessagesToKeep: "When even the recent messages do not fit, the window shrinks, but never below this.",
+const DESCRIPTIONS: Record<BudgetField, PlainKey> = {
+	maxPromptTokens: "settings.maxPromptTokensDesc",
+	reservedResponseTokens: "settings.reservedDesc",
+	recentMessagesToKeep: "settings.recentDesc",
+	minRecentMessagesToKeep: "settings.minRecentDesc",
 };
 
 const MAXIMUMS: Partial<Record<BudgetField, number>> = {
@@ -63,7 +64,7 @@ export class BudgetSection {
 		this.rows.clear();
 		this.drafts.clear();
 		for (const field of BUDGET_FIELDS) {
-			const setting = new Setting(containerEl).setName(FIELD_LABELS[field]).setDesc(DESCRIPTIONS[field]);
+			const setting = new Setting(containerEl).setName(FIELD_LABELS[field]).setDesc(t(DESCRIPTIONS[field]));
 			const messageEl = setting.infoEl.createDiv({ cls: ["discover-chat-setting-message", "discover-chat-hidden"], attr: { role: "alert" } });
 			setting.addText((text) => {
 				const input = text.inputEl;

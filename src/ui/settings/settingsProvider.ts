@@ -4,6 +4,7 @@ import { debounce, SecretComponent, Setting, type App, type DropdownComponent, t
 import { DEFAULT_BASE_URLS, PROVIDERS, type ConnectionDiagnosis, type ModelInfo, type ProviderName } from "../../providers/types";
 import { FIELD_LABELS, isHttpUrl, type DiscoverSettings } from "../../settings/settings";
 import type { SettingsStore } from "./settingsBudget";
+import { t } from "../../i18n";
 
 /** What the settings tab asks of a provider adapter. */
 export interface SettingsAdapter {
@@ -14,11 +15,10 @@ export interface SettingsAdapter {
 
 export type SettingsAdapterFactory = (app: App, settings: DiscoverSettings) => Promise<SettingsAdapter>;
 
-const PROVIDER_NAMES: Record<ProviderName, string> = {
-	ollama: "Ollama",
-	openai: "OpenAI-compatible (OpenAI, LM Studio, llama.cpp, vLLM)",
-	anthropic: "Anthropic",
-};
+/** The provider dropdown's names, in the person's language (read when the tab is drawn). */
+function providerNames(): Record<ProviderName, string> {
+	return { ollama: t("provider.ollama"), openai: t("settings.providerOpenai"), anthropic: t("provider.anthropic") };
+}
 
 function errorText(e: unknown): string {
 	return e instanceof Error ? e.message : String(e);
@@ -67,10 +67,10 @@ export class ProviderSection {
 		let urlText: TextComponent | null = null;
 		new Setting(containerEl)
 			.setName(FIELD_LABELS.provider)
-			.setDesc("Where your model runs. Ollama runs models on this computer.")
+			.setDesc(t("settings.providerDesc"))
 			.addDropdown((d) =>
 				d
-					.addOptions(PROVIDER_NAMES)
+					.addOptions(providerNames())
 					.setValue(this.s.provider)
 					.onChange(async (value) => {
 						if (!(PROVIDERS as readonly string[]).includes(value)) return;
@@ -87,16 +87,16 @@ export class ProviderSection {
 					}),
 			);
 
-		const urlSetting = new Setting(containerEl).setName(FIELD_LABELS.baseUrl).setDesc("The server's address. For OpenAI-compatible servers, include /v1.");
+		const urlSetting = new Setting(containerEl).setName(FIELD_LABELS.baseUrl).setDesc(t("settings.baseUrlDesc"));
 		const urlMessage = message(urlSetting);
-		urlSetting.addText((t) => {
-			urlText = t;
-			t.setPlaceholder(DEFAULT_BASE_URLS[this.s.provider]).setValue(this.s.baseUrl);
-			t.inputEl.setAttr("aria-label", FIELD_LABELS.baseUrl);
-			t.onChange(async (value) => {
+		urlSetting.addText((c) => {
+			urlText = c;
+			c.setPlaceholder(DEFAULT_BASE_URLS[this.s.provider]).setValue(this.s.baseUrl);
+			c.inputEl.setAttr("aria-label", FIELD_LABELS.baseUrl);
+			c.onChange(async (value) => {
 				const url = value.trim();
 				if (!isHttpUrl(url)) {
-					show(urlMessage, "Enter an address starting with http:// or https://, such as http://localhost:11434.", "error");
+					show(urlMessage, t("valid.baseUrl"), "error");
 					return;
 				}
 				show(urlMessage, "", "error");
@@ -108,7 +108,7 @@ export class ProviderSection {
 
 		new Setting(containerEl)
 			.setName(FIELD_LABELS.apiKeySecret)
-			.setDesc("Kept in Obsidian's secret storage, never in the plugin's data file. Ollama needs none.")
+			.setDesc(t("settings.apiKeyDesc"))
 			.addComponent((el) =>
 				new SecretComponent(this.app, el).setValue(this.s.apiKeySecret).onChange(async (name) => {
 					this.s.apiKeySecret = name;
@@ -117,21 +117,21 @@ export class ProviderSection {
 				}),
 			);
 
-		const modelSetting = new Setting(containerEl).setName(FIELD_LABELS.model).setDesc("Pick a model the server has, or type its name.");
+		const modelSetting = new Setting(containerEl).setName(FIELD_LABELS.model).setDesc(t("settings.modelDesc"));
 		this.modelMessage = message(modelSetting);
 		modelSetting
 			.addDropdown((d) => {
 				this.modelDropdown = d;
-				d.selectEl.setAttr("aria-label", "Models on the server");
+				d.selectEl.setAttr("aria-label", t("settings.modelsOnServer"));
 				this.fillModels([]);
 				d.onChange((value) => void this.chooseModel(value));
 			})
-			.addExtraButton((b) => b.setIcon("refresh-cw").setTooltip("Refresh the model list").onClick(() => void this.refreshModels()))
-			.addText((t) => {
-				this.modelText = t;
-				t.setPlaceholder("Model name").setValue(this.s.model);
-				t.inputEl.setAttr("aria-label", "Model name");
-				t.onChange(async (value) => {
+			.addExtraButton((b) => b.setIcon("refresh-cw").setTooltip(t("settings.refreshModels")).onClick(() => void this.refreshModels()))
+			.addText((c) => {
+				this.modelText = c;
+				c.setPlaceholder(t("settings.modelName")).setValue(this.s.model);
+				c.inputEl.setAttr("aria-label", t("settings.modelName"));
+				c.onChange(async (value) => {
 					const model = value.trim();
 					this.s.model = model;
 					const d = this.modelDropdown;
@@ -141,19 +141,19 @@ export class ProviderSection {
 				});
 			});
 
-		const testSetting = new Setting(containerEl).setName("Test connection").setDesc("Checks the server, the API key and the model.");
+		const testSetting = new Setting(containerEl).setName(t("settings.testConnection")).setDesc(t("settings.testConnectionDesc"));
 		const testMessage = message(testSetting);
 		testSetting.addButton((b) =>
-			b.setButtonText("Test connection").onClick(async () => {
+			b.setButtonText(t("settings.testConnection")).onClick(async () => {
 				b.setDisabled(true);
-				show(testMessage, "Testing…", "info");
+				show(testMessage, t("settings.testing"), "info");
 				const signal = this.controller.signal;
 				try {
 					const adapter = await this.makeAdapter(this.app, this.s);
 					const d = await adapter.testConnection(signal);
 					if (signal.aborted) return;
-					const latency = d.ok && d.latencyMs !== undefined ? ` (${Math.round(d.latencyMs)} ms)` : "";
-					show(testMessage, `${d.message}${latency}`, d.ok ? "ok" : "error");
+					const text = d.ok && d.latencyMs !== undefined ? t("settings.latency", { message: d.message, ms: Math.round(d.latencyMs) }) : d.message;
+					show(testMessage, text, d.ok ? "ok" : "error");
 				} catch (e) {
 					if (!signal.aborted) show(testMessage, errorText(e), "error");
 				} finally {
@@ -170,9 +170,9 @@ export class ProviderSection {
 		const d = this.modelDropdown;
 		if (!d) return;
 		d.selectEl.empty();
-		d.addOption("", models.length ? "Choose a model" : "No models listed");
+		d.addOption("", models.length ? t("panel.chooseModel") : t("settings.noModelsListed"));
 		const current = this.s.model;
-		if (current && !models.some((m) => m.id === current)) d.addOption(current, listed ? `${current} (not on the server)` : current);
+		if (current && !models.some((m) => m.id === current)) d.addOption(current, listed ? t("settings.notOnServer", { model: current }) : current);
 		for (const m of models) d.addOption(m.id, m.id);
 		d.setValue(current);
 	}
@@ -184,20 +184,20 @@ export class ProviderSection {
 		if (!messageEl) return;
 		const run = ++this.listing;
 		const stale = (): boolean => signal.aborted || run !== this.listing;
-		show(messageEl, "Loading models…", "info");
+		show(messageEl, t("settings.loadingModels"), "info");
 		try {
 			const adapter = await this.makeAdapter(this.app, this.s);
 			const models = await adapter.listModels(signal);
 			if (stale()) return;
 			this.models = models;
 			this.fillModels(models, true);
-			show(messageEl, models.length ? "" : "The server lists no models. Type the model's name.", "info");
+			show(messageEl, models.length ? "" : t("settings.noModelsType"), "info");
 			await this.lookUpContextLength();
 		} catch (e) {
 			if (stale()) return;
 			this.models = [];
 			this.fillModels([]);
-			show(messageEl, `Could not list models: ${errorText(e)}`, "error");
+			show(messageEl, t("models.listFailed", { error: errorText(e) }), "error");
 			this.onContextLength(undefined);
 		}
 	}
