@@ -201,7 +201,7 @@ export const zhCN: Translation = {
 	"settings.maxPromptTokensDesc": "模型的上下文窗口（以 token 计）。提示词和回答都必须放得下。",
 	"settings.reservedDesc": "为回答预留的 token。其余上下文归提示词使用。",
 	"settings.recentDesc": "逐字发送的消息数；对话放不下时，更早的消息会被总结。",
-	"settings.minRecentDesc": "连最近的消息也放不下时，窗口会缩小，但不会少于此数。",
+	"settings.minRecentDesc": "连最近的消息也放不下时，保留数会减少，但不会少于此数。",
 	"settings.providerOpenai": "OpenAI 兼容（OpenAI、LM Studio、llama.cpp、vLLM）",
 	"settings.providerDesc": "模型运行的位置。Ollama 在本机上运行模型。",
 	"settings.baseUrlDesc": "服务器地址。OpenAI 兼容服务器需包含 /v1。",
