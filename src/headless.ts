@@ -23,6 +23,9 @@ export { estimateTokens, safeBudget, ESTIMATOR_WORST_RATIO } from "./chat/tokens
 export { estimateMessageTokens, estimatePromptTokens, MESSAGE_OVERHEAD_TOKENS, PROMPT_OVERHEAD_TOKENS } from "./chat/promptCost";
 export { TokenCalibration, calibratedEstimate, parseCalibrationData } from "./chat/calibration";
 export type { CalibrationData, TokenCalibrationOptions } from "./chat/calibration";
+export { calibratedTokens } from "./chat/calibration";
+export { DEFAULT_MARGIN, MIN_MARGIN, MAX_MARGIN, learnedMargin, parseMarginRecord } from "./chat/safetyMargin";
+export type { MarginRecord, SafetyMargin } from "./chat/safetyMargin";
 export { SessionManager, SessionNotFoundError } from "./sessions/SessionManager";
 export { NodeFileStore } from "./sessions/nodeStore";
 export type { FileStat } from "./sessions/store";

@@ -32,14 +32,16 @@ export interface CompactionBudget {
 /**
  * The budgets for one turn. Summaries get a fifth of the prompt budget (at most 800 tokens): well
  * under the budget, so recent messages keep most of the room. A summary request's prompt plus its
- * answer must fit the window, within the same safety margin as chat prompts.
+ * answer must fit the window, within the same safety margin as chat prompts. `keep`: the model's
+ * learned margin's share to use (safeBudget's default before its counts are known).
  */
-export function compactionBudget(settings: Pick<ChatSettings, "maxPromptTokens" | "reservedResponseTokens">): CompactionBudget {
-	const prompt = safeBudget(promptBudget(settings));
+export function compactionBudget(settings: Pick<ChatSettings, "maxPromptTokens" | "reservedResponseTokens">, keep?: number): CompactionBudget {
+	const prompt = safeBudget(promptBudget(settings), keep);
 	const summaryMaxTokens = Math.max(16, Math.min(800, Math.floor(prompt / 5)));
 	return {
 		prompt,
-		summaryRequest: safeBudget(settings.maxPromptTokens - summaryMaxTokens),
+		// Summary requests are sent to the same model: the same learned margin holds them.
+		summaryRequest: safeBudget(settings.maxPromptTokens - summaryMaxTokens, keep),
 		summaryMaxTokens,
 		contextWindow: settings.maxPromptTokens,
 	};

@@ -43,6 +43,8 @@ export function overflowRetryBudget(
 	settings: Pick<ChatSettings, "reservedResponseTokens">,
 	failedEstimate: number,
 	report: OverflowReport,
+	/** The model's margin (share to use), already widened by this surprise. */
+	keep?: number,
 ): CompactionBudget {
 	let prompt = Math.min(Math.floor(failedEstimate * OVERFLOW_RETRY_SHRINK), budget.prompt - 1);
 	// How many of the server's tokens one of our estimated tokens turned out to be: never below 1
@@ -54,11 +56,11 @@ export function overflowRetryBudget(
 	let summaryMaxTokens = budget.summaryMaxTokens;
 	let summaryRequest = budget.summaryRequest;
 	if (window !== undefined) {
-		prompt = Math.min(prompt, Math.floor(safeBudget(window - settings.reservedResponseTokens) / ratio));
+		prompt = Math.min(prompt, Math.floor(safeBudget(window - settings.reservedResponseTokens, keep) / ratio));
 	}
 	prompt = Math.max(0, prompt);
 	summaryMaxTokens = Math.max(16, Math.min(summaryMaxTokens, Math.floor(prompt / 5)));
-	if (window !== undefined) summaryRequest = Math.min(summaryRequest, Math.floor(safeBudget(window - summaryMaxTokens) / ratio));
+	if (window !== undefined) summaryRequest = Math.min(summaryRequest, Math.floor(safeBudget(window - summaryMaxTokens, keep) / ratio));
 	return { ...budget, prompt, summaryMaxTokens, summaryRequest };
 }
 

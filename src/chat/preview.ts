@@ -6,6 +6,7 @@ import { summaryMessage, uncoveredHistory } from "./transcript";
 import type { SourceFitter } from "./sourceFitter";
 import type { ChatMessage, ChatSettings, ContextSource, SourceFit } from "../core/types";
 import { planWindow, summaryAllowance } from "./recentWindow";
+import { DEFAULT_MARGIN, type SafetyMargin } from "./safetyMargin";
 
 export interface PromptPreview {
 	estimatedTokens: number;
@@ -14,6 +15,8 @@ export interface PromptPreview {
 	context: ContextInclusion;
 	/** Every source's fit, in prompt order, as sending now would fit them (for the chips). */
 	sources: SourceFit[];
+	/** The model's safety margin the budget was computed with (the meter's tooltip names it). */
+	margin?: SafetyMargin;
 }
 
 export interface PreviewInput {
@@ -27,10 +30,12 @@ export interface PreviewInput {
 	includeHistory?: boolean;
 	estimate: EstimateFn;
 	fitter?: SourceFitter;
+	/** The model's learned margin; today's default without one. */
+	margin?: SafetyMargin;
 }
 
-function preview(built: BuiltPrompt, budget: number): PromptPreview {
-	return { estimatedTokens: built.estimatedTokens, budget, context: built.context, sources: built.sources };
+function preview(built: BuiltPrompt, budget: number, margin: SafetyMargin): PromptPreview {
+	return { estimatedTokens: built.estimatedTokens, budget, context: built.context, sources: built.sources, margin };
 }
 
 /**
@@ -39,11 +44,12 @@ function preview(built: BuiltPrompt, budget: number): PromptPreview {
  */
 export function previewPrompt(input: PreviewInput): PromptPreview {
 	const { settings, messages, draft, estimate } = input;
-	const budget = compactionBudget(settings);
+	const margin = input.margin ?? DEFAULT_MARGIN;
+	const budget = compactionBudget(settings, margin.keep);
 	const context = input.context !== undefined && input.context !== "" ? { text: input.context, name: input.contextName } : undefined;
 	const base = { systemPrompt: settings.systemPrompt, context, sources: input.sources, fitter: input.fitter, current: draft, estimate };
 	if (input.includeHistory === false || messages.length === 0) {
-		return preview(buildPrompt({ ...base, history: [], budget: budget.prompt }), budget.prompt);
+		return preview(buildPrompt({ ...base, history: [], budget: budget.prompt }), budget.prompt, margin);
 	}
 	try {
 		const summary = summaryMessage(messages)?.content;
@@ -58,12 +64,12 @@ export function previewPrompt(input: PreviewInput): PromptPreview {
 			summaryMaxTokens: budget.summaryMaxTokens,
 			estimate,
 		});
-		if (plan.fits) return preview(buildPrompt({ ...base, summary, history, budget: budget.prompt }), budget.prompt);
+		if (plan.fits) return preview(buildPrompt({ ...base, summary, history, budget: budget.prompt }), budget.prompt, margin);
 		const allowance = summaryAllowance(budget.summaryMaxTokens, estimate);
 		const built = buildPrompt({ ...base, history: history.slice(plan.split), budget: budget.prompt - allowance });
-		return { estimatedTokens: Math.min(budget.prompt, built.estimatedTokens + allowance), budget: budget.prompt, context: built.context, sources: built.sources };
+		return { estimatedTokens: Math.min(budget.prompt, built.estimatedTokens + allowance), budget: budget.prompt, context: built.context, sources: built.sources, margin };
 	} catch {
 		// A damaged session: the send goes out without history too (see ChatService).
-		return preview(buildPrompt({ ...base, history: [], budget: budget.prompt }), budget.prompt);
+		return preview(buildPrompt({ ...base, history: [], budget: budget.prompt }), budget.prompt, margin);
 	}
 }

@@ -24,8 +24,13 @@ export function estimateTokens(text: string): number {
  */
 export const ESTIMATOR_WORST_RATIO = 0.85;
 
-/** The estimated-token budget that keeps a prompt within `budgetTokens` real tokens. */
-export function safeBudget(budgetTokens: number): number {
+/**
+ * The estimated-token budget that keeps a prompt within `budgetTokens` real tokens. `keep`: the
+ * share that may be used, ESTIMATOR_WORST_RATIO before the model's counts are known, its learned
+ * margin's `keep` after (safetyMargin.ts).
+ */
+export function safeBudget(budgetTokens: number, keep: number = ESTIMATOR_WORST_RATIO): number {
 	if (!Number.isFinite(budgetTokens) || budgetTokens <= 0) return 0;
-	return Math.floor(budgetTokens * ESTIMATOR_WORST_RATIO);
+	const share = Number.isFinite(keep) ? Math.min(1, Math.max(0, keep)) : ESTIMATOR_WORST_RATIO;
+	return Math.floor(budgetTokens * share);
 }

@@ -1,9 +1,12 @@
 import { errorKind, partialAnswer } from "../providers/errors";
 import type { OverflowReport } from "../providers/overflowReport";
 import type { SessionManager } from "../sessions/SessionManager";
-import { promptCost, type EstimateFn } from "./promptCost";
+import { memoizeEstimate, promptCost, type EstimateFn } from "./promptCost";
+import { modelTokens } from "./tokenFast";
+import type { SafetyMargin } from "./safetyMargin";
 import { settlesWithin, untilAborted } from "../core/abortable";
-import { calibratedEstimate, type TokenCalibration } from "./calibration";
+import { calibratedEstimate, calibratedTokens, type TokenCalibration } from "./calibration";
+import { DEFAULT_MARGIN } from "./safetyMargin";
 import { compactionBudget } from "./compaction";
 import { ChatError } from "./errors";
 import type { BuiltPrompt } from "./prompt";
@@ -57,6 +60,8 @@ export interface TurnRunnerOptions {
 	calibration: TokenCalibration | undefined;
 	/** Raw (uncalibrated) estimates: what calibration points are measured against. */
 	rawEstimate: EstimateFn;
+	/** The estimator's unrounded value, which calibrated estimates scale (default: memoized modelTokens). */
+	fineEstimate?: EstimateFn;
 	/** Fits a source larger than its share. */
 	fitter: SourceFitter;
 	now: () => number;
@@ -77,6 +82,7 @@ export class TurnRunner {
 	private readonly sessions: SessionManager;
 	private readonly calibration: TokenCalibration | undefined;
 	private readonly rawEstimate: EstimateFn;
+	private readonly fineEstimate: EstimateFn;
 	private readonly fitter: SourceFitter;
 	private readonly now: () => number;
 	private readonly timers: CheckpointTimers;
@@ -92,6 +98,7 @@ export class TurnRunner {
 		this.sessions = opts.sessions;
 		this.calibration = opts.calibration;
 		this.rawEstimate = opts.rawEstimate;
+		this.fineEstimate = opts.fineEstimate ?? memoizeEstimate(modelTokens);
 		this.fitter = opts.fitter;
 		this.now = opts.now;
 		this.timers = opts.timers;
@@ -106,7 +113,16 @@ export class TurnRunner {
 
 	/** The calibrated estimate for `model`: what the engine believes that model will count. */
 	estimatorFor(model: string): EstimateFn {
-		return (text) => calibratedEstimate(this.calibration, model, this.rawEstimate(text));
+		const calibration = this.calibration;
+		// Before any count, today's estimate exactly. After, the factor scales the unrounded value:
+		// scaling an estimate already rounded up, line by line, cut prompts short (see calibratedTokens).
+		if (calibration === undefined || calibration.samples(model) === 0) return (text) => calibratedEstimate(calibration, model, this.rawEstimate(text));
+		return (text) => (text === "" ? 0 : calibratedTokens(this.fineEstimate(text), calibration.factor(model)));
+	}
+
+	/** The share of the window held back for `model` (today's default without a calibration). */
+	marginFor(model: string): SafetyMargin {
+		return this.calibration?.margin(model) ?? DEFAULT_MARGIN;
 	}
 
 	/** Writes the running answer to the chat's file at once. Does nothing when idle. */
@@ -142,7 +158,7 @@ export class TurnRunner {
 			signal,
 		};
 		const { estimate } = setup;
-		const budget = compactionBudget(settings);
+		const budget = compactionBudget(settings, this.marginFor(model).keep);
 		// Checked before anything is saved: a message that can never be sent stays with the caller.
 		checkTurnFits(settings.systemPrompt, text, budget.prompt, estimate);
 		const { session, user } = await this.recordQuestion(text, signal).catch(rethrowAsStopped(signal));
@@ -180,7 +196,9 @@ export class TurnRunner {
 			} catch (caught) {
 				let err = caught;
 				if (isAbort(err, signal)) return this.finishStopped(session, keep(answer.partialText), { ...keepThought(answer.thinking()), ...sent() }, checkpoint);
-				if (errorKind(err) === "context_overflow" && attempt === 0) {
+				const overflowed = errorKind(err) === "context_overflow";
+				if (overflowed) this.observeSurprise(model, settings, prompt, overflowReportOf(err));
+				if (overflowed && attempt === 0) {
 					// Our estimate was too low for this server: send a clearly smaller prompt once more.
 					const report = overflowReportOf(err);
 					if (report.window !== undefined && report.window < settings.maxPromptTokens) {
@@ -188,7 +206,7 @@ export class TurnRunner {
 						contextWindow = report.window;
 					}
 					setup.emit({ type: "status", text: "Continuing conversation…" });
-					const forced = overflowRetryBudget(budget, settings, prompt.estimatedTokens, report);
+					const forced = overflowRetryBudget(budget, settings, prompt.estimatedTokens, report, this.marginFor(model).keep);
 					prepared = await prepareHistory(setup, session, user, forced, includeHistory, true);
 					if (prepared === "aborted") return this.finishStopped(session, "", {}, checkpoint);
 					const failed = prompt;
@@ -268,6 +286,19 @@ export class TurnRunner {
 	private track(saved: Promise<void>): void {
 		this.saving.add(saved);
 		void saved.finally(() => this.saving.delete(saved));
+	}
+
+	/**
+	 * A prompt refused as too long: the model's margin widens at once. Not when the server named a
+	 * window smaller than the configured one: that refusal says the setting is wrong, not the estimate.
+	 */
+	private observeSurprise(model: string, settings: ChatSettings, failed: BuiltPrompt, report: OverflowReport): void {
+		if (report.window !== undefined && report.window < settings.maxPromptTokens) return;
+		try {
+			this.calibration?.surprise(model, failed.estimatedTokens, report.promptTokens);
+		} catch (err) {
+			console.error("Discover: token calibration failed", err);
+		}
 	}
 
 	/** The server's count of a prompt it refused, against our raw estimate of it: a calibration point. */

@@ -17,6 +17,8 @@ export const en = {
 	"panel.selection": { one: "Selection ({count} character)", other: "Selection ({count} characters)" },
 	"panel.meter": "{used} / {total} tokens",
 	"panel.meterLabel": "Next prompt: about {used} of {total} tokens (context size minus the tokens reserved for the answer). Earlier messages are summarized from about {summarizeAt}, since token counts are estimates.",
+	"panel.marginDefault": "Safety margin {percent}% until the model reports its token counts.",
+	"panel.marginLearned": { one: "Safety margin {percent}%, learned from {count} answer.", other: "Safety margin {percent}%, learned from {count} answers." },
 	"panel.openHistory": "Open history",
 	"panel.rename": "Rename “{title}”",
 	"panel.chooseModel": "Choose a model",

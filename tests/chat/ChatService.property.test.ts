@@ -6,7 +6,8 @@ import { StubAdapter, type RecordedRequest } from "../support/stubAdapter";
 import { MemoryFileStore } from "../../src/sessions/memoryStore";
 import { SessionManager } from "../../src/sessions/SessionManager";
 import { promptCost } from "../../src/chat/promptCost";
-import { TokenCalibration } from "../../src/chat/calibration";
+import { TokenCalibration, calibratedTokens } from "../../src/chat/calibration";
+import { modelTokens } from "../../src/chat/tokenFast";
 import { ChatService } from "../../src/chat/ChatService";
 import { CONDENSED_PREFIX, compactionBudget } from "../../src/chat/compaction";
 import { chatErrorCode } from "../../src/chat/errors";
@@ -57,15 +58,16 @@ describe("ChatService properties", () => {
 				const sessions = new SessionManager(store, { onWarning: () => undefined });
 				// The engine's own estimate: calibrated for the model when a factor was learned.
 				const calibration = factor === undefined ? undefined : new TokenCalibration({ data: { version: 1, models: { m: [factor] } } });
-				const estimate = factor === undefined ? estimateTokens : (t: string): number => Math.ceil(estimateTokens(t) * factor);
+				const estimate = factor === undefined ? estimateTokens : (t: string): number => (t === "" ? 0 : calibratedTokens(modelTokens(t), factor));
 				const chat = new ChatService({ adapter: new StubAdapter(), sessions, settings, calibration, model: "m" });
-				const budget = compactionBudget(settings);
 				let answered = 0;
 				let failed = 0;
 				let covered = -1;
 
 				for (const [k, turn] of turns.entries()) {
 					const text = `${k}: ${Array.from({ length: turn.repeat }, () => turn.text).join(" ")}`;
+					// The model's margin as the turn starts (a refusal before widens it for the turns after).
+					const budget = compactionBudget(settings, calibration?.margin("m").keep);
 					const before = chat.messages.slice();
 					const adapter = adapterFor(turn, failSummaries);
 					chat.setAdapter(adapter);

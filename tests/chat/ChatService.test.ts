@@ -4,7 +4,8 @@ import { StubAdapter } from "../support/stubAdapter";
 import { MemoryFileStore } from "../../src/sessions/memoryStore";
 import { SessionManager } from "../../src/sessions/SessionManager";
 import { promptCost } from "../../src/chat/promptCost";
-import { TokenCalibration } from "../../src/chat/calibration";
+import { TokenCalibration, calibratedTokens } from "../../src/chat/calibration";
+import { modelTokens } from "../../src/chat/tokenFast";
 import { ChatService, type ChatEvent } from "../../src/chat/ChatService";
 import { compactionBudget } from "../../src/chat/compaction";
 import { estimateTokens } from "../../src/chat/tokens";
@@ -156,8 +157,9 @@ describe("ChatService turns", () => {
 		const adapter = new StubAdapter({ reply: () => words(60, "answer") });
 		const chat = new ChatService({ adapter, sessions: new SessionManager(new MemoryFileStore()), settings: SMALL, calibration, model: "m" });
 		for (let i = 0; i < 6; i++) await chat.sendMessage(`Question ${i}: ${words(40)}`, { context: "A line of the note.\n".repeat(300) });
-		const calibrated = (t: string): number => Math.ceil(estimateTokens(t) * 1.6);
-		const budget = compactionBudget({ maxPromptTokens: 1024, reservedResponseTokens: 128 }).prompt;
+		// The factor scales the estimator's unrounded value; the budget keeps the model's learned margin.
+		const calibrated = (t: string): number => (t === "" ? 0 : calibratedTokens(modelTokens(t), 1.6));
+		const budget = compactionBudget({ maxPromptTokens: 1024, reservedResponseTokens: 128 }, calibration.margin("m").keep).prompt;
 		for (const r of adapter.chatRequests) {
 			expect(promptCost(r.messages as never, calibrated)).toBeLessThanOrEqual(budget);
 			// Without calibration the same prompt would look much smaller: the factor is really applied.

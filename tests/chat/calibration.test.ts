@@ -95,7 +95,7 @@ describe("TokenCalibration", () => {
 		const cal = new TokenCalibration({ onChange });
 		cal.observe("model", 1000, 1250);
 		expect(onChange).toHaveBeenCalledTimes(1);
-		expect(onChange.mock.calls[0]?.[0]).toEqual({ version: 1, models: { model: [1.25] } });
+		expect(onChange.mock.calls[0]?.[0]).toEqual({ version: 1, models: { model: [1.25] }, margins: { model: { answers: 1 } } });
 		cal.observe("model", 0, 1250);
 		expect(onChange).toHaveBeenCalledTimes(1);
 	});

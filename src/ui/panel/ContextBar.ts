@@ -112,7 +112,7 @@ export class ContextBar {
 		try {
 			const preview = this.preview(context);
 			if (!preview) return;
-			this.meter.update(preview.estimatedTokens, this.promptBudget(), preview.budget);
+			this.meter.update(preview.estimatedTokens, this.promptBudget(), preview.budget, preview.margin);
 			// The chip speaks for the note; an attached selection is not the note.
 			this.fit = context === undefined || this.attached.attachment ? undefined : preview.context;
 			this.chip.update({ fit: this.fit });
