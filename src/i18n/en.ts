@@ -77,6 +77,7 @@ export const en = {
 	"message.openNoteToInsert": "Open a note to insert into.",
 	"message.inserted": "Inserted into {note}",
 	"message.interrupted": "Interrupted",
+	"message.stopped": "stopped",
 	"message.stoppedBeforeAnswer": "Stopped before the answer began.",
 	"message.interruptedBeforeAnswer": "Interrupted before the answer began.",
 	"message.showEarlier": "Show earlier messages",

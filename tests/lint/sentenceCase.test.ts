@@ -10,6 +10,9 @@ import { join } from "node:path";
 /** Words that keep their capital anywhere. */
 const PROPER = new Set(["Ollama", "OpenAI", "Anthropic", "Discover", "LM", "Studio", "API", "URL", "URLs", "Markdown", "Obsidian", "Enter", "Shift", "Esc", "Ctrl", "Cmd", "Tab", "vLLM", "Retry-After", "JSON", "HTTP", "HTTPS", "I"]);
 
+/** Names shown as they are in every language. */
+const NAMES = new Set(["Ollama", "Anthropic", "Discover", "OpenAI", "Base URL"]);
+
 /** Exact strings allowed as they are: the issue asks for a quiet lowercase "stopped" mark. */
 const ALLOWED_EXACT = new Set(["stopped"]);
 /** Obsidian's own "Settings" window, named as a place. */
@@ -149,5 +152,14 @@ describe("UI copy in the English catalogue, src/ui, src/wiring, main.ts and src/
 		expect(catalogue.length).toBeGreaterThan(200);
 		const problems = strings.map((s) => ({ ...s, problem: sentenceCaseProblem(s.text) })).filter((s) => s.problem !== null);
 		expect(problems).toEqual([]);
+	});
+});
+
+describe("UI text goes through the message catalogue", () => {
+	it("no UI call, attribute or option in src/ui, src/wiring, src/settings or main.ts shows a literal word", () => {
+		const files = [...sourceFiles(join(ROOT, "src/ui")), ...sourceFiles(join(ROOT, "src/wiring")), ...sourceFiles(join(ROOT, "src/settings")), join(ROOT, "src/main.ts")];
+		// Symbols and product names are not translated.
+		const words = files.flatMap((f) => uiStrings(readFileSync(f, "utf8"), f)).filter((s) => /\p{L}{2,}/u.test(s.text) && !NAMES.has(s.text) && !(s.text in en));
+		expect(words).toEqual([]);
 	});
 });

@@ -93,7 +93,7 @@ export class MessageItem {
 		this.stopped = stopped;
 		let mark = this.metaEl.querySelector<HTMLElement>(".discover-chat-message-stopped");
 		if (stopped && !mark) {
-			mark = this.metaEl.createSpan({ cls: "discover-chat-message-stopped", text: "stopped" });
+			mark = this.metaEl.createSpan({ cls: "discover-chat-message-stopped", text: t("message.stopped") });
 			this.metaEl.prepend(mark);
 		} else if (!stopped && mark) mark.remove();
 	}
