@@ -207,7 +207,7 @@ export class MessageList extends Component {
 		setTextWithCode(message, diagnosis.detail);
 		if (diagnosis.said) {
 			const details = el.createEl("details", { cls: "discover-chat-error-details" });
-			details.createEl("summary", { text: "Details" });
+			details.createEl("summary", { text: t("error.detailsSummary") });
 			setTextWithCode(details.createDiv({ cls: "discover-chat-error-said" }), diagnosis.said);
 		}
 		if (onRetry && diagnosis.retryable) {
