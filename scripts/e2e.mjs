@@ -1009,18 +1009,16 @@ async function overflows(page, selectors) {
 			if (b.scrollWidth > b.clientWidth + 1 || b.scrollHeight > b.clientHeight + 1 || r.right > vw + 1 || r.left < -1) out.push(`button "${(b.textContent || b.getAttribute("aria-label") || "").trim().slice(0, 30)}" (${b.scrollWidth} > ${b.clientWidth} px, right edge ${Math.round(r.right)})`);
 		}
 		// A dropdown whose chosen option does not fit shows it cut.
-		const ruler = document.createElement("span");
-		ruler.style.cssText = "position:absolute;visibility:hidden;white-space:pre";
-		document.body.append(ruler);
+		const ruler = document.createElement("canvas").getContext("2d");
 		for (const sel of document.querySelectorAll("select")) {
 			if (!sel.checkVisibility()) continue;
 			const cs = getComputedStyle(sel);
-			ruler.style.font = cs.font;
-			ruler.textContent = sel.options[sel.selectedIndex]?.text ?? "";
+			ruler.font = cs.font;
+			const text = sel.options[sel.selectedIndex]?.text ?? "";
+			const width = ruler.measureText(text).width;
 			const room = sel.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 16;
-			if (ruler.getBoundingClientRect().width > room + 1) out.push(`dropdown "${ruler.textContent.slice(0, 30)}" (${Math.round(ruler.getBoundingClientRect().width)} px of text in ${Math.round(room)} px)`);
+			if (width > room + 1) out.push(`dropdown "${text.slice(0, 30)}" (${Math.round(width)} px of text in ${Math.round(room)} px)`);
 		}
-		ruler.remove();
 		return out;
 	}, selectors);
 }
