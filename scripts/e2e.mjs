@@ -290,13 +290,27 @@ try {
 		await page.evaluate(() => document.body.classList.replace("theme-dark", "theme-light"));
 	});
 
-	await step("a message's actions show on hover", async () => {
+	await step("a message's actions show on hover, take no row of their own, and move nothing", async () => {
 		const answer = page.locator(`${VIEW} .discover-chat-message-assistant`).last();
+		await page.mouse.move(5, 5);
+		await page.waitForTimeout(200);
+		const before = await messageLayout(page);
+		check(before.blankRows.length === 0, `no message ends in a blank row for its hidden actions (${before.blankRows.join("; ") || "none"})`);
+		const uneven = Object.entries(before.gaps).filter(([, g]) => Math.max(...g) - Math.min(...g) > 1);
+		check(Object.keys(before.gaps).length > 0 && uneven.length === 0, `the gaps between messages are even (${JSON.stringify(before.gaps)} px)`);
 		await answer.hover();
 		await page.waitForTimeout(200);
+		const hovered = await messageLayout(page);
+		check(JSON.stringify(hovered.tops) === JSON.stringify(before.tops), "showing the actions on hover moves nothing");
 		const labels = await answer.locator(".discover-chat-message-actions button:visible").evaluateAll((els) => els.map((el) => el.getAttribute("aria-label")));
 		check(labels.join(",") === "Copy message,Insert into the note,Copy as a quote callout", `an answer shows Copy, Insert and Copy as a quote callout (saw ${labels.join(", ")})`);
 		await page.screenshot({ path: join(artifacts, "message-actions-light.png") });
+		// From the keyboard: focusing an action shows the row.
+		await page.mouse.move(5, 5);
+		await page.locator(`${VIEW} .discover-chat-message-user .discover-chat-copy`).first().focus();
+		await page.waitForTimeout(200);
+		const shown = await page.evaluate(() => getComputedStyle(document.activeElement.closest(".discover-chat-message-meta")).opacity);
+		check(shown === "1", `a focused action is shown (opacity ${shown})`);
 		await page.evaluate(() => window.e2e.app.setDarkMode(true));
 		await page.evaluate(() => document.body.classList.replace("theme-light", "theme-dark"));
 		await answer.hover();
@@ -318,6 +332,8 @@ try {
 			return { open: el?.open, label: el?.querySelector("summary")?.textContent, answer: el?.parentElement?.querySelector(".discover-chat-message-body")?.textContent ?? "" };
 		}, live);
 		check(during.open === true && during.label === "Thinking…" && !during.answer.includes("carbon"), `the thinking block is open while the model thinks (${JSON.stringify(during)})`);
+		const saying = await page.evaluate(() => Array.from(document.querySelectorAll(".discover-chat-view *")).filter((el) => el.children.length === 0 && el.checkVisibility() && /^Thinking/.test(el.textContent ?? "")).length);
+		check(saying === 1, `"Thinking…" is shown once (${saying} times)`);
 		await page.screenshot({ path: join(artifacts, "thinking-live-light.png") });
 		await page.evaluate(() => document.body.classList.replace("theme-light", "theme-dark"));
 		await page.screenshot({ path: join(artifacts, "thinking-live-dark.png") });
@@ -385,8 +401,23 @@ try {
 
 	await step("a / command sends the note without the history", async () => {
 		model.queue({ tokens: "Plants make sugar from light.".split(/(?= )/), tokensPerSecond: 200 });
-		await page.fill(`${VIEW} .discover-chat-input`, "/sum");
+		await page.fill(`${VIEW} .discover-chat-input`, "/");
 		await page.waitForSelector(`${VIEW} .discover-chat-command-menu:not(.discover-chat-hidden)`, { timeout: 2000 });
+		const all = await page.evaluate(() => Array.from(document.querySelectorAll(".discover-chat-command")).map((c) => ({ role: c.getAttribute("role"), name: c.querySelector(".discover-chat-command-name")?.textContent, desc: c.querySelector(".discover-chat-command-desc")?.textContent ?? "" })));
+		check(all.length >= 3 && all.every((c) => c.role === "option" && c.desc !== ""), `"/" lists every command with a description (${all.map((c) => c.name).join(", ")})`);
+		const covered = await page.evaluate(() => {
+			const menu = document.querySelector(".discover-chat-command-menu").getBoundingClientRect();
+			return [".discover-chat-context-chip", ".discover-chat-context-fit", ".discover-chat-meter"].filter((sel) => {
+				const el = document.querySelector(sel);
+				if (!el || !el.checkVisibility()) return false;
+				const r = el.getBoundingClientRect();
+				return r.left < menu.right && menu.left < r.right && r.top < menu.bottom && menu.top < r.bottom;
+			});
+		});
+		check(covered.length === 0, `the / menu covers neither the note chip nor the meter (covers: ${covered.join(", ") || "nothing"})`);
+		await page.screenshot({ path: join(artifacts, "panel-commands-all.png") });
+		await page.fill(`${VIEW} .discover-chat-input`, "/sum");
+		await page.waitForFunction(() => document.querySelectorAll(".discover-chat-command").length === 1, null, { timeout: 2000 });
 		await page.screenshot({ path: join(artifacts, "panel-commands.png") });
 		await page.press(`${VIEW} .discover-chat-input`, "Enter");
 		await page.waitForFunction(() => (document.querySelector(".discover-chat-messages")?.textContent ?? "").includes("Plants make sugar"), null, { timeout: 10000 });
@@ -423,10 +454,16 @@ try {
 		}, downUrl);
 		await page.fill(`${VIEW} .discover-chat-input`, "Anyone there?");
 		await page.press(`${VIEW} .discover-chat-input`, "Enter");
-		await page.waitForFunction(() => (document.querySelector(".discover-chat-error-probe")?.textContent ?? "").length > 25, null, { timeout: 10000 });
-		const probe = await page.locator(`${VIEW} .discover-chat-error-probe`).textContent();
+		await page.waitForFunction(() => /reach/i.test(document.querySelector(".discover-chat-error-message")?.textContent ?? ""), null, { timeout: 10000 });
+		const probe = await page.locator(`${VIEW} .discover-chat-error-message`).textContent();
 		check(/reach|running/i.test(probe ?? ""), `a server that is down is diagnosed ("${probe}")`);
+		const card = await page.locator(`${VIEW} .discover-chat-error`).evaluate((el) => ({ text: el.innerText, code: el.querySelectorAll(".discover-chat-error-message code").length }));
+		check(!card.text.includes("`") && !/failed to fetch/i.test(card.text), `the error card shows no backtick and no "Failed to fetch" ("${card.text.replace(/\n/g, " / ")}")`);
+		check((card.text.match(/reach/gi) ?? []).length <= 2, "the error card says it once: its title and one message");
 		await page.screenshot({ path: join(artifacts, "panel-error.png") });
+		await page.evaluate(() => document.body.classList.replace("theme-light", "theme-dark"));
+		await page.screenshot({ path: join(artifacts, "panel-error-dark.png") });
+		await page.evaluate(() => document.body.classList.replace("theme-dark", "theme-light"));
 		await page.evaluate(async (url) => {
 			window.e2e.plugin.settings.baseUrl = url;
 			await window.e2e.plugin.saveSettings();
@@ -449,6 +486,11 @@ try {
 		await page.waitForSelector(".discover-chat-history-message.is-highlighted", { timeout: 5000 });
 		const hit = await page.locator(".discover-chat-history-hit .discover-chat-history-item-preview").textContent();
 		check(!/\*\*|`/.test(hit ?? ""), `the hit's snippet is words, not Markdown ("${hit}")`);
+		await page.waitForTimeout(300);
+		const cut = await firstCardCut(page);
+		check(cut <= 1, `no message shows cut off under the history's toolbar (${cut} px hidden)`);
+		const use = await page.locator(".discover-chat-history-use").first().textContent();
+		check(use === "Use as prompt", `"Use as prompt" is said in words ("${use}")`);
 		await page.screenshot({ path: join(artifacts, "history-modal.png") });
 		await page.evaluate(() => document.body.classList.replace("theme-light", "theme-dark"));
 		await page.screenshot({ path: join(artifacts, "history-modal-dark.png") });
@@ -518,6 +560,19 @@ try {
 			};
 		});
 		check(layout.topBorder === "0px", `no divider above the first setting (border ${layout.topBorder})`);
+		const inputs = await page.evaluate(() => {
+			const root = document.getElementById("e2e-settings");
+			const widths = (sel) => [...new Set(Array.from(root.querySelectorAll(sel)).filter((el) => el.checkVisibility()).map((el) => Math.round(el.getBoundingClientRect().width)))];
+			const model = Array.from(root.querySelectorAll(".setting-item")).find((r) => r.querySelector(".setting-item-name")?.textContent === "Model");
+			return {
+				numbers: widths(".setting-item-control input[type=number]"),
+				texts: widths(".setting-item-control input[type=text], .setting-item-control input[type=url]"),
+				url: Array.from(root.querySelectorAll("input")).find((i) => i.getAttribute("aria-label") === "Base URL")?.type,
+				modelControls: Array.from(model?.querySelectorAll("select, input") ?? []).filter((el) => el.checkVisibility()).map((el) => el.tagName.toLowerCase()),
+			};
+		});
+		check(inputs.numbers.length === 1 && inputs.texts.length === 1 && inputs.url === "url", `inputs are consistent: numbers ${inputs.numbers.join("/")} px, text ${inputs.texts.join("/")} px, Base URL a ${inputs.url} field`);
+		check(inputs.modelControls.length === 1, `the Model row is one control (${inputs.modelControls.join(" + ")})`);
 		check(layout.resetInside && Math.abs(layout.boxEnd - layout.rowEnd) <= 2, `the system prompt box reaches the row's end (${layout.boxEnd} px, inputs end at ${layout.rowEnd} px), its reset inside it`);
 		check(layout.useHeight === null || Math.abs(layout.useHeight - layout.buttonHeight) <= 2, `"Use the model's context length" stays on one line (${layout.useHeight ?? "hidden"} px, a button ${layout.buttonHeight} px)`);
 		await page.screenshot({ path: join(artifacts, "settings-tab.png"), fullPage: true });
@@ -528,6 +583,80 @@ try {
 			document.getElementById("e2e-settings")?.remove();
 			document.querySelector(".workspace")?.removeAttribute("hidden");
 		});
+	});
+
+	await step("a phone, 390 px wide, the panel filling the screen: nothing overflows or clips", async () => {
+		await page.setViewportSize({ width: 390, height: 844 });
+		await page.evaluate(() => document.body.classList.add("is-mobile"));
+		const shoot = async (name, selectors) => {
+			const over = await overflows(page, selectors);
+			check(over.length === 0, `phone, ${name}: nothing overflows or is clipped (${over.join("; ") || "none"})`);
+			await page.screenshot({ path: join(artifacts, `phone-${name}-light.png`) });
+			await page.evaluate(() => document.body.classList.replace("theme-light", "theme-dark"));
+			await page.screenshot({ path: join(artifacts, `phone-${name}-dark.png`) });
+			await page.evaluate(() => document.body.classList.replace("theme-dark", "theme-light"));
+		};
+		const panel = [VIEW, `${VIEW} .discover-chat-header`, `${VIEW} .discover-chat-messages`, `${VIEW} .discover-chat-context-row`, `${VIEW} .discover-chat-composer`, `${VIEW} .discover-chat-error`, `${VIEW} .discover-chat-empty`];
+		const width = await page.locator(VIEW).evaluate((el) => el.getBoundingClientRect().width);
+		check(width >= 389, `the panel fills the phone's width (${width} px)`);
+
+		await page.click(`${VIEW} [aria-label="New chat"]`);
+		await page.waitForSelector(`${VIEW} .discover-chat-empty-prompt`, { timeout: 5000 });
+		await shoot("empty", panel);
+
+		model.queue({ tokens: words(300), tokensPerSecond: 60 });
+		await page.fill(`${VIEW} .discover-chat-input`, "Explain photosynthesis on a small screen.");
+		await page.press(`${VIEW} .discover-chat-input`, "Enter");
+		await page.waitForFunction(() => (document.querySelector(".discover-chat-message-streaming .discover-chat-message-body")?.textContent ?? "").length > 80, null, { timeout: 8000 });
+		await shoot("streaming", panel);
+		await page.click(`${VIEW} .discover-chat-send`);
+		await page.waitForSelector(`${VIEW} .discover-chat-message-stopped`, { timeout: 5000 });
+		const phoneRows = await messageLayout(page);
+		check(phoneRows.blankRows.length === 0, `phone: no blank row for a message's actions (${phoneRows.blankRows.join("; ") || "none"})`);
+
+		expectConsoleErrors("the server is down on purpose", /ERR_CONNECTION_REFUSED/);
+		const saved = await page.evaluate(() => window.e2e.plugin.settings.baseUrl);
+		const downUrl = `http://127.0.0.1:${await closedPort()}`;
+		await page.evaluate(async (url) => {
+			window.e2e.plugin.settings.baseUrl = url;
+			await window.e2e.plugin.saveSettings();
+		}, downUrl);
+		await page.fill(`${VIEW} .discover-chat-input`, "Anyone there?");
+		await page.press(`${VIEW} .discover-chat-input`, "Enter");
+		await page.waitForFunction(() => /reach/i.test(document.querySelector(".discover-chat-error-message")?.textContent ?? ""), null, { timeout: 10000 });
+		await shoot("error", panel);
+		await page.evaluate(async (url) => {
+			window.e2e.plugin.settings.baseUrl = url;
+			await window.e2e.plugin.saveSettings();
+		}, saved);
+
+		await page.click(`${VIEW} [aria-label="Open history"]`);
+		await page.waitForSelector(".discover-chat-history .discover-chat-history-item", { timeout: 5000 });
+		await page.click(".discover-chat-history-item >> nth=1");
+		await page.waitForSelector(".discover-chat-history-message", { timeout: 5000 });
+		await page.waitForTimeout(300);
+		await shoot("history", [".discover-chat-history", ".discover-chat-history .modal-content", ".discover-chat-history-list", ".discover-chat-history-messages", ".discover-chat-history-session-header"]);
+		await page.keyboard.press("Escape");
+
+		await page.evaluate(() => {
+			const tab = window.e2e.harness.openSettingTab(window.e2e.app, "discover-chat");
+			tab.containerEl.id = "e2e-settings";
+			tab.containerEl.classList.add("vertical-tab-content");
+			document.querySelector(".workspace")?.setAttribute("hidden", "");
+		});
+		await page.waitForTimeout(200);
+		const settingsOver = await overflows(page, ["#e2e-settings", "#e2e-settings .setting-item", "#e2e-settings .setting-item-control"]);
+		check(settingsOver.length === 0, `phone, settings: nothing overflows or is clipped (${settingsOver.join("; ") || "none"})`);
+		await page.screenshot({ path: join(artifacts, "phone-settings-light.png"), fullPage: true });
+		await page.evaluate(() => document.body.classList.replace("theme-light", "theme-dark"));
+		await page.screenshot({ path: join(artifacts, "phone-settings-dark.png"), fullPage: true });
+		await page.evaluate(() => {
+			document.body.classList.replace("theme-dark", "theme-light");
+			document.getElementById("e2e-settings")?.remove();
+			document.querySelector(".workspace")?.removeAttribute("hidden");
+			document.body.classList.remove("is-mobile");
+		});
+		await page.setViewportSize({ width: 1280, height: 800 });
 	});
 
 	await step("measure: a 1,000-message session opens", async () => {
@@ -814,6 +943,84 @@ function printProfile(profile) {
 	}
 	console.log(`  busiest 60 ms window: ${best[0].toFixed(0)} ms busy`);
 	for (const [k, ms] of [...win].sort((a, b) => b[1] - a[1]).slice(0, 10)) console.log(`    ${ms.toFixed(1).padStart(6)} ms  ${k}`);
+}
+
+/**
+ * The panel's messages: those whose hidden actions leave a blank row under them (content ending
+ * more than a pixel above the message's padding box), each body's top (to see hovering moves
+ * nothing), and the gaps from one message's text to the next message.
+ */
+async function messageLayout(page) {
+	return page.evaluate(() => {
+		const items = Array.from(document.querySelectorAll(".discover-chat-view .discover-chat-message")).filter((m) => m.checkVisibility());
+		const blankRows = [];
+		for (const m of items) {
+			const inner = m.getBoundingClientRect().bottom - parseFloat(getComputedStyle(m).paddingBottom);
+			const inFlow = Array.from(m.children).filter((c) => c.checkVisibility() && getComputedStyle(c).position !== "absolute");
+			const end = Math.max(...inFlow.filter((c) => !c.classList.contains("discover-chat-message-meta") || c.querySelector(".discover-chat-message-stopped, .discover-chat-message-interrupted")).map((c) => c.getBoundingClientRect().bottom));
+			if (inner - end > 1) blankRows.push(`${m.dataset.messageId}: ${Math.round(inner - end)} px`);
+		}
+		// From the end of one message's text to the next message, per kind of step (answer to
+		// question, question to answer): equal whether or not a message has actions or marks.
+		const gaps = {};
+		for (let i = 1; i < items.length; i++) {
+			const kind = `${items[i - 1].classList.contains("discover-chat-message-user") ? "user" : "assistant"}→${items[i].classList.contains("discover-chat-message-user") ? "user" : "assistant"}`;
+			const prevEnd = items[i - 1].querySelector(".discover-chat-message-body").getBoundingClientRect().bottom;
+			(gaps[kind] ??= []).push(Math.round(items[i].getBoundingClientRect().top - prevEnd));
+		}
+		const tops = items.map((m) => Math.round(m.querySelector(".discover-chat-message-body")?.getBoundingClientRect().top ?? 0));
+		return { blankRows, gaps, tops };
+	});
+}
+
+/** How many pixels of the history's first visible message are hidden under the top of its list. */
+async function firstCardCut(page) {
+	return page.evaluate(() => {
+		const list = document.querySelector(".discover-chat-history-messages");
+		const top = list.getBoundingClientRect().top;
+		for (const card of list.querySelectorAll(".discover-chat-history-message")) {
+			const r = card.getBoundingClientRect();
+			if (r.bottom <= top + 1) continue;
+			return Math.max(0, Math.round(top - r.top));
+		}
+		return 0;
+	});
+}
+
+/**
+ * What overflows at this width: the page, any of `selectors` wider than its box (scrollWidth >
+ * clientWidth), and buttons whose text is clipped or that reach past the screen's edge.
+ */
+async function overflows(page, selectors) {
+	return page.evaluate((sels) => {
+		const out = [];
+		const vw = document.documentElement.clientWidth;
+		if (document.documentElement.scrollWidth > vw + 1) out.push(`the page (${document.documentElement.scrollWidth} > ${vw} px)`);
+		for (const sel of sels) {
+			for (const el of document.querySelectorAll(sel)) {
+				if (el.checkVisibility() && el.scrollWidth > el.clientWidth + 1) out.push(`${sel} (${el.scrollWidth} > ${el.clientWidth} px)`);
+			}
+		}
+		for (const b of document.querySelectorAll("button")) {
+			if (!b.checkVisibility()) continue;
+			const r = b.getBoundingClientRect();
+			if (r.width === 0) continue;
+			// Text wrapped past the button's height is clipped too.
+			if (b.scrollWidth > b.clientWidth + 1 || b.scrollHeight > b.clientHeight + 1 || r.right > vw + 1 || r.left < -1) out.push(`button "${(b.textContent || b.getAttribute("aria-label") || "").trim().slice(0, 30)}" (${b.scrollWidth} > ${b.clientWidth} px, right edge ${Math.round(r.right)})`);
+		}
+		// A dropdown whose chosen option does not fit shows it cut.
+		const ruler = document.createElement("canvas").getContext("2d");
+		for (const sel of document.querySelectorAll("select")) {
+			if (!sel.checkVisibility()) continue;
+			const cs = getComputedStyle(sel);
+			ruler.font = cs.font;
+			const text = sel.options[sel.selectedIndex]?.text ?? "";
+			const width = ruler.measureText(text).width;
+			const room = sel.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 16;
+			if (width > room + 1) out.push(`dropdown "${text.slice(0, 30)}" (${Math.round(width)} px of text in ${Math.round(room)} px)`);
+		}
+		return out;
+	}, selectors);
 }
 
 /** A port nothing listens on: bound, then released. */

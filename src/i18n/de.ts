@@ -135,7 +135,7 @@ export const de: Translation = {
 	"error.protocol.advice": "Versuche es erneut; passiert es wieder, spricht der Server vielleicht nicht das Format dieses Anbieters.",
 	"error.stopped": "Gestoppt",
 	"error.unknown": "Etwas ist schiefgelaufen",
-	"error.details": "{advice} Details: {said}",
+	"error.detailsSummary": "Details",
 	// Settings: names, validation, loading and migration notes (src/settings).
 	"field.maxPromptTokens": "Kontextgröße",
 	"field.reservedResponseTokens": "Token für die Antwort",
@@ -217,7 +217,7 @@ export const de: Translation = {
 	"settings.testConnectionDesc": "Prüft Server, API-Schlüssel und Modell.",
 	"settings.testing": "Teste …",
 	"settings.latency": "{message} ({ms} ms)",
-	"settings.noModelsListed": "Keine Modelle gelistet",
+	"settings.modelOther": "Anderes…",
 	"settings.notOnServer": "{model} (nicht auf dem Server)",
 	"settings.loadingModels": "Modelle werden geladen …",
 	"settings.noModelsType": "Der Server listet keine Modelle. Gib den Namen des Modells ein.",

@@ -133,7 +133,7 @@ export const en = {
 	"error.protocol.advice": "Retry; if it keeps happening, the server may not speak this provider's format.",
 	"error.stopped": "Stopped",
 	"error.unknown": "Something went wrong",
-	"error.details": "{advice} Details: {said}",
+	"error.detailsSummary": "Details",
 	// Settings: names, validation, loading and migration notes (src/settings).
 	"field.maxPromptTokens": "Context size",
 	"field.reservedResponseTokens": "Tokens reserved for the answer",
@@ -215,7 +215,7 @@ export const en = {
 	"settings.testConnectionDesc": "Checks the server, the API key and the model.",
 	"settings.testing": "Testing…",
 	"settings.latency": "{message} ({ms} ms)",
-	"settings.noModelsListed": "No models listed",
+	"settings.modelOther": "Other…",
 	"settings.notOnServer": "{model} (not on the server)",
 	"settings.loadingModels": "Loading models…",
 	"settings.noModelsType": "The server lists no models. Type the model's name.",

@@ -135,7 +135,7 @@ export const es: Translation = {
 	"error.protocol.advice": "Reintenta; si sigue pasando, puede que el servidor no hable el formato de este proveedor.",
 	"error.stopped": "Detenido",
 	"error.unknown": "Algo salió mal",
-	"error.details": "{advice} Detalles: {said}",
+	"error.detailsSummary": "Detalles",
 	// Settings: names, validation, loading and migration notes (src/settings).
 	"field.maxPromptTokens": "Tamaño del contexto",
 	"field.reservedResponseTokens": "Tokens reservados para la respuesta",
@@ -217,7 +217,7 @@ export const es: Translation = {
 	"settings.testConnectionDesc": "Comprueba el servidor, la clave API y el modelo.",
 	"settings.testing": "Probando…",
 	"settings.latency": "{message} ({ms} ms)",
-	"settings.noModelsListed": "No hay modelos",
+	"settings.modelOther": "Otro…",
 	"settings.notOnServer": "{model} (no está en el servidor)",
 	"settings.loadingModels": "Cargando modelos…",
 	"settings.noModelsType": "El servidor no lista ningún modelo. Escribe el nombre del modelo.",

@@ -135,7 +135,7 @@ export const fr: Translation = {
 	"error.protocol.advice": "Réessayez ; si cela se reproduit, le serveur ne parle peut-être pas le format de ce fournisseur.",
 	"error.stopped": "Arrêté",
 	"error.unknown": "Une erreur s'est produite",
-	"error.details": "{advice} Détails : {said}",
+	"error.detailsSummary": "Détails",
 	// Settings: names, validation, loading and migration notes (src/settings).
 	"field.maxPromptTokens": "Taille du contexte",
 	"field.reservedResponseTokens": "Tokens réservés à la réponse",
@@ -217,7 +217,7 @@ export const fr: Translation = {
 	"settings.testConnectionDesc": "Vérifie le serveur, la clé API et le modèle.",
 	"settings.testing": "Test en cours…",
 	"settings.latency": "{message} ({ms} ms)",
-	"settings.noModelsListed": "Aucun modèle listé",
+	"settings.modelOther": "Autre…",
 	"settings.notOnServer": "{model} (absent du serveur)",
 	"settings.loadingModels": "Chargement des modèles…",
 	"settings.noModelsType": "Le serveur ne liste aucun modèle. Saisissez le nom du modèle.",

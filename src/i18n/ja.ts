@@ -135,7 +135,7 @@ export const ja: Translation = {
 	"error.protocol.advice": "再試行してください。繰り返す場合、サーバーがこのプロバイダーの形式に対応していない可能性があります。",
 	"error.stopped": "停止しました",
 	"error.unknown": "問題が発生しました",
-	"error.details": "{advice} 詳細: {said}",
+	"error.detailsSummary": "詳細",
 	// Settings: names, validation, loading and migration notes (src/settings).
 	"field.maxPromptTokens": "コンテキストサイズ",
 	"field.reservedResponseTokens": "回答用の予約トークン",
@@ -217,7 +217,7 @@ export const ja: Translation = {
 	"settings.testConnectionDesc": "サーバー、API キー、モデルを確認します。",
 	"settings.testing": "テスト中…",
 	"settings.latency": "{message}（{ms} ms）",
-	"settings.noModelsListed": "モデルがありません",
+	"settings.modelOther": "その他…",
 	"settings.notOnServer": "{model}（サーバーにありません）",
 	"settings.loadingModels": "モデルを読み込み中…",
 	"settings.noModelsType": "サーバーにモデルがありません。モデル名を入力してください。",

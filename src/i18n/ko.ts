@@ -135,7 +135,7 @@ export const ko: Translation = {
 	"error.protocol.advice": "다시 시도하세요. 계속 그렇다면 서버가 이 제공자의 형식을 지원하지 않을 수 있습니다.",
 	"error.stopped": "중지됨",
 	"error.unknown": "문제가 발생했습니다",
-	"error.details": "{advice} 세부 정보: {said}",
+	"error.detailsSummary": "세부 정보",
 	// Settings: names, validation, loading and migration notes (src/settings).
 	"field.maxPromptTokens": "컨텍스트 크기",
 	"field.reservedResponseTokens": "답변용 예약 토큰",
@@ -217,7 +217,7 @@ export const ko: Translation = {
 	"settings.testConnectionDesc": "서버, API 키, 모델을 확인합니다.",
 	"settings.testing": "테스트 중…",
 	"settings.latency": "{message} ({ms}ms)",
-	"settings.noModelsListed": "표시할 모델 없음",
+	"settings.modelOther": "기타…",
 	"settings.notOnServer": "{model} (서버에 없음)",
 	"settings.loadingModels": "모델 불러오는 중…",
 	"settings.noModelsType": "서버에 모델이 없습니다. 모델 이름을 입력하세요.",

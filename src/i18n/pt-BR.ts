@@ -136,7 +136,7 @@ export const ptBR: Translation = {
 	"error.protocol.advice": "Tente de novo; se continuar, o servidor pode não usar o formato deste provedor.",
 	"error.stopped": "Resposta parada",
 	"error.unknown": "Algo deu errado",
-	"error.details": "{advice} Detalhes: {said}",
+	"error.detailsSummary": "Detalhes",
 	// Settings: names, validation, loading and migration notes (src/settings).
 	"field.maxPromptTokens": "Tamanho do contexto",
 	"field.reservedResponseTokens": "Tokens reservados para a resposta",
@@ -218,7 +218,7 @@ export const ptBR: Translation = {
 	"settings.testConnectionDesc": "Verifica o servidor, a chave de API e o modelo.",
 	"settings.testing": "Testando…",
 	"settings.latency": "{message} ({ms} ms)",
-	"settings.noModelsListed": "Nenhum modelo listado",
+	"settings.modelOther": "Outro…",
 	"settings.notOnServer": "{model} (não está no servidor)",
 	"settings.loadingModels": "Carregando modelos…",
 	"settings.noModelsType": "O servidor não lista nenhum modelo. Digite o nome do modelo.",

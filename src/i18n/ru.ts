@@ -145,7 +145,7 @@ export const ru: Translation = {
 	"error.protocol.advice": "Повторите; если это повторяется, сервер, возможно, не поддерживает формат этого провайдера.",
 	"error.stopped": "Остановлено",
 	"error.unknown": "Что-то пошло не так",
-	"error.details": "{advice} Подробности: {said}",
+	"error.detailsSummary": "Подробности",
 	// Settings: names, validation, loading and migration notes (src/settings).
 	"field.maxPromptTokens": "Размер контекста",
 	"field.reservedResponseTokens": "Токены для ответа",
@@ -227,7 +227,7 @@ export const ru: Translation = {
 	"settings.testConnectionDesc": "Проверяет сервер, API-ключ и модель.",
 	"settings.testing": "Проверка…",
 	"settings.latency": "{message} ({ms} мс)",
-	"settings.noModelsListed": "Моделей нет",
+	"settings.modelOther": "Другая…",
 	"settings.notOnServer": "{model} (нет на сервере)",
 	"settings.loadingModels": "Загрузка моделей…",
 	"settings.noModelsType": "На сервере нет моделей. Введите название модели.",

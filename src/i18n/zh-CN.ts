@@ -135,7 +135,7 @@ export const zhCN: Translation = {
 	"error.protocol.advice": "请重试；如果问题持续出现，可能是服务器不支持此提供方的格式。",
 	"error.stopped": "已停止",
 	"error.unknown": "出现错误",
-	"error.details": "{advice} 详情：{said}",
+	"error.detailsSummary": "详情",
 	// Settings: names, validation, loading and migration notes (src/settings).
 	"field.maxPromptTokens": "上下文大小",
 	"field.reservedResponseTokens": "为回答预留的 token",
@@ -217,7 +217,7 @@ export const zhCN: Translation = {
 	"settings.testConnectionDesc": "检查服务器、API 密钥和模型。",
 	"settings.testing": "正在测试…",
 	"settings.latency": "{message}（{ms} 毫秒）",
-	"settings.noModelsListed": "未列出模型",
+	"settings.modelOther": "其他…",
 	"settings.notOnServer": "{model}（不在服务器上）",
 	"settings.loadingModels": "正在加载模型…",
 	"settings.noModelsType": "服务器未列出任何模型。请输入模型名称。",

@@ -135,7 +135,7 @@ export const zhTW: Translation = {
 	"error.protocol.advice": "請重試；若持續發生，可能是伺服器不支援此服務供應商的格式。",
 	"error.stopped": "已停止",
 	"error.unknown": "發生錯誤",
-	"error.details": "{advice} 詳細資訊：{said}",
+	"error.detailsSummary": "詳細資訊",
 	// Settings: names, validation, loading and migration notes (src/settings).
 	"field.maxPromptTokens": "上下文大小",
 	"field.reservedResponseTokens": "保留給回答的 token",
@@ -217,7 +217,7 @@ export const zhTW: Translation = {
 	"settings.testConnectionDesc": "檢查伺服器、API 金鑰和模型。",
 	"settings.testing": "測試中…",
 	"settings.latency": "{message}（{ms} 毫秒）",
-	"settings.noModelsListed": "沒有列出模型",
+	"settings.modelOther": "其他…",
 	"settings.notOnServer": "{model}（不在伺服器上）",
 	"settings.loadingModels": "正在載入模型…",
 	"settings.noModelsType": "伺服器沒有列出任何模型。請輸入模型名稱。",

@@ -1,6 +1,7 @@
 import { Component } from "obsidian";
 import type { App } from "obsidian";
 import { renderUntrustedMarkdown } from "./safeMarkdown";
+import { renderAndSwap } from "./renderSwap";
 
 /** How far beyond the view Markdown is rendered ahead of time. */
 const MARGIN_PX = 200;
@@ -82,11 +83,16 @@ export class LazyMarkdown extends Component {
 		this.observer?.unobserve(el);
 		this.pending.delete(el);
 		if (markdown === undefined) return;
-		const target = createDiv();
-		await renderUntrustedMarkdown(this.app, markdown, target, this.sourcePath, this, this.loadRemoteImages());
-		// Closed or switched to another chat meanwhile: nothing to show it in.
-		if (this.closed) return;
-		el.removeClass("is-plain");
-		el.replaceChildren(...Array.from(target.childNodes));
+		// A render that fails leaves the plain text (no fallback text): still readable.
+		await renderAndSwap({
+			render: (target) => renderUntrustedMarkdown(this.app, markdown, target, this.sourcePath, this, this.loadRemoteImages()),
+			component: this,
+			// Closed or switched to another chat meanwhile: nothing to show it in.
+			isCurrent: () => !this.closed,
+			swap: (target) => {
+				el.removeClass("is-plain");
+				el.replaceChildren(...Array.from(target.childNodes));
+			},
+		});
 	}
 }

@@ -177,7 +177,7 @@ describe("errors", () => {
 		const error = m.q(".discover-chat-error");
 		expect(error.textContent).toContain("Can't reach the model server");
 		expect(error.textContent).toContain("fetch failed");
-		expect(m.q(".discover-chat-error-probe").textContent).toContain("Is Ollama running?");
+		expect(m.q(".discover-chat-error-message").textContent).toContain("Is Ollama running?");
 		expect(m.button().getAttr("aria-label")).toBe("Send message");
 		typeInto(m.input(), "a draft typed meanwhile");
 		m.q<HTMLButtonElement>(".discover-chat-retry").click();

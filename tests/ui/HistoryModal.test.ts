@@ -308,12 +308,27 @@ describe("history browser", () => {
 		Object.defineProperty(navigator, "clipboard", { value: { writeText: (text: string) => (copied.push(text), Promise.resolve()) }, configurable: true });
 		t.all('[aria-label="Copy message"]')[1]!.click();
 		expect(copied).toEqual(["A measure of disorder; tulips not included."]);
-		t.el('[aria-label="Use as prompt"]')!.click();
+		t.el(".discover-chat-history-use")!.click();
 		expect(t.prompts).toEqual(["What is entropy?"]);
 		await t.open();
 		t.all(".discover-chat-history-actions button").find((b) => b.textContent === "Load")!.click();
 		expect(t.loaded).toEqual([t.newer.id]);
 		expect(document.body.querySelector(".discover-chat-history")).toBeNull();
+		modal.close();
+	});
+
+	it("shows every message as the same card, and says \"Use as prompt\" in words", async () => {
+		const t = await setup();
+		const modal = await t.open();
+		t.all(".discover-chat-history-item")[0]!.click();
+		await flush();
+		const cards = t.all(".discover-chat-history-message");
+		expect(cards.length).toBeGreaterThan(1);
+		// Not the panel's role styles (a tinted block for the person, a bare page for answers).
+		expect(cards.filter((c) => c.hasClass("discover-chat-message-user") || c.hasClass("discover-chat-message-assistant"))).toEqual([]);
+		const use = t.all(".discover-chat-history-use");
+		expect(use).toHaveLength(cards.length);
+		expect(use.every((b) => b.textContent === "Use as prompt")).toBe(true);
 		modal.close();
 	});
 

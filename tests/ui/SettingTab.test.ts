@@ -131,7 +131,7 @@ describe("Settings tab: provider and model", () => {
 	it("lists the server's models, picks one, offers its context length", async () => {
 		const { row, plugin, saved, adapter, input } = await setup();
 		const select = row("Model").find("select") as HTMLSelectElement;
-		expect(Array.from(select.options).map((o) => o.value)).toEqual(["", "llama3.2", "qwen3:8b"]);
+		expect(Array.from(select.options).map((o) => o.value).slice(0, 3)).toEqual(["", "llama3.2", "qwen3:8b"]);
 		const useButton = row("Context size").find("button") as HTMLButtonElement;
 		expect(useButton.hasClass("discover-chat-hidden")).toBe(true);
 		selectOption(select, "llama3.2");
@@ -164,8 +164,44 @@ describe("Settings tab: provider and model", () => {
 		tab?.hide();
 		tab?.containerEl.detach();
 		const down = await setup(new FakeAdapter(new Error("Ollama is not running at http://localhost:11434.")), { model: "mistral" });
-		const downLabels = Array.from((down.row("Model").find("select") as HTMLSelectElement).options).map((o) => o.text);
-		expect(downLabels).toEqual(["No models listed", "mistral"]);
+		// No list: the text field, holding the name as it is, is the control.
+		expect(down.row("Model").find("select").hasClass("discover-chat-hidden")).toBe(true);
+		expect(down.input("Model").value).toBe("mistral");
+		expect(down.input("Model").hasClass("discover-chat-hidden")).toBe(false);
+	});
+
+	it("asks for the base URL in a URL field", async () => {
+		const { input } = await setup();
+		expect(input("Base URL").type).toBe("url");
+	});
+
+	it("is one control: the server's models and Other…, which reveals a field for any name", async () => {
+		const { row, input, plugin } = await setup(new FakeAdapter(), { model: "qwen3:8b" });
+		const select = row("Model").find("select") as HTMLSelectElement;
+		const visible = (el: HTMLElement): boolean => !el.hasClass("discover-chat-hidden");
+		expect(Array.from(select.options).map((o) => o.text)).toEqual(["Choose a model", "llama3.2", "qwen3:8b", "Other…"]);
+		expect(select.value).toBe("qwen3:8b");
+		// The same name is never shown twice: the field waits behind "Other…".
+		expect(visible(select) && !visible(input("Model"))).toBe(true);
+		selectOption(select, select.options[3]!.value);
+		await flush();
+		expect(visible(input("Model"))).toBe(true);
+		expect(plugin.settings.model).toBe("qwen3:8b");
+		typeInto(input("Model"), "my-finetune");
+		await flush();
+		expect(plugin.settings.model).toBe("my-finetune");
+		expect(select.options[select.selectedIndex]?.text).toBe("Other…");
+		selectOption(select, "llama3.2");
+		await flush();
+		expect(plugin.settings.model).toBe("llama3.2");
+		expect(visible(input("Model"))).toBe(false);
+	});
+
+	it("shows a saved model the server does not list as itself, selected, not as Other…", async () => {
+		const { row, input } = await setup(new FakeAdapter(), { model: "mistral" });
+		const select = row("Model").find("select") as HTMLSelectElement;
+		expect(select.options[select.selectedIndex]?.text).toBe("mistral (not on the server)");
+		expect(input("Model").hasClass("discover-chat-hidden")).toBe(true);
 	});
 
 	it("a failed listing is shown inline and a typed model name still saves", async () => {

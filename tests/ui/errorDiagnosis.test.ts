@@ -8,7 +8,7 @@ describe("diagnose", () => {
 		for (const kind of LLM_ERROR_KINDS) {
 			const d = diagnose(new LLMError(kind, `words from ${kind}`));
 			expect(d.title).not.toBe("");
-			if (kind !== "aborted") expect(d.detail).toContain(`words from ${kind}`);
+			if (kind !== "aborted") expect(`${d.detail} ${d.said ?? ""}`).toContain(`words from ${kind}`);
 		}
 	});
 

@@ -40,6 +40,18 @@ function block(m: Mounted) {
 }
 
 describe("the thinking block", () => {
+	it("is the one place that says the model is thinking (the status line does not say it again)", async () => {
+		const m = await ask("Why is the sky blue?");
+		m.chat.think("Light scatters");
+		await frame(m);
+		const said = Array.from(m.root.querySelectorAll<HTMLElement>("*"))
+			.filter((el) => el.children.length === 0 && !el.closest(".discover-chat-hidden") && /^Thinking/.test(el.textContent ?? ""));
+		expect(said.map((el) => el.tagName.toLowerCase())).toEqual(["summary"]);
+		m.chat.token("Because");
+		await frame(m);
+		expect(m.q(".discover-chat-status").textContent).toBe("Writing the answer…");
+	});
+
 	it("is open while the model thinks, and folds with how long it thought once the answer starts", async () => {
 		const m = await ask("Why is the sky blue?");
 		m.chat.think("Light scatters");

@@ -6,7 +6,7 @@ import { openNote, writeExportNote } from "./exportNote";
 import { cachedSessionList, historyStateFor, invalidateSessionList, type HistoryState } from "./historyState";
 import { HistoryList } from "./HistoryList";
 import type { DiscoverHost } from "../host";
-import { HistoryTranscript } from "./HistoryTranscript";
+import { alignToMessageTop, HistoryTranscript } from "./HistoryTranscript";
 import { renameInput } from "../renameInput";
 import { isVisibleMessage, type SearchHit, type SessionsPort } from "../ports";
 import { SearchRunner, type SearchRunnerOptions } from "./SearchRunner";
@@ -121,6 +121,7 @@ export class HistoryModal extends Modal {
 		if (el) {
 			el.addClass("is-highlighted");
 			el.scrollIntoView({ block: "center" });
+			alignToMessageTop(transcript.el);
 		}
 		// Another chat opens at its top (or at the hit): the previous chat's position no longer applies.
 		this.state.messagesScroll = transcript.el.scrollTop;

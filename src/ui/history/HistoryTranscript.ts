@@ -1,4 +1,4 @@
-import type { App } from "obsidian";
+import { setIcon, type App } from "obsidian";
 import type { ChatMessage } from "../../core/types";
 import { iconButton } from "../panel/ChatHeader";
 import { copyToClipboard } from "../clipboard";
@@ -118,7 +118,8 @@ export class HistoryTranscript {
 	}
 
 	private renderMessage(m: ChatMessage): void {
-		const el = this.el.createDiv({ cls: ["discover-chat-history-message", `discover-chat-message-${m.role}`] });
+		// One card style for every message; the label says who wrote it.
+		const el = this.el.createDiv({ cls: ["discover-chat-history-message", `discover-chat-history-message-${m.role}`] });
 		el.dataset.messageId = m.id;
 		const meta = el.createDiv({ cls: "discover-chat-history-message-meta" });
 		meta.createSpan({ cls: "discover-chat-history-role", text: m.role === "user" ? t("message.you") : t("message.assistant") });
@@ -126,8 +127,31 @@ export class HistoryTranscript {
 		if (m.cancelled) meta.createSpan({ cls: "discover-chat-message-stopped", text: t("history.stopped") });
 		if (m.interrupted) meta.createSpan({ cls: "discover-chat-message-interrupted", text: t("message.interrupted") });
 		iconButton(meta, "copy", t("message.copy"), () => void copyToClipboard(m.content));
-		iconButton(meta, "corner-down-left", t("history.useAsPrompt"), () => this.handlers.onToPrompt(m.content));
+		useAsPromptButton(meta, () => this.handlers.onToPrompt(m.content));
 		this.markdown.add(el.createDiv({ cls: "discover-chat-history-message-text" }), m.content.trim());
+	}
+}
+
+/** "Use as prompt", in words: an icon alone (↵) did not say what it does. */
+function useAsPromptButton(parentEl: HTMLElement, onClick: () => void): HTMLButtonElement {
+	const button = parentEl.createEl("button", { cls: ["clickable-icon", "discover-chat-history-use"], attr: { type: "button" } });
+	setIcon(button.createSpan({ cls: "discover-chat-history-use-icon" }), "corner-down-left");
+	button.createSpan({ text: t("history.useAsPrompt") });
+	button.addEventListener("click", onClick);
+	return button;
+}
+
+/**
+ * Scrolls `el` up to the top of the first message that the view's top edge cuts, so no card shows
+ * cut off under the chat's toolbar; what was in view stays in view, a little lower.
+ */
+export function alignToMessageTop(el: HTMLElement): void {
+	const top = el.getBoundingClientRect().top;
+	for (const card of Array.from(el.querySelectorAll<HTMLElement>(".discover-chat-history-message"))) {
+		const r = card.getBoundingClientRect();
+		if (r.bottom <= top + 1) continue;
+		if (r.top < top - 1) el.scrollTop -= top - r.top;
+		return;
 	}
 }
 

@@ -381,7 +381,8 @@ export class DiscoverView extends ItemView {
 
 	private onThinking(delta: string): void {
 		if (!this.list.isStreaming) this.list.startStreaming();
-		this.status.set(t("status.thinking"));
+		// The thinking block above the answer says "Thinking…": the status line would say it twice.
+		this.status.set("");
 		this.list.appendThinking(delta);
 	}
 

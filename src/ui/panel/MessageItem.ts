@@ -1,11 +1,11 @@
-import { Component } from "obsidian";
-import type { App } from "obsidian";
+import type { App, Component } from "obsidian";
 import type { ChatMessage, Role } from "../../core/types";
 import { splitMarkdownBlocks } from "./markdownBlocks";
 import { MessageActions } from "./MessageActions";
 import { ThinkingBlock } from "./ThinkingBlock";
 import { renderUntrustedMarkdown } from "../safeMarkdown";
 import { t } from "../../i18n";
+import { renderAndSwap } from "../renderSwap";
 
 interface StreamBlock {
 	text: string;
@@ -174,23 +174,18 @@ export class MessageItem {
 			block.text = text;
 			const seq = ++block.latest;
 			const current = block;
-			const component = new Component();
-			component.load();
-			const target = createDiv({ cls: "discover-chat-message-block" });
-			const swap = (): void => {
-				if (seq !== current.latest) {
-					component.unload();
-					return;
-				}
-				current.shown?.unload();
-				current.shown = component;
-				current.el.replaceWith(target);
-				current.el = target;
-				this.ctx.onRendered();
-			};
-			this.renderMarkdown(text, target, component).then(swap, () => {
-				target.setText(text);
-				swap();
+			void renderAndSwap({
+				render: (target, component) => this.renderMarkdown(text, target, component),
+				fallbackText: text,
+				cls: "discover-chat-message-block",
+				isCurrent: () => seq === current.latest,
+				swap: (target, component) => {
+					current.shown?.unload();
+					current.shown = component;
+					current.el.replaceWith(target);
+					current.el = target;
+					this.ctx.onRendered();
+				},
 			});
 		});
 		for (const extra of this.blocks.splice(parts.length)) {
@@ -210,23 +205,18 @@ export class MessageItem {
 		this.renderedText = text;
 		this.dropBlocks();
 		const seq = ++this.renderSeq;
-		const component = new Component();
-		component.load();
 		// Rendered off-screen and swapped in, so a slow render never shows an empty bubble.
-		const next = createDiv({ cls: "discover-chat-message-markdown" });
-		const done = (): void => {
-			if (seq !== this.renderSeq) {
-				component.unload();
-				return;
-			}
-			this.component?.unload();
-			this.component = component;
-			this.bodyEl.replaceChildren(next);
-			this.ctx.onRendered();
-		};
-		this.renderMarkdown(text, next, component).then(done, () => {
-			next.setText(text);
-			done();
+		void renderAndSwap({
+			render: (target, component) => this.renderMarkdown(text, target, component),
+			fallbackText: text,
+			cls: "discover-chat-message-markdown",
+			isCurrent: () => seq === this.renderSeq,
+			swap: (target, component) => {
+				this.component?.unload();
+				this.component = component;
+				this.bodyEl.replaceChildren(target);
+				this.ctx.onRendered();
+			},
 		});
 	}
 

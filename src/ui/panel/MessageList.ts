@@ -3,6 +3,7 @@ import type { ChatMessage } from "../../core/types";
 import type { Diagnosis } from "./errorDiagnosis";
 import { MessageItem, type MessageContext } from "./MessageItem";
 import { isVisibleMessage } from "../ports";
+import { setTextWithCode } from "../inlineCode";
 import { RenderScheduler, type RenderSchedulerOptions } from "./RenderScheduler";
 import { t } from "../../i18n";
 
@@ -192,15 +193,23 @@ export class MessageList extends Component {
 		return this.streaming?.content ?? "";
 	}
 
-	/** An inline error with the diagnosis and, when it can help, Retry. */
+	/**
+	 * An inline error: its title, one message (the connection check's diagnosis replaces the advice
+	 * once it comes), Retry when it can help, and the provider's own words folded under "Details".
+	 */
 	showError(diagnosis: Diagnosis, onRetry?: () => void): { setProbe(text: string): void } {
 		this.clearError();
 		const el = this.tailEl.createDiv({ cls: "discover-chat-error", attr: { role: "alert" } });
 		const title = el.createDiv({ cls: "discover-chat-error-title" });
 		setIcon(title.createSpan({ cls: "discover-chat-error-icon" }), "alert-triangle");
 		title.createSpan({ text: diagnosis.title });
-		if (diagnosis.detail) el.createDiv({ cls: "discover-chat-error-detail", text: diagnosis.detail });
-		const probe = el.createDiv({ cls: "discover-chat-error-probe" });
+		const message = el.createDiv({ cls: "discover-chat-error-message" });
+		setTextWithCode(message, diagnosis.detail);
+		if (diagnosis.said) {
+			const details = el.createEl("details", { cls: "discover-chat-error-details" });
+			details.createEl("summary", { text: t("error.detailsSummary") });
+			setTextWithCode(details.createDiv({ cls: "discover-chat-error-said" }), diagnosis.said);
+		}
 		if (onRetry && diagnosis.retryable) {
 			const retry = el.createEl("button", { cls: "discover-chat-retry", text: t("message.retry"), attr: { type: "button" } });
 			retry.addEventListener("click", () => {
@@ -211,7 +220,8 @@ export class MessageList extends Component {
 		this.scrollToEnd();
 		return {
 			setProbe: (text: string) => {
-				probe.setText(text);
+				// No diagnosis (the check itself failed): the advice stands.
+				setTextWithCode(message, text || diagnosis.detail);
 				this.afterRender();
 			},
 		};

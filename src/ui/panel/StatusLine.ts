@@ -1,6 +1,3 @@
-/** While the answer streams in. */
-/** While a thinking model thinks, before its answer. */
-
 /** One quiet line above the input for progress ("Summarizing earlier messages…"); hidden when empty. */
 export class StatusLine {
 	readonly el: HTMLElement;

@@ -5,8 +5,10 @@ import { t } from "../../i18n";
 export interface Diagnosis {
 	/** One short line: what happened. */
 	title: string;
-	/** What to do about it, and the provider's own words when it gave any. */
+	/** The one message under the title: what to do about it (or, when that is all there is, the provider's words). */
 	detail: string;
+	/** The provider's or transport's own words, shown folded under "Details" (never the message itself). */
+	said?: string;
 	/** Whether sending the same text again can help. */
 	retryable: boolean;
 	/** The text was never sent: it belongs back in the input. */
@@ -45,7 +47,7 @@ export function diagnose(err: unknown): Diagnosis {
 		return { title: t("error.systemPromptTooLong"), detail: said, retryable: false, unsent: true, probeConnection: false };
 	}
 	if (code === "storage") {
-		return { title: t("error.storage"), detail: withSaid(t("error.storage.advice"), said), retryable: false, unsent: true, probeConnection: false };
+		return { title: t("error.storage"), ...withSaid(t("error.storage.advice"), said), retryable: false, unsent: true, probeConnection: false };
 	}
 	if (code === "busy") {
 		return { title: t("error.busy"), detail: t("error.busy.advice"), retryable: false, unsent: true, probeConnection: false };
@@ -54,39 +56,40 @@ export function diagnose(err: unknown): Diagnosis {
 		case "network":
 			return {
 				title: t("error.network"),
-				// The adapter's own words already say where and what to check.
-				detail: said || t("error.network.advice"),
+				// The connection check, when the adapter has one, replaces this with its diagnosis.
+				...withSaid(t("error.network.advice"), said),
 				retryable: true,
 				unsent: false,
 				probeConnection: true,
 			};
 		case "auth":
-			return { title: t("error.auth"), detail: withSaid(t("error.auth.advice"), said), retryable: true, unsent: false, probeConnection: true };
+			return { title: t("error.auth"), ...withSaid(t("error.auth.advice"), said), retryable: true, unsent: false, probeConnection: true };
 		case "not_found":
-			return { title: t("error.notFound"), detail: withSaid(t("error.notFound.advice"), said), retryable: true, unsent: false, probeConnection: true };
+			return { title: t("error.notFound"), ...withSaid(t("error.notFound.advice"), said), retryable: true, unsent: false, probeConnection: true };
 		case "context_overflow":
 			return {
 				title: t("error.overflow"),
-				detail: withSaid(t("error.overflow.advice"), said),
+				...withSaid(t("error.overflow.advice"), said),
 				retryable: true,
 				unsent: false,
 				probeConnection: false,
 			};
 		case "rate_limit":
-			return { title: t("error.rateLimit"), detail: withSaid(t("error.rateLimit.advice"), said), retryable: true, unsent: false, probeConnection: false };
+			return { title: t("error.rateLimit"), ...withSaid(t("error.rateLimit.advice"), said), retryable: true, unsent: false, probeConnection: false };
 		case "server":
-			return { title: t("error.server"), detail: withSaid(t("error.server.advice"), said), retryable: true, unsent: false, probeConnection: false };
+			return { title: t("error.server"), ...withSaid(t("error.server.advice"), said), retryable: true, unsent: false, probeConnection: false };
 		case "bad_request":
 			return { title: t("error.badRequest"), detail: said, retryable: true, unsent: false, probeConnection: false };
 		case "protocol":
-			return { title: t("error.protocol"), detail: withSaid(t("error.protocol.advice"), said), retryable: true, unsent: false, probeConnection: false };
+			return { title: t("error.protocol"), ...withSaid(t("error.protocol.advice"), said), retryable: true, unsent: false, probeConnection: false };
 		case "aborted":
 			return { title: t("error.stopped"), detail: "", retryable: true, unsent: false, probeConnection: false };
 		default:
-			return { title: t("error.unknown"), detail: said, retryable: true, unsent: false, probeConnection: false };
+			return { title: t("error.unknown"), detail: said || t("error.server.advice"), retryable: true, unsent: false, probeConnection: false };
 	}
 }
 
-function withSaid(advice: string, said: string): string {
-	return said ? t("error.details", { advice, said }) : advice;
+/** The advice as the message; the provider's words, when it gave any, kept apart for "Details". */
+function withSaid(advice: string, said: string): { detail: string; said?: string } {
+	return said && said !== advice ? { detail: advice, said } : { detail: advice };
 }

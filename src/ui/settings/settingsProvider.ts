@@ -1,10 +1,11 @@
 // Provider settings: provider, base URL, API key (secret storage), model (list from the server,
-// with refresh and free text) and Test connection with its diagnosis shown inline.
-import { debounce, SecretComponent, Setting, type App, type DropdownComponent, type TextComponent } from "obsidian";
+// with refresh, and "Other…" for a name it does not list) and Test connection with its diagnosis shown inline.
+import { debounce, SecretComponent, Setting, type App, type TextComponent } from "obsidian";
 import { DEFAULT_BASE_URLS, PROVIDERS, type ConnectionDiagnosis, type ModelInfo, type ProviderName } from "../../providers/types";
 import { FIELD_LABELS, isHttpUrl, type DiscoverSettings } from "../../settings/settings";
 import type { SettingsStore } from "./settingsBudget";
 import { t } from "../../i18n";
+import { ModelPicker } from "./modelPicker";
 
 /** What the settings tab asks of a provider adapter. */
 export interface SettingsAdapter {
@@ -37,8 +38,7 @@ function show(el: HTMLElement, text: string, kind: "error" | "ok" | "info"): voi
 
 export class ProviderSection {
 	private controller = new AbortController();
-	private modelDropdown: DropdownComponent | null = null;
-	private modelText: TextComponent | null = null;
+	private modelPicker: ModelPicker | null = null;
 	private modelMessage: HTMLElement | null = null;
 	/** The server's last model list; a listed context length saves asking again. */
 	private models: ModelInfo[] = [];
@@ -92,6 +92,7 @@ export class ProviderSection {
 		urlSetting.addText((c) => {
 			urlText = c;
 			c.setPlaceholder(DEFAULT_BASE_URLS[this.s.provider]).setValue(this.s.baseUrl);
+			c.inputEl.type = "url";
 			c.inputEl.setAttr("aria-label", FIELD_LABELS.baseUrl);
 			c.onChange(async (value) => {
 				const url = value.trim();
@@ -119,27 +120,9 @@ export class ProviderSection {
 
 		const modelSetting = new Setting(containerEl).setName(FIELD_LABELS.model).setDesc(t("settings.modelDesc"));
 		this.modelMessage = message(modelSetting);
-		modelSetting
-			.addDropdown((d) => {
-				this.modelDropdown = d;
-				d.selectEl.setAttr("aria-label", t("settings.modelsOnServer"));
-				this.fillModels([]);
-				d.onChange((value) => void this.chooseModel(value));
-			})
-			.addExtraButton((b) => b.setIcon("refresh-cw").setTooltip(t("settings.refreshModels")).onClick(() => void this.refreshModels()))
-			.addText((c) => {
-				this.modelText = c;
-				c.setPlaceholder(t("settings.modelName")).setValue(this.s.model);
-				c.inputEl.setAttr("aria-label", t("settings.modelName"));
-				c.onChange(async (value) => {
-					const model = value.trim();
-					this.s.model = model;
-					const d = this.modelDropdown;
-					if (d && Array.from(d.selectEl.options).some((o) => o.value === model)) d.setValue(model);
-					await this.store.saveSettings();
-					this.lookUpSoon();
-				});
-			});
+		this.modelPicker = new ModelPicker(modelSetting, () => this.s.model, (model) => void this.chooseModel(model));
+		modelSetting.addExtraButton((b) => b.setIcon("refresh-cw").setTooltip(t("settings.refreshModels")).onClick(() => void this.refreshModels()));
+		if (!isHttpUrl(this.s.baseUrl)) this.modelPicker.fill([], "failed");
 
 		const testSetting = new Setting(containerEl).setName(t("settings.testConnection")).setDesc(t("settings.testConnectionDesc"));
 		const testMessage = message(testSetting);
@@ -165,18 +148,6 @@ export class ProviderSection {
 		if (isHttpUrl(this.s.baseUrl)) void this.refreshModels();
 	}
 
-	/** `listed`: the server answered; only then can a model be said to be missing from it. */
-	private fillModels(models: ModelInfo[], listed = false): void {
-		const d = this.modelDropdown;
-		if (!d) return;
-		d.selectEl.empty();
-		d.addOption("", models.length ? t("panel.chooseModel") : t("settings.noModelsListed"));
-		const current = this.s.model;
-		if (current && !models.some((m) => m.id === current)) d.addOption(current, listed ? t("settings.notOnServer", { model: current }) : current);
-		for (const m of models) d.addOption(m.id, m.id);
-		d.setValue(current);
-	}
-
 	/** Lists the server's models; a failure is shown inline and typing a name still works. */
 	async refreshModels(): Promise<void> {
 		const signal = this.controller.signal;
@@ -185,18 +156,19 @@ export class ProviderSection {
 		const run = ++this.listing;
 		const stale = (): boolean => signal.aborted || run !== this.listing;
 		show(messageEl, t("settings.loadingModels"), "info");
+		this.modelPicker?.fill(this.models, "loading");
 		try {
 			const adapter = await this.makeAdapter(this.app, this.s);
 			const models = await adapter.listModels(signal);
 			if (stale()) return;
 			this.models = models;
-			this.fillModels(models, true);
+			this.modelPicker?.fill(models, "listed");
 			show(messageEl, models.length ? "" : t("settings.noModelsType"), "info");
 			await this.lookUpContextLength();
 		} catch (e) {
 			if (stale()) return;
 			this.models = [];
-			this.fillModels([]);
+			this.modelPicker?.fill([], "failed");
 			show(messageEl, t("models.listFailed", { error: errorText(e) }), "error");
 			this.onContextLength(undefined);
 		}
@@ -204,9 +176,10 @@ export class ProviderSection {
 
 	private async chooseModel(model: string): Promise<void> {
 		this.s.model = model;
-		this.modelText?.setValue(model);
 		await this.store.saveSettings();
-		await this.lookUpContextLength();
+		// Typed names are looked up once the person pauses; a chosen one at once.
+		if (this.models.some((m) => m.id === model)) await this.lookUpContextLength();
+		else this.lookUpSoon();
 	}
 
 	private async lookUpContextLength(): Promise<void> {
