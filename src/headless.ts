@@ -14,6 +14,9 @@ export type {
 	SentPassage,
 	Session,
 	SourceFit,
+	ToolCall,
+	ToolCallProgress,
+	ToolSpec,
 	Usage,
 } from "./core/types";
 export { LLMError } from "./providers/errors";

@@ -2,12 +2,43 @@
 // three, so imports point one way (into here), and it imports nothing from the project (tests/lint/
 // imports.test.ts holds both). Nothing in the engine imports 'obsidian': it runs headless in Node.
 
-export type Role = "system" | "user" | "assistant";
+/** `tool` messages carry a tool's result back to the model; they follow the assistant message that called it. */
+export type Role = "system" | "user" | "assistant" | "tool";
+
+/** A tool the model may call: its name, what it does, and its arguments as a JSON Schema (`type: "object"`). */
+export interface ToolSpec {
+	name: string;
+	description: string;
+	parameters: Record<string, unknown>;
+}
+
+/** A call the model asked for. */
+export interface ToolCall {
+	/** The provider's call id (Ollama may send none: the adapter makes a unique one). */
+	id: string;
+	name: string;
+	/** The arguments, parsed; `{}` when the model sent none (or `""`), and when they could not be read. */
+	arguments: Record<string, unknown>;
+	/**
+	 * Set when the model's argument text was not a JSON object (malformed, cut short, an array…):
+	 * the raw text and the parse error, ready to go back to the model as the call's error result.
+	 * `arguments` is then `{}`. Never a crash: the turn goes on.
+	 */
+	invalidArguments?: string;
+}
 
 /** A message as sent to a model. */
 export interface PromptMessage {
 	role: Role;
 	content: string;
+	/** On `assistant` messages: the calls the model made, in order, after its text. */
+	toolCalls?: ToolCall[];
+	/** On `tool` messages: the id of the call this is the result of. */
+	toolCallId?: string;
+	/** On `tool` messages: the tool's name. */
+	name?: string;
+	/** On `tool` messages: the result is an error (the tool threw, was denied, or the arguments were invalid). */
+	isError?: boolean;
 }
 
 /** A message as stored in a session. */
@@ -15,6 +46,14 @@ export interface ChatMessage {
 	id: string;
 	role: Role;
 	content: string;
+	/** On `assistant` messages: the calls the model made, in order, after its text. */
+	toolCalls?: ToolCall[];
+	/** On `tool` messages: the id of the call this is the result of. */
+	toolCallId?: string;
+	/** On `tool` messages: the tool's name. */
+	name?: string;
+	/** On `tool` messages: the result is an error. */
+	isError?: boolean;
 	/** ISO 8601 timestamp. */
 	createdAt: string;
 	/** The answer was stopped by the person; `content` is the partial answer. */
@@ -90,7 +129,7 @@ export interface Session {
 	updatedAt: string;
 	/** The model this chat uses, when one was saved with it; otherwise the settings' model. */
 	model?: string;
-	/** [system summary?], then user/assistant messages in order. */
+	/** [system summary?], then user/assistant (and tool result) messages in order. */
 	messages: ChatMessage[];
 }
 
@@ -116,6 +155,24 @@ export interface GenerateRequest {
 	 * `onThinking` right after.
 	 */
 	onTextRetracted?: () => void;
+	/** Tools the model may call. Absent or empty: none are offered (and tool messages in the prompt go as plain text). */
+	tools?: ToolSpec[];
+	/** A tool call's progress as it streams: started, its argument text so far, ended. */
+	onToolCall?: (progress: ToolCallProgress) => void;
+}
+
+/** How far one streamed tool call has come. */
+export interface ToolCallProgress {
+	/** `start`: the call began (id and name known); `arguments`: more argument text came; `end`: the call is complete. */
+	phase: "start" | "arguments" | "end";
+	/** The call's position in this answer: 0, 1, … */
+	index: number;
+	id: string;
+	name: string;
+	/** The argument text (JSON, possibly still incomplete) received so far. */
+	argumentsText: string;
+	/** On `arguments`: the text that just came. */
+	delta?: string;
 }
 
 export interface GenerateResult {
@@ -123,6 +180,8 @@ export interface GenerateResult {
 	usage?: Usage;
 	/** The model's thinking, kept apart from the answer text. */
 	thinking?: string;
+	/** The tools the model called, in order; absent when it called none. */
+	toolCalls?: ToolCall[];
 }
 
 export interface LLMAdapter {

@@ -1,9 +1,10 @@
-import type { GenerateRequest } from "../core/types";
+import type { GenerateRequest, ToolCall } from "../core/types";
 import { answerCharLimit, MAX_METADATA_BYTES } from "./limits";
 import { LLMError } from "./errors";
 import type { Dialect } from "./dialect";
 import { diagnoseConnection } from "./diagnose";
 import { redactSecret } from "./redact";
+import { offeredTools } from "./toolPrompt";
 import { requestJson, scrubError, streamRequest, type RequestContext } from "./request";
 import type { ConnectionDiagnosis, ModelInfo, ProviderAdapter, ProviderConfig, ProviderGenerateResult, ProviderName } from "./types";
 
@@ -28,8 +29,10 @@ export class HttpAdapter implements ProviderAdapter {
 			}
 			if (this.model.trim() === "") throw new LLMError("bad_request", "No model is chosen yet. Choose one in settings.", { provider: this.provider });
 			const call = this.dialect.chatCall(req);
-			const decoder = this.dialect.decoder(this.ctx, req, answerCharLimit(req.maxTokens));
-			await streamRequest(this.ctx, {
+			// A refusal of a request that offered tools may be about them (`toolsUnsupported`).
+			const ctx: RequestContext = offeredTools(req.tools) ? { ...this.ctx, sentTools: true } : this.ctx;
+			const decoder = this.dialect.decoder(ctx, req, answerCharLimit(req.maxTokens));
+			await streamRequest(ctx, {
 				url: call.url,
 				method: "POST",
 				headers: call.headers,
@@ -44,10 +47,25 @@ export class HttpAdapter implements ProviderAdapter {
 			// A server may echo the key inside an answer; it must not be saved or exported.
 			result.text = this.redact(result.text);
 			if (result.thinking !== undefined) result.thinking = this.redact(result.thinking);
+			if (result.toolCalls !== undefined) result.toolCalls = result.toolCalls.map((c) => this.redactCall(c));
 			return result;
 		} catch (err) {
 			throw scrubError(err, { apiKey: this.config.apiKey, provider: this.provider });
 		}
+	}
+
+	/** A call's arguments hold model text, saved with the session: the key stays out of every string in them. */
+	private redactCall(call: ToolCall): ToolCall {
+		if (!this.config.apiKey) return call;
+		const clean = (value: unknown): unknown => {
+			if (typeof value === "string") return this.redact(value);
+			if (Array.isArray(value)) return value.map(clean);
+			if (typeof value === "object" && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [this.redact(k), clean(v)]));
+			return value;
+		};
+		const out: ToolCall = { ...call, arguments: clean(call.arguments) as Record<string, unknown> };
+		if (call.invalidArguments !== undefined) out.invalidArguments = this.redact(call.invalidArguments);
+		return out;
 	}
 
 	/** The configured key (and any 8+ character run of it) out of text about to be saved. */

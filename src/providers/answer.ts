@@ -2,14 +2,17 @@ import type { GenerateRequest, Usage } from "../core/types";
 import { LLMError } from "./errors";
 import { MAX_ANSWER_CHARS } from "./limits";
 import { ThinkTagSplitter } from "./thinkTags";
+import { ToolCallCollector } from "./toolCalls";
 import type { ProviderGenerateResult } from "./types";
 
 /** Who hears a streamed answer: `GenerateRequest`'s listeners. */
-export type AnswerListener = Pick<GenerateRequest, "onToken" | "onThinking" | "onTextRetracted">;
+export type AnswerListener = Pick<GenerateRequest, "onToken" | "onThinking" | "onTextRetracted" | "onToolCall">;
 
 /**
  * Collects a streamed answer: text (passed on to `onToken`), thinking kept apart (passed on to
- * `onThinking`), usage. Text goes through a ThinkTagSplitter: `<think>` in the text is thinking too.
+ * `onThinking`), tool calls (`tools`, progress to `onToolCall`), usage. Text goes through a
+ * ThinkTagSplitter: `<think>` in the text is thinking too. Text, thinking and argument text share
+ * one size cap.
  */
 export class AnswerBuilder {
 	private parts: string[] = [];
@@ -20,11 +23,14 @@ export class AnswerBuilder {
 	/** Non-empty deltas so far: the request's stall limit restarts only when this grows. */
 	progress = 0;
 	private size = 0;
+	/** The answer's tool calls, as they stream. */
+	readonly tools: ToolCallCollector;
 
 	constructor(
 		private readonly listener: AnswerListener = {},
 		private readonly maxChars = MAX_ANSWER_CHARS,
 	) {
+		this.tools = new ToolCallCollector({ grow: (chars, what) => this.grow(chars, what), onToolCall: listener.onToolCall });
 		this.splitter = new ThinkTagSplitter({
 			text: (delta) => {
 				this.parts.push(delta);
@@ -61,10 +67,17 @@ export class AnswerBuilder {
 	}
 
 	/** A runaway answer (a server repeating itself for ever) stops at the cap; what came is kept. */
-	private grow(chars: number): void {
+	private grow(chars: number, what: "text" | "arguments" = "text"): void {
 		this.progress++;
 		this.size += chars;
 		if (this.size <= this.maxChars) return;
+		if (what === "arguments") {
+			throw new LLMError(
+				"protocol",
+				`A tool call's arguments took the answer past ${this.maxChars.toLocaleString("en-US")} characters, far more than the length asked for, so it was cut off there and the call was not made; the server may be stuck repeating itself. The text before it is kept.`,
+				{ partialText: this.parts.join("") },
+			);
+		}
 		throw new LLMError(
 			"protocol",
 			`The answer passed ${this.maxChars.toLocaleString("en-US")} characters, far more than the length asked for, so it was cut off there; the server may be stuck repeating itself. The partial answer is kept.`,
@@ -84,6 +97,7 @@ export class AnswerBuilder {
 		const result: ProviderGenerateResult = { text: this.parts.join("") };
 		if (this.usage) result.usage = this.usage;
 		if (this.thinkingParts.length > 0) result.thinking = this.thinkingParts.join("");
+		if (this.tools.size > 0) result.toolCalls = this.tools.result();
 		return result;
 	}
 }

@@ -9,7 +9,16 @@ function protocolError(message: string): LLMError {
 	return new LLMError("protocol", message, { provider: "anthropic" });
 }
 
-/** Anthropic's `/v1/messages` SSE stream, ending with `message_stop`. */
+/** Content blocks are numbered by `index`; a block without one is keyed apart from every real one. */
+function blockKey(index: unknown): string {
+	return typeof index === "number" ? `block${index}` : "block?";
+}
+
+/**
+ * Anthropic's `/v1/messages` SSE stream, ending with `message_stop`. A `stop_reason` of
+ * `tool_use` needs nothing special: the calls are the `tool_use` blocks, and a call cut short
+ * (`max_tokens` inside its input) comes back marked `invalidArguments`.
+ */
 export class AnthropicStreamDecoder implements StreamDecoder {
 	private readonly sse = new SseReader();
 	private readonly answer: AnswerBuilder;
@@ -72,9 +81,23 @@ export class AnthropicStreamDecoder implements StreamDecoder {
 				if (!isRecord(delta)) break;
 				if (delta.type === "text_delta" && typeof delta.text === "string") this.answer.text(delta.text);
 				else if (delta.type === "thinking_delta" && typeof delta.thinking === "string") this.answer.thinking(delta.thinking);
-				// Other deltas (tool input, signatures) are not answer text.
+				else if (delta.type === "input_json_delta" && typeof delta.partial_json === "string") this.answer.tools.arguments(blockKey(data.index), delta.partial_json);
+				// Other deltas (signatures, citations) are not answer text.
 				break;
 			}
+			case "content_block_start": {
+				// A `tool_use` block: id and name now, its input as `input_json_delta` text next.
+				// Server tools (web search) run on Anthropic's side and are not ours to call.
+				const block = data.content_block;
+				if (!isRecord(block) || block.type !== "tool_use") break;
+				const key = blockKey(data.index);
+				this.answer.tools.start(key, typeof block.id === "string" ? block.id : undefined, typeof block.name === "string" ? block.name : "");
+				if (isRecord(block.input) && Object.keys(block.input).length > 0) this.answer.tools.whole(key, block.input);
+				break;
+			}
+			case "content_block_stop":
+				this.answer.tools.end(blockKey(data.index));
+				break;
 			case "message_delta": {
 				const usage = data.usage;
 				if (isRecord(usage)) {
@@ -88,7 +111,7 @@ export class AnthropicStreamDecoder implements StreamDecoder {
 				this.stopped = true;
 				break;
 			default:
-				break; // ping, content_block_start/stop, and event types added later.
+				break; // ping, and event types added later.
 		}
 	}
 }

@@ -29,6 +29,39 @@ export function isContextOverflowText(text: string): boolean {
 	return CONTEXT_OVERFLOW_PATTERNS.some((re) => re.test(text));
 }
 
+/**
+ * Each server's real wording for "this model cannot use tools". Only read when the request offered
+ * tools: the same words in answer to a request without them mean something else.
+ */
+const TOOLS_UNSUPPORTED_PATTERNS: readonly RegExp[] = [
+	/does not support tools/i, // Ollama: "registry.ollama.ai/library/gemma:2b does not support tools" (HTTP 400)
+	/'tools' is not supported/i, // OpenAI: "Unsupported parameter: 'tools' is not supported with this model."
+	/unrecognized request argument supplied:?\s*tools/i, // OpenAI, older models
+	/tool choice requires --enable-auto-tool-choice/i, // vLLM: "\"auto\" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set"
+	/tools param requires --jinja/i, // llama.cpp server started without --jinja (HTTP 400, or 500 on older builds)
+	/no endpoints found that support tool use/i, // OpenRouter (HTTP 404)
+	/\b(?:does(?: not|n't)|cannot|can't) support (?:tool use|tool calling|function calling|tools)\b/i, // Bedrock, gateways
+	/\btool (?:use|calling) is not (?:supported|enabled)/i, // "tool use is not supported by the provided model"
+	/function calling is not (?:supported|enabled)/i, // Mistral: "Function calling is not enabled for this model."
+	/tool_use_not_supported/i, // error code of some gateways
+];
+
+export function isToolsUnsupportedText(text: string): boolean {
+	return TOOLS_UNSUPPORTED_PATTERNS.some((re) => re.test(text));
+}
+
+/** The parameter an OpenAI-style error names (`param: "tools"`). */
+function providerErrorParam(body: unknown): string | undefined {
+	if (typeof body !== "object" || body === null) return undefined;
+	const record = body as Record<string, unknown>;
+	const inner = typeof record.error === "object" && record.error !== null ? (record.error as Record<string, unknown>) : record;
+	return typeof inner.param === "string" ? inner.param : undefined;
+}
+
+function toolsUnsupportedError(ctx: ErrorContext, message: string, status?: number): LLMError {
+	return new LLMError("bad_request", `Model "${ctx.model}" can't use tools (${PROVIDER_LABELS[ctx.provider]} said: ${message}).`, { status, provider: ctx.provider, toolsUnsupported: true });
+}
+
 const MODEL_MISSING = /model_not_found|not_found_error|model ['"`]?[^'"`\s]*['"`]? not found|does not exist|no such model|try pulling it/i;
 
 /** The provider's own message from an error body, whatever its shape. */
@@ -82,6 +115,8 @@ export interface ErrorContext {
 	origin: string;
 	/** The transport sends no Origin header, so a refusal cannot be about the origin. */
 	sendsNoOrigin?: boolean;
+	/** The request offered tools: a refusal may be about them (`toolsUnsupported`). */
+	sentTools?: boolean;
 }
 
 const ORIGIN_FIX = 'OLLAMA_ORIGINS="app://obsidian.md*,capacitor://localhost" ollama serve';
@@ -119,6 +154,13 @@ export function classifyHttpError(ctx: ErrorContext, status: number, bodyText: s
 	if (isContextOverflowText(`${type} ${said ?? bodyText}`)) {
 		return new LLMError("context_overflow", message ?? fallback, { ...opts, overflow: parseOverflowReport(said ?? bodyText, body) });
 	}
+	if (ctx.sentTools && status >= 400 && status !== 401 && status !== 403 && status !== 429) {
+		const param = providerErrorParam(body);
+		const aboutTools = param === "tools" || param === "tool_choice";
+		if (isToolsUnsupportedText(`${type} ${said ?? bodyText}`) || (status === 400 && aboutTools && /not supported|unsupported/i.test(`${type} ${said ?? ""}`))) {
+			return toolsUnsupportedError(ctx, message ?? `HTTP ${status}`, status);
+		}
+	}
 	if (status === 401 || status === 403) {
 		// Ollama refuses an origin it does not allow with a bare 403.
 		if (ctx.provider === "ollama" && status === 403 && !message && !ctx.sendsNoOrigin) return new LLMError("auth", originRefusedMessage(ctx.origin), opts);
@@ -151,6 +193,7 @@ export function classifyStreamError(ctx: ErrorContext, body: unknown): LLMError 
 	const said = providerMessage(body)?.slice(0, MAX_CLASSIFIED_TEXT);
 	const message = said === undefined ? "The server reported an error without a message." : conciseServerText(said);
 	const type = providerErrorType(body);
+	if (ctx.sentTools && isToolsUnsupportedText(`${type} ${said ?? ""}`)) return toolsUnsupportedError(ctx, message);
 	const kind = kindFromType(type, said ?? message) ?? "server";
 	if (kind === "not_found") return new LLMError(kind, modelMissingMessage(ctx, message), { provider: ctx.provider });
 	if (kind === "context_overflow") return new LLMError(kind, message, { provider: ctx.provider, overflow: parseOverflowReport(said ?? message, body) });

@@ -13,6 +13,8 @@ export interface LLMErrorOptions {
 	cause?: unknown;
 	/** The answer received before the failure, for the engine to keep (an answer cut at the size cap). */
 	partialText?: string;
+	/** For `bad_request`: the model cannot use tools; ask again without them. */
+	toolsUnsupported?: boolean;
 }
 
 /** The one error type adapters throw. `message` is the provider's own words, never an API key. */
@@ -23,6 +25,8 @@ export class LLMError extends Error {
 	readonly provider?: string;
 	readonly partialText?: string;
 	readonly overflow?: OverflowReport;
+	/** `bad_request` only: the request offered tools and the model (or its server) cannot use them. */
+	readonly toolsUnsupported?: boolean;
 
 	constructor(kind: LLMErrorKind, message: string, options: LLMErrorOptions = {}) {
 		super(message);
@@ -33,6 +37,7 @@ export class LLMError extends Error {
 		this.provider = options.provider;
 		if (options.partialText !== undefined) this.partialText = options.partialText;
 		if (options.overflow !== undefined) this.overflow = options.overflow;
+		if (options.toolsUnsupported === true) this.toolsUnsupported = true;
 		if (options.cause !== undefined) (this as { cause?: unknown }).cause = options.cause;
 	}
 }
@@ -49,4 +54,9 @@ export function partialAnswer(err: unknown): string | undefined {
 	if (typeof err !== "object" || err === null || !("partialText" in err)) return undefined;
 	const { partialText } = err;
 	return typeof partialText === "string" ? partialText : undefined;
+}
+
+/** The model cannot use tools (duck-typed like `errorKind`): answer without them. */
+export function isToolsUnsupported(err: unknown): boolean {
+	return typeof err === "object" && err !== null && "toolsUnsupported" in err && err.toolsUnsupported === true && errorKind(err) === "bad_request";
 }

@@ -4,6 +4,23 @@ import type { DialectFactory } from "./dialect";
 import { OllamaStreamDecoder } from "./ollamaStream";
 import { requestJson } from "./request";
 import type { ModelInfo } from "./types";
+import type { PromptMessage } from "../core/types";
+import { functionTools, offeredTools, promptForTools, resultContent } from "./toolPrompt";
+
+/** One message in Ollama's shape: calls with arguments as objects, results as `role: "tool"`. */
+function ollamaMessage(m: PromptMessage): Record<string, unknown> {
+	if (m.role === "tool") {
+		const out: Record<string, unknown> = { role: "tool", content: resultContent(m) };
+		if (m.name !== undefined) out.tool_name = m.name;
+		// Newer Ollama matches results to calls by id; older ones ignore it.
+		if (m.toolCallId !== undefined) out.tool_call_id = m.toolCallId;
+		return out;
+	}
+	if (m.toolCalls !== undefined && m.toolCalls.length > 0) {
+		return { role: m.role, content: m.content, tool_calls: m.toolCalls.map((c) => ({ id: c.id, function: { name: c.name, arguments: c.arguments } })) };
+	}
+	return { role: m.role, content: m.content };
+}
 
 /** Ollama's native API: `/api/chat` NDJSON, always with `num_ctx` (else it silently truncates). */
 export const ollamaDialect: DialectFactory = (config, baseUrl) => {
@@ -16,7 +33,8 @@ export const ollamaDialect: DialectFactory = (config, baseUrl) => {
 			headers: { ...headers, "content-type": "application/json" },
 			body: JSON.stringify({
 				model: config.model,
-				messages: req.messages.map((m) => ({ role: m.role, content: m.content })),
+				messages: promptForTools(req.messages, req.tools).map(ollamaMessage),
+				...(offeredTools(req.tools) ? { tools: functionTools(req.tools ?? []) } : {}),
 				stream: true,
 				options: { num_ctx: req.contextWindow, num_predict: req.maxTokens },
 			}),

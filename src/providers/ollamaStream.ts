@@ -9,6 +9,8 @@ export class OllamaStreamDecoder implements StreamDecoder {
 	private readonly lines = new LineSplitter();
 	private readonly answer: AnswerBuilder;
 	private done = false;
+	private calls = 0;
+	private readonly seenIds = new Set<string>();
 	private readonly onLine = (line: string): void => this.line(line);
 
 	constructor(
@@ -33,6 +35,26 @@ export class OllamaStreamDecoder implements StreamDecoder {
 		return this.answer.result();
 	}
 
+	/**
+	 * Ollama sends each call whole, arguments as an object, in one line. Calls are numbered by
+	 * arrival: some Ollama-compatible servers give every call of a batch `index` 0, so it is not a
+	 * key. Newer Ollama sends an `id`; without one, the id comes from the line's time and the call's
+	 * position, so a replay of the same stream gives the same ids.
+	 */
+	private toolCalls(list: unknown[], createdAt: string | undefined): void {
+		for (const item of list) {
+			if (!isRecord(item)) continue;
+			const fn = isRecord(item.function) ? item.function : {};
+			const id = typeof item.id === "string" ? item.id : undefined;
+			if (id !== undefined && id !== "" && this.seenIds.has(id)) continue; // A repeat of a call already here.
+			if (id) this.seenIds.add(id);
+			const key = this.calls++;
+			this.answer.tools.start(key, id, typeof fn.name === "string" ? fn.name : "", createdAt);
+			this.answer.tools.whole(key, fn.arguments ?? {});
+			this.answer.tools.end(key);
+		}
+	}
+
 	private line(line: string): void {
 		if (line.trim() === "") return;
 		let parsed: unknown;
@@ -48,6 +70,7 @@ export class OllamaStreamDecoder implements StreamDecoder {
 		if (isRecord(message)) {
 			if (typeof message.thinking === "string") this.answer.thinking(message.thinking);
 			if (typeof message.content === "string") this.answer.text(message.content);
+			if (Array.isArray(message.tool_calls)) this.toolCalls(message.tool_calls, typeof parsed.created_at === "string" ? parsed.created_at : undefined);
 		}
 		if (parsed.done === true) {
 			this.done = true;

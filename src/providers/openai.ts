@@ -4,6 +4,24 @@ import type { DialectFactory } from "./dialect";
 import { OpenAIStreamDecoder } from "./openaiStream";
 import { requestJson, type RequestContext } from "./request";
 import type { ModelInfo } from "./types";
+import type { PromptMessage } from "../core/types";
+import { functionTools, offeredTools, promptForTools, resultContent } from "./toolPrompt";
+
+/**
+ * One message in the OpenAI shape: calls with their arguments as a JSON string (and `content:
+ * null` when the model said nothing before them), results as `role: "tool"` with `tool_call_id`.
+ */
+function openaiMessage(m: PromptMessage): Record<string, unknown> {
+	if (m.role === "tool") return { role: "tool", tool_call_id: m.toolCallId, content: resultContent(m) };
+	if (m.toolCalls !== undefined && m.toolCalls.length > 0) {
+		return {
+			role: m.role,
+			content: m.content === "" ? null : m.content,
+			tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: JSON.stringify(c.arguments) } })),
+		};
+	}
+	return { role: m.role, content: m.content };
+}
 
 /** Any OpenAI-compatible server: `{baseUrl}/chat/completions` SSE; `baseUrl` includes `/v1`. */
 export const openaiDialect: DialectFactory = (config, baseUrl) => {
@@ -16,7 +34,8 @@ export const openaiDialect: DialectFactory = (config, baseUrl) => {
 			headers: { ...headers, "content-type": "application/json", accept: "text/event-stream" },
 			body: JSON.stringify({
 				model: config.model,
-				messages: req.messages.map((m) => ({ role: m.role, content: m.content })),
+				messages: promptForTools(req.messages, req.tools).map(openaiMessage),
+				...(offeredTools(req.tools) ? { tools: functionTools(req.tools ?? []) } : {}),
 				stream: true,
 				stream_options: { include_usage: true },
 				max_tokens: req.maxTokens,

@@ -22,6 +22,11 @@ export class OpenAIStreamDecoder implements StreamDecoder {
 	private finished = false;
 	private jsonBody: string[] | undefined;
 	private jsonBodySize = 0;
+	/** Tool calls: the server's index → the collector's key, and each call's server-given id. */
+	private readonly callKeys = new Map<number, number>();
+	private readonly serverIds = new Map<number, string>();
+	private lastCallKey: number | undefined;
+	private nextCallKey = 0;
 	private readonly onEvent = (event: EventSourceMessage): void => this.event(event);
 	private readonly onStray = (line: string): void => this.stray(line);
 
@@ -73,10 +78,13 @@ export class OpenAIStreamDecoder implements StreamDecoder {
 		// A server that ignored `stream: true` and sent the whole answer at once.
 		const choice = isRecord(body) && Array.isArray(body.choices) ? (body.choices[0] as unknown) : undefined;
 		const message = isRecord(choice) ? choice.message : undefined;
-		if (!isRecord(message) || typeof message.content !== "string") throw protocolError("The server answered with JSON that holds no answer.");
+		const calls = isRecord(message) && Array.isArray(message.tool_calls) ? message.tool_calls : undefined;
+		// `content: null` is how a message holding only tool calls comes.
+		if (!isRecord(message) || (typeof message.content !== "string" && !(calls && calls.length > 0))) throw protocolError("The server answered with JSON that holds no answer.");
 		const reasoning = typeof message.reasoning_content === "string" ? message.reasoning_content : message.reasoning;
 		if (typeof reasoning === "string") this.answer.thinking(reasoning);
-		this.answer.text(message.content);
+		if (typeof message.content === "string") this.answer.text(message.content);
+		if (calls) this.toolCallFragments(calls);
 		if (isRecord(body)) this.usage(body.usage);
 		return this.answer.result();
 	}
@@ -108,8 +116,40 @@ export class OpenAIStreamDecoder implements StreamDecoder {
 			if (typeof reasoning === "string") this.answer.thinking(reasoning);
 			// `content: null` is common (role-only and tool deltas).
 			if (typeof delta.content === "string") this.answer.text(delta.content);
+			if (Array.isArray(delta.tool_calls)) this.toolCallFragments(delta.tool_calls);
 		}
 		if (typeof choice.finish_reason === "string") this.finished = true;
+	}
+
+	/**
+	 * Streamed calls come in fragments joined by `index`: the first holds `id` and the name, the
+	 * rest pieces of the argument text. Some servers send no index (one call at a time) or give
+	 * every call of a batch the same one; a fragment with a new server id at a used index starts a
+	 * new call. Whatever `finish_reason` says ("tool_calls", or "stop" from llama.cpp, LM Studio and
+	 * some vLLM versions), the calls received are the calls.
+	 */
+	private toolCallFragments(fragments: unknown[]): void {
+		const tools = this.answer.tools;
+		for (const fragment of fragments) {
+			if (!isRecord(fragment)) continue;
+			const fn = isRecord(fragment.function) ? fragment.function : {};
+			const index = typeof fragment.index === "number" ? fragment.index : undefined;
+			const id = typeof fragment.id === "string" && fragment.id !== "" ? fragment.id : undefined;
+			const name = typeof fn.name === "string" ? fn.name : undefined;
+			let key = index !== undefined ? this.callKeys.get(index) : this.lastCallKey;
+			const knownId = key === undefined ? undefined : this.serverIds.get(key);
+			if (key === undefined || (id !== undefined && knownId !== undefined && id !== knownId)) {
+				key = this.nextCallKey++;
+				if (index !== undefined) this.callKeys.set(index, key);
+				if (id !== undefined) this.serverIds.set(key, id);
+				tools.start(key, id, name ?? "");
+			} else if (name !== undefined) {
+				tools.name(key, name);
+			}
+			this.lastCallKey = key;
+			if (typeof fn.arguments === "string") tools.arguments(key, fn.arguments);
+			else if (isRecord(fn.arguments)) tools.whole(key, fn.arguments);
+		}
 	}
 
 	private usage(usage: unknown): void {

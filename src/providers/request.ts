@@ -67,6 +67,8 @@ export function scrubError(err: unknown, ctx: { apiKey?: string; provider: strin
 			retryAfterMs: err.retryAfterMs,
 			provider: err.provider,
 			partialText,
+			overflow: err.overflow,
+			toolsUnsupported: err.toolsUnsupported,
 		});
 	}
 	return new LLMError("protocol", redactSecret(`Unexpected failure: ${describeCause(err)}`, ctx.apiKey), { provider: ctx.provider });

@@ -7,7 +7,7 @@ import { CONDENSED_PREFIX, compactHistory, compactionBudget, type CompactionInpu
 import { buildPrompt } from "../../src/chat/prompt";
 import { MAX_COMPACTION_REQUESTS, MAX_SUMMARY_REQUESTS, PREVIOUS_SUMMARY_PREFIX, SUMMARY_INSTRUCTION } from "../../src/chat/summarizer";
 import { estimateTokens } from "../../src/chat/tokens";
-import type { ChatMessage } from "../../src/core/types";
+import type { ChatMessage, PromptMessage } from "../../src/core/types";
 import { fixedCost } from "../../src/chat/recentWindow";
 import { budgetSettingsArb } from "../support/settingsArb";
 
@@ -34,7 +34,7 @@ function input(adapter: StubAdapter, history: ChatMessage[], over: Partial<Compa
 }
 
 /** The prompt the engine would send after compaction, without a document. */
-function promptAfter(i: CompactionInput, summary: string | undefined, recent: { role: "user" | "assistant" | "system"; content: string }[]) {
+function promptAfter(i: CompactionInput, summary: string | undefined, recent: PromptMessage[]) {
 	return buildPrompt({ systemPrompt: i.systemPrompt, summary, history: recent, current: i.current, budget: i.budget.prompt, estimate: i.estimate });
 }
 

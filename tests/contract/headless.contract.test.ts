@@ -48,7 +48,7 @@ interface ContractChatService {
 
 type ContractMessage = {
 	id: string;
-	role: "system" | "user" | "assistant";
+	role: "system" | "user" | "assistant" | "tool";
 	content: string;
 	createdAt: string;
 	cancelled?: boolean;

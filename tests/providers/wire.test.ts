@@ -125,14 +125,15 @@ describe("toAnthropicPrompt", () => {
 				(msgs) => {
 					const prompt = toAnthropicPrompt(msgs);
 					expect(prompt.messages[0]?.role).toBe("user");
+					const text = (c: string | unknown[]): string => (typeof c === "string" ? c : JSON.stringify(c));
 					prompt.messages.forEach((m, i) => {
 						expect(m.role).not.toBe("system");
 						// Anthropic refuses blank turns.
-						expect(m.content.trim()).not.toBe("");
+						expect(text(m.content).trim()).not.toBe("");
 						if (i > 0) expect(m.role).not.toBe(prompt.messages[i - 1]?.role);
 					});
 					// Every non-system message's text survives.
-					const joined = prompt.messages.map((m) => m.content).join("\n\n");
+					const joined = prompt.messages.map((m) => text(m.content)).join("\n\n");
 					for (const m of msgs) if (m.role !== "system" && m.content.trim() !== "") expect(joined).toContain(m.content);
 					const systems = msgs.filter((m) => m.role === "system" && m.content.trim() !== "");
 					expect(prompt.system).toBe(systems.length > 0 ? systems.map((m) => m.content).join("\n\n") : undefined);

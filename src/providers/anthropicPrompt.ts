@@ -1,0 +1,85 @@
+// A prompt in the shape of Anthropic's Messages API: system text at the top level, then user and
+// assistant turns that alternate and open with the user. Tool calls are `tool_use` blocks after the
+// assistant's text; their results are `tool_result` blocks, all of one round in the ONE user turn
+// that follows (first in it, as Anthropic requires), with `is_error` on failures.
+import type { PromptMessage, ToolSpec } from "../core/types";
+import { offeredTools, promptForTools } from "./toolPrompt";
+
+/** Stands in for a missing first user turn: Anthropic requires the conversation to open with one. */
+export const CONTINUATION_PROMPT = "(The conversation so far continues below.)";
+
+export type AnthropicBlock =
+	| { type: "text"; text: string }
+	| { type: "tool_use"; id: string; name: string; input: Record<string, unknown> }
+	| { type: "tool_result"; tool_use_id: string; content?: string; is_error?: true };
+
+export interface AnthropicTurn {
+	role: "user" | "assistant";
+	/** Plain turns stay strings; turns with calls or results are blocks. */
+	content: string | AnthropicBlock[];
+}
+
+export interface AnthropicPrompt {
+	system?: string;
+	messages: AnthropicTurn[];
+}
+
+/** Anthropic takes ids of `[a-zA-Z0-9_-]` only; another provider's ids (a session moved) are mapped. */
+export function anthropicToolId(id: string | undefined): string {
+	const safe = (id ?? "").replace(/[^a-zA-Z0-9_-]/g, "_");
+	return safe === "" ? "call" : safe;
+}
+
+function blocks(content: string | AnthropicBlock[]): AnthropicBlock[] {
+	return typeof content === "string" ? [{ type: "text", text: content }] : content;
+}
+
+/** The turn for one message, or undefined for a blank one (Anthropic refuses empty text). */
+function turnOf(m: PromptMessage): AnthropicTurn | undefined {
+	if (m.role === "tool") {
+		const result: AnthropicBlock = { type: "tool_result", tool_use_id: anthropicToolId(m.toolCallId) };
+		if (m.content !== "") result.content = m.content;
+		if (m.isError === true) result.is_error = true;
+		return { role: "user", content: [result] };
+	}
+	const role = m.role === "assistant" ? "assistant" : "user";
+	if (m.role === "assistant" && m.toolCalls !== undefined && m.toolCalls.length > 0) {
+		const out: AnthropicBlock[] = m.content.trim() === "" ? [] : [{ type: "text", text: m.content }];
+		for (const c of m.toolCalls) out.push({ type: "tool_use", id: anthropicToolId(c.id), name: c.name, input: c.arguments });
+		return { role, content: out };
+	}
+	return m.content.trim() === "" ? undefined : { role, content: m.content };
+}
+
+/** Two turns of one role as one: strings joined; with blocks, a user turn keeps its results first. */
+function merge(a: AnthropicTurn, b: AnthropicTurn): AnthropicTurn["content"] {
+	if (typeof a.content === "string" && typeof b.content === "string") return `${a.content}\n\n${b.content}`;
+	const all = [...blocks(a.content), ...blocks(b.content)];
+	if (a.role === "assistant") return all;
+	return [...all.filter((x) => x.type === "tool_result"), ...all.filter((x) => x.type !== "tool_result")];
+}
+
+/**
+ * System messages are joined, consecutive same-role turns merged (consecutive tool results become
+ * one user turn), blank turns dropped (an answer stopped before its first token is saved empty).
+ * Without tools offered, calls and results go as plain text: Anthropic refuses tool blocks then.
+ */
+export function toAnthropicPrompt(messages: readonly PromptMessage[], tools?: readonly ToolSpec[]): AnthropicPrompt {
+	const system = messages.filter((m) => m.role === "system").map((m) => m.content).filter((c) => c.trim() !== "");
+	const turns: AnthropicTurn[] = [];
+	for (const m of promptForTools(messages.filter((x) => x.role !== "system"), tools)) {
+		const turn = turnOf(m);
+		if (turn === undefined) continue;
+		const last = turns[turns.length - 1];
+		if (last && last.role === turn.role) last.content = merge(last, turn);
+		else turns.push(turn);
+	}
+	if (turns[0]?.role !== "user") turns.unshift({ role: "user", content: CONTINUATION_PROMPT });
+	return system.length > 0 ? { system: system.join("\n\n"), messages: turns } : { messages: turns };
+}
+
+/** `tools` as Anthropic takes them: the JSON Schema is `input_schema`. */
+export function anthropicTools(tools: readonly ToolSpec[] | undefined): { tools?: unknown[] } {
+	const offered = offeredTools(tools);
+	return offered ? { tools: offered.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters })) } : {};
+}
