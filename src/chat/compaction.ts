@@ -1,4 +1,5 @@
-import { messageCost, type EstimateFn } from "./promptCost";
+import { promptMessageCost, type EstimateFn } from "./promptCost";
+import { toPromptMessage } from "./promptMessage";
 import { CONDENSE_INSTRUCTION, Summarizer, transcriptEntry } from "./summarizer";
 import { shortenMiddle, truncateToTokens } from "./textFit";
 import { safeBudget } from "./tokens";
@@ -79,9 +80,7 @@ export interface CompactionResult {
 	lastResort: boolean;
 }
 
-function toPrompt(m: ChatMessage): PromptMessage {
-	return { role: m.role, content: m.content };
-}
+const toPrompt = (m: ChatMessage): PromptMessage => toPromptMessage(m);
 
 /**
  * Fits the conversation into the budget: within it, nothing changes; over it, the
@@ -159,15 +158,16 @@ export async function compactHistory(input: CompactionInput): Promise<Compaction
 		for (let i = 0; i < recent.length && total > budget.prompt; i++) {
 			const message = recent[i];
 			if (message === undefined || message.content.startsWith(CONDENSED_PREFIX)) continue;
-			const before = messageCost(message.content, estimate);
+			const before = promptMessageCost(message, estimate);
 			if (before <= limit) continue;
 			const contentTokens = estimate(message.content);
 			const target = Math.max(minCondensed, contentTokens - (total - budget.prompt) - 1);
 			if (contentTokens <= target) continue;
 			const condensed = await condenseMessage(summarizer, message, target, budget.summaryMaxTokens, estimate);
 			if (condensed.fallback) result.fallback = true;
-			recent[i] = { role: message.role, content: condensed.text };
-			total += messageCost(condensed.text, estimate) - before;
+			const shorter: PromptMessage = { ...message, content: condensed.text };
+			recent[i] = shorter;
+			total += promptMessageCost(shorter, estimate) - before;
 			result.condensedCount++;
 		}
 	}

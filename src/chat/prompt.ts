@@ -4,6 +4,7 @@ import { defaultSourceFitter } from "./defaultFitter";
 import type { SourceFitter } from "./sourceFitter";
 import { fitSources, sourceQuery, tierOf, type FittedSources } from "./sourceBudget";
 import type { ContextSource, PromptMessage, SourceFit } from "../core/types";
+import { toPromptMessage } from "./promptMessage";
 
 export type { ContextInclusion } from "./contextTrim";
 
@@ -74,7 +75,7 @@ function assemble(input: PromptInput, contextBlock: string, history: readonly Pr
 	const messages: PromptMessage[] = [];
 	const system = composeSystemMessage(input.systemPrompt, contextBlock, input.summary);
 	if (system !== "") messages.push({ role: "system", content: system });
-	for (const m of history) messages.push({ role: m.role, content: m.content });
+	for (const m of history) messages.push(toPromptMessage(m));
 	messages.push({ role: "user", content: input.current });
 	return messages;
 }

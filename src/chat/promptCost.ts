@@ -18,16 +18,28 @@ export function messageCost(content: string, estimate: EstimateFn): number {
 	return MESSAGE_OVERHEAD_TOKENS + estimate(content);
 }
 
-/** A whole prompt: every message's cost plus the reply's priming. */
-export function promptCost(messages: readonly PromptMessage[], estimate: EstimateFn): number {
-	let total = PROMPT_OVERHEAD_TOKENS;
-	for (const m of messages) total += messageCost(m.content, estimate);
+/**
+ * A message with what it carries besides its text: each tool call's name and arguments (as the
+ * JSON the model wrote), a tool result's name. Parts are estimated apart, so the memoized
+ * estimator still sees the (unchanged) text by itself.
+ */
+export function promptMessageCost(m: PromptMessage, estimate: EstimateFn): number {
+	let total = messageCost(m.content, estimate);
+	for (const call of m.toolCalls ?? []) total += estimate(call.name) + estimate(JSON.stringify(call.arguments));
+	if (m.name !== undefined) total += estimate(m.name);
 	return total;
 }
 
-/** `messageCost` with the plain (uncalibrated) estimator. */
+/** A whole prompt: every message's cost plus the reply's priming. */
+export function promptCost(messages: readonly PromptMessage[], estimate: EstimateFn): number {
+	let total = PROMPT_OVERHEAD_TOKENS;
+	for (const m of messages) total += promptMessageCost(m, estimate);
+	return total;
+}
+
+/** `promptMessageCost` with the plain (uncalibrated) estimator. */
 export function estimateMessageTokens(message: PromptMessage): number {
-	return messageCost(message.content, estimateTokens);
+	return promptMessageCost(message, estimateTokens);
 }
 
 /** `promptCost` with the plain (uncalibrated) estimator. */

@@ -1,6 +1,6 @@
 // The window of recent messages: how many are sent verbatim, which older ones go into the summary,
 // and what the fixed parts of the prompt (instructions, summary, current message) cost around them.
-import { MESSAGE_OVERHEAD_TOKENS, messageCost, promptCost, type EstimateFn } from "./promptCost";
+import { MESSAGE_OVERHEAD_TOKENS, promptCost, promptMessageCost, type EstimateFn } from "./promptCost";
 import { composeSystemMessage, summaryBlock } from "./prompt";
 import type { PromptMessage } from "../core/types";
 
@@ -50,7 +50,8 @@ export class HistoryCosts {
 	cost(i: number): number {
 		let c = this.costs[i];
 		if (c === undefined) {
-			c = messageCost(this.history[i]?.content ?? "", this.estimate);
+			const m = this.history[i];
+			c = m === undefined ? promptMessageCost({ role: "user", content: "" }, this.estimate) : promptMessageCost(m, this.estimate);
 			this.costs[i] = c;
 		}
 		return c;

@@ -56,12 +56,14 @@ export interface SummaryOutcome {
 }
 
 export function roleLabel(role: string): string {
-	return role === "assistant" ? "Assistant" : role === "system" ? "System" : "User";
+	return role === "assistant" ? "Assistant" : role === "system" ? "System" : role === "tool" ? "Tool result" : "User";
 }
 
-/** A message as a line of the transcript handed to the summarizer. */
+/** A message as a line of the transcript handed to the summarizer (with its tool calls, if any). */
 export function transcriptEntry(message: PromptMessage): string {
-	return `${roleLabel(message.role)}: ${message.content}`;
+	const calls = (message.toolCalls ?? []).map((c) => `[called ${c.name} ${JSON.stringify(c.arguments)}]`);
+	const label = message.role === "tool" && message.name !== undefined ? `${roleLabel(message.role)} (${message.name})` : roleLabel(message.role);
+	return `${label}: ${[message.content, ...calls].filter((p) => p !== "").join("\n")}`;
 }
 
 export function isAbort(err: unknown, signal: AbortSignal | undefined): boolean {

@@ -23,11 +23,15 @@ export function uncoveredStart(messages: readonly ChatMessage[], end: number): n
 }
 
 /**
- * Messages the model sees: user and assistant turns with text. A failed turn's message (`error`)
- * got no answer and the person moved on, and an answer stopped before its first word says nothing.
+ * Messages the model sees: user and assistant turns with text or tool calls, and tool results. A
+ * failed turn's message (`error`) got no answer and the person moved on, and an answer stopped
+ * before its first word says nothing.
  */
 export function isPromptWorthy(m: ChatMessage): boolean {
-	return (m.role === "user" || m.role === "assistant") && m.error === undefined && m.content.trim() !== "";
+	if (m.error !== undefined) return false;
+	if (m.role === "tool") return true;
+	if (m.role === "assistant" && m.toolCalls !== undefined && m.toolCalls.length > 0) return true;
+	return (m.role === "user" || m.role === "assistant") && m.content.trim() !== "";
 }
 
 /** The transcript messages between the summary and `end` that go to the model. */

@@ -84,6 +84,7 @@ export const en = {
 	"message.retry": "Retry",
 	"message.you": "You",
 	"message.assistant": "Assistant",
+	"message.toolResult": "Tool result",
 	"message.summarized": "Earlier messages were summarized for the model. They are still here.",
 	"models.listFailed": "Could not list models: {error}",
 	"models.none": "The server lists no models",

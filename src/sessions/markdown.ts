@@ -66,10 +66,11 @@ export function sessionToMarkdown(session: Session, opts: MarkdownExportOptions 
 	];
 	const lines = [`# ${headingText(title)}`];
 	for (const message of turns) {
-		lines.push("", message.role === "user" ? "## You" : "## Assistant", "");
+		lines.push("", message.role === "user" ? "## You" : message.role === "tool" ? `## Tool result${message.name !== undefined ? `: ${headingText(oneLineTitle(message.name))}` : ""}` : "## Assistant", "");
 		if (opts.includeThinking === true && message.role === "assistant") lines.push(...thinkingCallout(message));
 		const body = message.content.trim();
 		if (body !== "") lines.push(body);
+		for (const call of message.toolCalls ?? []) lines.push("", `*Called ${call.name.replace(/[*_`\\]/g, "")}*`);
 		if (message.cancelled === true) lines.push("", "*(Stopped.)*");
 		if (message.interrupted === true) lines.push("", "*(Interrupted: the app closed while this answer was written.)*");
 		// The engine marks a failed turn on the person's message: it got no answer.

@@ -63,7 +63,11 @@ export interface ParsedFile {
 	undecodable: { bytes: Uint8Array; hash: number }[];
 }
 
-const ROLES: readonly Role[] = ["system", "user", "assistant"];
+const ROLES: readonly Role[] = ["system", "user", "assistant", "tool"];
+
+function isToolCall(value: unknown): boolean {
+	return isObject(value) && typeof value.id === "string" && typeof value.name === "string" && isObject(value.arguments) && optional(value.invalidArguments, "string");
+}
 
 export function encodeRecord(record: SessionRecord): string {
 	// JSON.stringify escapes "\n" inside strings, so a record is always exactly one line.
@@ -96,6 +100,16 @@ export function asChatMessage(value: unknown): ChatMessage | undefined {
 		if (sources === undefined) delete message.sources;
 		else message.sources = sources;
 	}
+	// Tool fields likewise: a damaged call is dropped (its result then reaches the model as plain
+	// text), never the message; damaged result fields are dropped too.
+	if (value.toolCalls !== undefined) {
+		const calls = Array.isArray(value.toolCalls) ? (value.toolCalls as unknown[]).filter(isToolCall) : [];
+		if (calls.length > 0) message.toolCalls = calls as ChatMessage["toolCalls"];
+		else delete message.toolCalls;
+	}
+	if (!optional(value.toolCallId, "string")) delete message.toolCallId;
+	if (!optional(value.name, "string")) delete message.name;
+	if (!optional(value.isError, "boolean")) delete message.isError;
 	return message;
 }
 

@@ -1,6 +1,7 @@
 // The parts of the engine the panel uses, as structural types: the view depends on these shapes
 // (satisfied by ChatService and SessionManager), so its tests can drive it with small fakes.
 import type { ChatMessage, ChatSettings, LLMAdapter, Role, Session } from "../core/types";
+import { t } from "../i18n";
 // Type-only imports: the engine's own shapes, so the view can't drift from them, and nothing of
 // the engine is loaded with the view's module.
 import type { ChatEvent, PromptPreview, SendOptions } from "../chat/ChatService";
@@ -44,7 +45,12 @@ export interface DiagnosableAdapter extends LLMAdapter {
 	testConnection?: (signal?: AbortSignal) => Promise<ConnectionDiagnosis>;
 }
 
-/** Shown in the transcript: the system summary is for the model only. */
+/** Shown in the transcript: the system summary is for the model only. Tool results show plainly. */
 export function isVisibleMessage(m: ChatMessage): boolean {
-	return m.role === "user" || m.role === "assistant";
+	return m.role === "user" || m.role === "assistant" || m.role === "tool";
+}
+
+/** How a message's author is named in lists and transcripts. */
+export function roleName(role: Role): string {
+	return role === "user" ? t("message.you") : role === "tool" ? t("message.toolResult") : t("message.assistant");
 }

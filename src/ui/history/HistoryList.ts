@@ -1,7 +1,7 @@
 import { formatWhen } from "../../i18n";
 import { appendHighlighted } from "./highlight";
 import { plainSnippet } from "./plainSnippet";
-import type { SearchHit, SessionSummary } from "../ports";
+import { roleName, type SearchHit, type SessionSummary } from "../ports";
 import { t } from "../../i18n";
 
 /** Items added at a time: a page more than a tall modal shows, so scrolling never waits. */
@@ -145,7 +145,7 @@ export class HistoryList {
 		const item = this.item(hit.sessionId, ["discover-chat-history-hit"]);
 		item.dataset.messageId = hit.messageId;
 		if (title) item.createDiv({ cls: "discover-chat-history-item-title", text: title });
-		item.createDiv({ cls: "discover-chat-history-item-meta", text: `${hit.role === "user" ? t("message.you") : t("message.assistant")} · ${formatWhen(hit.createdAt)}` });
+		item.createDiv({ cls: "discover-chat-history-item-meta", text: `${roleName(hit.role)} · ${formatWhen(hit.createdAt)}` });
 		appendHighlighted(item.createDiv({ cls: "discover-chat-history-item-preview" }), plainSnippet(hit.snippet), query);
 		item.addEventListener("click", () => this.handlers.onSelect(hit.sessionId, hit.messageId));
 	}

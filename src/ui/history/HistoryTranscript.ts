@@ -3,6 +3,7 @@ import type { ChatMessage } from "../../core/types";
 import { iconButton } from "../panel/ChatHeader";
 import { copyToClipboard } from "../clipboard";
 import { formatWhen } from "../../i18n";
+import { roleName } from "../ports";
 import { LazyMarkdown } from "../LazyMarkdown";
 import { t } from "../../i18n";
 
@@ -122,7 +123,7 @@ export class HistoryTranscript {
 		const el = this.el.createDiv({ cls: ["discover-chat-history-message", `discover-chat-history-message-${m.role}`] });
 		el.dataset.messageId = m.id;
 		const meta = el.createDiv({ cls: "discover-chat-history-message-meta" });
-		meta.createSpan({ cls: "discover-chat-history-role", text: m.role === "user" ? t("message.you") : t("message.assistant") });
+		meta.createSpan({ cls: "discover-chat-history-role", text: roleName(m.role) });
 		meta.createSpan({ cls: "discover-chat-history-when", text: formatWhen(m.createdAt) });
 		if (m.cancelled) meta.createSpan({ cls: "discover-chat-message-stopped", text: t("history.stopped") });
 		if (m.interrupted) meta.createSpan({ cls: "discover-chat-message-interrupted", text: t("message.interrupted") });

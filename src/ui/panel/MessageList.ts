@@ -325,12 +325,12 @@ export class MessageList extends Component {
 }
 
 /** Who wrote a message, named above it (the person's is read by screen readers only: its shape says it). */
-export function roleLabel(role: "user" | "assistant"): string {
-	return role === "user" ? t("message.you") : t("message.assistant");
+export function roleLabel(role: "user" | "assistant" | "tool"): string {
+	return role === "user" ? t("message.you") : role === "tool" ? t("message.toolResult") : t("message.assistant");
 }
 
 function addRoleLabel(item: MessageItem): void {
-	if (item.role !== "user" && item.role !== "assistant") return;
+	if (item.role === "system") return;
 	// Outside the body, which re-renders: the label stays put while the text changes.
 	item.el.prepend(createDiv({ cls: ["discover-chat-message-role", `discover-chat-message-role-${item.role}`], text: roleLabel(item.role) }));
 }
