@@ -70,7 +70,7 @@ export function sessionToMarkdown(session: Session, opts: MarkdownExportOptions 
 		if (opts.includeThinking === true && message.role === "assistant") lines.push(...thinkingCallout(message));
 		const body = message.content.trim();
 		if (body !== "") lines.push(body);
-		for (const call of message.toolCalls ?? []) lines.push("", `*Called ${call.name.replace(/[*_`\\]/g, "")}*`);
+		for (const call of message.toolCalls ?? []) lines.push("", `*Called ${call.name.replace(/[*`\\]/g, "")}*`);
 		if (message.cancelled === true) lines.push("", "*(Stopped.)*");
 		if (message.interrupted === true) lines.push("", "*(Interrupted: the app closed while this answer was written.)*");
 		// The engine marks a failed turn on the person's message: it got no answer.

@@ -110,3 +110,39 @@ export function httpError(dialect: Dialect, status: number, message: string, typ
 export function errorScenario(reply: ErrorBody, extra: Scenario = {}): Scenario {
 	return { status: reply.status, headers: reply.headers, body: reply.body, ...extra };
 }
+
+/**
+ * "This model cannot use tools", as each server words it. Sources: Ollama's capability check
+ * (server/images.go: "<model> does not support tools", HTTP 400), OpenAI ("Unsupported parameter:
+ * 'tools' is not supported with this model.", param "tools"), vLLM without
+ * --enable-auto-tool-choice, llama.cpp's server without --jinja (HTTP 500 on older builds, 400 on
+ * newer), OpenRouter (HTTP 404 when no provider of the model supports tools), Mistral.
+ */
+export const TOOLS_UNSUPPORTED_BODIES: Record<string, { dialect: Dialect; reply: ErrorBody }> = {
+	ollama: { dialect: "ollama", reply: json(400, { error: "registry.ollama.ai/library/gemma:2b does not support tools" }) },
+	openai: {
+		dialect: "openai",
+		reply: json(400, { error: { message: "Unsupported parameter: 'tools' is not supported with this model.", type: "invalid_request_error", param: "tools", code: "unsupported_parameter" } }),
+	},
+	vllm: {
+		dialect: "openai",
+		reply: json(400, { object: "error", message: '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set', type: "BadRequestError", param: null, code: 400 }),
+	},
+	llamacppOld: { dialect: "openai", reply: json(500, { error: { code: 500, message: "tools param requires --jinja flag", type: "server_error" } }) },
+	llamacpp: { dialect: "openai", reply: json(400, { error: { code: 400, message: "tools param requires --jinja flag", type: "invalid_request_error" } }) },
+	openrouter: {
+		dialect: "openai",
+		reply: json(404, { error: { message: "No endpoints found that support tool use. To learn more about provider routing, visit: https://openrouter.ai/docs/provider-routing", code: 404 } }),
+	},
+	mistral: { dialect: "openai", reply: json(400, { object: "error", message: "Function calling is not enabled for this model", type: "invalid_request_error", param: null, code: null }) },
+};
+
+/** A 400 that names tools but is not about the model's support: our schema is wrong (OpenAI). */
+export const TOOL_SCHEMA_ERROR: ErrorBody = json(400, {
+	error: {
+		message: "Invalid schema for function 'read_note': In context=(), 'required' is required to be supplied and to be an array including every key in properties. Missing 'path'.",
+		type: "invalid_request_error",
+		param: "tools[0].function.parameters",
+		code: "invalid_function_parameters",
+	},
+});
