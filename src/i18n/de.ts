@@ -86,6 +86,7 @@ export const de: Translation = {
 	"message.retry": "Wiederholen",
 	"message.you": "Du",
 	"message.assistant": "Assistent",
+	"message.toolResult": "Werkzeugergebnis",
 	"message.summarized": "Frühere Nachrichten wurden für das Modell zusammengefasst. Sie sind weiterhin hier.",
 	"models.listFailed": "Modelle konnten nicht abgerufen werden: {error}",
 	"models.none": "Der Server listet keine Modelle",

@@ -86,6 +86,7 @@ export const es: Translation = {
 	"message.retry": "Reintentar",
 	"message.you": "Tú",
 	"message.assistant": "Asistente",
+	"message.toolResult": "Resultado de la herramienta",
 	"message.summarized": "Los mensajes anteriores se resumieron para el modelo. Siguen aquí.",
 	"models.listFailed": "No se pudieron listar los modelos: {error}",
 	"models.none": "El servidor no lista ningún modelo",

@@ -86,6 +86,7 @@ export const ja: Translation = {
 	"message.retry": "再試行",
 	"message.you": "あなた",
 	"message.assistant": "アシスタント",
+	"message.toolResult": "ツールの結果",
 	"message.summarized": "以前のメッセージはモデル向けに要約されました。ここには残っています。",
 	"models.listFailed": "モデルを一覧表示できませんでした: {error}",
 	"models.none": "サーバーにモデルがありません",

@@ -86,6 +86,7 @@ export const ko: Translation = {
 	"message.retry": "재시도",
 	"message.you": "나",
 	"message.assistant": "어시스턴트",
+	"message.toolResult": "도구 결과",
 	"message.summarized": "이전 메시지는 모델용으로 요약되었습니다. 여기에는 그대로 남아 있습니다.",
 	"models.listFailed": "모델 목록을 가져올 수 없습니다: {error}",
 	"models.none": "서버에 모델이 없습니다",

@@ -87,6 +87,7 @@ export const ptBR: Translation = {
 	"message.retry": "Tentar de novo",
 	"message.you": "Você",
 	"message.assistant": "Assistente",
+	"message.toolResult": "Resultado da ferramenta",
 	"message.summarized": "As mensagens anteriores foram resumidas para o modelo. Elas continuam aqui.",
 	"models.listFailed": "Não foi possível listar os modelos: {error}",
 	"models.none": "O servidor não lista nenhum modelo",

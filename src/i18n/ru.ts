@@ -96,6 +96,7 @@ export const ru: Translation = {
 	"message.retry": "Повторить",
 	"message.you": "Вы",
 	"message.assistant": "Ассистент",
+	"message.toolResult": "Результат инструмента",
 	"message.summarized": "Для модели ранние сообщения были сжаты в сводку. Здесь они сохранены.",
 	"models.listFailed": "Не удалось получить список моделей: {error}",
 	"models.none": "На сервере нет моделей",

@@ -86,6 +86,7 @@ export const zhCN: Translation = {
 	"message.retry": "重试",
 	"message.you": "你",
 	"message.assistant": "助手",
+	"message.toolResult": "工具结果",
 	"message.summarized": "较早的消息已为模型做了总结，但仍保留在这里。",
 	"models.listFailed": "无法列出模型：{error}",
 	"models.none": "服务器未列出任何模型",

@@ -86,6 +86,7 @@ export const zhTW: Translation = {
 	"message.retry": "重試",
 	"message.you": "你",
 	"message.assistant": "助理",
+	"message.toolResult": "工具結果",
 	"message.summarized": "較早的訊息已為模型做了摘要，但仍保留在這裡。",
 	"models.listFailed": "無法列出模型：{error}",
 	"models.none": "伺服器沒有列出任何模型",
