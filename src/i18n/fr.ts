@@ -86,7 +86,7 @@ export const fr: Translation = {
 	"message.retry": "Réessayer",
 	"message.you": "Vous",
 	"message.assistant": "Assistant",
-	"message.toolResult": "Résultat de l’outil",
+	"message.toolResult": "Résultat de l'outil",
 	"message.summarized": "Les messages précédents ont été résumés pour le modèle. Ils sont toujours là.",
 	"models.listFailed": "Impossible de lister les modèles : {error}",
 	"models.none": "Le serveur ne liste aucun modèle",
