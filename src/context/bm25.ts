@@ -37,34 +37,67 @@ export function weightedQuery(message: string, context = "", messageWeight = 2, 
 	return out;
 }
 
-/** Term frequencies of one document's terms. */
-function frequencies(terms: readonly string[], into: Map<string, number>): Map<string, number> {
-	into.clear();
-	for (const t of terms) into.set(t, (into.get(t) ?? 0) + 1);
-	return into;
-}
-
-/** An immutable BM25 index of documents given as term lists. */
+/**
+ * An immutable BM25 index of documents given as term lists. Built in two passes over flat typed
+ * arrays (term ids, then each term's documents grouped): a 1 MB note has ~130k terms, and a Map of
+ * growing arrays per term cost several times more in allocation and garbage.
+ */
 export class Bm25Corpus {
-	/** term → flat [doc, tf, doc, tf, ...], docs ascending. */
-	private readonly postings = new Map<string, number[]>();
+	private readonly ids = new Map<string, number>();
+	/** Per term id: where its postings start in `docs`/`tfs` (the next id's start ends them). */
+	private readonly offsets: Uint32Array;
+	private readonly docs: Uint32Array;
+	private readonly tfs: Uint32Array;
 	private readonly lengths: Float64Array;
 	private readonly avgLength: number;
 
-	constructor(docs: readonly (readonly string[])[]) {
-		this.lengths = new Float64Array(docs.length);
+	constructor(docList: readonly (readonly string[])[]) {
+		this.lengths = new Float64Array(docList.length);
 		let total = 0;
-		const tf = new Map<string, number>();
-		docs.forEach((terms, doc) => {
+		for (const d of docList) total += d.length;
+		const occurrences = new Uint32Array(total);
+		let k = 0;
+		const df: number[] = [];
+		const lastDoc: number[] = [];
+		docList.forEach((terms, doc) => {
 			this.lengths[doc] = terms.length;
-			total += terms.length;
-			for (const [term, n] of frequencies(terms, tf)) {
-				const list = this.postings.get(term);
-				if (list) list.push(doc, n);
-				else this.postings.set(term, [doc, n]);
+			for (const term of terms) {
+				let id = this.ids.get(term);
+				if (id === undefined) {
+					id = this.ids.size;
+					this.ids.set(term, id);
+					df.push(0);
+					lastDoc.push(-1);
+				}
+				occurrences[k++] = id;
+				if (lastDoc[id] !== doc) {
+					lastDoc[id] = doc;
+					df[id] = (df[id] ?? 0) + 1;
+				}
 			}
 		});
-		this.avgLength = docs.length > 0 ? total / docs.length : 0;
+		const termCount = this.ids.size;
+		this.offsets = new Uint32Array(termCount + 1);
+		for (let t = 0; t < termCount; t++) this.offsets[t + 1] = (this.offsets[t] ?? 0) + (df[t] ?? 0);
+		const postings = this.offsets[termCount] ?? 0;
+		this.docs = new Uint32Array(postings);
+		this.tfs = new Uint32Array(postings);
+		// Second pass: each term's next free slot; a term seen again in the same document adds to its frequency.
+		const fill = Uint32Array.from(this.offsets.subarray(0, termCount));
+		k = 0;
+		docList.forEach((terms, doc) => {
+			for (let j = 0; j < terms.length; j++) {
+				const id = occurrences[k++] ?? 0;
+				const at = fill[id] ?? 0;
+				if (at > (this.offsets[id] ?? 0) && this.docs[at - 1] === doc) this.tfs[at - 1] = (this.tfs[at - 1] ?? 0) + 1;
+				else {
+					this.docs[at] = doc;
+					this.tfs[at] = 1;
+					fill[id] = at + 1;
+				}
+			}
+		});
+		this.avgLength = docList.length > 0 ? total / docList.length : 0;
 	}
 
 	get size(): number {
@@ -75,12 +108,14 @@ export class Bm25Corpus {
 	score(query: WeightedQuery): Float64Array {
 		const scores = new Float64Array(this.lengths.length);
 		for (const [term, weight] of query) {
-			const list = this.postings.get(term);
-			if (!list) continue;
-			const idf = bm25Idf(this.lengths.length, list.length / 2);
-			for (let i = 0; i < list.length; i += 2) {
-				const doc = list[i] ?? 0;
-				scores[doc] = (scores[doc] ?? 0) + weight * bm25Term(idf, list[i + 1] ?? 0, this.lengths[doc] ?? 0, this.avgLength);
+			const id = this.ids.get(term);
+			if (id === undefined) continue;
+			const from = this.offsets[id] ?? 0;
+			const to = this.offsets[id + 1] ?? 0;
+			const idf = bm25Idf(this.lengths.length, to - from);
+			for (let i = from; i < to; i++) {
+				const doc = this.docs[i] ?? 0;
+				scores[doc] = (scores[doc] ?? 0) + weight * bm25Term(idf, this.tfs[i] ?? 0, this.lengths[doc] ?? 0, this.avgLength);
 			}
 		}
 		return scores;

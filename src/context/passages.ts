@@ -58,17 +58,21 @@ function blocks(text: string): Block[] {
 		let nl = text.indexOf("\n", pos);
 		if (nl < 0) nl = text.length - 1;
 		const lineEnd = nl + 1;
-		const line = text.slice(pos, text.charCodeAt(nl) === 10 ? nl : lineEnd);
+		const lineStop = text.charCodeAt(nl) === 10 ? nl : lineEnd;
+		// Most lines are prose: the regexes run only on lines whose first non-space is # ` or ~.
+		const first = firstNonSpace(text, pos, lineStop);
+		const marker = first === 0x23 || first === 0x60 || first === 0x7e;
+		const line = marker ? text.slice(pos, lineStop) : "";
 		if (fence) {
 			fence.block.end = lineEnd;
-			const m = FENCE.exec(line);
+			const m = marker ? FENCE.exec(line) : null;
 			if (m && m[1] !== undefined && m[1][0] === fence.marker[0] && m[1].length >= fence.marker.length && line.trim() === m[1]) {
 				out.push(fence.block);
 				fence = null;
 			}
 		} else {
-			const fenceOpen = FENCE.exec(line);
-			const heading = HEADING.exec(line);
+			const fenceOpen = marker ? FENCE.exec(line) : null;
+			const heading = marker ? HEADING.exec(line) : null;
 			if (fenceOpen && fenceOpen[1] !== undefined) {
 				close();
 				fence = { marker: fenceOpen[1], block: { start: pos, end: lineEnd, headingPath: path, heading: false, fence: true } };
@@ -79,7 +83,7 @@ function blocks(text: string): Block[] {
 				stack.push({ level, title: `${heading[1]} ${heading[2] ?? ""}`.trim() });
 				path = stack.map((h) => h.title).join(" > ");
 				out.push({ start: pos, end: lineEnd, headingPath: path, heading: true, fence: false });
-			} else if (line.trim() === "") {
+			} else if (first === -1) {
 				// Blank lines end a paragraph and belong to what precedes them.
 				const prev = para ?? out[out.length - 1];
 				if (prev) prev.end = lineEnd;
@@ -93,6 +97,15 @@ function blocks(text: string): Block[] {
 	if (fence) out.push(fence.block);
 	close();
 	return out;
+}
+
+/** The first character of text[start, end) that is not white space, or -1 for a blank line. */
+function firstNonSpace(text: string, start: number, end: number): number {
+	for (let i = start; i < end; i++) {
+		const c = text.charCodeAt(i);
+		if (c !== 32 && c !== 9 && c !== 13 && c !== 10 && c !== 12 && c !== 11 && c !== 0xa0 && c !== 0xfeff && !(c >= 0x2000 && c <= 0x200a) && c !== 0x3000 && c !== 0x1680 && c !== 0x2028 && c !== 0x2029 && c !== 0x202f && c !== 0x205f) return c;
+	}
+	return -1;
 }
 
 const SENTENCE_END = /[.!?。！？]["')\]」』]*(?:\s+|(?=[^\s]))|\n/g;
@@ -112,8 +125,11 @@ function splitHuge(text: string, start: number, end: number, max: number, lines:
 		if (m[0].length === 0) re.lastIndex++;
 	}
 	boundaries.push(end);
+	// Tokens of text[pieceStart, lastBoundary), kept as boundaries pass (not re-counted from the piece's start).
+	let pieceTokens = 0;
 	for (const b of boundaries) {
-		if (roughTokens(text, pieceStart, b) > max) {
+		const step = roughTokens(text, Math.max(lastBoundary, pieceStart), b);
+		if (pieceTokens + step > max) {
 			if (lastBoundary > pieceStart) {
 				cuts.push(lastBoundary);
 				pieceStart = lastBoundary;
@@ -124,7 +140,8 @@ function splitHuge(text: string, start: number, end: number, max: number, lines:
 				cuts.push(cut);
 				pieceStart = cut;
 			}
-		}
+			pieceTokens = roughTokens(text, pieceStart, b);
+		} else pieceTokens += step;
 		lastBoundary = b;
 	}
 	return cuts.filter((c) => c > start && c < end);
@@ -190,7 +207,7 @@ export function cutPassages(text: string, target = PASSAGE_TARGET_TOKENS, max = 
 	const merged: Passage[] = [];
 	for (const p of out) {
 		const prev = merged[merged.length - 1];
-		if (prev && prev.end === p.start && prev.headingPath === p.headingPath && text.slice(prev.start, prev.end).trim().startsWith("#") && roughTokens(text, prev.start, prev.end) < 20 && roughTokens(text, p.start, p.end) < max) {
+		if (prev && prev.end === p.start && prev.headingPath === p.headingPath && prev.end - prev.start < 400 && roughTokens(text, prev.start, prev.end) < 20 && firstNonSpace(text, prev.start, prev.end) === 0x23 && roughTokens(text, p.start, p.end) < max) {
 			prev.end = p.end;
 		} else merged.push({ ...p });
 	}

@@ -95,13 +95,31 @@ function pushCjk(text: string, start: number, end: number, out: string[], mode: 
 	for (let i = 0; i + 1 < chars.length; i++) out.push((chars[i] ?? "") + (chars[i + 1] ?? ""));
 }
 
+/**
+ * The terms of a word that is not plain lower-case ASCII, cached: folding (NFD, accents, NFC) and
+ * the identifier regexes cost a microsecond a word, and prose repeats its words (German nouns,
+ * Cyrillic, accented Latin). Bounded: emptied when it passes WORD_CACHE_MAX words.
+ */
+let wordCache = new Map<string, readonly string[]>();
+const WORD_CACHE_MAX = 50_000;
+
 function pushWord(word: string, out: string[]): void {
+	let cached = wordCache.get(word);
+	if (cached === undefined) {
+		cached = wordTerms(word);
+		if (wordCache.size >= WORD_CACHE_MAX) wordCache = new Map();
+		wordCache.set(word, cached);
+	}
+	for (const t of cached) out.push(t);
+}
+
+function wordTerms(word: string): string[] {
+	const out: string[] = [];
 	const whole = foldWord(word);
 	const parts = SEPARATORS.test(word) || HAS_UPPER_AFTER_LOWER.test(word) ? identifierParts(word) : [];
-	if (parts.length > 1) {
-		if (!STOP_WORDS.has(whole)) out.push(whole);
-		for (const part of parts) if (!STOP_WORDS.has(part)) out.push(part);
-	} else if (!STOP_WORDS.has(whole)) out.push(whole);
+	if (!STOP_WORDS.has(whole)) out.push(whole);
+	if (parts.length > 1) for (const part of parts) if (!STOP_WORDS.has(part)) out.push(part);
+	return out;
 }
 
 /** The folded parts of an identifier: split at _ - ' and at camelCase and letter/digit boundaries. */
