@@ -4,17 +4,26 @@
 // (CJK bigrams, folding, identifiers) with relevance fitting, so `@vault` and the fitted notes
 // agree on what a match is.
 //
-// Storage: one posting list per term, each posting one small integer (passage id × 1024 + term
-// frequency) in a plain array. Removing a note re-analyzes its kept text to find its postings
-// (passages are cut deterministically), so no per-passage term lists are held: they would double
-// the index. Passage ids of removed notes are reused. Each note's text is kept: search returns
-// passage text.
+// Memory (10,000 notes / 40 MB must stay under 150 MB, see the README):
+// - postings are pooled (postingPool.ts): one entry, passage id × 1024 + term frequency, 4 bytes;
+// - a term whose last posting goes is dropped from the term table, and its id reused;
+// - each note's text is kept, because search returns passage text, but in its compact form: UTF-8
+//   bytes when those are smaller than the JS string (a note with one "—" or one Cyrillic word is a
+//   two-byte string in the engine), decoded per hit;
+// - no per-passage term lists: removing a note re-analyzes its passages (cut deterministically) to
+//   learn its terms, then filters each of those terms' lists once.
+// Huge notes: `upsertSteps` analyzes a note in steps (indexInSlices drives it) and changes the index
+// only in its last step, so a search never sees half a note. Saving and loading: noteIndexFormat.ts.
 import { bm25Idf, bm25Term, weightedQuery } from "./bm25";
 import { passageTerms } from "./passageCache";
-import { cutPassages } from "./passages";
+import { indexFromJson, indexToJson } from "./noteIndexJson";
+import { decodeBinary, encodeBinary, TF_SLOTS, type IndexedNote, type IndexStore, type SavedPassage } from "./noteIndexFormat";
+import { compactText, textOf } from "./noteText";
+import { cutPassages, type Passage } from "./passages";
+import { PostingPool } from "./postingPool";
+import { drain, runInSlices, type SliceTiming, type Steps } from "./steps";
 
-export const NOTE_INDEX_FORMAT = "discover-note-index";
-export const NOTE_INDEX_VERSION = 1;
+export { NOTE_INDEX_FORMAT, NOTE_INDEX_VERSION } from "./noteIndexFormat";
 
 export interface NoteSearchHit {
 	/** The note's id (its vault path). */
@@ -25,55 +34,17 @@ export interface NoteSearchHit {
 	text: string;
 }
 
-interface NoteRecord {
-	id: string;
-	name: string;
-	text: string;
-	mtime: number | undefined;
-	docs: number[];
-}
+type NoteRecord = IndexedNote;
 
-interface Postings {
-	values: Uint32Array;
-	n: number;
-}
+/** Characters of passages analyzed between two steps of a sliced upsert (about 5 ms). */
+const STEP_CHARS = 48_000;
 
-function push(list: Postings, v: number): void {
-	if (list.n === list.values.length) {
-		const grown = new Uint32Array(Math.max(4, Math.ceil(list.values.length * 1.5)));
-		grown.set(list.values);
-		list.values = grown;
-	}
-	list.values[list.n++] = v;
-}
-
-/** Term frequency is kept up to this (more adds nothing to BM25's saturated score). */
-const TF_SLOTS = 1024;
-
-/** The saved form (`toJSON`): version 1. */
-interface SavedIndex {
-	format: typeof NOTE_INDEX_FORMAT;
-	version: number;
-	notes: {
-		id: string;
-		name: string;
-		mtime?: number;
-		text: string;
-		/** Per passage: start, end, length in terms. Passages are numbered across notes in this order. */
-		passages: number[];
-		paths: string[];
-	}[];
-	terms: string[];
-	/** Per term: its postings, (passage number delta × 1024 + frequency) in base 36, comma-separated. */
-	postings: string[];
-}
-
-export class NoteIndex {
+export class NoteIndex implements IndexStore {
 	private readonly notes = new Map<string, NoteRecord>();
 	private readonly termIds = new Map<string, number>();
-	private readonly termNames: string[] = [];
-	/** Per term: passage id × TF_SLOTS + frequency, in a growable typed array (4 bytes a posting). */
-	private readonly postings: Postings[] = [];
+	private readonly termNames: (string | undefined)[] = [];
+	private readonly freeTerms: number[] = [];
+	private readonly pool = new PostingPool();
 	private readonly docNote: (NoteRecord | undefined)[] = [];
 	private readonly docStart: number[] = [];
 	private readonly docEnd: number[] = [];
@@ -82,6 +53,8 @@ export class NoteIndex {
 	private readonly freeDocs: number[] = [];
 	private liveDocs = 0;
 	private totalLength = 0;
+	/** Counts every change (a sliced save restarts when it moved). */
+	private changes = 0;
 
 	/** Notes indexed. */
 	get size(): number {
@@ -91,6 +64,16 @@ export class NoteIndex {
 	/** Passages indexed. */
 	get passageCount(): number {
 		return this.liveDocs;
+	}
+
+	/** Distinct terms indexed (a term no note has any more is not counted: it is gone). */
+	get termCount(): number {
+		return this.termIds.size;
+	}
+
+	/** A number that changes whenever the index does. */
+	get version(): number {
+		return this.changes;
 	}
 
 	has(id: string): boolean {
@@ -109,39 +92,45 @@ export class NoteIndex {
 
 	/** Indexes a note's passages; a note already indexed under `id` is replaced. */
 	upsert(id: string, text: string, name: string = defaultName(id), mtime?: number): void {
-		this.remove(id);
-		const note: NoteRecord = { id, name, text, mtime, docs: [] };
-		this.eachPassage(note, (start, end, headingPath, length, tf) => {
-			const doc = this.addDoc(note, start, end, headingPath, length);
-			for (const [t, f] of tf) push(this.postings[t] as Postings, doc * TF_SLOTS + Math.min(f, TF_SLOTS - 1));
+		drain(this.upsertSteps(id, text, name, mtime));
+	}
+
+	/**
+	 * `upsert` as steps of about STEP_CHARS characters each (indexInSlices runs them between yields).
+	 * The index changes only in the last step. If the note is upserted or removed by someone else
+	 * while these steps wait, that newer change wins and these steps change nothing.
+	 */
+	*upsertSteps(id: string, text: string, name: string = defaultName(id), mtime?: number): Steps<void> {
+		const old = this.notes.get(id);
+		const passages = cutPassages(text);
+		if (text.length > STEP_CHARS) yield;
+		const lists: string[][] = [];
+		yield* this.analyze(text, name, passages, lists);
+		const oldTerms = old ? yield* this.termsOfSteps(old) : undefined;
+		if (this.notes.get(id) !== old) return;
+		if (old && oldTerms) this.drop(old, oldTerms);
+		const note: NoteRecord = { id, name, body: compactText(text), chars: text.length, mtime, docs: [] };
+		const tf = new Map<number, number>();
+		passages.forEach((p, i) => {
+			const list = lists[i] ?? [];
+			const doc = this.addDoc(note, p.start, p.end, p.headingPath, list.length);
+			tf.clear();
+			for (const term of list) {
+				const t = this.termId(term);
+				tf.set(t, (tf.get(t) ?? 0) + 1);
+			}
+			for (const [t, f] of tf) this.pool.push(t, doc * TF_SLOTS + Math.min(f, TF_SLOTS - 1));
 		});
 		this.notes.set(id, note);
+		this.changes++;
 	}
 
 	/** Drops a note and all its passages (nothing if it is not indexed). */
 	remove(id: string): void {
 		const note = this.notes.get(id);
 		if (!note) return;
-		let p = 0;
-		this.eachPassage(note, (_s, _e, _h, _l, tf) => {
-			const doc = note.docs[p++] ?? -1;
-			for (const [t, f] of tf) {
-				const list = this.postings[t] as Postings;
-				const at = list.values.subarray(0, list.n).indexOf(doc * TF_SLOTS + Math.min(f, TF_SLOTS - 1));
-				if (at < 0) continue;
-				list.n--;
-				list.values[at] = list.values[list.n] ?? 0;
-				if (list.n === 0) list.values = new Uint32Array(0);
-			}
-		});
-		for (const doc of note.docs) {
-			this.totalLength -= this.docLength[doc] ?? 0;
-			this.docNote[doc] = undefined;
-			this.docPath[doc] = "";
-			this.freeDocs.push(doc);
-			this.liveDocs--;
-		}
-		this.notes.delete(id);
+		this.drop(note, drain(this.termsOfSteps(note)));
+		this.changes++;
 	}
 
 	/** The passages most relevant to `query`, best first (default limit 10). */
@@ -153,11 +142,11 @@ export class NoteIndex {
 		const avg = this.totalLength / this.liveDocs;
 		for (const [term, weight] of weightedQuery(query)) {
 			const id = this.termIds.get(term);
-			const list = id === undefined ? undefined : this.postings[id];
-			if (!list || list.n === 0) continue;
-			const idf = bm25Idf(this.liveDocs, list.n);
-			for (let k = 0; k < list.n; k++) {
-				const v = list.values[k] ?? 0;
+			if (id === undefined) continue;
+			const list = this.pool.view(id);
+			const idf = bm25Idf(this.liveDocs, list.length);
+			for (let k = 0; k < list.length; k++) {
+				const v = list[k] ?? 0;
 				const doc = Math.floor(v / TF_SLOTS);
 				if (scores[doc] === 0) touched.push(doc);
 				scores[doc] = (scores[doc] ?? 0) + weight * bm25Term(idf, v % TF_SLOTS, this.docLength[doc] ?? 0, avg);
@@ -170,43 +159,21 @@ export class NoteIndex {
 			return na < nb ? -1 : na > nb ? 1 : (this.docStart[a] ?? 0) - (this.docStart[b] ?? 0);
 		};
 		touched.sort((a, b) => (scores[b] ?? 0) - (scores[a] ?? 0) || byPlace(a, b));
+		const texts = new Map<NoteRecord, string>();
 		return touched.slice(0, limit).map((doc) => {
 			const note = this.docNote[doc] as NoteRecord;
-			return { id: note.id, name: note.name, score: scores[doc] ?? 0, text: note.text.slice(this.docStart[doc], this.docEnd[doc]) };
+			let text = texts.get(note);
+			if (text === undefined) {
+				text = textOf(note.body);
+				texts.set(note, text);
+			}
+			return { id: note.id, name: note.name, score: scores[doc] ?? 0, text: text.slice(this.docStart[doc], this.docEnd[doc]) };
 		});
 	}
 
-	/** The saved form: format name and version, per note its text, mtime and passages, then the postings. */
+	/** The saved form as JSON-ready data (noteIndexJson.ts; `toBinary` is smaller and loads faster). */
 	toJSON(): unknown {
-		const number = new Map<number, number>();
-		const notes: SavedIndex["notes"] = [];
-		for (const note of this.notes.values()) {
-			const passages: number[] = [];
-			const paths: string[] = [];
-			for (const doc of note.docs) {
-				number.set(doc, number.size);
-				passages.push(this.docStart[doc] ?? 0, this.docEnd[doc] ?? 0, this.docLength[doc] ?? 0);
-				paths.push(this.docPath[doc] ?? "");
-			}
-			notes.push({ id: note.id, name: note.name, ...(note.mtime !== undefined ? { mtime: note.mtime } : {}), text: note.text, passages, paths });
-		}
-		const terms: string[] = [];
-		const postings: string[] = [];
-		this.postings.forEach((list, t) => {
-			if (list.n === 0) return;
-			const renumbered = Array.from(list.values.subarray(0, list.n), (v) => (number.get(Math.floor(v / TF_SLOTS)) ?? 0) * TF_SLOTS + (v % TF_SLOTS)).sort((a, b) => a - b);
-			let prev = 0;
-			const parts: string[] = [];
-			for (const v of renumbered) {
-				const doc = Math.floor(v / TF_SLOTS);
-				parts.push(((doc - prev) * TF_SLOTS + (v % TF_SLOTS)).toString(36));
-				prev = doc;
-			}
-			terms.push(this.termNames[t] ?? "");
-			postings.push(parts.join(","));
-		});
-		const saved: SavedIndex = { format: NOTE_INDEX_FORMAT, version: NOTE_INDEX_VERSION, notes, terms, postings };
-		return saved;
+		return indexToJson(this);
 	}
 
 	/**
@@ -214,50 +181,127 @@ export class NoteIndex {
 	 * an Error saying so (the caller rebuilds); nothing is half-loaded.
 	 */
 	static fromJSON(data: unknown): NoteIndex {
-		const saved = checkSaved(data);
 		const index = new NoteIndex();
-		for (const n of saved.notes) {
-			const note: NoteRecord = { id: n.id, name: n.name, text: n.text, mtime: n.mtime, docs: [] };
-			for (let p = 0; p * 3 < n.passages.length; p++) {
-				index.addDoc(note, n.passages[p * 3] ?? 0, n.passages[p * 3 + 1] ?? 0, n.paths[p] ?? "", n.passages[p * 3 + 2] ?? 0);
-			}
-			index.notes.set(n.id, note);
-		}
-		const docs = index.docNote.length;
-		saved.terms.forEach((term, i) => {
-			if (typeof term !== "string") throw new Error("NoteIndex.fromJSON: a saved term is not text; rebuild the index");
-			const list = index.postings[index.termId(term)] as Postings;
-			const values = decodePostings(saved.postings[i] ?? "", docs);
-			if (!values) throw new Error(`NoteIndex.fromJSON: the postings of "${term}" are damaged or name a passage the saved index does not have; rebuild the index`);
-			list.values = values;
-			list.n = values.length;
-		});
+		indexFromJson(data, index, compactText);
 		return index;
 	}
 
-	/** Calls `fn` for each passage of the note with its term frequencies (term ids). */
-	private eachPassage(note: NoteRecord, fn: (start: number, end: number, headingPath: string, length: number, tf: Map<number, number>) => void): void {
-		const passages = cutPassages(note.text);
-		const lists = passageTerms(note.text, note.name, passages);
-		const tf = new Map<number, number>();
-		passages.forEach((p, i) => {
-			tf.clear();
-			const list = lists[i] ?? [];
-			for (const term of list) {
-				const t = this.termId(term);
-				tf.set(t, (tf.get(t) ?? 0) + 1);
+	/** The saved form as bytes, for `adapter.writeBinary` (layout: noteIndexFormat.ts). */
+	toBinary(): Uint8Array {
+		return drain(encodeBinary(this)) as Uint8Array;
+	}
+
+	/**
+	 * `toBinary` spread over slices of about `sliceMs` (default 10), awaiting `yieldFn` between them.
+	 * A change to the index between two slices starts it again; after three such restarts it
+	 * finishes in one task, so the bytes always match one state of the index.
+	 */
+	async toBinaryInSlices(yieldFn: () => Promise<void>, options: { sliceMs?: number; now?: () => number; timing?: SliceTiming } = {}): Promise<Uint8Array> {
+		for (let attempt = 0; attempt < 3; attempt++) {
+			const bytes = await runInSlices(encodeBinary(this), yieldFn, options);
+			if (bytes) return bytes;
+		}
+		return this.toBinary();
+	}
+
+	/** Loads bytes written by `toBinary` (an ArrayBuffer from `adapter.readBinary` is fine). Throws like fromJSON. */
+	static fromBinary(data: ArrayBuffer | Uint8Array): NoteIndex {
+		const index = new NoteIndex();
+		drain(decodeBinary(data, index));
+		return index;
+	}
+
+	/** `fromBinary` spread over slices of about `sliceMs`, awaiting `yieldFn` between them. */
+	static async loadInSlices(data: ArrayBuffer | Uint8Array, yieldFn: () => Promise<void>, options: { sliceMs?: number; now?: () => number; timing?: SliceTiming } = {}): Promise<NoteIndex> {
+		const index = new NoteIndex();
+		await runInSlices(decodeBinary(data, index), yieldFn, options);
+		return index;
+	}
+
+	/** @internal Notes in insertion order. */
+	savedNotes(): Iterable<NoteRecord> {
+		return this.notes.values();
+	}
+
+	/** @internal A note's passages as saved. */
+	savedPassages(note: NoteRecord): SavedPassage[] {
+		return note.docs.map((doc) => ({ start: this.docStart[doc] ?? 0, end: this.docEnd[doc] ?? 0, length: this.docLength[doc] ?? 0, headingPath: this.docPath[doc] ?? "" }));
+	}
+
+	/** @internal Every live term with its postings (internal passage ids × TF_SLOTS + tf). */
+	*savedTerms(): Generator<[string, Uint32Array]> {
+		for (const [term, id] of this.termIds) yield [term, this.pool.view(id)];
+	}
+
+	/** @internal The highest internal passage id + 1. */
+	get passageSlots(): number {
+		return this.docNote.length;
+	}
+
+	/** @internal Adds a saved note with its passages; returns the note. */
+	loadNote(id: string, name: string, body: string | Uint8Array, chars: number, mtime: number | undefined, passages: readonly SavedPassage[]): void {
+		const note: NoteRecord = { id, name, body, chars, mtime, docs: [] };
+		for (const p of passages) this.addDoc(note, p.start, p.end, p.headingPath, p.length);
+		this.notes.set(id, note);
+	}
+
+	/** @internal Sets a saved term's postings (passage ids as loaded). */
+	loadTerm(term: string, postings: ArrayLike<number>): void {
+		this.pool.fill(this.termId(term), postings);
+	}
+
+	/** Each passage's terms, appended to `lists`, yielding every STEP_CHARS characters. */
+	private *analyze(text: string, name: string, passages: readonly Passage[], lists: string[][]): Steps<void> {
+		let from = 0;
+		while (from < passages.length) {
+			let to = from;
+			const stop = (passages[from]?.start ?? 0) + STEP_CHARS;
+			while (to < passages.length && (to === from || (passages[to]?.end ?? 0) <= stop)) to++;
+			for (const list of passageTerms(text, name, passages.slice(from, to))) lists.push(list);
+			from = to;
+			if (from < passages.length) yield;
+		}
+	}
+
+	/** The distinct terms of an indexed note (its kept text re-analyzed). */
+	private *termsOfSteps(note: NoteRecord): Steps<Set<string>> {
+		const text = textOf(note.body);
+		const passages = note.docs.map((doc) => ({ start: this.docStart[doc] ?? 0, end: this.docEnd[doc] ?? 0, headingPath: this.docPath[doc] ?? "" }));
+		const lists: string[][] = [];
+		yield* this.analyze(text, note.name, passages, lists);
+		const out = new Set<string>();
+		for (const list of lists) for (const t of list) out.add(t);
+		return out;
+	}
+
+	/** Removes the note's postings from each of its terms' lists, drops emptied terms, frees its passages. */
+	private drop(note: NoteRecord, terms: Set<string>): void {
+		const ofNote = (v: number): boolean => this.docNote[Math.floor(v / TF_SLOTS)] === note;
+		for (const term of terms) {
+			const t = this.termIds.get(term);
+			if (t === undefined) continue;
+			if (this.pool.removeWhere(t, ofNote) === 0) {
+				this.termIds.delete(term);
+				this.termNames[t] = undefined;
+				this.freeTerms.push(t);
 			}
-			fn(p.start, p.end, p.headingPath, list.length, tf);
-		});
+		}
+		for (const doc of note.docs) {
+			this.totalLength -= this.docLength[doc] ?? 0;
+			this.docNote[doc] = undefined;
+			this.docPath[doc] = "";
+			this.freeDocs.push(doc);
+			this.liveDocs--;
+		}
+		this.notes.delete(note.id);
 	}
 
 	private termId(term: string): number {
 		let id = this.termIds.get(term);
 		if (id === undefined) {
-			id = this.termNames.length;
+			id = this.freeTerms.pop() ?? this.termNames.length;
 			this.termIds.set(term, id);
-			this.termNames.push(term);
-			this.postings.push({ values: new Uint32Array(0), n: 0 });
+			this.termNames[id] = term;
 		}
 		return id;
 	}
@@ -276,54 +320,8 @@ export class NoteIndex {
 	}
 }
 
-/** Base-36 comma-separated (delta × TF_SLOTS + tf) back to postings; undefined when damaged. */
-function decodePostings(encoded: unknown, docs: number): Uint32Array | undefined {
-	if (typeof encoded !== "string") return undefined;
-	if (encoded === "") return new Uint32Array(0);
-	let count = 1;
-	for (let i = 0; i < encoded.length; i++) if (encoded.charCodeAt(i) === 44) count++;
-	const out = new Uint32Array(count);
-	let doc = 0;
-	let v = 0;
-	let k = 0;
-	for (let i = 0; i <= encoded.length; i++) {
-		const c = i < encoded.length ? encoded.charCodeAt(i) : 44;
-		if (c === 44) {
-			doc += Math.floor(v / TF_SLOTS);
-			if (doc >= docs) return undefined;
-			out[k++] = doc * TF_SLOTS + (v % TF_SLOTS);
-			v = 0;
-		} else if (c >= 48 && c <= 57) v = v * 36 + (c - 48);
-		else if (c >= 97 && c <= 122) v = v * 36 + (c - 87);
-		else return undefined;
-	}
-	return out;
-}
-
 /** A note's name from its path: "Folder/My note.md" → "My note". */
-function defaultName(id: string): string {
+export function defaultName(id: string): string {
 	const base = id.slice(id.lastIndexOf("/") + 1);
 	return base.replace(/\.md$/i, "");
-}
-
-function checkSaved(data: unknown): SavedIndex {
-	const fail = (why: string): never => {
-		throw new Error(`NoteIndex.fromJSON: ${why}; rebuild the index`);
-	};
-	if (typeof data !== "object" || data === null) return fail("not a saved note index");
-	const d = data as Partial<SavedIndex>;
-	if (d.format !== NOTE_INDEX_FORMAT) return fail("not a saved note index (no format name)");
-	if (d.version !== NOTE_INDEX_VERSION) return fail(`saved with format version ${String(d.version)}, this build reads version ${NOTE_INDEX_VERSION}`);
-	if (!Array.isArray(d.terms) || !Array.isArray(d.notes) || !Array.isArray(d.postings) || d.postings.length !== d.terms.length) return fail("its terms, postings or notes are missing");
-	for (const n of d.notes) {
-		if (typeof n !== "object" || n === null || typeof n.id !== "string" || typeof n.name !== "string" || typeof n.text !== "string" || !Array.isArray(n.passages) || !Array.isArray(n.paths)) {
-			return fail("a note in it is damaged");
-		}
-		if (n.mtime !== undefined && typeof n.mtime !== "number") return fail(`note "${n.id}" has a damaged mtime`);
-		for (let i = 0; i < n.passages.length; i++) {
-			const v = n.passages[i];
-			if (typeof v !== "number" || v < 0 || (i % 3 !== 2 && v > n.text.length)) return fail(`note "${n.id}" has a passage outside its text`);
-		}
-	}
-	return d as SavedIndex;
 }

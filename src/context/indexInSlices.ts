@@ -1,7 +1,8 @@
 // Builds a NoteIndex without holding the thread: notes are indexed one by one, and after every
 // `sliceMs` of work the builder awaits `yieldFn` (the app passes a zero-delay timer or
-// requestIdleCallback) so no task runs much past the slice. One note is the smallest unit: a
-// single huge note (a megabyte) takes its own tens of milliseconds.
+// requestIdleCallback) so no task runs much past the slice. A huge note is indexed in steps of
+// about 48,000 characters (NoteIndex.upsertSteps), so a megabyte note is spread over slices too; the
+// index changes only at its last step.
 import type { NoteIndex } from "./NoteIndex";
 
 export interface NoteToIndex {
@@ -41,16 +42,20 @@ export async function indexInSlices(
 	let work = 0;
 	for await (const note of notes) {
 		if (options.cancelled?.()) break;
-		const started = now();
-		index.upsert(note.id, note.text, note.name, note.mtime);
-		work += now() - started;
-		report.notes++;
-		if (work >= sliceMs) {
-			report.longestSliceMs = Math.max(report.longestSliceMs, work);
-			await yieldFn();
-			report.slices++;
-			work = 0;
+		const steps = index.upsertSteps(note.id, note.text, note.name, note.mtime);
+		for (;;) {
+			const started = now();
+			const done = steps.next().done === true;
+			work += now() - started;
+			if (work >= sliceMs) {
+				report.longestSliceMs = Math.max(report.longestSliceMs, work);
+				await yieldFn();
+				report.slices++;
+				work = 0;
+			}
+			if (done) break;
 		}
+		report.notes++;
 	}
 	report.longestSliceMs = Math.max(report.longestSliceMs, work);
 	return report;

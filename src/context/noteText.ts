@@ -1,0 +1,18 @@
+// A note's text as the vault index keeps it: the smaller of the JS string and its UTF-8 bytes.
+// A string with any character past U+00FF takes two bytes a character in the engine, so an English
+// note with one "—" or a Cyrillic note with English words is half the size as UTF-8; a Latin-1 or
+// mostly-CJK text stays a string. Decoding is per search hit (microseconds for a passage's note).
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const BEYOND_LATIN1 = /[^\u0000-\u00ff]/;
+
+export function compactText(text: string): string | Uint8Array {
+	if (!BEYOND_LATIN1.test(text)) return text;
+	const bytes = encoder.encode(text);
+	return bytes.length < 2 * text.length ? bytes : text;
+}
+
+export function textOf(body: string | Uint8Array): string {
+	return typeof body === "string" ? body : decoder.decode(body);
+}
