@@ -20,21 +20,18 @@ export function loadNeedles(): Needle[] {
 	return JSON.parse(readFileSync(join(DATA, "retrieval", "needles.json"), "utf8")) as Needle[];
 }
 
-let devSamples: { category: string; text: string }[] | undefined;
-function dev(): { category: string; text: string }[] {
-	devSamples ??= readFileSync(join(DATA, "tokens-dev.jsonl"), "utf8")
-		.split("\n")
-		.filter((l) => l.trim() !== "")
-		.map((l) => JSON.parse(l) as { category: string; text: string });
-	return devSamples;
-}
-
-const DEV_CATEGORY: Record<Exclude<Lang, "zh">, string[]> = { en: ["prose-en", "markdown"], de: ["prose-de"], ru: ["man-ru"], ja: ["prose-ja"] };
-const ZH_FILES = ["filler-zh-vconsole-changelog.md", "filler-zh-vconsole-readme.md", "filler-zh-pinyin-pro-readme.md"];
+/** Each language's filler: permissively licensed documentation, copied into bench/data/retrieval/ (its README names sources and licences). */
+const FILLER_FILES: Record<Lang, string[]> = {
+	en: ["filler-en-iobroker-javascript-blockly.md"],
+	de: ["filler-de-iobroker-javascript-blockly.md"],
+	ru: ["filler-ru-iobroker-javascript-blockly.md"],
+	zh: ["filler-zh-vconsole-changelog.md", "filler-zh-vconsole-readme.md", "filler-zh-pinyin-pro-readme.md"],
+	ja: ["filler-ja-textlint-ja-technical-writing-readme.md", "filler-ja-textlint-jtf-style-readme.md"],
+};
 
 /** Paragraphs (blank-line separated, at least 40 characters) of one language's filler texts. */
 export function fillerParagraphs(lang: Lang): string[] {
-	const texts = lang === "zh" ? ZH_FILES.map((f) => readFileSync(join(DATA, "retrieval", f), "utf8")) : dev().filter((s) => DEV_CATEGORY[lang].includes(s.category)).map((s) => s.text);
+	const texts = FILLER_FILES[lang].map((f) => readFileSync(join(DATA, "retrieval", f), "utf8"));
 	return texts
 		.flatMap((t) => t.split(/\n\s*\n/))
 		.map((p) => p.trim().replace(/^#+\s.*$/gm, "").trim())

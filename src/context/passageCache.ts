@@ -6,6 +6,7 @@
 // by total characters, least recently used first out.
 import { Bm25Corpus } from "./bm25";
 import { cutPassages, type Passage } from "./passages";
+import { runInSlices, type SliceTiming, type Steps } from "./steps";
 import { appendTerms } from "./terms";
 
 export interface NotePassages {
@@ -35,6 +36,9 @@ export function passageTerms(text: string, name: string, passages: readonly Pass
 	});
 }
 
+/** Characters of passages analyzed per step of `analyzeNoteSteps`. */
+const STEP_CHARS = 64_000;
+
 /** The passages of a note and their BM25 index. */
 export function analyzeNote(text: string, name = ""): NotePassages {
 	const passages = cutPassages(text);
@@ -42,19 +46,55 @@ export function analyzeNote(text: string, name = ""): NotePassages {
 	return { text, name, passages, corpus: new Bm25Corpus(docs), costs: new WeakMap() };
 }
 
+/** `analyzeNote` as steps: cutting, then the passages' terms STEP_CHARS at a time, then the index. */
+function* analyzeNoteSteps(text: string, name: string): Steps<NotePassages> {
+	const passages = cutPassages(text);
+	yield;
+	const docs: string[][] = [];
+	let from = 0;
+	while (from < passages.length) {
+		let to = from + 1;
+		const stop = (passages[from]?.start ?? 0) + STEP_CHARS;
+		while (to < passages.length && (passages[to]?.end ?? 0) <= stop) to++;
+		for (const d of passageTerms(text, name, passages.slice(from, to))) docs.push(d);
+		from = to;
+		yield;
+	}
+	return { text, name, passages, corpus: new Bm25Corpus(docs), costs: new WeakMap() };
+}
+
+function cached(id: string, text: string, name: string): NotePassages | undefined {
+	const hit = cache.get(id);
+	if (!hit || hit.text !== text || hit.name !== name) return undefined;
+	cache.delete(id);
+	cache.set(id, hit);
+	return hit;
+}
+
 /** `analyzeNote`, cached by source id and text. */
 export function passagesOf(id: string, text: string, name = ""): NotePassages {
+	return cached(id, text, name) ?? store(id, analyzeNote(text, name));
+}
+
+/**
+ * Fills the cache for a note without holding the thread: the panel calls it when a note becomes a
+ * source (the active note opens, a note is added), so the send that fits it finds it cached. A 1 MB
+ * note is a few slices of about `sliceMs`.
+ */
+export async function preparePassages(id: string, text: string, name: string, yieldFn: () => Promise<void>, options: { sliceMs?: number; timing?: SliceTiming } = {}): Promise<NotePassages> {
+	const hit = cached(id, text, name);
+	if (hit) return hit;
+	const entry = await runInSlices(analyzeNoteSteps(text, name), yieldFn, options);
+	return cached(id, text, name) ?? store(id, entry);
+}
+
+function store(id: string, entry: NotePassages): NotePassages {
 	const hit = cache.get(id);
-	if (hit && hit.text === text && hit.name === name) {
-		cache.delete(id);
-		cache.set(id, hit);
-		return hit;
-	}
 	if (hit) {
 		cache.delete(id);
 		cachedChars -= hit.text.length;
 	}
-	const entry = analyzeNote(text, name);
+	const text = entry.text;
 	cache.set(id, entry);
 	cachedChars += text.length;
 	for (const [key, old] of cache) {
