@@ -10,8 +10,8 @@
 // - each note's text is kept, because search returns passage text, but in its compact form: UTF-8
 //   bytes when those are smaller than the JS string (a note with one "—" or one Cyrillic word is a
 //   two-byte string in the engine), decoded per hit;
-// - no per-passage term lists: removing a note re-analyzes its passages (cut deterministically) to
-//   learn its terms, then filters each of those terms' lists once.
+// - no per-passage term lists: removing a note re-analyzes its passages (kept as ranges) to learn
+//   their terms, then finds each posting by binary search (lists are ascending, postingPool.ts).
 // Huge notes: `upsertSteps` analyzes a note in steps (indexInSlices drives it) and changes the index
 // only in its last step, so a search never sees half a note. Saving and loading: noteIndexFormat.ts.
 import { bm25Idf, bm25Term, weightedQuery } from "./bm25";
@@ -109,6 +109,10 @@ export class NoteIndex implements IndexStore {
 		const oldTerms = old ? yield* this.termsOfSteps(old) : undefined;
 		if (this.notes.get(id) !== old) return;
 		if (old && oldTerms) this.drop(old, oldTerms);
+		this.addNote(id, text, name, mtime, passages, lists);
+	}
+
+	private addNote(id: string, text: string, name: string, mtime: number | undefined, passages: readonly Passage[], lists: readonly string[][]): void {
 		const note: NoteRecord = { id, name, body: compactText(text), chars: text.length, mtime, docs: [] };
 		const tf = new Map<number, number>();
 		passages.forEach((p, i) => {
@@ -119,7 +123,7 @@ export class NoteIndex implements IndexStore {
 				const t = this.termId(term);
 				tf.set(t, (tf.get(t) ?? 0) + 1);
 			}
-			for (const [t, f] of tf) this.pool.push(t, doc * TF_SLOTS + Math.min(f, TF_SLOTS - 1));
+			for (const [t, f] of tf) this.pool.insert(t, doc * TF_SLOTS + Math.min(f, TF_SLOTS - 1));
 		});
 		this.notes.set(id, note);
 		this.changes++;
@@ -263,29 +267,28 @@ export class NoteIndex implements IndexStore {
 		}
 	}
 
-	/** The distinct terms of an indexed note (its kept text re-analyzed). */
-	private *termsOfSteps(note: NoteRecord): Steps<Set<string>> {
+	/** Each passage's terms of an indexed note (its kept text re-analyzed), in the order of note.docs. */
+	private *termsOfSteps(note: NoteRecord): Steps<string[][]> {
 		const text = textOf(note.body);
 		const passages = note.docs.map((doc) => ({ start: this.docStart[doc] ?? 0, end: this.docEnd[doc] ?? 0, headingPath: this.docPath[doc] ?? "" }));
 		const lists: string[][] = [];
 		yield* this.analyze(text, note.name, passages, lists);
-		const out = new Set<string>();
-		for (const list of lists) for (const t of list) out.add(t);
-		return out;
+		return lists;
 	}
 
-	/** Removes the note's postings from each of its terms' lists, drops emptied terms, frees its passages. */
-	private drop(note: NoteRecord, terms: Set<string>): void {
-		const ofNote = (v: number): boolean => this.docNote[Math.floor(v / TF_SLOTS)] === note;
-		for (const term of terms) {
-			const t = this.termIds.get(term);
-			if (t === undefined) continue;
-			if (this.pool.removeWhere(t, ofNote) === 0) {
-				this.termIds.delete(term);
-				this.termNames[t] = undefined;
-				this.freeTerms.push(t);
+	/** Removes the note's postings (binary search in each of its passages' terms' lists), drops emptied terms, frees its passages. */
+	private drop(note: NoteRecord, lists: readonly string[][]): void {
+		note.docs.forEach((doc, i) => {
+			for (const term of new Set(lists[i])) {
+				const t = this.termIds.get(term);
+				if (t === undefined) continue;
+				if (this.pool.removeRange(t, doc * TF_SLOTS, (doc + 1) * TF_SLOTS) === 0) {
+					this.termIds.delete(term);
+					this.termNames[t] = undefined;
+					this.freeTerms.push(t);
+				}
 			}
-		}
+		});
 		for (const doc of note.docs) {
 			this.totalLength -= this.docLength[doc] ?? 0;
 			this.docNote[doc] = undefined;

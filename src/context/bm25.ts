@@ -1,7 +1,10 @@
 // BM25 over a fixed set of documents (the passages of one note), and the query side every BM25
 // here shares: which terms a query has and how much each weighs. The vault index (NoteIndex.ts)
 // keeps its own incremental postings but scores with the same `bm25Term`.
-import { appendTerms, type CjkMode } from "./terms";
+import { appendTerms, PREFIX_MARK, type CjkMode } from "./terms";
+
+/** A prefix term (terms.ts) in a query counts this much of a whole word: it matches more loosely. */
+export const PREFIX_WEIGHT = 0.5;
 
 export const BM25_K1 = 1.2;
 export const BM25_B = 0.75;
@@ -30,7 +33,10 @@ export function weightedQuery(message: string, context = "", messageWeight = 2, 
 	const add = (text: string, weight: number): void => {
 		const list: string[] = [];
 		appendTerms(text, list, mode);
-		for (const t of new Set(list)) out.set(t, Math.max(out.get(t) ?? 0, weight));
+		for (const t of new Set(list)) {
+			const w = t.endsWith(PREFIX_MARK) ? weight * PREFIX_WEIGHT : weight;
+			out.set(t, Math.max(out.get(t) ?? 0, w));
+		}
 	};
 	add(context, 1);
 	add(message, messageWeight);

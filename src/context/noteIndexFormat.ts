@@ -122,7 +122,7 @@ export function* encodeBinary(store: IndexStore): Steps<Uint8Array | undefined> 
 		nums.varint(note.name.length);
 		const m = note.mtime;
 		if (m === undefined) nums.varint(0);
-		else if (Number.isSafeInteger(m) && m >= 0) {
+		else if (Number.isSafeInteger(m) && m >= 0 && !Object.is(m, -0)) {
 			nums.varint(1);
 			nums.varint(m);
 		} else {

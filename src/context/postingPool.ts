@@ -4,6 +4,8 @@
 // object and backing-store overhead before its first posting.
 // A list's block holds 2^k entries; a full block moves to one twice the size and its old block goes
 // to a free list of its size, reused first. A list shrunk to a quarter of its block moves down.
+// Lists are kept ascending, so a note's postings are found by binary search when it is removed:
+// scanning every list of the note's terms cost tens of milliseconds per note at 10,000 notes.
 
 const PAGE = 1 << 20;
 const MAX_CLASS = 31;
@@ -28,6 +30,18 @@ class Column {
 		}
 		this.values[i] = v;
 	}
+}
+
+/** The first index in data[from, to) whose value is >= `value` (data ascending there). */
+function lowerBound(data: Uint32Array, from: number, to: number, value: number): number {
+	let lo = from;
+	let hi = to;
+	while (lo < hi) {
+		const mid = (lo + hi) >>> 1;
+		if ((data[mid] ?? 0) < value) lo = mid + 1;
+		else hi = mid;
+	}
+	return lo;
 }
 
 export class PostingPool {
@@ -55,12 +69,34 @@ export class PostingPool {
 		return (this.pages[this.page.get(list)] as Uint32Array).subarray(off, off + n);
 	}
 
-	push(list: number, value: number): void {
+	/** Inserts `value` keeping the list ascending (an existing equal value is kept once). */
+	insert(list: number, value: number): void {
 		const n = this.length.get(list);
 		const held = this.held.get(list);
 		if (held === 0 || n === 1 << (held - 1)) this.move(list, n, classFor(n + 1));
-		(this.pages[this.page.get(list)] as Uint32Array)[this.offset.get(list) + n] = value;
+		const data = this.pages[this.page.get(list)] as Uint32Array;
+		const off = this.offset.get(list);
+		const at = lowerBound(data, off, off + n, value);
+		if (at < off + n && data[at] === value) return;
+		if (at < off + n) data.copyWithin(at + 1, at, off + n);
+		data[at] = value;
 		this.length.set(list, n + 1);
+	}
+
+	/** Removes the one entry in [from, to) of an ascending list, if any. Returns the new length. */
+	removeRange(list: number, from: number, to: number): number {
+		const n = this.length.get(list);
+		if (n === 0) return 0;
+		const data = this.pages[this.page.get(list)] as Uint32Array;
+		const off = this.offset.get(list);
+		const at = lowerBound(data, off, off + n, from);
+		if (at >= off + n || (data[at] ?? 0) >= to) return n;
+		data.copyWithin(at, at + 1, off + n);
+		this.length.set(list, n - 1);
+		const c = this.held.get(list) - 1;
+		if (n - 1 === 0) this.clear(list);
+		else if (c > 2 && n - 1 <= 1 << (c - 2)) this.move(list, n - 1, classFor((n - 1) * 2));
+		return n - 1;
 	}
 
 	/** Replaces the list's entries (a loaded index fills each list once). */
@@ -70,24 +106,6 @@ export class PostingPool {
 		this.move(list, 0, classFor(values.length));
 		(this.pages[this.page.get(list)] as Uint32Array).set(values, this.offset.get(list));
 		this.length.set(list, values.length);
-	}
-
-	/** Drops the entries for which `drop` is true, keeping the others' order. Returns the new length. */
-	removeWhere(list: number, drop: (value: number) => boolean): number {
-		const n = this.length.get(list);
-		if (n === 0) return 0;
-		const data = this.pages[this.page.get(list)] as Uint32Array;
-		const off = this.offset.get(list);
-		let kept = 0;
-		for (let i = 0; i < n; i++) {
-			const v = data[off + i] ?? 0;
-			if (!drop(v)) data[off + kept++] = v;
-		}
-		this.length.set(list, kept);
-		const c = this.held.get(list) - 1;
-		if (kept === 0) this.clear(list);
-		else if (c > 2 && kept <= 1 << (c - 2)) this.move(list, kept, classFor(kept * 2));
-		return kept;
 	}
 
 	/** Frees the list's block. */
