@@ -5,6 +5,7 @@
 // README.md names the texts); each question is asked against that note, so the other seven answer
 // passages are distractors. A second table compares the two ways to cut CJK text into terms.
 // Run standalone with `npx tsx bench/retrieval.ts`; bench/run.ts calls runRetrievalBench().
+import { loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 import { estimateTokens } from "../src/chat/tokens";
 import { truncateToTokens } from "../src/chat/textFit";
@@ -94,6 +95,8 @@ export async function runRetrievalBench(): Promise<string> {
 		"**CJK terms: character bigrams vs Intl.Segmenter words (passages ranked by BM25 and filled to the budget)**",
 		"",
 		...cjk,
+		"",
+		`Load average (1 min) at the end of the run: ${(loadavg()[0] ?? NaN).toFixed(1)}.`,
 	].join("\n");
 }
 

@@ -74,3 +74,5 @@ export { fitSource } from "./context/relevanceFit";
 export { indexInSlices } from "./context/indexInSlices";
 export type { NoteToIndex, SliceOptions, SliceReport } from "./context/indexInSlices";
 export { terms } from "./context/terms";
+export { preparePassages } from "./context/passageCache";
+export type { SliceTiming } from "./context/steps";

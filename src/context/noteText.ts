@@ -5,10 +5,14 @@
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
-const BEYOND_LATIN1 = /[^\u0000-\u00ff]/;
+/** True when a character is past U+00FF (a loop: a regex over the range U+0000… trips no-control-regex). */
+function beyondLatin1(text: string): boolean {
+	for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0xff) return true;
+	return false;
+}
 
 export function compactText(text: string): string | Uint8Array {
-	if (!BEYOND_LATIN1.test(text)) return text;
+	if (!beyondLatin1(text)) return text;
 	const bytes = encoder.encode(text);
 	return bytes.length < 2 * text.length ? bytes : text;
 }

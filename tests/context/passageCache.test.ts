@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { clearPassageCache, passageCacheSize, passagesOf } from "../../src/context/passageCache";
+import { analyzeNote, clearPassageCache, passageCacheSize, passagesOf, preparePassages } from "../../src/context/passageCache";
+import type { WeightedQuery } from "../../src/context/bm25";
 
 beforeEach(() => clearPassageCache());
 
@@ -21,5 +22,17 @@ describe("passagesOf", () => {
 		}
 		expect(passageCacheSize().entries).toBe(64);
 		expect(passagesOf("keep.md", "kept")).toBe(keep);
+	});
+
+	it("preparePassages fills the cache in several slices with the analysis a send would make", async () => {
+		const text = Array.from({ length: 3000 }, (_, i) => `## Part ${i}\n\nThe keeper painted lamp room ${i} cobalt blue.`).join("\n\n");
+		let yields = 0;
+		const prepared = await preparePassages("big.md", text, "Big", async () => { yields++; }, { sliceMs: 0 });
+		expect(yields).toBeGreaterThan(2);
+		expect(passagesOf("big.md", text, "Big")).toBe(prepared);
+		const direct = analyzeNote(text, "Big");
+		expect(prepared.passages).toEqual(direct.passages);
+		const query: WeightedQuery = new Map([["cobalt", 2], ["2999", 1]]);
+		expect(prepared.corpus.score(query)).toEqual(direct.corpus.score(query));
 	});
 });
