@@ -303,8 +303,9 @@ export class NoteIndex implements IndexStore {
 		let id = this.termIds.get(term);
 		if (id === undefined) {
 			id = this.freeTerms.pop() ?? this.termNames.length;
-			this.termIds.set(term, id);
-			this.termNames[id] = term;
+			const own = ownCopy(term);
+			this.termIds.set(own, id);
+			this.termNames[id] = own;
 		}
 		return id;
 	}
@@ -321,6 +322,15 @@ export class NoteIndex implements IndexStore {
 		this.totalLength += length;
 		return doc;
 	}
+}
+
+/**
+ * A term that does not hold on to the text it was cut from. Engines keep a slice of 13 characters
+ * or more as a view of its parent string, so a long word kept as a key of the term table would keep
+ * its whole note's text (the full string, not the compact form) alive for as long as the term lives.
+ */
+function ownCopy(term: string): string {
+	return term.length < 13 ? term : (JSON.parse(JSON.stringify(term)) as string);
 }
 
 /** A note's name from its path: "Folder/My note.md" → "My note". */

@@ -21,6 +21,8 @@ export const NOTE_INDEX_VERSION = 2;
 export const TF_SLOTS = 1024;
 
 const MAGIC = [0x44, 0x4e, 0x49, 0x58];
+/** Postings (and terms, counted 16 each) written or read between two steps: a few milliseconds. */
+const STEP_POSTINGS = 50_000;
 const HEADER = 16;
 
 export interface IndexedNote {
@@ -46,6 +48,8 @@ export interface SavedPassage {
 export interface IndexStore {
 	readonly version: number;
 	readonly passageSlots: number;
+	readonly size: number;
+	readonly termCount: number;
 	savedNotes(): Iterable<IndexedNote>;
 	savedPassages(note: IndexedNote): SavedPassage[];
 	savedTerms(): Iterable<[string, Uint32Array]>;
@@ -109,12 +113,12 @@ export function* encodeBinary(store: IndexStore): Steps<Uint8Array | undefined> 
 	const strings: string[] = [];
 	const texts: Uint8Array[] = [];
 	let textBytes = 0;
-	const notes = [...store.savedNotes()];
-	nums.varint(notes.length);
-	const terms = [...store.savedTerms()];
-	nums.varint(terms.length);
+	nums.varint(store.size);
+	nums.varint(store.termCount);
 	nums.varint(count);
-	for (const note of notes) {
+	yield;
+	if (store.version !== at) return undefined;
+	for (const note of store.savedNotes()) {
 		const text = typeof note.body === "string" ? encoder.encode(note.body) : note.body;
 		const chars = note.chars;
 		strings.push(note.id, note.name);
@@ -152,8 +156,8 @@ export function* encodeBinary(store: IndexStore): Steps<Uint8Array | undefined> 
 		yield;
 		if (store.version !== at) return undefined;
 	}
-	for (let i = 0; i < terms.length; i++) {
-		const [term, postings] = terms[i] as [string, Uint32Array];
+	let work = 0;
+	for (const [term, postings] of store.savedTerms()) {
 		strings.push(term);
 		nums.varint(term.length);
 		nums.varint(postings.length);
@@ -164,11 +168,15 @@ export function* encodeBinary(store: IndexStore): Steps<Uint8Array | undefined> 
 			nums.varint(v % TF_SLOTS);
 			prev = doc;
 		}
-		if (i % 512 === 511) {
+		work += 16 + postings.length;
+		if (work >= STEP_POSTINGS) {
+			work = 0;
 			yield;
 			if (store.version !== at) return undefined;
 		}
 	}
+	yield;
+	if (store.version !== at) return undefined;
 	const stringBytes = encoder.encode(strings.join(""));
 	yield;
 	if (store.version !== at) return undefined;
@@ -230,6 +238,8 @@ export function* decodeBinary(data: ArrayBuffer | Uint8Array, store: IndexStore)
 	const termCount = int();
 	const passageCount = int();
 	let passagesSeen = 0;
+	let work = 0;
+	yield;
 	for (let i = 0; i < noteCount; i++) {
 		const id = str(int());
 		const name = str(int());
@@ -246,8 +256,8 @@ export function* decodeBinary(data: ArrayBuffer | Uint8Array, store: IndexStore)
 		if (t + size > bytes.length) fail(`the text of note "${id}" is cut short`);
 		const raw = bytes.subarray(t, t + size);
 		t += size;
-		// As kept in memory (noteText.ts): ASCII and mostly-CJK texts as strings, the rest as UTF-8.
-		const body = size === chars || size >= 2 * chars ? decoder.decode(raw) : raw.slice();
+		// As kept in memory (noteText.ts): mostly-CJK texts as strings, the rest as UTF-8.
+		const body = size >= 2 * chars ? decoder.decode(raw) : raw.slice();
 		const passages: SavedPassage[] = [];
 		const count = int();
 		let end = 0;
@@ -278,6 +288,10 @@ export function* decodeBinary(data: ArrayBuffer | Uint8Array, store: IndexStore)
 			postings[k] = doc * TF_SLOTS + tf;
 		}
 		store.loadTerm(term, postings);
-		if (i % 512 === 511) yield;
+		work += 16 + n;
+		if (work >= STEP_POSTINGS) {
+			work = 0;
+			yield;
+		}
 	}
 }

@@ -101,7 +101,7 @@ function pushCjk(text: string, start: number, end: number, out: string[], mode: 
  * Cyrillic, accented Latin). Bounded: emptied when it passes WORD_CACHE_MAX words.
  */
 let wordCache = new Map<string, readonly string[]>();
-const WORD_CACHE_MAX = 50_000;
+const WORD_CACHE_MAX = 20_000;
 
 function pushWord(word: string, out: string[]): void {
 	let cached = wordCache.get(word);
