@@ -87,7 +87,7 @@ async function fittingRows(pools: string[][]): Promise<string[]> {
 	const clock = new TaskClock();
 	started = performance.now();
 	clock.start();
-	await preparePassages("big.md", edited, "Big", clock.yieldFn, { sliceMs: 10, timing });
+	await preparePassages("big.md", edited, "Big", clock.yieldFn, { sliceMs: 10, timing, estimate: estimateTokens });
 	clock.end();
 	const prepared = performance.now() - started;
 	started = performance.now();

@@ -81,11 +81,15 @@ export function passagesOf(id: string, text: string, name = ""): NotePassages {
  * source (the active note opens, a note is added), so the send that fits it finds it cached. A 1 MB
  * note is a few slices of about `sliceMs`.
  */
-export async function preparePassages(id: string, text: string, name: string, yieldFn: () => Promise<void>, options: { sliceMs?: number; timing?: SliceTiming } = {}): Promise<NotePassages> {
-	const hit = cached(id, text, name);
-	if (hit) return hit;
-	const entry = await runInSlices(analyzeNoteSteps(text, name), yieldFn, options);
-	return cached(id, text, name) ?? store(id, entry);
+export async function preparePassages(id: string, text: string, name: string, yieldFn: () => Promise<void>, options: { sliceMs?: number; timing?: SliceTiming; estimate?: (text: string) => number } = {}): Promise<NotePassages> {
+	const entry = cached(id, text, name) ?? store(id, await runInSlices(analyzeNoteSteps(text, name), yieldFn, options));
+	// The whole note's tokens under the send's estimator (relevanceFit.ts reads them first): one more slice.
+	const { estimate } = options;
+	if (estimate && !entry.costs.has(estimate)) {
+		await yieldFn();
+		entry.costs.set(estimate, { total: estimate(text), passage: [] });
+	}
+	return entry;
 }
 
 function store(id: string, entry: NotePassages): NotePassages {

@@ -27,7 +27,9 @@ describe("passagesOf", () => {
 	it("preparePassages fills the cache in several slices with the analysis a send would make", async () => {
 		const text = Array.from({ length: 3000 }, (_, i) => `## Part ${i}\n\nThe keeper painted lamp room ${i} cobalt blue.`).join("\n\n");
 		let yields = 0;
-		const prepared = await preparePassages("big.md", text, "Big", async () => { yields++; }, { sliceMs: 0 });
+		const estimate = (t: string): number => Math.ceil(t.length / 4);
+		const prepared = await preparePassages("big.md", text, "Big", async () => { yields++; }, { sliceMs: 0, estimate });
+		expect(prepared.costs.get(estimate)?.total).toBe(estimate(text));
 		expect(yields).toBeGreaterThan(2);
 		expect(passagesOf("big.md", text, "Big")).toBe(prepared);
 		const direct = analyzeNote(text, "Big");
