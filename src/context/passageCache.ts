@@ -36,6 +36,18 @@ export function passageTerms(text: string, name: string, passages: readonly Pass
 	});
 }
 
+/** A passage's tokens as sent (its text without trailing space, plus its heading path), cached in `costs`. */
+export function passageCost(entry: NotePassages, index: number, estimate: (text: string) => number, costs: (number | undefined)[]): number {
+	let c = costs[index];
+	if (c === undefined) {
+		const p = entry.passages[index];
+		if (!p) return Infinity;
+		c = estimate(entry.text.slice(p.start, p.end).replace(/\s+$/, "")) + (p.headingPath ? estimate(p.headingPath) : 0);
+		costs[index] = c;
+	}
+	return c;
+}
+
 /** Characters of passages analyzed per step of `analyzeNoteSteps`. */
 const STEP_CHARS = 64_000;
 
@@ -63,6 +75,19 @@ function* analyzeNoteSteps(text: string, name: string): Steps<NotePassages> {
 	return { text, name, passages, corpus: new Bm25Corpus(docs), costs: new WeakMap() };
 }
 
+function* pricePassages(entry: NotePassages, estimate: (text: string) => number, costs: (number | undefined)[]): Steps<void> {
+	let chars = 0;
+	for (let i = 0; i < entry.passages.length; i++) {
+		passageCost(entry, i, estimate, costs);
+		const p = entry.passages[i];
+		chars += p ? p.end - p.start : 0;
+		if (chars >= STEP_CHARS) {
+			chars = 0;
+			yield;
+		}
+	}
+}
+
 function cached(id: string, text: string, name: string): NotePassages | undefined {
 	const hit = cache.get(id);
 	if (!hit || hit.text !== text || hit.name !== name) return undefined;
@@ -87,7 +112,10 @@ export async function preparePassages(id: string, text: string, name: string, yi
 	const { estimate } = options;
 	if (estimate && !entry.costs.has(estimate)) {
 		await yieldFn();
-		entry.costs.set(estimate, { total: estimate(text), passage: [] });
+		const costs = { total: estimate(text), passage: [] as (number | undefined)[] };
+		entry.costs.set(estimate, costs);
+		// Each passage's price too: a send that weighs passages which do not fit would price them all.
+		await runInSlices(pricePassages(entry, estimate, costs.passage), yieldFn, options);
 	}
 	return entry;
 }

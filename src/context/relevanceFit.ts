@@ -11,7 +11,7 @@
 // With a query that has no terms (empty, or only stop words), or one no passage shares a term with,
 // the note's start is sent, then an outline of the headings left out.
 import { weightedQuery } from "./bm25";
-import { passagesOf, type NotePassages } from "./passageCache";
+import { passageCost, passagesOf, type NotePassages } from "./passageCache";
 
 export interface FitInput {
 	id: string;
@@ -67,17 +67,6 @@ export function renderExcerpts(text: string, pieces: readonly Piece[], passageCo
 /** A passage opening with its only heading needs no path line above it. */
 function startsWithOwnHeading(text: string, p: Piece): boolean {
 	return !p.headingPath.includes(" > ") && text.startsWith(p.headingPath, p.start);
-}
-
-function passageCost(entry: NotePassages, index: number, estimate: EstimateFn, costs: (number | undefined)[]): number {
-	let c = costs[index];
-	if (c === undefined) {
-		const p = entry.passages[index];
-		if (!p) return Infinity;
-		c = estimate(pieceText(entry.text, { ...p, index })) + (p.headingPath ? estimate(p.headingPath) : 0);
-		costs[index] = c;
-	}
-	return c;
 }
 
 /** The longest start of `text` that, with "…", fits `budget` (binary search on characters). */
