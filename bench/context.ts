@@ -135,14 +135,16 @@ async function indexRows(pools: string[][]): Promise<string[]> {
 	}
 	// Every task between two yields, timed as the app's main thread would see it (note generation included).
 	const buildClock = new TaskClock();
+	const buildCpu = cpuMs();
 	const started = performance.now();
 	buildClock.start();
 	const report = await indexInSlices(index, notes(), buildClock.yieldFn, { sliceMs: 10 });
 	buildClock.end();
-	const build = performance.now() - started;
+	const buildWall = performance.now() - started;
+	const build = Math.min(buildWall, cpuMs() - buildCpu);
 	gc();
 	const heapGrowth = (memory() - heapBefore) / 1e6;
-	rows.push(row(`build: ${report.notes} notes, ${(chars / 1e6).toFixed(1)} MB, ${index.passageCount} passages, in ${report.slices} slices of 10 ms`, `${(build / 1000).toFixed(1)} s`, "< 30 s", build < 30_000));
+	rows.push(row(`build: ${report.notes} notes, ${(chars / 1e6).toFixed(1)} MB, ${index.passageCount} passages, in ${report.slices} slices of 10 ms (wall ${(buildWall / 1000).toFixed(1)} s)`, `${(build / 1000).toFixed(1)} s`, "< 30 s", build < 30_000));
 	rows.push(row("longest task between two yields (note generation included)", buildClock.describe(), "< 50 ms", buildClock.longest < 50));
 	rows.push(row("heap (and array buffers) growth with the index built; it keeps the notes' text", `${heapGrowth.toFixed(0)} MB`, "< 150 MB", heapGrowth < 150));
 	const queries = ["kalomin terva configuration", "パッケージ 管理", "Konfigurationsdatei Schrift", "файловых дескрипторов", "插件 日志", "shell script sed", "statistics of the network", "ritanbel deriqu"];
@@ -206,7 +208,7 @@ export async function runContextBench(): Promise<string> {
 	const loadAtStart = loadavg()[0] ?? NaN;
 	const fitting = await fittingRows(pools);
 	const indexing = await indexRows(pools);
-	const note = `Tasks, queries, re-indexing and the load: the smaller of wall clock and the CPU time the process used in them (the wall clock also counts waiting for a core), the wall clock beside them. Load average (1 min) ${loadAtStart.toFixed(1)} at the start, ${(loadavg()[0] ?? NaN).toFixed(1)} at the end, on ${cpus().length} cores.`;
+	const note = `Build, tasks, queries, re-indexing and the load: the smaller of wall clock and the CPU time the process used in them (the wall clock also counts waiting for a core), the wall clock beside them. Load average (1 min) ${loadAtStart.toFixed(1)} at the start, ${(loadavg()[0] ?? NaN).toFixed(1)} at the end, on ${cpus().length} cores.`;
 	return ["**Relevance fitting per send**", "", ...head, ...fitting, "", `**Vault index (NoteIndex): ${NOTES} synthetic notes of ~${NOTE_CHARS / 1000} KB in five languages**`, "", ...head, ...indexing, "", note].join("\n");
 }
 
