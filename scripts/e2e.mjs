@@ -19,6 +19,15 @@ const artifacts = join(root, "artifacts");
 const work = join(artifacts, "e2e");
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const VIEW = ".discover-chat-view";
+
+// A long note (about 25,000 tokens) whose answer is in its last section: relevance fitting must
+// send that section, not the note's first pages.
+const NEEDLE = "The lighthouse keeper's code word is MARIGOLD-SEVEN.";
+const HARBOUR_LOG = [
+	"# Harbour log",
+	...Array.from({ length: 400 }, (_, i) => `## Day ${i + 1}\n\nThe ferry left at dawn with ${i + 3} passengers and a cargo of timber, rope and salted fish. Gulls followed the wake past the breakwater; the harbour master noted calm water, a westerly breeze and nothing out of the ordinary for the season.`),
+	`## The last entry\n\n${NEEDLE} Nobody else knows it.`,
+].join("\n\n");
 const failures = [];
 const perf = [];
 
@@ -142,6 +151,9 @@ try {
 			files: {
 				"Notes/Photosynthesis.md": "# Photosynthesis\n\nPlants turn light, water and carbon dioxide into sugar and oxygen.\n\nThe light reactions happen in the thylakoids; the Calvin cycle in the stroma.\n\nSee also [[Respiration]].\n",
 				"Notes/Respiration.md": "# Respiration\n\nCells break sugar down to release energy.\n",
+				"Notes/Harbour log.md": HARBOUR_LOG,
+				"Notes/Glossary.md": "---\naliases: [Terms]\n---\n# Glossary\n\nStroma: the fluid inside a chloroplast.\n",
+				"Notes/Tides.md": "# Tides\n\nThe tide turns twice a day.\n",
 			},
 			adapterFiles: long.files,
 			manifest,
@@ -428,6 +440,73 @@ try {
 		const system = (sent?.messages ?? []).filter((m) => m.role === "system").map((m) => m.content).join("\n");
 		check(JSON.stringify(user) === JSON.stringify(["Summarize this note."]), `/summarize sends one user message and no history (roles: ${roles.join(", ")})`);
 		check(system.includes("Calvin cycle"), "/summarize sends the active note");
+	});
+
+	await step("sources: two notes added with @, one dropped; the chips show their fits; the needle reaches the model; the Sources line shows what was sent", async () => {
+		const chips = `${VIEW} .discover-chat-source-chip`;
+		const choose = async (typed, label) => {
+			await page.fill(`${VIEW} .discover-chat-input`, typed);
+			const option = page.locator(`${VIEW} .discover-chat-source-option`, { hasText: label }).first();
+			await option.waitFor({ timeout: 3000 });
+			const options = await page.locator(`${VIEW} .discover-chat-source-option-name`).allTextContents();
+			const index = options.indexOf(label);
+			check(index >= 0, `the suggester offers “${label}” for “${typed}” (${options.join(" | ")})`);
+			for (let i = 0; i < index; i++) await page.press(`${VIEW} .discover-chat-input`, "ArrowDown");
+			await page.press(`${VIEW} .discover-chat-input`, "Enter");
+		};
+		await choose("@harbour", "Harbour log");
+		await choose("[[terms", "Terms");
+		// A note dragged from the file explorer: its obsidian:// URI in text/plain.
+		await page.evaluate((vault) => {
+			const data = new DataTransfer();
+			data.setData("text/plain", `obsidian://open?vault=${encodeURIComponent(vault)}&file=${encodeURIComponent("Notes/Tides.md")}`);
+			const target = document.querySelector(".discover-chat-input");
+			target.dispatchEvent(new DragEvent("dragover", { bubbles: true, cancelable: true, dataTransfer: data }));
+			target.dispatchEvent(new DragEvent("drop", { bubbles: true, cancelable: true, dataTransfer: data }));
+		}, "Test vault");
+		await page.waitForFunction((sel) => document.querySelectorAll(sel).length === 3 && [...document.querySelectorAll(`${sel} .discover-chat-source-chip-fit`)].length === 3, chips, { timeout: 5000 });
+		const names = await page.locator(`${chips} .discover-chat-source-chip-name`).allTextContents();
+		const fits = await page.locator(`${chips} .discover-chat-source-chip-fit`).allTextContents();
+		check(JSON.stringify(names) === JSON.stringify(["Harbour log", "Glossary", "Tides"]), `the chips name the two notes added with @ and the dropped one (${names.join(", ")})`);
+		check(/^Excerpts, \d{1,2}%$/.test(fits[0] ?? "") && fits[1] === "Whole" && fits[2] === "Whole", `the chips show their fits (${fits.join(" | ")})`);
+		check((await page.inputValue(`${VIEW} .discover-chat-input`)) === "", "the mentions left the input");
+		for (const theme of ["light", "dark"]) {
+			if (theme === "dark") await page.evaluate(() => document.body.classList.replace("theme-light", "theme-dark"));
+			await page.locator(`${VIEW} .discover-chat-sources`).screenshot({ path: join(artifacts, `source-chips-${theme}.png`) });
+			await page.locator(`${VIEW} .discover-chat-composer`).evaluate((el) => el.scrollIntoView());
+		}
+		await page.evaluate(() => document.body.classList.replace("theme-dark", "theme-light"));
+		await page.fill(`${VIEW} .discover-chat-input`, "@");
+		await page.waitForSelector(`${VIEW} .discover-chat-source-option`, { timeout: 2000 });
+		await page.screenshot({ path: join(artifacts, "source-suggester-light.png") });
+		await page.press(`${VIEW} .discover-chat-input`, "Escape");
+
+		model.queue({ tokens: "The code word is MARIGOLD-SEVEN.".split(/(?= )/), tokensPerSecond: 200 });
+		await page.fill(`${VIEW} .discover-chat-input`, "What is the lighthouse keeper's code word?");
+		await page.press(`${VIEW} .discover-chat-input`, "Enter");
+		await page.waitForFunction(() => document.querySelector(".discover-chat-send")?.getAttribute("aria-label") === "Send message" && (document.querySelector(".discover-chat-messages")?.textContent ?? "").includes("The code word is"), null, { timeout: 10000 });
+		const sent = model.lastChatRequest();
+		const system = (sent?.messages ?? []).filter((m) => m.role === "system").map((m) => m.content).join("\n");
+		check(system.includes("MARIGOLD-SEVEN"), "the needle passage from the end of the long note reached the model");
+		check(system.includes("Stroma: the fluid") && system.includes("The tide turns"), "the two whole notes reached the model");
+		check(!system.includes(HARBOUR_LOG), "the long note was fitted, not sent whole");
+		const line = page.locator(`${VIEW} .discover-chat-message-assistant`).last().locator(".discover-chat-sources-line");
+		await line.waitFor({ timeout: 3000 });
+		const listed = await line.locator(".discover-chat-sources-names").textContent();
+		check(["Harbour log", "Glossary", "Tides"].every((n) => listed?.includes(n)), `the Sources line lists the notes (${listed})`);
+		await line.locator(".discover-chat-sources-toggle").click();
+		await line.locator(".discover-chat-source-passages").first().waitFor({ timeout: 3000 });
+		const shown = await line.textContent();
+		check(shown?.includes("MARIGOLD-SEVEN") === true && /\d[\d,]* of [\d,]+ tokens/.test(shown ?? ""), "expanded, it shows the passages that were sent and the tokens");
+		await line.scrollIntoViewIfNeeded();
+		await page.screenshot({ path: join(artifacts, "sources-line-light.png") });
+		await page.evaluate(() => window.e2e.app.setDarkMode(true));
+		await page.evaluate(() => document.body.classList.replace("theme-light", "theme-dark"));
+		await page.screenshot({ path: join(artifacts, "sources-line-dark.png") });
+		await page.evaluate(() => window.e2e.app.setDarkMode(false));
+		await page.evaluate(() => document.body.classList.replace("theme-dark", "theme-light"));
+		// The next steps work without these notes.
+		for (let i = 0; i < 3; i++) await page.locator(`${chips} .discover-chat-source-chip-remove`).first().click();
 	});
 
 	await step("errors: the diagnosis inline, Retry answers without a duplicate", async () => {

@@ -8,10 +8,14 @@ import { DiscoverSettingTab } from "./ui/settings/SettingTab";
 import { pluginAdapterFactory } from "./wiring/factories";
 import { registerDiscoverCommands } from "./wiring/commands";
 import { refreshDiscoverPanels, registerDiscoverPanel } from "./wiring/registerPanel";
+import { NoteIndexService } from "./wiring/noteIndexService";
+import { pluginDir } from "./wiring/pluginFile";
+import type { VaultSearchPort } from "./ui/ports";
 
 export default class DiscoverPlugin extends Plugin {
 	override settings: DiscoverSettings = defaultSettings();
 	private settingTab: DiscoverSettingTab | undefined;
+	private noteIndex: NoteIndexService | undefined;
 	private readonly settingsStore = new SettingsStore({
 		loadData: () => this.loadData(),
 		saveData: (data) => this.saveData(data),
@@ -28,6 +32,12 @@ export default class DiscoverPlugin extends Plugin {
 		registerDiscoverPanel(this);
 		// Commands that act on the panel, and "Ask about selection" in the editor's menu.
 		registerDiscoverCommands(this);
+		// The vault index for @vault: built in the background once the layout is ready.
+		this.noteIndex = this.addChild(new NoteIndexService({ app: this.app, settings: () => this.settings, dir: pluginDir(this) }));
+	}
+
+	get vaultSearch(): VaultSearchPort | undefined {
+		return this.noteIndex;
 	}
 
 	async loadSettings(): Promise<void> {
@@ -42,11 +52,13 @@ export default class DiscoverPlugin extends Plugin {
 		// An open settings tab shows what sync brought, not the values it was opened with.
 		const tab = this.settingTab;
 		if (tab && tab.containerEl.isConnected && tab.containerEl.hasChildNodes()) tab.redraw();
+		this.noteIndex?.settingsChanged();
 		refreshDiscoverPanels(this);
 	}
 
 	async saveSettings(): Promise<void> {
 		await this.settingsStore.save(this.settings);
+		this.noteIndex?.settingsChanged();
 		refreshDiscoverPanels(this);
 	}
 }

@@ -70,6 +70,8 @@ const FIELD_TYPES: { [K in keyof DiscoverSettings]-?: FieldCheck } = {
 	sessionsFolder: isString,
 	exportFolder: isString,
 	includeThinkingInExports: (v) => typeof v === "boolean",
+	vaultIndex: (v) => typeof v === "boolean",
+	indexExcludedFolders: (v) => Array.isArray(v) && v.every((f) => typeof f === "string"),
 	activeSessionId: isString,
 	calibration: (v) => typeof v === "object" && v !== null && !Array.isArray(v),
 	settingsVersion: isNumber,

@@ -27,6 +27,10 @@ export interface DiscoverSettings extends ChatSettings {
 	exportFolder: string;
 	/** Exported notes show each answer's thinking (folded). Off: thinking is the model's scratch work. */
 	includeThinkingInExports: boolean;
+	/** The vault index and `@vault` (the whole feature); off: no index is built, kept or searched. */
+	vaultIndex: boolean;
+	/** Folders the vault index leaves out (the chats and export folders always are). */
+	indexExcludedFolders: string[];
 	activeSessionId?: string;
 	/** Token calibration data, owned by the engine; opaque here. */
 	calibration?: unknown;
@@ -45,6 +49,8 @@ export const DEFAULT_SETTINGS: DiscoverSettings = {
 	sessionsFolder: "Discover/Chats",
 	exportFolder: "Discover/Exports",
 	includeThinkingInExports: false,
+	vaultIndex: true,
+	indexExcludedFolders: [],
 	settingsVersion: SETTINGS_VERSION,
 };
 
@@ -65,6 +71,8 @@ const FIELD_LABEL_KEYS: Record<keyof DiscoverSettings, PlainKey> = {
 	sessionsFolder: "field.sessionsFolder",
 	exportFolder: "field.exportFolder",
 	includeThinkingInExports: "field.includeThinkingInExports",
+	vaultIndex: "field.vaultIndex",
+	indexExcludedFolders: "field.indexExcludedFolders",
 	activeSessionId: "field.activeSessionId",
 	calibration: "field.calibration",
 	settingsVersion: "field.settingsVersion",
@@ -132,6 +140,16 @@ export function isHttpUrl(value: string): boolean {
 	}
 }
 
+/** The folders left out of the vault index: a list of folder paths, each one valid. */
+function excludedFoldersIssue(value: unknown): SettingsIssue | null {
+	if (!Array.isArray(value)) return { field: "indexExcludedFolders", message: t("valid.folderList") };
+	for (const folder of value) {
+		const issue = folderIssue("indexExcludedFolders", folder);
+		if (issue) return issue;
+	}
+	return null;
+}
+
 /**
  * Every problem with `s`, in field order; [] when the settings are usable. Cross-field rules
  * (reserved < max with room for a prompt, min ≤ keep) report on the dependent field, naming the other.
@@ -183,6 +201,8 @@ export function validateSettings(s: DiscoverSettings): SettingsIssue[] {
 	if (!(SEND_KEYS as readonly unknown[]).includes(s.sendKey)) push({ field: "sendKey", message: t("valid.sendKey") });
 	push(folderIssue("sessionsFolder", s.sessionsFolder));
 	push(folderIssue("exportFolder", s.exportFolder));
+	if (typeof s.vaultIndex !== "boolean") push({ field: "vaultIndex", message: t("valid.onOff") });
+	push(excludedFoldersIssue(s.indexExcludedFolders));
 	return issues;
 }
 

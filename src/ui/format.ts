@@ -27,5 +27,5 @@ export function partialPercent(fraction: number): number {
 export function contextFitLabel(fit: ContextFit, unit: "note" | "selection" = "note"): string {
 	if (fit.included === "whole") return unit === "note" ? t("context.wholeNote") : t("context.wholeSelection");
 	if (fit.included === "none") return t("context.budgetFull");
-	return t("context.firstPart", { percent: formatPercent(partialPercent(fit.fraction)) });
+	return t("context.excerpts", { percent: formatPercent(partialPercent(fit.fraction)) });
 }

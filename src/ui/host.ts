@@ -2,7 +2,7 @@
 // build one without a plugin. The view never stores itself on the plugin.
 import type { App } from "obsidian";
 import type { DiscoverSettings } from "../settings/settings";
-import type { ChatEvent, ChatPort, DiagnosableAdapter, ModelInfo, SessionsPort } from "./ports";
+import type { ChatEvent, ChatPort, DiagnosableAdapter, ModelInfo, SessionsPort, SourceRefStore, VaultSearchPort } from "./ports";
 
 /** The plugin's settings, as saved in data.json. */
 export type PanelSettings = DiscoverSettings;
@@ -11,8 +11,10 @@ export interface DiscoverHost {
 	readonly app: App;
 	readonly settings: PanelSettings;
 	/** The plugin's manifest: its id names the plugin's settings tab. */
-	readonly manifest?: { readonly id: string };
+	readonly manifest?: { readonly id: string; readonly dir?: string };
 	saveSettings(): Promise<void>;
+	/** The vault index for `@vault`; absent when the plugin offers none. */
+	readonly vaultSearch?: VaultSearchPort;
 }
 
 export interface SettingsSync {
@@ -41,6 +43,8 @@ export interface ChatRuntime {
 	 * settings' model). The settings are not changed: they hold the default for new chats.
 	 */
 	useModel?(model: string | undefined): Promise<void>;
+	/** Where the chat's attached sources are kept; absent: they last while the panel is open. */
+	sourceRefs?: SourceRefStore;
 	/** Saves what is still pending (e.g. the token calibration) when the panel closes. */
 	close?(): Promise<void>;
 }

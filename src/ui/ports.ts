@@ -1,6 +1,6 @@
 // The parts of the engine the panel uses, as structural types: the view depends on these shapes
 // (satisfied by ChatService and SessionManager), so its tests can drive it with small fakes.
-import type { ChatMessage, ChatSettings, LLMAdapter, Role, Session } from "../core/types";
+import type { ChatMessage, ChatSettings, ContextSource, LLMAdapter, Role, Session } from "../core/types";
 import { t } from "../i18n";
 // Type-only imports: the engine's own shapes, so the view can't drift from them, and nothing of
 // the engine is loaded with the view's module.
@@ -21,7 +21,7 @@ export interface ChatPort {
 	cancel(): void;
 	setAdapter(adapter: LLMAdapter, model?: string): void;
 	updateSettings(settings: Partial<ChatSettings>): void;
-	previewPrompt(draft: string, opts?: { context?: string; includeHistory?: boolean }): PromptPreview;
+	previewPrompt(draft: string, opts?: { context?: string; sources?: readonly ContextSource[]; includeHistory?: boolean }): PromptPreview;
 	flush(): Promise<void>;
 	/** Writes the answer being streamed to disk at once (the app is being hidden or closed). */
 	checkpointNow(): Promise<void>;
@@ -43,6 +43,20 @@ export interface SessionsPort {
 
 export interface DiagnosableAdapter extends LLMAdapter {
 	testConnection?: (signal?: AbortSignal) => Promise<ConnectionDiagnosis>;
+}
+
+/** The vault's lexical index, as `@vault` uses it (the plugin's index service satisfies it). */
+export interface VaultSearchPort {
+	/** The feature is on in settings (off: no index, no `@vault`). */
+	readonly enabled: boolean;
+	/** The passages most relevant to `query`, best first; `id` is the note's vault path. */
+	search(query: string, opts?: { limit?: number }): { id: string; name: string; score: number; text: string }[];
+}
+
+/** Where the sources attached to each chat are kept (by chat id). */
+export interface SourceRefStore {
+	load(sessionId: string): Promise<unknown>;
+	save(sessionId: string, refs: unknown[]): Promise<void>;
 }
 
 /** Shown in the transcript: the system summary is for the model only. Tool results show plainly. */

@@ -7,6 +7,8 @@ import { ObsidianFileStore } from "./obsidianStore";
 import { SessionManager } from "../sessions/SessionManager";
 import { createPluginAdapter, readApiKey } from "./adapterFactory";
 import { persistedCalibration } from "./calibrationStore";
+import { normalizePath } from "obsidian";
+import { pluginSourceRefStore } from "./sourceRefStore";
 import type { ChatRuntime, DiscoverHost, SettingsSync } from "../ui/host";
 import type { ChatEvent } from "../ui/ports";
 
@@ -54,9 +56,12 @@ export async function createChatRuntime(host: DiscoverHost, onEvent: (e: ChatEve
 		calibration,
 		onEvent,
 	});
+	const manifest = host.manifest;
+	const dir = manifest ? normalizePath(manifest.dir ?? `${host.app.vault.configDir}/plugins/${manifest.id}`) : undefined;
 	return {
 		chat,
 		sessions,
+		sourceRefs: dir === undefined ? undefined : pluginSourceRefStore(host.app.vault.adapter, dir),
 		adapter: () => adapter,
 		close: saveCalibration,
 		listModels: async (signal) => (await createPluginAdapter(host.app, host.settings)).listModels(signal),

@@ -2,6 +2,7 @@
 import type * as O from "obsidian";
 import { InMemoryAdapter } from "./adapter";
 import { Events } from "./events";
+import { MetadataCache } from "./metadataCache";
 import { Vault } from "./vault";
 import { MarkdownView } from "./views";
 import { Workspace } from "./workspace";
@@ -115,9 +116,10 @@ export class SettingsRegistry {
 	}
 }
 
-export class App implements Pick<O.App, "secretStorage" | "isDarkMode" | "loadLocalStorage" | "saveLocalStorage"> {
+export class App implements Pick<O.App, "secretStorage" | "metadataCache" | "isDarkMode" | "loadLocalStorage" | "saveLocalStorage"> {
 	vault: Vault;
 	workspace: Workspace;
+	metadataCache: MetadataCache;
 	secretStorage = new SecretStorage();
 	/** Not Obsidian API (Obsidian's are internal): commands and the settings tabs. */
 	commands = new Commands(this);
@@ -129,6 +131,7 @@ export class App implements Pick<O.App, "secretStorage" | "isDarkMode" | "loadLo
 		this.vault = new Vault(opts.adapter ?? new InMemoryAdapter());
 		if (opts.configDir) this.vault.configDir = opts.configDir;
 		this.workspace = new Workspace(this);
+		this.metadataCache = new MetadataCache(this.vault);
 	}
 
 	isDarkMode(): boolean {

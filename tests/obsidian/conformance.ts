@@ -10,7 +10,7 @@ type Ctor<A extends unknown[], T> = new (...args: A) => T;
 
 /** Members of the partially covered classes that the runtime implements, by name. */
 export const COVERED = {
-	App: ["vault", "workspace", "secretStorage", "isDarkMode", "loadLocalStorage", "saveLocalStorage"],
+	App: ["vault", "workspace", "metadataCache", "secretStorage", "isDarkMode", "loadLocalStorage", "saveLocalStorage"],
 	Workspace: [
 		"activeLeaf",
 		"containerEl",
@@ -43,6 +43,7 @@ export const COVERED = {
 	MarkdownView: ["app", "file", "editor", "getViewType", "getViewData"],
 	Editor: ["getValue", "setValue", "getSelection", "somethingSelected", "replaceSelection", "lineCount", "getLine", "focus", "hasFocus"],
 	PluginSettingTab: ["app", "containerEl", "icon", "display", "hide"],
+	MetadataCache: ["getFileCache", "getCache", "getFirstLinkpathDest", "fileToLinktext", "resolvedLinks", "unresolvedLinks", "on", "off", "offref", "trigger"],
 } as const;
 
 /**
@@ -76,7 +77,11 @@ export const WHOLE = [
 	"MarkdownRenderChild",
 	"Menu",
 	"MenuItem",
-	// Values returned by whole classes or functions above: DataAdapter.list/stat, debounce.
+	// Values returned by whole classes or functions above: DataAdapter.list/stat, debounce, a
+	// file's stats, the manifest a plugin is given, what the metadata cache parsed.
+	"FileStats",
+	"PluginManifest",
+	"CachedMetadata",
 	"ListedFiles",
 	"Stat",
 	"Debouncer",
@@ -103,6 +108,8 @@ type Swap<T> = T extends O.Editor
 	? TestEditor
 	: T extends O.App
 	? R.App
+	: T extends O.MetadataCache
+	? R.MetadataCache
 	: T extends O.Workspace
 		? R.Workspace
 		: T extends O.WorkspaceLeaf
@@ -166,6 +173,10 @@ export function typeConformance(el: HTMLElement, app: R.App, leaf: R.WorkspaceLe
 		// Partly covered classes: the members the runtime has keep Obsidian's signatures.
 		app: app satisfies Covered<O.App, "App">,
 		workspace: app.workspace satisfies Covered<O.Workspace, "Workspace">,
+		metadataCache: app.metadataCache satisfies Covered<O.MetadataCache, "MetadataCache">,
+		getAllTags: R.getAllTags satisfies typeof O.getAllTags,
+		parseFrontMatterAliases: R.parseFrontMatterAliases satisfies typeof O.parseFrontMatterAliases,
+		parseFrontMatterTags: R.parseFrontMatterTags satisfies typeof O.parseFrontMatterTags,
 		activeViewOfType: app.workspace.getActiveViewOfType.bind(app.workspace) satisfies O.Workspace["getActiveViewOfType"],
 		leaf: leaf satisfies Covered<O.WorkspaceLeaf, "WorkspaceLeaf">,
 		setting: new R.Setting(el) satisfies Covered<O.Setting, "Setting">,

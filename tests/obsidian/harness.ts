@@ -232,3 +232,14 @@ export async function quitApp(app: App): Promise<void> {
 export function flush(): Promise<void> {
 	return new Promise((resolve) => window.setTimeout(resolve, 0));
 }
+
+/**
+ * The person deletes a file in the file explorer (or sync removes it): the vault drops it and
+ * reports "delete". Not the plugin's code path, which would trash through the FileManager.
+ */
+export async function deleteFromExplorer(app: App, path: string): Promise<void> {
+	const file = app.vault.getAbstractFileByPath(path);
+	if (!file) throw new Error(`No file at ${path}.`);
+	const explorer: { delete(file: unknown): Promise<void> } = app.vault;
+	await explorer.delete(file);
+}

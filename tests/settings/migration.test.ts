@@ -120,3 +120,17 @@ describe("migrateSettings", () => {
 		);
 	});
 });
+
+describe("vault search settings", () => {
+	it("data saved before vault search existed loads with it on and no folders left out", () => {
+		const { vaultIndex: _a, indexExcludedFolders: _b, ...before } = { ...DEFAULT_SETTINGS, model: "llama3.2" };
+		expect(migrateSettings(before)).toEqual({ settings: { ...DEFAULT_SETTINGS, model: "llama3.2" }, warnings: [] });
+	});
+
+	it("a damaged switch or folder list falls back to the default with a warning, keeping the rest", () => {
+		const result = migrateSettings({ ...DEFAULT_SETTINGS, model: "m", vaultIndex: "yes", indexExcludedFolders: [1, 2] });
+		expect(result.settings).toEqual({ ...DEFAULT_SETTINGS, model: "m" });
+		expect(result.warnings).toHaveLength(2);
+		expect(migrateSettings({ ...DEFAULT_SETTINGS, vaultIndex: false, indexExcludedFolders: ["Private", "Work/Old"] }).settings).toMatchObject({ vaultIndex: false, indexExcludedFolders: ["Private", "Work/Old"] });
+	});
+});

@@ -6,6 +6,7 @@ import { flush } from "../obsidian/harness";
 import { until } from "../support/chatHarness";
 import { SLASH_COMMANDS } from "../../src/ui/panel/slashCommands";
 import { mountView, type Mounted } from "./mountView";
+import { sentContext } from "./fakes";
 
 const mounted: Mounted[] = [];
 afterEach(async () => {
@@ -47,7 +48,7 @@ describe("the empty chat", () => {
 		prompts(m)[1]!.click();
 		await until(() => m.chat.sent.length === 1, "the prompt to be sent");
 		expect(m.chat.sent[0]!.text).toBe("List the open questions in “Alpha”");
-		expect(m.chat.sent[0]!.opts.context).toContain("Alpha is the first note.");
+		expect(sentContext(m.chat.sent[0]!.opts)).toContain("Alpha is the first note.");
 		expect(m.chat.sent[0]!.opts.includeHistory).toBe(true);
 		// The chat is no longer empty: the welcome makes room for the conversation.
 		expect(empty(m).hasClass("discover-chat-hidden")).toBe(true);
@@ -65,7 +66,7 @@ describe("the empty chat", () => {
 		prompts(m)[0]!.click();
 		await until(() => m.chat.sent.length === 1, "the prompt to be sent");
 		expect(m.chat.sent[0]!.text).toBe("What can you help me with?");
-		expect(m.chat.sent[0]!.opts.context).toBeUndefined();
+		expect(sentContext(m.chat.sent[0]!.opts)).toBeUndefined();
 	});
 
 	it("says how much of the note fits, from the engine's preview, and follows the note's toggle", async () => {
@@ -82,7 +83,7 @@ describe("the empty chat", () => {
 	it("shows only part of a long note fitting, as a share", async () => {
 		const long = "# Long\n\n" + "A sentence about the long note that goes on. ".repeat(3000);
 		const m = await mount({ files: { "Notes/Long.md": long }, open: "Notes/Long.md" });
-		await until(() => /^The first \d+% of “Long” fits\./.test(m.q(".discover-chat-empty-fit").textContent ?? ""), "a partial fit");
+		await until(() => /^Excerpts of “Long” fit \(\d+%\)/.test(m.q(".discover-chat-empty-fit").textContent ?? ""), "a partial fit");
 		expect(m.q(".discover-chat-empty-fit").hasClass("discover-chat-empty-cut")).toBe(true);
 	});
 

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type * as O from "obsidian";
 import { flush, pressKey, typeInto } from "../obsidian/harness";
 import { DiscoverView } from "../../src/ui/panel/DiscoverView";
-import { message } from "./fakes";
+import { message, sentContext } from "./fakes";
 import { mountView } from "./mountView";
 
 afterEach(() => document.body.empty());
@@ -26,7 +26,7 @@ describe("the note toggle", () => {
 		typeInto(m.input(), "Still without the note?");
 		pressKey(m.input(), "Enter");
 		await flush();
-		expect(m.chat.sent[0]!.opts.context).toBeUndefined();
+		expect(sentContext(m.chat.sent[0]!.opts)).toBeUndefined();
 		expect(m.host.settings.includeActiveNote).toBe(true);
 
 		// The same settings, a new panel: the toggle starts from the setting.

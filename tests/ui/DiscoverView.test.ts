@@ -5,7 +5,7 @@ import { activateLeaf, asObsidianApp, clearNotices, createTestApp, flush, notice
 import { LLMError } from "../../src/providers/errors";
 import { DiscoverView } from "../../src/ui/panel/DiscoverView";
 import type { ChatRuntimeFactory } from "../../src/ui/host";
-import { fakeWorld, ManualFrames, message } from "./fakes";
+import { fakeWorld, ManualFrames, message, sentContext, sentContextName } from "./fakes";
 import { mountView, type Mounted } from "./mountView";
 
 let mounted: Mounted | undefined;
@@ -75,8 +75,8 @@ describe("sending and streaming", () => {
 	it("sends the active note as context, with its name", async () => {
 		const m = await setup();
 		await type(m, "Summarize");
-		expect(m.chat.sent[0]!.opts.context).toContain("Alpha is the first note.");
-		expect(m.chat.sent[0]!.opts.contextName).toBe("Alpha");
+		expect(sentContext(m.chat.sent[0]!.opts)).toContain("Alpha is the first note.");
+		expect(sentContextName(m.chat.sent[0]!.opts)).toBe("Alpha");
 		expect(m.chat.sent[0]!.opts.includeHistory).toBe(true);
 	});
 });
@@ -225,7 +225,7 @@ describe("context chip", () => {
 		m.q<HTMLButtonElement>(".discover-chat-context-chip").click();
 		expect(m.q(".discover-chat-context-chip").getAttr("aria-pressed")).toBe("false");
 		await type(m, "No context please");
-		expect(m.chat.sent[0]!.opts.context).toBeUndefined();
+		expect(sentContext(m.chat.sent[0]!.opts)).toBeUndefined();
 	});
 
 	it("starts with the note left out when the setting says so", async () => {
@@ -233,13 +233,13 @@ describe("context chip", () => {
 		expect(m.q(".discover-chat-context-chip").getAttr("aria-pressed")).toBe("false");
 		expect(m.q(".discover-chat-context-fit").textContent).toBe("Not included");
 		await type(m, "Without the note");
-		expect(m.chat.sent[0]!.opts.context).toBeUndefined();
+		expect(sentContext(m.chat.sent[0]!.opts)).toBeUndefined();
 	});
 
 	it("shows how much of a long note fits", async () => {
 		const m = await setup({ files: { "Long.md": "word ".repeat(40_000) }, open: "Long.md" });
 		await flush();
-		expect(m.q(".discover-chat-context-fit").textContent).toMatch(/^First \d{1,2}%$/);
+		expect(m.q(".discover-chat-context-fit").textContent).toMatch(/^Excerpts, \d{1,2}%$/);
 		m.chat.budget = 40;
 		typeInto(m.input(), "x");
 		m.view.setDraft("y");
@@ -255,7 +255,7 @@ describe("context chip", () => {
 		expect(selection.hasClass("discover-chat-hidden")).toBe(false);
 		selection.click();
 		await type(m, "Explain this");
-		expect(m.chat.sent[0]!.opts.context).toBe("Alpha is the first note.");
+		expect(sentContext(m.chat.sent[0]!.opts)).toBe("Alpha is the first note.");
 	});
 });
 
@@ -292,7 +292,7 @@ describe("slash commands", () => {
 		expect(m.chat.sent).toHaveLength(1);
 		expect(m.chat.sent[0]!.text).toBe("Summarize this note.");
 		expect(m.chat.sent[0]!.opts.includeHistory).toBe(false);
-		expect(m.chat.sent[0]!.opts.context).toContain("Alpha is the first note.");
+		expect(sentContext(m.chat.sent[0]!.opts)).toContain("Alpha is the first note.");
 	});
 });
 

@@ -1,5 +1,5 @@
 // Small, scriptable stand-ins for the engine so the panel's tests control every token and failure.
-import type { ChatMessage, ChatSettings, LLMAdapter, Role, Session } from "../../src/core/types";
+import type { ChatMessage, ChatSettings, ContextSource, LLMAdapter, Role, Session, SourceFit } from "../../src/core/types";
 import type { ChatRuntime, DiscoverHost, PanelSettings } from "../../src/ui/host";
 import type { ChatEvent, ChatPort, DiagnosableAdapter, PromptPreview, SearchHit, SendOptions, SessionSummary, SessionsPort } from "../../src/ui/ports";
 import { DEFAULT_SETTINGS } from "../../src/settings/settings";
@@ -195,14 +195,35 @@ export class FakeChat implements ChatPort {
 		this.settingsUpdates.push(settings);
 	}
 
-	previewPrompt(draft: string, opts: { context?: string; includeHistory?: boolean } = {}): PromptPreview {
+	/** Previews asked for, with their sources (the chips' tests read them). */
+	previews: { draft: string; sources: readonly ContextSource[] }[] = [];
+
+	/**
+	 * A simple stand-in for the engine's budget: 4 characters a token, the sources served in the
+	 * order given (the engine orders by tier), each taking what it needs of the room left.
+	 */
+	previewPrompt(draft: string, opts: { context?: string; sources?: readonly ContextSource[]; includeHistory?: boolean } = {}): PromptPreview {
 		const history = this.messages.reduce((n, m) => n + m.content.length, 0);
 		const base = Math.ceil((draft.length + history) / 4) + 50;
-		const room = Math.max(0, this.budget - base);
-		const contextTokens = Math.ceil((opts.context?.length ?? 0) / 4);
-		const fraction = contextTokens === 0 ? 1 : Math.min(1, room / contextTokens);
-		const included = opts.context === undefined ? "none" : fraction >= 1 ? "whole" : fraction <= 0 ? "none" : "partial";
-		return { estimatedTokens: base + Math.min(contextTokens, room), budget: this.budget, context: { included, fraction }, sources: [] };
+		let room = Math.max(0, this.budget - base);
+		const sources: ContextSource[] = [...(opts.sources ?? [])];
+		if (opts.context !== undefined) sources.push({ id: "active", name: "Note", text: opts.context, kind: "active" });
+		this.previews.push({ draft, sources });
+		const fits: SourceFit[] = [];
+		let used = 0;
+		for (const source of sources) {
+			const total = Math.ceil(source.text.length / 4);
+			const sent = Math.min(total, room);
+			room -= sent;
+			used += sent;
+			const fit = sent === total ? "whole" : sent === 0 ? "none" : "excerpts";
+			fits.push({ id: source.id, name: source.name, totalTokens: total, sentTokens: sent, fit, ...(fit === "excerpts" ? { passages: [{ start: 0, end: sent * 4, headingPath: "" }] } : {}) });
+		}
+		const active = sources.find((s) => s.kind === "active");
+		const activeFit = active ? fits.find((f) => f.id === active.id) : undefined;
+		const fraction = activeFit ? (activeFit.totalTokens === 0 ? 1 : activeFit.sentTokens / activeFit.totalTokens) : 0;
+		const included = !activeFit || activeFit.fit === "none" ? "none" : activeFit.fit === "whole" ? "whole" : "partial";
+		return { estimatedTokens: base + used, budget: this.budget, context: { included, fraction }, sources: fits };
 	}
 
 	flush(): Promise<void> {
@@ -311,4 +332,17 @@ export function fakeWorld(app: App, settings: PanelSettings = testSettings()): F
 		return Promise.resolve(world.runtime);
 	};
 	return Object.assign(world, { factory });
+}
+
+/**
+ * The text sent in the active note's place: the attached or editor selection (kind "selection")
+ * or the note (kind "active"); undefined when neither went.
+ */
+export function sentContext(opts: SendOptions): string | undefined {
+	return (opts.sources ?? []).find((s) => s.kind === "selection" || s.kind === "active")?.text;
+}
+
+/** The name the note's (or selection's) source went under. */
+export function sentContextName(opts: SendOptions): string | undefined {
+	return (opts.sources ?? []).find((s) => s.kind === "selection" || s.kind === "active")?.name;
 }

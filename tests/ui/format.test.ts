@@ -45,7 +45,7 @@ describe("meterLevel", () => {
 describe("contextFitLabel", () => {
 	it("names whole, partial and none", () => {
 		expect(contextFitLabel({ included: "whole", fraction: 1 })).toBe("Whole note");
-		expect(contextFitLabel({ included: "partial", fraction: 0.624 })).toBe("First 62%");
+		expect(contextFitLabel({ included: "partial", fraction: 0.624 })).toBe("Excerpts, 62%");
 		expect(contextFitLabel({ included: "none", fraction: 0 })).toBe("Not included: budget full");
 	});
 
@@ -53,8 +53,8 @@ describe("contextFitLabel", () => {
 		fc.assert(
 			fc.property(fc.double({ min: 0, max: 1, noNaN: true }), (fraction) => {
 				const label = contextFitLabel({ included: "partial", fraction });
-				expect(label).not.toBe("First 0%");
-				expect(label).not.toBe("First 100%");
+				expect(label).not.toBe("Excerpts, 0%");
+				expect(label).not.toBe("Excerpts, 100%");
 			}),
 		);
 	});

@@ -11,6 +11,7 @@ import { registerDiscoverCommands } from "../../src/wiring/commands";
 import { DiscoverView } from "../../src/ui/panel/DiscoverView";
 import { VIEW_TYPE_DISCOVER } from "../../src/ui/viewType";
 import { mountView, NOTE_TEXT, type Mounted } from "../ui/mountView";
+import { sentContext, sentContextName } from "../ui/fakes";
 
 class CommandsOnly extends Plugin {
 	override onload(): void {
@@ -105,8 +106,8 @@ describe("commands", () => {
 		typeInto(m.input(), "Explain this");
 		pressKey(m.input(), "Enter");
 		await flush();
-		expect(m.chat.sent[0]!.opts.context).toBe("Alpha is the first note.");
-		expect(m.chat.sent[0]!.opts.contextName).toBe("Alpha (selection)");
+		expect(sentContext(m.chat.sent[0]!.opts)).toBe("Alpha is the first note.");
+		expect(sentContextName(m.chat.sent[0]!.opts)).toBe("Alpha (selection)");
 		m.chat.token("It introduces Alpha.");
 		m.chat.finish();
 		await flush();
@@ -115,7 +116,7 @@ describe("commands", () => {
 		typeInto(m.input(), "And the rest?");
 		pressKey(m.input(), "Enter");
 		await flush();
-		expect(m.chat.sent[1]!.opts.context).toBe(NOTE_TEXT);
+		expect(sentContext(m.chat.sent[1]!.opts)).toBe(NOTE_TEXT);
 	});
 
 	it("a selection attached while an answer streams waits for the next message", async () => {
@@ -135,7 +136,7 @@ describe("commands", () => {
 		typeInto(m.input(), "Second");
 		pressKey(m.input(), "Enter");
 		await flush();
-		expect(m.chat.sent.map((s) => s.opts.context)).toEqual(["# Alpha", "It links to [[Beta]]."]);
+		expect(m.chat.sent.map((s) => sentContext(s.opts))).toEqual(["# Alpha", "It links to [[Beta]]."]);
 	});
 
 	it("the attached selection can be removed before sending", async () => {
@@ -147,7 +148,7 @@ describe("commands", () => {
 		typeInto(m.input(), "Hi");
 		pressKey(m.input(), "Enter");
 		await flush();
-		expect(m.chat.sent[0]!.opts.context).toBe(NOTE_TEXT);
+		expect(sentContext(m.chat.sent[0]!.opts)).toBe(NOTE_TEXT);
 	});
 
 	it("the editor's context menu offers “Ask about selection in chat” only over a selection", async () => {
@@ -163,7 +164,7 @@ describe("commands", () => {
 		typeInto(m.input(), "What is this?");
 		pressKey(m.input(), "Enter");
 		await flush();
-		expect(m.chat.sent[0]!.opts.context).toBe("# Alpha");
+		expect(sentContext(m.chat.sent[0]!.opts)).toBe("# Alpha");
 	});
 
 	it("“Insert last answer into the note” is listed only once there is an answer and a note's editor is active", async () => {
@@ -188,7 +189,7 @@ describe("commands", () => {
 		await flush();
 		expect(m.chat.sent.map((s) => s.text)).toEqual(["Summarize this note."]);
 		expect(m.chat.sent[0]!.opts.includeHistory).toBe(false);
-		expect(m.chat.sent[0]!.opts.context).toBe(NOTE_TEXT);
+		expect(sentContext(m.chat.sent[0]!.opts)).toBe(NOTE_TEXT);
 	});
 
 	it("“Summarize this note” is not listed without a note", async () => {

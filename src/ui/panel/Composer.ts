@@ -32,6 +32,10 @@ export class Composer {
 	private menuIndex = 0;
 	private readonly menuId: string;
 	private busy = false;
+	/** Another list over the input (the sources suggester) takes the keys it handles first. */
+	interceptKey: ((e: KeyboardEvent) => boolean) | undefined;
+	/** The text or the caret moved (the sources suggester follows the mention under the caret). */
+	onCaret: (() => void) | undefined;
 
 	constructor(parentEl: HTMLElement, private readonly handlers: ComposerHandlers) {
 		this.el = parentEl.createDiv({ cls: "discover-chat-composer" });
@@ -46,6 +50,10 @@ export class Composer {
 		this.buttonEl.addEventListener("click", () => this.onButton());
 		this.inputEl.addEventListener("keydown", (e) => this.onKeyDown(e));
 		this.inputEl.addEventListener("input", () => this.onInput());
+		this.inputEl.addEventListener("click", () => this.onCaret?.());
+		this.inputEl.addEventListener("keyup", (e) => {
+			if (e.key === "ArrowLeft" || e.key === "ArrowRight" || e.key === "Home" || e.key === "End") this.onCaret?.();
+		});
 		if (handlers.onFocus) this.inputEl.addEventListener("focus", handlers.onFocus);
 		this.setBusy(false);
 	}
@@ -98,6 +106,7 @@ export class Composer {
 	private onKeyDown(e: KeyboardEvent): void {
 		// IME composition uses Enter to confirm characters: never send then.
 		if (e.isComposing) return;
+		if (this.interceptKey?.(e)) return;
 		if (this.isMenuOpen()) {
 			if (e.key === "ArrowDown" || e.key === "ArrowUp") {
 				e.preventDefault();
@@ -138,6 +147,7 @@ export class Composer {
 		this.menuItems = matchSlashCommands(text);
 		this.menuIndex = 0;
 		this.renderMenu();
+		this.onCaret?.();
 		this.handlers.onInput(text);
 	}
 

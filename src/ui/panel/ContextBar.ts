@@ -7,9 +7,18 @@ import { ContextChip } from "./ContextChip";
 import type { NoteFit } from "./EmptyChat";
 import type { ContextFit } from "../format";
 import type { PromptPreview } from "../ports";
+import type { ContextSource, SourceFit } from "../../core/types";
+import { inclusionOf } from "./sources/inclusion";
 
-/** Asks the engine what the next prompt would cost with this context (undefined: no engine yet). */
-export type PreviewFn = (context: string | undefined) => PromptPreview | undefined;
+/** Asks the engine what the next prompt would cost with these sources (undefined: no engine yet). */
+export type PreviewFn = (sources: ContextSource[]) => PromptPreview | undefined;
+
+/** The sources the person added (notes, folders, tags, `@vault`): they join the preview and the send. */
+export interface AddedSources {
+	previewSources(): ContextSource[];
+	sendSources(query: string): Promise<ContextSource[]>;
+	showFits(fits: readonly SourceFit[]): void;
+}
 
 /**
  * The row above the input: the active note's chip and the budget meter. It follows the active
@@ -23,6 +32,8 @@ export class ContextBar {
 	onNoteFit: ((note: NoteFit) => void) | undefined;
 	private fit: ContextFit | undefined;
 	private readonly attached: AttachedSelection;
+	/** The sources added to the chat, set by the panel. */
+	added: AddedSources | undefined;
 	/** Typing updates the meter after a short pause, never on every key. */
 	readonly refreshPreview = debounce(() => this.updatePreview(), 150, true);
 
@@ -74,23 +85,65 @@ export class ContextBar {
 	}
 
 	/**
-	 * What to send with a message: an attached selection; else the selection when chosen, else the
-	 * whole note; nothing when off. `wholeNote` (a command about the note) skips both selections.
+	 * What to send with a message: an attached selection; else the editor's selection when chosen,
+	 * else the whole note (nothing when off); then the added sources. `wholeNote` (a command about
+	 * the note) sends the note alone.
 	 */
-	async contextFor(wholeNote: boolean): Promise<{ context?: string; contextName?: string }> {
+	async sourcesFor(wholeNote: boolean, query: string): Promise<ContextSource[]> {
 		const attached = this.attached.attachment;
-		if (attached && !wholeNote) return { context: attached.text, contextName: attached.noteName ? `${attached.noteName} (selection)` : "Selection" };
-		if (!this.chip.includeNote) return {};
-		const selection = !wholeNote && this.chip.useSelection ? this.note.selection() : "";
-		const context = selection || (await this.note.text());
-		return context === undefined ? {} : { context, contextName: this.note.name };
+		if (wholeNote) {
+			const text = this.chip.includeNote ? await this.note.text() : undefined;
+			return text === undefined ? [] : [this.activeSource(text)];
+		}
+		const sources: ContextSource[] = [];
+		if (attached) sources.push(this.selectionSource(attached.text, attached.noteName));
+		else if (this.chip.includeNote) {
+			const selection = this.chip.useSelection ? this.note.selection() : "";
+			const text = selection === "" ? await this.note.text() : undefined;
+			if (selection !== "") sources.push(this.selectionSource(selection, this.note.name));
+			else if (text !== undefined) sources.push(this.activeSource(text));
+		}
+		if (this.added) sources.push(...(await this.added.sendSources(query)));
+		return sources;
+	}
+
+	private activeSource(text: string): ContextSource {
+		return { id: this.note.path || (this.note.name ?? "note"), name: this.note.name ?? "Note", text, kind: "active" };
+	}
+
+	private selectionSource(text: string, noteName: string | undefined): ContextSource {
+		return { id: "selection", name: noteName ? `${noteName} (selection)` : "Selection", text, kind: "selection" };
+	}
+
+	/** The sources the preview can count now (texts not read yet are left out until they are). */
+	private previewSources(): ContextSource[] {
+		const sources: ContextSource[] = [];
+		const attached = this.attached.attachment;
+		if (attached) sources.push(this.selectionSource(attached.text, attached.noteName));
+		else if (this.chip.includeNote) {
+			if (this.chip.useSelection) sources.push(this.selectionSource(this.note.selection(), this.note.name));
+			else {
+				const text = this.note.cachedText();
+				if (text !== undefined) sources.push(this.activeSource(text));
+			}
+		}
+		if (this.added) sources.push(...this.added.previewSources());
+		return sources;
+	}
+
+	/** The chip's fit: the selection's or the note's, whichever is sent in the note's place. */
+	private chipFit(fits: readonly SourceFit[]): ContextFit | undefined {
+		if (this.attached.attachment || !this.chip.includeNote) return undefined;
+		const id = this.chip.useSelection ? "selection" : this.note.path || (this.note.name ?? "note");
+		return inclusionOf(fits.find((f) => f.id === id));
 	}
 
 	/** The engine reported the prompt it just built (`budget`: its margin-adjusted limit). */
-	showPrompt(estimatedTokens: number, budget: number, context: ContextFit): void {
+	showPrompt(estimatedTokens: number, budget: number, fits: readonly SourceFit[]): void {
 		this.meter.update(estimatedTokens, this.promptBudget(), budget);
-		this.chip.update({ fit: context });
-		this.fit = context;
+		this.fit = this.chipFit(fits);
+		this.chip.update({ fit: this.fit });
+		this.added?.showFits(fits);
 		this.tellNoteFit();
 	}
 
@@ -107,15 +160,14 @@ export class ContextBar {
 	}
 
 	updatePreview(): void {
-		let context: string | undefined = this.attached.attachment?.text;
-		if (context === undefined && this.chip.includeNote) context = this.chip.useSelection ? this.note.selection() : this.note.cachedText();
 		try {
-			const preview = this.preview(context);
+			const preview = this.preview(this.previewSources());
 			if (!preview) return;
 			this.meter.update(preview.estimatedTokens, this.promptBudget(), preview.budget, preview.margin);
 			// The chip speaks for the note; an attached selection is not the note.
-			this.fit = context === undefined || this.attached.attachment ? undefined : preview.context;
+			this.fit = this.chipFit(preview.sources);
 			this.chip.update({ fit: this.fit });
+			this.added?.showFits(preview.sources);
 			this.tellNoteFit();
 		} catch {
 			// A preview is a hint; a broken one must never block typing.

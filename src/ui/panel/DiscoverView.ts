@@ -27,6 +27,8 @@ import type { RenderSchedulerOptions } from "./RenderScheduler";
 import type { SearchRunnerOptions } from "../history/SearchRunner";
 import { SLASH_COMMANDS, type SlashCommand } from "./slashCommands";
 import { VIEW_TYPE_DISCOVER } from "../viewType";
+import { PanelSources } from "./sources/PanelSources";
+import { SourceSuggest } from "./sources/SourceSuggest";
 import { useReportedWindow, windowOffer } from "./windowOffer";
 import { t } from "../../i18n";
 
@@ -45,6 +47,7 @@ export class DiscoverView extends ItemView {
 	private list!: MessageList;
 	private status!: StatusLine;
 	private context!: ContextBar;
+	private sources!: PanelSources;
 	private composer!: Composer;
 	private chatModel!: ChatModel;
 	private emptyChat!: EmptyChat;
@@ -116,11 +119,19 @@ export class DiscoverView extends ItemView {
 			root,
 			this.app,
 			this.host.settings.includeActiveNote,
-			(context) => this.runtime?.chat.previewPrompt(this.composer.value, { context, includeHistory: true }),
+			(sources) => this.runtime?.chat.previewPrompt(this.composer.value, { sources, includeHistory: true }),
 			// The same figure the settings tab calls the prompt budget.
 			() => promptBudget(this.host.settings),
 		);
 		this.context.onNoteFit = (note) => this.emptyChat.setNote(note);
+		this.sources = new PanelSources(root, this.app, {
+			vaultSearch: () => this.host.vaultSearch,
+			store: () => this.runtime?.sourceRefs,
+			sessionId: () => this.runtime?.chat.sessionId,
+			onChange: () => this.context.refreshPreview(),
+		});
+		this.context.added = this.sources;
+		this.sources.acceptDrops(this, root);
 		this.composer = new Composer(root, {
 			onSend: (text) => void this.send(typedTurn(text)),
 			onStop: () => this.stop(),
@@ -132,6 +143,13 @@ export class DiscoverView extends ItemView {
 			onFocus: () => this.context.refresh(),
 			sendKey: () => this.host.settings.sendKey,
 		});
+		const suggest = new SourceSuggest(this.composer.el, this.composer.inputEl, this.app, {
+			vault: () => this.host.vaultSearch?.enabled === true,
+			attached: () => this.sources.keys(),
+			onChoose: (ref) => this.sources.add(ref),
+		});
+		this.composer.interceptKey = (e) => suggest.handleKey(e);
+		this.composer.onCaret = () => suggest.update();
 
 		this.context.register(this);
 		// Obsidian waits for quit tasks: the partial answer is saved before the app closes.
@@ -212,6 +230,7 @@ export class DiscoverView extends ItemView {
 		const messages = await this.active.show(id);
 		await this.chatModel.follow(this.runtime?.chat.sessionId, this.active.model);
 		this.list.setMessages(messages);
+		await this.sources.showChat(this.runtime?.chat.sessionId);
 		this.context.updatePreview();
 		this.showEmptyChat();
 	}
@@ -221,6 +240,7 @@ export class DiscoverView extends ItemView {
 		if (!(await this.active.startNew())) return;
 		await this.chatModel.follow(this.runtime?.chat.sessionId, undefined);
 		this.list.setMessages([]);
+		await this.sources.showChat(undefined);
 		this.context.updatePreview();
 		this.showEmptyChat();
 	}
@@ -233,6 +253,7 @@ export class DiscoverView extends ItemView {
 		if (replace || runtime.chat.messages.length > 0) {
 			if (!(await this.active.startNew())) return;
 			await this.chatModel.follow(runtime.chat.sessionId, undefined);
+			await this.sources.showChat(undefined);
 		}
 		this.list.setMessages([]);
 		this.showEmptyChat();
@@ -337,7 +358,7 @@ export class DiscoverView extends ItemView {
 			}
 			// A command about the whole note never sends the attached selection, so never uses it up.
 			const attachment = turn.withContext && !turn.wholeNote ? this.context.attachment : undefined;
-			if (turn.withContext) Object.assign(options, await this.context.contextFor(turn.wholeNote));
+			if (turn.withContext) options.sources = await this.context.sourcesFor(turn.wholeNote, turn.text);
 			if (controller.signal.aborted) {
 				// Stopped before anything went out: the question goes back into the input, unsent.
 				if (turn.fromInput && !turn.wholeNote && this.composer.value === "") this.composer.setValue(turn.text);
@@ -477,7 +498,7 @@ export class DiscoverView extends ItemView {
 				this.onMessage(e.message);
 				break;
 			case "prompt":
-				this.context.showPrompt(e.estimatedTokens, e.budget, e.context);
+				this.context.showPrompt(e.estimatedTokens, e.budget, e.sources);
 				break;
 			case "window":
 				this.offerWindow(e.reported);
@@ -499,8 +520,9 @@ export class DiscoverView extends ItemView {
 		this.list.upsert(message);
 		this.showEmptyChat();
 		if (message.role !== "user") return;
-		// The chat remembers the model its first message went to.
+		// The chat remembers the model its first message went to, and the sources attached so far.
 		void this.chatModel.messageSaved();
+		void this.sources.chatSaved();
 		// The answer's bubble goes right under the question, before the first token arrives.
 		if (this.sending && !this.list.isStreaming) this.list.startStreaming();
 		// The question is saved: remember its chat now, so a restart mid-answer reopens it.

@@ -38,7 +38,7 @@ export function noteFitText(note: NoteFit): string {
 	if (fit === undefined) return t("empty.noteGoes", { note: name });
 	if (fit.included === "whole") return t("empty.noteFits", { note: name });
 	if (fit.included === "none") return t("empty.noteFull", { note: name });
-	return t("empty.notePart", { note: name, percent: formatPercent(partialPercent(fit.fraction)) });
+	return t("empty.noteExcerpts", { note: name, percent: formatPercent(partialPercent(fit.fraction)) });
 }
 
 /**

@@ -3,6 +3,7 @@ import type { ChatMessage, Role } from "../../core/types";
 import { splitMarkdownBlocks } from "./markdownBlocks";
 import { MessageActions } from "./MessageActions";
 import { ThinkingBlock } from "./ThinkingBlock";
+import { SourcesLine } from "./sources/SourcesLine";
 import { renderUntrustedMarkdown } from "../safeMarkdown";
 import { t } from "../../i18n";
 import { renderAndSwap } from "../renderSwap";
@@ -54,6 +55,8 @@ export class MessageItem {
 	private streamStartedAt: number | undefined;
 	private thinkingLive = false;
 	private thinkingBlock: ThinkingBlock | undefined;
+	/** What the model was given with this answer; made when an answer first has sources. */
+	private sourcesLine: SourcesLine | undefined;
 
 	constructor(
 		parentEl: HTMLElement,
@@ -86,7 +89,15 @@ export class MessageItem {
 		this.setStopped(message.cancelled === true);
 		this.setInterrupted(message.interrupted === true);
 		this.el.toggleClass("discover-chat-message-failed", message.error !== undefined);
+		this.showSources(message);
 		this.render();
+	}
+
+	private showSources(message: ChatMessage): void {
+		const sources = message.role === "assistant" ? (message.sources ?? []) : [];
+		if (sources.length === 0 && !this.sourcesLine) return;
+		this.sourcesLine ??= new SourcesLine(this.el, this.ctx.app, this.metaEl);
+		void this.sourcesLine.update(sources, message.createdAt);
 	}
 
 	setStopped(stopped: boolean): void {

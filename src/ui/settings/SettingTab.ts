@@ -6,6 +6,7 @@ import { DEFAULT_SETTINGS, FIELD_LABELS, LIMITS, validateSettings, type Discover
 import { BudgetSection, type SettingsStore } from "./settingsBudget";
 import { ProviderSection, type SettingsAdapterFactory } from "./settingsProvider";
 import { t } from "../../i18n";
+import { vaultSearchSection } from "./settingsVaultSearch";
 
 /** The real adapter, loaded when the tab first needs it so the plugin's onload stays small. */
 
@@ -138,6 +139,7 @@ export class DiscoverSettingTab extends PluginSettingTab {
 					await this.host.saveSettings();
 				}),
 			);
+		vaultSearchSection(containerEl, this.host);
 	}
 
 	private folderSetting(containerEl: HTMLElement, field: FolderField, desc: string): void {
