@@ -1,9 +1,9 @@
 // Deutsch (German). Typed against the English catalogue (en.ts): a key English does not have is a compile
 // error; `npx tsx scripts/i18n-missing.ts de` lists the keys still missing. Terms follow Obsidian's own
 // German UI: Vault, Notiz, Einstellungen, Befehlspalette, Seitenleiste, Schlüsselbund; "du".
-import type { Translation } from "./catalogue";
+import type { Catalogue } from "./catalogue";
 
-export const de: Translation = {
+export const de: Catalogue = {
 	// Notices from loading the plugin (main.ts).
 	"plugin.notice": "Discover: {text}",
 	"plugin.settingsUnreadable": "Die Einstellungsdatei konnte nicht gelesen werden; die Standardwerte werden verwendet.",

@@ -1,9 +1,9 @@
 // Español (Spanish). Typed against the English catalogue (en.ts): a key English does not have is a compile
 // error; `npx tsx scripts/i18n-missing.ts es` lists the keys still missing. Terms follow Obsidian's own
 // Spanish UI: bóveda, nota, ajustes, paleta de comandos, barra lateral, llavero; "tú".
-import type { Translation } from "./catalogue";
+import type { Catalogue } from "./catalogue";
 
-export const es: Translation = {
+export const es: Catalogue = {
 	// Notices from loading the plugin (main.ts).
 	"plugin.notice": "Discover: {text}",
 	"plugin.settingsUnreadable": "No se pudo leer el archivo de ajustes; se usan los valores predeterminados.",

@@ -1,9 +1,9 @@
 // Français (French). Typed against the English catalogue (en.ts): a key English does not have is a compile
 // error; `npx tsx scripts/i18n-missing.ts fr` lists the keys still missing. Terms follow Obsidian's own
 // French UI: coffre, note, paramètres, palette de commandes, barre latérale, trousseau; « vous ».
-import type { Translation } from "./catalogue";
+import type { Catalogue } from "./catalogue";
 
-export const fr: Translation = {
+export const fr: Catalogue = {
 	// Notices from loading the plugin (main.ts).
 	"plugin.notice": "Discover : {text}",
 	"plugin.settingsUnreadable": "Impossible de lire le fichier de paramètres ; les valeurs par défaut sont utilisées.",

@@ -1,9 +1,9 @@
 // 日本語 (Japanese). Typed against the English catalogue (en.ts): a key English does not have is a compile
 // error. TO TRANSLATE: keys missing here show in English; `npx tsx scripts/i18n-missing.ts ja`
 // lists them, and tests/i18n/complete.test.ts fails until none remain.
-import type { Translation } from "./catalogue";
+import type { Catalogue } from "./catalogue";
 
-export const ja: Translation = {
+export const ja: Catalogue = {
 	// Notices from loading the plugin (main.ts).
 	"plugin.notice": "Discover: {text}",
 	"plugin.settingsUnreadable": "設定ファイルを読み込めなかったため、デフォルト設定を使用しています。",

@@ -1,9 +1,9 @@
 // 한국어 (Korean). Typed against the English catalogue (en.ts): a key English does not have is a compile
 // error. Obsidian's own Korean terms: 보관함 (vault), 노트, 설정, 키체인 (secret storage), 명령어 팔레트.
 // Korean has one plural form ("other"); `npx tsx scripts/i18n-missing.ts ko` lists keys still missing.
-import type { Translation } from "./catalogue";
+import type { Catalogue } from "./catalogue";
 
-export const ko: Translation = {
+export const ko: Catalogue = {
 	// Notices from loading the plugin (main.ts).
 	"plugin.notice": "Discover: {text}",
 	"plugin.settingsUnreadable": "설정 파일을 읽을 수 없어 기본값을 사용합니다.",

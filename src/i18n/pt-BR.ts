@@ -2,9 +2,9 @@
 // not have is a compile error. Obsidian's own pt-BR terms: cofre (vault), nota, configurações, chaveiro
 // (secret storage). Plural messages give one/other, plus "many" (CLDR's form for compact millions, which
 // Intl lists for pt; never chosen for a plain count) as "other".
-import type { Translation } from "./catalogue";
+import type { Catalogue } from "./catalogue";
 
-export const ptBR: Translation = {
+export const ptBR: Catalogue = {
 	// Notices from loading the plugin (main.ts).
 	"plugin.notice": "Discover: {text}",
 	"plugin.settingsUnreadable": "Não foi possível ler o arquivo de configurações; os padrões estão em uso.",

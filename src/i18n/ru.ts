@@ -1,9 +1,9 @@
 // Русский (Russian). Typed against the English catalogue (en.ts): a key English does not have is a compile
 // error. Obsidian's own Russian terms: хранилище (vault), заметка, настройки, связка ключей (secret storage).
 // Plural messages give one/few/many/other; `npx tsx scripts/i18n-missing.ts ru` lists keys still missing.
-import type { Translation } from "./catalogue";
+import type { Catalogue } from "./catalogue";
 
-export const ru: Translation = {
+export const ru: Catalogue = {
 	// Notices from loading the plugin (main.ts).
 	"plugin.notice": "Discover: {text}",
 	"plugin.settingsUnreadable": "Не удалось прочитать файл настроек; используются значения по умолчанию.",

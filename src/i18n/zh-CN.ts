@@ -1,9 +1,9 @@
 // 简体中文 (Simplified Chinese). Typed against the English catalogue (en.ts): a key English does not have is a compile
 // error. TO TRANSLATE: keys missing here show in English; `npx tsx scripts/i18n-missing.ts zh-CN`
 // lists them, and tests/i18n/complete.test.ts fails until none remain.
-import type { Translation } from "./catalogue";
+import type { Catalogue } from "./catalogue";
 
-export const zhCN: Translation = {
+export const zhCN: Catalogue = {
 	// Notices from loading the plugin (main.ts).
 	"plugin.notice": "Discover：{text}",
 	"plugin.settingsUnreadable": "无法读取设置文件，已使用默认设置。",
