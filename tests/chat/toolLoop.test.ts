@@ -8,7 +8,8 @@ import { APPROVAL_TIMEOUT_MS } from "../../src/chat/toolRound";
 import { LLMError } from "../../src/providers/errors";
 import { until, words } from "../support/chatHarness";
 import { ScriptedToolAdapter, call, manualTimers, recordingTool, type ScriptStep } from "../support/toolScript";
-import type { ChatSettings, GenerateRequest, Tool } from "../../src/core/types";
+import type { ChatSettings, GenerateRequest, PromptMessage, Tool } from "../../src/core/types";
+import { splitPoint } from "../../src/chat/recentWindow";
 import type { ToolCard } from "../../src/chat/toolCard";
 
 const SETTINGS: Partial<ChatSettings> = { maxPromptTokens: 4096, reservedResponseTokens: 256, recentMessagesToKeep: 6, minRecentMessagesToKeep: 2, systemPrompt: "Be brief." };
@@ -249,5 +250,24 @@ describe("tool results and the budget", () => {
 		await live.chat.sendMessage("Next");
 		await reloaded.chat.sendMessage("Next");
 		expect(reloaded.adapter.chatRequests[0]?.messages).toEqual(direct.chatRequests[0]?.messages);
+	});
+});
+
+describe("compaction keeps a call with its results", () => {
+	it("never splits the older block between an assistant's calls and their results", () => {
+		const c = call("read_note", { path: "A.md" });
+		const history: PromptMessage[] = [
+			{ role: "user", content: "q1" },
+			{ role: "assistant", content: "", toolCalls: [c, c] },
+			{ role: "tool", content: "r1", toolCallId: c.id },
+			{ role: "tool", content: "r2", toolCallId: c.id },
+			{ role: "assistant", content: "a1" },
+			{ role: "user", content: "q2" },
+		];
+		for (let limit = 1; limit <= history.length; limit++) {
+			const split = splitPoint(history, limit);
+			expect(history[split]?.role, `limit ${limit}`).not.toBe("tool");
+			expect(history[split - 1]?.toolCalls, `limit ${limit}`).toBeUndefined();
+		}
 	});
 });
