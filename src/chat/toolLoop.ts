@@ -32,7 +32,10 @@ export interface ToolLoopOptions {
 	enabled: boolean;
 	settings: ChatSettings;
 	timers: CheckpointTimers;
+	/** For the streaming calls' cards: silent after Stop (an abandoned stream's news is not this turn's). */
 	emit: (event: ChatEvent) => void;
+	/** For the cards of calls the loop runs: heard after Stop too, so a stopped call's card shows it ended. */
+	emitCard: (event: ChatEvent) => void;
 }
 
 export interface RoundContext {
@@ -121,7 +124,7 @@ export class ToolLoop {
 			approve: this.opts.approve ?? defaultApprover,
 			timers: this.opts.timers,
 			signal: ctx.signal,
-			onCard: (card) => this.opts.emit({ type: "tool", card }),
+			onCard: (card) => this.opts.emitCard({ type: "tool", card }),
 			record: (call, tool, outcome) => {
 				const content = fitToolResult(outcome.text, share, outcome.isError ? "write" : (tool?.access ?? "write"), query, call.id, ctx.estimate);
 				// Saved even after Stop: a call is never left without its result.

@@ -191,7 +191,7 @@ export class TurnRunner {
 		// Checkpoints save the current attempt's answer so far (text, thinking, and what it was given).
 		const newCheckpoint = (): AnswerCheckpoint => this.startCheckpoint(session.id, () => keep(streamed?.partialText ?? ""), () => ({ ...keepThought(streamed?.thinking() ?? {}), ...sent() }));
 		let checkpoint = newCheckpoint();
-		const loop = new ToolLoop({ tools: this.tools, approve: this.approve, enabled: opts.tools !== false && !this.toolless.has(model), settings, timers: this.timers, emit: setup.emit });
+		const loop = new ToolLoop({ tools: this.tools, approve: this.approve, enabled: opts.tools !== false && !this.toolless.has(model), settings, timers: this.timers, emit: setup.emit, emitCard: this.onEvent });
 		prompt = assemblePrompt(setup, prepared, text, opts, budget);
 		let contextWindow = settings.maxPromptTokens;
 		for (let attempt = 0; ; attempt++) {

@@ -198,6 +198,8 @@ describe("permission and Stop", () => {
 		const answer = await sent;
 		expect(answer.cancelled).toBe(true);
 		expect(seen?.aborted).toBe(true);
+		// The running call's card shows that it ended.
+		expect(cards().filter((c) => c.name === "read_note").pop()).toMatchObject({ state: "failed", error: "The person stopped the chat while this call ran." });
 		expect(chat.messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "tool", "assistant"]);
 		expect(chat.messages[2]?.content).toBe("search_notes result");
 		await chat.flush();
