@@ -12,6 +12,7 @@ import { estimateTokens } from "../../src/chat/tokens";
 import { ScriptedToolAdapter, recordingTool, type ScriptStep } from "../support/toolScript";
 import type { ChatSettings, PromptMessage, ToolCall } from "../../src/core/types";
 import { words } from "../support/chatHarness";
+import { fitToolResult, resultStub } from "../../src/chat/toolResults";
 
 const callArb = fc.record({
 	tool: fc.constantFrom("read_note", "read_note", "search_notes", "edit_note", "missing_tool"),
@@ -126,5 +127,24 @@ describe("tool loop properties", () => {
 			}),
 			{ numRuns: 60 },
 		);
+	});
+});
+
+describe("a tool result fitted to its share", () => {
+	it("never exceeds the share, for read results (relevance passages) and others (cut with a note)", () => {
+		fc.assert(
+			fc.property(fc.array(fc.constantFrom("plan", "budget", "the", "## Heading", "\n", "数据", "🙂", "x".repeat(30)), { maxLength: 600 }), fc.integer({ min: 0, max: 400 }), fc.constantFrom<"read" | "write">("read", "write"), (parts, share, access) => {
+				const text = parts.join(" ");
+				const fitted = fitToolResult(text, share, access, "what is the budget plan", "id", estimateTokens);
+				expect(estimateTokens(fitted)).toBeLessThanOrEqual(Math.max(share, 0));
+				if (estimateTokens(text) <= share) expect(fitted).toBe(text);
+			}),
+			{ numRuns: 200 },
+		);
+	});
+
+	it("stubs name the tool, its main argument and the result's size", () => {
+		expect(resultStub("read_note", { id: "1", name: "read_note", arguments: { path: "Projects/Plan.md" } }, 2340)).toBe("read_note Projects/Plan.md (2,340 tokens), omitted");
+		expect(resultStub("list_notes", undefined, 12)).toBe("list_notes (12 tokens), omitted");
 	});
 });
