@@ -261,9 +261,11 @@ export class TurnRunner {
 				}
 				// An answer cut off (at the size cap) is kept, marked with why; the error is still reported.
 				const partial = partialAnswer(err);
+				// After tool rounds the person's message was answered in part: it stays, with the calls
+				// and results, and the failed answer says why (a failed message would leave them orphaned).
 				const marked =
-					partial !== undefined
-						? this.recorder.answer(session, keep(partial), true, { signal, keep: true }, { ...keepThought(answer.thinking()), ...sent() }, { checkpoint, failure: err }).saved
+					partial !== undefined || loop.roundsRun > 0
+						? this.recorder.answer(session, keep(partial ?? ""), true, { signal, keep: true }, { ...keepThought(answer.thinking()), ...sent() }, { checkpoint, failure: err }).saved
 						: this.recorder.failed(session, user, err, { signal, keep: true }, checkpoint);
 				this.track(marked);
 				await untilAborted(marked, signal).catch(() => undefined);

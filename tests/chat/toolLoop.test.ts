@@ -146,6 +146,22 @@ describe("the tool loop", () => {
 	});
 });
 
+describe("a failure after tool rounds", () => {
+	it("keeps the person's message with the calls and results, and the failed answer says why", async () => {
+		const c = call("read_note", { path: "A.md" });
+		const { chat, adapter } = chatWith((_r, i) => (i === 0 ? { calls: [c] } : i === 1 ? { error: new LLMError("server", "Stub failure: server") } : { text: "ok" }), [recordingTool("read_note", "read")]);
+		await expect(chat.sendMessage("Read A")).rejects.toMatchObject({ kind: "server" });
+		expect(chat.messages.map((m) => [m.role, m.error !== undefined])).toEqual([
+			["user", false],
+			["assistant", false],
+			["tool", false],
+			["assistant", true],
+		]);
+		await chat.sendMessage("Try again");
+		expect(adapter.chatRequests[2]?.messages.slice(1).map((m) => m.role)).toEqual(["user", "assistant", "tool", "user"]);
+	});
+});
+
 describe("permission and Stop", () => {
 	it("a permission request nobody answers expires after 5 minutes as a denial (no answer)", async () => {
 		const timers = manualTimers();
