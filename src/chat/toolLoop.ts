@@ -11,6 +11,7 @@ import { defaultApprover, type ToolApprover } from "./toolCard";
 import { fitToolResult, stubOlderResults } from "./toolResults";
 import { runToolRound } from "./toolRound";
 import { turnTail } from "./turnTail";
+import { summaryMessage, uncoveredHistory } from "./transcript";
 import type { TurnRecorder } from "./turnRecorder";
 import type { ChatEvent } from "./turnPrompt";
 import type { ChatMessage, ChatSettings, GenerateRequest, GenerateResult, Session, Tool, ToolCall } from "../core/types";
@@ -23,6 +24,27 @@ export const ANSWER_NOW_NOTE = "You have used all the tool calls this message al
 
 export function isToolsUnsupported(err: unknown): boolean {
 	return err instanceof LLMError && err.kind === "bad_request" && err.toolsUnsupported === true;
+}
+
+/**
+ * What outlives a turn: the models that refused tools (later turns go without them) and the chats
+ * already told so (said once per chat).
+ */
+export class ToolRefusals {
+	private readonly models = new Set<string>();
+	private readonly told = new Set<string>();
+
+	refuses(model: string): boolean {
+		return this.models.has(model);
+	}
+
+	/** Records a refusal; true when this chat has not been told yet. */
+	note(model: string, chatId: string): boolean {
+		this.models.add(model);
+		if (this.told.has(chatId)) return false;
+		this.told.add(chatId);
+		return true;
+	}
 }
 
 export interface ToolLoopOptions {
@@ -96,9 +118,15 @@ export class ToolLoop {
 		return this.offering && Array.isArray(result.toolCalls) ? result.toolCalls : [];
 	}
 
-	/** The model cannot use tools: the turn goes on without them. */
-	withoutTools(): void {
+	/**
+	 * The server refused the tools (`toolsUnsupported`): the turn goes on once more without them,
+	 * and the chat is told once. False for any other error, or when tools were not offered.
+	 */
+	refused(err: unknown, refusals: ToolRefusals, model: string, chatId: string): boolean {
+		if (!this.offering || !isToolsUnsupported(err)) return false;
 		this.offering = false;
+		if (refusals.note(model, chatId)) this.opts.emit({ type: "warning", message: TOOLS_UNSUPPORTED_WARNING });
+		return true;
 	}
 
 	/** The instructions for the next request: with the "answer now" note once the rounds ran out (when it fits). */
@@ -136,8 +164,9 @@ export class ToolLoop {
 	}
 
 	/**
-	 * Each result's share: what the prompt leaves beside the instructions, the message and this
-	 * turn's calls with every earlier result stubbed, split evenly among this round's calls.
+	 * Each result's share: what the prompt leaves beside the instructions, the message, the
+	 * conversation's reserve and this turn's calls with every earlier result stubbed, split evenly
+	 * among this round's calls.
 	 */
 	private resultShare(calls: readonly ToolCall[], ctx: RoundContext): number {
 		const { estimate, session } = ctx;
@@ -145,7 +174,18 @@ export class ToolLoop {
 		const stubbed = stubOlderResults([tail], 0, Infinity, estimate).parts[0] ?? [];
 		let used = fixedCost(this.opts.settings.systemPrompt, undefined, ctx.user.content, estimate);
 		for (const m of stubbed) used += promptMessageCost(m, estimate);
+		// The conversation keeps some room (up to a quarter of the budget): one large read must not
+		// force the whole chat into a summary.
+		used += Math.min(this.conversationCost(ctx), Math.floor(ctx.promptBudget / 4));
 		for (const call of calls) used += promptMessageCost({ role: "tool", content: "", name: call.name }, estimate);
 		return Math.max(0, Math.floor((ctx.promptBudget - used) / Math.max(1, calls.length)));
+	}
+
+	/** The conversation before this turn as it would go now: its summary and the messages after it. */
+	private conversationCost(ctx: RoundContext): number {
+		const messages = ctx.session.messages;
+		let cost = ctx.estimate(summaryMessage(messages)?.content ?? "");
+		for (const m of uncoveredHistory(messages, messages.lastIndexOf(ctx.user))) cost += promptMessageCost(m, ctx.estimate);
+		return cost;
 	}
 }

@@ -19,7 +19,7 @@ import { AnswerCheckpoint, touching, type CheckpointTimers } from "./answerCheck
 import { TurnRecorder } from "./turnRecorder";
 import { assemblePrompt, prepareHistory, type ChatEvent, type TurnSetup } from "./turnPrompt";
 import type { ChatMessage, ChatSettings, ContextSource, LLMAdapter, Session, SourceFit, Tool } from "../core/types";
-import { ToolLoop, TOOLS_UNSUPPORTED_WARNING, isToolsUnsupported } from "./toolLoop";
+import { ToolLoop, ToolRefusals } from "./toolLoop";
 import type { ToolApprover } from "./toolCard";
 import { checkAnswer, checkTurnFits, ignoredAfterStop, rethrowAsStopped } from "./turnChecks";
 
@@ -101,10 +101,7 @@ export class TurnRunner {
 	private readonly saving = new Set<Promise<void>>();
 	private readonly tools: readonly Tool[];
 	private readonly approve: ToolApprover | undefined;
-	/** Models that refused tools: later turns go without them. */
-	private readonly toolless = new Set<string>();
-	/** Chats already told that their model cannot use tools (said once per chat). */
-	private readonly toldToolless = new Set<string>();
+	private readonly refusals = new ToolRefusals();
 
 	constructor(opts: TurnRunnerOptions) {
 		this.chat = opts.chat;
@@ -191,7 +188,7 @@ export class TurnRunner {
 		// Checkpoints save the current attempt's answer so far (text, thinking, and what it was given).
 		const newCheckpoint = (): AnswerCheckpoint => this.startCheckpoint(session.id, () => keep(streamed?.partialText ?? ""), () => ({ ...keepThought(streamed?.thinking() ?? {}), ...sent() }));
 		let checkpoint = newCheckpoint();
-		const loop = new ToolLoop({ tools: this.tools, approve: this.approve, enabled: opts.tools !== false && !this.toolless.has(model), settings, timers: this.timers, emit: setup.emit, emitCard: this.onEvent });
+		const loop = new ToolLoop({ tools: this.tools, approve: this.approve, enabled: opts.tools !== false && !this.refusals.refuses(model), settings, timers: this.timers, emit: setup.emit, emitCard: this.onEvent });
 		prompt = assemblePrompt(setup, prepared, text, opts, budget);
 		let contextWindow = settings.maxPromptTokens;
 		for (let attempt = 0; ; attempt++) {
@@ -227,14 +224,8 @@ export class TurnRunner {
 			} catch (caught) {
 				let err = caught;
 				if (isAbort(err, signal)) return this.finishStopped(session, keep(answer.partialText), { ...keepThought(answer.thinking()), ...sent() }, checkpoint);
-				if (loop.offered && isToolsUnsupported(err)) {
-					// The model cannot use tools: the same turn once more without them, said once per chat.
-					loop.withoutTools();
-					this.toolless.add(model);
-					if (!this.toldToolless.has(session.id)) {
-						this.toldToolless.add(session.id);
-						setup.emit({ type: "warning", message: TOOLS_UNSUPPORTED_WARNING });
-					}
+				// The model cannot use tools: the same turn once more without them.
+				if (loop.refused(err, this.refusals, model, session.id)) {
 					attempt = -1;
 					continue;
 				}

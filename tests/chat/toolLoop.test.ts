@@ -240,6 +240,17 @@ describe("tool results and the budget", () => {
 		expect(adapter.chatRequests).toHaveLength(2);
 	});
 
+	it("a large read leaves the conversation its room: earlier turns are not summarized to make space for it", async () => {
+		const read = recordingTool("read_note", "read", () => big(400));
+		const { chat, adapter } = chatWith((req, i) => (req.messages[req.messages.length - 1]?.content === "Read the big note" && i === 4 ? { calls: [call("read_note", { path: "Big.md" })] } : { text: `Answer ${i}: ${words(60, "detail")}` }), [read]);
+		for (let i = 0; i < 4; i++) await chat.sendMessage(`Question ${i}: ${words(60, "context")}`);
+		await chat.sendMessage("Read the big note");
+		expect(read.runs).toHaveLength(1);
+		expect(adapter.requests.filter((r) => r.purpose === "summary")).toEqual([]);
+		const last = adapter.chatRequests[adapter.chatRequests.length - 1];
+		for (let i = 0; i < 4; i++) expect(last?.messages.some((m) => m.content.startsWith(`Question ${i}:`))).toBe(true);
+	});
+
 	it("stubs older tool results before any conversation text is summarized", async () => {
 		const read = recordingTool("read_note", "read", () => big(60));
 		const { chat, adapter } = chatWith((_r, i) => (i % 2 === 0 ? { calls: [call("read_note", { path: `Projects/Plan${i}.md` })] } : { text: `Answer ${i}.` }), [read]);
