@@ -14,6 +14,7 @@ const MODULES: readonly BenchModule[] = [
 	{ file: "tokens.ts", exportName: "runTokenBench", title: "Token estimator" },
 	{ file: "sessions.ts", exportName: "runSessionBench", title: "Session store" },
 	{ file: "engine.ts", exportName: "runEngineBench", title: "Chat engine" },
+	{ file: "toolLoop.ts", exportName: "runToolLoopBench", title: "Tool loop overhead per round" },
 	{ file: "checkpoint.ts", exportName: "runCheckpointBench", title: "Checkpoints of a streaming answer" },
 	{ file: "providers.ts", exportName: "runProviderBench", title: "Providers" },
 	{ file: "limits.ts", exportName: "runLimitsBench", title: "Hostile and broken servers" },

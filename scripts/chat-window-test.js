@@ -18,6 +18,8 @@ import {
 } from "../src/headless.ts";
 // The same scriptable stub the unit tests use: records requests, streams in pieces, fails on demand.
 import { StubAdapter } from "../tests/support/stubAdapter.ts";
+// A model that follows a script of tool calls, and tools that record their runs.
+import { ScriptedToolAdapter, recordingTool } from "../tests/support/toolScript.ts";
 
 const SETTINGS = { maxPromptTokens: 2048, reservedResponseTokens: 256, recentMessagesToKeep: 6, minRecentMessagesToKeep: 2, systemPrompt: "Be brief." };
 const CAP = safeBudget(SETTINGS.maxPromptTokens - SETTINGS.reservedResponseTokens);
@@ -215,6 +217,50 @@ const scenarios = {
 			const strip = (rs) => JSON.stringify(rs.map((r) => [r.purpose, r.messages, r.maxTokens, r.contextWindow]));
 			check(strip(first.adapter.requests.slice(before)) === strip(second.adapter.requests), "the reloaded session sent a different prompt");
 			return `${first.chat.messages.length} messages, summary covers up to ${first.chat.messages.findIndex((m) => m.id === first.chat.messages[0].summaryOf)}`;
+		} finally {
+			await rm(dir, { recursive: true, force: true });
+		}
+	},
+
+	async "tools: search, read (large, fitted), a declined write, then an answer; saved whole and reloaded to the same next prompt"() {
+		const dir = await mkdtemp(join(tmpdir(), "discover-tools-"));
+		try {
+			const note = Array.from({ length: 120 }, (_, i) => `## Part ${i}\n${words(40, i % 9 === 4 ? "budget" : "filler")}`).join("\n\n");
+			const tools = [
+				recordingTool("search_notes", "read", () => "Projects/Plan.md: the plan, with its budget"),
+				recordingTool("read_note", "read", () => note),
+				recordingTool("edit_note", "write", () => "edited"),
+			];
+			const script = (_req, i) =>
+				[
+					{ text: "Searching.", calls: [{ id: "c1", name: "search_notes", arguments: { query: "budget" } }] },
+					{ text: "", calls: [{ id: "c2", name: "read_note", arguments: { path: "Projects/Plan.md" } }, { id: "c3", name: "edit_note", arguments: { path: "Projects/Plan.md", append: "x" } }] },
+				][i] ?? { text: "The budget is in part 4." };
+			const adapter = new ScriptedToolAdapter(script);
+			const sessions = new SessionManager(new NodeFileStore(join(dir, "a")), { onWarning: () => undefined });
+			const events = [];
+			const chat = new ChatService({ adapter, sessions, settings: SETTINGS, tools, onEvent: (e) => events.push(e) });
+			const answer = await chat.sendMessage("Where is the budget?");
+			check(answer.content === "The budget is in part 4.", `unexpected answer: ${answer.content}`);
+			check(chat.messages.map((m) => m.role).join(",") === "user,assistant,tool,assistant,tool,tool,assistant", `unexpected transcript: ${chat.messages.map((m) => m.role).join(",")}`);
+			check(tools[2].runs.length === 0, "the write tool ran without permission");
+			check(chat.messages[5].content === "The person declined this call.", "the denial was not reported to the model");
+			check(chat.messages[4].content.length < note.length / 2 && chat.messages[4].content.includes("budget"), "the large read was not fitted by relevance");
+			for (const r of adapter.chatRequests) check(estimatePromptTokens(r.messages) <= CAP, "a prompt exceeds the cap");
+			const states = events.filter((e) => e.type === "tool").map((e) => e.card.state);
+			check(["input", "waiting", "running", "done", "failed"].every((s) => states.includes(s)), `missing card states: ${[...new Set(states)].join(",")}`);
+			await chat.flush();
+			await cp(join(dir, "a"), join(dir, "b"), { recursive: true });
+			const again = new ScriptedToolAdapter(() => ({ text: "x" }));
+			const reloaded = new ChatService({ adapter: again, sessions: new SessionManager(new NodeFileStore(join(dir, "b")), { onWarning: () => undefined }), settings: SETTINGS, tools });
+			await reloaded.loadSession(chat.sessionId);
+			check(JSON.stringify(reloaded.messages) === JSON.stringify(chat.messages), "the loop differs after reload");
+			const live = new ScriptedToolAdapter(() => ({ text: "x" }));
+			chat.setAdapter(live);
+			await chat.sendMessage("Thanks");
+			await reloaded.sendMessage("Thanks");
+			check(JSON.stringify(live.chatRequests[0].messages) === JSON.stringify(again.chatRequests[0].messages), "the reloaded chat sent a different prompt");
+			return `${adapter.chatRequests.length} model requests, ${tools[0].runs.length + tools[1].runs.length} tools run, 1 declined; largest prompt ${Math.max(...adapter.chatRequests.map((r) => estimatePromptTokens(r.messages)))} of ${CAP} tokens`;
 		} finally {
 			await rm(dir, { recursive: true, force: true });
 		}

@@ -14,6 +14,8 @@ export type {
 	SentPassage,
 	Session,
 	SourceFit,
+	Tool,
+	ToolApproval,
 	ToolCall,
 	ToolCallProgress,
 	ToolSpec,
@@ -48,7 +50,11 @@ export type {
 } from "./providers";
 export { DEFAULT_CHAT_SETTINGS } from "./core/types";
 export { ChatService } from "./chat/ChatService";
-export type { ChatEvent, ChatServiceOptions, CheckpointTimers, PromptPreview, SendOptions } from "./chat/ChatService";
+export type { ChatEvent, ChatServiceOptions, CheckpointTimers, PromptPreview, SendOptions, ToolCard, ToolCardState } from "./chat/ChatService";
+// The tool loop: its messages to the model and the permission timeout.
+export { TOOLS_UNSUPPORTED_WARNING, ANSWER_NOW_NOTE } from "./chat/toolLoop";
+export { APPROVAL_TIMEOUT_MS, declined } from "./chat/toolRound";
+export { DEFAULT_MAX_TOOL_ROUNDS } from "./chat/chatSettings";
 export { ChatError, chatErrorCode } from "./chat/errors";
 export type { ChatErrorCode, ChatErrorDetails } from "./chat/errors";
 export { buildPrompt, composeSystemMessage } from "./chat/prompt";

@@ -11,13 +11,14 @@ import type { ChatEvent } from "./turnPrompt";
 import { TurnRunner, type SendOptions } from "./turnRunner";
 import { defaultSourceFitter } from "./defaultFitter";
 import type { SourceFitter } from "./sourceFitter";
-import type { ChatMessage, ChatSettings, ContextSource, LLMAdapter, Session } from "../core/types";
+import type { ChatMessage, ChatSettings, ContextSource, LLMAdapter, Session, Tool, ToolApproval, ToolCall } from "../core/types";
 import { stoppedBeforeSending } from "./turnChecks";
 
 export type { CheckpointTimers } from "./answerCheckpoint";
 export type { PromptPreview } from "./preview";
 export type { ChatEvent } from "./turnPrompt";
 export type { SendOptions } from "./turnRunner";
+export type { ToolCard, ToolCardState } from "./toolCard";
 
 export interface ChatServiceOptions {
 	adapter: LLMAdapter;
@@ -32,6 +33,13 @@ export interface ChatServiceOptions {
 	onEvent?: (event: ChatEvent) => void;
 	/** Fits a source larger than its share of the budget (default: defaultSourceFitter). */
 	sourceFitter?: SourceFitter;
+	/** Tools the model may call during a turn (none by default). */
+	tools?: Tool[];
+	/**
+	 * Asks the person about a call (default: read tools allowed, write tools declined). A denial's
+	 * reason goes to the model ("The person declined: …"); no answer within 5 minutes is a denial.
+	 */
+	approve?: (call: ToolCall, tool: Tool) => Promise<ToolApproval>;
 }
 
 /** How long flush() (the app closing) waits for answers still being saved. */
@@ -88,6 +96,8 @@ export class ChatService {
 					console.error("Discover: chat event listener failed", err);
 				}
 			},
+			tools: opts.tools,
+			approve: opts.approve,
 		});
 	}
 

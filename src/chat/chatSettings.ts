@@ -15,6 +15,9 @@ export const BUDGET_LIMITS = {
 	promptRoom: 128,
 } as const;
 
+/** Rounds of tool calls in one turn when the settings name none. */
+export const DEFAULT_MAX_TOOL_ROUNDS = 8;
+
 /** B, the prompt budget: the window less what is kept for the answer (before the safety margin). */
 export function promptBudget(settings: Pick<ChatSettings, "maxPromptTokens" | "reservedResponseTokens">): number {
 	return settings.maxPromptTokens - settings.reservedResponseTokens;
@@ -36,5 +39,8 @@ export function normalizeChatSettings(partial: Partial<ChatSettings> = {}, base:
 	const recentMessagesToKeep = Math.max(0, whole(partial.recentMessagesToKeep, base.recentMessagesToKeep));
 	const minRecentMessagesToKeep = Math.min(recentMessagesToKeep, Math.max(0, whole(partial.minRecentMessagesToKeep, base.minRecentMessagesToKeep)));
 	const systemPrompt = typeof partial.systemPrompt === "string" ? partial.systemPrompt : base.systemPrompt;
-	return { maxPromptTokens, reservedResponseTokens, recentMessagesToKeep, minRecentMessagesToKeep, systemPrompt };
+	const normalized: ChatSettings = { maxPromptTokens, reservedResponseTokens, recentMessagesToKeep, minRecentMessagesToKeep, systemPrompt };
+	const rounds = partial.maxToolRounds ?? base.maxToolRounds;
+	if (rounds !== undefined) normalized.maxToolRounds = Math.min(100, Math.max(0, whole(rounds, DEFAULT_MAX_TOOL_ROUNDS)));
+	return normalized;
 }

@@ -33,8 +33,10 @@ export interface PromptInput {
 	summary?: string;
 	/** Earlier user/assistant messages, oldest first, without the current message. */
 	history: readonly PromptMessage[];
-	/** The person's new message; it appears exactly once, last. */
+	/** The person's new message; it appears exactly once, last (before `after`). */
 	current: string;
+	/** This turn's tool calls and their results so far, after the person's message. */
+	after?: readonly PromptMessage[];
 	/** Estimated tokens available to the whole prompt. */
 	budget: number;
 	estimate?: EstimateFn;
@@ -77,6 +79,7 @@ function assemble(input: PromptInput, contextBlock: string, history: readonly Pr
 	if (system !== "") messages.push({ role: "system", content: system });
 	for (const m of history) messages.push(toPromptMessage(m));
 	messages.push({ role: "user", content: input.current });
+	for (const m of input.after ?? []) messages.push(toPromptMessage(m));
 	return messages;
 }
 

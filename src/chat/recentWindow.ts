@@ -89,9 +89,19 @@ export function summaryAllowance(summaryMaxTokens: number, estimate: EstimateFn)
 export function splitPoint(history: readonly PromptMessage[], limit: number): number {
 	if (limit <= 0) return 0;
 	for (let j = limit; j >= Math.max(1, limit - 8); j--) {
-		if (history[j - 1]?.role === "assistant") return j;
+		const before = history[j - 1];
+		if ((before?.role === "assistant" || before?.role === "tool") && keepsCallsWhole(history, j)) return j;
 	}
-	return limit;
+	// A tool call and its results are one unit: never cut between them, not even for a summary.
+	for (let j = limit; j > 0; j--) if (keepsCallsWhole(history, j)) return j;
+	return 0;
+}
+
+/** Cutting before `j` leaves every call with its results: no result at `j`, no calls just before it. */
+export function keepsCallsWhole(history: readonly PromptMessage[], j: number): boolean {
+	if (history[j]?.role === "tool") return false;
+	const before = history[j - 1];
+	return before === undefined || before.toolCalls === undefined || before.toolCalls.length === 0;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { GenerateRequest, GenerateResult, SourceFit } from "../core/types";
+import type { GenerateRequest, GenerateResult, SourceFit, ToolCall } from "../core/types";
 
 /** The caller's streaming listeners (SendOptions). */
 export interface AnswerListeners {
@@ -16,6 +16,8 @@ export interface ThinkingRecord {
 /** Everything an answer saves beside its text: its thinking and what it was given. */
 export interface AnswerExtras extends ThinkingRecord {
 	sources?: SourceFit[];
+	/** The calls the answer made (a round of the tool loop). */
+	toolCalls?: ToolCall[];
 }
 
 /**

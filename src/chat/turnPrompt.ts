@@ -5,8 +5,10 @@ import type { EstimateFn } from "./promptCost";
 import { buildPrompt, type BuiltPrompt } from "./prompt";
 import { isAbort } from "./summarizer";
 import { summaryMessage, uncoveredHistory } from "./transcript";
+import { fitTurnMessages, turnTail } from "./turnTail";
 import type { TurnRecorder } from "./turnRecorder";
 import type { SourceFitter } from "./sourceFitter";
+import type { ToolCard } from "./toolCard";
 import type { ChatMessage, ChatSettings, ContextSource, LLMAdapter, PromptMessage, Session, SourceFit } from "../core/types";
 
 /** What `ChatService.onEvent` receives while a turn runs. */
@@ -17,6 +19,8 @@ export type ChatEvent =
 	| { type: "message"; message: ChatMessage }
 	/** `context`: the active note's fit (as before); `sources`: every source's, in prompt order. */
 	| { type: "prompt"; estimatedTokens: number; budget: number; context: ContextInclusion; sources: SourceFit[] }
+	/** A tool call's card changed: its arguments streaming, waiting, running, done or failed. */
+	| { type: "tool"; card: ToolCard }
 	/**
 	 * The server said the prompt was too long and named its real window, smaller than the
 	 * configured context size (`maxPromptTokens`): the panel offers to use `reported` instead.
@@ -43,6 +47,8 @@ export interface PreparedHistory {
 	summary?: string;
 	recent: PromptMessage[];
 	compacted: boolean;
+	/** This turn's tool calls and results so far (older results possibly stubbed), after the person's message. */
+	after: PromptMessage[];
 }
 
 async function saveSummary(setup: TurnSetup, session: Session, result: CompactionResult): Promise<void> {
@@ -65,12 +71,19 @@ export async function prepareHistory(
 	includeHistory: boolean,
 	force: boolean,
 ): Promise<PreparedHistory | "aborted"> {
-	if (!includeHistory) return { recent: [], compacted: false };
 	const { settings, signal } = setup;
+	// Looked up each time: a summary saved by an earlier attempt shifts the message by one.
+	const at = session.messages.lastIndexOf(user);
+	const tail = turnTail(session.messages, at);
+	const base = { tail, systemPrompt: settings.systemPrompt, current: user.content, budget: budget.prompt, estimate: setup.estimate };
+	// Without history (one-shot commands, or when the history could not be prepared) the tail still fits.
+	const alone = (): PromptMessage[] => fitTurnMessages({ ...base, history: [], previousSummary: undefined }).after;
+	if (!includeHistory) return { recent: [], compacted: false, after: alone() };
 	try {
 		const previous = summaryMessage(session.messages);
-		// Looked up each time: a summary saved by an earlier attempt shifts the message by one.
-		const history = uncoveredHistory(session.messages, session.messages.lastIndexOf(user));
+		// Older tool results become stubs before any conversation text is summarized.
+		const turn = fitTurnMessages({ ...base, history: uncoveredHistory(session.messages, at), previousSummary: previous?.content });
+		const history = turn.history;
 		const keep = force ? settings.minRecentMessagesToKeep : settings.recentMessagesToKeep;
 		// Raced with Stop: a summary request that never answers must not hold the turn.
 		const compaction = compactHistory({
@@ -80,7 +93,8 @@ export async function prepareHistory(
 			history,
 			current: user.content,
 			settings: { recentMessagesToKeep: keep, minRecentMessagesToKeep: settings.minRecentMessagesToKeep },
-			budget,
+			// This turn's calls and results come after the message: the history gets what they leave.
+			budget: { ...budget, prompt: budget.prompt - turn.afterCost },
 			estimate: setup.estimate,
 			signal,
 			onStatus: (status) => {
@@ -90,12 +104,12 @@ export async function prepareHistory(
 		const result = await untilAborted(compaction, signal);
 		await saveSummary(setup, session, result);
 		const compacted = result.summaryOf !== undefined || result.condensedCount > 0 || result.lastResort;
-		return { summary: result.summary, recent: result.recent, compacted };
+		return { summary: result.summary, recent: result.recent, compacted, after: turn.after };
 	} catch (err) {
 		if (isAbort(err, signal)) return "aborted";
 		const why = err instanceof Error ? err.message : String(err);
 		setup.emit({ type: "warning", message: `Earlier messages could not be prepared (${why}), so this message was sent without them.` });
-		return { recent: [], compacted: false };
+		return { recent: [], compacted: false, after: alone() };
 	}
 }
 
@@ -121,6 +135,7 @@ export function assemblePrompt(
 		summary: prepared.summary,
 		history: prepared.recent,
 		current: text,
+		after: prepared.after,
 		budget: budget.prompt,
 		estimate: setup.estimate,
 	});

@@ -8,7 +8,7 @@ import { ChatError } from "./errors";
 import type { AnswerExtras } from "./streamedAnswer";
 import { isAbort } from "./summarizer";
 import { summaryMessage } from "./transcript";
-import type { ChatMessage, Session } from "../core/types";
+import type { ChatMessage, Session, ToolCall } from "../core/types";
 
 export interface TurnRecorderOptions {
 	sessions: SessionManager;
@@ -98,6 +98,7 @@ export class TurnRecorder {
 		if (thought.thinking !== undefined) answer.thinking = thought.thinking;
 		if (thought.thinkingMs !== undefined) answer.thinkingMs = thought.thinkingMs;
 		if (thought.sources !== undefined) answer.sources = thought.sources;
+		if (thought.toolCalls !== undefined && thought.toolCalls.length > 0) answer.toolCalls = thought.toolCalls;
 		if (how.failure !== undefined) answer.error = reason(how.failure).slice(0, 300);
 		session.messages.push(answer);
 		this.opts.onMessage(answer);
@@ -106,6 +107,21 @@ export class TurnRecorder {
 			this.opts.onWarning(`The answer could not be saved: ${reason(err)}`);
 		});
 		return { message: answer, saved };
+	}
+
+	/**
+	 * Adds one tool result in memory at once, right after its call (or the results before it);
+	 * `saved` settles when it is on disk (a failed save is a warning: the result is still sent).
+	 */
+	toolResult(session: Session, call: ToolCall, content: string, isError: boolean, save: WriteOptions): { message: ChatMessage; saved: Promise<void> } {
+		const message: ChatMessage = { id: newId(this.opts.now()), role: "tool", content, toolCallId: call.id, name: call.name, createdAt: this.iso() };
+		if (isError) message.isError = true;
+		session.messages.push(message);
+		this.opts.onMessage(message);
+		const saved = this.opts.sessions.appendMessage(session.id, message, save).catch((err: unknown) => {
+			this.opts.onWarning(`A tool result could not be saved: ${reason(err)}`);
+		});
+		return { message, saved };
 	}
 
 	/**

@@ -18,7 +18,9 @@ import { StreamedAnswer, type AnswerExtras, type ThinkingRecord } from "./stream
 import { AnswerCheckpoint, touching, type CheckpointTimers } from "./answerCheckpoint";
 import { TurnRecorder } from "./turnRecorder";
 import { assemblePrompt, prepareHistory, type ChatEvent, type TurnSetup } from "./turnPrompt";
-import type { ChatMessage, ChatSettings, ContextSource, LLMAdapter, Session, SourceFit } from "../core/types";
+import type { ChatMessage, ChatSettings, ContextSource, LLMAdapter, Session, SourceFit, Tool } from "../core/types";
+import { ToolLoop, ToolRefusals } from "./toolLoop";
+import type { ToolApprover } from "./toolCard";
 import { checkAnswer, checkTurnFits, ignoredAfterStop, rethrowAsStopped } from "./turnChecks";
 
 export interface SendOptions {
@@ -39,6 +41,8 @@ export interface SendOptions {
 	onThinking?: (delta: string) => void;
 	/** What `onToken` passed so far was thinking after all: drop it (it comes to `onThinking` next). */
 	onTextRetracted?: () => void;
+	/** false: no tools are offered for this send (the chat's switch, slash commands). Default: the chat's tools. */
+	tools?: boolean;
 }
 
 /**
@@ -67,6 +71,9 @@ export interface TurnRunnerOptions {
 	now: () => number;
 	timers: CheckpointTimers;
 	onEvent: (event: ChatEvent) => void;
+	/** The tools the model may call, and who allows them (default: read tools run, write tools are declined). */
+	tools?: readonly Tool[];
+	approve?: ToolApprover;
 }
 
 /** How long a stopped turn waits for its partial answer to be saved before it ends anyway. */
@@ -92,6 +99,9 @@ export class TurnRunner {
 	private checkpoint: AnswerCheckpoint | undefined;
 	/** Answers still being saved after their turn ended (a store that is slow or hangs). */
 	private readonly saving = new Set<Promise<void>>();
+	private readonly tools: readonly Tool[];
+	private readonly approve: ToolApprover | undefined;
+	private readonly refusals = new ToolRefusals();
 
 	constructor(opts: TurnRunnerOptions) {
 		this.chat = opts.chat;
@@ -103,6 +113,8 @@ export class TurnRunner {
 		this.now = opts.now;
 		this.timers = opts.timers;
 		this.onEvent = opts.onEvent;
+		this.tools = opts.tools ?? [];
+		this.approve = opts.approve;
 		this.recorder = new TurnRecorder({
 			sessions: this.sessions,
 			now: this.now,
@@ -174,7 +186,9 @@ export class TurnRunner {
 		// What the answer records about its sources: the prompt's fits (none when no source was given).
 		const sent = (): { sources?: SourceFit[] } => (prompt !== undefined && prompt.sources.length > 0 ? { sources: prompt.sources } : {});
 		// Checkpoints save the current attempt's answer so far (text, thinking, and what it was given).
-		const checkpoint = this.startCheckpoint(session.id, () => keep(streamed?.partialText ?? ""), () => ({ ...keepThought(streamed?.thinking() ?? {}), ...sent() }));
+		const newCheckpoint = (): AnswerCheckpoint => this.startCheckpoint(session.id, () => keep(streamed?.partialText ?? ""), () => ({ ...keepThought(streamed?.thinking() ?? {}), ...sent() }));
+		let checkpoint = newCheckpoint();
+		const loop = new ToolLoop({ tools: this.tools, approve: this.approve, enabled: opts.tools !== false && !this.refusals.refuses(model), settings, timers: this.timers, emit: setup.emit, emitCard: this.onEvent });
 		prompt = assemblePrompt(setup, prepared, text, opts, budget);
 		let contextWindow = settings.maxPromptTokens;
 		for (let attempt = 0; ; attempt++) {
@@ -186,16 +200,35 @@ export class TurnRunner {
 					maxTokens: settings.reservedResponseTokens,
 					contextWindow,
 					signal,
+					...loop.requestPart(),
 					// After Stop, what the person saw is the partial answer: late tokens and thinking are dropped.
 					...touching(ignoredAfterStop(answer.request, signal), checkpoint),
 				});
 				const result = await untilAborted(request, signal);
 				checkAnswer(result);
 				this.observeUsage(model, settings, prompt, result.usage?.promptTokens);
-				return await this.finishAnswered(session, keep(answer.finalText(result)), { ...keepThought(answer.thinking(result)), ...sent() }, signal, checkpoint);
+				const calls = loop.callsOf(result);
+				if (calls.length === 0) return await this.finishAnswered(session, keep(answer.finalText(result)), { ...keepThought(answer.thinking(result)), ...sent() }, signal, checkpoint);
+				// A round: the answer with its calls is saved, then each call's result, then the model goes on.
+				const called = this.recorder.answer(session, keep(answer.finalText(result)), false, { signal, keep: true }, { ...keepThought(answer.thinking(result)), ...sent(), toolCalls: calls }, { checkpoint });
+				this.track(called.saved);
+				const ctx = { session, user, estimate, promptBudget: budget.prompt, recorder: this.recorder, signal, track: (saved: Promise<void>) => this.track(saved) };
+				if ((await loop.runRound(calls, ctx)) === "stopped" || signal.aborted) return this.finishStopped(session, "");
+				checkpoint = newCheckpoint();
+				const roundSetup: TurnSetup = { ...setup, settings: { ...settings, systemPrompt: loop.systemPromptFor(settings, text, budget.prompt, estimate) } };
+				prepared = await prepareHistory(roundSetup, session, user, budget, includeHistory, false);
+				if (prepared === "aborted") return this.finishStopped(session, "", {}, checkpoint);
+				prompt = assemblePrompt(roundSetup, prepared, text, opts, budget);
+				attempt = -1;
+				continue;
 			} catch (caught) {
 				let err = caught;
 				if (isAbort(err, signal)) return this.finishStopped(session, keep(answer.partialText), { ...keepThought(answer.thinking()), ...sent() }, checkpoint);
+				// The model cannot use tools: the same turn once more without them.
+				if (loop.refused(err, this.refusals, model, session.id)) {
+					attempt = -1;
+					continue;
+				}
 				const overflowed = errorKind(err) === "context_overflow";
 				if (overflowed) this.observeSurprise(model, settings, prompt, overflowReportOf(err));
 				if (overflowed && attempt === 0) {
@@ -219,9 +252,11 @@ export class TurnRunner {
 				}
 				// An answer cut off (at the size cap) is kept, marked with why; the error is still reported.
 				const partial = partialAnswer(err);
+				// After tool rounds the person's message was answered in part: it stays, with the calls
+				// and results, and the failed answer says why (a failed message would leave them orphaned).
 				const marked =
-					partial !== undefined
-						? this.recorder.answer(session, keep(partial), true, { signal, keep: true }, { ...keepThought(answer.thinking()), ...sent() }, { checkpoint, failure: err }).saved
+					partial !== undefined || loop.roundsRun > 0
+						? this.recorder.answer(session, keep(partial ?? ""), true, { signal, keep: true }, { ...keepThought(answer.thinking()), ...sent() }, { checkpoint, failure: err }).saved
 						: this.recorder.failed(session, user, err, { signal, keep: true }, checkpoint);
 				this.track(marked);
 				await untilAborted(marked, signal).catch(() => undefined);

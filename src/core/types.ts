@@ -12,6 +12,17 @@ export interface ToolSpec {
 	parameters: Record<string, unknown>;
 }
 
+/** A tool the engine can run for the model: its spec, whether it reads or writes, and how to run it. */
+export interface Tool extends ToolSpec {
+	/** Read tools run without asking by default; write tools ask every time. */
+	access: "read" | "write";
+	/** The result as text for the model. A throw becomes an error result for the model; the turn goes on. */
+	run(args: Record<string, unknown>, ctx: { signal: AbortSignal }): Promise<string>;
+}
+
+/** The person's answer to a call: allow it, or decline it (with a reason the model is told). */
+export type ToolApproval = "allow" | "deny" | { deny: string };
+
 /** A call the model asked for. */
 export interface ToolCall {
 	/** The provider's call id (Ollama may send none: the adapter makes a unique one). */
@@ -210,6 +221,8 @@ export interface ChatSettings {
 	minRecentMessagesToKeep: number;
 	/** System instructions sent first in every prompt. */
 	systemPrompt: string;
+	/** Rounds of tool calls one turn may make before the model must answer with what it has (default 8). */
+	maxToolRounds?: number;
 }
 
 export const DEFAULT_CHAT_SETTINGS: ChatSettings = {

@@ -11,7 +11,8 @@ export type SendKey = (typeof SEND_KEYS)[number];
 /** The version written by this code; migrateSettings brings older data up to it. */
 export const SETTINGS_VERSION = 1;
 
-export interface DiscoverSettings extends ChatSettings {
+// The tool rounds are not a saved setting yet (the engine's default holds until the panel offers tools).
+export interface DiscoverSettings extends Omit<ChatSettings, "maxToolRounds"> {
 	provider: ProviderName;
 	/** The server's address; for OpenAI-compatible servers it includes `/v1`. */
 	baseUrl: string;

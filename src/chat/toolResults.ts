@@ -1,0 +1,86 @@
+// Tool results against the budget: a result is fitted to its share when it arrives (and saved as
+// fitted, so a reload sends exactly what the model saw), and older results become one-line stubs
+// before any conversation text is summarized. Both are deterministic functions of the saved
+// session, so the prompt after a reload is the prompt without one.
+import { fitSource } from "../context/relevanceFit";
+import { promptMessageCost, type EstimateFn } from "./promptCost";
+import { truncateToTokens } from "./textFit";
+import type { PromptMessage, ToolCall } from "../core/types";
+
+const CUT_NOTE = (total: number): string => `\n[Result cut: the first part of ${formatTokens(total)} tokens is shown.]`;
+
+export function formatTokens(n: number): string {
+	return Math.round(n).toLocaleString("en-US");
+}
+
+/** The argument a stub names: the path, query or first short string the call was given. */
+export function mainArgument(call: ToolCall | undefined): string {
+	if (call === undefined) return "";
+	const args = call.arguments;
+	for (const key of ["path", "query", "folder", "tag", "name"]) {
+		const value = args[key];
+		if (typeof value === "string" && value !== "") return value.slice(0, 120);
+	}
+	for (const value of Object.values(args)) if (typeof value === "string" && value !== "") return value.slice(0, 120);
+	return "";
+}
+
+/** "read_note Projects/Plan.md (2,340 tokens), omitted": what stands in for an older result. */
+export function resultStub(name: string, call: ToolCall | undefined, tokens: number): string {
+	const arg = mainArgument(call);
+	return `${name}${arg !== "" ? ` ${arg}` : ""} (${formatTokens(tokens)} tokens), omitted`;
+}
+
+/**
+ * A result brought within `share` tokens. Read tools keep the passages most relevant to the
+ * person's message; other results keep their start, with a note saying they were cut.
+ */
+export function fitToolResult(text: string, share: number, access: "read" | "write", query: string, id: string, estimate: EstimateFn): string {
+	const total = estimate(text);
+	if (total <= share) return text;
+	if (access === "read") {
+		const fitted = fitSource({ id: `tool:${id}`, name: id, text }, share, query, estimate);
+		if (fitted.fit !== "none" && fitted.text !== "") return fitted.text;
+	}
+	const note = CUT_NOTE(total);
+	const head = truncateToTokens(text, Math.max(0, share - estimate(note) - 1), estimate);
+	const cut = head + note;
+	return estimate(cut) <= share ? cut : truncateToTokens(note.trim(), share, estimate);
+}
+
+/** The calls made in `messages`, by id: a stub names its call's main argument. */
+function callsById(messages: readonly PromptMessage[]): Map<string, ToolCall> {
+	const calls = new Map<string, ToolCall>();
+	for (const m of messages) for (const call of m.toolCalls ?? []) calls.set(call.id, call);
+	return calls;
+}
+
+/**
+ * Replaces tool results with stubs, oldest first, until `fits(saved)` holds (`saved`: tokens
+ * removed so far) or only the `keepLast` newest results remain. Returns new arrays; messages
+ * not stubbed are the same objects. Each message is stubbed at most once, so the pass is linear.
+ */
+export function stubOlderResults<T extends PromptMessage>(parts: readonly (readonly T[])[], keepLast: number, over: number, estimate: EstimateFn): { parts: T[][]; saved: number } {
+	const out = parts.map((p) => [...p]);
+	const all = parts.flat();
+	const calls = callsById(all);
+	const positions: [number, number][] = [];
+	out.forEach((p, i) => p.forEach((m, j) => m.role === "tool" && positions.push([i, j])));
+	let saved = 0;
+	const stubbable = Math.max(0, positions.length - keepLast);
+	for (let k = 0; k < stubbable && saved < over; k++) {
+		const [i, j] = positions[k] as [number, number];
+		const list = out[i] as T[];
+		const message = list[j] as T;
+		const tokens = estimate(message.content);
+		const call = message.toolCallId !== undefined ? calls.get(message.toolCallId) : undefined;
+		const stub = resultStub(message.name ?? call?.name ?? "tool", call, tokens);
+		if (message.content === stub) continue;
+		const stubbed = { ...message, content: stub };
+		const gain = promptMessageCost(message, estimate) - promptMessageCost(stubbed, estimate);
+		if (gain <= 0) continue;
+		list[j] = stubbed;
+		saved += gain;
+	}
+	return { parts: out, saved };
+}

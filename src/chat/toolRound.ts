@@ -1,0 +1,139 @@
+// One round of tool calls: each call in order is checked, put to the person, run, and its result
+// fitted and saved, so every call the model made gets exactly one result, whatever happens (an
+// unknown tool, bad arguments, a denial, a throw, Stop). A call never stays without its result:
+// providers refuse a prompt holding one.
+import type { CheckpointTimers } from "./answerCheckpoint";
+import type { ToolApprover, ToolCard } from "./toolCard";
+import type { Tool, ToolApproval, ToolCall } from "../core/types";
+
+/** A permission request nobody answers is a denial after this long, so a forgotten card never holds a chat. */
+export const APPROVAL_TIMEOUT_MS = 5 * 60 * 1000;
+
+/** What a call's result says, before it is fitted to its share. */
+export interface CallOutcome {
+	text: string;
+	isError: boolean;
+}
+
+export interface ToolRoundOptions {
+	calls: readonly ToolCall[];
+	round: number;
+	tools: ReadonlyMap<string, Tool>;
+	approve: ToolApprover;
+	timers: CheckpointTimers;
+	signal: AbortSignal;
+	/** The card changed. */
+	onCard: (card: ToolCard) => void;
+	/** Fits the outcome to its share and saves it; resolves when it is recorded in memory. */
+	record: (call: ToolCall, tool: Tool | undefined, outcome: CallOutcome) => string;
+}
+
+type Decision = "allow" | { deny: string } | "stopped";
+
+const reason = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+export const STOPPED_BEFORE_RUN = "The person stopped the chat before this call ran.";
+export const STOPPED_WHILE_RUNNING = "The person stopped the chat while this call ran.";
+
+/** The message a denial gives the model. */
+export function declined(why: string | undefined): string {
+	return why !== undefined && why.trim() !== "" ? `The person declined: ${why.trim()}` : "The person declined this call.";
+}
+
+function normalize(answer: ToolApproval): "allow" | { deny: string } {
+	if (answer === "allow") return "allow";
+	if (typeof answer === "object" && answer !== null && typeof answer.deny === "string") return { deny: answer.deny };
+	return { deny: "" };
+}
+
+/**
+ * The person's answer to one call, or a denial ("no answer") after APPROVAL_TIMEOUT_MS, or
+ * "stopped" the moment the turn is stopped (which denies whatever is pending).
+ */
+export function askPermission(approve: ToolApprover, call: ToolCall, tool: Tool, timers: CheckpointTimers, signal: AbortSignal): Promise<Decision> {
+	return new Promise<Decision>((resolve) => {
+		let settled = false;
+		let timer: unknown;
+		const finish = (decision: Decision): void => {
+			if (settled) return;
+			settled = true;
+			timers.clear(timer);
+			signal.removeEventListener("abort", onAbort);
+			resolve(decision);
+		};
+		const onAbort = (): void => finish("stopped");
+		if (signal.aborted) return finish("stopped");
+		signal.addEventListener("abort", onAbort, { once: true });
+		timer = timers.set(() => finish({ deny: "no answer" }), APPROVAL_TIMEOUT_MS);
+		Promise.resolve()
+			.then(() => approve(call, tool))
+			.then(
+				(answer) => finish(normalize(answer)),
+				(err: unknown) => finish({ deny: `the permission check failed (${reason(err)})` }),
+			);
+	});
+}
+
+/** Runs the tool, ending at once on Stop (its signal aborts; a tool that ignores it is let go). */
+function runTool(tool: Tool, args: Record<string, unknown>, signal: AbortSignal): Promise<CallOutcome | "stopped"> {
+	return new Promise((resolve) => {
+		const onAbort = (): void => resolve("stopped");
+		signal.addEventListener("abort", onAbort, { once: true });
+		Promise.resolve()
+			.then(() => tool.run(args, { signal }))
+			.then(
+				(text) => resolve(signal.aborted ? "stopped" : { text: typeof text === "string" ? text : String(text), isError: false }),
+				(err: unknown) => resolve(signal.aborted ? "stopped" : { text: `The tool failed: ${reason(err)}`, isError: true }),
+			)
+			.finally(() => signal.removeEventListener("abort", onAbort));
+	});
+}
+
+/** Every call of the round gets its result, in call order. Resolves "stopped" when Stop ended it. */
+export async function runToolRound(opts: ToolRoundOptions): Promise<"done" | "stopped"> {
+	const { calls, round, signal } = opts;
+	let stopped = false;
+	for (const [index, call] of calls.entries()) {
+		const tool = opts.tools.get(call.name);
+		const card: ToolCard = { id: call.id, index, round, name: call.name, state: "waiting", arguments: call.arguments, waitingFor: "permission" };
+		if (tool !== undefined) card.access = tool.access;
+		const finish = (outcome: CallOutcome): void => {
+			const text = opts.record(call, tool, outcome);
+			opts.onCard(outcome.isError ? { ...card, state: "failed", waitingFor: undefined, error: text } : { ...card, state: "done", waitingFor: undefined, result: text });
+		};
+		if (stopped || signal.aborted) {
+			stopped = true;
+			finish({ text: STOPPED_BEFORE_RUN, isError: true });
+			continue;
+		}
+		if (call.invalidArguments !== undefined) {
+			finish({ text: `The arguments could not be read, so ${call.name} did not run: ${call.invalidArguments}`, isError: true });
+			continue;
+		}
+		if (tool === undefined) {
+			const known = [...opts.tools.keys()].join(", ");
+			finish({ text: `There is no tool named "${call.name}". The tools are: ${known === "" ? "none" : known}.`, isError: true });
+			continue;
+		}
+		opts.onCard(card);
+		const decision = await askPermission(opts.approve, call, tool, opts.timers, signal);
+		if (decision === "stopped") {
+			stopped = true;
+			finish({ text: STOPPED_BEFORE_RUN, isError: true });
+			continue;
+		}
+		if (decision !== "allow") {
+			finish({ text: declined(decision.deny), isError: true });
+			continue;
+		}
+		opts.onCard({ ...card, state: "running", waitingFor: undefined });
+		const outcome = await runTool(tool, call.arguments, signal);
+		if (outcome === "stopped") {
+			stopped = true;
+			finish({ text: STOPPED_WHILE_RUNNING, isError: true });
+			continue;
+		}
+		finish(outcome);
+	}
+	return stopped ? "stopped" : "done";
+}
