@@ -4,14 +4,19 @@
 //
 // Guarantee: estimate(result.text) <= budgetTokens, always. Pieces are priced one by one to choose
 // them, then the assembled text is priced once more, and the weakest passage dropped until it fits
-// (estimators are not exactly additive across joins).
+// (estimators are not exactly additive across joins). What that leaves unused is filled
+// (excerptTopUp.ts): whole passages that fit after all, then the next one cut at a sentence end.
 //
 // When no passage fits whole but the budget is at least MIN_USEFUL_TOKENS, the best passage is sent
 // cut to the budget ("…" at the cut); below that the source is "none" with empty text.
 // With a query that has no terms (empty, or only stop words), or one no passage shares a term with,
 // the note's start is sent, then an outline of the headings left out.
 import { weightedQuery } from "./bm25";
+import { GAP, JOIN, pieceText, renderExcerpts, startsWithOwnHeading, type Piece } from "./excerpts";
+import { topUpExcerpts } from "./excerptTopUp";
 import { passageCost, passagesOf, type NotePassages } from "./passageCache";
+
+export { GAP, renderExcerpts };
 
 export interface FitInput {
 	id: string;
@@ -31,43 +36,8 @@ export interface FittedSource {
 /** Estimates the tokens of a text (the shape of src/chat/promptCost's EstimateFn; this layer imports no chat). */
 export type EstimateFn = (text: string) => number;
 
-export const GAP = "[…]";
-const JOIN = "\n\n";
 /** Below this many tokens a cut passage says too little to be worth sending. */
 export const MIN_USEFUL_TOKENS = 32;
-
-interface Piece {
-	index: number;
-	start: number;
-	end: number;
-	headingPath: string;
-}
-
-function pieceText(text: string, p: Piece): string {
-	return text.slice(p.start, p.end).replace(/\s+$/, "");
-}
-
-/** The excerpts as sent: document order, heading path when it changes, "[…]" over every gap. */
-export function renderExcerpts(text: string, pieces: readonly Piece[], passageCount: number): string {
-	const sorted = [...pieces].sort((a, b) => a.start - b.start);
-	const parts: string[] = [];
-	let lastIndex = -1;
-	let lastPath = "";
-	for (const p of sorted) {
-		if (p.index !== lastIndex + 1) parts.push(GAP);
-		if (p.headingPath !== "" && p.headingPath !== lastPath && !startsWithOwnHeading(text, p)) parts.push(p.headingPath);
-		parts.push(pieceText(text, p));
-		lastIndex = p.index;
-		lastPath = p.headingPath;
-	}
-	if (sorted.length > 0 && lastIndex !== passageCount - 1) parts.push(GAP);
-	return parts.join(JOIN);
-}
-
-/** A passage opening with its only heading needs no path line above it. */
-function startsWithOwnHeading(text: string, p: Piece): boolean {
-	return !p.headingPath.includes(" > ") && text.startsWith(p.headingPath, p.start);
-}
 
 /** The longest start of `text` that, with "…", fits `budget` (binary search on characters). */
 function cutToBudget(text: string, budget: number, estimate: EstimateFn): string {
@@ -123,12 +93,23 @@ export function fitSource(source: FitInput, budgetTokens: number, query: string,
 		const p = entry.passages[i];
 		return { index: i, start: p?.start ?? 0, end: p?.end ?? 0, headingPath: p?.headingPath ?? "" };
 	};
+	const render = (pieces: readonly Piece[]): string => {
+		const text = renderExcerpts(source.text, pieces, entry.passages.length);
+		return relevant ? text : withOutline(text, entry, pieces, budget, estimate);
+	};
 	while (chosen.length > 0) {
-		const pieces = chosen.map(piece);
-		let text = renderExcerpts(source.text, pieces, entry.passages.length);
-		if (!relevant) text = withOutline(text, entry, pieces, budget, estimate);
+		const text = render(chosen.map(piece));
 		const sent = estimate(text);
-		if (sent <= budget) return { text, sentTokens: sent, totalTokens, fit: "excerpts", passages: pieces.sort((a, b) => a.start - b.start).map(({ start, end, headingPath }) => ({ start, end, headingPath })) };
+		if (sent <= budget) {
+			// What the sum of estimates left unused is filled: whole passages that fit after all, then a cut one.
+			const taken = new Set(chosen);
+			const after = Math.max(...chosen);
+			const candidates = relevant ? order.filter((i) => !taken.has(i)) : [after + 1].filter((i) => i < entry.passages.length);
+			const cost = (i: number): number => passageCost(entry, i, estimate, costs.passage);
+			const top = topUpExcerpts({ note: source.text, pieces: chosen.map(piece), text, sent, candidates, wholeFirst: relevant, piece, cost, render, budget, estimate });
+			const passages = top.pieces.sort((a, b) => a.start - b.start).map(({ start, end, headingPath }) => ({ start, end, headingPath }));
+			return { text: top.text, sentTokens: top.sent, totalTokens, fit: "excerpts", passages };
+		}
 		chosen.pop();
 	}
 	if (budget < MIN_USEFUL_TOKENS) return none;
