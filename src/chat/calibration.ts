@@ -4,6 +4,7 @@
 // model's safety margin (safetyMargin.ts): how much of the window to hold back for the estimate's error.
 
 import { learnedMargin, parseMarginRecord, surpriseOf, type MarginRecord, type SafetyMargin } from "./safetyMargin";
+import { fitScriptFactors, parseScriptObservation, scriptRatios, SCRIPT_WINDOW, type ScriptObservation } from "./scriptCalibration";
 
 /** Persisted form: plain JSON, versioned, bounded in size. */
 export interface CalibrationData {
@@ -15,6 +16,11 @@ export interface CalibrationData {
 	 * surprise). Optional: files written before margins were learned have none, and still load.
 	 */
 	margins?: Record<string, MarginRecord>;
+	/**
+	 * Model name → recent prompts' estimates split by script group with the server's count, for
+	 * per-script factors (scriptCalibration.ts). Optional: older files have none, and still load.
+	 */
+	scripts?: Record<string, ScriptObservation[]>;
 }
 
 export interface TokenCalibrationOptions {
@@ -86,15 +92,29 @@ export function parseCalibrationData(raw: unknown): CalibrationData {
 			if (record !== undefined) margins.push([model, record]);
 		}
 	}
+	const rawScripts = (raw as { scripts?: unknown }).scripts;
+	const scripts: [string, ScriptObservation[]][] = [];
+	if (typeof rawScripts === "object" && rawScripts !== null) {
+		for (const [model] of recent) {
+			const list: unknown = Object.prototype.hasOwnProperty.call(rawScripts, model) ? (rawScripts as Record<string, unknown>)[model] : undefined;
+			if (!Array.isArray(list)) continue;
+			const valid = list.flatMap((o) => parseScriptObservation(o) ?? []).slice(-SCRIPT_WINDOW);
+			if (valid.length > 0) scripts.push([model, valid]);
+		}
+	}
 	// fromEntries defines own properties, so a model named "__proto__" stays plain data.
 	const data: CalibrationData = { version: CALIBRATION_VERSION, models: Object.fromEntries(recent) };
 	if (margins.length > 0) data.margins = Object.fromEntries(margins);
+	if (scripts.length > 0) data.scripts = Object.fromEntries(scripts);
 	return data;
 }
 
 export class TokenCalibration {
 	private readonly ratios = new Map<string, number[]>();
 	private readonly margins = new Map<string, MarginRecord>();
+	private readonly scripts = new Map<string, ScriptObservation[]>();
+	/** Per-script factors fitted from `scripts`, until the next observation. */
+	private readonly fitted = new Map<string, number[]>();
 	/** Recent low outliers per model, kept in memory only. */
 	private readonly lowStreaks = new Map<string, number[]>();
 	private readonly onChange: ((data: CalibrationData) => void) | undefined;
@@ -105,6 +125,7 @@ export class TokenCalibration {
 		const data = parseCalibrationData(opts.data);
 		for (const [model, ratios] of Object.entries(data.models)) this.ratios.set(model, ratios);
 		for (const [model, record] of Object.entries(data.margins ?? {})) this.margins.set(model, { ...record });
+		for (const [model, list] of Object.entries(data.scripts ?? {})) this.scripts.set(model, list);
 	}
 
 	/** Builds a calibration from untrusted persisted JSON; damaged data is ignored. */
@@ -124,7 +145,26 @@ export class TokenCalibration {
 	 * reported a prompt count, then learned from its ratios and surprises (safetyMargin.ts).
 	 */
 	margin(model: string): SafetyMargin {
+		const factors = this.scriptFactors(model);
+		const observations = this.scripts.get(model);
+		// With per-script factors the spread is what remains around them, not the whole script swing.
+		if (factors !== undefined && observations !== undefined) return learnedMargin(scriptRatios(observations, factors, this.factor(model)), 1, this.margins.get(model));
 		return learnedMargin(this.ratios.get(model) ?? [], this.factor(model), this.margins.get(model));
+	}
+
+	/**
+	 * A factor per script group (tokenFast.ts's SCRIPT_GROUPS) for `model`, once it has reported a
+	 * count of a prompt whose split was known; undefined before (the single factor applies).
+	 */
+	scriptFactors(model: string): number[] | undefined {
+		const observations = this.scripts.get(model);
+		if (observations === undefined || observations.length === 0 || !this.ratios.has(model)) return undefined;
+		let factors = this.fitted.get(model);
+		if (factors === undefined) {
+			factors = fitScriptFactors(observations, this.factor(model));
+			this.fitted.set(model, factors);
+		}
+		return factors;
 	}
 
 	/**
@@ -165,7 +205,7 @@ export class TokenCalibration {
 	 * Learns from one response: `estimatedPromptTokens` is the raw (uncalibrated) estimate of the
 	 * prompt that was sent, `reportedPromptTokens` what the provider counted.
 	 */
-	observe(model: string, estimatedPromptTokens: number, reportedPromptTokens: number): void {
+	observe(model: string, estimatedPromptTokens: number, reportedPromptTokens: number, groups?: readonly number[]): void {
 		if (model.length === 0 || model.length > MAX_MODEL_NAME) return;
 		if (!Number.isFinite(estimatedPromptTokens) || !Number.isFinite(reportedPromptTokens)) return;
 		if (estimatedPromptTokens < MIN_ESTIMATE || reportedPromptTokens <= 0) return;
@@ -182,9 +222,21 @@ export class TokenCalibration {
 			ratios.push(Math.round(ratio * 10000) / 10000);
 			if (ratios.length > WINDOW) ratios.splice(0, ratios.length - WINDOW);
 			this.remember(model, ratios);
+			this.fitted.delete(model);
+			this.observeScripts(model, groups, reportedPromptTokens);
 		}
 		record.answers++;
 		this.onChange?.(this.toJSON());
+	}
+
+	private observeScripts(model: string, groups: readonly number[] | undefined, reported: number): void {
+		const observation = parseScriptObservation({ groups: groups?.map((g) => Math.round(g * 100) / 100), reported });
+		if (observation === undefined) return;
+		const list = this.scripts.get(model) ?? [];
+		list.push(observation);
+		if (list.length > SCRIPT_WINDOW) list.splice(0, list.length - SCRIPT_WINDOW);
+		this.scripts.set(model, list);
+		this.fitted.delete(model);
 	}
 
 	/** Records a low outlier; true when a consistent streak of them replaced the window. */
@@ -198,6 +250,9 @@ export class TokenCalibration {
 		const hi = Math.max(...streak);
 		if (hi > lo * (1 + LOW_STREAK_SPREAD)) return false;
 		this.lowStreaks.delete(model);
+		// The model changed: what its scripts cost before no longer holds.
+		this.scripts.delete(model);
+		this.fitted.delete(model);
 		this.remember(
 			model,
 			streak.map((r) => Math.round(r * 10000) / 10000),
@@ -215,14 +270,18 @@ export class TokenCalibration {
 			this.ratios.delete(oldest);
 			this.lowStreaks.delete(oldest);
 			this.margins.delete(oldest);
+			this.scripts.delete(oldest);
+			this.fitted.delete(oldest);
 		}
 	}
 
 	toJSON(): CalibrationData {
 		const models = Object.fromEntries([...this.ratios].map(([model, ratios]) => [model, [...ratios]]));
 		const margins = [...this.margins].filter(([model]) => this.ratios.has(model)).map(([model, record]) => [model, { ...record }] as const);
+		const scripts = [...this.scripts].filter(([model, list]) => this.ratios.has(model) && list.length > 0).map(([model, list]) => [model, list.map((o) => ({ groups: [...o.groups], reported: o.reported }))] as const);
 		const data: CalibrationData = { version: CALIBRATION_VERSION, models };
 		if (margins.length > 0) data.margins = Object.fromEntries(margins);
+		if (scripts.length > 0) data.scripts = Object.fromEntries(scripts);
 		return data;
 	}
 }

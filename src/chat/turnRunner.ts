@@ -3,6 +3,8 @@ import type { OverflowReport } from "../providers/overflowReport";
 import type { SessionManager } from "../sessions/SessionManager";
 import { memoizeEstimate, promptCost, type EstimateFn } from "./promptCost";
 import { modelTokens } from "./tokenFast";
+import { scriptEstimate } from "./scriptCalibration";
+import { ScriptSplits } from "./scriptSplits";
 import type { SafetyMargin } from "./safetyMargin";
 import { settlesWithin, untilAborted } from "../core/abortable";
 import { calibratedEstimate, calibratedTokens, type TokenCalibration } from "./calibration";
@@ -90,6 +92,8 @@ export class TurnRunner {
 	private readonly calibration: TokenCalibration | undefined;
 	private readonly rawEstimate: EstimateFn;
 	private readonly fineEstimate: EstimateFn;
+	/** Estimates split by script group, by text: what per-script factors scale. */
+	private readonly groups = new ScriptSplits();
 	private readonly fitter: SourceFitter;
 	private readonly now: () => number;
 	private readonly timers: CheckpointTimers;
@@ -129,6 +133,8 @@ export class TurnRunner {
 		// Before any count, today's estimate exactly. After, the factor scales the unrounded value:
 		// scaling an estimate already rounded up, line by line, cut prompts short (see calibratedTokens).
 		if (calibration === undefined || calibration.samples(model) === 0) return (text) => calibratedEstimate(calibration, model, this.rawEstimate(text));
+		const factors = calibration.scriptFactors(model);
+		if (factors !== undefined) return (text) => (text === "" ? 0 : Math.max(1, Math.round(scriptEstimate(this.groups.of(text), factors))));
 		return (text) => (text === "" ? 0 : calibratedTokens(this.fineEstimate(text), calibration.factor(model)));
 	}
 
@@ -340,7 +346,7 @@ export class TurnRunner {
 	private observeOverflow(model: string, failed: BuiltPrompt, report: OverflowReport): void {
 		if (report.promptTokens === undefined) return;
 		try {
-			this.calibration?.observe(model, promptCost(failed.messages, this.rawEstimate), report.promptTokens);
+			this.calibration?.observe(model, promptCost(failed.messages, this.rawEstimate), report.promptTokens, this.groups.ofPrompt(failed.messages));
 		} catch (err) {
 			console.error("Discover: token calibration failed", err);
 		}
@@ -350,7 +356,7 @@ export class TurnRunner {
 		if (reported === undefined || !Number.isFinite(reported) || reported <= 0) return;
 		const raw = promptCost(prompt.messages, this.rawEstimate);
 		try {
-			this.calibration?.observe(model, raw, reported);
+			this.calibration?.observe(model, raw, reported, this.groups.ofPrompt(prompt.messages));
 		} catch (err) {
 			// Calibration refines later estimates; failing to save it must not fail an answered turn.
 			console.error("Discover: token calibration failed", err);
