@@ -22,13 +22,24 @@ export class ScriptSplits {
 		return split;
 	}
 
-	/** A prompt's split: its messages' texts, and the chat framing counted as "common". */
+	/**
+	 * A prompt's split: what promptCost prices — its messages' texts, tool calls (name and
+	 * arguments) and tool names — with the chat framing counted as "common".
+	 */
 	ofPrompt(messages: readonly PromptMessage[]): number[] {
 		const sum = new Array<number>(SCRIPT_GROUP_COUNT).fill(0);
 		sum[0] = PROMPT_OVERHEAD_TOKENS + MESSAGE_OVERHEAD_TOKENS * messages.length;
-		for (const m of messages) {
-			const split = this.of(m.content);
+		const add = (text: string): void => {
+			const split = this.of(text);
 			for (let g = 0; g < SCRIPT_GROUP_COUNT; g++) sum[g] = (sum[g] ?? 0) + (split[g] ?? 0);
+		};
+		for (const m of messages) {
+			add(m.content);
+			for (const call of m.toolCalls ?? []) {
+				add(call.name);
+				add(JSON.stringify(call.arguments));
+			}
+			if (m.name !== undefined) add(m.name);
 		}
 		return sum;
 	}

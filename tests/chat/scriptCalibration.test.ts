@@ -2,7 +2,11 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { TokenCalibration, parseCalibrationData } from "../../src/chat/calibration";
 import { MIN_MARGIN } from "../../src/chat/safetyMargin";
+import { promptCost } from "../../src/chat/promptCost";
 import { fitScriptFactors } from "../../src/chat/scriptCalibration";
+import { ScriptSplits } from "../../src/chat/scriptSplits";
+import { modelTokens } from "../../src/chat/tokenFast";
+import type { PromptMessage } from "../../src/core/types";
 import { modelTokensByGroup, SCRIPT_GROUP_COUNT } from "../../src/chat/tokenFast";
 import { estimateTokens } from "../../src/chat/tokens";
 
@@ -90,6 +94,17 @@ describe("per-script calibration", () => {
 			),
 			{ numRuns: 60 },
 		);
+	});
+
+	it("splits a prompt as promptCost prices it: texts, tool calls and tool names, framing as common", () => {
+		const messages: PromptMessage[] = [
+			{ role: "system", content: LATIN },
+			{ role: "assistant", content: "", toolCalls: [{ id: "1", name: "search_notes", arguments: { query: CYRILLIC } }] },
+			{ role: "tool", content: CYRILLIC.repeat(3), toolCallId: "1", name: "search_notes" },
+			{ role: "user", content: prompt(2, 2) },
+		];
+		const sum = new ScriptSplits().ofPrompt(messages).reduce((a, b) => a + b, 0);
+		expect(sum).toBeCloseTo(promptCost(messages, modelTokens), 6);
 	});
 
 	it("without observations, every group gets the single factor", () => {
