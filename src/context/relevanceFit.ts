@@ -12,7 +12,7 @@
 // With a query that has no terms (empty, or only stop words), or one no passage shares a term with,
 // the note's start is sent, then an outline of the headings left out.
 import { weightedQuery } from "./bm25";
-import { GAP, JOIN, pieceText, renderExcerpts, startsWithOwnHeading, type Piece } from "./excerpts";
+import { GAP, JOIN, renderExcerpts, startsWithOwnHeading, type Piece } from "./excerpts";
 import { topUpExcerpts } from "./excerptTopUp";
 import { passageCost, passagesOf, type NotePassages } from "./passageCache";
 
