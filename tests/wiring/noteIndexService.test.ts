@@ -205,11 +205,11 @@ describe("the vault index service", () => {
 		first.owner.unload();
 		const second = await start({ app: first.app, sliceMs: 0, noWait: true });
 		const duringLoad: number[] = [];
-		const seen = setInterval(() => {
+		const seen = window.setInterval(() => {
 			if (second.service.state === "loading") duringLoad.push(second.yields);
 		}, 0);
 		await second.service.whenBuilt();
-		clearInterval(seen);
+		window.clearInterval(seen);
 		expect(duringLoad.some((n) => n > 0)).toBe(true);
 		expect(second.service.size).toBe(3);
 	});

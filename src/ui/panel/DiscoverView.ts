@@ -29,6 +29,7 @@ import { SLASH_COMMANDS, type SlashCommand } from "./slashCommands";
 import { VIEW_TYPE_DISCOVER } from "../viewType";
 import { PanelSources } from "./sources/PanelSources";
 import { SourceSuggest } from "./sources/SourceSuggest";
+import { SourcePreparer } from "./sources/SourcePreparer";
 import { useReportedWindow, windowOffer } from "./windowOffer";
 import { t } from "../../i18n";
 
@@ -48,6 +49,7 @@ export class DiscoverView extends ItemView {
 	private status!: StatusLine;
 	private context!: ContextBar;
 	private sources!: PanelSources;
+	private preparer!: SourcePreparer;
 	private composer!: Composer;
 	private chatModel!: ChatModel;
 	private emptyChat!: EmptyChat;
@@ -119,11 +121,19 @@ export class DiscoverView extends ItemView {
 			root,
 			this.app,
 			this.host.settings.includeActiveNote,
-			(sources) => this.runtime?.chat.previewPrompt(this.composer.value, { sources, includeHistory: true }),
+			(sources) => this.runtime?.chat.previewPrompt(this.composer.value, { sources: this.preparer.counted(sources), includeHistory: true }),
 			// The same figure the settings tab calls the prompt budget.
 			() => promptBudget(this.host.settings),
 		);
 		this.context.onNoteFit = (note) => this.emptyChat.setNote(note);
+		this.preparer = new SourcePreparer(
+			() => {
+				const runtime = this.runtime;
+				return runtime?.prepareSource ? (id, text, name) => runtime.prepareSource!(id, text, name) : undefined;
+			},
+			() => this.context.refreshPreview(),
+		);
+		this.register(() => this.preparer.stop());
 		this.sources = new PanelSources(root, this.app, {
 			vaultSearch: () => this.host.vaultSearch,
 			store: () => this.runtime?.sourceRefs,
@@ -378,6 +388,8 @@ export class DiscoverView extends ItemView {
 			this.composer.setBusy(false);
 			this.header.setBusy(false);
 			this.status.set("");
+			// The answer may have recalibrated the estimator: the next send's prices are made ahead too.
+			this.preparer.again();
 			await this.afterTurn();
 		}
 	}
