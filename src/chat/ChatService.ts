@@ -1,6 +1,6 @@
 import { startTimer, stopTimer } from "../core/timers";
 import type { SessionManager } from "../sessions/SessionManager";
-import { memoizeEstimate } from "./promptCost";
+import { memoizeEstimate, type EstimateFn } from "./promptCost";
 import type { TokenCalibration } from "./calibration";
 import { normalizeChatSettings } from "./chatSettings";
 import { ChatError } from "./errors";
@@ -185,6 +185,15 @@ export class ChatService {
 			await turn.done.catch(() => undefined);
 		}
 		await this.runner.savesSettled(FLUSH_SAVE_WAIT_MS);
+	}
+
+	/**
+	 * The estimator a send would use now for sources (the model's calibrated estimate): the same
+	 * function while the model and its calibration stay the same, so passages priced with it ahead
+	 * of a send (preparePassages) are found by that send.
+	 */
+	sourceEstimator(): EstimateFn {
+		return this.runner.estimatorFor(this.model);
 	}
 
 	/**

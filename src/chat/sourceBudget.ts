@@ -128,12 +128,14 @@ function callFitter(fitter: SourceFitter, source: ContextSource, budget: number,
 }
 
 /** A source cut to `share`: the fitter's excerpts, re-checked; asked again tighter when over. */
-function fitCut(source: ContextSource, n: number, share: number, totalTokens: number, input: SourcesInput): Sent {
+function fitCut(source: ContextSource, n: number, share: number, totalTokens: number, input: SourcesInput & { fitterEstimate?: EstimateFn }): Sent {
 	const { estimate, query } = input;
 	const frame = estimate(sourceHeading(n, source.name, source.id, "excerpts")) + estimate(sourceFooter(n)) + estimate(SOURCE_SEPARATOR) + JOIN_SLACK_TOKENS;
 	let budget = share - frame;
 	for (let attempt = 0; attempt <= FIT_RETRIES && budget > 0; attempt++) {
-		const fitted = callFitter(input.fitter ?? topCutFitter, source, budget, query, estimate);
+		// The fitter gets the caller's estimator itself, not this call's memo: passages priced with
+		// it are cached by its identity (passageCache.ts), so a prepared note stays warm across sends.
+		const fitted = callFitter(input.fitter ?? topCutFitter, source, budget, query, input.fitterEstimate ?? estimate);
 		if (fitted.fit === "none" || fitted.text === "") break;
 		// Only the source's own text is "whole"; anything else is excerpts, whatever the fitter says.
 		const fit = fitted.text === source.text ? "whole" : "excerpts";
@@ -171,7 +173,7 @@ export function fitSources(given: SourcesInput): FittedSources {
 	// The whole text of a source is estimated once here and again by the fitter (its total):
 	// memoized for this call, a 1 MB note is read once.
 	const estimate = memoizeEstimate(given.estimate, 256);
-	const input = { ...given, estimate };
+	const input = { ...given, estimate, fitterEstimate: given.estimate };
 	const ordered = orderSources(input.sources);
 	if (ordered.length === 0) return { section: "", fits: [] };
 	const preamble = estimate(SOURCES_PREAMBLE) + JOIN_SLACK_TOKENS;

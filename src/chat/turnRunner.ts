@@ -101,6 +101,8 @@ export class TurnRunner {
 	private readonly recorder: TurnRecorder;
 	/** The running answer's checkpoint, for checkpointNow(). */
 	private checkpoint: AnswerCheckpoint | undefined;
+	/** Estimators by model and calibration state (estimatorFor). */
+	private readonly estimators = new Map<string, EstimateFn>();
 	/** Answers still being saved after their turn ended (a store that is slow or hangs). */
 	private readonly saving = new Set<Promise<void>>();
 	private readonly tools: readonly Tool[];
@@ -130,12 +132,25 @@ export class TurnRunner {
 	/** The calibrated estimate for `model`: what the engine believes that model will count. */
 	estimatorFor(model: string): EstimateFn {
 		const calibration = this.calibration;
-		// Before any count, today's estimate exactly. After, the factor scales the unrounded value:
-		// scaling an estimate already rounded up, line by line, cut prompts short (see calibratedTokens).
-		if (calibration === undefined || calibration.samples(model) === 0) return (text) => calibratedEstimate(calibration, model, this.rawEstimate(text));
-		const factors = calibration.scriptFactors(model);
-		if (factors !== undefined) return (text) => (text === "" ? 0 : Math.max(1, Math.round(scriptEstimate(this.groups.of(text), factors))));
-		return (text) => (text === "" ? 0 : calibratedTokens(this.fineEstimate(text), calibration.factor(model)));
+		// The same function while the model and its factor stay the same: the passage cache keys a
+		// note's prices by the estimator, so a note prepared before a send is found priced by it.
+		const raw = calibration === undefined || calibration.samples(model) === 0;
+		const factor = calibration?.factor(model) ?? 1;
+		const factors = raw ? undefined : calibration?.scriptFactors(model);
+		const key = `${raw ? "raw" : "fine"}\u0000${factor}\u0000${factors === undefined ? "" : JSON.stringify(factors)}\u0000${model}`;
+		const known = this.estimators.get(key);
+		if (known) return known;
+		// Before any count, today's estimate exactly. After, the per-script factors (or the one
+		// factor) scale the unrounded value: scaling an estimate already rounded up, line by line, cut
+		// prompts short (see calibratedTokens).
+		let made: EstimateFn;
+		if (raw) made = (text) => calibratedEstimate(calibration, model, this.rawEstimate(text));
+		else if (factors !== undefined) made = (text) => (text === "" ? 0 : Math.max(1, Math.round(scriptEstimate(this.groups.of(text), factors))));
+		else made = (text) => (text === "" ? 0 : calibratedTokens(this.fineEstimate(text), factor));
+		// A handful of models and factors at most; a factor that moved leaves its old estimator behind.
+		if (this.estimators.size >= 16) this.estimators.clear();
+		this.estimators.set(key, made);
+		return made;
 	}
 
 	/** The share of the window held back for `model` (today's default without a calibration). */

@@ -23,6 +23,8 @@ const MAX_CHARS = 32_000_000;
 
 const cache = new Map<string, NotePassages>();
 let cachedChars = 0;
+/** Lookups by a send (passagesOf) that found the note analyzed, and those that had to analyze it. */
+const counts = { hits: 0, misses: 0 };
 
 /** Each passage's terms: the note's name and the passage's heading path count as its terms too. */
 export function passageTerms(text: string, name: string, passages: readonly Passage[]): string[][] {
@@ -98,7 +100,15 @@ function cached(id: string, text: string, name: string): NotePassages | undefine
 
 /** `analyzeNote`, cached by source id and text. */
 export function passagesOf(id: string, text: string, name = ""): NotePassages {
-	return cached(id, text, name) ?? store(id, analyzeNote(text, name));
+	const hit = cached(id, text, name);
+	if (hit) counts.hits++;
+	else counts.misses++;
+	return hit ?? store(id, analyzeNote(text, name));
+}
+
+/** How often a send found a note analyzed (since the start): tests and benches check preparation by it. */
+export function passageCacheCounts(): { hits: number; misses: number } {
+	return { ...counts };
 }
 
 /**

@@ -43,6 +43,12 @@ export interface ChatRuntime {
 	 * settings' model). The settings are not changed: they hold the default for new chats.
 	 */
 	useModel?(model: string | undefined): Promise<void>;
+	/**
+	 * Cuts and analyzes a note source ahead of a send, a few milliseconds at a time (yielding to the
+	 * app between slices), with the estimator the send will use; resolves when it is ready. Absent:
+	 * the send does that work itself.
+	 */
+	prepareSource?(id: string, text: string, name: string): Promise<void>;
 	/** Where the chat's attached sources are kept; absent: they last while the panel is open. */
 	sourceRefs?: SourceRefStore;
 	/** Saves what is still pending (e.g. the token calibration) when the panel closes. */

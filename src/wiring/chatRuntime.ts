@@ -9,6 +9,7 @@ import { createPluginAdapter, readApiKey } from "./adapterFactory";
 import { persistedCalibration } from "./calibrationStore";
 import { normalizePath } from "obsidian";
 import { pluginSourceRefStore } from "./sourceRefStore";
+import { preparePassages } from "../context/passageCache";
 import type { ChatRuntime, DiscoverHost, SettingsSync } from "../ui/host";
 import type { ChatEvent } from "../ui/ports";
 
@@ -21,6 +22,10 @@ function chatSettingsOf(s: ChatSettings): ChatSettings {
 		systemPrompt: s.systemPrompt,
 	};
 }
+
+/** Work between two yields while a source is prepared (each task stays well under 50 ms). */
+const PREPARE_SLICE_MS = 8;
+const nextTask = (): Promise<void> => new Promise((resolve) => window.setTimeout(resolve, 0));
 
 /** What decides which adapter to build, including the key's value (a key replaced under the same name). */
 function adapterKey(host: DiscoverHost, model: string): string {
@@ -64,6 +69,9 @@ export async function createChatRuntime(host: DiscoverHost, onEvent: (e: ChatEve
 		sourceRefs: dir === undefined ? undefined : pluginSourceRefStore(host.app.vault.adapter, dir),
 		adapter: () => adapter,
 		close: saveCalibration,
+		async prepareSource(id, text, name) {
+			await preparePassages(id, text, name, nextTask, { sliceMs: PREPARE_SLICE_MS, estimate: chat.sourceEstimator() });
+		},
 		listModels: async (signal) => (await createPluginAdapter(host.app, host.settings)).listModels(signal),
 		async useModel(next) {
 			chosenModel = next?.trim() || undefined;

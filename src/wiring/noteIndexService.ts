@@ -1,19 +1,23 @@
 // The vault's lexical index for `@vault`: built in the background once the layout is ready, a few
 // milliseconds at a time (indexInSlices, yielding to the app between slices), kept up to date on
-// create, modify, rename and delete, and saved in the plugin's folder (`index.json`: the index's
+// create, modify, rename and delete, and saved in the plugin's folder (`index.bin`: the index's
 // format version, and each note's mtime) so a restart loads it and re-indexes only notes whose
-// mtime changed. A file of another format or version is rebuilt. The settings switch turns all of
-// it off (no index in memory or on disk); excluded folders, the chats and the export folder are
-// never indexed.
+// mtime changed. A file of another format or version (or the older `index.json`) is rebuilt.
+// Saving and loading run in slices too (a big vault's index is megabytes: one task would freeze
+// the app for seconds), and an unload stops whichever is running between two slices. The settings
+// switch turns all of it off (no index in memory or on disk); excluded folders, the chats and the
+// export folder are never indexed.
 import { Component, debounce, TFile } from "obsidian";
 import type { App, TAbstractFile } from "obsidian";
 import { NoteIndex } from "../context/NoteIndex";
 import { indexInSlices, type NoteToIndex } from "../context/indexInSlices";
 import type { DiscoverSettings } from "../settings/settings";
 import type { VaultSearchPort } from "../ui/ports";
-import { readPluginFile, writeAtomically } from "./pluginFile";
+import { readPluginBinary, TMP_SUFFIX, writeBinaryAtomically } from "./pluginFile";
 
-export const INDEX_FILE = "index.json";
+export const INDEX_FILE = "index.bin";
+/** Where versions before the binary format saved the index: removed once a binary one is written. */
+export const LEGACY_INDEX_FILE = "index.json";
 /** Changes are written at most once per pause this long. */
 export const INDEX_SAVE_DELAY_MS = 5000;
 /** Work between two yields to the app, in milliseconds (each task stays well under 50 ms). */
@@ -22,7 +26,7 @@ export const INDEX_SLICE_MS = 8;
 export interface NoteIndexServiceOptions {
 	app: App;
 	settings: () => DiscoverSettings;
-	/** The plugin's folder, where index.json lives. */
+	/** The plugin's folder, where index.bin lives. */
 	dir: string;
 	/** Lets the app run between slices (default: a zero-delay window timer). */
 	yieldFn?: () => Promise<void>;
@@ -35,6 +39,9 @@ export type IndexState = "off" | "waiting" | "loading" | "building" | "ready";
 
 const defaultYield = (): Promise<void> => new Promise((resolve) => window.setTimeout(resolve, 0));
 
+/** A save or load stopped between two slices (unload, switch off, rebuild): not a failure. */
+class Stopped extends Error {}
+
 export class NoteIndexService extends Component implements VaultSearchPort {
 	private index: NoteIndex | undefined;
 	state: IndexState = "waiting";
@@ -42,6 +49,8 @@ export class NoteIndexService extends Component implements VaultSearchPort {
 	private generation = 0;
 	private building: Promise<void> = Promise.resolve();
 	private dirty = false;
+	/** The save in progress (saves run one after another). */
+	private saving: Promise<void> = Promise.resolve();
 	private readonly saveLater: ReturnType<typeof debounce>;
 	/** Not yet started: the layout is not ready. */
 	private started = false;
@@ -70,6 +79,28 @@ export class NoteIndexService extends Component implements VaultSearchPort {
 		return `${this.options.dir}/${INDEX_FILE}`;
 	}
 
+	private get legacyPath(): string {
+		return `${this.options.dir}/${LEGACY_INDEX_FILE}`;
+	}
+
+	/** Resolves when the saves asked for so far have finished. */
+	whenSaved(): Promise<void> {
+		return this.saving;
+	}
+
+	/** The yield between slices of work begun under `generation`: throws Stopped once that is over. */
+	private yieldFor(generation: number): () => Promise<void> {
+		const yieldFn = this.options.yieldFn ?? defaultYield;
+		return async () => {
+			await yieldFn();
+			if (generation !== this.generation) throw new Stopped();
+		};
+	}
+
+	private sliceOptions(): { sliceMs: number; now?: () => number } {
+		return { sliceMs: this.options.sliceMs ?? INDEX_SLICE_MS, now: this.options.now };
+	}
+
 	override onload(): void {
 		const { app } = this.options;
 		this.registerEvent(app.vault.on("create", (file) => this.onChanged(file)));
@@ -92,8 +123,12 @@ export class NoteIndexService extends Component implements VaultSearchPort {
 	}
 
 	override onunload(): void {
-		// What changed since the last save is written now, once (the next start re-checks mtimes anyway).
-		if (this.dirty && this.index) void this.save();
+		// A running build, load or save stops at its next slice (the registered cleanup above bumped
+		// the generation). What changed since the last save is not written now: a save in slices
+		// cannot finish while the app closes and one in a single task would freeze it; the next
+		// start compares every note's mtime and re-indexes what changed.
+		this.generation++;
+		this.saveLater.cancel();
 	}
 
 	/** The settings were saved: follow the switch and the excluded folders. */
@@ -143,20 +178,31 @@ export class NoteIndexService extends Component implements VaultSearchPort {
 		this.state = "off";
 		this.dirty = false;
 		await this.building;
+		await this.saving;
 		const adapter = this.options.app.vault.adapter;
 		try {
-			if (await adapter.exists(this.path)) await adapter.remove(this.path);
+			for (const path of [this.path, this.path + TMP_SUFFIX, this.legacyPath]) if (await adapter.exists(path)) await adapter.remove(path);
 		} catch (err) {
 			console.error("Discover: the saved vault index could not be removed", err);
 		}
 	}
 
-	/** The saved index when it is of this format and version; else undefined (and the index is rebuilt). */
-	private async loadSaved(): Promise<NoteIndex | undefined> {
+	/**
+	 * The saved index when it is of this format and version; else undefined (and the index is
+	 * rebuilt). Throws Stopped when the load was stopped.
+	 */
+	private async loadSaved(generation: number): Promise<NoteIndex | undefined> {
+		let bytes: ArrayBuffer | undefined;
 		try {
-			const text = await readPluginFile(this.options.app.vault.adapter, this.path);
-			return text === undefined ? undefined : NoteIndex.fromJSON(JSON.parse(text));
+			bytes = await readPluginBinary(this.options.app.vault.adapter, this.path);
 		} catch {
+			return undefined;
+		}
+		if (bytes === undefined || generation !== this.generation) return undefined;
+		try {
+			return await NoteIndex.loadInSlices(bytes, this.yieldFor(generation), this.sliceOptions());
+		} catch (err) {
+			if (err instanceof Stopped) throw err;
 			return undefined;
 		}
 	}
@@ -166,7 +212,13 @@ export class NoteIndexService extends Component implements VaultSearchPort {
 		const stale = (): boolean => generation !== this.generation;
 		if (!this.index) {
 			this.state = "loading";
-			const saved = await this.loadSaved();
+			let saved: NoteIndex | undefined;
+			try {
+				saved = await this.loadSaved(generation);
+			} catch (err) {
+				if (err instanceof Stopped) return;
+				throw err;
+			}
 			if (stale()) return;
 			this.index = saved ?? new NoteIndex();
 			if (!saved) this.dirty = true;
@@ -191,11 +243,7 @@ export class NoteIndexService extends Component implements VaultSearchPort {
 				}
 			}
 		}
-		const report = await indexInSlices(index, read(), this.options.yieldFn ?? defaultYield, {
-			sliceMs: this.options.sliceMs ?? INDEX_SLICE_MS,
-			now: this.options.now,
-			cancelled: stale,
-		});
+		const report = await indexInSlices(index, read(), this.options.yieldFn ?? defaultYield, { ...this.sliceOptions(), cancelled: stale });
 		if (stale()) return;
 		if (report.notes > 0) this.dirty = true;
 		this.state = "ready";
@@ -227,16 +275,26 @@ export class NoteIndexService extends Component implements VaultSearchPort {
 		if (this.state === "ready") this.saveLater();
 	}
 
-	/** Writes the index now (debounced callers go through saveLater). */
-	async save(): Promise<void> {
+	/** Writes the index now (debounced callers go through saveLater), after any save in progress. */
+	save(): Promise<void> {
+		this.saving = this.saving.then(() => this.saveNow());
+		return this.saving;
+	}
+
+	private async saveNow(): Promise<void> {
 		const index = this.index;
 		if (!index || !this.enabled) return;
+		const generation = this.generation;
+		const adapter = this.options.app.vault.adapter;
 		this.dirty = false;
 		try {
-			await writeAtomically(this.options.app.vault.adapter, this.path, JSON.stringify(index.toJSON()));
+			const bytes = await index.toBinaryInSlices(this.yieldFor(generation), this.sliceOptions());
+			if (generation !== this.generation) throw new Stopped();
+			await writeBinaryAtomically(adapter, this.path, bytes);
+			if (await adapter.exists(this.legacyPath)) await adapter.remove(this.legacyPath);
 		} catch (err) {
-			this.dirty = true;
-			console.error("Discover: the vault index could not be saved", err);
+			if (this.index === index) this.dirty = true;
+			if (!(err instanceof Stopped)) console.error("Discover: the vault index could not be saved", err);
 		}
 	}
 }

@@ -12,10 +12,20 @@ export function pluginDir(plugin: Pick<Plugin, "app" | "manifest">): string {
 }
 
 export async function writeAtomically(adapter: DataAdapter, path: string, text: string): Promise<void> {
+	await replaceThroughTemp(adapter, path, (temp) => adapter.write(temp, text));
+}
+
+/** `writeAtomically` for bytes (`adapter.writeBinary` takes a whole ArrayBuffer: the view is copied when it is part of one). */
+export async function writeBinaryAtomically(adapter: DataAdapter, path: string, bytes: Uint8Array): Promise<void> {
+	const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes.buffer : bytes.slice().buffer;
+	await replaceThroughTemp(adapter, path, (temp) => adapter.writeBinary(temp, whole as ArrayBuffer));
+}
+
+async function replaceThroughTemp(adapter: DataAdapter, path: string, writeTemp: (temp: string) => Promise<void>): Promise<void> {
 	const dir = path.slice(0, path.lastIndexOf("/"));
 	if (dir !== "" && !(await adapter.exists(dir))) await adapter.mkdir(dir);
 	const temp = path + TMP_SUFFIX;
-	await adapter.write(temp, text);
+	await writeTemp(temp);
 	// Obsidian's adapter cannot rename over a file: the old one goes first; a crash in between
 	// leaves the complete temporary file, which readPluginFile takes.
 	if (await adapter.exists(path)) await adapter.remove(path);
@@ -26,5 +36,12 @@ export async function writeAtomically(adapter: DataAdapter, path: string, text: 
 export async function readPluginFile(adapter: DataAdapter, path: string): Promise<string | undefined> {
 	if (await adapter.exists(path)) return adapter.read(path);
 	if (await adapter.exists(path + TMP_SUFFIX)) return adapter.read(path + TMP_SUFFIX);
+	return undefined;
+}
+
+/** `readPluginFile` for bytes. */
+export async function readPluginBinary(adapter: DataAdapter, path: string): Promise<ArrayBuffer | undefined> {
+	if (await adapter.exists(path)) return adapter.readBinary(path);
+	if (await adapter.exists(path + TMP_SUFFIX)) return adapter.readBinary(path + TMP_SUFFIX);
 	return undefined;
 }

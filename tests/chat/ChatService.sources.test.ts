@@ -6,6 +6,7 @@ import { SessionManager } from "../../src/sessions/SessionManager";
 import { ChatService, type ChatEvent } from "../../src/chat/ChatService";
 import type { SourceFitter } from "../../src/chat/sourceFitter";
 import { topCutFitter } from "../../src/chat/topCutFitter";
+import { TokenCalibration } from "../../src/chat/calibration";
 import type { ContextSource, SourceFit } from "../../src/core/types";
 
 const WIDE = { maxPromptTokens: 8192, reservedResponseTokens: 512, recentMessagesToKeep: 6, minRecentMessagesToKeep: 2, systemPrompt: "Be brief." };
@@ -80,6 +81,33 @@ describe("ChatService: context sources", () => {
 		expect(calls.map((c) => c.id)).toEqual(["Harbour/Log.md"]);
 		expect(calls[0]?.query).toBe("When does it open?\nWhen does it open?\nAnswer 1.\nFirst question");
 		expect(calls[0]?.budget).toBeGreaterThan(6000);
+	});
+
+	it("the fitter gets one estimator across previews and sends, the one sourceEstimator() names, so notes priced ahead of a send stay priced", async () => {
+		const given: unknown[] = [];
+		const fitter: SourceFitter = (source, budget, query, estimate) => {
+			given.push(estimate);
+			return topCutFitter(source, budget, query, estimate);
+		};
+		const sessions = new SessionManager(new MemoryFileStore(), { onWarning: () => undefined });
+		const chat = new ChatService({ adapter: new StubAdapter(), sessions, settings: WIDE, sourceFitter: fitter });
+		chat.previewPrompt("When does it open?", { sources: SOURCES });
+		await chat.sendMessage("When does it open?", { sources: SOURCES });
+		await chat.sendMessage("And closes?", { sources: SOURCES });
+		expect(given.length).toBeGreaterThanOrEqual(3);
+		for (const estimate of given) expect(estimate).toBe(chat.sourceEstimator());
+	});
+
+	it("a recalibrated model gets a new estimator: prices made with the old factor are not reused", async () => {
+		const calibration = new TokenCalibration();
+		const sessions = new SessionManager(new MemoryFileStore(), { onWarning: () => undefined });
+		const chat = new ChatService({ adapter: new StubAdapter(), sessions, settings: WIDE, model: "m", calibration });
+		const before = chat.sourceEstimator();
+		expect(chat.sourceEstimator()).toBe(before);
+		calibration.observe("m", 1000, 1500);
+		const after = chat.sourceEstimator();
+		expect(after).not.toBe(before);
+		expect(chat.sourceEstimator()).toBe(after);
 	});
 
 	it("the retry after 'prompt too long' shrinks the sources too, not only the history", async () => {

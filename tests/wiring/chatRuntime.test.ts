@@ -2,10 +2,14 @@
 // The panel's engine as the plugin builds it (ObsidianFileStore on the vault, the plugin's adapter
 // factory), following settings changed while the panel is open.
 import { describe, expect, it } from "vitest";
-import { asObsidianApp, createTestApp } from "../obsidian/harness";
+import { asObsidianApp, createTestApp, openNote } from "../obsidian/harness";
+import { until } from "../support/chatHarness";
+import { openEnginePanel } from "../ui/enginePanel";
+import { passageCacheCounts, passagesOf } from "../../src/context/passageCache";
 import { StubAdapter } from "../support/stubAdapter";
 import { createChatRuntime } from "../../src/wiring/chatRuntime";
-import type { DiscoverHost } from "../../src/ui/host";
+import type { ChatService } from "../../src/chat/ChatService";
+import type { ChatRuntime, DiscoverHost } from "../../src/ui/host";
 import { testSettings } from "../ui/fakes";
 
 async function runtimeWith(settings = {}) {
@@ -59,4 +63,43 @@ describe("the panel's engine follows the settings", () => {
 		expect(runtime.adapter()).not.toBe(before);
 		expect(host.settings.apiKeySecret).toBe("discover-key");
 	});
+});
+
+describe("the panel prepares its large sources ahead of a send", () => {
+	it("a 1 MB active note is cut and priced in slices before the send, which finds it ready (no analysis in the send)", async () => {
+		const sections = Array.from({ length: 2600 }, (_, i) => `## Section ${i}\n\nThe harbour log for day ${i} lists boats, tides and the weather in some detail.\n`);
+		const big = `# Log\n\n${sections.join("\n").repeat(4)}\n## Last\n\nThe lighthouse key is under the blue stone.\n`;
+		expect(big.length).toBeGreaterThan(1_000_000);
+		const app = await createTestApp({ files: { "Notes/Log.md": big } });
+		await openNote(app, "Notes/Log.md");
+		const host: DiscoverHost = { app: asObsidianApp(app), settings: testSettings({ includeActiveNote: true }), saveSettings: () => Promise.resolve() };
+		const adapter = new StubAdapter({ reply: "Under the blue stone." });
+		let runtime: ChatRuntime | undefined;
+		const prepared: string[] = [];
+		const { leaf, send, idle } = await openEnginePanel(app, host, async (h, onEvent) => {
+			const built = await createChatRuntime(h, onEvent);
+			built.chat.setAdapter(adapter);
+			const prepare = built.prepareSource?.bind(built);
+			built.prepareSource = async (id, text, name) => {
+				await prepare?.(id, text, name);
+				prepared.push(id);
+			};
+			runtime = built;
+			return built;
+		});
+		try {
+			await until(() => prepared.includes("Notes/Log.md"), "the active note to be prepared");
+			const before = passageCacheCounts();
+			await send("Where is the lighthouse key?");
+			await idle();
+			const after = passageCacheCounts();
+			expect(after.misses).toBe(before.misses);
+			expect(after.hits).toBeGreaterThan(before.hits);
+			// Priced with the send's own estimator too: the entry holds its costs.
+			expect(passagesOf("Notes/Log.md", big, "Log").costs.has((runtime!.chat as ChatService).sourceEstimator())).toBe(true);
+			expect(adapter.chatRequests.at(-1)?.messages[0]?.content).toContain("lighthouse key is under the blue stone");
+		} finally {
+			leaf.detach();
+		}
+	}, 30_000);
 });

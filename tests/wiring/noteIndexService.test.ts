@@ -2,11 +2,12 @@
 // The vault index behind @vault: built in slices after the layout is ready, kept up to date by the
 // vault's events, saved in the plugin's folder and loaded on restart, re-indexing only changed
 // notes; excluded folders stay out; the settings switch turns all of it off.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type * as O from "obsidian";
 import { asObsidianApp, createTestApp, deleteFromExplorer, type App } from "../obsidian/harness";
 import { Component } from "../obsidian/events";
-import { INDEX_FILE, NoteIndexService } from "../../src/wiring/noteIndexService";
+import { INDEX_FILE, LEGACY_INDEX_FILE, NoteIndexService } from "../../src/wiring/noteIndexService";
+import { NoteIndex } from "../../src/context/NoteIndex";
 import { DEFAULT_SETTINGS, type DiscoverSettings } from "../../src/settings/settings";
 
 const DIR = ".obsidian/plugins/discover-chat";
@@ -23,9 +24,11 @@ interface Harness {
 	settings: DiscoverSettings;
 	yields: number;
 	owner: Component;
+	/** While set, every yield waits for it: a save or load stands still between two slices. */
+	paused?: Promise<void>;
 }
 
-async function start(opts: { app?: App; settings?: Partial<DiscoverSettings>; layoutReady?: boolean; sliceMs?: number } = {}): Promise<Harness> {
+async function start(opts: { app?: App; settings?: Partial<DiscoverSettings>; layoutReady?: boolean; sliceMs?: number; saveDelayMs?: number; noWait?: boolean } = {}): Promise<Harness> {
 	const app = opts.app ?? (await createTestApp({ files: FILES, layoutReady: opts.layoutReady ?? true }));
 	await app.vault.adapter.mkdir(DIR);
 	const settings: DiscoverSettings = { ...DEFAULT_SETTINGS, ...opts.settings };
@@ -34,17 +37,18 @@ async function start(opts: { app?: App; settings?: Partial<DiscoverSettings>; la
 		app: asObsidianApp(app),
 		settings: () => h.settings,
 		dir: DIR,
-		saveDelayMs: 10,
+		saveDelayMs: opts.saveDelayMs ?? 10,
 		sliceMs: opts.sliceMs,
-		yieldFn: () => {
+		yieldFn: async () => {
 			h.yields++;
-			return new Promise((resolve) => window.setTimeout(resolve, 0));
+			await h.paused;
+			await new Promise((resolve) => window.setTimeout(resolve, 0));
 		},
 	});
 	h.owner = new Component();
 	h.owner.load();
 	h.owner.addChild(h.service as unknown as Component);
-	await h.service.whenBuilt();
+	if (opts.noWait !== true) await h.service.whenBuilt();
 	return h;
 }
 
@@ -52,10 +56,28 @@ const ids = (h: Harness, query: string): string[] => [...new Set(h.service.searc
 /** The vault events' reads settle. */
 const flush = (): Promise<void> => new Promise((resolve) => window.setTimeout(resolve, 0));
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => window.setTimeout(resolve, ms));
-const saved = async (app: App): Promise<{ notes?: unknown[] } | undefined> => {
+/** The saved index as the engine reads it back (undefined: no file). */
+const saved = async (app: App): Promise<{ notes: unknown[] } | undefined> => {
 	const path = `${DIR}/${INDEX_FILE}`;
-	return (await app.vault.adapter.exists(path)) ? (JSON.parse(await app.vault.adapter.read(path)) as { notes?: unknown[] }) : undefined;
+	if (!(await app.vault.adapter.exists(path))) return undefined;
+	return { notes: [...NoteIndex.fromBinary(await app.vault.adapter.readBinary(path)).entries()] };
 };
+/** A gate for Harness.paused, and the function that opens it. */
+function gate(): { paused: Promise<void>; open: () => void } {
+	let open = (): void => undefined;
+	const paused = new Promise<void>((resolve) => (open = resolve));
+	return { paused, open };
+}
+/** Records which notes the vault reads from now on. */
+function recordReads(app: App): string[] {
+	const reads: string[] = [];
+	const read = app.vault.cachedRead.bind(app.vault);
+	app.vault.cachedRead = (file: O.TFile) => {
+		reads.push(file.path);
+		return read(file);
+	};
+	return reads;
+}
 
 describe("the vault index service", () => {
 	it("waits for the layout, then builds in slices, yielding to the app between them", async () => {
@@ -143,6 +165,90 @@ describe("the vault index service", () => {
 		await sleep(10);
 		expect(on.service.search("orchard")).toEqual([]);
 		expect(await saved(on.app)).toBeUndefined();
+	});
+
+	it("is saved as binary (index.bin) and a restart loads it without reading any note", async () => {
+		const first = await start();
+		await sleep(30);
+		const bytes = new Uint8Array(await first.app.vault.adapter.readBinary(`${DIR}/index.bin`));
+		// Not JSON text: the binary format, which the engine reads back whole.
+		expect(bytes[0]).not.toBe("{".charCodeAt(0));
+		expect(NoteIndex.fromBinary(bytes).size).toBe(3);
+		first.owner.unload();
+		const reads = recordReads(first.app);
+		const second = await start({ app: first.app });
+		expect(reads).toEqual([]);
+		expect(second.service.size).toBe(3);
+		expect(ids(second, "sailboat")).toEqual(["Notes/Boats.md"]);
+	});
+
+	it("an old index.json leads to a rebuild, and is removed once the binary index is written", async () => {
+		const app = await createTestApp({ files: FILES });
+		await app.vault.adapter.mkdir(DIR);
+		await app.vault.adapter.write(`${DIR}/index.json`, JSON.stringify(new NoteIndex().toJSON()));
+		const reads = recordReads(app);
+		const h = await start({ app });
+		expect(reads).toHaveLength(3);
+		expect(ids(h, "sailboat")).toEqual(["Notes/Boats.md"]);
+		await sleep(30);
+		expect((await saved(app))?.notes).toHaveLength(3);
+		expect(await app.vault.adapter.exists(`${DIR}/${LEGACY_INDEX_FILE}`)).toBe(false);
+		expect(await app.vault.adapter.exists(`${DIR}/index.json`)).toBe(false);
+	});
+
+	it("saving and loading yield to the app between slices", async () => {
+		const first = await start({ sliceMs: 0, saveDelayMs: 60_000 });
+		const beforeSave = first.yields;
+		await first.service.save();
+		expect(first.yields).toBeGreaterThan(beforeSave);
+		expect((await saved(first.app))?.notes).toHaveLength(3);
+		first.owner.unload();
+		const second = await start({ app: first.app, sliceMs: 0, noWait: true });
+		const duringLoad: number[] = [];
+		const seen = window.setInterval(() => {
+			if (second.service.state === "loading") duringLoad.push(second.yields);
+		}, 0);
+		await second.service.whenBuilt();
+		window.clearInterval(seen);
+		expect(duringLoad.some((n) => n > 0)).toBe(true);
+		expect(second.service.size).toBe(3);
+	});
+
+	it("unloading during a save stops it between slices: nothing is written, no error", async () => {
+		const h = await start({ sliceMs: 0, saveDelayMs: 60_000 });
+		const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+		try {
+			const { paused, open } = gate();
+			h.paused = paused;
+			const saving = h.service.save();
+			await flush();
+			h.owner.unload();
+			open();
+			await saving;
+			expect(await h.app.vault.adapter.exists(`${DIR}/${INDEX_FILE}`)).toBe(false);
+			expect(await h.app.vault.adapter.exists(`${DIR}/${INDEX_FILE}.tmp`)).toBe(false);
+			expect(errors).not.toHaveBeenCalled();
+		} finally {
+			errors.mockRestore();
+		}
+	});
+
+	it("unloading during a load stops it: no note is read or indexed afterwards", async () => {
+		const first = await start();
+		await sleep(30);
+		first.owner.unload();
+		await first.app.vault.create("Notes/New.md", "A new note about kites.");
+		const reads = recordReads(first.app);
+		const { paused, open } = gate();
+		const second = await start({ app: first.app, sliceMs: 0, noWait: true });
+		second.paused = paused;
+		await flush();
+		second.owner.unload();
+		open();
+		await second.service.whenBuilt();
+		await sleep(10);
+		expect(reads).toEqual([]);
+		expect(second.service.size).toBe(0);
 	});
 
 	it("unloading stops listening to the vault", async () => {

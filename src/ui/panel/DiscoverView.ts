@@ -13,23 +13,22 @@ import { EmptyChat } from "./EmptyChat";
 import { diagnose } from "./errorDiagnosis";
 import type { ChatRuntime, ChatRuntimeFactory, DiscoverHost } from "../host";
 import { MessageList } from "./MessageList";
-import { MODEL_NEEDED, modelMissing } from "./modelNeeded";
 import { openModelMenu } from "./ModelMenu";
-import { openPluginSettings } from "./openSettings";
 import { HistoryModal } from "../history/HistoryModal";
 import { StatusLine } from "./StatusLine";
-import { engineText } from "./engineText";
-import { showTurnFailure } from "./turnFailure";
-import { commandTurn, retryTurn, typedTurn, type Turn } from "./turns";
+import { commandTurn, typedTurn } from "./turns";
 import { historyStateFor, invalidateSessionList } from "../history/historyState";
-import type { ChatEvent, SendOptions } from "../ports";
+import type { ChatEvent } from "../ports";
 import type { RenderSchedulerOptions } from "./RenderScheduler";
 import type { SearchRunnerOptions } from "../history/SearchRunner";
 import { SLASH_COMMANDS, type SlashCommand } from "./slashCommands";
 import { VIEW_TYPE_DISCOVER } from "../viewType";
 import { PanelSources } from "./sources/PanelSources";
 import { SourceSuggest } from "./sources/SourceSuggest";
-import { useReportedWindow, windowOffer } from "./windowOffer";
+import { SourcePreparer } from "./sources/SourcePreparer";
+import { flushRuntime, keepAnswerOnExit } from "./answerOnExit";
+import { showChatEvent } from "./chatEvents";
+import { TurnFlow } from "./TurnFlow";
 import { t } from "../../i18n";
 
 export interface DiscoverViewOptions {
@@ -48,17 +47,12 @@ export class DiscoverView extends ItemView {
 	private status!: StatusLine;
 	private context!: ContextBar;
 	private sources!: PanelSources;
+	private preparer!: SourcePreparer;
 	private composer!: Composer;
 	private chatModel!: ChatModel;
 	private emptyChat!: EmptyChat;
-	private sending = false;
-	private sendingSession: string | undefined;
-	private stopController: AbortController | undefined;
-	/** The chat was deleted while it was answering: a new one replaces it when the turn ends. */
-	private replaceAfterTurn = false;
+	private turns!: TurnFlow;
 	private closed = false;
-	/** The prompt to pick a model, while it is on screen. */
-	private modelPrompt: HTMLElement | undefined;
 	/** Settles once the engine is built (or failed to build): commands wait for it. */
 	private ready: Promise<void> = Promise.resolve();
 
@@ -104,7 +98,7 @@ export class DiscoverView extends ItemView {
 			}),
 		);
 		this.emptyChat = new EmptyChat(root, SLASH_COMMANDS, {
-			onPrompt: (text) => void this.send({ ...typedTurn(text), fromInput: false }),
+			onPrompt: (text) => void this.turns.send({ ...typedTurn(text), fromInput: false }),
 			onCommand: (command) => void this.runCommand(command),
 			onModelMenu: (anchor) => this.openModelMenu(anchor),
 		});
@@ -119,11 +113,19 @@ export class DiscoverView extends ItemView {
 			root,
 			this.app,
 			this.host.settings.includeActiveNote,
-			(sources) => this.runtime?.chat.previewPrompt(this.composer.value, { sources, includeHistory: true }),
+			(sources) => this.runtime?.chat.previewPrompt(this.composer.value, { sources: this.preparer.counted(sources), includeHistory: true }),
 			// The same figure the settings tab calls the prompt budget.
 			() => promptBudget(this.host.settings),
 		);
 		this.context.onNoteFit = (note) => this.emptyChat.setNote(note);
+		this.preparer = new SourcePreparer(
+			() => {
+				const runtime = this.runtime;
+				return runtime?.prepareSource ? (id, text, name) => runtime.prepareSource!(id, text, name) : undefined;
+			},
+			() => this.context.refreshPreview(),
+		);
+		this.register(() => this.preparer.stop());
 		this.sources = new PanelSources(root, this.app, {
 			vaultSearch: () => this.host.vaultSearch,
 			store: () => this.runtime?.sourceRefs,
@@ -133,8 +135,8 @@ export class DiscoverView extends ItemView {
 		this.context.added = this.sources;
 		this.sources.acceptDrops(this, root);
 		this.composer = new Composer(root, {
-			onSend: (text) => void this.send(typedTurn(text)),
-			onStop: () => this.stop(),
+			onSend: (text) => void this.turns.send(typedTurn(text)),
+			onStop: () => this.turns.stop(),
 			onCommand: (command) => void this.runCommand(command),
 			onInput: (text) => {
 				saveDraft(this.host, text);
@@ -151,17 +153,22 @@ export class DiscoverView extends ItemView {
 		this.composer.interceptKey = (e) => suggest.handleKey(e);
 		this.composer.onCaret = () => suggest.update();
 
-		this.context.register(this);
-		// Obsidian waits for quit tasks: the partial answer is saved before the app closes.
-		this.registerEvent(this.app.workspace.on("quit", (tasks) => tasks.add(() => this.flushRuntime(this.runtime))));
-		// A crash, a killed app or a phone putting Obsidian away gives no quit: these are the last
-		// moments a write may still land, so the answer being streamed goes to disk at once.
-		const win = this.containerEl.win;
-		const doc = this.containerEl.doc;
-		this.registerDomEvent(win, "pagehide", () => this.checkpointNow());
-		this.registerDomEvent(doc, "visibilitychange", () => {
-			if (doc.visibilityState === "hidden") this.checkpointNow();
+		this.turns = new TurnFlow({
+			app: this.app,
+			host: this.host,
+			runtime: () => this.runtime,
+			composer: this.composer,
+			header: this.header,
+			list: this.list,
+			status: this.status,
+			context: this.context,
+			chatModel: this.chatModel,
+			preparer: this.preparer,
+			startOver: () => this.startOver(),
+			turnEnded: (ended) => this.afterTurn(ended),
 		});
+		this.context.register(this);
+		keepAnswerOnExit(this, () => this.runtime);
 
 		const draft = savedDraft(this.host);
 		if (draft !== "") this.composer.setValue(draft, false);
@@ -193,17 +200,7 @@ export class DiscoverView extends ItemView {
 		this.closed = true;
 		const runtime = this.runtime;
 		this.runtime = undefined;
-		await this.flushRuntime(runtime);
-	}
-
-	private checkpointNow(): void {
-		this.runtime?.chat.checkpointNow().catch((err: unknown) => console.error("Discover: the answer so far could not be saved", err));
-	}
-
-	/** Stops a running answer and waits until its partial text (and the calibration) is saved. */
-	private async flushRuntime(runtime: ChatRuntime | undefined): Promise<void> {
-		await runtime?.chat.flush();
-		await runtime?.close?.();
+		await flushRuntime(runtime);
 	}
 
 	/** Puts text into the input (from history's "To prompt"). */
@@ -214,7 +211,7 @@ export class DiscoverView extends ItemView {
 	/** Switches to a saved session and continues it. */
 	async openSession(id: string): Promise<void> {
 		if (!this.runtime) return;
-		if (this.sending || this.runtime.chat.busy) {
+		if (this.turns.sending || this.runtime.chat.busy) {
 			// The answer belongs to the chat on screen: switching now would hide where it goes.
 			new Notice(t("panel.stopBeforeSwitching"));
 			return;
@@ -248,7 +245,7 @@ export class DiscoverView extends ItemView {
 	/** `replace`: the current chat is gone (deleted), so a fresh one is needed even if it was empty. */
 	private async newChat(replace = false): Promise<void> {
 		const runtime = this.runtime;
-		if (!runtime || this.sending || runtime.chat.busy) return;
+		if (!runtime || this.turns.sending || runtime.chat.busy) return;
 		// A chat with nothing in it yet is already new: another would only leave an empty one in history.
 		if (replace || runtime.chat.messages.length > 0) {
 			if (!(await this.active.startNew())) return;
@@ -268,10 +265,7 @@ export class DiscoverView extends ItemView {
 	 */
 	settingsChanged(): void {
 		if (!this.chatModel || !this.emptyChat) return;
-		if (!modelMissing({ model: this.chatModel.current })) {
-			this.modelPrompt?.remove();
-			this.modelPrompt = undefined;
-		}
+		this.turns.settingsChanged();
 		this.showEmptyChat();
 	}
 
@@ -282,7 +276,7 @@ export class DiscoverView extends ItemView {
 	}
 
 	private openModelMenu(anchor: HTMLElement): void {
-		if (!this.runtime || this.sending) return;
+		if (!this.runtime || this.turns.sending) return;
 		void openModelMenu(anchor, {
 			current: this.chatModel.current,
 			list: (refresh) => this.chatModel.list(refresh),
@@ -301,13 +295,12 @@ export class DiscoverView extends ItemView {
 			onRenamed: (id, title) => this.active.renamed(id, title),
 			onDeleted: (id) => {
 				if (id !== this.runtime?.chat.sessionId) return;
-				if (!this.sending) {
+				if (!this.turns.sending) {
 					void this.newChat(true);
 					return;
 				}
 				// The running answer has nowhere to go: stop it, then start afresh once it has ended.
-				this.replaceAfterTurn = true;
-				this.stop();
+				this.turns.stopAndReplace();
 			},
 		}).open();
 	}
@@ -317,122 +310,18 @@ export class DiscoverView extends ItemView {
 			this.list.showNote(t("panel.commandNeedsNote", { command: command.name }));
 			return;
 		}
-		await this.send(commandTurn(command));
+		await this.turns.send(commandTurn(command));
 	}
 
-	private async send(turn: Turn): Promise<void> {
-		const runtime = this.runtime;
-		if (!runtime || this.sending || runtime.chat.busy) return;
-		this.modelPrompt?.remove();
-		this.modelPrompt = undefined;
-		// The chat's own model counts (picked in the header, or saved with the chat), else the settings' one.
-		if (modelMissing({ model: this.chatModel.current })) {
-			// Nothing is sent or saved, and the input keeps the text.
-			this.askForModel();
-			return;
-		}
-		this.sending = true;
-		this.composer.setBusy(true);
-		this.header.setBusy(true);
-		this.list.clearError();
-		if (turn.fromInput) this.composer.setValue("", false);
-		const controller = new AbortController();
-		const options: SendOptions = {
-			includeHistory: turn.includeHistory,
-			signal: controller.signal,
-			onToken: (d) => this.onToken(d),
-			onThinking: (d) => this.onThinking(d),
-			onTextRetracted: () => this.list.retractAnswer(),
-		};
-		// Stop works from the first moment the button shows it, also while settings and note load.
-		this.stopController = controller;
-		try {
-			const sync = await runtime.syncSettings();
-			if (sync?.chatLeftBehind) {
-				// The open chat stays in the old folder: start afresh there, and let the person resend.
-				if (turn.fromInput && this.composer.value === "") this.composer.setValue(turn.text);
-				await this.startOver();
-				const { from, to } = sync.chatLeftBehind;
-				this.list.showNote(t("panel.chatsFolderMoved", { to, from }));
-				return;
-			}
-			// A command about the whole note never sends the attached selection, so never uses it up.
-			const attachment = turn.withContext && !turn.wholeNote ? this.context.attachment : undefined;
-			if (turn.withContext) options.sources = await this.context.sourcesFor(turn.wholeNote, turn.text);
-			if (controller.signal.aborted) {
-				// Stopped before anything went out: the question goes back into the input, unsent.
-				if (turn.fromInput && !turn.wholeNote && this.composer.value === "") this.composer.setValue(turn.text);
-				return;
-			}
-			this.sendingSession = runtime.chat.sessionId;
-			this.status.set(t("status.waiting"));
-			const answer = await runtime.chat.sendMessage(turn.text, options);
-			this.list.upsert(answer);
-			// The attached selection has had its answer.
-			this.context.detachSelection(attachment);
-		} catch (err) {
-			this.onSendFailed(err, turn, controller.signal.aborted);
-		} finally {
-			this.stopController = undefined;
-			this.sending = false;
-			this.composer.setBusy(false);
-			this.header.setBusy(false);
-			this.status.set("");
-			await this.afterTurn();
-		}
-	}
-
-	private askForModel(): void {
-		this.modelPrompt = this.list.showOffer(MODEL_NEEDED.text, MODEL_NEEDED.action, () =>
-			Promise.resolve(openPluginSettings(this.app, this.host.manifest?.id) ? MODEL_NEEDED.opened : MODEL_NEEDED.noWindow),
-		);
-	}
-
-	private stop(): void {
-		this.stopController?.abort();
-		this.runtime?.chat.cancel();
-	}
-
-	private onToken(delta: string): void {
-		if (!this.list.isStreaming) this.list.startStreaming();
-		// The caret at the end of the text shows where it grows; the line says what is happening.
-		this.status.set(t("status.writing"));
-		this.list.appendToken(delta);
-	}
-
-	private onThinking(delta: string): void {
-		if (!this.list.isStreaming) this.list.startStreaming();
-		// The thinking block above the answer says "Thinking…": the status line would say it twice.
-		this.status.set("");
-		this.list.appendThinking(delta);
-	}
-
-	private onSendFailed(err: unknown, turn: Turn, aborted: boolean): void {
-		this.list.endStreaming({ stopped: aborted });
-		if (aborted) {
-			// Stopped before the question was saved: it goes back into the input, unsent.
-			const messages = this.runtime?.chat.messages ?? [];
-			const last = messages[messages.length - 1];
-			const recorded = last?.role === "user" && last.content === turn.text;
-			if (!recorded && turn.fromInput && !turn.wholeNote && this.composer.value === "") this.composer.setValue(turn.text);
-			return;
-		}
-		showTurnFailure(
-			{ list: this.list, composer: this.composer, messages: this.runtime?.chat.messages ?? [], adapter: this.runtime?.adapter() },
-			{ err, text: turn.text, wholeNote: turn.wholeNote, retry: () => void this.send(retryTurn(turn)) },
-		);
-	}
-
-	private async afterTurn(): Promise<void> {
+	private async afterTurn(ended: { sentFrom: string | undefined; replace: boolean }): Promise<void> {
 		const runtime = this.runtime;
 		if (!runtime) return;
-		if (this.replaceAfterTurn) {
-			this.replaceAfterTurn = false;
+		if (ended.replace) {
 			await this.newChat(true);
 			return;
 		}
 		const id = runtime.chat.sessionId;
-		if (id && id !== this.sendingSession) await this.active.remember(id);
+		if (id && id !== ended.sentFrom) await this.active.remember(id);
 		await this.active.refreshTitle();
 		this.context.updatePreview();
 		this.showEmptyChat();
@@ -446,7 +335,7 @@ export class DiscoverView extends ItemView {
 	}
 
 	get isAnswering(): boolean {
-		return this.sending || this.runtime?.chat.busy === true;
+		return this.turns.sending || this.runtime?.chat.busy === true;
 	}
 
 	/** The newest answer's text, or undefined when the chat has none (or it failed). */
@@ -478,7 +367,7 @@ export class DiscoverView extends ItemView {
 	}
 
 	stopAnswer(): void {
-		this.stop();
+		this.turns.stop();
 	}
 
 	/** Runs a `/` command as if typed (e.g. "Summarize this note"). */
@@ -487,33 +376,7 @@ export class DiscoverView extends ItemView {
 	}
 
 	private onChatEvent(e: ChatEvent): void {
-		switch (e.type) {
-			case "status":
-				this.status.set(engineText(e.text));
-				break;
-			case "warning":
-				this.list.showNote(engineText(e.message));
-				break;
-			case "message":
-				this.onMessage(e.message);
-				break;
-			case "prompt":
-				this.context.showPrompt(e.estimatedTokens, e.budget, e.sources);
-				break;
-			case "window":
-				this.offerWindow(e.reported);
-				break;
-			case "compacted":
-				break;
-		}
-	}
-
-	/** The server's real window is smaller than the context size: offer to use it, in one click. */
-	private offerWindow(reported: number): void {
-		if (reported >= this.host.settings.maxPromptTokens) return;
-		const offer = windowOffer(this.host.settings, reported);
-		if (offer.action === undefined) this.list.showNote(offer.text);
-		else this.list.showOffer(offer.text, offer.action, () => useReportedWindow(this.host, reported));
+		showChatEvent(e, { host: this.host, status: this.status, list: this.list, context: this.context, onMessage: (m) => this.onMessage(m) });
 	}
 
 	private onMessage(message: ChatMessage): void {
@@ -524,7 +387,7 @@ export class DiscoverView extends ItemView {
 		void this.chatModel.messageSaved();
 		void this.sources.chatSaved();
 		// The answer's bubble goes right under the question, before the first token arrives.
-		if (this.sending && !this.list.isStreaming) this.list.startStreaming();
+		if (this.turns.sending && !this.list.isStreaming) this.list.startStreaming();
 		// The question is saved: remember its chat now, so a restart mid-answer reopens it.
 		const id = this.runtime?.chat.sessionId;
 		this.active

@@ -1,0 +1,168 @@
+// One turn from the panel: the checks before sending (a model is chosen), the sources gathered, the
+// answer streamed into the list, Stop, and what a failure shows (with Retry). The panel asks it
+// whether a turn is running and hears when one has ended.
+import type { App } from "obsidian";
+import type { ChatRuntime, DiscoverHost } from "../host";
+import type { SendOptions } from "../ports";
+import type { ChatHeader } from "./ChatHeader";
+import type { ChatModel } from "./ChatModel";
+import type { Composer } from "./Composer";
+import type { ContextBar } from "./ContextBar";
+import type { MessageList } from "./MessageList";
+import { MODEL_NEEDED, modelMissing } from "./modelNeeded";
+import { openPluginSettings } from "./openSettings";
+import type { SourcePreparer } from "./sources/SourcePreparer";
+import type { StatusLine } from "./StatusLine";
+import { showTurnFailure } from "./turnFailure";
+import { retryTurn, type Turn } from "./turns";
+import { t } from "../../i18n";
+
+/** The panel's parts a turn uses. */
+export interface TurnParts {
+	app: App;
+	host: DiscoverHost;
+	runtime: () => ChatRuntime | undefined;
+	composer: Composer;
+	header: ChatHeader;
+	list: MessageList;
+	status: StatusLine;
+	context: ContextBar;
+	chatModel: ChatModel;
+	preparer: SourcePreparer;
+	/** A fresh chat on screen (the chats folder moved under the open one). */
+	startOver: () => Promise<void>;
+	/** The turn has ended. `sentFrom`: the chat it began in; `replace`: its chat was deleted meanwhile. */
+	turnEnded: (ended: { sentFrom: string | undefined; replace: boolean }) => Promise<void>;
+}
+
+export class TurnFlow {
+	sending = false;
+	private sendingSession: string | undefined;
+	private stopController: AbortController | undefined;
+	/** The chat was deleted while it was answering: a new one replaces it when the turn ends. */
+	private replaceAfterTurn = false;
+	/** The prompt to pick a model, while it is on screen. */
+	private modelPrompt: HTMLElement | undefined;
+
+	constructor(private readonly parts: TurnParts) {}
+
+	/** The settings now name a model: the prompt to pick one goes. */
+	settingsChanged(): void {
+		if (modelMissing({ model: this.parts.chatModel.current })) return;
+		this.modelPrompt?.remove();
+		this.modelPrompt = undefined;
+	}
+
+	/** The chat on screen was deleted while answering: stop, and start afresh once the turn has ended. */
+	stopAndReplace(): void {
+		this.replaceAfterTurn = true;
+		this.stop();
+	}
+
+	async send(turn: Turn): Promise<void> {
+		const runtime = this.parts.runtime();
+		if (!runtime || this.sending || runtime.chat.busy) return;
+		this.modelPrompt?.remove();
+		this.modelPrompt = undefined;
+		// The chat's own model counts (picked in the header, or saved with the chat), else the settings' one.
+		if (modelMissing({ model: this.parts.chatModel.current })) {
+			// Nothing is sent or saved, and the input keeps the text.
+			this.askForModel();
+			return;
+		}
+		this.sending = true;
+		this.parts.composer.setBusy(true);
+		this.parts.header.setBusy(true);
+		this.parts.list.clearError();
+		if (turn.fromInput) this.parts.composer.setValue("", false);
+		const controller = new AbortController();
+		const options: SendOptions = {
+			includeHistory: turn.includeHistory,
+			signal: controller.signal,
+			onToken: (d) => this.onToken(d),
+			onThinking: (d) => this.onThinking(d),
+			onTextRetracted: () => this.parts.list.retractAnswer(),
+		};
+		// Stop works from the first moment the button shows it, also while settings and note load.
+		this.stopController = controller;
+		try {
+			const sync = await runtime.syncSettings();
+			if (sync?.chatLeftBehind) {
+				// The open chat stays in the old folder: start afresh there, and let the person resend.
+				if (turn.fromInput && this.parts.composer.value === "") this.parts.composer.setValue(turn.text);
+				await this.parts.startOver();
+				const { from, to } = sync.chatLeftBehind;
+				this.parts.list.showNote(t("panel.chatsFolderMoved", { to, from }));
+				return;
+			}
+			// A command about the whole note never sends the attached selection, so never uses it up.
+			const attachment = turn.withContext && !turn.wholeNote ? this.parts.context.attachment : undefined;
+			if (turn.withContext) options.sources = await this.parts.context.sourcesFor(turn.wholeNote, turn.text);
+			if (controller.signal.aborted) {
+				// Stopped before anything went out: the question goes back into the input, unsent.
+				if (turn.fromInput && !turn.wholeNote && this.parts.composer.value === "") this.parts.composer.setValue(turn.text);
+				return;
+			}
+			this.sendingSession = runtime.chat.sessionId;
+			this.parts.status.set(t("status.waiting"));
+			const answer = await runtime.chat.sendMessage(turn.text, options);
+			this.parts.list.upsert(answer);
+			// The attached selection has had its answer.
+			this.parts.context.detachSelection(attachment);
+		} catch (err) {
+			this.onSendFailed(err, turn, controller.signal.aborted);
+		} finally {
+			this.stopController = undefined;
+			this.sending = false;
+			this.parts.composer.setBusy(false);
+			this.parts.header.setBusy(false);
+			this.parts.status.set("");
+			// The answer may have recalibrated the estimator: the next send's prices are made ahead too.
+			this.parts.preparer.again();
+			const replace = this.replaceAfterTurn;
+			this.replaceAfterTurn = false;
+			await this.parts.turnEnded({ sentFrom: this.sendingSession, replace });
+		}
+	}
+
+	private askForModel(): void {
+		this.modelPrompt = this.parts.list.showOffer(MODEL_NEEDED.text, MODEL_NEEDED.action, () =>
+			Promise.resolve(openPluginSettings(this.parts.app, this.parts.host.manifest?.id) ? MODEL_NEEDED.opened : MODEL_NEEDED.noWindow),
+		);
+	}
+
+	stop(): void {
+		this.stopController?.abort();
+		this.parts.runtime()?.chat.cancel();
+	}
+
+	private onToken(delta: string): void {
+		if (!this.parts.list.isStreaming) this.parts.list.startStreaming();
+		// The caret at the end of the text shows where it grows; the line says what is happening.
+		this.parts.status.set(t("status.writing"));
+		this.parts.list.appendToken(delta);
+	}
+
+	private onThinking(delta: string): void {
+		if (!this.parts.list.isStreaming) this.parts.list.startStreaming();
+		// The thinking block above the answer says "Thinking…": the status line would say it twice.
+		this.parts.status.set("");
+		this.parts.list.appendThinking(delta);
+	}
+
+	private onSendFailed(err: unknown, turn: Turn, aborted: boolean): void {
+		this.parts.list.endStreaming({ stopped: aborted });
+		if (aborted) {
+			// Stopped before the question was saved: it goes back into the input, unsent.
+			const messages = this.parts.runtime()?.chat.messages ?? [];
+			const last = messages[messages.length - 1];
+			const recorded = last?.role === "user" && last.content === turn.text;
+			if (!recorded && turn.fromInput && !turn.wholeNote && this.parts.composer.value === "") this.parts.composer.setValue(turn.text);
+			return;
+		}
+		showTurnFailure(
+			{ list: this.parts.list, composer: this.parts.composer, messages: this.parts.runtime()?.chat.messages ?? [], adapter: this.parts.runtime()?.adapter() },
+			{ err, text: turn.text, wholeNote: turn.wholeNote, retry: () => void this.send(retryTurn(turn)) },
+		);
+	}
+}

@@ -1,0 +1,48 @@
+// What the engine reports during a turn, shown in the panel: status, warnings, the messages as they
+// are saved, the prompt's cost and fits, and the server's real window when it is smaller.
+import type { ChatMessage } from "../../core/types";
+import type { DiscoverHost } from "../host";
+import type { ChatEvent } from "../ports";
+import type { ContextBar } from "./ContextBar";
+import { engineText } from "./engineText";
+import type { MessageList } from "./MessageList";
+import type { StatusLine } from "./StatusLine";
+import { useReportedWindow, windowOffer } from "./windowOffer";
+
+export interface ChatEventTargets {
+	host: DiscoverHost;
+	status: StatusLine;
+	list: MessageList;
+	context: ContextBar;
+	onMessage: (message: ChatMessage) => void;
+}
+
+export function showChatEvent(e: ChatEvent, to: ChatEventTargets): void {
+	switch (e.type) {
+		case "status":
+			to.status.set(engineText(e.text));
+			break;
+		case "warning":
+			to.list.showNote(engineText(e.message));
+			break;
+		case "message":
+			to.onMessage(e.message);
+			break;
+		case "prompt":
+			to.context.showPrompt(e.estimatedTokens, e.budget, e.sources);
+			break;
+		case "window":
+			offerWindow(e.reported, to);
+			break;
+		case "compacted":
+			break;
+	}
+}
+
+/** The server's real window is smaller than the context size: offer to use it, in one click. */
+function offerWindow(reported: number, to: ChatEventTargets): void {
+	if (reported >= to.host.settings.maxPromptTokens) return;
+	const offer = windowOffer(to.host.settings, reported);
+	if (offer.action === undefined) to.list.showNote(offer.text);
+	else to.list.showOffer(offer.text, offer.action, () => useReportedWindow(to.host, reported));
+}
