@@ -80,7 +80,7 @@ async function run(args: ChatArgs): Promise<void> {
 	let vault: PassageIndex | undefined;
 	if (args.vault !== undefined) {
 		const indexed = await indexVault(args.vault);
-		if (indexed === undefined) info("@vault needs the vault index, which this build does not have yet: messages are sent without vault passages.");
+		if (indexed === undefined) info("@vault has no index: messages are sent without vault passages.");
 		else info(`Indexed ${indexed.notes} notes in ${args.vault}; write @vault in a message to add the most relevant passages.`);
 		vault = indexed?.index;
 	}

@@ -1,9 +1,9 @@
 // The terminal chat's `@vault`: passages of a folder of notes, found for a message, sent as
-// retrieved sources. The index behind it is the plugin's NoteIndex (src/context, the vault's lexical index); this
-// file only needs its shape, so the chat builds without it and says so when @vault is used.
+// retrieved sources. The index behind it is the plugin's NoteIndex (src/context, the vault's lexical
+// index); tests may hand in any index of the same shape.
 import { readdir, readFile } from "node:fs/promises";
 import { basename, join, relative, sep } from "node:path";
-import type { ContextSource } from "../src/headless";
+import { NoteIndex, type ContextSource } from "../src/headless";
 
 /** What `@vault` needs of an index: NoteIndex's upsert and search. */
 export interface PassageIndex {
@@ -11,11 +11,8 @@ export interface PassageIndex {
 	search(query: string, opts?: { limit?: number }): { id: string; name: string; score: number; text: string }[];
 }
 
-/**
- * Makes an empty index, or undefined while this build has none. Hooking up NoteIndex is this one
- * line: `() => new NoteIndex()`.
- */
-export const createPassageIndex: () => PassageIndex | undefined = () => undefined;
+/** Makes an empty index (undefined: none, and @vault is sent without vault passages). */
+export const createPassageIndex: () => PassageIndex | undefined = () => new NoteIndex();
 
 /** How many passages `@vault` adds to a message. */
 export const VAULT_PASSAGES = 8;

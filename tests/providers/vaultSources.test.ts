@@ -43,7 +43,7 @@ describe("@vault in the terminal chat", () => {
 		]);
 	});
 
-	it("indexes every Markdown note under the folder by its vault path, skipping hidden folders; none without an index", async () => {
+	it("indexes every Markdown note under the folder by its vault path, skipping hidden folders; by default in the plugin's NoteIndex", async () => {
 		const dir = await mkdtemp(join(tmpdir(), "discover-vault-"));
 		try {
 			await mkdir(join(dir, "Café", "Menu"), { recursive: true });
@@ -57,7 +57,9 @@ describe("@vault in the terminal chat", () => {
 			expect(indexed?.notes).toBe(2);
 			expect([...index.notes.keys()].sort()).toEqual(["Café/Menu/Prices.md", "Hours.md"]);
 			expect(retrievedSources(index, "what does coffee cost")).toEqual([{ id: "Café/Menu/Prices.md", name: "Prices", text: "Coffee costs three euros.", kind: "retrieved" }]);
-			expect(await indexVault(dir)).toBeUndefined();
+			const real = await indexVault(dir);
+			expect(real?.notes).toBe(2);
+			expect(real === undefined ? [] : retrievedSources(real.index, "what does coffee cost").map((r) => r.id)).toEqual(["Café/Menu/Prices.md"]);
 		} finally {
 			await rm(dir, { recursive: true, force: true });
 		}
