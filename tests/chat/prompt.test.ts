@@ -91,7 +91,7 @@ describe("buildPrompt", () => {
 		expect(built.estimatedTokens).toBeLessThanOrEqual(3000);
 	});
 
-	it("estimates a 1 MB note once for its size, and beyond that only as much as could fit", () => {
+	it("estimates a 1 MB note at most twice (its size, and its passages' prices), and a later send with the same estimator at most once more", () => {
 		const text = lines(20_000).padEnd(1_000_000, "x");
 		let charsEstimated = 0;
 		const counting = (t: string): number => {
@@ -100,7 +100,11 @@ describe("buildPrompt", () => {
 		};
 		const built = buildPrompt({ systemPrompt: "S", context: { text }, history, current: "Q", budget: 4000, estimate: counting });
 		expect(built.context.included).toBe("partial");
-		expect(charsEstimated).toBeLessThan(text.length + 100_000);
+		// Relevance fitting prices every passage once per note version and estimator (cached).
+		expect(charsEstimated).toBeLessThan(2 * text.length + 100_000);
+		const first = charsEstimated;
+		buildPrompt({ systemPrompt: "S", context: { text }, history, current: "Q again", budget: 4000, estimate: counting });
+		expect(charsEstimated - first).toBeLessThan(text.length + 100_000);
 	});
 
 	it("drops stray system messages from the history so only the first message is system", () => {

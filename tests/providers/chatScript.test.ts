@@ -1,6 +1,6 @@
 // The terminal chat as a person runs it: a real process, piped input, a local protocol server.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -135,22 +135,28 @@ describe("npm run chat", () => {
 		}
 	}, 60000);
 
-	it("sends every --note as its own source under its name, and says @vault needs an index this build lacks", async () => {
+	it("sends every --note as its own source under its name, and @vault the most relevant passage of the --vault folder", async () => {
 		const notes = await mkdtemp(join(tmpdir(), "discover-notes-"));
 		try {
 			const a = join(notes, "Hours.md");
 			const b = join(notes, "Prices.md");
 			await writeFile(a, "The café opens on Sundays at nine.\n");
 			await writeFile(b, "Coffee costs three euros.\n");
+			const vault = join(notes, "vault");
+			await mkdir(vault);
+			await writeFile(join(vault, "Tea.md"), "Green tea costs two euros at the corner shop.\n");
+			await writeFile(join(vault, "Walks.md"), "The river path is flat and shaded.\n");
 			server.requests.length = 0;
-			const run = await runChat(["--model", "llama3.2", "--base-url", server.url, "--dir", join(notes, "home"), "--note", a, "--note", b, "--vault", notes], "What does coffee cost? @vault\n");
+			const run = await runChat(["--model", "llama3.2", "--base-url", server.url, "--dir", join(notes, "home"), "--note", a, "--note", b, "--vault", vault], "What does tea cost? @vault\n");
 			expect(run.code).toBe(0);
 			const body = server.requests.find((r) => r.path === "/api/chat")?.body ?? "";
 			expect(body).toContain("Hours.md · path: ");
 			expect(body).toContain("The café opens on Sundays at nine.");
 			expect(body).toContain("Prices.md · path: ");
 			expect(body).toContain("Coffee costs three euros.");
-			expect(run.stderr).toContain("@vault needs the vault index");
+			expect(body).toContain("Green tea costs two euros");
+			expect(body).not.toContain("river path");
+			expect(run.stderr).not.toContain("@vault has no index");
 		} finally {
 			await rm(notes, { recursive: true, force: true });
 		}
