@@ -1,0 +1,72 @@
+// What the write tools changed, so a change can be undone: the note's text before and after. A
+// revert restores the earlier text only while the note still holds exactly what the tool wrote;
+// if the person (or anything else) changed it since, the revert is refused rather than losing
+// their edit. The journal keeps the latest MAX_CHANGES changes (two copies of a note each).
+import { ToolError } from "./paths";
+import type { VaultAccess } from "./types";
+
+export interface NoteChange {
+	/** The tool call's id when the loop passed it, else a journal id ("change-3"). */
+	id: string;
+	tool: string;
+	path: string;
+	/** null: the tool created the note. */
+	before: string | null;
+	after: string;
+	/** ms since the epoch. */
+	at: number;
+}
+
+export const MAX_CHANGES = 50;
+
+export class ChangeJournal {
+	private readonly changes: NoteChange[] = [];
+	private counter = 0;
+
+	constructor(
+		private readonly vault: VaultAccess,
+		private readonly now: () => number = Date.now,
+	) {}
+
+	record(change: Omit<NoteChange, "id" | "at"> & { id?: string }): NoteChange {
+		const entry: NoteChange = { ...change, id: change.id ?? `change-${++this.counter}`, at: this.now() };
+		const old = this.changes.findIndex((c) => c.id === entry.id);
+		if (old >= 0) this.changes.splice(old, 1);
+		this.changes.push(entry);
+		if (this.changes.length > MAX_CHANGES) this.changes.shift();
+		return entry;
+	}
+
+	get(id: string): NoteChange | undefined {
+		return this.changes.find((c) => c.id === id);
+	}
+
+	/** Oldest first. */
+	list(): readonly NoteChange[] {
+		return this.changes;
+	}
+
+	/**
+	 * Undoes change `id`: the note gets its earlier text back (a created note goes to the trash).
+	 * Refused with a ToolError, touching nothing, when the note changed since or is gone.
+	 */
+	async revert(id: string): Promise<string> {
+		const change = this.get(id);
+		if (!change) throw new ToolError("This change can no longer be reverted: it is not in this session's list of recent changes.");
+		const { path } = change;
+		if (!this.vault.exists(path)) throw new ToolError(`Cannot revert: ${path} no longer exists.`);
+		const changedSince = `Cannot revert: ${path} was changed after this edit; reverting would lose those changes.`;
+		if (change.before === null) {
+			if ((await this.vault.read(path)) !== change.after) throw new ToolError(changedSince);
+			await this.vault.trash(path);
+		} else {
+			const before = change.before;
+			await this.vault.process(path, (current) => {
+				if (current !== change.after) throw new ToolError(changedSince);
+				return before;
+			});
+		}
+		this.changes.splice(this.changes.indexOf(change), 1);
+		return change.before === null ? `Reverted: ${path} was moved to the trash.` : `Reverted: ${path} has its earlier text again.`;
+	}
+}

@@ -1,0 +1,79 @@
+// VaultAccess over a plain map of paths to texts: the tools' stand-in vault in tests, the terminal
+// chat and scripts. Tags are read from the text the way Obsidian's metadata cache reports them
+// (inline #tags outside code, and frontmatter `tags`), well enough for list_notes.
+import { NoteIndex } from "../context/NoteIndex";
+import type { VaultAccess, VaultNote } from "./types";
+
+export function tagsOf(text: string): string[] {
+	const tags = new Set<string>();
+	const fm = /^---\n([\s\S]*?)\n---/.exec(text);
+	if (fm?.[1]) {
+		const line = /^tags:\s*(.*)$/m.exec(fm[1]);
+		const inline = line?.[1]?.replace(/[[\]]/g, "").split(/[,\s]+/) ?? [];
+		const listed = line && !line[1]?.trim() ? [...fm[1].slice(line.index + line[0].length).matchAll(/^\s*-\s*(\S+)/gm)].map((m) => m[1] ?? "") : [];
+		for (const t of [...inline, ...listed]) if (t.trim()) tags.add(t.trim().replace(/^#/, ""));
+	}
+	const body = text.replace(/```[\s\S]*?```/g, "").replace(/`[^`\n]*`/g, "");
+	for (const m of body.matchAll(/(?:^|\s)#([\p{L}\p{N}_/-]*[\p{L}_/-][\p{L}\p{N}_/-]*)/gu)) if (m[1]) tags.add(m[1]);
+	return [...tags];
+}
+
+export class MemoryVault implements VaultAccess {
+	readonly configDir: string;
+	readonly files = new Map<string, { text: string; mtime: number }>();
+	readonly trashed: string[] = [];
+	readonly index = new NoteIndex();
+	activeNote: { path: string; selection: string } | null = null;
+	private clock: number;
+
+	constructor(notes: Record<string, string> = {}, opts: { configDir?: string; now?: number } = {}) {
+		this.configDir = opts.configDir ?? ".obsidian";
+		this.clock = opts.now ?? Date.UTC(2026, 0, 1);
+		for (const [path, text] of Object.entries(notes)) this.write(path, text);
+	}
+
+	/** Not VaultAccess: sets a note as another program would (and indexes it). */
+	write(path: string, text: string): void {
+		this.files.set(path, { text, mtime: ++this.clock });
+		if (path.endsWith(".md")) this.index.upsert(path, text, undefined, this.clock);
+	}
+
+	listNotes(): VaultNote[] {
+		return [...this.files].filter(([p]) => p.endsWith(".md")).map(([path, f]) => ({ path, size: new TextEncoder().encode(f.text).length, mtime: f.mtime, tags: tagsOf(f.text) }));
+	}
+	exists(path: string): boolean {
+		return this.files.has(path) || [...this.files.keys()].some((p) => p.startsWith(`${path}/`));
+	}
+	read(path: string): Promise<string> {
+		const f = this.files.get(path);
+		return f ? Promise.resolve(f.text) : Promise.reject(new Error(`File not found: ${path}`));
+	}
+	process(path: string, fn: (text: string) => string): Promise<string> {
+		const f = this.files.get(path);
+		if (!f) return Promise.reject(new Error(`File not found: ${path}`));
+		try {
+			const next = fn(f.text);
+			this.write(path, next);
+			return Promise.resolve(next);
+		} catch (err) {
+			return Promise.reject(err);
+		}
+	}
+	create(path: string, content: string): Promise<void> {
+		if (this.exists(path)) return Promise.reject(new Error("File already exists."));
+		this.write(path, content);
+		return Promise.resolve();
+	}
+	trash(path: string): Promise<void> {
+		this.files.delete(path);
+		this.index.remove(path);
+		this.trashed.push(path);
+		return Promise.resolve();
+	}
+	active(): { path: string; selection: string } | null {
+		return this.activeNote;
+	}
+	search(query: string, limit: number): ReturnType<NoteIndex["search"]> {
+		return this.index.search(query, { limit });
+	}
+}

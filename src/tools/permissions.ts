@@ -1,0 +1,131 @@
+// Who may run which tool without asking. The standing rules, checked in this order:
+// 1. read tools run unasked while the `toolsReadAllowed` setting is on (the default);
+// 2. an "always" rule (saved in settings with when it was granted; revocable in the settings tab);
+// 3. "allow for this chat" (this session only, kept in memory, forgotten with the plugin);
+// otherwise the person is asked, with the write's preview, through the panel's `ask` callback,
+// every time. Allow once lets this call run; Deny (with an optional reason) gives the model a
+// clear result. A preview that cannot be made means the write cannot be shown, so it is not run:
+// the model gets the reason instead. Nothing here imports the UI: the panel implements `ask`.
+import type { ToolCall } from "../core/types";
+import type { Tool, ToolPreview } from "./types";
+
+export type AccessDecision = { kind: "once" } | { kind: "chat" } | { kind: "always" } | { kind: "deny"; reason?: string };
+
+/** A saved "always allow" rule. (An agent's allowed tools will become rules of this shape.) */
+export interface AlwaysRule {
+	tool: string;
+	/** ISO 8601. */
+	grantedAt: string;
+}
+
+/** Where the rules live: the plugin's settings (toolsReadAllowed, toolRules). */
+export interface RuleStore {
+	readAllowed(): boolean;
+	alwaysRules(): readonly AlwaysRule[];
+	saveAlwaysRules(rules: AlwaysRule[]): Promise<void>;
+}
+
+/** The panel's permission card: shown for a call no rule allows; resolves with the person's decision. */
+export type AskFn = (call: ToolCall, tool: Tool, preview: ToolPreview | undefined) => Promise<AccessDecision>;
+
+export interface Approver {
+	/** The engine's `approve(call, tool)`. */
+	approve(call: ToolCall, tool: Tool): Promise<"allow" | "deny">;
+	/** For a denied call: the tool result the model should get ("The person declined: …"). */
+	denialMessage(callId: string): string | undefined;
+}
+
+const REASON_CHARS = 500;
+
+/** The result a denied call gives the model. */
+export function declinedText(reason?: string): string {
+	const why = reason?.trim().slice(0, REASON_CHARS);
+	return why ? `The person declined: ${why}` : "The person declined this call.";
+}
+
+export class PermissionRules {
+	private readonly perChat = new Map<string, Set<string>>();
+
+	constructor(
+		private readonly store: RuleStore,
+		private readonly now: () => Date = () => new Date(),
+	) {}
+
+	alwaysRules(): readonly AlwaysRule[] {
+		return this.store.alwaysRules();
+	}
+
+	isAlways(tool: string): boolean {
+		return this.store.alwaysRules().some((r) => r.tool === tool);
+	}
+
+	async grantAlways(tool: string): Promise<void> {
+		if (this.isAlways(tool)) return;
+		await this.store.saveAlwaysRules([...this.store.alwaysRules(), { tool, grantedAt: this.now().toISOString() }]);
+	}
+
+	async revoke(tool: string): Promise<void> {
+		await this.store.saveAlwaysRules(this.store.alwaysRules().filter((r) => r.tool !== tool));
+	}
+
+	allowForChat(chatId: string, tool: string): void {
+		let set = this.perChat.get(chatId);
+		if (!set) this.perChat.set(chatId, (set = new Set()));
+		set.add(tool);
+	}
+
+	chatAllows(chatId: string, tool: string): boolean {
+		return this.perChat.get(chatId)?.has(tool) === true;
+	}
+
+	forgetChat(chatId: string): void {
+		this.perChat.delete(chatId);
+	}
+
+	/** Whether `tool` runs unasked in chat `chatId`. */
+	allowsUnasked(chatId: string, tool: Pick<Tool, "name" | "access">): boolean {
+		if (tool.access === "read" && this.store.readAllowed()) return true;
+		return this.isAlways(tool.name) || this.chatAllows(chatId, tool.name);
+	}
+
+	/** The engine's `approve` for chat `chatId`, asking through `ask` when no rule allows a call. */
+	approverFor(chatId: string, ask: AskFn): Approver {
+		const denials = new Map<string, string>();
+		const deny = (call: ToolCall, message: string): "deny" => {
+			denials.set(call.id, message);
+			return "deny";
+		};
+		return {
+			denialMessage: (callId) => denials.get(callId),
+			approve: async (call, tool) => {
+				if (this.allowsUnasked(chatId, tool)) return "allow";
+				let preview: ToolPreview | undefined;
+				if (tool.access === "write" && tool.preview) {
+					try {
+						preview = await tool.preview(call.arguments);
+					} catch (err) {
+						return deny(call, `The change could not be prepared, so nothing was written: ${err instanceof Error ? err.message : String(err)}`);
+					}
+				}
+				let decision: AccessDecision;
+				try {
+					decision = await ask(call, tool, preview);
+				} catch {
+					return deny(call, "The person did not answer; nothing was run.");
+				}
+				switch (decision.kind) {
+					case "once":
+						return "allow";
+					case "chat":
+						this.allowForChat(chatId, tool.name);
+						return "allow";
+					case "always":
+						await this.grantAlways(tool.name);
+						return "allow";
+					default:
+						return deny(call, declinedText(decision.reason));
+				}
+			},
+		};
+	}
+}

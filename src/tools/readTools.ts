@@ -1,0 +1,179 @@
+// The four read tools: search_notes, read_note, list_notes, get_active_note. Each result is plain
+// text for the model; a note's content in it is untrusted (the loop fits and frames it).
+import { optionalInt, optionalString, requiredString } from "./args";
+import { headingKey, sections } from "./headings";
+import { pageOf } from "./pages";
+import { notePath, reachable, safePath, ToolError } from "./paths";
+import type { Tool, ToolScope, VaultAccess, VaultNote } from "./types";
+
+export interface ToolDeps {
+	vault: VaultAccess;
+	scope: ToolScope;
+	/** Now, ms since the epoch (injected for tests). */
+	now?: () => number;
+}
+
+const PASSAGE_CHARS = 1_200;
+
+function checkedNote(deps: ToolDeps, raw: unknown): string {
+	return notePath(safePath(raw, deps.vault.configDir, deps.scope));
+}
+
+async function readExisting(deps: ToolDeps, path: string): Promise<string> {
+	if (!deps.vault.exists(path)) throw new ToolError(`There is no note "${path}". Use search_notes or list_notes to find the right path.`);
+	return deps.vault.read(path);
+}
+
+export function searchNotesTool(deps: ToolDeps): Tool {
+	return {
+		name: "search_notes",
+		access: "read",
+		description: "Search the person's notes by keywords. Returns the best matching passages with their note paths and titles.",
+		parameters: {
+			type: "object",
+			properties: {
+				query: { type: "string", description: "Keywords to search for." },
+				limit: { type: "integer", description: "Most passages to return (1-20, default 8)." },
+			},
+			required: ["query"],
+		},
+		run(args) {
+			const query = requiredString(args, "query").trim();
+			if (query === "") return Promise.reject(new ToolError('"query" is empty; give keywords to search for.'));
+			const limit = optionalInt(args, "limit", 1, 20) ?? 8;
+			// Ask for more than needed: hits in unreachable folders are dropped after.
+			const hits = deps.vault.search(query, limit * 3).filter((h) => reachable(h.id, deps.vault.configDir, deps.scope)).slice(0, limit);
+			if (hits.length === 0) return Promise.resolve(`No passages match "${query}".`);
+			const parts = hits.map((h, i) => {
+				const text = h.text.length > PASSAGE_CHARS ? `${h.text.slice(0, PASSAGE_CHARS)}…` : h.text;
+				return `${i + 1}. ${h.id} (${h.name})\n${text.trim()}`;
+			});
+			return Promise.resolve(`${hits.length} passage${hits.length === 1 ? "" : "s"} for "${query}":\n\n${parts.join("\n\n")}`);
+		},
+	};
+}
+
+/** The lines of `text` chosen by heading or line range, with their 1-based first line. */
+function selectLines(text: string, path: string, heading: string | undefined, from: number | undefined, to: number | undefined): { lines: string[]; first: number; total: number } {
+	const all = text.split("\n");
+	if (heading !== undefined) {
+		const key = headingKey(heading);
+		const found = sections(all).filter((s) => headingKey(s.title) === key);
+		if (found.length === 0) {
+			const names = sections(all).map((s) => s.title);
+			throw new ToolError(`No heading "${heading}" in ${path}.${names.length ? ` Its headings: ${names.slice(0, 30).join("; ")}${names.length > 30 ? "; …" : ""}` : " It has no headings."}`);
+		}
+		const s = found[0] as (typeof found)[number];
+		return { lines: all.slice(s.line, s.endLine), first: s.line + 1, total: all.length };
+	}
+	const start = from ?? 1;
+	const end = Math.min(to ?? all.length, all.length);
+	if (start > all.length) throw new ToolError(`${path} has ${all.length} lines; "from_line" ${start} is past its end.`);
+	if (end < start) throw new ToolError(`"to_line" (${end}) is before "from_line" (${start}).`);
+	return { lines: all.slice(start - 1, end), first: start, total: all.length };
+}
+
+/** A page of a note with a header saying where it is and how to get the next. */
+export function renderNotePage(path: string, text: string, page: number, select: { heading?: string; from?: number; to?: number } = {}): string {
+	const { lines, first, total } = selectLines(text, path, select.heading, select.from, select.to);
+	const chosen = lines.join("\n");
+	const p = pageOf(chosen, page);
+	let before = 0;
+	for (let i = chosen.indexOf("\n"); i >= 0 && i < p.start; i = chosen.indexOf("\n", i + 1)) before++;
+	const firstLine = first + before;
+	const lastLine = firstLine + Math.max(0, p.text.replace(/\n$/, "").split("\n").length - 1);
+	const where = select.heading !== undefined ? `section "${select.heading}", ` : "";
+	let header = `${path} (${where}lines ${firstLine}-${lastLine} of ${total}`;
+	header += p.pages > 1 ? `; page ${p.page} of ${p.pages})` : ")";
+	if (p.page < p.pages) header += `. More follows: call read_note with the same arguments and "page": ${p.page + 1}.`;
+	return `${header}\n\n${p.text}`;
+}
+
+export function readNoteTool(deps: ToolDeps): Tool {
+	return {
+		name: "read_note",
+		access: "read",
+		description: "Read a note by its path, whole or one section (heading) or a line range. Large notes come in pages; the result says how to get the next page.",
+		parameters: {
+			type: "object",
+			properties: {
+				path: { type: "string", description: 'The note\'s vault path, such as "Projects/Plan.md".' },
+				heading: { type: "string", description: "Only the section under this heading." },
+				from_line: { type: "integer", description: "First line to read (1-based)." },
+				to_line: { type: "integer", description: "Last line to read." },
+				page: { type: "integer", description: "Page of a large note (1-based, default 1)." },
+			},
+			required: ["path"],
+		},
+		async run(args) {
+			const path = checkedNote(deps, args.path);
+			const heading = optionalString(args, "heading");
+			const from = optionalInt(args, "from_line", 1, Number.MAX_SAFE_INTEGER);
+			const to = optionalInt(args, "to_line", 1, Number.MAX_SAFE_INTEGER);
+			const page = optionalInt(args, "page", 1, 1_000_000) ?? 1;
+			const text = await readExisting(deps, path);
+			return renderNotePage(path, text, page, { heading, from, to });
+		},
+	};
+}
+
+function size(bytes: number): string {
+	return bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} kB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+function listed(n: VaultNote): string {
+	const tags = n.tags.length ? `, #${n.tags.join(" #")}` : "";
+	return `- ${n.path} (${size(n.size)}, modified ${new Date(n.mtime).toISOString().slice(0, 16).replace("T", " ")}${tags})`;
+}
+
+export function listNotesTool(deps: ToolDeps): Tool {
+	return {
+		name: "list_notes",
+		access: "read",
+		description: "List notes in a folder, with a tag, or the most recently modified ones, with their sizes.",
+		parameters: {
+			type: "object",
+			properties: {
+				folder: { type: "string", description: 'A folder path such as "Projects" (default: the whole vault).' },
+				tag: { type: "string", description: 'Only notes with this tag, such as "project" (its sub-tags too).' },
+				recent: { type: "boolean", description: "Most recently modified first." },
+				limit: { type: "integer", description: "Most notes to list (1-200, default 50)." },
+			},
+		},
+		run(args) {
+			const { configDir } = deps.vault;
+			const rawFolder = optionalString(args, "folder")?.trim() ?? "";
+			const folder = rawFolder === "" || rawFolder === "/" ? "" : safePath(rawFolder, configDir, deps.scope, "folder").replace(/\/$/, "");
+			const tag = optionalString(args, "tag")?.trim().replace(/^#/, "").toLowerCase();
+			const recent = args.recent === true || args.recent === "true";
+			const limit = optionalInt(args, "limit", 1, 200) ?? 50;
+			let notes = deps.vault.listNotes().filter((n) => reachable(n.path, configDir, deps.scope));
+			if (folder) notes = notes.filter((n) => n.path.toLowerCase().startsWith(`${folder.toLowerCase()}/`));
+			if (tag) notes = notes.filter((n) => n.tags.some((t) => t.toLowerCase() === tag || t.toLowerCase().startsWith(`${tag}/`)));
+			notes.sort(recent ? (a, b) => b.mtime - a.mtime || a.path.localeCompare(b.path) : (a, b) => a.path.localeCompare(b.path));
+			const where = [folder ? `in ${folder}` : "", tag ? `tagged #${tag}` : ""].filter(Boolean).join(" ");
+			if (notes.length === 0) return Promise.resolve(`No notes${where ? ` ${where}` : ""}.`);
+			const shown = notes.slice(0, limit);
+			const head = `${notes.length} note${notes.length === 1 ? "" : "s"}${where ? ` ${where}` : ""}${recent ? ", most recently modified first" : ""}${shown.length < notes.length ? ` (the first ${shown.length}; raise "limit" or narrow the folder for more)` : ""}:`;
+			return Promise.resolve(`${head}\n${shown.map(listed).join("\n")}`);
+		},
+	};
+}
+
+export function getActiveNoteTool(deps: ToolDeps): Tool {
+	return {
+		name: "get_active_note",
+		access: "read",
+		description: "Get the note open in the editor, with the person's selection if any. Large notes come in pages.",
+		parameters: { type: "object", properties: { page: { type: "integer", description: "Page of a large note (1-based, default 1)." } } },
+		async run(args) {
+			const active = deps.vault.active();
+			if (!active) return "No note is open in the editor.";
+			const path = checkedNote(deps, active.path);
+			const page = optionalInt(args, "page", 1, 1_000_000) ?? 1;
+			const text = await readExisting(deps, path);
+			const selection = active.selection ? `Selected text:\n${active.selection}\n\n` : "Nothing is selected.\n\n";
+			return `${selection}${renderNotePage(path, text, page)}`;
+		},
+	};
+}

@@ -1,0 +1,77 @@
+// The vault tools' vocabulary: the Tool shape the engine's turn loop runs, and VaultAccess, the
+// narrow door to the vault the tools are built over (Obsidian's API in src/wiring/vaultAccess.ts,
+// a MemoryVault in tests and scripts), so every tool runs headless.
+import type { ToolSpec } from "../core/types";
+import type { NoteSearchHit } from "../context/NoteIndex";
+
+/**
+ * A tool the model may call. Declared here with the SAME shape fix/loop adds to src/core/types.ts;
+ * until that lands on main this local copy stands in (the lead dedupes: import it from core then).
+ * `preview` is an optional addition for write tools: what the change would do, before anything is
+ * written, for the permission card's diff. It throws the same error `run` would.
+ */
+export interface Tool extends ToolSpec {
+	access: "read" | "write";
+	/** The result text for the model; a throw becomes an error result. */
+	run(args: Record<string, unknown>, ctx: ToolRunContext): Promise<string>;
+	preview?(args: Record<string, unknown>): Promise<ToolPreview>;
+}
+
+/**
+ * What `run` is handed. `callId` is optional and not part of the core shape: when the loop passes
+ * it, a write's undo entry is filed under the call's id so the tool card can offer Revert by it.
+ */
+export interface ToolRunContext {
+	signal: AbortSignal;
+	callId?: string;
+}
+
+/** A write's preview: the note before and after, and a unified line diff between them. */
+export interface ToolPreview {
+	path: string;
+	/** "" for a note that does not exist yet. */
+	before: string;
+	after: string;
+	diff: string;
+}
+
+/** A Markdown note as the tools list it. */
+export interface VaultNote {
+	path: string;
+	/** Bytes. */
+	size: number;
+	/** Last modification, ms since the epoch. */
+	mtime: number;
+	/** Without '#', as written ("project/alpha"). */
+	tags: string[];
+}
+
+/** The vault as the tools see it: paths are vault-relative and already checked by the tools. */
+export interface VaultAccess {
+	/** Obsidian's config folder (vault.configDir, usually ".obsidian"): never reachable. */
+	readonly configDir: string;
+	/** Every Markdown note. */
+	listNotes(): VaultNote[];
+	/** Whether anything (note, folder, other file) exists at the path. */
+	exists(path: string): boolean;
+	/** The note's text; throws when there is no note at `path`. */
+	read(path: string): Promise<string>;
+	/** Edits the note atomically (Obsidian's vault.process): `fn` gets the current text, returns the next. */
+	process(path: string, fn: (text: string) => string): Promise<string>;
+	/** Creates a note (and its missing folders); throws when something exists at `path`. */
+	create(path: string, content: string): Promise<void>;
+	/** Moves a note to the trash (used to revert a created note). */
+	trash(path: string): Promise<void>;
+	/** The note open in the editor and its selection ("" when none), or null. */
+	active(): { path: string; selection: string } | null;
+	/** The note index's best passages (NoteIndex.search). */
+	search(query: string, limit: number): NoteSearchHit[];
+}
+
+/** Where the tools may not go besides configDir and paths outside the vault; read when a tool runs. */
+export interface ToolScope {
+	/** The chats folder (settings.sessionsFolder). */
+	chatsFolder(): string;
+	/** Folders the person excluded from the tools. */
+	excludedFolders(): string[];
+}
