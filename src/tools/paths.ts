@@ -41,10 +41,14 @@ export function safePath(raw: unknown, configDir: string, scope: ToolScope, what
 	if (typeof raw !== "string" || raw.trim() === "") throw new ToolError(`"${what}" must be a vault-relative path such as "Folder/Note.md".`);
 	if (raw.includes("\\")) throw new ToolError(`"${raw}" uses backslashes; use forward slashes ("Folder/Note.md").`);
 	if (CONTROL.test(raw)) throw new ToolError(`"${what}" contains control characters.`);
-	if (raw.startsWith("/") || raw.startsWith("~") || /^[a-zA-Z]:/.test(raw) || /^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) {
+	const segments = raw.normalize("NFC").split("/").filter((s) => s !== "" && s !== ".");
+	// Checked on the raw text and again once "./" is gone ("./C:/x" is "C:/x").
+	const absolute = (p: string): boolean => p.startsWith("/") || p.startsWith("~") || /^[a-zA-Z]:/.test(p) || /^[a-z][a-z0-9+.-]*:\/\//i.test(p);
+	if (absolute(raw) || absolute(segments.join("/"))) {
 		throw new ToolError(`"${raw}" is an absolute path; give a path inside the vault, such as "Folder/Note.md".`);
 	}
-	const segments = raw.normalize("NFC").split("/").filter((s) => s !== "" && s !== ".");
+	// Obsidian refuses these in names; a colon is also how drive letters and URLs begin.
+	if (/[:*?"<>|]/.test(raw)) throw new ToolError(`"${raw}" contains characters a note path cannot have (: * ? " < > |).`);
 	if (segments.some((s) => s.trim() === "..")) throw new ToolError(`"${raw}" leaves the vault ("..") and is out of reach.`);
 	if (segments.length === 0) throw new ToolError(`"${what}" must name a note inside the vault.`);
 	if (segments.some((s) => s.trim().startsWith("."))) throw new ToolError(`"${raw}" is in a hidden file or folder, which the tools cannot reach.`);

@@ -37,18 +37,18 @@ export function searchNotesTool(deps: ToolDeps): Tool {
 			},
 			required: ["query"],
 		},
-		run(args) {
+		async run(args) {
 			const query = requiredString(args, "query").trim();
-			if (query === "") return Promise.reject(new ToolError('"query" is empty; give keywords to search for.'));
+			if (query === "") throw new ToolError('"query" is empty; give keywords to search for.');
 			const limit = optionalInt(args, "limit", 1, 20) ?? 8;
 			// Ask for more than needed: hits in unreachable folders are dropped after.
 			const hits = deps.vault.search(query, limit * 3).filter((h) => reachable(h.id, deps.vault.configDir, deps.scope)).slice(0, limit);
-			if (hits.length === 0) return Promise.resolve(`No passages match "${query}".`);
+			if (hits.length === 0) return `No passages match "${query}".`;
 			const parts = hits.map((h, i) => {
 				const text = h.text.length > PASSAGE_CHARS ? `${h.text.slice(0, PASSAGE_CHARS)}…` : h.text;
 				return `${i + 1}. ${h.id} (${h.name})\n${text.trim()}`;
 			});
-			return Promise.resolve(`${hits.length} passage${hits.length === 1 ? "" : "s"} for "${query}":\n\n${parts.join("\n\n")}`);
+			return `${hits.length} passage${hits.length === 1 ? "" : "s"} for "${query}":\n\n${parts.join("\n\n")}`;
 		},
 	};
 }
@@ -56,6 +56,8 @@ export function searchNotesTool(deps: ToolDeps): Tool {
 /** The lines of `text` chosen by heading or line range, with their 1-based first line. */
 function selectLines(text: string, path: string, heading: string | undefined, from: number | undefined, to: number | undefined): { lines: string[]; first: number; total: number } {
 	const all = text.split("\n");
+	// A final line end ends the last line; it does not start another.
+	const total = text.endsWith("\n") ? all.length - 1 : all.length;
 	if (heading !== undefined) {
 		const key = headingKey(heading);
 		const found = sections(all).filter((s) => headingKey(s.title) === key);
@@ -64,13 +66,13 @@ function selectLines(text: string, path: string, heading: string | undefined, fr
 			throw new ToolError(`No heading "${heading}" in ${path}.${names.length ? ` Its headings: ${names.slice(0, 30).join("; ")}${names.length > 30 ? "; …" : ""}` : " It has no headings."}`);
 		}
 		const s = found[0] as (typeof found)[number];
-		return { lines: all.slice(s.line, s.endLine), first: s.line + 1, total: all.length };
+		return { lines: all.slice(s.line, s.endLine), first: s.line + 1, total };
 	}
 	const start = from ?? 1;
 	const end = Math.min(to ?? all.length, all.length);
-	if (start > all.length) throw new ToolError(`${path} has ${all.length} lines; "from_line" ${start} is past its end.`);
+	if (start > total) throw new ToolError(`${path} has ${total} lines; "from_line" ${start} is past its end.`);
 	if (end < start) throw new ToolError(`"to_line" (${end}) is before "from_line" (${start}).`);
-	return { lines: all.slice(start - 1, end), first: start, total: all.length };
+	return { lines: all.slice(start - 1, end), first: start, total };
 }
 
 /** A page of a note with a header saying where it is and how to get the next. */
@@ -140,7 +142,7 @@ export function listNotesTool(deps: ToolDeps): Tool {
 				limit: { type: "integer", description: "Most notes to list (1-200, default 50)." },
 			},
 		},
-		run(args) {
+		async run(args) {
 			const { configDir } = deps.vault;
 			const rawFolder = optionalString(args, "folder")?.trim() ?? "";
 			const folder = rawFolder === "" || rawFolder === "/" ? "" : safePath(rawFolder, configDir, deps.scope, "folder").replace(/\/$/, "");
@@ -152,10 +154,10 @@ export function listNotesTool(deps: ToolDeps): Tool {
 			if (tag) notes = notes.filter((n) => n.tags.some((t) => t.toLowerCase() === tag || t.toLowerCase().startsWith(`${tag}/`)));
 			notes.sort(recent ? (a, b) => b.mtime - a.mtime || a.path.localeCompare(b.path) : (a, b) => a.path.localeCompare(b.path));
 			const where = [folder ? `in ${folder}` : "", tag ? `tagged #${tag}` : ""].filter(Boolean).join(" ");
-			if (notes.length === 0) return Promise.resolve(`No notes${where ? ` ${where}` : ""}.`);
+			if (notes.length === 0) return `No notes${where ? ` ${where}` : ""}.`;
 			const shown = notes.slice(0, limit);
 			const head = `${notes.length} note${notes.length === 1 ? "" : "s"}${where ? ` ${where}` : ""}${recent ? ", most recently modified first" : ""}${shown.length < notes.length ? ` (the first ${shown.length}; raise "limit" or narrow the folder for more)` : ""}:`;
-			return Promise.resolve(`${head}\n${shown.map(listed).join("\n")}`);
+			return `${head}\n${shown.map(listed).join("\n")}`;
 		},
 	};
 }

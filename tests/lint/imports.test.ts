@@ -65,6 +65,9 @@ describe("the import scanner (so the rules below can fail)", () => {
 			[at("src/i18n/x.ts"), ["obsidian", "../ui/view", "../core/types", "./en"]],
 			[at("src/ui/y.ts"), ["../i18n/index"]],
 			[at("src/settings/z.ts"), ["../i18n/index"]],
+			[at("src/tools/t.ts"), ["../context/NoteIndex", "../core/types", "./paths", "../chat/tokens", "../ui/view", "obsidian"]],
+			[at("src/chat/usesTools.ts"), ["../tools/t"]],
+			[at("src/settings/rules.ts"), ["../tools/t"]],
 		]);
 		const refs = (f: string): ImportRef[] => (imports.get(f) ?? []).map((specifier) => ({ specifier, kind: "type", names: [], line: 1 }));
 		const resolve = (from: string, spec: string): string | undefined => (spec.startsWith(".") ? `${join(from, "..", spec)}.ts` : undefined);
@@ -82,14 +85,19 @@ describe("the import scanner (so the rules below can fail)", () => {
 			"src/i18n/x.ts → obsidian",
 			"src/i18n/x.ts → src/ui/view.ts",
 			"src/i18n/x.ts → src/core/types.ts",
+			"src/tools/t.ts → src/chat/tokens.ts",
+			"src/tools/t.ts → src/ui/view.ts",
+			"src/tools/t.ts → src/ui/view.ts",
+			"src/tools/t.ts → obsidian",
+			"src/chat/usesTools.ts → src/tools/t.ts",
 		]);
 	});
 });
 
 describe("engine layering", () => {
-	it("no engine module imports the UI, the wiring or 'obsidian'; the UI never imports the wiring; providers and sessions never import src/chat; src/context imports only src/core; src/core imports only itself, and its vocabulary nothing; the chat engine never imports src/i18n, which imports nothing outside itself", () => {
+	it("no engine module imports the UI, the wiring or 'obsidian'; the UI never imports the wiring; providers and sessions never import src/chat; src/context imports only src/core; src/tools only src/context and src/core, and the chat engine never src/tools; src/core imports only itself, and its vocabulary nothing; the chat engine never imports src/i18n, which imports nothing outside itself", () => {
 		const files = sourceFiles();
-		expect(files.map(rel)).toEqual(expect.arrayContaining(["src/core/types.ts", "src/context/relevanceFit.ts", "src/context/NoteIndex.ts", "src/chat/ChatService.ts", "src/providers/index.ts", "src/sessions/SessionManager.ts", "src/settings/settingsStore.ts", "src/ui/panel/DiscoverView.ts", "src/wiring/chatRuntime.ts", "src/i18n/index.ts"]));
+		expect(files.map(rel)).toEqual(expect.arrayContaining(["src/core/types.ts", "src/context/relevanceFit.ts", "src/context/NoteIndex.ts", "src/tools/permissions.ts", "src/chat/ChatService.ts", "src/providers/index.ts", "src/sessions/SessionManager.ts", "src/settings/settingsStore.ts", "src/ui/panel/DiscoverView.ts", "src/wiring/chatRuntime.ts", "src/i18n/index.ts"]));
 		expect(layeringViolations(files)).toEqual([]);
 	});
 });

@@ -1,6 +1,8 @@
 // The layers, as data, and the imports that break them. Bottom up:
 //   src/core (the shared vocabulary core/types.ts, timers, abort helpers)
 //   src/context (relevance fitting and the vault's lexical index: imports only src/core)
+//   src/tools (the built-in vault tools and permission rules over an injected VaultAccess: imports
+//     only src/core and src/context; the chat engine runs whatever tools it is handed, never these)
 //   src/providers, src/sessions
 //   src/chat
 //   src/settings (the saved settings, their migration and loading; engine-safe)
@@ -13,7 +15,7 @@
 // outside itself: not 'obsidian' (main.ts passes getLanguage() in), not the engine.
 import { fileImports, rel, resolveLocal, type ImportRef } from "./sourceGraph";
 
-export const ENGINE = /^src\/(core|context|chat|providers|sessions|settings)\//;
+export const ENGINE = /^src\/(core|context|tools|chat|providers|sessions|settings)\//;
 
 interface LayerRule {
 	/** Which files the rule governs (repo-relative paths). */
@@ -64,6 +66,16 @@ export const LAYER_RULES: LayerRule[] = [
 		applies: (f) => f.startsWith("src/context/"),
 		forbids: (t) => t.file !== undefined && !t.file.startsWith("src/context/") && !t.file.startsWith("src/core/"),
 		why: "src/context sits just above src/core: chat may use it, it uses nothing above core (estimators come in as a parameter)",
+	},
+	{
+		applies: (f) => f.startsWith("src/tools/"),
+		forbids: (t) => t.file !== undefined && !/^src\/(tools|context|core)\//.test(t.file),
+		why: "src/tools sits on src/context and src/core only: the wiring hands it the vault, the loop runs it",
+	},
+	{
+		applies: (f) => /^src\/(core|context|providers|sessions|chat)\//.test(f),
+		forbids: (t) => t.file?.startsWith("src/tools/") === true,
+		why: "the chat engine runs the tools it is handed (ChatServiceOptions.tools); it never needs the vault tools themselves",
 	},
 	{
 		applies: (f) => f.startsWith("src/core/"),
