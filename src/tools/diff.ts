@@ -35,8 +35,8 @@ function alignMiddle(a: string[], b: string[]): Op[] {
 			ops.push({ kind: " ", line: a[i] ?? "" });
 			i++;
 			j++;
-		} else if (j < b.length && (i === a.length || (lcs[i * w + j + 1] ?? 0) >= (lcs[(i + 1) * w + j] ?? 0))) ops.push({ kind: "+", line: b[j++] ?? "" });
-		else ops.push({ kind: "-", line: a[i++] ?? "" });
+		} else if (i < a.length && (j === b.length || (lcs[(i + 1) * w + j] ?? 0) >= (lcs[i * w + j + 1] ?? 0))) ops.push({ kind: "-", line: a[i++] ?? "" });
+		else ops.push({ kind: "+", line: b[j++] ?? "" });
 	}
 	return ops;
 }
