@@ -27,6 +27,8 @@ export class MemoryVault implements VaultAccess {
 	private clock: number;
 
 	constructor(notes: Record<string, string> = {}, opts: { configDir?: string; now?: number } = {}) {
+		// Obsidian's default; a test passes its own to check the tools take it from here.
+		// eslint-disable-next-line obsidianmd/hardcoded-config-path -- a stand-in vault's own config folder, not the app's
 		this.configDir = opts.configDir ?? ".obsidian";
 		this.clock = opts.now ?? Date.UTC(2026, 0, 1);
 		for (const [path, text] of Object.entries(notes)) this.write(path, text);
@@ -48,16 +50,13 @@ export class MemoryVault implements VaultAccess {
 		const f = this.files.get(path);
 		return f ? Promise.resolve(f.text) : Promise.reject(new Error(`File not found: ${path}`));
 	}
-	process(path: string, fn: (text: string) => string): Promise<string> {
+	// Async so a throw in fn is a rejection, as in vault.process.
+	async process(path: string, fn: (text: string) => string): Promise<string> {
 		const f = this.files.get(path);
-		if (!f) return Promise.reject(new Error(`File not found: ${path}`));
-		try {
-			const next = fn(f.text);
-			this.write(path, next);
-			return Promise.resolve(next);
-		} catch (err) {
-			return Promise.reject(err);
-		}
+		if (!f) throw new Error(`File not found: ${path}`);
+		const next = fn(f.text);
+		this.write(path, next);
+		return next;
 	}
 	create(path: string, content: string): Promise<void> {
 		if (this.exists(path)) return Promise.reject(new Error("File already exists."));

@@ -14,7 +14,7 @@ export class ToolError extends Error {
 	}
 }
 
-const CONTROL = /[\u0000-\u001f\u007f]/;
+const hasControlCharacter = (text: string): boolean => [...text].some((c) => c.charCodeAt(0) < 0x20 || c === "\u007f");
 
 /** A segment as the file system will see it: case folded, trailing dots and spaces dropped. */
 function foldSegment(s: string): string {
@@ -40,7 +40,7 @@ function within(path: string[], folder: string[]): boolean {
 export function safePath(raw: unknown, configDir: string, scope: ToolScope, what = "path"): string {
 	if (typeof raw !== "string" || raw.trim() === "") throw new ToolError(`"${what}" must be a vault-relative path such as "Folder/Note.md".`);
 	if (raw.includes("\\")) throw new ToolError(`"${raw}" uses backslashes; use forward slashes ("Folder/Note.md").`);
-	if (CONTROL.test(raw)) throw new ToolError(`"${what}" contains control characters.`);
+	if (hasControlCharacter(raw)) throw new ToolError(`"${what}" contains control characters.`);
 	const segments = raw.normalize("NFC").split("/").filter((s) => s !== "" && s !== ".");
 	// Checked on the raw text and again once "./" is gone ("./C:/x" is "C:/x").
 	const absolute = (p: string): boolean => p.startsWith("/") || p.startsWith("~") || /^[a-zA-Z]:/.test(p) || /^[a-z][a-z0-9+.-]*:\/\//i.test(p);

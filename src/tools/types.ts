@@ -14,7 +14,7 @@ export interface Tool extends ToolSpec {
 	access: "read" | "write";
 	/** The result text for the model; a throw becomes an error result. */
 	run(args: Record<string, unknown>, ctx: ToolRunContext): Promise<string>;
-	preview?(args: Record<string, unknown>): Promise<ToolPreview>;
+	preview?: (args: Record<string, unknown>) => Promise<ToolPreview>;
 }
 
 /**

@@ -39,13 +39,10 @@ export function createNoteTool(deps: ToolDeps, journal: ChangeJournal): Tool {
 			},
 			required: ["path", "content"],
 		},
-		preview(args): Promise<ToolPreview> {
-			try {
-				const { path, content } = prepare(args);
-				return Promise.resolve({ path, before: "", after: content, diff: unifiedDiff("", content, path) });
-			} catch (err) {
-				return Promise.reject(err);
-			}
+		// Async so a refusal is a rejection, as from run.
+		preview: async (args): Promise<ToolPreview> => {
+			const { path, content } = prepare(args);
+			return { path, before: "", after: content, diff: unifiedDiff("", content, path) };
 		},
 		async run(args, ctx) {
 			const { path, content } = prepare(args);
@@ -105,7 +102,7 @@ export function editNoteTool(deps: ToolDeps, journal: ChangeJournal): Tool {
 			},
 			required: ["path", "mode"],
 		},
-		async preview(args): Promise<ToolPreview> {
+		preview: async (args): Promise<ToolPreview> => {
 			const { path, edit } = prepare(args);
 			const before = await deps.vault.read(path);
 			const after = edit(before);
