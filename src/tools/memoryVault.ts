@@ -26,10 +26,8 @@ export class MemoryVault implements VaultAccess {
 	activeNote: { path: string; selection: string } | null = null;
 	private clock: number;
 
-	constructor(notes: Record<string, string> = {}, opts: { configDir?: string; now?: number } = {}) {
-		// Obsidian's default; a test passes its own to check the tools take it from here.
-		// eslint-disable-next-line obsidianmd/hardcoded-config-path -- a stand-in vault's own config folder, not the app's
-		this.configDir = opts.configDir ?? ".obsidian";
+	constructor(notes: Record<string, string> = {}, opts: { configDir: string; now?: number }) {
+		this.configDir = opts.configDir;
 		this.clock = opts.now ?? Date.UTC(2026, 0, 1);
 		for (const [path, text] of Object.entries(notes)) this.write(path, text);
 	}

@@ -5,8 +5,11 @@ import type { Tool, ToolScope } from "../../src/tools/types";
 
 export const SCOPE: ToolScope = { chatsFolder: () => "Discover/Chats", excludedFolders: () => ["Private"] };
 
+/** The stand-in vault's config folder (Obsidian's default name). */
+export const CONFIG_DIR = ".obsidian";
+
 export function toolbox(notes: Record<string, string>) {
-	const vault = new MemoryVault(notes);
+	const vault = new MemoryVault(notes, { configDir: CONFIG_DIR });
 	const { tools, changes } = createVaultTools(vault, SCOPE, () => 1_000);
 	const tool = (name: string): Tool => {
 		const found = tools.find((t) => t.name === name);
