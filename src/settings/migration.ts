@@ -3,7 +3,7 @@
 // warning; nothing throws; a plaintext API key is handed back so the plugin moves it to secret storage.
 import { RETIRED_DEFAULT_SYSTEM_PROMPTS } from "../core/types";
 import { PROVIDERS } from "../providers/types";
-import { DEFAULT_SETTINGS, FIELD_LABELS, SEND_KEYS, SETTINGS_VERSION, type DiscoverSettings } from "./settings";
+import { DEFAULT_SETTINGS, FIELD_LABELS, isToolRules, SEND_KEYS, SETTINGS_VERSION, type DiscoverSettings } from "./settings";
 import { t } from "../i18n";
 
 type Raw = Record<string, unknown>;
@@ -44,9 +44,18 @@ function migrateV0toV1(raw: Raw, ctx: StepContext): Raw {
 	return { ...extractApiKey(raw, ctx), settingsVersion: 1 };
 }
 
+/**
+ * v1 → v2: vault tools arrive. Read tools run unasked (toolsReadAllowed) and no tool is always
+ * allowed (toolRules: []) — the defaults, so data from before tools never grants a write.
+ */
+function migrateV1toV2(raw: Raw): Raw {
+	return { ...raw, toolsReadAllowed: DEFAULT_SETTINGS.toolsReadAllowed, toolRules: [], settingsVersion: 2 };
+}
+
 /** MIGRATIONS[n] turns version-n data into version n+1. Add the next step here; never edit old ones. */
 export const MIGRATIONS: Record<number, (raw: Raw, ctx: StepContext) => Raw> = {
 	0: migrateV0toV1,
+	1: migrateV1toV2,
 };
 
 type FieldCheck = (value: unknown) => boolean;
@@ -72,6 +81,9 @@ const FIELD_TYPES: { [K in keyof DiscoverSettings]-?: FieldCheck } = {
 	includeThinkingInExports: (v) => typeof v === "boolean",
 	vaultIndex: (v) => typeof v === "boolean",
 	indexExcludedFolders: (v) => Array.isArray(v) && v.every((f) => typeof f === "string"),
+	toolsReadAllowed: (v) => typeof v === "boolean",
+	// A damaged list is dropped whole: losing a grant only means being asked again.
+	toolRules: isToolRules,
 	activeSessionId: isString,
 	calibration: (v) => typeof v === "object" && v !== null && !Array.isArray(v),
 	settingsVersion: isNumber,

@@ -2,6 +2,7 @@
 // 'obsidian' (scripts and tests use it headless). Migration of saved data: settingsMigration.ts.
 import { DEFAULT_CHAT_SETTINGS, type ChatSettings } from "../core/types";
 import { DEFAULT_BASE_URLS, PROVIDERS, type ProviderName } from "../providers/types";
+import type { AlwaysRule } from "../tools/permissions";
 import { t, type PlainKey } from "../i18n";
 
 /** How a message is sent: Enter (Shift+Enter adds a line), or Ctrl/Cmd+Enter (Enter adds a line, for long prompts). */
@@ -9,7 +10,7 @@ export const SEND_KEYS = ["enter", "mod-enter"] as const;
 export type SendKey = (typeof SEND_KEYS)[number];
 
 /** The version written by this code; migrateSettings brings older data up to it. */
-export const SETTINGS_VERSION = 1;
+export const SETTINGS_VERSION = 2;
 
 // The tool rounds are not a saved setting yet (the engine's default holds until the panel offers tools).
 export interface DiscoverSettings extends Omit<ChatSettings, "maxToolRounds"> {
@@ -32,6 +33,10 @@ export interface DiscoverSettings extends Omit<ChatSettings, "maxToolRounds"> {
 	vaultIndex: boolean;
 	/** Folders the vault index leaves out (the chats and export folders always are). */
 	indexExcludedFolders: string[];
+	/** Read tools (search, list, read notes) run without asking; off: every tool call asks. */
+	toolsReadAllowed: boolean;
+	/** Tools the person chose to "always allow", with when; listed and revocable in the settings tab. */
+	toolRules: AlwaysRule[];
 	activeSessionId?: string;
 	/** Token calibration data, owned by the engine; opaque here. */
 	calibration?: unknown;
@@ -52,6 +57,8 @@ export const DEFAULT_SETTINGS: DiscoverSettings = {
 	includeThinkingInExports: false,
 	vaultIndex: true,
 	indexExcludedFolders: [],
+	toolsReadAllowed: true,
+	toolRules: [],
 	settingsVersion: SETTINGS_VERSION,
 };
 
@@ -74,6 +81,8 @@ const FIELD_LABEL_KEYS: Record<keyof DiscoverSettings, PlainKey> = {
 	includeThinkingInExports: "field.includeThinkingInExports",
 	vaultIndex: "field.vaultIndex",
 	indexExcludedFolders: "field.indexExcludedFolders",
+	toolsReadAllowed: "field.toolsReadAllowed",
+	toolRules: "field.toolRules",
 	activeSessionId: "field.activeSessionId",
 	calibration: "field.calibration",
 	settingsVersion: "field.settingsVersion",
@@ -130,6 +139,15 @@ function folderIssue(field: keyof DiscoverSettings, value: unknown): SettingsIss
 	if (FOLDER_UNSAFE.test(value) || hasControlCharacter(value)) return { field, message: t("valid.folderChars") };
 	return null;
 }
+
+/** A saved "always allow" rule: a tool name and a real ISO date. */
+export function isToolRule(value: unknown): value is AlwaysRule {
+	if (typeof value !== "object" || value === null) return false;
+	const r = value as Partial<AlwaysRule>;
+	return typeof r.tool === "string" && r.tool.trim() !== "" && typeof r.grantedAt === "string" && !Number.isNaN(Date.parse(r.grantedAt));
+}
+
+export const isToolRules = (value: unknown): value is AlwaysRule[] => Array.isArray(value) && value.every(isToolRule);
 
 /** True for an absolute http(s) URL. */
 export function isHttpUrl(value: string): boolean {
@@ -200,6 +218,8 @@ export function validateSettings(s: DiscoverSettings): SettingsIssue[] {
 	if (typeof s.includeThinkingInExports !== "boolean") push({ field: "includeThinkingInExports", message: t("valid.onOff") });
 	if (typeof s.loadRemoteImages !== "boolean") push({ field: "loadRemoteImages", message: t("valid.onOff") });
 	if (!(SEND_KEYS as readonly unknown[]).includes(s.sendKey)) push({ field: "sendKey", message: t("valid.sendKey") });
+	if (typeof s.toolsReadAllowed !== "boolean") push({ field: "toolsReadAllowed", message: t("valid.onOff") });
+	if (!isToolRules(s.toolRules)) push({ field: "toolRules", message: t("valid.toolRules") });
 	push(folderIssue("sessionsFolder", s.sessionsFolder));
 	push(folderIssue("exportFolder", s.exportFolder));
 	if (typeof s.vaultIndex !== "boolean") push({ field: "vaultIndex", message: t("valid.onOff") });

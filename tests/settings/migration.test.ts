@@ -18,7 +18,8 @@ const v1: DiscoverSettings = {
 	exportFolder: "AI/Exports",
 	activeSessionId: "01JABCDEF",
 	calibration: { models: { "qwen3-8b": { ratio: 1.1 } } },
-	settingsVersion: 1,
+	toolRules: [{ tool: "edit_note", grantedAt: "2026-11-20T09:30:00.000Z" }],
+	settingsVersion: SETTINGS_VERSION,
 };
 
 describe("migrateSettings", () => {
@@ -40,7 +41,7 @@ describe("migrateSettings", () => {
 		const v0 = { ...rest, apiKey: "sk-live-123" };
 		const result = migrateSettings(v0);
 		expect(result.legacyApiKey).toBe("sk-live-123");
-		expect(result.settings).toEqual({ ...v1, apiKeySecret: LEGACY_SECRET_NAME });
+		expect(result.settings).toEqual({ ...v1, apiKeySecret: LEGACY_SECRET_NAME, toolRules: [] });
 		expect(JSON.stringify(result.settings)).not.toContain("sk-live-123");
 		expect(result.warnings.join(" ")).toMatch(/secret storage/);
 	});
@@ -53,6 +54,22 @@ describe("migrateSettings", () => {
 		expect(empty.legacyApiKey).toBeUndefined();
 		expect("apiKey" in empty.settings).toBe(false);
 		expect(empty.warnings).toEqual([]);
+	});
+
+	it("v1 → v2: data saved before tools loads with read tools allowed and no tool always allowed, silently", () => {
+		const { toolsReadAllowed: _a, toolRules: _b, ...rest } = v1;
+		const saved = { ...rest, settingsVersion: 1, toolRules: [{ tool: "create_note", grantedAt: "2020-01-01T00:00:00Z" }] };
+		expect(migrateSettings(saved)).toEqual({ settings: { ...v1, toolsReadAllowed: true, toolRules: [] }, warnings: [] });
+		expect(MIGRATIONS[1]?.({ settingsVersion: 1 }, { warnings: [] })).toEqual({ settingsVersion: 2, toolsReadAllowed: true, toolRules: [] });
+	});
+
+	it("always-allowed tool rules survive a reload; a damaged list is dropped whole with a warning", () => {
+		expect(migrateSettings(structuredClone({ ...v1, toolsReadAllowed: false })).settings).toMatchObject({ toolsReadAllowed: false, toolRules: v1.toolRules });
+		for (const toolRules of [[{ tool: "edit_note" }], [{ tool: "", grantedAt: "2026-01-01" }], [{ tool: "x", grantedAt: "yesterday" }], "edit_note"]) {
+			const damaged = migrateSettings({ ...v1, toolRules });
+			expect(damaged.settings.toolRules).toEqual([]);
+			expect(damaged.warnings.join(" ")).toContain("Always allowed tools");
+		}
 	});
 
 	it("data saved before “Send with” existed sends with Enter, and a damaged choice falls back to Enter", () => {

@@ -1,10 +1,11 @@
 // Discover's settings tab: model and connection, the conversation budget, chat and storage.
-import { PluginSettingTab, Setting, type App, type ButtonComponent, type Plugin } from "obsidian";
+import { Notice, PluginSettingTab, Setting, type App, type ButtonComponent, type Plugin } from "obsidian";
 import { promptBudget } from "../../chat/chatSettings";
 import { estimateTokens } from "../../chat/tokens";
 import { DEFAULT_SETTINGS, FIELD_LABELS, LIMITS, validateSettings, type DiscoverSettings } from "../../settings/settings";
 import { BudgetSection, type SettingsStore } from "./settingsBudget";
 import { ProviderSection, type SettingsAdapterFactory } from "./settingsProvider";
+import { ToolsSection } from "./settingsTools";
 import { t } from "../../i18n";
 import { vaultSearchSection } from "./settingsVaultSearch";
 
@@ -15,6 +16,7 @@ type FolderField = "sessionsFolder" | "exportFolder";
 export class DiscoverSettingTab extends PluginSettingTab {
 	private readonly budget: BudgetSection;
 	private readonly provider: ProviderSection;
+	private readonly tools: ToolsSection;
 	// Typed as the store, not as Plugin: Plugin.settings (1.13) is not what we read here.
 	private readonly host: SettingsStore;
 	private useContextButton: ButtonComponent | null = null;
@@ -26,6 +28,7 @@ export class DiscoverSettingTab extends PluginSettingTab {
 		this.host = plugin;
 		this.budget = new BudgetSection(plugin, () => this.showPromptSize());
 		this.provider = new ProviderSection(app, plugin, makeAdapter, (tokens) => this.showContextLength(tokens));
+		this.tools = new ToolsSection(plugin, (message) => new Notice(message));
 	}
 
 	private get s(): DiscoverSettings {
@@ -126,6 +129,8 @@ export class DiscoverSettingTab extends PluginSettingTab {
 			);
 
 		this.showPromptSize();
+
+		this.tools.render(containerEl);
 
 		new Setting(containerEl).setName(t("settings.storageHeading")).setHeading();
 		this.folderSetting(containerEl, "sessionsFolder", t("settings.chatsFolderDesc"));

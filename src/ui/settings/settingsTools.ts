@@ -1,0 +1,75 @@
+// The settings tab's Tools section: whether read tools run unasked, and every "always allow" rule
+// with when it was granted and a Revoke button. The rules live in settings.toolRules; the
+// permission rules read them at each call, so a revoked tool asks again from its next call on.
+import { Setting } from "obsidian";
+import { FIELD_LABELS, type DiscoverSettings } from "../../settings/settings";
+import { formatWhen, t } from "../../i18n";
+
+/** What the section needs: the settings, mutable, and a way to save them. */
+export interface ToolSettingsStore {
+	readonly settings: DiscoverSettings;
+	saveSettings(): Promise<void>;
+}
+
+export class ToolsSection {
+	private rulesEl: HTMLElement | null = null;
+
+	constructor(
+		private readonly store: ToolSettingsStore,
+		/** Shows a failure to the person (a Notice in the tab). */
+		private readonly report: (message: string) => void,
+	) {}
+
+	render(containerEl: HTMLElement): void {
+		const s = this.store.settings;
+		new Setting(containerEl).setName(t("settings.toolsHeading")).setHeading();
+		new Setting(containerEl)
+			.setName(FIELD_LABELS.toolsReadAllowed)
+			.setDesc(t("settings.toolsReadDesc"))
+			.addToggle((c) =>
+				c.setValue(s.toolsReadAllowed).onChange(async (on) => {
+					s.toolsReadAllowed = on;
+					await this.store.saveSettings();
+				}),
+			);
+		new Setting(containerEl).setName(FIELD_LABELS.toolRules).setDesc(t("settings.toolRulesDesc"));
+		this.rulesEl = containerEl.createDiv({ cls: "discover-chat-tool-rules" });
+		this.renderRules();
+	}
+
+	private renderRules(): void {
+		const el = this.rulesEl;
+		if (!el) return;
+		el.empty();
+		const rules = this.store.settings.toolRules;
+		if (rules.length === 0) {
+			el.createDiv({ cls: "setting-item-description", text: t("settings.toolRulesNone") });
+			return;
+		}
+		for (const rule of rules) {
+			new Setting(el)
+				.setName(rule.tool)
+				.setDesc(t("settings.toolRuleGranted", { when: formatWhen(rule.grantedAt) }))
+				.addButton((b) =>
+					b
+						.setButtonText(t("settings.toolRevoke"))
+						.setWarning()
+						.onClick(() => void this.revoke(rule.tool)),
+				);
+		}
+	}
+
+	private async revoke(tool: string): Promise<void> {
+		const s = this.store.settings;
+		const before = s.toolRules;
+		s.toolRules = before.filter((r) => r.tool !== tool);
+		try {
+			await this.store.saveSettings();
+		} catch (err) {
+			// Not saved: the rule stands, and is shown again, so the list never lies.
+			s.toolRules = before;
+			this.report(t("settings.toolRevokeFailed", { error: err instanceof Error ? err.message : String(err) }));
+		}
+		this.renderRules();
+	}
+}
