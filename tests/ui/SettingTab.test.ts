@@ -324,3 +324,31 @@ describe("Settings tab: chat and storage", () => {
 		expect(plugin.settings.exportFolder).toBe("Notes/AI exports");
 	});
 });
+
+describe("Settings tab: tools", () => {
+	it("read tools run unasked by default; the toggle saves", async () => {
+		const { row, saved } = await setup();
+		const toggle = row("Let tools read notes without asking");
+		expect(toggle.find(".checkbox-container").hasClass("is-enabled")).toBe(true);
+		toggle.find(".checkbox-container").click();
+		await flush();
+		expect((await saved()).toolsReadAllowed).toBe(false);
+	});
+
+	it("lists every always-allowed tool with when it was granted; Revoke removes it and saves", async () => {
+		const toolRules = [
+			{ tool: "edit_note", grantedAt: "2026-11-20T09:30:00.000Z" },
+			{ tool: "create_note", grantedAt: "2026-11-21T10:00:00.000Z" },
+		];
+		const { el, row, saved, plugin } = await setup(new FakeAdapter(), { ...DEFAULT_SETTINGS, toolRules });
+		expect(row("edit_note").find(".setting-item-description")?.getText()).toMatch(/^Allowed since .*2026/);
+		row("edit_note").find("button").click();
+		await flush();
+		expect(plugin.settings.toolRules.map((r) => r.tool)).toEqual(["create_note"]);
+		expect((await saved()).toolRules).toEqual([toolRules[1]]);
+		expect(el.findAll(".setting-item-name").map((n) => n.getText())).not.toContain("edit_note");
+		row("create_note").find("button").click();
+		await flush();
+		expect(el.getText()).toContain("No tool is always allowed.");
+	});
+});
