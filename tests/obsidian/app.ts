@@ -3,6 +3,7 @@ import type * as O from "obsidian";
 import { InMemoryAdapter } from "./adapter";
 import { Events } from "./events";
 import { MetadataCache } from "./metadataCache";
+import { FileManager } from "./fileManager";
 import { Vault } from "./vault";
 import { MarkdownView } from "./views";
 import { Workspace } from "./workspace";
@@ -120,6 +121,7 @@ export class App implements Pick<O.App, "secretStorage" | "metadataCache" | "isD
 	vault: Vault;
 	workspace: Workspace;
 	metadataCache: MetadataCache;
+	fileManager: FileManager;
 	secretStorage = new SecretStorage();
 	/** Not Obsidian API (Obsidian's are internal): commands and the settings tabs. */
 	commands = new Commands(this);
@@ -132,6 +134,7 @@ export class App implements Pick<O.App, "secretStorage" | "metadataCache" | "isD
 		if (opts.configDir) this.vault.configDir = opts.configDir;
 		this.workspace = new Workspace(this);
 		this.metadataCache = new MetadataCache(this.vault);
+		this.fileManager = new FileManager(this.vault);
 	}
 
 	isDarkMode(): boolean {

@@ -57,6 +57,7 @@ describe("runtime conformance", () => {
 			MarkdownView: new MarkdownView(leaf),
 			Editor: new MarkdownView(leaf).editor,
 			MetadataCache: app.metadataCache,
+			FileManager: app.fileManager,
 			PluginSettingTab: new SampleTab(app, new SamplePlugin(app, { id: "x", name: "X", author: "", version: "1", minAppVersion: "1", description: "" })),
 		};
 		const missing = Object.entries(COVERED).flatMap(([cls, members]) =>

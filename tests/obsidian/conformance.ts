@@ -10,7 +10,7 @@ type Ctor<A extends unknown[], T> = new (...args: A) => T;
 
 /** Members of the partially covered classes that the runtime implements, by name. */
 export const COVERED = {
-	App: ["vault", "workspace", "metadataCache", "secretStorage", "isDarkMode", "loadLocalStorage", "saveLocalStorage"],
+	App: ["vault", "workspace", "metadataCache", "fileManager", "secretStorage", "isDarkMode", "loadLocalStorage", "saveLocalStorage"],
 	Workspace: [
 		"activeLeaf",
 		"containerEl",
@@ -44,6 +44,7 @@ export const COVERED = {
 	Editor: ["getValue", "setValue", "getSelection", "somethingSelected", "replaceSelection", "lineCount", "getLine", "focus", "hasFocus"],
 	PluginSettingTab: ["app", "containerEl", "icon", "display", "hide"],
 	MetadataCache: ["getFileCache", "getCache", "getFirstLinkpathDest", "fileToLinktext", "resolvedLinks", "unresolvedLinks", "on", "off", "offref", "trigger"],
+	FileManager: ["trashFile"],
 } as const;
 
 /**
@@ -85,6 +86,7 @@ export const WHOLE = [
 	"ListedFiles",
 	"Stat",
 	"Debouncer",
+	"TagCache",
 ] as const;
 
 /** Generic members, which Covered cannot compare: each is checked on its own in typeConformance. */
@@ -106,6 +108,8 @@ export const INHERITED_BY: Record<string, keyof typeof COVERED> = {
  */
 type Swap<T> = T extends O.Editor
 	? TestEditor
+	: T extends O.FileManager
+	? R.FileManager
 	: T extends O.App
 	? R.App
 	: T extends O.MetadataCache
@@ -186,6 +190,7 @@ export function typeConformance(el: HTMLElement, app: R.App, leaf: R.WorkspaceLe
 		markdownView: null as unknown as R.MarkdownView satisfies Covered<O.MarkdownView, "MarkdownView">,
 		editor: null as unknown as TestEditor satisfies Covered<O.Editor, "Editor">,
 		settingTab: null as unknown as R.PluginSettingTab satisfies Covered<O.PluginSettingTab, "PluginSettingTab">,
+		fileManager: app.fileManager satisfies Covered<O.FileManager, "FileManager">,
 		manifest,
 	};
 }

@@ -23,6 +23,7 @@ export {
 export { Component, Events } from "./events";
 export { addIcon, getIcon, getIconIds, setIcon, setTooltip } from "./icons";
 export { MarkdownRenderChild, MarkdownRenderer } from "./markdown";
+export { FileManager } from "./fileManager";
 export { Menu, MenuItem } from "./menu";
 export { getAllTags, MetadataCache, parseFrontMatterAliases, parseFrontMatterTags } from "./metadataCache";
 export { debounce, getLanguage, Platform, requestUrl, Tasks } from "./misc";

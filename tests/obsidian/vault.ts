@@ -149,7 +149,9 @@ export class Vault extends Events implements O.Vault {
 		this.trigger("delete", f);
 	}
 
-	trash(file: O.TAbstractFile): Promise<void> {
+	/** In memory the system trash and the vault's .trash are both just gone. */
+	trash(file: O.TAbstractFile, system = true): Promise<void> {
+		void system;
 		return this.delete(file);
 	}
 

@@ -51,10 +51,7 @@ export class ToolsSection {
 				.setName(rule.tool)
 				.setDesc(t("settings.toolRuleGranted", { when: formatWhen(rule.grantedAt) }))
 				.addButton((b) =>
-					b
-						.setButtonText(t("settings.toolRevoke"))
-						.setWarning()
-						.onClick(() => void this.revoke(rule.tool)),
+					b.setButtonText(t("settings.toolRevoke")).onClick(() => void this.revoke(rule.tool)),
 				);
 		}
 	}
