@@ -20,6 +20,7 @@ const MODULES: readonly BenchModule[] = [
 	{ file: "limits.ts", exportName: "runLimitsBench", title: "Hostile and broken servers" },
 	{ file: "context.ts", exportName: "runContextBench", title: "Context: relevance fitting and the vault index" },
 	{ file: "retrieval.ts", exportName: "runRetrievalBench", title: "Context: retrieval quality" },
+	{ file: "tools.ts", exportName: "runToolsBench", title: "Vault tools" },
 	{ file: "windowUse.ts", exportName: "runWindowUseBench", title: "Window use against the server's count" },
 ];
 
