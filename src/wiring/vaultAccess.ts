@@ -3,26 +3,29 @@
 // edits vault.process (atomic), removal fileManager.trashFile (the person's trash preference), tags
 // the metadata cache (inline and frontmatter). The search is the note index the sources service
 // keeps; until it is ready, search_notes says so instead of answering from nothing.
-import { MarkdownView, TFile, TFolder, type App, type CachedMetadata } from "obsidian";
-import type { NoteIndex, NoteSearchHit } from "../context/NoteIndex";
+import { getAllTags, MarkdownView, TFile, TFolder, type App, type CachedMetadata } from "obsidian";
+import type { NoteSearchHit } from "../context/NoteIndex";
+import type { DiscoverSettings } from "../settings/settings";
+import { createVaultTools, type VaultTools } from "../tools";
 import { ToolError } from "../tools/paths";
 import type { VaultAccess, VaultNote } from "../tools/types";
+import type { NoteIndexService } from "./noteIndexService";
+
+/** What search_notes searches: a NoteIndex, or the index service (ready once built). */
+export interface NoteSearch {
+	search(query: string, opts?: { limit?: number }): NoteSearchHit[];
+}
 
 export interface VaultAccessOptions {
-	/** The vault's note index, once built (the sources service's). */
-	index: () => NoteIndex | undefined;
+	/** The vault's note index once it can answer; undefined while it is off or being built. */
+	index: () => NoteSearch | undefined;
 	/** The note the person is reading and its selection; default: the workspace's active file. */
 	active?: () => { path: string; selection: string } | null;
 }
 
-/** Tags without '#': inline ones and the frontmatter's `tags` (a list or a comma/space separated string). */
+/** Tags without '#', inline and frontmatter (Obsidian's getAllTags), each once. */
 export function tagsFromCache(cache: CachedMetadata | null): string[] {
-	const tags = new Set<string>();
-	for (const t of cache?.tags ?? []) tags.add(t.tag.replace(/^#/, ""));
-	const fm: unknown = cache?.frontmatter?.tags ?? cache?.frontmatter?.tag;
-	const listed = Array.isArray(fm) ? fm : typeof fm === "string" ? fm.split(/[,\s]+/) : [];
-	for (const t of listed) if (typeof t === "string" && t.trim()) tags.add(t.trim().replace(/^#/, ""));
-	return [...tags];
+	return [...new Set((cache ? (getAllTags(cache) ?? []) : []).map((t) => t.replace(/^#/, "")))];
 }
 
 /** The note open in the editor: the active Markdown view, else the active file (the chat may have focus). */
@@ -70,8 +73,20 @@ export function obsidianVaultAccess(app: App, opts: VaultAccessOptions): VaultAc
 		active: () => (opts.active ? opts.active() : activeNote(app)),
 		search(query, limit): NoteSearchHit[] {
 			const index = opts.index();
-			if (!index) throw new ToolError("The note index is still being built; try search_notes again in a moment, or use list_notes.");
+			if (!index) throw new ToolError("The note index is off or still being built; use list_notes and read_note instead, or try search_notes again in a moment.");
 			return index.search(query, { limit });
 		},
 	};
+}
+
+/**
+ * The six vault tools for the panel's chats: the chats folder and the folders the person left out
+ * of the vault index are out of the tools' reach too; search_notes searches the index service.
+ */
+export function createObsidianVaultTools(app: App, settings: () => DiscoverSettings, indexService: Pick<NoteIndexService, "state" | "search">): VaultTools {
+	const access = obsidianVaultAccess(app, { index: () => (indexService.state === "ready" ? indexService : undefined) });
+	return createVaultTools(access, {
+		chatsFolder: () => settings().sessionsFolder,
+		excludedFolders: () => settings().indexExcludedFolders,
+	});
 }

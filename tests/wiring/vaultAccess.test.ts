@@ -3,11 +3,14 @@
 import { describe, expect, it } from "vitest";
 import { NoteIndex } from "../../src/context/NoteIndex";
 import { createVaultTools } from "../../src/tools";
-import { obsidianVaultAccess, tagsFromCache } from "../../src/wiring/vaultAccess";
+import { DEFAULT_SETTINGS } from "../../src/settings/settings";
+import type { Tool } from "../../src/tools/types";
+import type { IndexState } from "../../src/wiring/noteIndexService";
+import { createObsidianVaultTools, obsidianVaultAccess, tagsFromCache } from "../../src/wiring/vaultAccess";
 import { asObsidianApp, createTestApp, flush, openNote } from "../obsidian/harness";
 
 const FILES = {
-	"Projects/Plan.md": "# Plan #project\n\nThe budget is 4,000 euros.\n",
+	"Projects/Plan.md": "# Plan\n#project\nThe budget is 4,000 euros.\n",
 	"Projects/Other.md": "---\ntags: [project/beta, draft]\n---\nOther\n",
 	"Discover/Chats/chat.md": "a chat",
 };
@@ -33,7 +36,7 @@ describe("VaultAccess over Obsidian", () => {
 		expect(notes[2]).toMatchObject({ size: new TextEncoder().encode(FILES["Projects/Plan.md"]).length, tags: ["project"] });
 		expect(notes[1]?.tags).toEqual(["project/beta", "draft"]);
 		expect(tagsFromCache(null)).toEqual([]);
-		expect(tagsFromCache({ frontmatter: { tags: "a, #b" } })).toEqual(["a", "b"]);
+		expect(tagsFromCache({ frontmatter: { tags: "a, b" }, tags: [{ tag: "#a", position: { start: { line: 0, col: 0, offset: 0 }, end: { line: 0, col: 2, offset: 2 } } }] })).toEqual(["a", "b"]);
 	});
 
 	it("takes the config folder from the vault", async () => {
@@ -90,6 +93,24 @@ describe("VaultAccess over Obsidian", () => {
 		index.upsert("Projects/Plan.md", FILES["Projects/Plan.md"]);
 		index.upsert("Discover/Chats/chat.md", "budget talk");
 		expect(await (await setup({ index })).run("search_notes", { query: "budget" })).toMatch(/^1 passage for "budget":\n\n1\. Projects\/Plan\.md/);
-		await expect((await setup()).run("search_notes", { query: "budget" })).rejects.toThrow("still being built");
+		await expect((await setup()).run("search_notes", { query: "budget" })).rejects.toThrow("off or still being built");
+	});
+
+	it("the plugin's tools keep out the chats folder and the folders left out of the index, as the settings say now", async () => {
+		const app = await createTestApp({ files: { "Journal/day.md": "private day", "Work/a.md": "work", "AI/Chats/c.md": "chat" } });
+		const settings = { ...DEFAULT_SETTINGS, sessionsFolder: "AI/Chats", indexExcludedFolders: ["Journal"] };
+		const index = new NoteIndex();
+		index.upsert("Journal/day.md", "private day");
+		index.upsert("Work/a.md", "private work day");
+		const service = { state: "ready" as IndexState, search: (q: string, o?: { limit?: number }) => index.search(q, o) };
+		const { tools } = createObsidianVaultTools(asObsidianApp(app), () => settings, service);
+		const run = (name: string, args: Record<string, unknown>): Promise<string> => (tools.find((t) => t.name === name) as Tool).run(args, { signal: new AbortController().signal });
+		await expect(run("read_note", { path: "Journal/day.md" })).rejects.toThrow("excluded");
+		await expect(run("read_note", { path: "AI/Chats/c.md" })).rejects.toThrow("chats folder");
+		expect(await run("search_notes", { query: "private" })).not.toContain("Journal");
+		settings.indexExcludedFolders = [];
+		expect(await run("read_note", { path: "Journal/day.md" })).toContain("private day");
+		service.state = "building";
+		await expect(run("search_notes", { query: "private" })).rejects.toThrow("still being built");
 	});
 });
