@@ -6,7 +6,7 @@
 // every time. Allow once lets this call run; Deny (with an optional reason) gives the model a
 // clear result. A preview that cannot be made means the write cannot be shown, so it is not run:
 // the model gets the reason instead. Nothing here imports the UI: the panel implements `ask`.
-import type { ToolCall } from "../core/types";
+import type { ToolApproval, ToolCall } from "../core/types";
 import type { Tool, ToolPreview } from "./types";
 
 export type AccessDecision = { kind: "once" } | { kind: "chat" } | { kind: "always" } | { kind: "deny"; reason?: string };
@@ -28,20 +28,11 @@ export interface RuleStore {
 /** The panel's permission card: shown for a call no rule allows; resolves with the person's decision. */
 export type AskFn = (call: ToolCall, tool: Tool, preview: ToolPreview | undefined) => Promise<AccessDecision>;
 
-export interface Approver {
-	/** The engine's `approve(call, tool)`. */
-	approve(call: ToolCall, tool: Tool): Promise<"allow" | "deny">;
-	/** For a denied call: the tool result the model should get ("The person declined: …"). */
-	denialMessage(callId: string): string | undefined;
-}
+/** The engine's `approve(call, tool)` (ChatServiceOptions.approve); a denial carries the reason the model is told. */
+export type Approve = (call: ToolCall, tool: Tool) => Promise<ToolApproval>;
 
+/** A person's reason is sent to the model; a very long one is cut. */
 const REASON_CHARS = 500;
-
-/** The result a denied call gives the model. */
-export function declinedText(reason?: string): string {
-	const why = reason?.trim().slice(0, REASON_CHARS);
-	return why ? `The person declined: ${why}` : "The person declined this call.";
-}
 
 export class PermissionRules {
 	private readonly perChat = new Map<string, Set<string>>();
@@ -88,44 +79,43 @@ export class PermissionRules {
 		return this.isAlways(tool.name) || this.chatAllows(chatId, tool.name);
 	}
 
-	/** The engine's `approve` for chat `chatId`, asking through `ask` when no rule allows a call. */
-	approverFor(chatId: string, ask: AskFn): Approver {
-		const denials = new Map<string, string>();
-		const deny = (call: ToolCall, message: string): "deny" => {
-			denials.set(call.id, message);
-			return "deny";
-		};
-		return {
-			denialMessage: (callId) => denials.get(callId),
-			approve: async (call, tool) => {
-				if (this.allowsUnasked(chatId, tool)) return "allow";
-				let preview: ToolPreview | undefined;
-				if (tool.access === "write" && tool.preview) {
-					try {
-						preview = await tool.preview(call.arguments);
-					} catch (err) {
-						return deny(call, `The change could not be prepared, so nothing was written: ${err instanceof Error ? err.message : String(err)}`);
-					}
-				}
-				let decision: AccessDecision;
+	/**
+	 * The engine's `approve` for chat `chatId`, asking through `ask` when no rule allows a call. A
+	 * denial is `{ deny: reason }` (the loop tells the model "The person declined: reason"); a
+	 * failed `ask` is "no answer", as the loop's own time-out.
+	 */
+	approverFor(chatId: string, ask: AskFn): Approve {
+		return async (call, tool) => {
+			if (this.allowsUnasked(chatId, tool)) return "allow";
+			let preview: ToolPreview | undefined;
+			if (tool.access === "write" && tool.preview) {
 				try {
-					decision = await ask(call, tool, preview);
-				} catch {
-					return deny(call, "The person did not answer; nothing was run.");
+					preview = await tool.preview(call.arguments);
+				} catch (err) {
+					// Never write what the person could not be shown.
+					return { deny: `the change could not be shown for approval, so nothing was written (${err instanceof Error ? err.message : String(err)})` };
 				}
-				switch (decision.kind) {
-					case "once":
-						return "allow";
-					case "chat":
-						this.allowForChat(chatId, tool.name);
-						return "allow";
-					case "always":
-						await this.grantAlways(tool.name);
-						return "allow";
-					default:
-						return deny(call, declinedText(decision.reason));
+			}
+			let decision: AccessDecision;
+			try {
+				decision = await ask(call, tool, preview);
+			} catch {
+				return { deny: "no answer" };
+			}
+			switch (decision.kind) {
+				case "once":
+					return "allow";
+				case "chat":
+					this.allowForChat(chatId, tool.name);
+					return "allow";
+				case "always":
+					await this.grantAlways(tool.name);
+					return "allow";
+				default: {
+					const why = decision.reason?.trim().slice(0, REASON_CHARS) ?? "";
+					return why ? { deny: why } : "deny";
 				}
-			},
+			}
 		};
 	}
 }

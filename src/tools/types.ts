@@ -1,25 +1,22 @@
 // The vault tools' vocabulary: the Tool shape the engine's turn loop runs, and VaultAccess, the
 // narrow door to the vault the tools are built over (Obsidian's API in src/wiring/vaultAccess.ts,
 // a MemoryVault in tests and scripts), so every tool runs headless.
-import type { ToolSpec } from "../core/types";
+import type { Tool as CoreTool } from "../core/types";
 import type { NoteSearchHit } from "../context/NoteIndex";
 
 /**
- * A tool the model may call. Declared here with the SAME shape fix/loop adds to src/core/types.ts;
- * until that lands on main this local copy stands in (the lead dedupes: import it from core then).
- * `preview` is an optional addition for write tools: what the change would do, before anything is
- * written, for the permission card's diff. It throws the same error `run` would.
+ * A tool as the engine's turn loop runs it (core's Tool), plus `preview` for write tools: what the
+ * change would do, before anything is written, for the permission card's diff. It rejects with the
+ * same error `run` would.
  */
-export interface Tool extends ToolSpec {
-	access: "read" | "write";
-	/** The result text for the model; a throw becomes an error result. */
+export interface Tool extends CoreTool {
 	run(args: Record<string, unknown>, ctx: ToolRunContext): Promise<string>;
 	preview?: (args: Record<string, unknown>) => Promise<ToolPreview>;
 }
 
 /**
- * What `run` is handed. `callId` is optional and not part of the core shape: when the loop passes
- * it, a write's undo entry is filed under the call's id so the tool card can offer Revert by it.
+ * What `run` is handed: core's `{ signal }`, and optionally the call's id. When the loop passes it,
+ * a write's undo entry is filed under the call's id, so the tool card can offer Revert by it.
  */
 export interface ToolRunContext {
 	signal: AbortSignal;

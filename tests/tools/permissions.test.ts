@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ToolCall } from "../../src/core/types";
+import type { ToolApprover } from "../../src/chat/toolCard";
 import { PermissionRules, type AccessDecision, type AlwaysRule, type RuleStore } from "../../src/tools/permissions";
 import type { Tool, ToolPreview } from "../../src/tools/types";
 import { toolbox } from "./support";
@@ -39,10 +40,10 @@ describe("tool permissions", () => {
 
 	it("allows read tools unasked by default; with the setting off they ask", async () => {
 		const on = new PermissionRules(store(true)).approverFor("chat", asker().ask);
-		expect(await on.approve(call("read_note"), read)).toBe("allow");
+		expect(await on(call("read_note"), read)).toBe("allow");
 		const { ask, asked } = asker({ kind: "deny" });
 		const off = new PermissionRules(store(false)).approverFor("chat", ask);
-		expect(await off.approve(call("read_note"), read)).toBe("deny");
+		expect(await off(call("read_note"), read)).toBe("deny");
 		expect(asked).toHaveLength(1);
 		expect(asked[0]?.preview).toBeUndefined();
 	});
@@ -50,8 +51,8 @@ describe("tool permissions", () => {
 	it("asks for write tools every time, with the preview; Allow once allows only that call", async () => {
 		const { ask, asked } = asker({ kind: "once" }, { kind: "once" });
 		const approver = new PermissionRules(store()).approverFor("chat", ask);
-		expect(await approver.approve(call("edit_note", appendArgs), edit)).toBe("allow");
-		expect(await approver.approve(call("edit_note", appendArgs, "c2"), edit)).toBe("allow");
+		expect(await approver(call("edit_note", appendArgs), edit)).toBe("allow");
+		expect(await approver(call("edit_note", appendArgs, "c2"), edit)).toBe("allow");
 		expect(asked).toHaveLength(2);
 		expect(asked[0]?.preview).toMatchObject({ path: "a.md", before: "alpha\n" });
 		expect(asked[0]?.preview?.diff).toContain("+beta");
@@ -61,11 +62,11 @@ describe("tool permissions", () => {
 		const rules = new PermissionRules(store());
 		const first = asker({ kind: "chat" });
 		const chatA = rules.approverFor("A", first.ask);
-		expect(await chatA.approve(call("edit_note", appendArgs), edit)).toBe("allow");
-		expect(await chatA.approve(call("edit_note", appendArgs, "c2"), edit)).toBe("allow");
+		expect(await chatA(call("edit_note", appendArgs), edit)).toBe("allow");
+		expect(await chatA(call("edit_note", appendArgs, "c2"), edit)).toBe("allow");
 		expect(first.asked).toHaveLength(1);
 		const other = asker({ kind: "deny" });
-		expect(await rules.approverFor("B", other.ask).approve(call("edit_note", appendArgs), edit)).toBe("deny");
+		expect(await rules.approverFor("B", other.ask)(call("edit_note", appendArgs), edit)).toBe("deny");
 		expect(other.asked).toHaveLength(1);
 		rules.forgetChat("A");
 		expect(rules.chatAllows("A", "edit_note")).toBe(false);
@@ -76,37 +77,40 @@ describe("tool permissions", () => {
 		const rules = new PermissionRules(saved, () => new Date("2026-11-24T10:00:00Z"));
 		const { ask, asked } = asker({ kind: "always" }, { kind: "once" });
 		const approver = rules.approverFor("A", ask);
-		expect(await approver.approve(call("edit_note", appendArgs), edit)).toBe("allow");
+		expect(await approver(call("edit_note", appendArgs), edit)).toBe("allow");
 		expect(saved.rules).toEqual([{ tool: "edit_note", grantedAt: "2026-11-24T10:00:00.000Z" }]);
-		expect(await rules.approverFor("B", ask).approve(call("edit_note", appendArgs), edit)).toBe("allow");
+		expect(await rules.approverFor("B", ask)(call("edit_note", appendArgs), edit)).toBe("allow");
 		expect(asked).toHaveLength(1);
 		await rules.revoke("edit_note");
 		expect(saved.rules).toEqual([]);
-		expect(await approver.approve(call("edit_note", appendArgs, "c3"), edit)).toBe("allow");
+		expect(await approver(call("edit_note", appendArgs, "c3"), edit)).toBe("allow");
 		expect(asked).toHaveLength(2);
 	});
 
-	it("Deny gives the model the person's reason, or a plain refusal", async () => {
+	it("Deny gives the model the person's reason (the loop says \"The person declined: …\"), or a plain refusal", async () => {
 		const { ask } = asker({ kind: "deny", reason: "  not this note " }, { kind: "deny" });
 		const approver = new PermissionRules(store()).approverFor("A", ask);
-		expect(await approver.approve(call("edit_note", appendArgs, "x"), edit)).toBe("deny");
-		expect(approver.denialMessage("x")).toBe("The person declined: not this note");
-		expect(await approver.approve(call("edit_note", appendArgs, "y"), edit)).toBe("deny");
-		expect(approver.denialMessage("y")).toBe("The person declined this call.");
+		expect(await approver(call("edit_note", appendArgs, "x"), edit)).toEqual({ deny: "not this note" });
+		expect(await approver(call("edit_note", appendArgs, "y"), edit)).toBe("deny");
 	});
 
 	it("a write whose preview cannot be made is not run and not asked about; the model gets why", async () => {
 		const { ask, asked } = asker({ kind: "once" });
 		const approver = new PermissionRules(store()).approverFor("A", ask);
-		expect(await approver.approve(call("edit_note", { path: "../x.md", mode: "append", text: "x" }), edit)).toBe("deny");
+		const answer = await approver(call("edit_note", { path: "../x.md", mode: "append", text: "x" }), edit);
 		expect(asked).toHaveLength(0);
-		expect(approver.denialMessage("c1")).toContain("leaves the vault");
+		expect(answer).toEqual({ deny: expect.stringContaining("nothing was written") as string });
+		expect(JSON.stringify(answer)).toContain("leaves the vault");
 	});
 
 	it("an ask that fails (no answer) is a denial", async () => {
 		const approver = new PermissionRules(store()).approverFor("A", asker().ask);
-		expect(await approver.approve(call("edit_note", appendArgs), edit)).toBe("deny");
-		expect(approver.denialMessage("c1")).toContain("did not answer");
+		expect(await approver(call("edit_note", appendArgs), edit)).toEqual({ deny: "no answer" });
+	});
+
+	it("is the engine's approver: its answers are the loop's, and it takes the loop's tools", () => {
+		const engineApprove: ToolApprover = new PermissionRules(store()).approverFor("A", asker().ask);
+		expect(typeof engineApprove).toBe("function");
 	});
 
 	it("granting the same tool twice keeps one rule", async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { Tool as CoreTool } from "../../src/core/types";
 import { PAGE_CHARS } from "../../src/tools/pages";
 import { toolbox } from "./support";
 
@@ -7,6 +8,9 @@ const PLAN = "# Plan\n\nIntro line.\n\n## Budget\n\nThe budget is 4,000 euros fo
 describe("vault tools: the six tools", () => {
 	it("offers six tools with JSON Schema object parameters, four read and two write", () => {
 		const { tools } = toolbox({});
+		// What the engine takes (ChatServiceOptions.tools): the tools are core Tools.
+		const engineTools: CoreTool[] = tools;
+		expect(engineTools).toHaveLength(6);
 		expect(tools.map((t) => `${t.name}:${t.access}`)).toEqual(["search_notes:read", "read_note:read", "list_notes:read", "get_active_note:read", "create_note:write", "edit_note:write"]);
 		for (const t of tools) expect(t.parameters.type).toBe("object");
 		expect(tools.filter((t) => t.preview).map((t) => t.name)).toEqual(["create_note", "edit_note"]);
