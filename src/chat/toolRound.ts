@@ -75,12 +75,12 @@ export function askPermission(approve: ToolApprover, call: ToolCall, tool: Tool,
 }
 
 /** Runs the tool, ending at once on Stop (its signal aborts; a tool that ignores it is let go). */
-function runTool(tool: Tool, args: Record<string, unknown>, signal: AbortSignal): Promise<CallOutcome | "stopped"> {
+function runTool(tool: Tool, args: Record<string, unknown>, signal: AbortSignal, callId: string): Promise<CallOutcome | "stopped"> {
 	return new Promise((resolve) => {
 		const onAbort = (): void => resolve("stopped");
 		signal.addEventListener("abort", onAbort, { once: true });
 		Promise.resolve()
-			.then(() => tool.run(args, { signal }))
+			.then(() => tool.run(args, { signal, callId }))
 			.then(
 				(text) => resolve(signal.aborted ? "stopped" : { text: typeof text === "string" ? text : String(text), isError: false }),
 				(err: unknown) => resolve(signal.aborted ? "stopped" : { text: `The tool failed: ${reason(err)}`, isError: true }),
@@ -127,7 +127,7 @@ export async function runToolRound(opts: ToolRoundOptions): Promise<"done" | "st
 			continue;
 		}
 		opts.onCard({ ...card, state: "running", waitingFor: undefined });
-		const outcome = await runTool(tool, call.arguments, signal);
+		const outcome = await runTool(tool, call.arguments, signal, call.id);
 		if (outcome === "stopped") {
 			stopped = true;
 			finish({ text: STOPPED_WHILE_RUNNING, isError: true });

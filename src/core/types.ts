@@ -17,7 +17,7 @@ export interface Tool extends ToolSpec {
 	/** Read tools run without asking by default; write tools ask every time. */
 	access: "read" | "write";
 	/** The result as text for the model. A throw becomes an error result for the model; the turn goes on. */
-	run(args: Record<string, unknown>, ctx: { signal: AbortSignal }): Promise<string>;
+	run(args: Record<string, unknown>, ctx: { signal: AbortSignal; /** The call this run answers: undo records and cards are found by it. */ callId?: string }): Promise<string>;
 }
 
 /** The person's answer to a call: allow it, or decline it (with a reason the model is told). */

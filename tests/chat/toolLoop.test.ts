@@ -48,6 +48,16 @@ describe("the tool loop", () => {
 		expect(reloaded.messages).toEqual(chat.messages);
 	});
 
+	it("tells each run which call it answers, so a write's undo record and its card share the call's id", async () => {
+		const ids: (string | undefined)[] = [];
+		const tool: Tool = { ...recordingTool("read_note", "read"), run: (_args, ctx) => (ids.push(ctx.callId), Promise.resolve("ok")) };
+		const a = call("read_note", { path: "A.md" });
+		const b = call("read_note", { path: "B.md" });
+		const { chat } = chatWith(once(a, b), [tool]);
+		await chat.sendMessage("Read both.");
+		expect(ids).toEqual([a.id, b.id]);
+	});
+
 	it("ends after maxToolRounds, asking the model without tools to answer with what it has", async () => {
 		const read = recordingTool("search_notes", "read");
 		const { chat, adapter } = chatWith((_r, i) => ({ calls: [call("search_notes", { query: `q${i}` })] }), [read], { settings: { ...SETTINGS, maxToolRounds: 3 } });
