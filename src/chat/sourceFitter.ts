@@ -1,24 +1,9 @@
-// The contract between the budget (sourceBudget.ts) and whatever fits one source into its share.
-// The shapes match src/context/relevanceFit.ts's `fitSource`, so that fitter plugs in unchanged;
-// they are declared here so the engine does not depend on it.
+// The contract between the budget (sourceBudget.ts) and whatever fits one source into its share:
+// the shapes of src/context/relevanceFit.ts's `fitSource`, the default fitter.
 import type { EstimateFn } from "./promptCost";
-import type { SentPassage } from "../core/types";
+import type { FitInput, FittedSource } from "../context/relevanceFit";
 
-export interface FitInput {
-	id: string;
-	name: string;
-	text: string;
-}
-
-export interface FittedSource {
-	/** What to send in place of the source's text (excerpts joined with gap marks, a cut note…). */
-	text: string;
-	sentTokens: number;
-	totalTokens: number;
-	fit: "whole" | "excerpts" | "none";
-	/** The ranges of the source's text that `text` carries, in document order. */
-	passages: SentPassage[];
-}
+export type { FitInput, FittedSource };
 
 /**
  * Fits `source` into `budgetTokens` (estimated with `estimate`), choosing what to keep by `query`
