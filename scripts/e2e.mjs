@@ -525,15 +525,7 @@ try {
 		check(asked === 1, `Retry does not duplicate the question (${asked} copies)`);
 
 		// A server that is not running: the inline error carries the provider's own diagnosis.
-		const saved = await page.evaluate(() => window.e2e.plugin.settings.baseUrl);
-		const downUrl = `http://127.0.0.1:${await closedPort()}`;
-		await page.evaluate(async (url) => {
-			window.e2e.plugin.settings.baseUrl = url;
-			await window.e2e.plugin.saveSettings();
-		}, downUrl);
-		await page.fill(`${VIEW} .discover-chat-input`, "Anyone there?");
-		await page.press(`${VIEW} .discover-chat-input`, "Enter");
-		await page.waitForFunction(() => /reach/i.test(document.querySelector(".discover-chat-error-message")?.textContent ?? ""), null, { timeout: 10000 });
+		const saved = await askWithServerDown(page);
 		const probe = await page.locator(`${VIEW} .discover-chat-error-message`).textContent();
 		check(/reach|running/i.test(probe ?? ""), `a server that is down is diagnosed ("${probe}")`);
 		const card = await page.locator(`${VIEW} .discover-chat-error`).evaluate((el) => ({ text: el.innerText, code: el.querySelectorAll(".discover-chat-error-message code").length }));
@@ -543,10 +535,7 @@ try {
 		await page.evaluate(() => document.body.classList.replace("theme-light", "theme-dark"));
 		await page.screenshot({ path: join(artifacts, "panel-error-dark.png") });
 		await page.evaluate(() => document.body.classList.replace("theme-dark", "theme-light"));
-		await page.evaluate(async (url) => {
-			window.e2e.plugin.settings.baseUrl = url;
-			await window.e2e.plugin.saveSettings();
-		}, saved);
+		await setBaseUrl(page, saved);
 	});
 
 	await step("history: search, open a hit, load a session", async () => {
@@ -694,20 +683,9 @@ try {
 		check(phoneRows.blankRows.length === 0, `phone: no blank row for a message's actions (${phoneRows.blankRows.join("; ") || "none"})`);
 
 		expectConsoleErrors("the server is down on purpose", /ERR_CONNECTION_REFUSED/);
-		const saved = await page.evaluate(() => window.e2e.plugin.settings.baseUrl);
-		const downUrl = `http://127.0.0.1:${await closedPort()}`;
-		await page.evaluate(async (url) => {
-			window.e2e.plugin.settings.baseUrl = url;
-			await window.e2e.plugin.saveSettings();
-		}, downUrl);
-		await page.fill(`${VIEW} .discover-chat-input`, "Anyone there?");
-		await page.press(`${VIEW} .discover-chat-input`, "Enter");
-		await page.waitForFunction(() => /reach/i.test(document.querySelector(".discover-chat-error-message")?.textContent ?? ""), null, { timeout: 10000 });
+		const saved = await askWithServerDown(page);
 		await shoot("error", panel);
-		await page.evaluate(async (url) => {
-			window.e2e.plugin.settings.baseUrl = url;
-			await window.e2e.plugin.saveSettings();
-		}, saved);
+		await setBaseUrl(page, saved);
 
 		await page.click(`${VIEW} [aria-label="Open history"]`);
 		await page.waitForSelector(".discover-chat-history .discover-chat-history-item", { timeout: 5000 });
@@ -1103,6 +1081,24 @@ async function overflows(page, selectors) {
 }
 
 /** A port nothing listens on: bound, then released. */
+/** Points the plugin at the given server address and saves the settings. */
+async function setBaseUrl(page, url) {
+	await page.evaluate(async (u) => {
+		window.e2e.plugin.settings.baseUrl = u;
+		await window.e2e.plugin.saveSettings();
+	}, url);
+}
+
+/** Points the plugin at a server that is not running, asks, and waits for the error; returns the address it replaced. */
+async function askWithServerDown(page) {
+	const saved = await page.evaluate(() => window.e2e.plugin.settings.baseUrl);
+	await setBaseUrl(page, `http://127.0.0.1:${await closedPort()}`);
+	await page.fill(`${VIEW} .discover-chat-input`, "Anyone there?");
+	await page.press(`${VIEW} .discover-chat-input`, "Enter");
+	await page.waitForFunction(() => /reach/i.test(document.querySelector(".discover-chat-error-message")?.textContent ?? ""), null, { timeout: 10000 });
+	return saved;
+}
+
 async function closedPort() {
 	const probe = http.createServer();
 	await new Promise((resolve) => probe.listen(0, "127.0.0.1", resolve));

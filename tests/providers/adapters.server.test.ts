@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import type { GenerateRequest } from "../../src/core/types";
 import { createAdapter, type ProviderAdapter, type ProviderConfig, type ProviderName } from "../../src/providers";
 import { ProviderServer } from "../support/providerServer";
-import { errorScenario, httpError, OVERFLOW_BODIES } from "../support/providerErrors";
+import { errorScenario, httpError, OVERFLOW_BODIES, rejection } from "../support/providerErrors";
 import {
 	baseUrlFor,
 	CHAT_PATHS,
@@ -29,15 +29,6 @@ function chat(overrides: Partial<GenerateRequest> = {}): GenerateRequest {
 
 async function until(condition: () => boolean): Promise<void> {
 	while (!condition()) await sleep(5);
-}
-
-async function rejection(p: Promise<unknown>): Promise<{ kind?: string; message: string; status?: number; retryAfterMs?: number }> {
-	try {
-		await p;
-	} catch (err) {
-		return err as { kind?: string; message: string };
-	}
-	throw new Error("expected a rejection");
 }
 
 for (const { name, load } of TRANSPORTS) {

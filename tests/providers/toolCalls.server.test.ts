@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import type { GenerateRequest, ToolSpec } from "../../src/core/types";
 import { createAdapter, type ProviderName } from "../../src/providers";
-import { errorScenario, TOOL_SCHEMA_ERROR, TOOLS_UNSUPPORTED_BODIES } from "../support/providerErrors";
+import { errorScenario, TOOL_SCHEMA_ERROR, TOOLS_UNSUPPORTED_BODIES, rejection } from "../support/providerErrors";
 import { baseUrlFor, CHAT_PATHS, loadRecording } from "../support/providerStreams";
 import { endlessArguments, toolCallStream, toolHeaders } from "../support/toolStreams";
 import { TRANSPORTS, useProviderServer } from "../support/transports";
@@ -14,15 +14,6 @@ const BYTE_BY_BYTE = { chunkMin: 1, chunkMax: 1 };
 
 function chat(extra: Partial<GenerateRequest> = {}): GenerateRequest {
 	return { purpose: "chat", messages: [{ role: "user", content: "Hello" }], maxTokens: 128, contextWindow: 8192, tools: TOOLS, ...extra };
-}
-
-async function rejection(p: Promise<unknown>): Promise<{ kind?: string; message: string; status?: number; toolsUnsupported?: boolean }> {
-	try {
-		await p;
-	} catch (err) {
-		return err as { kind?: string; message: string };
-	}
-	throw new Error("expected a rejection");
 }
 
 for (const { name, load } of TRANSPORTS) {

@@ -146,3 +146,13 @@ export const TOOL_SCHEMA_ERROR: ErrorBody = json(400, {
 		code: "invalid_function_parameters",
 	},
 });
+
+/** The error `p` rejects with, as the adapters shape it; fails the test when `p` resolves. */
+export async function rejection(p: Promise<unknown>): Promise<{ kind?: string; message: string; status?: number; retryAfterMs?: number; toolsUnsupported?: boolean }> {
+	try {
+		await p;
+	} catch (err) {
+		return err as { kind?: string; message: string };
+	}
+	throw new Error("expected a rejection");
+}
