@@ -351,4 +351,22 @@ describe("Settings tab: tools", () => {
 		await flush();
 		expect(el.getText()).toContain("No tool is always allowed.");
 	});
+
+	it("says no tool is always allowed inside the row's description, as Obsidian lays out descriptions", async () => {
+		const { el, row } = await setup();
+		const none = el.findAll("div").filter((d) => d.getText() === "No tool is always allowed." && d.children.length === 0);
+		expect(none).toHaveLength(1);
+		// Inside the "Always allowed tools" row's description, so it gets the row's padding and indent.
+		expect(none[0]?.closest(".setting-item-description")?.closest(".setting-item")).toBe(row("Always allowed tools"));
+		expect(row("Always allowed tools").find(".setting-item-description")?.getText()).toContain("Revoke one to be asked again.");
+	});
+
+	it("drops the no-rule line once a rule exists and shows it again after the last revoke", async () => {
+		const { el, row } = await setup(new FakeAdapter(), { ...DEFAULT_SETTINGS, toolRules: [{ tool: "edit_note", grantedAt: "2026-11-20T09:30:00.000Z" }] });
+		expect(el.getText()).not.toContain("No tool is always allowed.");
+		row("edit_note").find("button").click();
+		await flush();
+		expect(el.getText().split("No tool is always allowed.")).toHaveLength(2);
+		expect(row("Always allowed tools").getText()).toContain("No tool is always allowed.");
+	});
 });

@@ -13,6 +13,9 @@ export interface ToolSettingsStore {
 
 export class ToolsSection {
 	private rulesEl: HTMLElement | null = null;
+	/** The "Always allowed tools" row: with no rule, its description says so. */
+	private rulesHeader: Setting | null = null;
+	private noneEl: HTMLElement | null = null;
 
 	constructor(
 		private readonly store: ToolSettingsStore,
@@ -32,7 +35,7 @@ export class ToolsSection {
 					await this.store.saveSettings();
 				}),
 			);
-		new Setting(containerEl).setName(FIELD_LABELS.toolRules).setDesc(t("settings.toolRulesDesc"));
+		this.rulesHeader = new Setting(containerEl).setName(FIELD_LABELS.toolRules).setDesc(t("settings.toolRulesDesc"));
 		this.rulesEl = containerEl.createDiv({ cls: "discover-chat-tool-rules" });
 		this.renderRules();
 	}
@@ -41,9 +44,13 @@ export class ToolsSection {
 		const el = this.rulesEl;
 		if (!el) return;
 		el.empty();
+		this.noneEl?.remove();
+		this.noneEl = null;
 		const rules = this.store.settings.toolRules;
 		if (rules.length === 0) {
-			el.createDiv({ cls: "setting-item-description", text: t("settings.toolRulesNone") });
+			// A line of the row's own description, so it sits as Obsidian's descriptions do (a bare
+			// description div between rows had no row padding and hugged the row above).
+			this.noneEl = this.rulesHeader?.descEl.createDiv({ text: t("settings.toolRulesNone") }) ?? null;
 			return;
 		}
 		for (const rule of rules) {
