@@ -21,10 +21,12 @@ const { buildOptions, EXTERNAL } = config;
  * relevance fitting and the vault index about 25 KB, tool calls and the tool loop about 20 KB).
  * The settings tab's Tools section and its strings add about 10 KB; the vault tools (src/tools)
  * add about 20 KB more once the panel runs them (17.9 KB for the six tools and 2.0 KB for the
- * permission rules, minified). Obsidian loads only main.js, so every language ships in it. A bundled dev tool such as a
+ * permission rules, minified). The permission prompt's 34 strings in ten languages add 18.1 KB
+ * (measured 529.0 → 547.1 KB), and the prompt itself about 8 KB once a tool card mounts it.
+ * Obsidian loads only main.js, so every language ships in it. A bundled dev tool such as a
  * tokenizer adds megabytes, which this still catches.
  */
-const MAX_BYTES = 540_000;
+const MAX_BYTES = 560_000;
 /** What the bundle may leave to `require`: Obsidian, and Node's http(s) for the desktop transport. */
 const ALLOWED_REQUIRES = ["obsidian", "node:http", "node:https"];
 

@@ -1,0 +1,191 @@
+// The permission prompt: what the model wants to do, in the person's words, its arguments folded,
+// a write's diff, and the choices. The tool card of a call waiting for permission mounts it; the
+// engine's PermissionRules turns the decision into a rule or an answer for the model. Everything
+// the model sent is untrusted and only ever becomes text (createEl/setText, never HTML or Markdown).
+// Stop and the engine's 5-minute expiry abort `signal`: the prompt goes and the answer is a plain deny.
+import type { ToolCall } from "../../core/types";
+import type { AccessDecision } from "../../tools/permissions";
+import type { ToolPreview } from "../../tools/types";
+import { t } from "../../i18n";
+import { renderDiff } from "./DiffView";
+import { argumentEntries, describeToolCall, titleValue } from "./permissionText";
+
+export interface PermissionRequest {
+	call: ToolCall;
+	tool: { name: string; access: "read" | "write" };
+	/** A write's preview: with it the prompt shows the diff and asks Accept / Reject. */
+	preview?: ToolPreview;
+}
+
+/** The engine cuts a reason at 500 characters; the field says so by not taking more. */
+const REASON_MAX = 500;
+
+let promptCount = 0;
+
+/**
+ * Shows the prompt at the end of `parent` and resolves with the person's decision; the prompt is
+ * then replaced by a one-line record of it ("Allowed once", "Declined: reason"). An aborted
+ * `signal` removes the prompt and resolves `{ kind: "deny" }`.
+ */
+export function showPermissionPrompt(parent: HTMLElement, req: PermissionRequest, signal?: AbortSignal): Promise<AccessDecision> {
+	return new Promise((resolve) => {
+		if (signal?.aborted) {
+			resolve({ kind: "deny" });
+			return;
+		}
+		const onAbort = (): void => prompt.abort();
+		const prompt = new PermissionPrompt(parent, req, (decision) => {
+			signal?.removeEventListener("abort", onAbort);
+			resolve(decision);
+		});
+		signal?.addEventListener("abort", onAbort, { once: true });
+		prompt.focus();
+	});
+}
+
+class PermissionPrompt {
+	private readonly el: HTMLElement;
+	private readonly actionsEl: HTMLElement;
+	/** The button that opens the reason field (Reject or Deny): focus goes back to it from the field. */
+	private readonly denyButton: HTMLButtonElement;
+	private reasonEl: HTMLElement | null = null;
+	private settled = false;
+
+	constructor(
+		private readonly parent: HTMLElement,
+		req: PermissionRequest,
+		private readonly done: (decision: AccessDecision) => void,
+	) {
+		const id = `discover-permission-${++promptCount}`;
+		const { call, tool, preview } = req;
+		const isWrite = tool.access === "write";
+		this.el = parent.createDiv({
+			cls: ["discover-permission", isWrite ? "is-write" : "is-read"],
+			attr: { role: "group", tabindex: "-1", "aria-labelledby": `${id}-title`, "aria-describedby": `${id}-label` },
+		});
+		this.el.createDiv({ cls: "discover-permission-label", text: t("permission.needed"), attr: { id: `${id}-label` } });
+		this.el.createDiv({ cls: "discover-permission-title", text: describeToolCall(call, tool, preview), attr: { id: `${id}-title` } });
+		this.renderArguments(call.arguments);
+		const withDiff = isWrite && preview !== undefined;
+		if (withDiff) renderDiff(this.el, preview.diff, t("permission.diffLabel", { path: titleValue(preview.path) }), t("permission.diffEmpty"));
+
+		this.actionsEl = this.el.createDiv({ cls: "discover-permission-actions" });
+		const toolName = titleValue(tool.name);
+		if (withDiff) {
+			const main = this.actionsEl.createDiv({ cls: "discover-permission-main" });
+			this.button(main, t("permission.accept"), undefined, ["mod-cta"], () => this.decide({ kind: "once" }));
+			this.denyButton = this.button(main, t("permission.reject"), undefined, [], () => this.openReason());
+			// Wider grants for a write are there, but quieter than the decision about this change.
+			const more = this.actionsEl.createDiv({ cls: "discover-permission-more" });
+			this.button(more, t("permission.allowChat"), t("permission.allowChatLabel", { tool: toolName }), ["discover-permission-secondary"], () => this.decide({ kind: "chat" }));
+			this.button(more, t("permission.allowAlways"), t("permission.allowAlwaysLabel", { tool: toolName }), ["discover-permission-secondary"], () => this.decide({ kind: "always" }));
+		} else {
+			const main = this.actionsEl.createDiv({ cls: "discover-permission-main" });
+			this.button(main, t("permission.allowOnce"), undefined, ["mod-cta"], () => this.decide({ kind: "once" }));
+			this.button(main, t("permission.allowChat"), t("permission.allowChatLabel", { tool: toolName }), [], () => this.decide({ kind: "chat" }));
+			this.button(main, t("permission.allowAlways"), t("permission.allowAlwaysLabel", { tool: toolName }), [], () => this.decide({ kind: "always" }));
+			this.denyButton = this.button(main, t("permission.deny"), undefined, [], () => this.openReason());
+		}
+	}
+
+	/** Focus lands on the prompt itself (a keypress there decides nothing); Tab then walks it in order. */
+	focus(): void {
+		this.el.focus();
+	}
+
+	/** Stop or expiry: the prompt goes without a record (the tool card tells what became of the call). */
+	abort(): void {
+		if (this.settled) return;
+		this.settled = true;
+		this.el.remove();
+		this.done({ kind: "deny" });
+	}
+
+	private renderArguments(args: Record<string, unknown>): void {
+		const entries = argumentEntries(args);
+		if (entries.length === 0) return;
+		const details = this.el.createEl("details", { cls: "discover-permission-args" });
+		details.createEl("summary", { text: t("permission.details") });
+		const body = details.createDiv({ cls: "discover-permission-args-body" });
+		for (const { name, value } of entries) {
+			const row = body.createDiv({ cls: "discover-permission-arg" });
+			row.createDiv({ cls: "discover-permission-arg-name", text: name });
+			row.createDiv({ cls: "discover-permission-arg-value", text: value });
+		}
+	}
+
+	/** A real button; its label is its text unless the text alone would not say how far a grant goes. */
+	private button(parent: HTMLElement, text: string, label: string | undefined, cls: string[], onClick: () => void): HTMLButtonElement {
+		const button = parent.createEl("button", { cls: ["discover-permission-button", ...cls], text, attr: { type: "button", "aria-label": label ?? text } });
+		button.addEventListener("click", onClick);
+		return button;
+	}
+
+	/** Deny / Reject: an optional reason for the model. Enter declines, Escape goes back to the choices. */
+	private openReason(): void {
+		if (this.settled || this.reasonEl) return;
+		this.actionsEl.addClass("discover-chat-hidden");
+		const form = this.el.createDiv({ cls: "discover-permission-reason" });
+		this.reasonEl = form;
+		const input = form.createEl("input", {
+			cls: "discover-permission-reason-input",
+			attr: { type: "text", maxlength: String(REASON_MAX), "aria-label": t("permission.reasonLabel"), placeholder: t("permission.reasonPlaceholder") },
+		});
+		form.createDiv({ cls: "discover-permission-hint", text: t("permission.reasonHint") });
+		const buttons = form.createDiv({ cls: "discover-permission-main" });
+		const send = (): void => {
+			const reason = input.value.trim();
+			this.decide(reason ? { kind: "deny", reason } : { kind: "deny" });
+		};
+		this.button(buttons, t("permission.reasonSend"), undefined, ["mod-warning"], send);
+		this.button(buttons, t("permission.reasonBack"), undefined, [], () => this.closeReason());
+		input.addEventListener("keydown", (evt) => {
+			// Enter that ends an IME composition (Chinese, Japanese, Korean) only confirms the text.
+			if (evt.key === "Enter" && !evt.isComposing && !evt.shiftKey) {
+				evt.preventDefault();
+				send();
+			} else if (evt.key === "Escape") {
+				// The field's own Escape: it must not also close a modal or the panel around it.
+				evt.preventDefault();
+				evt.stopPropagation();
+				this.closeReason();
+			}
+		});
+		input.focus();
+	}
+
+	private closeReason(): void {
+		this.reasonEl?.remove();
+		this.reasonEl = null;
+		this.actionsEl.removeClass("discover-chat-hidden");
+		this.denyButton.focus();
+	}
+
+	private decide(decision: AccessDecision): void {
+		if (this.settled) return;
+		this.settled = true;
+		const hadFocus = this.el.contains(this.el.doc.activeElement);
+		const record = this.parent.createDiv({ cls: ["discover-permission-record", decision.kind === "deny" ? "is-denied" : "is-allowed"], attr: { role: "status" }, text: recordText(decision) });
+		this.el.replaceWith(record);
+		// Keyboard users keep their place: the record takes the focus the prompt had.
+		if (hadFocus) {
+			record.setAttr("tabindex", "-1");
+			record.focus();
+		}
+		this.done(decision);
+	}
+}
+
+/** The one line left in place of the prompt. */
+export function recordText(decision: AccessDecision): string {
+	switch (decision.kind) {
+		case "once":
+			return t("permission.recordOnce");
+		case "chat":
+			return t("permission.recordChat");
+		case "always":
+			return t("permission.recordAlways");
+		default:
+			return decision.reason ? t("permission.recordDeclinedWhy", { reason: decision.reason }) : t("permission.recordDeclined");
+	}
+}
