@@ -9,10 +9,14 @@ export class AnswerPrinter {
 	private readonly wrap: StreamingWordWrap;
 	/** Whether a line of the answer is open (the prefix written, no line end yet). */
 	private open = false;
+	/** Whether the open line has answer text after its prefix. */
+	private written = false;
 
+	/** `canErase`: the output is a terminal, where a bare prefix can be taken back ("\r", erase line). */
 	constructor(
 		private readonly write: (text: string) => void,
 		width: () => number,
+		private readonly canErase = false,
 	) {
 		this.wrap = new StreamingWordWrap(write, width, ANSWER_PREFIX.length);
 	}
@@ -22,11 +26,13 @@ export class AnswerPrinter {
 		this.write(ANSWER_PREFIX);
 		this.wrap.restart(ANSWER_PREFIX.length);
 		this.open = true;
+		this.written = false;
 	}
 
 	/** Answer text; after a whole line, it starts on a new prefixed line. */
 	text(delta: string): void {
 		if (!this.open) this.begin();
+		if (delta !== "") this.written = true;
 		this.wrap.push(delta);
 	}
 
@@ -46,7 +52,8 @@ export class AnswerPrinter {
 	close(): void {
 		if (!this.open) return;
 		this.wrap.end();
-		this.write("\n");
+		// A prefix with nothing after it (a tool call came first) is taken back where it can be.
+		this.write(!this.written && this.canErase ? "\r\x1b[K" : "\n");
 		this.open = false;
 	}
 }

@@ -177,7 +177,8 @@ async function run(args: ChatArgs): Promise<void> {
 			chat = makeChat();
 			info(`New chat; it is saved with its first message.${left === undefined ? "" : `\n${left.replace("this chat", "the previous chat")}`}`);
 		} else if (text !== "") {
-			printer = new AnswerPrinter((s) => void process.stdout.write(s), () => (process.stdout.isTTY ? (process.stdout.columns ?? 0) : 0));
+			const tty = process.stdout.isTTY === true;
+			printer = new AnswerPrinter((s) => void process.stdout.write(s), () => (tty ? (process.stdout.columns ?? 0) : 0), tty);
 			await answer(chat, text, messageSources(text, notes, vault), printer);
 			printer = undefined;
 		}

@@ -57,13 +57,12 @@ const oneLine = (text: string): string => {
 	return flat.length > RESULT_CHARS ? `${flat.slice(0, RESULT_CHARS - 1)}…` : flat;
 };
 
-/** A card as one compact line, or undefined for states not worth a line (arguments streaming, waiting to run). */
+/** A card as one compact line, or undefined for states not worth a line (arguments streaming, waiting: a write's question says it). */
 export function formatCard(card: ToolCard): string | undefined {
 	const args = card.arguments ? JSON.stringify(card.arguments) : "";
 	if (card.state === "running") return `  [tool] ${card.name} ${oneLine(args)}`;
 	if (card.state === "done") return `  [tool] ${card.name} done: ${oneLine(card.result ?? "")}`;
 	if (card.state === "failed") return `  [tool] ${card.name} failed: ${oneLine(card.error ?? "")}`;
-	if (card.state === "waiting" && card.waitingFor === "permission") return `  [tool] ${card.name} ${oneLine(args)} asks to write`;
 	return undefined;
 }
 

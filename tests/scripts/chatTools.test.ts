@@ -80,8 +80,10 @@ describe("the terminal chat's vault tools", () => {
 		// Cards, compactly: the search and the read ran and are done, the edit asked, then ran.
 		expect(io.lines.some((l) => l.startsWith("  [tool] search_notes done: ") && l.includes("Projects/Plan.md"))).toBe(true);
 		expect(io.lines.some((l) => l.startsWith("  [tool] read_note done: "))).toBe(true);
-		expect(io.lines.some((l) => l.startsWith("  [tool] edit_note") && l.endsWith("asks to write"))).toBe(true);
-		expect(io.lines.some((l) => l.startsWith("  [tool] edit_note done: "))).toBe(true);
+		const asked = io.lines.indexOf("edit_note wants to change Projects/Plan.md:");
+		const ran = io.lines.findIndex((l) => l.startsWith("  [tool] edit_note done: "));
+		expect(asked).toBeGreaterThan(-1);
+		expect(ran).toBeGreaterThan(asked);
 		expect(await readFile(join(vaultDir, "Projects", "Plan.md"), "utf8")).toBe("# Plan\n\nWe ship the garden app in June.\n");
 		expect(chat.messages.at(-1)?.content).toBe("Done.");
 
