@@ -1,4 +1,4 @@
-// The headless contract for tools (issue 10 §5), written out as a script calls it: the tool
+// The headless contract for tools, written out as a script calls it: the tool
 // vocabulary, the vault tools over an injected VaultAccess, their undo journal and the permission
 // rules. Each name below is used here; removing one from src/headless.ts fails tsc or this test.
 import { describe, expect, it } from "vitest";
