@@ -52,17 +52,27 @@ export function chatsFolderIn(vaultDir: string, chatsDir: string): string {
 	return rel.split(sep).join("/");
 }
 
+/**
+ * Note text and model arguments made safe to print: control characters (an escape sequence could
+ * erase a line of the diff the person is approving) and bidirectional overrides (which could make
+ * a line read as something else) are shown as \u{…} codes instead of acting on the terminal.
+ */
+export function visible(text: string): string {
+	// eslint-disable-next-line no-control-regex -- matching control characters is the point
+	return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u{${(c.codePointAt(0) ?? 0).toString(16)}}`);
+}
+
 const oneLine = (text: string): string => {
-	const flat = text.replace(/\s+/g, " ").trim();
+	const flat = visible(text.replace(/\s+/g, " ").trim());
 	return flat.length > RESULT_CHARS ? `${flat.slice(0, RESULT_CHARS - 1)}…` : flat;
 };
 
 /** A card as one compact line, or undefined for states not worth a line (arguments streaming, waiting: a write's question says it). */
 export function formatCard(card: ToolCard): string | undefined {
 	const args = card.arguments ? JSON.stringify(card.arguments) : "";
-	if (card.state === "running") return `  [tool] ${card.name} ${oneLine(args)}`;
-	if (card.state === "done") return `  [tool] ${card.name} done: ${oneLine(card.result ?? "")}`;
-	if (card.state === "failed") return `  [tool] ${card.name} failed: ${oneLine(card.error ?? "")}`;
+	if (card.state === "running") return `  [tool] ${visible(card.name)} ${oneLine(args)}`;
+	if (card.state === "done") return `  [tool] ${visible(card.name)} done: ${oneLine(card.result ?? "")}`;
+	if (card.state === "failed") return `  [tool] ${visible(card.name)} failed: ${oneLine(card.error ?? "")}`;
 	return undefined;
 }
 
@@ -83,8 +93,8 @@ export async function openTerminalTools(opts: {
 	const rules = new PermissionRules({ readAllowed: () => true, alwaysRules: () => [], saveAlwaysRules: () => Promise.resolve() });
 	const pending = new Set<AbortController>();
 	const ask: AskFn = async (call, _tool, preview: ToolPreview | undefined) => {
-		io.line(`${call.name} wants to change ${preview?.path ?? "a note"}:`);
-		for (const l of (preview?.diff ?? "(no preview)").replace(/\n$/, "").split("\n")) io.line(`  ${l}`);
+		io.line(`${call.name} wants to change ${visible(preview?.path ?? "a note")}:`);
+		for (const l of (preview?.diff ?? "(no preview)").replace(/\n$/, "").split("\n")) io.line(`  ${visible(l)}`);
 		if (!io.question) {
 			io.line(NOT_INTERACTIVE_NOTE);
 			return { kind: "deny", reason: NOT_INTERACTIVE_REASON };

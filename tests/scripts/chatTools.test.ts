@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ChatService, MemoryFileStore, SessionManager, type ChatEvent, type ToolCall } from "../../src/headless";
-import { ALLOW_PROMPT, NOT_INTERACTIVE_NOTE, chatsFolderIn, formatCard, openTerminalTools, parseAllowAnswer, type TerminalIO } from "../../scripts/chatTools";
+import { ALLOW_PROMPT, NOT_INTERACTIVE_NOTE, chatsFolderIn, formatCard, openTerminalTools, parseAllowAnswer, visible, type TerminalIO } from "../../scripts/chatTools";
 import { ScriptedToolAdapter, type ScriptStep } from "../support/toolScript";
 
 let root: string;
@@ -149,6 +149,20 @@ describe("the terminal chat's vault tools", () => {
 		await tools.changes.revert("c1");
 		expect(existsSync(join(vaultDir, "Ideas", "Pond.md"))).toBe(false);
 		expect(await readFile(join(vaultDir, ".trash", "Ideas", "Pond.md"), "utf8")).toBe("A pond.\n");
+	});
+
+	it("a diff cannot hide a line from the person: escape sequences and bidirectional overrides in a note print as codes", async () => {
+		// "\x1b[1A\x1b[2K" would move up and erase the line above on a terminal: the removed line.
+		const io = fakeTerminal(["n"]);
+		const tools = await openTerminalTools({ vaultDir, chatsDir: join(root, "chats"), io });
+		const edit = tools.tools.find((t) => t.name === "edit_note");
+		if (!edit) throw new Error("no edit_note");
+		const call: ToolCall = { id: "x", name: "edit_note", arguments: { path: "Walks.md", mode: "append", text: "\x1b[1A\x1b[2KHarmless line \u202Etxt.exe\r" } };
+		await tools.approve(call, edit);
+		const printed = io.lines.join("\n");
+		expect(printed).not.toMatch(/[\u001b\u202e\r]/);
+		expect(printed).toContain("\\u{1b}[1A\\u{1b}[2KHarmless line \\u{202e}txt.exe\\u{d}");
+		expect(visible("tab\tstays")).toBe("tab\tstays");
 	});
 
 	it("reads the answer to Allow? as y once, Enter or n a plain denial, other text a denial with that reason", () => {
