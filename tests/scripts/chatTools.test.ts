@@ -160,7 +160,7 @@ describe("the terminal chat's vault tools", () => {
 		const call: ToolCall = { id: "x", name: "edit_note", arguments: { path: "Walks.md", mode: "append", text: "\x1b[1A\x1b[2KHarmless line \u202Etxt.exe\r" } };
 		await tools.approve(call, edit);
 		const printed = io.lines.join("\n");
-		expect(printed).not.toMatch(/[\u001b\u202e\r]/);
+		for (const raw of ["\u001b", "\u202e", "\r"]) expect(printed).not.toContain(raw);
 		expect(printed).toContain("\\u{1b}[1A\\u{1b}[2KHarmless line \\u{202e}txt.exe\\u{d}");
 		expect(visible("tab\tstays")).toBe("tab\tstays");
 	});
