@@ -7,9 +7,12 @@ import {
 	ChatService,
 	CONDENSED_PREFIX,
 	MemoryFileStore,
+	MemoryVault,
 	NodeFileStore,
+	PermissionRules,
 	SessionManager,
 	SUMMARY_INSTRUCTION,
+	createVaultTools,
 	defaultSourceFitter,
 	escapeSourceText,
 	estimatePromptTokens,
@@ -264,6 +267,40 @@ const scenarios = {
 		} finally {
 			await rm(dir, { recursive: true, force: true });
 		}
+	},
+
+	async "vault tools over a vault: search, read, a write denied with a reason, the same write allowed and then reverted"() {
+		const plan = "# Plan\n\nWe ship in May.\n";
+		const vault = new MemoryVault({ "Projects/Plan.md": plan, "Discover/Chats/log.md": "We ship chats." }, { configDir: ".obsidian" });
+		const { tools, changes } = createVaultTools(vault, { chatsFolder: () => "Discover/Chats", excludedFolders: () => [] });
+		const edit = { name: "edit_note", arguments: { path: "Projects/Plan.md", mode: "replace", old_text: "in May", new_text: "in June" } };
+		const script = [
+			{ text: "Searching.", calls: [{ id: "s1", name: "search_notes", arguments: { query: "ship" } }] },
+			{ calls: [{ id: "r1", name: "read_note", arguments: { path: "Projects/Plan.md" } }] },
+			{ calls: [{ id: "e1", ...edit }] },
+			{ calls: [{ id: "e2", ...edit }] },
+		];
+		const adapter = new ScriptedToolAdapter((_req, i) => script[i] ?? { text: "Moved to June." });
+		// The person, as the panel's permission card would be: asked for writes only, with the diff.
+		const asked = [];
+		const decisions = [{ kind: "deny", reason: "check with the team first" }, { kind: "once" }];
+		const ask = (call, _tool, preview) => (asked.push({ call: call.id, diff: preview?.diff ?? "" }), Promise.resolve(decisions.shift() ?? { kind: "deny" }));
+		const rules = new PermissionRules({ readAllowed: () => true, alwaysRules: () => [], saveAlwaysRules: () => Promise.resolve() });
+		const chat = new ChatService({ adapter, sessions: new SessionManager(new MemoryFileStore(), { onWarning: () => undefined }), settings: SETTINGS, tools, approve: rules.approverFor("chat", ask) });
+		const answer = await chat.sendMessage("Move the plan to June.");
+		check(answer.content === "Moved to June.", `unexpected answer: ${answer.content}`);
+		const results = chat.messages.filter((m) => m.role === "tool").map((m) => m.content);
+		check(results.length === 4, `expected 4 tool results, got ${results.length}`);
+		check(results[0].includes("Projects/Plan.md") && !results[0].includes("Discover/Chats"), "search reached the chats folder or missed the note");
+		check(results[1].includes("We ship in May."), "read_note did not return the note");
+		check(results[2] === "The person declined: check with the team first", `the denial's reason was not sent: ${results[2]}`);
+		check(asked.length === 2 && asked.map((a) => a.call).join() === "e1,e2", `the person was not asked exactly for the two writes: ${asked.map((a) => a.call).join()}`);
+		check(asked[0].diff.includes("-We ship in May.") && asked[0].diff.includes("+We ship in June."), "the permission request carried no diff");
+		check(vault.files.get("Projects/Plan.md")?.text === "# Plan\n\nWe ship in June.\n", "the allowed write did not change the note");
+		await changes.revert("e2");
+		check(vault.files.get("Projects/Plan.md")?.text === plan, "Revert did not restore the note");
+		for (const r of adapter.chatRequests) check(estimatePromptTokens(r.messages) <= CAP, "a prompt exceeds the cap");
+		return `${adapter.chatRequests.length} model requests, 2 reads, 1 write declined with its reason, 1 written and reverted`;
 	},
 };
 

@@ -16,7 +16,8 @@ import {
 } from "../src/headless";
 import { DEFAULT_CHAT_SETTINGS } from "../src/core/types";
 import { API_KEY_ENV, parseChatArgs, resumeCommand, USAGE, type ChatArgs } from "./chatArgs";
-import { StreamingWordWrap } from "./wordWrap";
+import { AnswerPrinter } from "./answerPrinter";
+import { openTerminalTools, type TerminalIO, type TerminalTools } from "./chatTools";
 import { indexVault, mentionsVault, retrievedSources, vaultQuery, type PassageIndex } from "./vaultSources";
 
 const CALIBRATION_FILE = "calibration.json";
@@ -78,7 +79,20 @@ async function run(args: ChatArgs): Promise<void> {
 	const notes: ContextSource[] = [];
 	for (const path of args.notes) notes.push({ id: path, name: basename(path), text: await readFile(path, "utf8"), kind: "note" });
 	let vault: PassageIndex | undefined;
-	if (args.vault !== undefined) {
+	// The answer being printed, so tool lines and questions start on lines of their own.
+	let printer: AnswerPrinter | undefined;
+	// Set once the line reader exists; a question needs it.
+	let askLine: ((prompt: string, signal: AbortSignal) => Promise<string>) | undefined;
+	const io: TerminalIO = {
+		line: (text) => (printer ? printer.line(text) : console.log(text)),
+		// Only a person at a terminal can answer; piped input declines writes (chatTools says so).
+		question: process.stdin.isTTY === true ? (prompt, signal) => (askLine ? askLine(prompt, signal) : Promise.reject(new Error("no terminal"))) : undefined,
+	};
+	let tools: TerminalTools | undefined;
+	if (args.tools === true && args.vault !== undefined) {
+		tools = await openVaultTools(args.vault, args.dir, io);
+		vault = tools.vault.index;
+	} else if (args.vault !== undefined) {
 		const indexed = await indexVault(args.vault);
 		if (indexed === undefined) info("@vault has no index: messages are sent without vault passages.");
 		else info(`Indexed ${indexed.notes} notes in ${args.vault}; write @vault in a message to add the most relevant passages.`);
@@ -93,8 +107,10 @@ async function run(args: ChatArgs): Promise<void> {
 		model: args.model,
 		calibration,
 		settings: { ...DEFAULT_CHAT_SETTINGS, ...(args.contextWindow ? { maxPromptTokens: args.contextWindow } : {}) },
+		...(tools ? { tools: tools.tools, approve: tools.approve } : {}),
 		onEvent: (event: ChatEvent) => {
-			if (event.type === "status") info(event.text);
+			if (event.type === "tool") tools?.showCard(event.card);
+			else if (event.type === "status") info(event.text);
 			else if (event.type === "warning") info(`warning: ${event.message}`);
 			else if (event.type === "compacted") info(`(summarized ${event.summarizedCount} older messages to stay within the context window)`);
 		},
@@ -112,6 +128,12 @@ async function run(args: ChatArgs): Promise<void> {
 	// Line editing and echo need a terminal at both ends; with piped input or output, plain lines.
 	const terminal = process.stdin.isTTY === true && process.stdout.isTTY === true;
 	const rl = createInterface({ input: process.stdin, output: process.stdout, prompt: "you> ", terminal });
+	askLine = (prompt, signal) =>
+		new Promise((done, fail) => {
+			if (signal.aborted) return fail(new Error("stopped"));
+			signal.addEventListener("abort", () => fail(new Error("stopped")), { once: true });
+			rl.question(prompt, { signal }, done);
+		});
 	/** How to come back to this chat, once it has a file. */
 	const resumeHint = (): string | undefined => (chat.sessionId === undefined ? undefined : `To resume this chat: ${resumeCommand(args, chat.sessionId)}`);
 	// The first Ctrl-C never quits: it stops a running answer, or at the prompt says how to quit and
@@ -120,6 +142,7 @@ async function run(args: ChatArgs): Promise<void> {
 	let quitting = false;
 	const quit = (): void => {
 		quitting = true;
+		tools?.cancelQuestions();
 		chat.cancel();
 		rl.close();
 	};
@@ -130,6 +153,7 @@ async function run(args: ChatArgs): Promise<void> {
 		}
 		interrupted = true;
 		if (chat.busy) {
+			tools?.cancelQuestions();
 			chat.cancel();
 			info("\n(stopped; press Ctrl-C again to quit)");
 			return;
@@ -152,7 +176,12 @@ async function run(args: ChatArgs): Promise<void> {
 			const left = resumeHint();
 			chat = makeChat();
 			info(`New chat; it is saved with its first message.${left === undefined ? "" : `\n${left.replace("this chat", "the previous chat")}`}`);
-		} else if (text !== "") await answer(chat, text, messageSources(text, notes, vault));
+		} else if (text !== "") {
+			const tty = process.stdout.isTTY === true;
+			printer = new AnswerPrinter((s) => void process.stdout.write(s), () => (tty ? (process.stdout.columns ?? 0) : 0), tty);
+			await answer(chat, text, messageSources(text, notes, vault), printer);
+			printer = undefined;
+		}
 		if (quitting) break;
 		rl.prompt();
 	}
@@ -174,32 +203,39 @@ function messageSources(text: string, notes: readonly ContextSource[], vault: Pa
 	return [...notes, ...found];
 }
 
-async function answer(chat: ChatService, text: string, sources: ContextSource[]): Promise<void> {
-	const prefix = "discover> ";
-	process.stdout.write(prefix);
+async function answer(chat: ChatService, text: string, sources: ContextSource[], printer: AnswerPrinter): Promise<void> {
 	// Wrapped at the terminal's width as it is now (a resize applies to the next word); not when piped.
-	const wrap = new StreamingWordWrap((s) => void process.stdout.write(s), () => (process.stdout.isTTY ? (process.stdout.columns ?? 0) : 0), prefix.length);
+	printer.begin();
 	let message: ChatMessage;
 	try {
 		message = await chat.sendMessage(text, {
 			sources,
-			onToken: (delta) => wrap.push(delta),
+			onToken: (delta) => printer.text(delta),
 			// Text already printed that turned out to be thinking (only `</think>` came): say so.
-			onTextRetracted: () => {
-				wrap.end();
-				process.stdout.write(`\n(that was the model's thinking)\n${prefix}`);
-				wrap.restart(prefix.length);
-			},
+			onTextRetracted: () => printer.retracted(),
 		});
 	} catch (err) {
-		wrap.end();
-		process.stdout.write("\n");
+		printer.close();
 		info(`error: ${describeError(err)}`);
 		return;
 	}
-	wrap.end();
-	process.stdout.write("\n");
+	printer.close();
 	if (message.cancelled) info("(answer stopped; the partial answer is saved)");
+}
+
+/** Indexes the --vault folder for the tools, with a progress line on a terminal and a summary. */
+async function openVaultTools(vaultDir: string, chatsDir: string, io: TerminalIO): Promise<TerminalTools> {
+	const started = Date.now();
+	// One line, rewritten in place every 200 notes; none when stderr is not a terminal.
+	const showProgress = (done: number, total: number): void => {
+		if (done % 200 === 0 || done === total) process.stderr.write(`\r${dim(`Indexing ${vaultDir}: ${done} of ${total} notes`)}`);
+	};
+	const progress = process.stderr.isTTY ? showProgress : undefined;
+	const tools = await openTerminalTools({ vaultDir, chatsDir, io, ...(progress ? { onProgress: progress } : {}) });
+	if (progress) process.stderr.write("\r\x1b[K");
+	const seconds = ((Date.now() - started) / 1000).toFixed(1);
+	info(`Indexed ${tools.vault.listNotes().length} notes in ${vaultDir} (${seconds} s). Tools on: the model may search and read them; it asks before a write. @vault works too.`);
+	return tools;
 }
 
 const parsed = parseChatArgs(process.argv.slice(2));

@@ -15,6 +15,8 @@ export interface ChatArgs {
 	dir: string;
 	/** The model's context window in tokens; the plugin's default when absent. */
 	contextWindow?: number;
+	/** Offer the model the six vault tools over `vault` (writes ask y/n in the terminal); absent: no tools. */
+	tools?: true;
 	/** List saved sessions and exit. */
 	listSessions: boolean;
 	help: boolean;
@@ -35,6 +37,13 @@ Options:
                           once per note (the notes share what the conversation leaves of the window)
   --vault <folder>        a folder of Markdown notes (a vault): write @vault in a message to add the
                           passages of its notes most relevant to the message
+  --tools                 let the model use the vault tools on the --vault folder: search_notes,
+                          read_note, list_notes and get_active_note run on their own; create_note and
+                          edit_note print the change as a diff and ask "Allow? [y/N/reason]" (y runs
+                          it once; Enter or n declines; other text declines and tells the model why).
+                          With piped input, writes are declined. The tools never reach outside the
+                          folder, its hidden folders (.obsidian) or the chats folder (--dir), and
+                          what they read is sent to the model
   --session <id>          continue a saved session
   --dir <folder>          the chats folder, laid out as the plugin's Chats folder is (so a vault's
                           Discover/Chats works here too): each chat is <folder>/sessions/<id>.jsonl,
@@ -51,7 +60,7 @@ const PROVIDERS: readonly ProviderName[] = ["ollama", "openai", "anthropic"];
 const VALUE_FLAGS = new Set(["--provider", "--model", "--base-url", "--note", "--vault", "--session", "--dir", "--context"]);
 /** Flags that may be given more than once; each value is kept, in order. */
 const REPEATABLE = new Set(["--note"]);
-const SWITCHES = new Set(["--list-sessions", "--help", "-h"]);
+const SWITCHES = new Set(["--list-sessions", "--tools", "--help", "-h"]);
 
 export type ParseResult = { ok: true; args: ChatArgs } | { ok: false; error: string };
 
@@ -102,9 +111,12 @@ export function parseChatArgs(argv: readonly string[]): ParseResult {
 		if (!Number.isInteger(contextWindow) || contextWindow < 1024) return { ok: false, error: `--context must be a whole number of tokens, at least 1024; got "${context}".` };
 	}
 	const notes = repeated.get("--note") ?? [];
-	const args: ChatArgs = { provider, model, baseUrl, notes, dir: values.get("--dir") ?? DEFAULT_SESSIONS_DIR, listSessions: switches.has("--list-sessions"), help };
+	const tools = switches.has("--tools");
 	const vault = values.get("--vault");
+	if (tools && vault === undefined && !help) return { ok: false, error: "--tools needs --vault <folder>: the folder of notes the tools work on." };
+	const args: ChatArgs = { provider, model, baseUrl, notes, dir: values.get("--dir") ?? DEFAULT_SESSIONS_DIR, listSessions: switches.has("--list-sessions"), help };
 	if (vault !== undefined) args.vault = vault;
+	if (tools) args.tools = true;
 	const session = values.get("--session");
 	if (session !== undefined) args.session = session;
 	if (contextWindow !== undefined) args.contextWindow = contextWindow;
@@ -123,6 +135,7 @@ export function resumeCommand(args: ChatArgs, sessionId: string): string {
 	if (args.dir !== DEFAULT_SESSIONS_DIR) words.push("--dir", args.dir);
 	for (const note of args.notes) words.push("--note", note);
 	if (args.vault !== undefined) words.push("--vault", args.vault);
+	if (args.tools === true) words.push("--tools");
 	if (args.contextWindow !== undefined) words.push("--context", String(args.contextWindow));
 	return words.map(shellWord).join(" ");
 }

@@ -82,3 +82,10 @@ export type { NoteToIndex, SliceOptions, SliceReport } from "./context/indexInSl
 export { terms } from "./context/terms";
 export { preparePassages } from "./context/passageCache";
 export type { SliceTiming } from "./context/steps";
+// The built-in vault tools over an injected VaultAccess, their undo journal and the permission rules.
+// `VaultTool` is the tools' Tool: core's Tool (above) plus a write's `preview`.
+export { createVaultTools, ChangeJournal, ToolError } from "./tools";
+export type { NoteChange, Tool as VaultTool, ToolPreview, ToolRunContext, ToolScope, VaultAccess, VaultNote, VaultTools } from "./tools";
+export { PermissionRules } from "./tools/permissions";
+export type { AccessDecision, AlwaysRule, Approve, AskFn, RuleStore } from "./tools/permissions";
+export { MemoryVault, tagsOf } from "./tools/memoryVault";

@@ -1,0 +1,123 @@
+// The terminal chat's --tools: the six vault tools over a folder on disk (scripts/nodeVault.ts),
+// with the plugin's own path rules (createVaultTools' scope: never outside the folder, never its
+// config folder, never the chats folder) and permission rules. Read tools run; a write prints its
+// diff and asks "Allow? [y/N/reason]": y runs it once, Enter or n declines, anything else declines
+// with that text as the reason the model is told. Without a terminal to ask on (piped input),
+// writes are declined and the chat says so. The terminal itself is injected (TerminalIO), so tests
+// drive the prompt without one.
+import { isAbsolute, relative, resolve, sep } from "node:path";
+import { createVaultTools, PermissionRules, type AccessDecision, type Approve, type AskFn, type ChangeJournal, type ToolCard, type ToolPreview, type ToolScope, type VaultTool } from "../src/headless";
+import { NodeVault } from "./nodeVault";
+
+export interface TerminalIO {
+	/** Prints one whole line (the caller ends a partly written answer line first). */
+	line(text: string): void;
+	/** Asks and resolves with the line typed; rejects when `signal` aborts. Absent: input is not a terminal. */
+	question?: (prompt: string, signal: AbortSignal) => Promise<string>;
+}
+
+export interface TerminalTools {
+	tools: VaultTool[];
+	approve: Approve;
+	vault: NodeVault;
+	changes: ChangeJournal;
+	/** Prints a tool card as it changes (the `tool` ChatEvent). */
+	showCard(card: ToolCard): void;
+	/** Drops a question still waiting for an answer (Ctrl-C stops the turn, which declines the call). */
+	cancelQuestions(): void;
+}
+
+export const ALLOW_PROMPT = "Allow? [y/N/reason] ";
+export const NOT_INTERACTIVE_NOTE = "(input is not a terminal, so writes cannot be approved here: declined)";
+const NOT_INTERACTIVE_REASON = "the terminal chat cannot ask (its input is not a terminal), so writes are declined";
+/** The longest result line a card prints. */
+const RESULT_CHARS = 100;
+
+/** The person's answer to "Allow?": y/yes once; Enter, n or no declines; any other text declines with it as the reason. */
+export function parseAllowAnswer(answer: string): AccessDecision {
+	const text = answer.trim();
+	if (/^(y|yes)$/i.test(text)) return { kind: "once" };
+	if (text === "" || /^(n|no)$/i.test(text)) return { kind: "deny" };
+	return { kind: "deny", reason: text };
+}
+
+/**
+ * The chats folder (--dir) as a vault path when it lies inside the vault, to fence it off; "" when
+ * it is elsewhere. The vault folder itself cannot be the chats folder: every note would be fenced off.
+ */
+export function chatsFolderIn(vaultDir: string, chatsDir: string): string {
+	const rel = relative(resolve(vaultDir), resolve(chatsDir));
+	if (rel === "") throw new Error("--dir is the --vault folder itself; give the chats a folder of their own (inside the vault or elsewhere).");
+	if (rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return "";
+	return rel.split(sep).join("/");
+}
+
+/**
+ * Note text and model arguments made safe to print: control characters (an escape sequence could
+ * erase a line of the diff the person is approving) and bidirectional overrides (which could make
+ * a line read as something else) are shown as \u{…} codes instead of acting on the terminal.
+ */
+export function visible(text: string): string {
+	// eslint-disable-next-line no-control-regex -- matching control characters is the point
+	return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u{${(c.codePointAt(0) ?? 0).toString(16)}}`);
+}
+
+const oneLine = (text: string): string => {
+	const flat = visible(text.replace(/\s+/g, " ").trim());
+	return flat.length > RESULT_CHARS ? `${flat.slice(0, RESULT_CHARS - 1)}…` : flat;
+};
+
+/** A card as one compact line, or undefined for states not worth a line (arguments streaming, waiting: a write's question says it). */
+export function formatCard(card: ToolCard): string | undefined {
+	const args = card.arguments ? JSON.stringify(card.arguments) : "";
+	if (card.state === "running") return `  [tool] ${visible(card.name)} ${oneLine(args)}`;
+	if (card.state === "done") return `  [tool] ${visible(card.name)} done: ${oneLine(card.result ?? "")}`;
+	if (card.state === "failed") return `  [tool] ${visible(card.name)} failed: ${oneLine(card.error ?? "")}`;
+	return undefined;
+}
+
+/** Opens `vaultDir` and builds the tools, the approver and the card printer over `io`. */
+export async function openTerminalTools(opts: {
+	vaultDir: string;
+	chatsDir: string;
+	io: TerminalIO;
+	chatId?: string;
+	onProgress?: (done: number, total: number) => void;
+}): Promise<TerminalTools> {
+	const { io } = opts;
+	const chatsFolder = chatsFolderIn(opts.vaultDir, opts.chatsDir);
+	const vault = await NodeVault.open(opts.vaultDir, { skipFolders: chatsFolder === "" ? [] : [chatsFolder], ...(opts.onProgress ? { onProgress: opts.onProgress } : {}) });
+	const scope: ToolScope = { chatsFolder: () => chatsFolder, excludedFolders: () => [] };
+	const { tools, changes } = createVaultTools(vault, scope);
+	// Reads run unasked (the plugin's default); no "always" rules in the terminal: every write asks.
+	const rules = new PermissionRules({ readAllowed: () => true, alwaysRules: () => [], saveAlwaysRules: () => Promise.resolve() });
+	const pending = new Set<AbortController>();
+	const ask: AskFn = async (call, _tool, preview: ToolPreview | undefined) => {
+		io.line(`${call.name} wants to change ${visible(preview?.path ?? "a note")}:`);
+		for (const l of (preview?.diff ?? "(no preview)").replace(/\n$/, "").split("\n")) io.line(`  ${visible(l)}`);
+		if (!io.question) {
+			io.line(NOT_INTERACTIVE_NOTE);
+			return { kind: "deny", reason: NOT_INTERACTIVE_REASON };
+		}
+		const controller = new AbortController();
+		pending.add(controller);
+		try {
+			return parseAllowAnswer(await io.question(ALLOW_PROMPT, controller.signal));
+		} finally {
+			pending.delete(controller);
+		}
+	};
+	return {
+		tools,
+		changes,
+		vault,
+		approve: rules.approverFor(opts.chatId ?? "terminal", ask),
+		showCard(card) {
+			const text = formatCard(card);
+			if (text !== undefined) io.line(text);
+		},
+		cancelQuestions() {
+			for (const c of pending) c.abort();
+		},
+	};
+}
