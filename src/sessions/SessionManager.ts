@@ -6,11 +6,15 @@ import { asChatMessage, FORMAT_VERSION, type SessionRecord } from "./records";
 import { matchMessage } from "./search";
 import { SessionFiles, SessionNotFoundError } from "./sessionFiles";
 import { compareNewestFirst } from "./sessionIndex";
-import { compactRecords, DEFAULT_TITLE, SessionState } from "./sessionState";
+import { DEFAULT_TITLE, type SessionState } from "./sessionState";
+import { alternativesOf, hiddenTurns, hideTurn, openBranch, switchTo, type Alternatives } from "./branchOps";
+import { branchOfHit } from "./search";
+import { compactRecords } from "./stateRecords";
 import type { FileStore } from "./store";
 import type { SearchHit, SearchOptions, SessionManagerOptions, SessionSummary, WriteOptions } from "./types";
 
 export { SessionNotFoundError };
+export type { Alternatives };
 
 const DEFAULT_SEARCH_LIMIT = 100;
 /** How long list() and search() trust their last check of every file against sync changes. */
@@ -138,9 +142,54 @@ export class SessionManager {
 		}, opts);
 	}
 
-	/** The session: [system summary, if any], then user and assistant messages in order. */
-	load(id: string): Promise<Session> {
+	/**
+	 * The session's active branch: [its summary, if any], then its user and assistant messages in
+	 * order. `at` (a search hit's message) first makes that message's branch the active one.
+	 */
+	load(id: string, opts: { at?: string } = {}): Promise<Session> {
+		const at = opts.at;
+		if (at !== undefined) return this.branchOp(id, (state, now) => openBranch(state, at, now));
 		return this.exclusive(async () => (await this.files.state(id)).toSession(), { sessionId: id });
+	}
+
+	/** Makes the branch through `messageId`, down to its newest message, the active one (a `switch` record). */
+	switchBranch(sessionId: string, messageId: string): Promise<Session> {
+		return this.branchOp(sessionId, (state, at) => openBranch(state, messageId, at));
+	}
+
+	/** Makes the branch ending exactly at `messageId` (null: before the first message) active: where a regenerated answer or an edited message goes. */
+	branchAt(sessionId: string, messageId: string | null): Promise<Session> {
+		return this.branchOp(sessionId, (state, at) => switchTo(state, messageId, at));
+	}
+
+	/** The message's alternatives (itself included): regenerated answers, edited messages. */
+	alternatives(sessionId: string, messageId: string): Promise<Alternatives> {
+		return this.exclusive(async () => alternativesOf(await this.files.state(sessionId), messageId), { sessionId });
+	}
+
+	/** Hides the turn holding `messageId` from the active branch, or brings it back; nothing is erased. */
+	setTurnHidden(sessionId: string, messageId: string, hidden: boolean): Promise<Session> {
+		return this.branchOp(sessionId, (state, at) => hideTurn(state, messageId, hidden, at));
+	}
+
+	/** The user messages of the active branch's hidden turns (for the history browser). */
+	hiddenTurns(sessionId: string): Promise<ChatMessage[]> {
+		return this.exclusive(async () => {
+			const state = await this.files.state(sessionId);
+			return hiddenTurns(state).flatMap((id) => state.message(id) ?? []);
+		}, { sessionId });
+	}
+
+	private branchOp(sessionId: string, build: (state: SessionState, at: string) => SessionRecord[]): Promise<Session> {
+		return this.exclusive(
+			async () => {
+				const records = build(await this.files.state(sessionId), this.iso());
+				for (const record of records) await this.files.append(sessionId, record);
+				if (records.length > 0) this.changed(sessionId);
+				return (await this.files.state(sessionId)).toSession();
+			},
+			{ sessionId },
+		);
 	}
 
 	/** Appends one user or assistant message as one line. A message with a known id replaces it. */
@@ -208,15 +257,8 @@ export class SessionManager {
 			const checked = { ...session, messages: session.messages.map(checkedMessage) };
 			const at = this.iso();
 			await this.files.rewrite(session.id, (current) => {
-				const records = compactRecords(checked, current.corrupt, at, current);
-				const given = new Set(checked.messages.map((m) => m.id));
-				const missing = current.transcript.filter((m) => !given.has(m.id));
-				const hasSummary = checked.messages.some((m) => m.role === "system");
-				if (missing.length === 0 && (hasSummary || current.summary === undefined)) return records;
-				const merged = SessionState.fromRecords(session.id, records, at);
-				for (const message of missing) merged.merge({ type: "message", message, at: current.timeOf(message.id) ?? message.createdAt });
-				if (!hasSummary && current.summary !== undefined) merged.merge({ type: "summary", message: current.summary, at: current.timeOf(current.summary.id) ?? current.summary.createdAt });
-				return compactRecords(merged.toSession(), merged.corrupt, at, merged);
+				// Messages, branches and summaries the file holds but `session` lacks are kept (compactRecords).
+				return compactRecords(checked, current.corrupt, at, current);
 			});
 			this.changed(session.id);
 		}, { sessionId: session.id });
@@ -278,7 +320,7 @@ export class SessionManager {
 						if (role !== undefined && message.role !== role) continue;
 						const snippet = matchMessage(message, needle);
 						if (snippet === undefined) continue;
-						hits.push({ sessionId: state.id, messageId: message.id, role: message.role, snippet, createdAt: message.createdAt });
+						hits.push({ sessionId: state.id, messageId: message.id, role: message.role, snippet, createdAt: message.createdAt, ...branchOfHit(state, message.id) });
 						if (hits.length >= limit) return hits;
 					}
 				}

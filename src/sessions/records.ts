@@ -1,5 +1,8 @@
 import type { ChatMessage, Role, SentPassage, SourceFit } from "../core/types";
 import { lineHash } from "./fileText";
+import { asBranchRecord, type HideRecord, type SwitchRecord } from "./branchRecords";
+
+export type { HideRecord, SwitchRecord } from "./branchRecords";
 
 // The on-disk format: one JSON record per line ("JSONL"), appended, never edited in place.
 // A crash mid-write can only tear the last line, which the parser reports and keeps.
@@ -27,6 +30,13 @@ export interface MessageRecord {
 	 * this field shows a failed answer instead of a dangling partial one.
 	 */
 	discard?: true;
+	/**
+	 * The message before this one on its branch (null: the first message). Written with every new
+	 * message since branches (BRANCHES.md); a record without it (older files, older versions)
+	 * continues the branch that is active at that point of the file, so an old file loads as one
+	 * linear branch. Only a message's first record places it: later ones never move it.
+	 */
+	parent?: string | null;
 }
 
 export interface TitleRecord {
@@ -49,7 +59,7 @@ export interface CorruptRecord {
 	at?: string;
 }
 
-export type SessionRecord = HeaderRecord | MessageRecord | TitleRecord | ModelRecord | CorruptRecord;
+export type SessionRecord = HeaderRecord | MessageRecord | TitleRecord | ModelRecord | CorruptRecord | SwitchRecord | HideRecord;
 
 export interface ParsedFile {
 	records: SessionRecord[];
@@ -165,7 +175,9 @@ export function asRecord(value: unknown): SessionRecord | string {
 			const message = asChatMessage(value.message);
 			if (message === undefined) return `bad message in a ${value.type} record`;
 			const discard = value.type === "update" && value.discard === true ? { discard: true as const } : {};
-			return { type: value.type, message, ...(at === undefined ? {} : { at }), ...discard };
+			// A damaged parent is dropped (the message then continues the active branch), never the message.
+			const parent = value.parent === null || (typeof value.parent === "string" && value.parent !== "") ? { parent: value.parent } : {};
+			return { type: value.type, message, ...(at === undefined ? {} : { at }), ...discard, ...(value.type === "summary" ? {} : parent) };
 		}
 		case "title": {
 			const { title } = value;
@@ -182,6 +194,9 @@ export function asRecord(value: unknown): SessionRecord | string {
 			if (typeof raw !== "string") return "bad corrupt record";
 			return { type: "corrupt", raw, ...(at === undefined ? {} : { at }) };
 		}
+		case "switch":
+		case "hide":
+			return asBranchRecord(value);
 		default:
 			return "unknown record type";
 	}

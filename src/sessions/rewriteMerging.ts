@@ -1,7 +1,8 @@
 import { lineHash, readFileText, textWithLines } from "./fileText";
 import { encodeRecord, parseSessionFile, type SessionRecord } from "./records";
 import { quoteId } from "./sessionIds";
-import { compactRecords, SessionState } from "./sessionState";
+import { SessionState } from "./sessionState";
+import { stateRecords } from "./stateRecords";
 import type { FileStore } from "./store";
 
 /** Merges a rewrite tries before giving up on a file that changes under it every time. */
@@ -75,7 +76,7 @@ export async function rewriteMerging(store: FileStore, plan: RewritePlan): Promi
 		for (const record of news) merged.merge(record);
 		for (const line of newLines) if (!undecodable.some((u) => sameBytes(u, line.bytes))) undecodable = [...undecodable, line.bytes];
 		for (const hash of [...parsed.hashes, ...parsed.undecodable.map((u) => u.hash)]) seen.add(hash);
-		records = compactRecords(merged.toSession(), merged.corrupt, plan.now(), merged);
+		records = stateRecords(merged, plan.now());
 	}
 	if (store.rename !== undefined) await store.remove(temp);
 	throw new Error(`Session ${quoteId(id)} kept changing while it was being rewritten; it was left as it is. Try again.`);

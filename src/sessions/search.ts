@@ -1,4 +1,5 @@
 import type { ChatMessage } from "../core/types";
+import type { SessionState } from "./sessionState";
 
 const SNIPPET_LENGTH = 160;
 const BEFORE_MATCH = 50;
@@ -54,4 +55,11 @@ export function matchMessage(message: ChatMessage, needle: string): string | und
 	if (at < 0) return undefined;
 	const start = originalIndex(message.content, lower, at);
 	return snippetAround(message.content, start, needle.length);
+}
+
+/** Which branch a hit is on: the message `load(id, { at })` would open, and whether it is shown now. */
+export function branchOfHit(state: SessionState, messageId: string): { leafId: string; onActiveBranch: boolean } {
+	if (!state.tree.has(messageId)) return { leafId: messageId, onActiveBranch: true };
+	const active = state.tree.path().includes(messageId);
+	return { leafId: active ? (state.tree.leaf ?? messageId) : state.tree.latestDescendant(messageId), onActiveBranch: active };
 }

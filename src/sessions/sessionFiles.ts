@@ -6,7 +6,8 @@ import { UnconfirmedRecords } from "./unconfirmedRecords";
 import { quoteId, SESSIONS_DIR, SessionNotFoundError, sessionPath, tempPathOf, TMP_SUFFIX, writerTag } from "./sessionIds";
 import { fileStamp, recoverTemp, sessionIdsInFolder } from "./sessionFolder";
 import { recordHash, rewriteMerging } from "./rewriteMerging";
-import { compactRecords, SessionState } from "./sessionState";
+import { SessionState } from "./sessionState";
+import { stateRecords } from "./stateRecords";
 import type { FileStore } from "./store";
 
 export { SESSIONS_DIR, SessionNotFoundError };
@@ -223,7 +224,7 @@ export class SessionFiles {
 	/** Rewrites a file that is mostly replaced records. The append already succeeded: only warn. */
 	private async compact(state: SessionState): Promise<void> {
 		try {
-			await this.rewrite(state.id, (current) => compactRecords(current.toSession(), current.corrupt, this.isoNow(), current));
+			await this.rewrite(state.id, (current) => stateRecords(current, this.isoNow()));
 		} catch (err) {
 			this.cache.delete(state.id);
 			this.warn(`Session ${quoteId(state.id)} could not be compacted: ${String(err)}`);

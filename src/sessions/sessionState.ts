@@ -1,5 +1,6 @@
 import type { ChatMessage, Session } from "../core/types";
-import { FORMAT_VERSION, type SessionRecord } from "./records";
+import type { SessionRecord } from "./records";
+import { BranchTree } from "./branchTree";
 import type { SessionSummary } from "./types";
 
 export const DEFAULT_TITLE = "New chat";
@@ -73,17 +74,19 @@ export class SessionState {
 	private headerTitle = DEFAULT_TITLE;
 	/** Set by a rename; wins over the title taken from the first user message. */
 	customTitle: string | undefined;
-	/** User and assistant messages in order. */
+	/** Every user, assistant and tool message of every branch, in time order. */
 	readonly transcript: ChatMessage[] = [];
 	private readonly positions = new Map<string, number>();
-	summary: ChatMessage | undefined;
+	/** Which message follows which, the active branch and the hidden turns. */
+	readonly tree = new BranchTree();
+	/** Every summary, in the order written; each is valid only on branches through its `summaryOf`. */
+	readonly summaries: ChatMessage[] = [];
 	/** Raw unreadable lines, kept so a rewrite never erases them. */
 	readonly corrupt: string[] = [];
 	/** Lines that are not UTF-8, as their exact bytes: a rewrite copies them unchanged. */
 	readonly undecodable: Uint8Array[] = [];
-	/** When each message, the summary and the title were last set: merges keep the newest. */
+	/** When each message and summary, and the title were last set: merges keep the newest. */
 	private readonly messageAt = new Map<string, string>();
-	private summaryAt: string | undefined;
 	private titleAt: string | undefined;
 	/** The model picked for this chat, if any (a `model` record), and when. */
 	model: string | undefined;
@@ -96,6 +99,7 @@ export class SessionState {
 	supersededChars = 0;
 	/** All transcript text lowercased, for search; dropped on every change. */
 	private lowered: string | undefined;
+	private switched = false;
 
 	constructor(id: string, createdAt: string) {
 		this.id = id;
@@ -114,8 +118,56 @@ export class SessionState {
 
 	get title(): string {
 		if (this.customTitle !== undefined) return this.customTitle;
-		const auto = titleFromMessages(this.transcript);
+		const auto = titleFromMessages(this.activeMessages());
 		return auto === DEFAULT_TITLE ? this.headerTitle : auto;
+	}
+
+	/** The summary the active branch uses: the newest one valid on it (see summaryFor). */
+	get summary(): ChatMessage | undefined {
+		return this.summaryFor(this.activeMessages());
+	}
+
+	/**
+	 * The newest summary whose covered message is on `visible` (the branch's shown messages) and
+	 * that was not dropped: a summary describes the branch it was made on, so another branch never
+	 * gets it. A summary from before branches (no `summaryOf`) stands for every branch.
+	 */
+	summaryFor(visible: readonly ChatMessage[]): ChatMessage | undefined {
+		const ids = new Set(visible.map((m) => m.id));
+		let best: ChatMessage | undefined;
+		let bestAt = "";
+		for (const summary of this.summaries) {
+			if (this.tree.isHidden(summary.id)) continue;
+			if (summary.summaryOf !== undefined && !ids.has(summary.summaryOf)) continue;
+			const at = this.messageAt.get(summary.id) ?? summary.createdAt;
+			if (best === undefined || at >= bestAt) {
+				best = summary;
+				bestAt = at;
+			}
+		}
+		return best;
+	}
+
+	/** The active branch without its hidden turns: what the chat shows and the prompt holds. */
+	activeMessages(): ChatMessage[] {
+		return this.visibleOn(this.tree.path());
+	}
+
+	/**
+	 * The messages of a branch (its ids, first first) without hidden turns: a hidden user message
+	 * hides itself and the answers, calls and results after it, up to the next user message.
+	 */
+	visibleOn(path: readonly string[]): ChatMessage[] {
+		const out: ChatMessage[] = [];
+		let skipping = false;
+		for (const id of path) {
+			const message = this.message(id);
+			if (message === undefined) continue;
+			if (message.role === "user") skipping = this.tree.isHidden(id);
+			else if (this.tree.isHidden(id)) skipping = true;
+			if (!skipping) out.push(message);
+		}
+		return out;
 	}
 
 	/**
@@ -149,10 +201,18 @@ export class SessionState {
 			case "summary":
 				this.setSummary(record.message, recordTime(record));
 				break;
+			case "switch":
+				if (this.switched) this.superseded++;
+				this.switched = true;
+				this.tree.switchTo(record.leaf, record.at);
+				break;
+			case "hide":
+				if (this.tree.setHidden(record.id, record.hidden, record.at)) this.superseded++;
+				break;
 			case "message":
 			case "update":
 				if (record.type === "update" && record.discard === true) this.discard(record.message.id, recordTime(record));
-				else this.upsert(record.message, recordTime(record));
+				else this.upsert(record.message, recordTime(record), record.parent);
 				break;
 		}
 		const at = recordTime(record);
@@ -182,11 +242,15 @@ export class SessionState {
 				return this.customTitle !== record.title && (this.titleAt === undefined || record.at > this.titleAt);
 			case "model":
 				return this.model !== record.model && newer(record.at, this.modelAt);
+			case "switch":
+				return this.tree.leaf !== record.leaf && newer(record.at, this.tree.leafAt);
+			case "hide":
+				return this.tree.isHidden(record.id) !== record.hidden && newer(record.at, this.tree.hiddenAt(record.id));
 			case "summary":
-				return !sameMessage(this.summary, record.message) && newer(at, this.summaryAt);
+				return !sameMessage(this.summaryById(record.message.id), record.message) && newer(at, this.messageAt.get(record.message.id));
 			case "message":
 			case "update": {
-				if (record.message.role === "system") return !sameMessage(this.summary, record.message) && newer(at, this.summaryAt);
+				if (record.message.role === "system") return !sameMessage(this.summaryById(record.message.id), record.message) && newer(at, this.messageAt.get(record.message.id));
 				const index = this.positions.get(record.message.id);
 				// Unknown, or removed here (discard) after it was written: news only when newer.
 				if (index === undefined) return newer(at, this.messageAt.get(record.message.id));
@@ -195,9 +259,9 @@ export class SessionState {
 		}
 	}
 
-	/** When the message with `id` was last set, if known. */
+	/** When the message or summary with `id` was last set, if known. */
 	timeOf(id: string): string | undefined {
-		return this.summary?.id === id ? this.summaryAt : this.messageAt.get(id);
+		return this.messageAt.get(id);
 	}
 
 	get titleTime(): string | undefined {
@@ -208,16 +272,23 @@ export class SessionState {
 		return this.modelAt;
 	}
 
-	private setSummary(message: ChatMessage, at: string | undefined): void {
-		if (this.summary !== undefined) {
-			this.superseded++;
-			this.supersededChars += textSize(this.summary);
-		}
-		this.summary = copy(message);
-		this.summaryAt = at;
+	summaryById(id: string): ChatMessage | undefined {
+		return this.summaries.find((s) => s.id === id);
 	}
 
-	private upsert(message: ChatMessage, at: string | undefined): void {
+	private setSummary(message: ChatMessage, at: string | undefined): void {
+		const index = this.summaries.findIndex((s) => s.id === message.id);
+		const replaced = index >= 0 ? this.summaries[index] : this.summaries[this.summaries.length - 1];
+		if (replaced !== undefined) {
+			this.superseded++;
+			this.supersededChars += textSize(replaced);
+		}
+		if (index >= 0) this.summaries[index] = copy(message);
+		else this.summaries.push(copy(message));
+		if (at !== undefined) this.messageAt.set(message.id, at);
+	}
+
+	private upsert(message: ChatMessage, at: string | undefined, parent: string | null | undefined): void {
 		if (message.role === "system") {
 			// A system message outside a summary record can only be a summary.
 			this.setSummary(message, at);
@@ -231,6 +302,7 @@ export class SessionState {
 			this.superseded++;
 			return;
 		}
+		this.tree.add(message.id, parent, message.createdAt);
 		// Messages stay in time order: one written on another device at the same moment can land
 		// after a later one here. The common case (newest last) costs one comparison.
 		let slot = this.transcript.length;
@@ -255,6 +327,7 @@ export class SessionState {
 		this.supersededChars += textSize(this.transcript[index]);
 		this.transcript.splice(index, 1);
 		this.positions.delete(messageId);
+		this.tree.remove(messageId);
 		for (let i = index; i < this.transcript.length; i++) this.positions.set(this.transcript[i]!.id, i);
 	}
 
@@ -262,25 +335,29 @@ export class SessionState {
 		return this.positions.has(messageId);
 	}
 
-	/** The user or assistant message with `id`, if held. */
+	/** The user or assistant message with `id`, if held (on any branch). */
 	message(id: string): ChatMessage | undefined {
 		const index = this.positions.get(id);
 		return index === undefined ? undefined : this.transcript[index];
 	}
 
+	/** The active branch: [its summary?, then its shown messages]. */
 	toSession(): Session {
-		const messages = this.transcript.map(copy);
-		if (this.summary !== undefined) messages.unshift(copy(this.summary));
+		const visible = this.activeMessages();
+		const messages = visible.map(copy);
+		const summary = this.summaryFor(visible);
+		if (summary !== undefined) messages.unshift(copy(summary));
 		const session: Session = { id: this.id, title: this.title, createdAt: this.createdAt, updatedAt: this.updatedAt, messages };
 		if (this.model !== undefined) session.model = this.model;
 		return session;
 	}
 
 	toSummary(): SessionSummary {
+		const visible = this.activeMessages();
 		// The last message with text: a failed answer's empty content says nothing in a list.
 		let last: ChatMessage | undefined;
-		for (let i = this.transcript.length - 1; i >= 0 && last === undefined; i--) {
-			const message = this.transcript[i];
+		for (let i = visible.length - 1; i >= 0 && last === undefined; i--) {
+			const message = visible[i];
 			if (message !== undefined && message.content.trim() !== "") last = message;
 		}
 		return {
@@ -288,34 +365,8 @@ export class SessionState {
 			title: this.title,
 			createdAt: this.createdAt,
 			updatedAt: this.updatedAt,
-			messageCount: this.transcript.length,
+			messageCount: visible.length,
 			preview: last === undefined ? "" : oneLine(last.content, PREVIEW_MAX),
 		};
 	}
-}
-
-/**
- * The records of a compacted file holding `session`: header, title (when it is not the automatic
- * one), model (when one was picked), summary, messages, then the unreadable lines of the old file so none is ever lost. Each
- * record keeps the time it had in `previous` when its content is unchanged (else `at`), so a merge
- * with another device's copy can still tell which version is newer.
- */
-export function compactRecords(session: Session, corrupt: readonly string[], at: string, previous?: SessionState): SessionRecord[] {
-	const transcript = session.messages.filter((m) => m.role !== "system");
-	const summary = session.messages.filter((m) => m.role === "system").pop();
-	const timeOf = (message: ChatMessage, held: ChatMessage | undefined): string =>
-		held !== undefined && sameMessage(held, message) ? (previous?.timeOf(message.id) ?? at) : at;
-	const records: SessionRecord[] = [{ type: "session", v: FORMAT_VERSION, id: session.id, createdAt: session.createdAt, title: DEFAULT_TITLE, at }];
-	if (session.title !== titleFromMessages(transcript)) {
-		const titleAt = previous?.customTitle === session.title ? (previous.titleTime ?? at) : at;
-		records.push({ type: "title", title: session.title, at: titleAt });
-	}
-	if (session.model !== undefined && session.model.trim() !== "") {
-		const modelAt = previous?.model === session.model ? (previous.modelTime ?? at) : at;
-		records.push({ type: "model", model: session.model, at: modelAt });
-	}
-	if (summary !== undefined) records.push({ type: "summary", message: summary, at: timeOf(summary, previous?.summary) });
-	for (const message of transcript) records.push({ type: "message", message, at: timeOf(message, previous?.message(message.id)) });
-	for (const raw of corrupt) records.push({ type: "corrupt", raw });
-	return records;
 }

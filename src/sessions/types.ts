@@ -21,6 +21,13 @@ export interface SearchHit {
 	snippet: string;
 	/** The message's creation time. */
 	createdAt: string;
+	/**
+	 * The last message of the branch the hit is on (the branch `load(sessionId, { at: messageId })`
+	 * opens: the active one, or the newest under the hit). A summary's hit names itself.
+	 */
+	leafId?: string;
+	/** False when the hit is on a branch other than the active one. */
+	onActiveBranch?: boolean;
 }
 
 export interface SearchOptions {
