@@ -13,12 +13,16 @@ import { defaultSourceFitter } from "./defaultFitter";
 import type { SourceFitter } from "./sourceFitter";
 import type { ChatMessage, ChatSettings, ContextSource, LLMAdapter, Session, Tool, ToolApproval, ToolCall } from "../core/types";
 import { stoppedBeforeSending } from "./turnChecks";
+import { Branching } from "./branching";
+import type { TurnMode } from "./turnMode";
+import type { Alternatives } from "../sessions/SessionManager";
 
 export type { CheckpointTimers } from "./answerCheckpoint";
 export type { PromptPreview } from "./preview";
 export type { ChatEvent } from "./turnPrompt";
 export type { SendOptions } from "./turnRunner";
 export type { ToolCard, ToolCardState } from "./toolCard";
+export type { Alternatives } from "../sessions/SessionManager";
 
 export interface ChatServiceOptions {
 	adapter: LLMAdapter;
@@ -64,6 +68,7 @@ export class ChatService {
 	/** Switches asked for, and the latest one applied: a later switch wins over an earlier, slower one. */
 	private switchesAsked = 0;
 	private switchApplied = 0;
+	private readonly branching: Branching;
 
 	constructor(opts: ChatServiceOptions) {
 		this.adapter = opts.adapter;
@@ -99,6 +104,15 @@ export class ChatService {
 			tools: opts.tools,
 			approve: opts.approve,
 		});
+		this.branching = new Branching({
+			sessions: this.sessions,
+			session: () => this.session,
+			adopt: (session) => {
+				this.session = session;
+			},
+			busy: () => this.busy,
+			turn: (text, sendOpts, mode) => this.startTurn(text, sendOpts, mode),
+		});
 	}
 
 	get sessionId(): string | undefined {
@@ -128,11 +142,14 @@ export class ChatService {
 		return this.switchSession(() => this.sessions.create());
 	}
 
-	/** Continues a saved session (stopping a running answer first, which keeps it). */
-	loadSession(id: string): Promise<Session> {
+	/**
+	 * Continues a saved session (stopping a running answer first, which keeps it). `at` (a search
+	 * hit's message) opens the branch that message is on.
+	 */
+	loadSession(id: string, opts: { at?: string } = {}): Promise<Session> {
 		return this.switchSession(async () => {
 			try {
-				return await this.sessions.load(id);
+				return await this.sessions.load(id, opts);
 			} catch (err) {
 				throw new ChatError("no_session", `That chat could not be opened: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
 			}
@@ -212,6 +229,56 @@ export class ChatService {
 	 * then the caller still holds the text.
 	 */
 	sendMessage(text: string, opts: SendOptions = {}): Promise<ChatMessage> {
+		return this.startTurn(text, opts);
+	}
+
+	/**
+	 * A new answer to the last message of yours on the active branch; the answer it had stays as an
+	 * alternative (alternatives() lists them). Resolves and rejects as sendMessage.
+	 */
+	regenerate(opts: SendOptions = {}): Promise<ChatMessage> {
+		return this.branching.regenerate(opts);
+	}
+
+	/**
+	 * Sends `text` in place of your message `id`: the chat branches before it, and the earlier
+	 * version with everything after it stays as an alternative. Resolves and rejects as sendMessage.
+	 */
+	editMessage(id: string, text: string, opts: SendOptions = {}): Promise<ChatMessage> {
+		return this.branching.editMessage(id, text, opts);
+	}
+
+	/**
+	 * Goes on with a stopped, interrupted or cut-off last answer: the model gets the answer so far
+	 * and is asked to continue it; the continuation is appended to that same answer, which resolves.
+	 * If it fails, the answer stays as it was. Rejects with ChatError "no_such_turn" when the last
+	 * answer is complete.
+	 */
+	continueAnswer(opts: SendOptions = {}): Promise<ChatMessage> {
+		return this.branching.continueAnswer(opts);
+	}
+
+	/** Hides the turn holding message `id` (your message and its answer) from the active branch; nothing is erased. */
+	deleteTurn(id: string): Promise<void> {
+		return this.branching.deleteTurn(id);
+	}
+
+	/** Brings back a turn deleteTurn hid (SessionManager.hiddenTurns lists them). */
+	restoreTurn(id: string): Promise<void> {
+		return this.branching.restoreTurn(id);
+	}
+
+	/** The alternatives of message `id` (itself included), for "2 / 3". */
+	alternatives(id: string): Promise<Alternatives> {
+		return this.branching.alternatives(id);
+	}
+
+	/** Makes the branch through message `id` (an alternative), down to its newest message, the active one. */
+	switchBranch(id: string): Promise<void> {
+		return this.branching.switchBranch(id);
+	}
+
+	private startTurn(text: string, opts: SendOptions, mode?: TurnMode): Promise<ChatMessage> {
 		// Stopped before it began: nothing is saved and nothing is asked.
 		if (opts.signal?.aborted === true) return Promise.reject(stoppedBeforeSending());
 		if (this.turn !== undefined) return Promise.reject(ChatError.busy());
@@ -219,7 +286,7 @@ export class ChatService {
 		const outer = opts.signal;
 		const forward = (): void => controller.abort();
 		outer?.addEventListener("abort", forward, { once: true });
-		const done = this.runner.run(text, opts, controller.signal).finally(() => {
+		const done = this.runner.run(text, opts, controller.signal, mode).finally(() => {
 			outer?.removeEventListener("abort", forward);
 			this.turn = undefined;
 			this.runner.endTurn();

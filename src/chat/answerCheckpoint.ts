@@ -22,6 +22,8 @@ export interface AnswerCheckpointOptions {
 	timers: CheckpointTimers;
 	intervalMs?: number;
 	onWarning: (message: string) => void;
+	/** An answer already saved that this one goes on with (a continuation): checkpoints update it. */
+	resume?: CheckpointIdentity;
 }
 
 /** What the final answer needs to supersede the checkpoints: their id, when they were written. */
@@ -51,6 +53,7 @@ export class AnswerCheckpoint {
 	constructor(opts: AnswerCheckpointOptions) {
 		this.opts = opts;
 		this.interval = opts.intervalMs ?? CHECKPOINT_INTERVAL_MS;
+		this.identity = opts.resume;
 	}
 
 	/** The id and time the final answer must carry; undefined while nothing was written. */

@@ -10,7 +10,9 @@ export type ChatErrorCode =
 	/** The session does not exist (deleted, or never created). */
 	| "no_session"
 	/** The message could not be saved, so it was not sent. */
-	| "storage";
+	| "storage"
+	/** Regenerate, edit, continue or a branch switch named a message that is not there (or not of the kind asked). */
+	| "no_such_turn";
 
 export interface ChatErrorDetails {
 	/** The text the person tried to send: it stays with them (the UI puts it back in the input). */

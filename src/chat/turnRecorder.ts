@@ -100,7 +100,10 @@ export class TurnRecorder {
 		if (thought.sources !== undefined) answer.sources = thought.sources;
 		if (thought.toolCalls !== undefined && thought.toolCalls.length > 0) answer.toolCalls = thought.toolCalls;
 		if (how.failure !== undefined) answer.error = reason(how.failure).slice(0, 300);
-		session.messages.push(answer);
+		// A continued answer replaces itself (the checkpoint carried its id); any other is new.
+		const last = session.messages.length - 1;
+		if (session.messages[last]?.id === answer.id) session.messages[last] = answer;
+		else session.messages.push(answer);
 		this.opts.onMessage(answer);
 		const write = written !== undefined ? this.opts.sessions.updateMessage(session.id, answer, save) : this.opts.sessions.appendMessage(session.id, answer, save);
 		const saved = write.catch((err: unknown) => {
@@ -140,6 +143,17 @@ export class TurnRecorder {
 			// The message itself is saved; only the failure mark is missing.
 		});
 		return Promise.all([discarded, marked]).then(() => undefined);
+	}
+
+	/** Puts `message` back as it was (a continuation failed): in memory, and on disk over its checkpoints. */
+	restore(session: Session, message: ChatMessage, save: WriteOptions, checkpoint?: AnswerCheckpoint): Promise<void> {
+		checkpoint?.close();
+		const index = session.messages.findIndex((m) => m.id === message.id);
+		if (index >= 0) session.messages[index] = message;
+		this.opts.onMessage(message);
+		return this.opts.sessions.updateMessage(session.id, message, save).catch((err: unknown) => {
+			this.opts.onWarning(`The answer could not be saved: ${reason(err)}`);
+		});
 	}
 
 	private async discard(session: Session, checkpoint: AnswerCheckpoint | undefined, save: WriteOptions): Promise<void> {

@@ -24,6 +24,7 @@ import type { ChatMessage, ChatSettings, ContextSource, LLMAdapter, Session, Sou
 import { ToolLoop, ToolRefusals } from "./toolLoop";
 import type { ToolApprover } from "./toolCard";
 import { checkAnswer, checkTurnFits, ignoredAfterStop, rethrowAsStopped } from "./turnChecks";
+import { continuationOf, CONTINUE_INSTRUCTION, type TurnMode } from "./turnMode";
 
 export interface SendOptions {
 	/** The active note (one source of kind "active"; see `sources`). */
@@ -174,7 +175,7 @@ export class TurnRunner {
 		if (this.saving.size > 0) await settlesWithin(Promise.all(this.saving), ms);
 	}
 
-	async run(text: string, opts: SendOptions, signal: AbortSignal): Promise<ChatMessage> {
+	async run(text: string, opts: SendOptions, signal: AbortSignal, mode: TurnMode = {}): Promise<ChatMessage> {
 		if (text.trim() === "") throw new ChatError("empty_message", "Type a message first.", { text });
 		await untilAborted(this.chat.switching(), signal).catch(rethrowAsStopped(signal));
 		const { adapter, model, settings } = this.chat.current();
@@ -191,23 +192,34 @@ export class TurnRunner {
 			signal,
 		};
 		const { estimate } = setup;
-		const budget = compactionBudget(settings, this.marginFor(model).keep);
+		const continues = mode.continues;
+		const whole = compactionBudget(settings, this.marginFor(model).keep);
+		// A continuation's instruction takes its room from the history.
+		const budget = continues === undefined ? whole : { ...whole, prompt: whole.prompt - estimate(CONTINUE_INSTRUCTION) };
 		// Checked before anything is saved: a message that can never be sent stays with the caller.
 		checkTurnFits(settings.systemPrompt, text, budget.prompt, estimate);
-		const { session, user } = await this.recordQuestion(text, signal).catch(rethrowAsStopped(signal));
+		const { session, user } = await this.recordQuestion(text, signal, mode.open).catch(rethrowAsStopped(signal));
 		const includeHistory = opts.includeHistory !== false;
+		const prepare = async (s: TurnSetup, b: typeof budget, force: boolean): Promise<Awaited<ReturnType<typeof prepareHistory>>> => {
+			const history = await prepareHistory(s, session, user, b, includeHistory, force);
+			return history === "aborted" || continues === undefined ? history : continuationOf(history, continues);
+		};
 
-		let prepared = await prepareHistory(setup, session, user, budget, includeHistory, false);
-		if (prepared === "aborted") return this.finishStopped(session, "");
-		// Every answer kept (checkpoints too) passes the adapter's redaction: a server may echo the key inside one.
-		const keep = (answer: string): string => setup.adapter.redact?.(answer) ?? answer;
+		let prepared = await prepare(setup, budget, false);
+		// Stopped before anything was asked: a continued answer stays as it was.
+		if (prepared === "aborted") return continues ?? this.finishStopped(session, "");
+		// Every answer kept (checkpoints too) passes the adapter's redaction: a server may echo the key
+		// inside one. A continuation is kept with the text it continues.
+		const prefix = continues?.content ?? "";
+		const keep = (answer: string): string => setup.adapter.redact?.(prefix + answer) ?? prefix + answer;
 		const keepThought = (thought: ThinkingRecord): ThinkingRecord => (thought.thinking === undefined ? thought : { ...thought, thinking: keep(thought.thinking) });
 		let streamed: StreamedAnswer | undefined;
 		let prompt: BuiltPrompt | undefined;
 		// What the answer records about its sources: the prompt's fits (none when no source was given).
 		const sent = (): { sources?: SourceFit[] } => (prompt !== undefined && prompt.sources.length > 0 ? { sources: prompt.sources } : {});
 		// Checkpoints save the current attempt's answer so far (text, thinking, and what it was given).
-		const newCheckpoint = (): AnswerCheckpoint => this.startCheckpoint(session.id, () => keep(streamed?.partialText ?? ""), () => ({ ...keepThought(streamed?.thinking() ?? {}), ...sent() }));
+		const newCheckpoint = (): AnswerCheckpoint =>
+			this.startCheckpoint(session.id, () => keep(streamed?.partialText ?? ""), () => ({ ...keepThought(streamed?.thinking() ?? {}), ...sent() }), continues);
 		let checkpoint = newCheckpoint();
 		const loop = new ToolLoop({ tools: this.tools, approve: this.approve, enabled: opts.tools !== false && !this.refusals.refuses(model), settings, timers: this.timers, emit: setup.emit, emitCard: this.onEvent });
 		prompt = assemblePrompt(setup, prepared, text, opts, budget);
@@ -234,11 +246,11 @@ export class TurnRunner {
 				const called = this.recorder.answer(session, keep(answer.finalText(result)), false, { signal, keep: true }, { ...keepThought(answer.thinking(result)), ...sent(), toolCalls: calls }, { checkpoint });
 				this.track(called.saved);
 				const ctx = { session, user, estimate, promptBudget: budget.prompt, recorder: this.recorder, signal, track: (saved: Promise<void>) => this.track(saved) };
-				if ((await loop.runRound(calls, ctx)) === "stopped" || signal.aborted) return this.finishStopped(session, "");
+				if ((await loop.runRound(calls, ctx)) === "stopped" || signal.aborted) return this.finishStopped(session, keep(""));
 				checkpoint = newCheckpoint();
 				const roundSetup: TurnSetup = { ...setup, settings: { ...settings, systemPrompt: loop.systemPromptFor(settings, text, budget.prompt, estimate) } };
-				prepared = await prepareHistory(roundSetup, session, user, budget, includeHistory, false);
-				if (prepared === "aborted") return this.finishStopped(session, "", {}, checkpoint);
+				prepared = await prepare(roundSetup, budget, false);
+				if (prepared === "aborted") return this.finishStopped(session, keep(""), {}, checkpoint);
 				prompt = assemblePrompt(roundSetup, prepared, text, opts, budget);
 				attempt = -1;
 				continue;
@@ -261,8 +273,8 @@ export class TurnRunner {
 					}
 					setup.emit({ type: "status", text: "Continuing conversation…" });
 					const forced = overflowRetryBudget(budget, settings, prompt.estimatedTokens, report, this.marginFor(model).keep);
-					prepared = await prepareHistory(setup, session, user, forced, includeHistory, true);
-					if (prepared === "aborted") return this.finishStopped(session, "", {}, checkpoint);
+					prepared = await prepare(setup, forced, true);
+					if (prepared === "aborted") return this.finishStopped(session, keep(""), {}, checkpoint);
 					const failed = prompt;
 					// The sources shrink too: the room the compacted history gave up must not go to them.
 					const sourcesCap = Math.floor(failed.sourcesTokens * OVERFLOW_RETRY_SHRINK);
@@ -275,8 +287,11 @@ export class TurnRunner {
 				const partial = partialAnswer(err);
 				// After tool rounds the person's message was answered in part: it stays, with the calls
 				// and results, and the failed answer says why (a failed message would leave them orphaned).
+				// A continuation that fails leaves the answer as it was before it.
 				const marked =
-					partial !== undefined || loop.roundsRun > 0
+					continues !== undefined
+						? this.recorder.restore(session, continues, { signal, keep: true }, checkpoint)
+						: partial !== undefined || loop.roundsRun > 0
 						? this.recorder.answer(session, keep(partial ?? ""), true, { signal, keep: true }, { ...keepThought(answer.thinking()), ...sent() }, { checkpoint, failure: err }).saved
 						: this.recorder.failed(session, user, err, { signal, keep: true }, checkpoint);
 				this.track(marked);
@@ -286,8 +301,9 @@ export class TurnRunner {
 		}
 	}
 
-	private startCheckpoint(sessionId: string, text: () => string, extra: () => Partial<ChatMessage>): AnswerCheckpoint {
+	private startCheckpoint(sessionId: string, text: () => string, extra: () => Partial<ChatMessage>, resume?: ChatMessage): AnswerCheckpoint {
 		const checkpoint = new AnswerCheckpoint({
+			resume: resume === undefined ? undefined : { id: resume.id, createdAt: resume.createdAt },
 			sessions: this.sessions,
 			sessionId,
 			text,
@@ -305,8 +321,10 @@ export class TurnRunner {
 	 * sent. A chat that cannot be created is a `storage` error carrying the text, like a message
 	 * that cannot be saved.
 	 */
-	private async recordQuestion(text: string, signal: AbortSignal): Promise<{ session: Session; user: ChatMessage }> {
+	private async recordQuestion(text: string, signal: AbortSignal, open?: TurnMode["open"]): Promise<{ session: Session; user: ChatMessage }> {
+		const again = open === undefined ? undefined : await untilAborted(open(), signal);
 		let session = this.chat.session();
+		if (again !== undefined && session !== undefined) return { session, user: again };
 		if (session === undefined) {
 			try {
 				session = await untilAborted(this.sessions.create({ signal }), signal);

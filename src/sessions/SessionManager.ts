@@ -7,7 +7,7 @@ import { matchMessage } from "./search";
 import { SessionFiles, SessionNotFoundError } from "./sessionFiles";
 import { compareNewestFirst } from "./sessionIndex";
 import { DEFAULT_TITLE, type SessionState } from "./sessionState";
-import { alternativesOf, hiddenTurns, hideTurn, openBranch, switchTo, type Alternatives } from "./branchOps";
+import { alternativesOf, hiddenTurns, hideTurn, openBranch, switchBefore, switchTo, type Alternatives } from "./branchOps";
 import { branchOfHit } from "./search";
 import { compactRecords } from "./stateRecords";
 import type { FileStore } from "./store";
@@ -160,6 +160,11 @@ export class SessionManager {
 	/** Makes the branch ending exactly at `messageId` (null: before the first message) active: where a regenerated answer or an edited message goes. */
 	branchAt(sessionId: string, messageId: string | null): Promise<Session> {
 		return this.branchOp(sessionId, (state, at) => switchTo(state, messageId, at));
+	}
+
+	/** Makes the branch ending just before `messageId` active: an edited version of it goes there. */
+	branchBefore(sessionId: string, messageId: string): Promise<Session> {
+		return this.branchOp(sessionId, (state, at) => switchBefore(state, messageId, at));
 	}
 
 	/** The message's alternatives (itself included): regenerated answers, edited messages. */

@@ -20,6 +20,12 @@ export function switchTo(state: SessionState, leaf: string | null, at: string): 
 	return state.tree.leaf === leaf ? [] : [{ type: "switch", leaf, at }];
 }
 
+/** The record that makes the branch ending just before `messageId` active: where an edited message goes. */
+export function switchBefore(state: SessionState, messageId: string, at: string): SessionRecord[] {
+	if (!state.tree.has(messageId)) throw new RangeError(`No message ${JSON.stringify(messageId.slice(0, 40))} in this chat.`);
+	return switchTo(state, state.tree.parent(messageId) ?? null, at);
+}
+
 /** The records that open the branch through `messageId`, down to its newest message. */
 export function openBranch(state: SessionState, messageId: string, at: string): SessionRecord[] {
 	if (!state.tree.has(messageId)) throw new RangeError(`No message ${JSON.stringify(messageId.slice(0, 40))} in this chat.`);

@@ -1,5 +1,5 @@
-// The two records branches add to a session file (see BRANCHES.md). Both only ever get appended:
-// a branch left behind, a turn deleted, stays in the file and can be found and brought back.
+// The two records branches add to a session file (see FORMAT.md, "Branches"). Both are only ever
+// appended: a branch left behind, a turn deleted, stays in the file and can be found again.
 //
 // Versions before branches read these lines as "unknown record type": they warn once, keep the
 // line (a rewrite carries it as a `corrupt` record) and show every message of every branch in

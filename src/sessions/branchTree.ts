@@ -28,8 +28,8 @@ export class BranchTree {
 	}
 
 	/**
-	 * A new message: under `parent`, or (no parent, the usual case: see BRANCHES.md) continuing the
-	 * active branch. Such messages keep time order among themselves, as a chat written before
+	 * A new message: under `parent`, or (no parent, the usual case: see FORMAT.md, "Branches")
+	 * continuing the active branch. Such messages keep time order among themselves, as a chat written before
 	 * branches did: one written on another device at the same moment can land after a later one,
 	 * and goes before it, never above a fork. It becomes the leaf.
 	 */

@@ -31,10 +31,11 @@ export interface MessageRecord {
 	 */
 	discard?: true;
 	/**
-	 * The message before this one on its branch (null: the first message). Written with every new
-	 * message since branches (BRANCHES.md); a record without it (older files, older versions)
-	 * continues the branch that is active at that point of the file, so an old file loads as one
-	 * linear branch. Only a message's first record places it: later ones never move it.
+	 * The message before this one on its branch (null: the first message), written only when it is
+	 * not the message on the line before (a compacted file with branches; see FORMAT.md,
+	 * "Branches"). A record without it continues the branch active at that point of the file, so
+	 * a file written before branches loads as one linear branch. Only a message's first record
+	 * places it: later ones never move it.
 	 */
 	parent?: string | null;
 }

@@ -1,0 +1,165 @@
+import { describe, expect, it } from "vitest";
+import { ChatService } from "../../src/chat/ChatService";
+import { CONTINUE_INSTRUCTION } from "../../src/chat/turnMode";
+import { chatErrorCode } from "../../src/chat/errors";
+import { MemoryFileStore } from "../../src/sessions/memoryStore";
+import { SessionManager } from "../../src/sessions/SessionManager";
+import type { ChatMessage, ChatSettings } from "../../src/core/types";
+import { ScriptedAdapter } from "../support/scriptedAdapter";
+import { copyStore } from "../support/chatHarness";
+
+const ROOMY: Partial<ChatSettings> = { maxPromptTokens: 8192, reservedResponseTokens: 256, systemPrompt: "Be brief." };
+
+function setup(settings: Partial<ChatSettings> = ROOMY, store = new MemoryFileStore()) {
+	const adapter = new ScriptedAdapter();
+	const sessions = new SessionManager(store, { onWarning: () => undefined });
+	const chat = new ChatService({ adapter, sessions, settings });
+	return { adapter, sessions, chat, store };
+}
+
+const texts = (messages: readonly ChatMessage[]): string[] => messages.filter((m) => m.role !== "system").map((m) => m.content);
+const promptTexts = (adapter: ScriptedAdapter): string[] => (adapter.lastChat?.messages ?? []).filter((m) => m.role !== "system").map((m) => m.content);
+const fileText = (store: MemoryFileStore): string => [...store.files.values()].map((v) => (typeof v === "string" ? v : new TextDecoder().decode(v))).join("\n");
+
+describe("regenerate", () => {
+	it("gives a new answer to the last message and keeps the old one as an alternative", async () => {
+		const { adapter, chat, store } = setup();
+		await chat.sendMessage("first question");
+		const old = await chat.sendMessage("second question");
+		const fresh = await chat.regenerate();
+		expect(texts(chat.messages)).toEqual(["first question", "answer 1", "second question", "answer 3"]);
+		// The prompt holds the question once, without the answer being replaced.
+		expect(promptTexts(adapter)).toEqual(["first question", "answer 1", "second question"]);
+		expect(await chat.alternatives(fresh.id)).toEqual({ ids: [old.id, fresh.id], index: 1 });
+		// Switching to the old answer shows it again; the reload agrees.
+		await chat.switchBranch(old.id);
+		expect(texts(chat.messages)).toEqual(["first question", "answer 1", "second question", "answer 2"]);
+		expect(texts((await new SessionManager(copyStore(store)).load(chat.sessionId!)).messages)).toEqual(texts(chat.messages));
+	});
+
+	it("refuses when there is no message to answer again", async () => {
+		const { chat } = setup();
+		await chat.newSession();
+		expect(chatErrorCode(await chat.regenerate().catch((e: unknown) => e))).toBe("no_such_turn");
+	});
+});
+
+describe("edit a message", () => {
+	it("branches at the message; the earlier branch stays in the file and can be switched back to", async () => {
+		const { adapter, chat, store } = setup();
+		const first = await chat.sendMessage("one");
+		await chat.sendMessage("two");
+		await chat.sendMessage("three");
+		const twoId = chat.messages.find((m) => m.content === "two")!.id;
+		await chat.editMessage(twoId, "two, edited");
+		expect(texts(chat.messages)).toEqual(["one", "answer 1", "two, edited", "answer 4"]);
+		expect(promptTexts(adapter)).toEqual(["one", "answer 1", "two, edited"]);
+		expect(fileText(store)).toContain("three");
+		const alternatives = await chat.alternatives(chat.messages[2]!.id);
+		expect(alternatives.ids).toEqual([twoId, chat.messages[2]!.id]);
+		await chat.switchBranch(twoId);
+		expect(texts(chat.messages)).toEqual(["one", "answer 1", "two", "answer 2", "three", "answer 3"]);
+		expect(first.content).toBe("answer 1");
+	});
+
+	it("editing the first message starts a branch with nothing before it", async () => {
+		const { adapter, chat } = setup();
+		await chat.sendMessage("one");
+		await chat.sendMessage("two");
+		await chat.editMessage(chat.messages[0]!.id, "uno");
+		expect(texts(chat.messages)).toEqual(["uno", "answer 3"]);
+		expect(promptTexts(adapter)).toEqual(["uno"]);
+	});
+
+	it("an empty edit is refused before the branch changes", async () => {
+		const { chat } = setup();
+		await chat.sendMessage("one");
+		const before = texts(chat.messages);
+		expect(chatErrorCode(await chat.editMessage(chat.messages[0]!.id, "  ").catch((e: unknown) => e))).toBe("empty_message");
+		expect(texts(chat.messages)).toEqual(before);
+	});
+});
+
+describe("continue a stopped answer", () => {
+	it("sends the partial answer and an instruction, and appends the continuation to the same answer", async () => {
+		const { adapter, chat, store } = setup();
+		await chat.sendMessage("tell me a story");
+		const stop = new AbortController();
+		adapter.stopNext = { partial: "Once upon", stop: () => stop.abort() };
+		const stopped = await chat.sendMessage("another one", { signal: stop.signal });
+		expect(stopped.cancelled).toBe(true);
+		const continued = await chat.continueAnswer();
+		expect(adapter.lastChat?.messages.slice(-3)).toEqual([
+			{ role: "user", content: "another one" },
+			{ role: "assistant", content: "Once upon" },
+			{ role: "user", content: CONTINUE_INSTRUCTION },
+		]);
+		expect(continued.id).toBe(stopped.id);
+		expect(continued.content).toBe("Once uponanswer 2");
+		expect(continued.cancelled).toBeUndefined();
+		expect(texts(chat.messages)).toEqual(["tell me a story", "answer 1", "another one", "Once uponanswer 2"]);
+		const reloaded = await new SessionManager(copyStore(store)).load(chat.sessionId!);
+		expect(texts(reloaded.messages)).toEqual(texts(chat.messages));
+	});
+
+	it("refuses a complete answer", async () => {
+		const { chat } = setup();
+		await chat.sendMessage("hi");
+		expect(chatErrorCode(await chat.continueAnswer().catch((e: unknown) => e))).toBe("no_such_turn");
+	});
+});
+
+describe("delete a turn", () => {
+	it("hides the turn from the chat and the prompt, keeps it in the file, and restores it", async () => {
+		const { adapter, chat, sessions, store } = setup();
+		await chat.sendMessage("keep me");
+		await chat.sendMessage("secret plan");
+		await chat.sendMessage("keep me too");
+		const secret = chat.messages.find((m) => m.content === "secret plan")!;
+		await chat.deleteTurn(secret.id);
+		expect(texts(chat.messages)).toEqual(["keep me", "answer 1", "keep me too", "answer 3"]);
+		await chat.sendMessage("next");
+		expect(promptTexts(adapter).join("\n")).not.toContain("secret plan");
+		expect(fileText(store)).toContain("secret plan");
+		expect((await sessions.hiddenTurns(chat.sessionId!)).map((m) => m.content)).toEqual(["secret plan"]);
+		await chat.restoreTurn(secret.id);
+		expect(texts(chat.messages)).toContain("secret plan");
+	});
+});
+
+describe("summaries and branches", () => {
+	it("a summary made on one branch is never sent on another", async () => {
+		const small: Partial<ChatSettings> = { maxPromptTokens: 600, reservedResponseTokens: 100, recentMessagesToKeep: 2, minRecentMessagesToKeep: 2, systemPrompt: "Be brief." };
+		const { adapter, chat, sessions } = setup(small);
+		const long = (n: number): string => `message ${n} ` + "lorem ipsum dolor sit amet ".repeat(12);
+		await chat.sendMessage(long(1));
+		await chat.sendMessage(long(2));
+		for (let i = 3; i < 9; i++) await chat.sendMessage(long(i));
+		const summary = chat.messages[0];
+		expect(summary?.role).toBe("system");
+		// Edit the second message: the new branch holds only the first turn, which no summary covers.
+		// The summary covers it, so it is found in the file.
+		const [hit] = await sessions.search("message 2 ");
+		await chat.editMessage(hit!.messageId, "short edit");
+		const system = adapter.lastChat?.messages[0]?.content ?? "";
+		expect(system).not.toContain(summary!.content);
+		expect(chat.messages[0]?.role).not.toBe("system");
+	});
+});
+
+describe("search and branches", () => {
+	it("finds text on every branch, says which branch, and loading the hit opens it", async () => {
+		const { chat, sessions } = setup();
+		await chat.sendMessage("apples");
+		await chat.sendMessage("bananas");
+		await chat.editMessage(chat.messages[2]!.id, "cherries");
+		const [hit] = await sessions.search("bananas");
+		expect(hit?.onActiveBranch).toBe(false);
+		const [shown] = await sessions.search("cherries");
+		expect(shown?.onActiveBranch).toBe(true);
+		const opened = await chat.loadSession(hit!.sessionId, { at: hit!.messageId });
+		expect(texts(opened.messages)).toEqual(["apples", "answer 1", "bananas", "answer 2"]);
+		expect(opened.messages[opened.messages.length - 1]?.id).toBe(hit!.leafId);
+	});
+});
+
