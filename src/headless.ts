@@ -51,6 +51,10 @@ export type {
 export { DEFAULT_CHAT_SETTINGS } from "./core/types";
 export { ChatService } from "./chat/ChatService";
 export type { ChatEvent, ChatServiceOptions, CheckpointTimers, PromptPreview, SendOptions, ToolCard, ToolCardState } from "./chat/ChatService";
+// Branches: regenerate, edit, continue, delete a turn, alternatives ("2 / 3") and the records behind them.
+export type { Alternatives } from "./chat/ChatService";
+export { CONTINUE_INSTRUCTION } from "./chat/turnMode";
+export type { HideRecord, SwitchRecord } from "./sessions/records";
 // The tool loop: its messages to the model and the permission timeout.
 export { TOOLS_UNSUPPORTED_WARNING, ANSWER_NOW_NOTE } from "./chat/toolLoop";
 export { APPROVAL_TIMEOUT_MS, declined } from "./chat/toolRound";

@@ -99,12 +99,64 @@ type ContractFitter = (source: { id: string; name: string; text: string }, budge
 const checkFitter: headless.SourceFitter = null as unknown as ContractFitter;
 void [checkSource, checkFit, checkSourcesSend, checkSourcesMessage, checkPreviewFits, checkFitter];
 
+// Branches (issue 11): regenerate, edit, continue, delete a turn, alternatives and branch switches.
+type ContractBranching = {
+	regenerate(opts?: { signal?: AbortSignal; onToken?: (delta: string) => void }): Promise<ChatMessage>;
+	editMessage(id: string, text: string, opts?: { signal?: AbortSignal }): Promise<ChatMessage>;
+	continueAnswer(opts?: { signal?: AbortSignal }): Promise<ChatMessage>;
+	deleteTurn(id: string): Promise<void>;
+	restoreTurn(id: string): Promise<void>;
+	alternatives(id: string): Promise<{ ids: string[]; index: number }>;
+	switchBranch(id: string): Promise<void>;
+	loadSession(id: string, opts?: { at?: string }): Promise<Session>;
+};
+const checkBranching: ContractBranching = null as unknown as ChatService;
+type ContractBranchSessions = {
+	load(id: string, opts?: { at?: string }): Promise<Session>;
+	switchBranch(sessionId: string, messageId: string): Promise<Session>;
+	alternatives(sessionId: string, messageId: string): Promise<headless.Alternatives>;
+	setTurnHidden(sessionId: string, messageId: string, hidden: boolean): Promise<Session>;
+	hiddenTurns(sessionId: string): Promise<ChatMessage[]>;
+};
+const checkBranchSessions: ContractBranchSessions = null as unknown as SessionManager;
+const checkBranchHit: { leafId?: string; onActiveBranch?: boolean } = null as unknown as headless.SearchHit;
+void [checkBranching, checkBranchSessions, checkBranchHit];
+
 describe("the headless contract", () => {
 	it("exports every name the issues define", () => {
 		for (const name of ["estimateTokens", "ChatService", "SessionManager", "NodeFileStore", "DEFAULT_SETTINGS", "createAdapter", "LLMError"]) {
 			expect(headless, name).toHaveProperty(name);
 		}
 		expect(DEFAULT_SETTINGS).toMatchObject({ maxPromptTokens: 8192, reservedResponseTokens: 512, recentMessagesToKeep: 6, minRecentMessagesToKeep: 2 });
+	});
+
+	it("regenerates, edits and switches branches through the public names only; a reload opens the same branch", async () => {
+		const dir = await mkdtemp(join(tmpdir(), "discover-contract-"));
+		try {
+			let n = 0;
+			const seen: PromptMessage[][] = [];
+			const adapter: LLMAdapter = {
+				generate(req) {
+					seen.push(req.messages);
+					return Promise.resolve({ text: req.purpose === "summary" ? "Summary." : `Answer ${++n}` });
+				},
+			};
+			const sessions = new SessionManager(new NodeFileStore(dir));
+			const chat = new ChatService({ adapter, sessions, settings: { maxPromptTokens: 4096 } });
+			await chat.sendMessage("First?");
+			const old = await chat.sendMessage("Second?");
+			const again = await chat.regenerate();
+			expect(await chat.alternatives(again.id)).toEqual({ ids: [old.id, again.id], index: 1 });
+			await chat.editMessage(chat.messages[0]!.id, "First, edited?");
+			expect(seen[seen.length - 1]?.filter((m) => m.role !== "system")).toEqual([{ role: "user", content: "First, edited?" }]);
+			const [hit] = await sessions.search("Second?");
+			expect(hit?.onActiveBranch).toBe(false);
+			const reopened = new ChatService({ adapter, sessions: new SessionManager(new NodeFileStore(dir)) });
+			await reopened.loadSession(chat.sessionId!, { at: hit!.messageId });
+			expect(reopened.messages.map((m) => m.content)).toEqual(["First?", "Answer 1", "Second?", "Answer 3"]);
+		} finally {
+			await rm(dir, { recursive: true, force: true });
+		}
 	});
 
 	it("runs a chat through the public names only, on disk, and reloads it", async () => {
