@@ -13,6 +13,7 @@ interface BenchModule {
 const MODULES: readonly BenchModule[] = [
 	{ file: "tokens.ts", exportName: "runTokenBench", title: "Token estimator" },
 	{ file: "sessions.ts", exportName: "runSessionBench", title: "Session store" },
+	{ file: "branches.ts", exportName: "runBranchBench", title: "Branches" },
 	{ file: "engine.ts", exportName: "runEngineBench", title: "Chat engine" },
 	{ file: "toolLoop.ts", exportName: "runToolLoopBench", title: "Tool loop overhead per round" },
 	{ file: "checkpoint.ts", exportName: "runCheckpointBench", title: "Checkpoints of a streaming answer" },
