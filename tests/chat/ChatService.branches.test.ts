@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ChatService } from "../../src/chat/ChatService";
 import { CONTINUE_INSTRUCTION } from "../../src/chat/turnMode";
 import { chatErrorCode } from "../../src/chat/errors";
+import { LLMError } from "../../src/providers/errors";
 import { MemoryFileStore } from "../../src/sessions/memoryStore";
 import { SessionManager } from "../../src/sessions/SessionManager";
 import type { ChatMessage, ChatSettings } from "../../src/core/types";
@@ -102,10 +103,63 @@ describe("continue a stopped answer", () => {
 		expect(texts(reloaded.messages)).toEqual(texts(chat.messages));
 	});
 
+	it("a continuation that fails leaves the answer as it was, in the chat and in the file", async () => {
+		const { adapter, chat, store } = setup();
+		const stop = new AbortController();
+		adapter.stopNext = { partial: "Half an", stop: () => stop.abort() };
+		const stopped = await chat.sendMessage("question", { signal: stop.signal });
+		adapter.failNext = { error: new LLMError("server", "Stub failure"), partial: " answ" };
+		await expect(chat.continueAnswer()).rejects.toThrow("Stub failure");
+		expect(chat.messages[chat.messages.length - 1]).toEqual(stopped);
+		const reloaded = await new SessionManager(copyStore(store)).load(chat.sessionId!);
+		expect(reloaded.messages[reloaded.messages.length - 1]).toEqual(stopped);
+	});
+
+	it("continues an answer the app was closed during (interrupted), after a reload", async () => {
+		const { adapter, chat, sessions, store } = setup();
+		await chat.sendMessage("question");
+		const cut: ChatMessage = { id: "cut", role: "assistant", content: "It began", createdAt: new Date().toISOString(), interrupted: true };
+		await sessions.appendMessage(chat.sessionId!, cut);
+		const reopened = new ChatService({ adapter, sessions: new SessionManager(copyStore(store)), settings: ROOMY });
+		await reopened.loadSession(chat.sessionId!);
+		const continued = await reopened.continueAnswer();
+		expect(continued).toMatchObject({ id: "cut", content: "It beganans" + "wer 2" });
+		expect(continued.interrupted).toBeUndefined();
+	});
+
 	it("refuses a complete answer", async () => {
 		const { chat } = setup();
 		await chat.sendMessage("hi");
 		expect(chatErrorCode(await chat.continueAnswer().catch((e: unknown) => e))).toBe("no_such_turn");
+	});
+});
+
+describe("while an answer is being written", () => {
+	it("branch changes wait their turn: regenerate, delete and switch are refused as busy", async () => {
+		const { adapter, chat } = setup();
+		await chat.sendMessage("one");
+		let release: () => void = () => undefined;
+		adapter.holdNext = new Promise<void>((resolve) => (release = resolve));
+		const running = chat.sendMessage("two");
+		await new Promise((resolve) => setImmediate(resolve));
+		expect(chat.busy).toBe(true);
+		expect(chatErrorCode(await chat.regenerate().catch((e: unknown) => e))).toBe("busy");
+		expect(chatErrorCode(await chat.deleteTurn(chat.messages[0]!.id).catch((e: unknown) => e))).toBe("busy");
+		expect(chatErrorCode(await chat.switchBranch(chat.messages[0]!.id).catch((e: unknown) => e))).toBe("busy");
+		release();
+		expect((await running).content).toBe("answer 2");
+	});
+});
+
+describe("regenerate after a failure", () => {
+	it("answers the failed message again, without its failure mark, and without a second copy of it", async () => {
+		const { adapter, chat } = setup();
+		adapter.failNext = { error: new LLMError("server", "down") };
+		await chat.sendMessage("please").catch(() => undefined);
+		expect(chat.messages[0]?.error).toBeDefined();
+		await chat.regenerate();
+		expect(texts(chat.messages)).toEqual(["please", "answer 1"]);
+		expect(chat.messages[0]?.error).toBeUndefined();
 	});
 });
 

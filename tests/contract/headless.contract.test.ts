@@ -99,7 +99,7 @@ type ContractFitter = (source: { id: string; name: string; text: string }, budge
 const checkFitter: headless.SourceFitter = null as unknown as ContractFitter;
 void [checkSource, checkFit, checkSourcesSend, checkSourcesMessage, checkPreviewFits, checkFitter];
 
-// Branches (issue 11): regenerate, edit, continue, delete a turn, alternatives and branch switches.
+// Branches: regenerate, edit, continue, delete a turn, alternatives and branch switches.
 type ContractBranching = {
 	regenerate(opts?: { signal?: AbortSignal; onToken?: (delta: string) => void }): Promise<ChatMessage>;
 	editMessage(id: string, text: string, opts?: { signal?: AbortSignal }): Promise<ChatMessage>;

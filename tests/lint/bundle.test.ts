@@ -23,7 +23,8 @@ const { buildOptions, EXTERNAL } = config;
  * add about 20 KB more once the panel runs them (17.9 KB for the six tools and 2.0 KB for the
  * permission rules, minified). The permission prompt's 34 strings in ten languages add 18.1 KB
  * (measured 529.0 → 547.1 KB), and the prompt itself about 8 KB once a tool card mounts it.
- * Obsidian loads only main.js, so every language ships in it. A bundled dev tool such as a
+ * Branches (regenerate, edit, continue, delete a turn: src/sessions/branch*.ts, stateRecords.ts,
+ * src/chat/branching.ts, turnMode.ts) add about 10 KB. Obsidian loads only main.js, so every language ships in it. A bundled dev tool such as a
  * tokenizer adds megabytes, which this still catches.
  */
 const MAX_BYTES = 560_000;

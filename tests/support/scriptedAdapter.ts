@@ -11,6 +11,10 @@ export class ScriptedAdapter implements LLMAdapter {
 	private count = 0;
 	/** Set for the next chat answer: it streams this text, then the turn is stopped. */
 	stopNext: { partial: string; stop: () => void } | undefined;
+	/** Set for the next chat answer: it waits for this before it answers. */
+	holdNext: Promise<void> | undefined;
+	/** Set for the next chat answer: it fails with this error (after streaming `partial`, if given). */
+	failNext: { error: LLMError; partial?: string } | undefined;
 
 	get chatRequests(): RecordedRequest[] {
 		return this.requests.filter((r) => r.purpose === "chat");
@@ -25,6 +29,15 @@ export class ScriptedAdapter implements LLMAdapter {
 		await new Promise((resolve) => setImmediate(resolve));
 		if (req.signal?.aborted) throw new LLMError("aborted", "The request was stopped.");
 		if (req.purpose === "summary") return { text: digestSummary(req) };
+		const hold = this.holdNext;
+		this.holdNext = undefined;
+		if (hold !== undefined) await hold;
+		const fail = this.failNext;
+		this.failNext = undefined;
+		if (fail !== undefined) {
+			if (fail.partial !== undefined) req.onToken?.(fail.partial);
+			throw fail.error;
+		}
 		const stop = this.stopNext;
 		this.stopNext = undefined;
 		if (stop !== undefined) {
