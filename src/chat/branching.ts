@@ -35,6 +35,11 @@ export class Branching {
 		return id;
 	}
 
+	/** The chat a branch change was asked for is still the one shown (a switch may have come first). */
+	private stillOn(id: string): void {
+		if (this.host.session()?.id !== id) throw noTurn("The chat changed before the branch could be opened.");
+	}
+
 	private lastUser(): ChatMessage | undefined {
 		const messages = this.host.session()?.messages ?? [];
 		for (let i = messages.length - 1; i >= 0; i--) if (messages[i]?.role === "user") return messages[i];
@@ -46,6 +51,7 @@ export class Branching {
 		if (user === undefined) return Promise.reject(noTurn("There is no message to answer again."));
 		const id = this.sessionId();
 		const open = async (): Promise<ChatMessage | undefined> => {
+			this.stillOn(id);
 			const session = await this.host.sessions.branchAt(id, user.id);
 			this.host.adopt(session);
 			// A failed message is saved again without its failure (the turn's usual retry).
@@ -60,6 +66,7 @@ export class Branching {
 		if (message === undefined || message.role !== "user") return Promise.reject(noTurn("Only a message of yours on the chat as shown can be edited."));
 		const id = this.sessionId();
 		const open = async (): Promise<undefined> => {
+			this.stillOn(id);
 			this.host.adopt(await this.host.sessions.branchBefore(id, messageId));
 			return undefined;
 		};
@@ -72,7 +79,12 @@ export class Branching {
 		const user = this.lastUser();
 		if (!isContinuable(answer) || user === undefined) return Promise.reject(noTurn("The last answer is complete: there is nothing to continue."));
 		// The answer goes on as it began: without tools (its calls, if any, were answered already).
-		return this.host.turn(user.content, { ...opts, tools: false }, { open: () => Promise.resolve(user), continues: answer });
+		const id = this.sessionId();
+		const open = (): Promise<ChatMessage> => {
+			this.stillOn(id);
+			return Promise.resolve(user);
+		};
+		return this.host.turn(user.content, { ...opts, tools: false }, { open, continues: answer });
 	}
 
 	private async change(apply: (sessionId: string) => Promise<Session>): Promise<void> {

@@ -217,3 +217,19 @@ describe("search and branches", () => {
 	});
 });
 
+
+describe("a chat switch before the branch opens", () => {
+	it("a regenerate asked for just before loading another chat does not write into either", async () => {
+		const { chat, sessions } = setup();
+		await chat.sendMessage("in the first chat");
+		const first = chat.sessionId!;
+		const second = (await sessions.create()).id;
+		const loading = chat.loadSession(second);
+		const regenerating = chat.regenerate();
+		await loading;
+		expect(chatErrorCode(await regenerating.catch((e: unknown) => e))).toBe("no_such_turn");
+		expect(chat.sessionId).toBe(second);
+		expect(chat.messages).toEqual([]);
+		expect(texts((await sessions.load(first)).messages)).toEqual(["in the first chat", "answer 1"]);
+	});
+});
