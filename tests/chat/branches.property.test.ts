@@ -107,10 +107,13 @@ describe("branches, property", () => {
 				const rejected = (err: unknown): void => {
 					expect(chatErrorCode(err)).toBe("no_such_turn");
 				};
-				await chat.sendMessage(say(n++, "q"));
 				const last = (k: number): ChatMessage => chat.messages[chat.messages.length - k]!;
-				model.add(last(2), null);
-				model.add(last(1), last(2).id);
+				// Enough turns first that the chat is compacted: every run meets a summary.
+				for (let i = 0; i < 9; i++) {
+					await chat.sendMessage(say(n++, "q"));
+					model.add(last(2), model.leaf);
+					model.add(last(1), last(2).id);
+				}
 				for (const op of ops) {
 					const asked = adapter.chatRequests.length;
 					const visible = chat.messages.filter((m) => m.role !== "system");
@@ -231,9 +234,9 @@ describe("branches, property", () => {
 				stats.runs++;
 				if (summariesSent > 0) stats.withSummary++;
 			}),
-			{ numRuns: 60 },
+			{ numRuns: 50 },
 		);
 		// The runs did meet summaries (the point of the small window).
-		expect(stats.withSummary).toBeGreaterThan(stats.runs / 10);
+		expect(stats.withSummary).toBeGreaterThan(stats.runs / 2);
 	});
 });
