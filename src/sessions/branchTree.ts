@@ -18,6 +18,7 @@ export class BranchTree {
 	leafAt: string | undefined;
 	private readonly hiddenIds = new Map<string, { hidden: boolean; at: string | undefined }>();
 	private pathCache: string[] | undefined;
+	private hiddenCount = 0;
 
 	get leaf(): string | null {
 		return this.current;
@@ -59,8 +60,11 @@ export class BranchTree {
 		} else siblings.push(id);
 		this.childrenOf.set(under, siblings);
 		this.order.set(id, this.added++);
+		// The usual append extends the active branch: its cached path grows in place (an append
+		// must not cost a walk of the whole chat).
+		if (below === undefined && under === this.current && this.pathCache !== undefined) this.pathCache.push(id);
+		else this.pathCache = undefined;
 		if (below === undefined) this.current = id;
-		this.pathCache = undefined;
 	}
 
 	/** When the message was created (as its record says). */
@@ -173,8 +177,14 @@ export class BranchTree {
 
 	/** True when `id` had a mark before (the earlier record is now superseded). */
 	setHidden(id: string, hidden: boolean, at: string | undefined): boolean {
-		const had = this.hiddenIds.has(id);
+		const had = this.hiddenIds.get(id);
+		this.hiddenCount += (hidden ? 1 : 0) - (had?.hidden === true ? 1 : 0);
 		this.hiddenIds.set(id, { hidden, at });
-		return had;
+		return had !== undefined;
+	}
+
+	/** Whether anything is hidden at all (most chats: no, and the active branch is its whole path). */
+	get anyHidden(): boolean {
+		return this.hiddenCount > 0;
 	}
 }

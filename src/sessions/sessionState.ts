@@ -118,7 +118,7 @@ export class SessionState {
 
 	get title(): string {
 		if (this.customTitle !== undefined) return this.customTitle;
-		const auto = titleFromMessages(this.activeMessages());
+		const auto = titleFromMessages(this.firstShownUser());
 		return auto === DEFAULT_TITLE ? this.headerTitle : auto;
 	}
 
@@ -133,6 +133,7 @@ export class SessionState {
 	 * gets it. A summary from before branches (no `summaryOf`) stands for every branch.
 	 */
 	summaryFor(visible: readonly ChatMessage[]): ChatMessage | undefined {
+		if (this.summaries.length === 0) return undefined;
 		const ids = new Set(visible.map((m) => m.id));
 		let best: ChatMessage | undefined;
 		let bestAt = "";
@@ -146,6 +147,15 @@ export class SessionState {
 			}
 		}
 		return best;
+	}
+
+	/** The active branch's first shown message of the person's (the automatic title), as a list of at most one. */
+	private firstShownUser(): ChatMessage[] {
+		for (const id of this.tree.path()) {
+			const message = this.message(id);
+			if (message?.role === "user" && !this.tree.isHidden(id)) return [message];
+		}
+		return [];
 	}
 
 	/** The active branch without its hidden turns: what the chat shows and the prompt holds. */
@@ -353,11 +363,14 @@ export class SessionState {
 	}
 
 	toSummary(): SessionSummary {
-		const visible = this.activeMessages();
+		// Runs after every append: without hidden turns the branch is its whole path, read from the end.
+		const hidden = this.tree.anyHidden;
+		const visible = hidden ? this.activeMessages() : this.tree.path();
+		const at = (i: number): ChatMessage | undefined => (hidden ? (visible[i] as ChatMessage | undefined) : this.message(visible[i] as string));
 		// The last message with text: a failed answer's empty content says nothing in a list.
 		let last: ChatMessage | undefined;
 		for (let i = visible.length - 1; i >= 0 && last === undefined; i--) {
-			const message = visible[i];
+			const message = at(i);
 			if (message !== undefined && message.content.trim() !== "") last = message;
 		}
 		return {

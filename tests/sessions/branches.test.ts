@@ -118,6 +118,14 @@ describe("session files with branches", () => {
 		expect(now?.onActiveBranch).toBe(true);
 	});
 
+	it("the history list counts and previews the active branch as shown (hidden turns left out)", async () => {
+		const { sessions, id, q2b } = await branched();
+		const row = async () => (await sessions.list()).find((r) => r.id === id);
+		expect(await row()).toMatchObject({ messageCount: 4, preview: "a3", title: "q1" });
+		await sessions.setTurnHidden(id, q2b.id, true);
+		expect(await row()).toMatchObject({ messageCount: 2, preview: "a1", title: "q1" });
+	});
+
 	it("switch and hide lines that are damaged are kept as unreadable lines, and the chat still loads", () => {
 		const parsed = parseSessionFile('{"type":"switch","leaf":7,"at":"x"}\n{"type":"hide","id":"m1","at":"x"}\n');
 		expect(parsed.records.map((r) => r.type)).toEqual(["corrupt", "corrupt"]);
