@@ -211,8 +211,9 @@ export class TurnRunner {
 		// Every answer kept (checkpoints too) passes the adapter's redaction: a server may echo the key
 		// inside one. A continuation is kept with the text it continues.
 		const prefix = continues?.content ?? "";
-		const keep = (answer: string): string => setup.adapter.redact?.(prefix + answer) ?? prefix + answer;
-		const keepThought = (thought: ThinkingRecord): ThinkingRecord => (thought.thinking === undefined ? thought : { ...thought, thinking: keep(thought.thinking) });
+		const redact = (text: string): string => setup.adapter.redact?.(text) ?? text;
+		const keep = (answer: string): string => redact(prefix + answer);
+		const keepThought = (thought: ThinkingRecord): ThinkingRecord => (thought.thinking === undefined ? thought : { ...thought, thinking: redact(thought.thinking) });
 		let streamed: StreamedAnswer | undefined;
 		let prompt: BuiltPrompt | undefined;
 		// What the answer records about its sources: the prompt's fits (none when no source was given).

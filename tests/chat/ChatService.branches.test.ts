@@ -127,6 +127,17 @@ describe("continue a stopped answer", () => {
 		expect(continued.interrupted).toBeUndefined();
 	});
 
+	it("the continuation's thinking is saved as it came, without the answer's text before it", async () => {
+		const { adapter, chat } = setup();
+		const stop = new AbortController();
+		adapter.stopNext = { partial: "First half", stop: () => stop.abort() };
+		await chat.sendMessage("question", { signal: stop.signal });
+		adapter.thinkNext = "Where was I?";
+		const continued = await chat.continueAnswer();
+		expect(continued.thinking).toBe("Where was I?");
+		expect(continued.content).toBe("First halfanswer 1");
+	});
+
 	it("refuses a complete answer", async () => {
 		const { chat } = setup();
 		await chat.sendMessage("hi");

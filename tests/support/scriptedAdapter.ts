@@ -11,6 +11,8 @@ export class ScriptedAdapter implements LLMAdapter {
 	private count = 0;
 	/** Set for the next chat answer: it streams this text, then the turn is stopped. */
 	stopNext: { partial: string; stop: () => void } | undefined;
+	/** Set for the next chat answer: the model's thinking before it. */
+	thinkNext: string | undefined;
 	/** Set for the next chat answer: it waits for this before it answers. */
 	holdNext: Promise<void> | undefined;
 	/** Set for the next chat answer: it fails with this error (after streaming `partial`, if given). */
@@ -46,7 +48,10 @@ export class ScriptedAdapter implements LLMAdapter {
 			throw new LLMError("aborted", "The request was stopped.");
 		}
 		const text = `answer ${++this.count}`;
+		const thinking = this.thinkNext;
+		this.thinkNext = undefined;
+		if (thinking !== undefined) req.onThinking?.(thinking);
 		req.onToken?.(text);
-		return { text };
+		return thinking === undefined ? { text } : { text, thinking };
 	}
 }
