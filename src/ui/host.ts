@@ -3,6 +3,7 @@
 import type { App } from "obsidian";
 import type { DiscoverSettings } from "../settings/settings";
 import type { ChatEvent, ChatPort, DiagnosableAdapter, ModelInfo, SessionsPort, SourceRefStore, VaultSearchPort } from "./ports";
+import type { PanelHooks, ToolsPort } from "./toolsPort";
 
 /** The plugin's settings, as saved in data.json. */
 export type PanelSettings = DiscoverSettings;
@@ -51,8 +52,11 @@ export interface ChatRuntime {
 	prepareSource?(id: string, text: string, name: string): Promise<void>;
 	/** Where the chat's attached sources are kept; absent: they last while the panel is open. */
 	sourceRefs?: SourceRefStore;
+	/** The vault tools' undo and per-chat grants; absent when the engine offers no tools. */
+	tools?: ToolsPort;
 	/** Saves what is still pending (e.g. the token calibration) when the panel closes. */
 	close?(): Promise<void>;
 }
 
-export type ChatRuntimeFactory = (host: DiscoverHost, onEvent: (e: ChatEvent) => void) => Promise<ChatRuntime>;
+/** `panel`: what the view gives the engine (the permission prompt); absent in tests that need none. */
+export type ChatRuntimeFactory = (host: DiscoverHost, onEvent: (e: ChatEvent) => void, panel?: PanelHooks) => Promise<ChatRuntime>;

@@ -12,6 +12,8 @@ import { pluginSourceRefStore } from "./sourceRefStore";
 import { preparePassages } from "../context/passageCache";
 import type { ChatRuntime, DiscoverHost, SettingsSync } from "../ui/host";
 import type { ChatEvent } from "../ui/ports";
+import type { PanelHooks } from "../ui/toolsPort";
+import { createPanelTools } from "./chatTools";
 
 function chatSettingsOf(s: ChatSettings): ChatSettings {
 	return {
@@ -33,7 +35,7 @@ function adapterKey(host: DiscoverHost, model: string): string {
 	return JSON.stringify([s.provider, s.baseUrl, model, s.apiKeySecret, readApiKey(host.app, s) ?? ""]);
 }
 
-export async function createChatRuntime(host: DiscoverHost, onEvent: (e: ChatEvent) => void): Promise<ChatRuntime> {
+export async function createChatRuntime(host: DiscoverHost, onEvent: (e: ChatEvent) => void, panel?: PanelHooks): Promise<ChatRuntime> {
 	const store = new ObsidianFileStore(host.app.vault.adapter, host.settings.sessionsFolder);
 	const sessions = new SessionManager(store, { onWarning: (message) => onEvent({ type: "warning", message }) });
 	// Learned from the provider's token counts; survives restarts in settings.calibration.
@@ -53,6 +55,8 @@ export async function createChatRuntime(host: DiscoverHost, onEvent: (e: ChatEve
 		chat.setAdapter(adapter, model());
 	};
 	let folder = host.settings.sessionsFolder;
+	// The vault tools ask about a call in the chat on screen when it is made.
+	const tools = createPanelTools(host, () => chat.sessionId, panel?.ask);
 	const chat = new ChatService({
 		adapter,
 		sessions,
@@ -60,6 +64,8 @@ export async function createChatRuntime(host: DiscoverHost, onEvent: (e: ChatEve
 		model: host.settings.model,
 		calibration,
 		onEvent,
+		tools: tools.tools,
+		approve: tools.approve,
 	});
 	const manifest = host.manifest;
 	const dir = manifest ? normalizePath(manifest.dir ?? `${host.app.vault.configDir}/plugins/${manifest.id}`) : undefined;
@@ -68,6 +74,7 @@ export async function createChatRuntime(host: DiscoverHost, onEvent: (e: ChatEve
 		sessions,
 		sourceRefs: dir === undefined ? undefined : pluginSourceRefStore(host.app.vault.adapter, dir),
 		adapter: () => adapter,
+		tools,
 		close: saveCalibration,
 		async prepareSource(id, text, name) {
 			await preparePassages(id, text, name, nextTask, { sliceMs: PREPARE_SLICE_MS, estimate: chat.sourceEstimator() });

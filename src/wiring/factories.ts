@@ -3,6 +3,6 @@
 import type { ChatRuntimeFactory } from "../ui/host";
 import type { SettingsAdapterFactory } from "../ui/settings/settingsProvider";
 
-export const pluginRuntimeFactory: ChatRuntimeFactory = async (host, onEvent) => (await import("./chatRuntime")).createChatRuntime(host, onEvent);
+export const pluginRuntimeFactory: ChatRuntimeFactory = async (host, onEvent, panel) => (await import("./chatRuntime")).createChatRuntime(host, onEvent, panel);
 
 export const pluginAdapterFactory: SettingsAdapterFactory = async (app, settings) => (await import("./adapterFactory")).createPluginAdapter(app, settings);

@@ -13,6 +13,8 @@ export interface ChatHeaderHandlers {
 /** The panel's header: the session title (click to rename), the chat's model (click to switch), New chat and History. */
 export class ChatHeader {
 	readonly el: HTMLElement;
+	/** The buttons at the right (New chat, History, and what the panel adds). */
+	readonly actionsEl: HTMLElement;
 	private readonly titleEl: HTMLButtonElement;
 	private readonly titleTextEl: HTMLElement;
 	private readonly newChatEl: HTMLButtonElement;
@@ -34,7 +36,7 @@ export class ChatHeader {
 		setIcon(this.modelEl.createSpan({ cls: "discover-chat-model-chevron" }), "chevron-down");
 		this.modelEl.addEventListener("click", () => handlers.onModelMenu(this.modelEl));
 		this.setModel("", "");
-		const actions = this.el.createDiv({ cls: "discover-chat-header-actions" });
+		const actions = (this.actionsEl = this.el.createDiv({ cls: "discover-chat-header-actions" }));
 		this.newChatEl = iconButton(actions, "square-pen", t("panel.newChat"), handlers.onNewChat);
 		iconButton(actions, "history", t("panel.openHistory"), handlers.onHistory);
 		this.setTitle(this.title, false);

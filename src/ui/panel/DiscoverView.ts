@@ -29,6 +29,9 @@ import { SourcePreparer } from "./sources/SourcePreparer";
 import { flushRuntime, keepAnswerOnExit } from "./answerOnExit";
 import { showChatEvent } from "./chatEvents";
 import { TurnFlow } from "./TurnFlow";
+import { showPermissionPrompt } from "./PermissionPrompt";
+import type { ShowPermissionPrompt } from "./tools/ToolCards";
+import { ToolsSwitch } from "./tools/ToolsSwitch";
 import { t } from "../../i18n";
 
 export interface DiscoverViewOptions {
@@ -36,6 +39,8 @@ export interface DiscoverViewOptions {
 	scheduler?: RenderSchedulerOptions;
 	/** Timing of the history browser's search. */
 	search?: SearchRunnerOptions;
+	/** Mounts a tool call's permission prompt in its card (default: PermissionPrompt). */
+	permissionPrompt?: ShowPermissionPrompt;
 }
 
 /** The chat panel in the right sidebar. Everything heavy is built when it first opens. */
@@ -52,6 +57,7 @@ export class DiscoverView extends ItemView {
 	private chatModel!: ChatModel;
 	private emptyChat!: EmptyChat;
 	private turns!: TurnFlow;
+	private toolsSwitch!: ToolsSwitch;
 	private closed = false;
 	/** Settles once the engine is built (or failed to build): commands wait for it. */
 	private ready: Promise<void> = Promise.resolve();
@@ -88,6 +94,7 @@ export class DiscoverView extends ItemView {
 			onHistory: () => this.openHistory(),
 			onModelMenu: (anchor) => this.openModelMenu(anchor),
 		});
+		this.toolsSwitch = new ToolsSwitch(this.header.actionsEl, this.header.actionsEl.firstElementChild);
 		this.active = new ActiveSession(this.host, this.header, () => this.runtime);
 		this.list = this.addChild(
 			new MessageList(root, {
@@ -95,6 +102,8 @@ export class DiscoverView extends ItemView {
 				sourcePath: () => this.context.note.path,
 				loadRemoteImages: () => this.host.settings.loadRemoteImages,
 				scheduler: this.options.scheduler,
+				tools: () => this.runtime?.tools,
+				permissionPrompt: this.options.permissionPrompt ?? showPermissionPrompt,
 			}),
 		);
 		this.emptyChat = new EmptyChat(root, SLASH_COMMANDS, {
@@ -164,6 +173,7 @@ export class DiscoverView extends ItemView {
 			context: this.context,
 			chatModel: this.chatModel,
 			preparer: this.preparer,
+			toolsOn: () => this.toolsSwitch.on,
 			startOver: () => this.startOver(),
 			turnEnded: (ended) => this.afterTurn(ended),
 		});
@@ -179,7 +189,10 @@ export class DiscoverView extends ItemView {
 	/** Builds the engine and shows the active session; a failure shows why, with Retry. */
 	private async start(): Promise<void> {
 		try {
-			const runtime = await this.createRuntime(this.host, (e) => this.onChatEvent(e));
+			const runtime = await this.createRuntime(this.host, (e) => this.onChatEvent(e), {
+				// A call no rule allows: the prompt mounts in its card.
+				ask: (call, tool, preview) => this.list.toolCards.ask(call, tool, preview),
+			});
 			// Closed while the engine was being built: nothing will use it.
 			if (this.closed) {
 				await runtime.close?.();
@@ -200,6 +213,9 @@ export class DiscoverView extends ItemView {
 		this.closed = true;
 		const runtime = this.runtime;
 		this.runtime = undefined;
+		this.list.toolCards.denyPending();
+		const open = runtime?.chat.sessionId;
+		if (open !== undefined) runtime?.tools?.forgetChat(open);
 		await flushRuntime(runtime);
 	}
 
@@ -224,7 +240,9 @@ export class DiscoverView extends ItemView {
 	}
 
 	private async showSession(id: string | undefined): Promise<void> {
+		const before = this.runtime?.chat.sessionId;
 		const messages = await this.active.show(id);
+		this.chatShown(before);
 		await this.chatModel.follow(this.runtime?.chat.sessionId, this.active.model);
 		this.list.setMessages(messages);
 		await this.sources.showChat(this.runtime?.chat.sessionId);
@@ -234,7 +252,9 @@ export class DiscoverView extends ItemView {
 
 	/** A fresh chat on screen, whatever the current one holds (used mid-send, so no busy checks). */
 	private async startOver(): Promise<void> {
+		const before = this.runtime?.chat.sessionId;
 		if (!(await this.active.startNew())) return;
+		this.chatShown(before);
 		await this.chatModel.follow(this.runtime?.chat.sessionId, undefined);
 		this.list.setMessages([]);
 		await this.sources.showChat(undefined);
@@ -248,7 +268,9 @@ export class DiscoverView extends ItemView {
 		if (!runtime || this.turns.sending || runtime.chat.busy) return;
 		// A chat with nothing in it yet is already new: another would only leave an empty one in history.
 		if (replace || runtime.chat.messages.length > 0) {
+			const before = runtime.chat.sessionId;
 			if (!(await this.active.startNew())) return;
+			this.chatShown(before);
 			await this.chatModel.follow(runtime.chat.sessionId, undefined);
 			await this.sources.showChat(undefined);
 		}
@@ -267,6 +289,16 @@ export class DiscoverView extends ItemView {
 		if (!this.chatModel || !this.emptyChat) return;
 		this.turns.settingsChanged();
 		this.showEmptyChat();
+	}
+
+	/**
+	 * Another chat is on screen: the one left forgets its "allow for this chat" grants (they were
+	 * given for that conversation), and the tools switch shows the new chat's.
+	 */
+	private chatShown(before: string | undefined): void {
+		const now = this.runtime?.chat.sessionId;
+		if (before !== undefined && before !== now) this.runtime?.tools?.forgetChat(before);
+		this.toolsSwitch.show(now);
 	}
 
 	/** The welcome shows while the chat has no message; the model may have changed in settings. */
@@ -390,6 +422,7 @@ export class DiscoverView extends ItemView {
 		if (this.turns.sending && !this.list.isStreaming) this.list.startStreaming();
 		// The question is saved: remember its chat now, so a restart mid-answer reopens it.
 		const id = this.runtime?.chat.sessionId;
+		this.toolsSwitch.saved(id);
 		this.active
 			.remember(id)
 			.then(() => this.active.refreshTitle())

@@ -57,6 +57,8 @@ export class MessageItem {
 	private thinkingBlock: ThinkingBlock | undefined;
 	/** What the model was given with this answer; made when an answer first has sources. */
 	private sourcesLine: SourcesLine | undefined;
+	/** The answer's tool cards, after its text; made with the first call. */
+	private cardsEl: HTMLElement | undefined;
 
 	constructor(
 		parentEl: HTMLElement,
@@ -150,6 +152,21 @@ export class MessageItem {
 		return this.thinking !== "";
 	}
 
+	/** Where this answer's tool cards go (after its text, before its actions). */
+	toolCardsEl(): HTMLElement {
+		if (!this.cardsEl) {
+			this.cardsEl = createDiv({ cls: "discover-tool-cards" });
+			this.el.insertBefore(this.cardsEl, this.metaEl);
+			// An answer that is only calls shows no "…" for text that will not come.
+			this.render();
+		}
+		return this.cardsEl;
+	}
+
+	get hasToolCards(): boolean {
+		return this.cardsEl !== undefined && this.cardsEl.childElementCount > 0;
+	}
+
 	/** The text streamed so far was thinking after all (it comes again as thinking). */
 	retractText(): void {
 		this.content = "";
@@ -210,7 +227,7 @@ export class MessageItem {
 	/** Renders the current content unless it is already on screen. */
 	render(): void {
 		this.renderThinking();
-		const waiting = this.thinkingLive ? "" : "…";
+		const waiting = this.thinkingLive || this.cardsEl !== undefined ? "" : "…";
 		const text = this.content !== "" || this.role !== "assistant" ? this.content : this.stopped ? `*${t("message.stoppedBeforeAnswer")}*` : this.interrupted ? `*${t("message.interruptedBeforeAnswer")}*` : waiting;
 		if (this.renderedText === text) return;
 		this.renderedText = text;

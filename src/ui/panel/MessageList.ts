@@ -5,6 +5,9 @@ import { MessageItem, type MessageContext } from "./MessageItem";
 import { isVisibleMessage } from "../ports";
 import { setTextWithCode } from "../inlineCode";
 import { RenderScheduler, type RenderSchedulerOptions } from "./RenderScheduler";
+import type { ToolCard } from "../../chat/toolCard";
+import type { ToolsPort } from "../toolsPort";
+import { ToolCards, type ShowPermissionPrompt } from "./tools/ToolCards";
 import { t } from "../../i18n";
 
 /** Id of the answer being streamed, until the engine hands over the saved message. */
@@ -19,6 +22,10 @@ const BOTTOM_SLACK_PX = 32;
 export interface MessageListOptions extends Omit<MessageContext, "onRendered"> {
 	scheduler?: RenderSchedulerOptions;
 	pageSize?: number;
+	/** The engine's vault tools (undo); absent: cards offer no Revert. */
+	tools?: () => ToolsPort | undefined;
+	/** Mounts a call's permission prompt in its card. */
+	permissionPrompt?: ShowPermissionPrompt;
 }
 
 /**
@@ -44,6 +51,8 @@ export class MessageList extends Component {
 	private following = true;
 	private unsavedCount = 0;
 	private readonly ctx: MessageContext;
+	/** Tool calls' cards, by call id; `tool` messages show in them, never as bubbles. */
+	readonly toolCards: ToolCards;
 
 	constructor(parentEl: HTMLElement, options: MessageListOptions) {
 		super();
@@ -63,6 +72,15 @@ export class MessageList extends Component {
 		this.schedulerOptions = options.scheduler;
 		this.scheduler = this.newScheduler();
 		this.scrollEl.addEventListener("scroll", () => this.onScroll(), { passive: true });
+		this.toolCards = new ToolCards({
+			tools: options.tools ?? (() => undefined),
+			showPrompt: options.permissionPrompt ?? (() => Promise.resolve({ kind: "deny" })),
+			onResize: () => this.afterRender(),
+			liveHost: () => {
+				if (!this.streaming) this.startStreaming();
+				return this.streaming!.toolCardsEl();
+			},
+		});
 	}
 
 	override onunload(): void {
@@ -85,7 +103,8 @@ export class MessageList extends Component {
 		this.clearItems();
 		const summary = all[0]?.role === "system" ? all[0] : undefined;
 		this.summaryOf = summary?.summaryOf;
-		this.messages = all.filter(isVisibleMessage);
+		this.toolCards.setResults(all);
+		this.messages = all.filter(shownAsItem);
 		this.firstRendered = Math.max(0, this.messages.length - this.pageSize);
 		for (let i = this.firstRendered; i < this.messages.length; i++) this.addItem(this.messages[i]!);
 		this.updateEarlier();
@@ -96,6 +115,10 @@ export class MessageList extends Component {
 
 	/** Adds or updates one saved message (from the engine's events). */
 	upsert(message: ChatMessage): void {
+		if (message.role === "tool") {
+			this.toolCards.result(message);
+			return;
+		}
 		if (message.role === "system") {
 			this.summaryOf = message.summaryOf;
 			this.placeSummaryLine();
@@ -106,6 +129,7 @@ export class MessageList extends Component {
 		const existing = this.items.get(message.id);
 		if (existing) {
 			existing.apply(message);
+			this.attachCards(existing, message, true);
 			return;
 		}
 		if (message.role === "assistant" && this.streaming) {
@@ -119,8 +143,9 @@ export class MessageList extends Component {
 			item.setStreaming(false);
 			this.items.set(message.id, item);
 			item.apply(message);
+			this.attachCards(item, message, true);
 		} else {
-			this.addItem(message);
+			this.addItem(message, undefined, true);
 		}
 		if (index < 0) this.messages.push(message);
 		this.placeSummaryLine();
@@ -172,7 +197,7 @@ export class MessageList extends Component {
 		this.streaming = undefined;
 		this.items.delete(STREAMING_ID);
 		this.scrollEl.setAttr("aria-busy", "false");
-		if (item.content === "" && !item.hasThinking) {
+		if (item.content === "" && !item.hasThinking && !item.hasToolCards) {
 			item.destroy();
 			return;
 		}
@@ -282,15 +307,27 @@ export class MessageList extends Component {
 		return new RenderScheduler(() => this.streaming?.renderStreaming(), { minIntervalMs: STREAM_RENDER_INTERVAL_MS, ...this.schedulerOptions });
 	}
 
-	private addItem(message: ChatMessage, before?: HTMLElement | null): MessageItem {
+	/** A call's card changed (the engine's `tool` event): updated in place, or made in the answer being written. */
+	showToolCard(card: ToolCard): void {
+		this.toolCards.show(card);
+	}
+
+	private addItem(message: ChatMessage, before?: HTMLElement | null, live = false): MessageItem {
 		const item = new MessageItem(this.itemsEl, this.ctx, message.id, message.role, message.content, before);
 		addRoleLabel(item);
 		item.apply(message);
+		this.attachCards(item, message, live);
 		this.items.set(message.id, item);
 		return item;
 	}
 
+	private attachCards(item: MessageItem, message: ChatMessage, live: boolean): void {
+		if (message.role !== "assistant" || (message.toolCalls?.length ?? 0) === 0) return;
+		this.toolCards.attach(item.toolCardsEl(), message, live);
+	}
+
 	private clearItems(): void {
+		this.toolCards.clear();
 		for (const item of this.items.values()) item.destroy();
 		this.items.clear();
 		this.streaming = undefined;
@@ -333,6 +370,11 @@ function addRoleLabel(item: MessageItem): void {
 	if (item.role === "system") return;
 	// Outside the body, which re-renders: the label stays put while the text changes.
 	item.el.prepend(createDiv({ cls: ["discover-chat-message-role", `discover-chat-message-role-${item.role}`], text: roleLabel(item.role) }));
+}
+
+/** A transcript item: tool results fold into their call's card instead. */
+function shownAsItem(m: ChatMessage): boolean {
+	return isVisibleMessage(m) && m.role !== "tool";
 }
 
 function createSummaryLine(): HTMLElement {

@@ -29,6 +29,8 @@ export interface TurnParts {
 	context: ContextBar;
 	chatModel: ChatModel;
 	preparer: SourcePreparer;
+	/** The chat's tools switch (absent: on). */
+	toolsOn?: () => boolean;
 	/** A fresh chat on screen (the chats folder moved under the open one). */
 	startOver: () => Promise<void>;
 	/** The turn has ended. `sentFrom`: the chat it began in; `replace`: its chat was deleted meanwhile. */
@@ -83,6 +85,8 @@ export class TurnFlow {
 			onThinking: (d) => this.onThinking(d),
 			onTextRetracted: () => this.parts.list.retractAnswer(),
 		};
+		// Tools off for this chat, or a slash command: none are offered.
+		if (turn.tools === false || this.parts.toolsOn?.() === false) options.tools = false;
 		// Stop works from the first moment the button shows it, also while settings and note load.
 		this.stopController = controller;
 		try {
@@ -132,6 +136,8 @@ export class TurnFlow {
 	}
 
 	stop(): void {
+		// A permission prompt still open is a denial: Stop decides nothing else.
+		this.parts.list.toolCards.denyPending();
 		this.stopController?.abort();
 		this.parts.runtime()?.chat.cancel();
 	}

@@ -34,6 +34,9 @@ export function showChatEvent(e: ChatEvent, to: ChatEventTargets): void {
 		case "window":
 			offerWindow(e.reported, to);
 			break;
+		case "tool":
+			to.list.showToolCard(e.card);
+			break;
 		case "compacted":
 			break;
 	}

@@ -6,6 +6,8 @@ const KNOWN: Record<string, PlainKey> = {
 	"Summarizing earlier messages…": "status.summarizing",
 	"Continuing conversation…": "status.continuing",
 	"The model could not summarize earlier messages, so they were shortened instead.": "note.summaryFallback",
+	// TOOLS_UNSUPPORTED_WARNING (src/chat/toolLoop.ts), said once per chat.
+	"This model can't use tools; answering without them": "note.toolsUnsupported",
 };
 
 export function engineText(text: string): string {

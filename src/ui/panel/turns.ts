@@ -10,6 +10,8 @@ export interface Turn {
 	wholeNote: boolean;
 	/** The turn came from the input (not Retry), so the input is cleared when it goes out. */
 	fromInput: boolean;
+	/** false: no tools for this turn whatever the chat's switch says (slash commands). */
+	tools?: boolean;
 }
 
 /** What the person typed: with the conversation and the note (or selection). */
@@ -17,9 +19,9 @@ export function typedTurn(text: string): Turn {
 	return { text, includeHistory: true, withContext: true, wholeNote: false, fromInput: true };
 }
 
-/** A `/` command: the whole note and deliberately no history, so the answer is about the note alone. */
+/** A `/` command: the whole note and deliberately no history (and no tools), so the answer is about the note alone. */
 export function commandTurn(command: SlashCommand): Turn {
-	return { text: command.prompt, includeHistory: false, withContext: true, wholeNote: true, fromInput: true };
+	return { text: command.prompt, includeHistory: false, withContext: true, wholeNote: true, fromInput: true, tools: false };
 }
 
 /** The same turn again (Retry): whatever is in the input now stays there. */
