@@ -653,6 +653,77 @@ try {
 		});
 	});
 
+	await step("tools: the model searches, reads, then edits a note; the permission card shows the diff; Accept changes the note, Revert restores it; Stop mid-loop keeps what was said", async () => {
+		const readNote = (path) => page.evaluate((p) => window.e2e.app.vault.adapter.read(p), path);
+		const idle = () => page.waitForFunction(() => document.querySelector(".discover-chat-send")?.getAttribute("aria-label") === "Send message", null, { timeout: 10000 });
+		const themed = async (name, fn) => {
+			await fn(`${name}-light`);
+			await page.evaluate(() => document.body.classList.replace("theme-light", "theme-dark"));
+			await fn(`${name}-dark`);
+			await page.evaluate(() => document.body.classList.replace("theme-dark", "theme-light"));
+		};
+		const shot = (name) => page.locator(`${VIEW} .discover-chat-messages`).screenshot({ path: join(artifacts, `${name}.png`) });
+		await page.click(`${VIEW} [aria-label="New chat"]`);
+		const before = await readNote("Notes/Tides.md");
+		model.queue({ text: "Let me look in your notes.", calls: [{ name: "search_notes", arguments: { query: "tide" } }] });
+		model.queue({ calls: [{ name: "read_note", arguments: { path: "Notes/Tides.md" } }] });
+		model.queue({ calls: [{ name: "edit_note", arguments: { path: "Notes/Tides.md", mode: "append", text: "High tide today at 14:05." } }] });
+		model.queue({ tokens: "I added today's high tide to your Tides note.".split(/(?= )/), tokensPerSecond: 200 });
+		await page.fill(`${VIEW} .discover-chat-input`, "Add today's high tide to my tides note.");
+		await page.press(`${VIEW} .discover-chat-input`, "Enter");
+		await page.waitForSelector(`${VIEW} .discover-tool-card .discover-permission .discover-permission-diff`, { timeout: 10000 });
+		const offered = (model.lastChatRequest()?.tools ?? []).map((t) => t.function?.name);
+		check(["search_notes", "read_note", "edit_note"].every((n) => offered.includes(n)), `the request offers the vault tools (${offered.join(", ")})`);
+		const titles = await page.locator(`${VIEW} .discover-tool-card-title`).allTextContents();
+		check(titles.length === 3 && titles[0].startsWith("Searched notes") && titles[1] === "Read Notes/Tides.md" && titles[2] === "Edit Notes/Tides.md", `one card per call, in the person's words (${titles.join(" | ")})`);
+		check((await page.locator(`${VIEW} .discover-chat-message-tool`).count()) === 0, "tool results fold into their cards, no 'Tool result' bubbles");
+		const cardOver = await overflows(page, [`${VIEW} .discover-tool-card`, `${VIEW} .discover-tool-card-title`, `${VIEW} .discover-permission`, `${VIEW} .discover-permission-actions`]);
+		check(cardOver.length === 0, `the cards and the permission card fit the panel (${cardOver.join("; ") || "none"})`);
+		await themed("tool-permission", shot);
+
+		await page.click(`${VIEW} .discover-permission button:has-text("Accept")`);
+		await idle();
+		const after = await readNote("Notes/Tides.md");
+		check(after !== before && after.includes("High tide today at 14:05."), "Accept: the note changed in the vault");
+		const states = await page.locator(`${VIEW} .discover-tool-card`).evaluateAll((els) => els.map((e) => [...e.classList].find((c) => c.startsWith("is-") && c !== "is-write")));
+		check(states.join(",") === "is-done,is-done,is-done", `every card is done (${states.join(", ")})`);
+		const answer = await page.locator(`${VIEW} .discover-chat-message-assistant`).last().textContent();
+		check(answer?.includes("I added today's high tide") === true, "the answer after the calls is shown after the cards");
+		await themed("tool-cards", shot);
+
+		await page.click(`${VIEW} .discover-tool-card-revert`);
+		await page.waitForSelector(`${VIEW} .discover-tool-card-revert-note`, { timeout: 5000 });
+		check((await readNote("Notes/Tides.md")) === before, "Revert: the note has its earlier text again");
+		const reverted = await page.locator(`${VIEW} .discover-tool-card-revert-note`).textContent();
+		check(reverted?.startsWith("Reverted") === true, `the card says it reverted (${reverted})`);
+
+		await page.setViewportSize({ width: 390, height: 844 });
+		await page.evaluate(() => document.body.classList.add("is-mobile"));
+		await page.waitForTimeout(200);
+		const phoneOver = await overflows(page, [VIEW, `${VIEW} .discover-chat-header`, `${VIEW} .discover-tool-card`, `${VIEW} .discover-tool-card-title`, `${VIEW} .discover-tool-card-actions`]);
+		check(phoneOver.length === 0, `phone, tool cards: nothing overflows or is clipped (${phoneOver.join("; ") || "none"})`);
+		await themed("phone-tool-cards", (name) => page.screenshot({ path: join(artifacts, `${name}.png`) }));
+
+		// Stop while a write waits for permission: the loop ends, what was said stays, nothing is written.
+		model.queue({ text: "First I search.", calls: [{ name: "search_notes", arguments: { query: "photosynthesis" } }] });
+		model.queue({ calls: [{ name: "create_note", arguments: { path: "Notes/Summary.md", content: "# Summary\n\nLight becomes sugar.\n" } }] });
+		await page.fill(`${VIEW} .discover-chat-input`, "Make a summary note.");
+		await page.press(`${VIEW} .discover-chat-input`, "Enter");
+		await page.waitForSelector(`${VIEW} .discover-permission .discover-permission-diff`, { timeout: 10000 });
+		const phonePermissionOver = await overflows(page, [`${VIEW} .discover-permission`, `${VIEW} .discover-permission-diff`, `${VIEW} .discover-permission-actions`]);
+		check(phonePermissionOver.length === 0, `phone, permission card: nothing overflows or is clipped (${phonePermissionOver.join("; ") || "none"})`);
+		await themed("phone-tool-permission", (name) => page.screenshot({ path: join(artifacts, `${name}.png`) }));
+		await page.click(`${VIEW} .discover-chat-send`);
+		await idle();
+		check((await page.locator(`${VIEW} .discover-permission`).count()) === 0, "Stop takes the permission card down");
+		const last = await page.locator(`${VIEW} .discover-tool-card`).last().getAttribute("class");
+		check(last?.includes("is-failed") === true, `the waiting call ends as failed (${last})`);
+		check((await page.locator(`${VIEW} .discover-chat-messages`).textContent())?.includes("First I search.") === true, "what was said before Stop stays");
+		check(!(await page.evaluate(() => window.e2e.app.vault.adapter.exists("Notes/Summary.md"))), "nothing was written");
+		await page.evaluate(() => document.body.classList.remove("is-mobile"));
+		await page.setViewportSize({ width: 1280, height: 800 });
+	});
+
 	await step("a phone, 390 px wide, the panel filling the screen: nothing overflows or clips", async () => {
 		await page.setViewportSize({ width: 390, height: 844 });
 		await page.evaluate(() => document.body.classList.add("is-mobile"));

@@ -1,6 +1,6 @@
 // Small, scriptable stand-ins for the engine so the panel's tests control every token and failure.
 import type { ChatMessage, ChatSettings, ContextSource, LLMAdapter, Role, Session, SourceFit } from "../../src/core/types";
-import type { ChatRuntime, DiscoverHost, PanelSettings } from "../../src/ui/host";
+import type { ChatRuntime, ChatRuntimeFactory, DiscoverHost, PanelSettings } from "../../src/ui/host";
 import type { ChatEvent, ChatPort, DiagnosableAdapter, PromptPreview, SearchHit, SendOptions, SessionSummary, SessionsPort } from "../../src/ui/ports";
 import { DEFAULT_SETTINGS } from "../../src/settings/settings";
 import { sessionToMarkdown, type MarkdownExportOptions } from "../../src/sessions/markdown";
@@ -301,7 +301,7 @@ export interface FakeWorld {
 	closeCalls: number;
 }
 
-export function fakeWorld(app: App, settings: PanelSettings = testSettings()): FakeWorld & { factory: (h: DiscoverHost, onEvent: (e: ChatEvent) => void) => Promise<ChatRuntime> } {
+export function fakeWorld(app: App, settings: PanelSettings = testSettings()): FakeWorld & { factory: ChatRuntimeFactory } {
 	const sessions = new FakeSessions();
 	const host = {
 		app,

@@ -6,7 +6,8 @@ import { describe, expect, it } from "vitest";
 import { asObsidianApp, createTestApp } from "../obsidian/harness";
 import { call, ScriptedToolAdapter } from "../support/toolScript";
 import { createChatRuntime } from "../../src/wiring/chatRuntime";
-import type { ChatEvent, DiscoverHost } from "../../src/ui/host";
+import type { DiscoverHost } from "../../src/ui/host";
+import type { ChatEvent } from "../../src/ui/ports";
 import type { AccessDecision, AskFn, ToolPreview } from "../../src/ui/toolsPort";
 import type { ToolCard } from "../../src/chat/toolCard";
 import { testSettings } from "../ui/fakes";
@@ -22,7 +23,7 @@ async function runtimeWith(decide: (name: string) => AccessDecision, script: Con
 		return Promise.resolve(decide(tool.name));
 	};
 	const events: ChatEvent[] = [];
-	const runtime = await createChatRuntime(host, (e) => events.push(e as ChatEvent), { ask });
+	const runtime = await createChatRuntime(host, (e) => events.push(e), { ask });
 	runtime.chat.setAdapter(new ScriptedToolAdapter(script));
 	const read = () => app.vault.adapter.read("Projects/Plan.md");
 	return { app, host, runtime, asked, events, read };
