@@ -18,6 +18,11 @@ const ICONS: Record<string, string> = {
 	"text-select": '<path d="M4 4h2M10 4h4M18 4h2M4 20h2M10 20h4M18 20h2M4 9v6M20 9v6"/><path d="M8 10h8M8 14h5"/>',
 	x: '<path d="M6 6l12 12M18 6L6 18"/>',
 	"rotate-ccw": '<path d="M4 12a8 8 0 1 0 2.5-5.8L4 8"/><path d="M4 3v5h5"/>',
+	wrench: '<path d="M14 6a4 4 0 0 0 5 5l-9 9a2 2 0 0 1-3-3l9-9a4 4 0 0 1-2-2z"/>',
+	search: '<circle cx="11" cy="11" r="6"/><path d="M16 16l4 4"/>',
+	pencil: '<path d="M16 4l4 4L9 19H5v-4z"/>',
+	list: '<path d="M9 6h11M9 12h11M9 18h11"/><path d="M4 6h1M4 12h1M4 18h1"/>',
+	"file-plus": '<path d="M6 3h8l4 4v14H6z"/><path d="M14 3v4h4"/><path d="M12 11v6M9 14h6"/>',
 	"refresh-cw": '<path d="M20 11a8 8 0 0 0-14-5l-2 2"/><path d="M4 4v4h4"/><path d="M4 13a8 8 0 0 0 14 5l2-2"/><path d="M20 20v-4h-4"/>',
 };
 

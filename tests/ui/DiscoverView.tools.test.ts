@@ -133,6 +133,21 @@ describe("live tool cards", () => {
 		expect(m.texts()[2]).toBe("It says May.");
 	});
 
+	it("the status line says a call waits for permission or runs; the answer going on after the calls is marked as the same answer", async () => {
+		const { m, emit } = await setup();
+		await send(m, "Fix my plan");
+		const edit = call("e1", "edit_note", { path: "Projects/Plan.md" });
+		emit({ type: "message", message: message("assistant", "Checking.", { toolCalls: [edit] }) });
+		emit({ type: "tool", card: card({ id: "e1", name: "edit_note", state: "waiting", waitingFor: "permission", access: "write", arguments: edit.arguments }) });
+		expect(m.q(".discover-chat-status").textContent).toBe(t("toolCard.waitingPermission"));
+		emit({ type: "tool", card: card({ id: "e1", name: "edit_note", state: "running", access: "write", arguments: edit.arguments }) });
+		expect(m.q(".discover-chat-status").textContent).toBe(t("toolCard.running"));
+		m.chat.token("Done.");
+		const [, first, next] = m.messages();
+		expect(first!.hasClass("discover-chat-message-continued")).toBe(false);
+		expect(next!.hasClass("discover-chat-message-continued")).toBe(true);
+	});
+
 	it("a call before any text gets its own answer bubble, without a waiting ellipsis", async () => {
 		const { m, emit } = await setup();
 		await send(m, "List my notes");

@@ -159,6 +159,7 @@ export class MessageList extends Component {
 		this.scheduler = this.newScheduler();
 		const item = new MessageItem(this.itemsEl, this.ctx, STREAMING_ID, "assistant", "");
 		addRoleLabel(item);
+		markContinued(item);
 		item.setStreaming(true);
 		item.render();
 		this.streaming = item;
@@ -317,6 +318,7 @@ export class MessageList extends Component {
 		addRoleLabel(item);
 		item.apply(message);
 		this.attachCards(item, message, live);
+		markContinued(item);
 		this.items.set(message.id, item);
 		return item;
 	}
@@ -370,6 +372,21 @@ function addRoleLabel(item: MessageItem): void {
 	if (item.role === "system") return;
 	// Outside the body, which re-renders: the label stays put while the text changes.
 	item.el.prepend(createDiv({ cls: ["discover-chat-message-role", `discover-chat-message-role-${item.role}`], text: roleLabel(item.role) }));
+}
+
+/**
+ * An answer that goes on after tool calls (the same turn, the model's next round) reads as one
+ * answer: it is marked, and styles.css drops its repeated role label; the one before it, which made
+ * the calls, leaves its sources line to the last answer of the turn.
+ */
+function markContinued(item: MessageItem): void {
+	if (item.role !== "assistant") return;
+	const previous = item.el.previousElementSibling;
+	const afterCalls = previous?.hasClass("discover-chat-message-assistant") === true && previous.querySelector(".discover-tool-card") !== null;
+	item.el.toggleClass("discover-chat-message-continued", afterCalls);
+	// An answer rendered above (an earlier page) may continue this one.
+	const next = item.el.nextElementSibling;
+	if (next?.hasClass("discover-chat-message-assistant") && item.el.querySelector(".discover-tool-card")) next.addClass("discover-chat-message-continued");
 }
 
 /** A transcript item: tool results fold into their call's card instead. */

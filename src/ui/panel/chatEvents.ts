@@ -1,6 +1,8 @@
 // What the engine reports during a turn, shown in the panel: status, warnings, the messages as they
 // are saved, the prompt's cost and fits, and the server's real window when it is smaller.
+import type { ToolCard } from "../../chat/toolCard";
 import type { ChatMessage } from "../../core/types";
+import { t } from "../../i18n";
 import type { DiscoverHost } from "../host";
 import type { ChatEvent } from "../ports";
 import type { ContextBar } from "./ContextBar";
@@ -36,10 +38,17 @@ export function showChatEvent(e: ChatEvent, to: ChatEventTargets): void {
 			break;
 		case "tool":
 			to.list.showToolCard(e.card);
+			showToolStatus(e.card, to.status);
 			break;
 		case "compacted":
 			break;
 	}
+}
+
+/** While a call waits for the person or runs, the status line says so (not "Writing the answer…"). */
+function showToolStatus(card: ToolCard, status: StatusLine): void {
+	if (card.state === "waiting" && card.waitingFor !== "run") status.set(t("toolCard.waitingPermission"));
+	else if (card.state === "running") status.set(t("toolCard.running"));
 }
 
 /** The server's real window is smaller than the context size: offer to use it, in one click. */
