@@ -16,6 +16,7 @@ import { stoppedBeforeSending } from "./turnChecks";
 import { Branching } from "./branching";
 import type { TurnMode } from "./turnMode";
 import type { Alternatives } from "../sessions/SessionManager";
+import type { ImageReader } from "./turnImages";
 
 export type { CheckpointTimers } from "./answerCheckpoint";
 export type { PromptPreview } from "./preview";
@@ -44,6 +45,11 @@ export interface ChatServiceOptions {
 	 * reason goes to the model ("The person declined: …"); no answer within 5 minutes is a denial.
 	 */
 	approve?: (call: ToolCall, tool: Tool) => Promise<ToolApproval>;
+	/**
+	 * Reads an attached image's bytes by its path (`ImageRef.path`) for a send: the vault in the
+	 * plugin, node:fs headless. Without it, images are left out of the request with a note.
+	 */
+	readImage?: ImageReader;
 }
 
 /** How long flush() (the app closing) waits for answers still being saved. */
@@ -103,6 +109,7 @@ export class ChatService {
 			},
 			tools: opts.tools,
 			approve: opts.approve,
+			readImage: opts.readImage,
 		});
 		this.branching = new Branching({
 			sessions: this.sessions,
@@ -210,7 +217,7 @@ export class ChatService {
 	 * of a send (preparePassages) are found by that send.
 	 */
 	sourceEstimator(): EstimateFn {
-		return this.runner.estimatorFor(this.model);
+		return this.runner.estimatorFor(this.model, this.settings.imageTokens);
 	}
 
 	/**
@@ -218,7 +225,7 @@ export class ChatService {
 	 * fit; `sources`: every source's): nothing is sent or saved.
 	 */
 	previewPrompt(draft: string, opts: { context?: string; contextName?: string; sources?: readonly ContextSource[]; includeHistory?: boolean } = {}): PromptPreview {
-		return previewPrompt({ settings: this.settings, messages: this.session?.messages ?? [], draft, ...opts, estimate: this.runner.estimatorFor(this.model), fitter: this.fitter, margin: this.runner.marginFor(this.model) });
+		return previewPrompt({ settings: this.settings, messages: this.session?.messages ?? [], draft, ...opts, estimate: this.runner.estimatorFor(this.model, this.settings.imageTokens), fitter: this.fitter, margin: this.runner.marginFor(this.model) });
 	}
 
 	/**

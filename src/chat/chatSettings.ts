@@ -1,4 +1,14 @@
-import { DEFAULT_CHAT_SETTINGS, type ChatSettings } from "../core/types";
+import { DEFAULT_CHAT_SETTINGS, type ChatSettings, type ImageTokenRule } from "../core/types";
+
+/** A usable image rule, or undefined (the default: the larger of tiles and area). */
+function normalizeImageRule(rule: unknown): ImageTokenRule | undefined {
+	if (rule === "tiles" || rule === "area") return rule;
+	if (typeof rule === "object" && rule !== null && "perImage" in rule) {
+		const n = (rule as { perImage: unknown }).perImage;
+		if (typeof n === "number" && Number.isFinite(n) && n >= 1) return { perImage: Math.min(100_000, Math.floor(n)) };
+	}
+	return undefined;
+}
 
 /**
  * The one set of limits on the budget settings: the settings tab validates what people type against
@@ -42,5 +52,7 @@ export function normalizeChatSettings(partial: Partial<ChatSettings> = {}, base:
 	const normalized: ChatSettings = { maxPromptTokens, reservedResponseTokens, recentMessagesToKeep, minRecentMessagesToKeep, systemPrompt };
 	const rounds = partial.maxToolRounds ?? base.maxToolRounds;
 	if (rounds !== undefined) normalized.maxToolRounds = Math.min(100, Math.max(0, whole(rounds, DEFAULT_MAX_TOOL_ROUNDS)));
+	const imageRule = normalizeImageRule("imageTokens" in partial ? partial.imageTokens : base.imageTokens);
+	if (imageRule !== undefined) normalized.imageTokens = imageRule;
 	return normalized;
 }

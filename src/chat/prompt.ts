@@ -3,7 +3,7 @@ import type { ContextInclusion } from "./contextTrim";
 import { defaultSourceFitter } from "./defaultFitter";
 import type { SourceFitter } from "./sourceFitter";
 import { fitSources, sourceQuery, tierOf, type FittedSources } from "./sourceBudget";
-import type { ContextSource, PromptMessage, SourceFit } from "../core/types";
+import type { ContextSource, ImageRef, PromptMessage, SourceFit } from "../core/types";
 import { toPromptMessage } from "./promptMessage";
 
 export type { ContextInclusion } from "./contextTrim";
@@ -35,6 +35,8 @@ export interface PromptInput {
 	history: readonly PromptMessage[];
 	/** The person's new message; it appears exactly once, last (before `after`). */
 	current: string;
+	/** The images sent with the person's new message, by reference (counted like its text). */
+	currentImages?: readonly ImageRef[];
 	/** This turn's tool calls and their results so far, after the person's message. */
 	after?: readonly PromptMessage[];
 	/** Estimated tokens available to the whole prompt. */
@@ -78,7 +80,9 @@ function assemble(input: PromptInput, contextBlock: string, history: readonly Pr
 	const system = composeSystemMessage(input.systemPrompt, contextBlock, input.summary);
 	if (system !== "") messages.push({ role: "system", content: system });
 	for (const m of history) messages.push(toPromptMessage(m));
-	messages.push({ role: "user", content: input.current });
+	const current: PromptMessage = { role: "user", content: input.current };
+	if (input.currentImages !== undefined && input.currentImages.length > 0) current.attachments = [...input.currentImages];
+	messages.push(current);
 	for (const m of input.after ?? []) messages.push(toPromptMessage(m));
 	return messages;
 }

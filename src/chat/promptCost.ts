@@ -1,15 +1,31 @@
 // What a prompt costs in tokens: its messages' texts plus the chat framing around them. One way of
 // counting, with whatever estimator the caller has (the engine's is calibrated and memoized).
 import { estimateTokens } from "./tokens";
-import type { PromptMessage } from "../core/types";
+import { imageTokens, MAX_PIXELS } from "../core/imageSize";
+import type { ImageTokenRule, PromptMessage } from "../core/types";
 
 /** Tokens of role framing around each message in a chat prompt (role name, separators). */
 export const MESSAGE_OVERHEAD_TOKENS = 4;
 /** Tokens that prime the assistant's reply at the end of a chat prompt. */
 export const PROMPT_OVERHEAD_TOKENS = 3;
 
-/** Estimates the tokens of a text. The engine passes a calibrated, memoized one; tests may pass their own. */
-export type EstimateFn = (text: string) => number;
+/**
+ * Estimates the tokens of a text. The engine passes a calibrated, memoized one; tests may pass their
+ * own. `imageRule`: how the model's provider prices an image (the larger of tiles and area when absent).
+ */
+export type EstimateFn = ((text: string) => number) & { imageRule?: ImageTokenRule };
+
+/** An image given inline (headless callers) has no size on record: priced as the largest image we send. */
+const INLINE_IMAGE_SIZE = { width: Math.floor(Math.sqrt(MAX_PIXELS)), height: Math.floor(Math.sqrt(MAX_PIXELS)) };
+
+/** The tokens of the images a message carries, by reference or inline, under the estimator's rule. */
+export function messageImageTokens(m: Pick<PromptMessage, "attachments" | "images">, estimate: EstimateFn): number {
+	let total = 0;
+	for (const image of m.attachments ?? []) total += imageTokens(image, estimate.imageRule);
+	// Inline images that stand for attachments are already counted by them.
+	if (m.attachments === undefined || m.attachments.length === 0) for (const _ of m.images ?? []) total += imageTokens(INLINE_IMAGE_SIZE, estimate.imageRule);
+	return total;
+}
 
 export const defaultEstimate: EstimateFn = estimateTokens;
 
@@ -24,7 +40,7 @@ export function messageCost(content: string, estimate: EstimateFn): number {
  * estimator still sees the (unchanged) text by itself.
  */
 export function promptMessageCost(m: PromptMessage, estimate: EstimateFn): number {
-	let total = messageCost(m.content, estimate);
+	let total = messageCost(m.content, estimate) + messageImageTokens(m, estimate);
 	for (const call of m.toolCalls ?? []) total += estimate(call.name) + estimate(JSON.stringify(call.arguments));
 	if (m.name !== undefined) total += estimate(m.name);
 	return total;
@@ -54,7 +70,7 @@ export function estimatePromptTokens(messages: readonly PromptMessage[]): number
  */
 export function memoizeEstimate(estimate: EstimateFn, maxEntries = 4096): EstimateFn {
 	let cache = new Map<string, number>();
-	return (text: string): number => {
+	const memoized: EstimateFn = (text: string): number => {
 		// Tiny strings are cheaper to estimate than to hash and keep.
 		if (text.length < 16) return estimate(text);
 		const hit = cache.get(text);
@@ -64,4 +80,6 @@ export function memoizeEstimate(estimate: EstimateFn, maxEntries = 4096): Estima
 		cache.set(text, value);
 		return value;
 	};
+	if (estimate.imageRule !== undefined) memoized.imageRule = estimate.imageRule;
+	return memoized;
 }

@@ -6,10 +6,12 @@ import { buildPrompt, type BuiltPrompt } from "./prompt";
 import { isAbort } from "./summarizer";
 import { summaryMessage, uncoveredHistory } from "./transcript";
 import { fitTurnMessages, turnTail } from "./turnTail";
+import { fixedCost } from "./recentWindow";
+import { dropOldImages } from "./turnImages";
 import type { TurnRecorder } from "./turnRecorder";
 import type { SourceFitter } from "./sourceFitter";
 import type { ToolCard } from "./toolCard";
-import type { ChatMessage, ChatSettings, ContextSource, LLMAdapter, PromptMessage, Session, SourceFit } from "../core/types";
+import type { ChatMessage, ChatSettings, ContextSource, ImageRef, LLMAdapter, PromptMessage, Session, SourceFit } from "../core/types";
 
 /** What `ChatService.onEvent` receives while a turn runs. */
 export type ChatEvent =
@@ -83,7 +85,9 @@ export async function prepareHistory(
 		const previous = summaryMessage(session.messages);
 		// Older tool results become stubs before any conversation text is summarized.
 		const turn = fitTurnMessages({ ...base, history: uncoveredHistory(session.messages, at), previousSummary: previous?.content });
-		const history = turn.history;
+		// Old messages' images go before any of their words are summarized (turnImages.ts).
+		const room = budget.prompt - turn.afterCost - fixedCost(settings.systemPrompt, previous?.content, user.content, setup.estimate);
+		const history = dropOldImages(turn.history, room, setup.estimate).history;
 		const keep = force ? settings.minRecentMessagesToKeep : settings.recentMessagesToKeep;
 		// Raced with Stop: a summary request that never answers must not hold the turn.
 		const compaction = compactHistory({
@@ -121,7 +125,7 @@ export function assemblePrompt(
 	setup: TurnSetup,
 	prepared: PreparedHistory,
 	text: string,
-	document: { context?: string; contextName?: string; sources?: readonly ContextSource[] },
+	document: { context?: string; contextName?: string; sources?: readonly ContextSource[]; images?: readonly ImageRef[] },
 	budget: CompactionBudget,
 	sourcesCap?: number,
 ): BuiltPrompt {
@@ -135,6 +139,7 @@ export function assemblePrompt(
 		summary: prepared.summary,
 		history: prepared.recent,
 		current: text,
+		currentImages: document.images,
 		after: prepared.after,
 		budget: budget.prompt,
 		estimate: setup.estimate,

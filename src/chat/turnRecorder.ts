@@ -8,7 +8,7 @@ import { ChatError } from "./errors";
 import type { AnswerExtras } from "./streamedAnswer";
 import { isAbort } from "./summarizer";
 import { summaryMessage } from "./transcript";
-import type { ChatMessage, Session, ToolCall } from "../core/types";
+import type { ChatMessage, ImageRef, Session, ToolCall } from "../core/types";
 
 export interface TurnRecorderOptions {
 	sessions: SessionManager;
@@ -33,17 +33,19 @@ export class TurnRecorder {
 	 * cannot be saved, nothing is sent (ChatError "storage", carrying the text). A stop while it is
 	 * being saved rejects with an abort, and the message is not added here.
 	 */
-	async user(session: Session, text: string, signal?: AbortSignal): Promise<ChatMessage> {
+	async user(session: Session, text: string, signal?: AbortSignal, images?: ImageRef[]): Promise<ChatMessage> {
 		const last = session.messages[session.messages.length - 1];
+		// Images by reference only: a session file never holds image bytes.
+		const attached = images !== undefined && images.length > 0 ? { attachments: images.map((i) => ({ path: i.path, mediaType: i.mediaType, width: i.width, height: i.height, bytes: i.bytes })) } : {};
 		// Retrying a failed turn reuses its message rather than sending the same words twice.
 		if (last !== undefined && last.role === "user" && last.error !== undefined && last.content === text) {
-			const retried: ChatMessage = { id: last.id, role: "user", content: text, createdAt: last.createdAt };
+			const retried: ChatMessage = { id: last.id, role: "user", content: text, createdAt: last.createdAt, ...attached };
 			await this.persistUser(() => this.opts.sessions.updateMessage(session.id, retried, { signal }), text, signal);
 			session.messages[session.messages.length - 1] = retried;
 			this.opts.onMessage(retried);
 			return retried;
 		}
-		const user: ChatMessage = { id: newId(this.opts.now()), role: "user", content: text, createdAt: this.iso() };
+		const user: ChatMessage = { id: newId(this.opts.now()), role: "user", content: text, createdAt: this.iso(), ...attached };
 		await this.persistUser(() => this.opts.sessions.appendMessage(session.id, user, { signal }), text, signal);
 		session.messages.push(user);
 		this.opts.onMessage(user);

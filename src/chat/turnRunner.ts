@@ -9,7 +9,8 @@ import type { SafetyMargin } from "./safetyMargin";
 import { settlesWithin, untilAborted } from "../core/abortable";
 import { calibratedEstimate, calibratedTokens, type TokenCalibration } from "./calibration";
 import { DEFAULT_MARGIN } from "./safetyMargin";
-import { compactionBudget } from "./compaction";
+import { compactionBudget, type CompactionBudget } from "./compaction";
+import { attachmentTokens, loadPromptImages, missingImageNote, type ImageReader } from "./turnImages";
 import { ChatError } from "./errors";
 import type { BuiltPrompt } from "./prompt";
 import { isAbort } from "./summarizer";
@@ -20,7 +21,7 @@ import { StreamedAnswer, type AnswerExtras, type ThinkingRecord } from "./stream
 import { AnswerCheckpoint, touching, type CheckpointTimers } from "./answerCheckpoint";
 import { TurnRecorder } from "./turnRecorder";
 import { assemblePrompt, prepareHistory, type ChatEvent, type TurnSetup } from "./turnPrompt";
-import type { ChatMessage, ChatSettings, ContextSource, LLMAdapter, Session, SourceFit, Tool } from "../core/types";
+import type { ChatMessage, ChatSettings, ContextSource, ImageRef, ImageTokenRule, LLMAdapter, Session, SourceFit, Tool } from "../core/types";
 import { ToolLoop, ToolRefusals } from "./toolLoop";
 import type { ToolApprover } from "./toolCard";
 import { checkAnswer, checkTurnFits, ignoredAfterStop, rethrowAsStopped } from "./turnChecks";
@@ -46,6 +47,12 @@ export interface SendOptions {
 	onTextRetracted?: () => void;
 	/** false: no tools are offered for this send (the chat's switch, slash commands). Default: the chat's tools. */
 	tools?: boolean;
+	/**
+	 * Images sent with the message, as files already saved (the chats folder's attachments): the
+	 * message records them by reference, they count against the budget, and the engine reads them
+	 * through `ChatServiceOptions.readImage` just before sending.
+	 */
+	images?: ImageRef[];
 }
 
 /**
@@ -77,6 +84,8 @@ export interface TurnRunnerOptions {
 	/** The tools the model may call, and who allows them (default: read tools run, write tools are declined). */
 	tools?: readonly Tool[];
 	approve?: ToolApprover;
+	/** Reads an attached image's file for a send (without it, images are left out with a note). */
+	readImage?: ImageReader;
 }
 
 /** How long a stopped turn waits for its partial answer to be saved before it ends anyway. */
@@ -109,6 +118,7 @@ export class TurnRunner {
 	private readonly tools: readonly Tool[];
 	private readonly approve: ToolApprover | undefined;
 	private readonly refusals = new ToolRefusals();
+	private readonly readImage: ImageReader | undefined;
 
 	constructor(opts: TurnRunnerOptions) {
 		this.chat = opts.chat;
@@ -122,6 +132,7 @@ export class TurnRunner {
 		this.onEvent = opts.onEvent;
 		this.tools = opts.tools ?? [];
 		this.approve = opts.approve;
+		this.readImage = opts.readImage;
 		this.recorder = new TurnRecorder({
 			sessions: this.sessions,
 			now: this.now,
@@ -131,14 +142,14 @@ export class TurnRunner {
 	}
 
 	/** The calibrated estimate for `model`: what the engine believes that model will count. */
-	estimatorFor(model: string): EstimateFn {
+	estimatorFor(model: string, imageRule?: ImageTokenRule): EstimateFn {
 		const calibration = this.calibration;
 		// The same function while the model and its factor stay the same: the passage cache keys a
 		// note's prices by the estimator, so a note prepared before a send is found priced by it.
 		const raw = calibration === undefined || calibration.samples(model) === 0;
 		const factor = calibration?.factor(model) ?? 1;
 		const factors = raw ? undefined : calibration?.scriptFactors(model);
-		const key = `${raw ? "raw" : "fine"}\u0000${factor}\u0000${factors === undefined ? "" : JSON.stringify(factors)}\u0000${model}`;
+		const key = `${raw ? "raw" : "fine"}\u0000${factor}\u0000${factors === undefined ? "" : JSON.stringify(factors)}\u0000${model}\u0000${JSON.stringify(imageRule ?? null)}`;
 		const known = this.estimators.get(key);
 		if (known) return known;
 		// Before any count, today's estimate exactly. After, the per-script factors (or the one
@@ -148,6 +159,7 @@ export class TurnRunner {
 		if (raw) made = (text) => calibratedEstimate(calibration, model, this.rawEstimate(text));
 		else if (factors !== undefined) made = (text) => (text === "" ? 0 : Math.max(1, Math.round(scriptEstimate(this.groups.of(text), factors))));
 		else made = (text) => (text === "" ? 0 : calibratedTokens(this.fineEstimate(text), factor));
+		if (imageRule !== undefined) made.imageRule = imageRule;
 		// A handful of models and factors at most; a factor that moved leaves its old estimator behind.
 		if (this.estimators.size >= 16) this.estimators.clear();
 		this.estimators.set(key, made);
@@ -182,7 +194,7 @@ export class TurnRunner {
 		const setup: TurnSetup = {
 			settings,
 			adapter,
-			estimate: this.estimatorFor(model),
+			estimate: this.estimatorFor(model, settings.imageTokens),
 			fitter: this.fitter,
 			recorder: this.recorder,
 			emit: (event) => {
@@ -197,11 +209,16 @@ export class TurnRunner {
 		// A continuation's instruction takes its room from the history.
 		const budget = continues === undefined ? whole : { ...whole, prompt: whole.prompt - estimate(CONTINUE_INSTRUCTION) };
 		// Checked before anything is saved: a message that can never be sent stays with the caller.
-		checkTurnFits(settings.systemPrompt, text, budget.prompt, estimate);
-		const { session, user } = await this.recordQuestion(text, signal, mode.open).catch(rethrowAsStopped(signal));
+		checkTurnFits(settings.systemPrompt, text, budget.prompt, estimate, attachmentTokens(opts.images, estimate));
+		const { session, user } = await this.recordQuestion(text, signal, mode.open, opts.images).catch(rethrowAsStopped(signal));
+		// The message's images are part of it (a regenerated or edited message keeps its own): the
+		// history gets what they and the text leave.
+		const imageCost = attachmentTokens(user.attachments, estimate);
+		const lessImages = (b: CompactionBudget): CompactionBudget => (imageCost === 0 ? b : { ...b, prompt: b.prompt - imageCost });
+		const asked = { ...opts, images: user.attachments };
 		const includeHistory = opts.includeHistory !== false;
 		const prepare = async (s: TurnSetup, b: typeof budget, force: boolean): Promise<Awaited<ReturnType<typeof prepareHistory>>> => {
-			const history = await prepareHistory(s, session, user, b, includeHistory, force);
+			const history = await prepareHistory(s, session, user, lessImages(b), includeHistory, force);
 			return history === "aborted" || continues === undefined ? history : continuationOf(history, continues);
 		};
 
@@ -223,14 +240,16 @@ export class TurnRunner {
 			this.startCheckpoint(session.id, () => keep(streamed?.partialText ?? ""), () => ({ ...keepThought(streamed?.thinking() ?? {}), ...sent() }), continues);
 		let checkpoint = newCheckpoint();
 		const loop = new ToolLoop({ tools: this.tools, approve: this.approve, enabled: opts.tools !== false && !this.refusals.refuses(model), settings, timers: this.timers, emit: setup.emit, emitCard: this.onEvent });
-		prompt = assemblePrompt(setup, prepared, text, opts, budget);
+		prompt = assemblePrompt(setup, prepared, text, asked, budget);
 		let contextWindow = settings.maxPromptTokens;
 		for (let attempt = 0; ; attempt++) {
 			const answer = (streamed = new StreamedAnswer(opts, this.now));
 			try {
+				// Image files are read for this request only; one that cannot be read is left out with a note.
+				const messages = await untilAborted(loadPromptImages(prompt.messages, this.readImage, (ref) => setup.emit({ type: "warning", message: missingImageNote(ref) })), signal);
 				const request = setup.adapter.generate({
 					purpose: "chat",
-					messages: prompt.messages,
+					messages,
 					maxTokens: settings.reservedResponseTokens,
 					contextWindow,
 					signal,
@@ -252,7 +271,7 @@ export class TurnRunner {
 				const roundSetup: TurnSetup = { ...setup, settings: { ...settings, systemPrompt: loop.systemPromptFor(settings, text, budget.prompt, estimate) } };
 				prepared = await prepare(roundSetup, budget, false);
 				if (prepared === "aborted") return this.finishStopped(session, keep(""), {}, checkpoint);
-				prompt = assemblePrompt(roundSetup, prepared, text, opts, budget);
+				prompt = assemblePrompt(roundSetup, prepared, text, asked, budget);
 				attempt = -1;
 				continue;
 			} catch (caught) {
@@ -279,7 +298,7 @@ export class TurnRunner {
 					const failed = prompt;
 					// The sources shrink too: the room the compacted history gave up must not go to them.
 					const sourcesCap = Math.floor(failed.sourcesTokens * OVERFLOW_RETRY_SHRINK);
-					prompt = assemblePrompt(setup, prepared, text, opts, forced, sourcesCap);
+					prompt = assemblePrompt(setup, prepared, text, asked, forced, sourcesCap);
 					this.observeOverflow(model, failed, report);
 					if (prompt.estimatedTokens > forced.prompt) err = retryTooBigError(err, prompt.estimatedTokens, forced.prompt, report, settings);
 					else continue;
@@ -322,7 +341,7 @@ export class TurnRunner {
 	 * sent. A chat that cannot be created is a `storage` error carrying the text, like a message
 	 * that cannot be saved.
 	 */
-	private async recordQuestion(text: string, signal: AbortSignal, open?: TurnMode["open"]): Promise<{ session: Session; user: ChatMessage }> {
+	private async recordQuestion(text: string, signal: AbortSignal, open?: TurnMode["open"], images?: ImageRef[]): Promise<{ session: Session; user: ChatMessage }> {
 		const again = open === undefined ? undefined : await untilAborted(open(), signal);
 		let session = this.chat.session();
 		if (again !== undefined && session !== undefined) return { session, user: again };
@@ -335,7 +354,7 @@ export class TurnRunner {
 			}
 			this.chat.adopt(session);
 		}
-		return { session, user: await this.recorder.user(session, text, signal) };
+		return { session, user: await this.recorder.user(session, text, signal, images) };
 	}
 
 	/** A whole answer: shown at once; a Stop while it is being saved stops the wait, not the save. */

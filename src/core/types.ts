@@ -38,10 +38,40 @@ export interface ToolCall {
 	invalidArguments?: string;
 }
 
+/** An image as sent to a model: base64 bytes (no `data:` prefix) and their type ("image/png"). */
+export interface PromptImage {
+	mediaType: string;
+	data: string;
+}
+
+/**
+ * An image a message carries, as a session stores it: a file in the vault (never its bytes, so a
+ * session file stays small and text-only), with the size it was sent at (what its tokens are
+ * estimated from).
+ */
+export interface ImageRef {
+	/** The file's path, relative to the store the engine reads images through. */
+	path: string;
+	mediaType: string;
+	width: number;
+	height: number;
+	bytes: number;
+}
+
+/** How images are priced in tokens: OpenAI's 512-px tiles, Anthropic's area, or a fixed count per image (Ollama). */
+export type ImageTokenRule = "tiles" | "area" | { perImage: number };
+
 /** A message as sent to a model. */
 export interface PromptMessage {
 	role: Role;
 	content: string;
+	/** On `user` messages: images sent with the text, in order (each dialect puts them in its own form). */
+	images?: PromptImage[];
+	/**
+	 * On `user` messages inside the engine: the images by reference. The engine counts them in the
+	 * budget and reads them into `images` just before sending; adapters read only `images`.
+	 */
+	attachments?: ImageRef[];
 	/** On `assistant` messages: the calls the model made, in order, after its text. */
 	toolCalls?: ToolCall[];
 	/** On `tool` messages: the id of the call this is the result of. */
@@ -65,6 +95,8 @@ export interface ChatMessage {
 	name?: string;
 	/** On `tool` messages: the result is an error. */
 	isError?: boolean;
+	/** On `user` messages: the images the person attached, by reference (files in the chats folder's attachments). */
+	attachments?: ImageRef[];
 	/** ISO 8601 timestamp. */
 	createdAt: string;
 	/** The answer was stopped by the person; `content` is the partial answer. */
@@ -223,6 +255,8 @@ export interface ChatSettings {
 	systemPrompt: string;
 	/** Rounds of tool calls one turn may make before the model must answer with what it has (default 8). */
 	maxToolRounds?: number;
+	/** How an image is priced in tokens for this provider (default: the larger of "tiles" and "area"). */
+	imageTokens?: ImageTokenRule;
 }
 
 export const DEFAULT_CHAT_SETTINGS: ChatSettings = {

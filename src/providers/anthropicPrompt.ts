@@ -10,6 +10,7 @@ export const CONTINUATION_PROMPT = "(The conversation so far continues below.)";
 
 export type AnthropicBlock =
 	| { type: "text"; text: string }
+	| { type: "image"; source: { type: "base64"; media_type: string; data: string } }
 	| { type: "tool_use"; id: string; name: string; input: Record<string, unknown> }
 	| { type: "tool_result"; tool_use_id: string; content?: string; is_error?: true };
 
@@ -46,6 +47,12 @@ function turnOf(m: PromptMessage): AnthropicTurn | undefined {
 	if (m.role === "assistant" && m.toolCalls !== undefined && m.toolCalls.length > 0) {
 		const out: AnthropicBlock[] = m.content.trim() === "" ? [] : [{ type: "text", text: m.content }];
 		for (const c of m.toolCalls) out.push({ type: "tool_use", id: anthropicToolId(c.id), name: c.name, input: c.arguments });
+		return { role, content: out };
+	}
+	// Images go first, then the text: Anthropic's advice for image questions.
+	if (role === "user" && m.images !== undefined && m.images.length > 0) {
+		const out: AnthropicBlock[] = m.images.map((i) => ({ type: "image", source: { type: "base64", media_type: i.mediaType, data: i.data } }));
+		if (m.content.trim() !== "") out.push({ type: "text", text: m.content });
 		return { role, content: out };
 	}
 	return m.content.trim() === "" ? undefined : { role, content: m.content };

@@ -19,6 +19,8 @@ function ollamaMessage(m: PromptMessage): Record<string, unknown> {
 	if (m.toolCalls !== undefined && m.toolCalls.length > 0) {
 		return { role: m.role, content: m.content, tool_calls: m.toolCalls.map((c) => ({ id: c.id, function: { name: c.name, arguments: c.arguments } })) };
 	}
+	// Ollama takes a message's images as bare base64 strings beside its text.
+	if (m.images !== undefined && m.images.length > 0) return { role: m.role, content: m.content, images: m.images.map((i) => i.data) };
 	return { role: m.role, content: m.content };
 }
 

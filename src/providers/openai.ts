@@ -20,6 +20,12 @@ function openaiMessage(m: PromptMessage): Record<string, unknown> {
 			tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: JSON.stringify(c.arguments) } })),
 		};
 	}
+	// Images make the content a list of parts: the text, then each image as a data URL.
+	if (m.images !== undefined && m.images.length > 0) {
+		const parts: Record<string, unknown>[] = m.content === "" ? [] : [{ type: "text", text: m.content }];
+		for (const image of m.images) parts.push({ type: "image_url", image_url: { url: `data:${image.mediaType};base64,${image.data}` } });
+		return { role: m.role, content: parts };
+	}
 	return { role: m.role, content: m.content };
 }
 

@@ -43,7 +43,8 @@ export function flattenToolMessages(messages: readonly PromptMessage[]): PromptM
 			const calls = m.toolCalls.map(callText).join("\n");
 			return { role: "assistant", content: m.content.trim() === "" ? calls : `${m.content}\n\n${calls}` };
 		}
-		return { role: m.role, content: m.content };
+		// Images stay with their message: only tool fields are flattened.
+		return m.images !== undefined && m.images.length > 0 ? { role: m.role, content: m.content, images: m.images } : { role: m.role, content: m.content };
 	});
 }
 

@@ -12,8 +12,9 @@ export type SendKey = (typeof SEND_KEYS)[number];
 /** The version written by this code; migrateSettings brings older data up to it. */
 export const SETTINGS_VERSION = 2;
 
-// The tool rounds are not a saved setting yet (the engine's default holds until the panel offers tools).
-export interface DiscoverSettings extends Omit<ChatSettings, "maxToolRounds"> {
+// The tool rounds are not a saved setting yet (the engine's default holds until the panel offers tools);
+// the image rule is derived from the provider (wiring), not saved.
+export interface DiscoverSettings extends Omit<ChatSettings, "maxToolRounds" | "imageTokens"> {
 	provider: ProviderName;
 	/** The server's address; for OpenAI-compatible servers it includes `/v1`. */
 	baseUrl: string;
