@@ -7,8 +7,11 @@ export type {
 	ContextSourceKind,
 	GenerateRequest,
 	GenerateResult,
+	ImageRef,
+	ImageTokenRule,
 	LLMAdapter,
 	LLMErrorKind,
+	PromptImage,
 	PromptMessage,
 	Role,
 	SentPassage,
@@ -21,7 +24,11 @@ export type {
 	ToolSpec,
 	Usage,
 } from "./core/types";
-export { LLMError } from "./providers/errors";
+export { LLMError, isImagesUnsupported } from "./providers/errors";
+// Images: what they cost per provider, the size they are sent at, and how a send reads them.
+export { imageTokens, openaiImageTokens, anthropicImageTokens, openaiTiles, downscaleTarget, DEFAULT_OLLAMA_IMAGE_TOKENS, MAX_LONG_SIDE, MAX_PIXELS } from "./core/imageSize";
+export type { Size } from "./core/imageSize";
+export type { ImageReader } from "./chat/turnImages";
 export type { FileStore } from "./sessions/store";
 export { MemoryFileStore } from "./sessions/memoryStore";
 export { estimateTokens, safeBudget, ESTIMATOR_WORST_RATIO } from "./chat/tokens";

@@ -4,7 +4,7 @@ import { DEFAULT_CHAT_SETTINGS, type ChatSettings, type ImageTokenRule } from ".
 function normalizeImageRule(rule: unknown): ImageTokenRule | undefined {
 	if (rule === "tiles" || rule === "area") return rule;
 	if (typeof rule === "object" && rule !== null && "perImage" in rule) {
-		const n = (rule as { perImage: unknown }).perImage;
+		const n = rule.perImage;
 		if (typeof n === "number" && Number.isFinite(n) && n >= 1) return { perImage: Math.min(100_000, Math.floor(n)) };
 	}
 	return undefined;

@@ -23,7 +23,7 @@ export function messageImageTokens(m: Pick<PromptMessage, "attachments" | "image
 	let total = 0;
 	for (const image of m.attachments ?? []) total += imageTokens(image, estimate.imageRule);
 	// Inline images that stand for attachments are already counted by them.
-	if (m.attachments === undefined || m.attachments.length === 0) for (const _ of m.images ?? []) total += imageTokens(INLINE_IMAGE_SIZE, estimate.imageRule);
+	if (m.attachments === undefined || m.attachments.length === 0) total += (m.images?.length ?? 0) * imageTokens(INLINE_IMAGE_SIZE, estimate.imageRule);
 	return total;
 }
 

@@ -45,11 +45,12 @@ export function rethrowAsStopped(signal: AbortSignal): (err: unknown) => never {
  * Refuses, before anything is saved, a turn that can never be sent, naming what is too big: the
  * system prompt, or the message (and the system prompt when it takes most of the room).
  */
-export function checkTurnFits(systemPrompt: string, text: string, promptBudget: number, estimate: EstimateFn): void {
-	if (fixedCost(systemPrompt, undefined, text, estimate) <= promptBudget) return;
+export function checkTurnFits(systemPrompt: string, text: string, promptBudget: number, estimate: EstimateFn, imageTokens = 0): void {
+	if (fixedCost(systemPrompt, undefined, text, estimate) + imageTokens <= promptBudget) return;
 	const frame = fixedCost(systemPrompt, undefined, "", estimate);
 	const system = estimate(systemPrompt);
 	if (frame >= promptBudget) throw ChatError.systemPromptTooLong(text, system, promptBudget);
 	const room = promptBudget - frame;
-	throw ChatError.tooLong(text, estimate(text), room, system > promptBudget / 2 ? system : undefined);
+	// The message's images are part of its size (attaching fewer or smaller ones is the fix then).
+	throw ChatError.tooLong(text, estimate(text) + imageTokens, room, system > promptBudget / 2 ? system : undefined);
 }

@@ -25,8 +25,8 @@ export function downscaleTarget(size: Size, maxLongSide = MAX_LONG_SIDE, maxPixe
 	const long = Math.max(size.width, size.height);
 	const scale = Math.min(1, maxLongSide / long, Math.sqrt(maxPixels / (size.width * size.height)));
 	if (scale >= 1) return { width: Math.round(size.width), height: Math.round(size.height) };
-	// Floor, so rounding never takes the result back over either limit.
-	return { width: Math.max(1, Math.floor(size.width * scale)), height: Math.max(1, Math.floor(size.height * scale)) };
+	// Floor, so rounding never takes the result back over either limit (the nudge keeps 6000 × 1568/6000 at 1568, not 1567.999…).
+	return { width: Math.max(1, Math.floor(size.width * scale + 1e-9)), height: Math.max(1, Math.floor(size.height * scale + 1e-9)) };
 }
 
 /**

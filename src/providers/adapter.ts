@@ -30,7 +30,9 @@ export class HttpAdapter implements ProviderAdapter {
 			if (this.model.trim() === "") throw new LLMError("bad_request", "No model is chosen yet. Choose one in settings.", { provider: this.provider });
 			const call = this.dialect.chatCall(req);
 			// A refusal of a request that offered tools may be about them (`toolsUnsupported`).
-			const ctx: RequestContext = offeredTools(req.tools) ? { ...this.ctx, sentTools: true } : this.ctx;
+			let ctx: RequestContext = offeredTools(req.tools) ? { ...this.ctx, sentTools: true } : this.ctx;
+			// …and one of a request with images may be about them (`imagesUnsupported`).
+			if (req.messages.some((m) => m.images !== undefined && m.images.length > 0)) ctx = { ...ctx, sentImages: true };
 			const decoder = this.dialect.decoder(ctx, req, answerCharLimit(req.maxTokens));
 			await streamRequest(ctx, {
 				url: call.url,

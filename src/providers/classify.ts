@@ -46,6 +46,34 @@ const TOOLS_UNSUPPORTED_PATTERNS: readonly RegExp[] = [
 	/tool_use_not_supported/i, // error code of some gateways
 ];
 
+/**
+ * Each server's wording for "this model cannot read images". Only read when the request carried
+ * images: the same words otherwise mean something else.
+ */
+const IMAGES_UNSUPPORTED_PATTERNS: readonly RegExp[] = [
+	/does(?: not|n't) support (?:images?|image input|vision)\b/i, // Ollama ("… does not support images"), LM Studio ("Model does not support images")
+	/missing data required for image input/i, // Ollama, a model without a vision projector
+	/image_url is only supported by certain models/i, // OpenAI: "Invalid content type. image_url is only supported by certain models."
+	/image input is not supported/i, // llama.cpp server without --mmproj
+	/is not a multimodal model/i, // vLLM
+	/at most 0 image\(s\) may be provided/i, // vLLM, a text-only model
+	/no endpoints found that support image input/i, // OpenRouter (HTTP 404)
+	/\bimages? (?:input |content )?(?:is|are) not supported/i, // gateways: "Image input is not supported for this model"
+	/\b(?:vision|multimodal) is not supported/i,
+];
+
+export function isImagesUnsupportedText(text: string): boolean {
+	return IMAGES_UNSUPPORTED_PATTERNS.some((re) => re.test(text));
+}
+
+function imagesUnsupportedError(ctx: ErrorContext, message: string, status?: number): LLMError {
+	return new LLMError("bad_request", `This model can't read images: "${ctx.model}" (${PROVIDER_LABELS[ctx.provider]} said: ${message}). Choose a model with vision, or send the message without the image; the image stays attached.`, {
+		status,
+		provider: ctx.provider,
+		imagesUnsupported: true,
+	});
+}
+
 export function isToolsUnsupportedText(text: string): boolean {
 	return TOOLS_UNSUPPORTED_PATTERNS.some((re) => re.test(text));
 }
@@ -117,6 +145,8 @@ export interface ErrorContext {
 	sendsNoOrigin?: boolean;
 	/** The request offered tools: a refusal may be about them (`toolsUnsupported`). */
 	sentTools?: boolean;
+	/** The request carried images: a refusal may be about them (`imagesUnsupported`). */
+	sentImages?: boolean;
 }
 
 const ORIGIN_FIX = 'OLLAMA_ORIGINS="app://obsidian.md*,capacitor://localhost" ollama serve';
@@ -161,6 +191,9 @@ export function classifyHttpError(ctx: ErrorContext, status: number, bodyText: s
 			return toolsUnsupportedError(ctx, message ?? `HTTP ${status}`, status);
 		}
 	}
+	if (ctx.sentImages && status >= 400 && status !== 401 && status !== 403 && status !== 429 && isImagesUnsupportedText(`${type} ${said ?? bodyText}`)) {
+		return imagesUnsupportedError(ctx, message ?? `HTTP ${status}`, status);
+	}
 	if (status === 401 || status === 403) {
 		// Ollama refuses an origin it does not allow with a bare 403.
 		if (ctx.provider === "ollama" && status === 403 && !message && !ctx.sendsNoOrigin) return new LLMError("auth", originRefusedMessage(ctx.origin), opts);
@@ -194,6 +227,7 @@ export function classifyStreamError(ctx: ErrorContext, body: unknown): LLMError 
 	const message = said === undefined ? "The server reported an error without a message." : conciseServerText(said);
 	const type = providerErrorType(body);
 	if (ctx.sentTools && isToolsUnsupportedText(`${type} ${said ?? ""}`)) return toolsUnsupportedError(ctx, message);
+	if (ctx.sentImages && isImagesUnsupportedText(`${type} ${said ?? ""}`)) return imagesUnsupportedError(ctx, message);
 	const kind = kindFromType(type, said ?? message) ?? "server";
 	if (kind === "not_found") return new LLMError(kind, modelMissingMessage(ctx, message), { provider: ctx.provider });
 	if (kind === "context_overflow") return new LLMError(kind, message, { provider: ctx.provider, overflow: parseOverflowReport(said ?? message, body) });

@@ -15,6 +15,8 @@ export interface LLMErrorOptions {
 	partialText?: string;
 	/** For `bad_request`: the model cannot use tools; ask again without them. */
 	toolsUnsupported?: boolean;
+	/** For `bad_request`: the model cannot read images; the person should choose another model (or send without them). */
+	imagesUnsupported?: boolean;
 }
 
 /** The one error type adapters throw. `message` is the provider's own words, never an API key. */
@@ -27,6 +29,8 @@ export class LLMError extends Error {
 	readonly overflow?: OverflowReport;
 	/** `bad_request` only: the request offered tools and the model (or its server) cannot use them. */
 	readonly toolsUnsupported?: boolean;
+	/** `bad_request` only: the request carried images and the model (or its server) cannot read them. */
+	readonly imagesUnsupported?: boolean;
 
 	constructor(kind: LLMErrorKind, message: string, options: LLMErrorOptions = {}) {
 		super(message);
@@ -38,6 +42,7 @@ export class LLMError extends Error {
 		if (options.partialText !== undefined) this.partialText = options.partialText;
 		if (options.overflow !== undefined) this.overflow = options.overflow;
 		if (options.toolsUnsupported === true) this.toolsUnsupported = true;
+		if (options.imagesUnsupported === true) this.imagesUnsupported = true;
 		if (options.cause !== undefined) (this as { cause?: unknown }).cause = options.cause;
 	}
 }
@@ -59,4 +64,9 @@ export function partialAnswer(err: unknown): string | undefined {
 /** The model cannot use tools (duck-typed like `errorKind`): answer without them. */
 export function isToolsUnsupported(err: unknown): boolean {
 	return typeof err === "object" && err !== null && "toolsUnsupported" in err && err.toolsUnsupported === true && errorKind(err) === "bad_request";
+}
+
+/** The model cannot read images (duck-typed like `errorKind`): the images stay attached for another model. */
+export function isImagesUnsupported(err: unknown): boolean {
+	return typeof err === "object" && err !== null && "imagesUnsupported" in err && err.imagesUnsupported === true && errorKind(err) === "bad_request";
 }

@@ -69,6 +69,7 @@ export function scrubError(err: unknown, ctx: { apiKey?: string; provider: strin
 			partialText,
 			overflow: err.overflow,
 			toolsUnsupported: err.toolsUnsupported,
+			imagesUnsupported: err.imagesUnsupported,
 		});
 	}
 	return new LLMError("protocol", redactSecret(`Unexpected failure: ${describeCause(err)}`, ctx.apiKey), { provider: ctx.provider });

@@ -39,6 +39,11 @@ export function yamlString(value: string): string {
 	return JSON.stringify(value).replace(/[\u007f-\u009f\ufeff\ufffe\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
+/** An Obsidian embed for a vault path; characters that would end the link are left out. */
+export function imageEmbed(path: string): string {
+	return `![[${path.replace(/[[\]|#^\r\n]/g, "")}]]`;
+}
+
 /** A heading's text: a trailing `#` would be read as the heading's closing sequence. */
 function headingText(title: string): string {
 	return title.replace(/#$/, "\\#");
@@ -70,6 +75,8 @@ export function sessionToMarkdown(session: Session, opts: MarkdownExportOptions 
 		if (opts.includeThinking === true && message.role === "assistant") lines.push(...thinkingCallout(message));
 		const body = message.content.trim();
 		if (body !== "") lines.push(body);
+		// Attached images are vault files: embedded, so the note shows them (never a remote URL).
+		for (const image of message.attachments ?? []) lines.push("", imageEmbed(image.path));
 		for (const call of message.toolCalls ?? []) lines.push("", `*Called ${call.name.replace(/[*`\\]/g, "")}*`);
 		if (message.cancelled === true) lines.push("", "*(Stopped.)*");
 		if (message.interrupted === true) lines.push("", "*(Interrupted: the app closed while this answer was written.)*");

@@ -80,6 +80,11 @@ function isToolCall(value: unknown): boolean {
 	return isObject(value) && typeof value.id === "string" && typeof value.name === "string" && isObject(value.arguments) && optional(value.invalidArguments, "string");
 }
 
+function isImageRef(value: unknown): boolean {
+	if (!isObject(value) || typeof value.path !== "string" || value.path === "" || typeof value.mediaType !== "string") return false;
+	return [value.width, value.height, value.bytes].every((n) => typeof n === "number" && Number.isFinite(n) && n >= 0);
+}
+
 export function encodeRecord(record: SessionRecord): string {
 	// JSON.stringify escapes "\n" inside strings, so a record is always exactly one line.
 	return JSON.stringify(record) + "\n";
@@ -117,6 +122,12 @@ export function asChatMessage(value: unknown): ChatMessage | undefined {
 		const calls = Array.isArray(value.toolCalls) ? (value.toolCalls as unknown[]).filter(isToolCall) : [];
 		if (calls.length > 0) message.toolCalls = calls as ChatMessage["toolCalls"];
 		else delete message.toolCalls;
+	}
+	// Image references likewise: a damaged one is dropped, never the message.
+	if (value.attachments !== undefined) {
+		const refs = Array.isArray(value.attachments) ? (value.attachments as unknown[]).filter(isImageRef) : [];
+		if (refs.length > 0) message.attachments = refs as ChatMessage["attachments"];
+		else delete message.attachments;
 	}
 	if (!optional(value.toolCallId, "string")) delete message.toolCallId;
 	if (!optional(value.name, "string")) delete message.name;

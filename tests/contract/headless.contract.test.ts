@@ -2,7 +2,7 @@
 // signatures may grow, never break.
 // Scripts, benchmarks and acceptance tests outside this repo import exactly these names: this file
 // fails to typecheck (npm test runs tsc over tests/) or to run when one of them breaks.
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -98,6 +98,14 @@ type ContractFitter = (source: { id: string; name: string; text: string }, budge
 };
 const checkFitter: headless.SourceFitter = null as unknown as ContractFitter;
 void [checkSource, checkFit, checkSourcesSend, checkSourcesMessage, checkPreviewFits, checkFitter];
+// Images: inline base64 on the wire, references in sessions, read by the host's reader for a send.
+const checkPromptImages: { images?: { mediaType: string; data: string }[] } = null as unknown as PromptMessage;
+const checkImageRefs: { attachments?: { path: string; mediaType: string; width: number; height: number; bytes: number }[] } = null as unknown as ChatMessage;
+const checkImageSend: (text: string, opts?: { images?: headless.ImageRef[] }) => Promise<ChatMessage> = null as unknown as ChatService["sendMessage"];
+type ImageServiceCtor = new (opts: { adapter: LLMAdapter; sessions: SessionManager; readImage?: (path: string) => Promise<Uint8Array> }) => ContractChatService;
+const checkImageCtor: ImageServiceCtor = ChatService;
+const checkImageTokens: (image: { width: number; height: number }, rule?: "tiles" | "area" | { perImage: number }) => number = headless.imageTokens;
+void [checkPromptImages, checkImageRefs, checkImageSend, checkImageCtor, checkImageTokens];
 
 // Branches: regenerate, edit, continue, delete a turn, alternatives and branch switches.
 type ContractBranching = {
@@ -239,6 +247,34 @@ describe("the headless contract", () => {
 			expect(seen[0]?.[0]?.content).toContain("The plan is to ship in May.");
 			const loaded = await new ChatService({ adapter, sessions: new SessionManager(new NodeFileStore(dir)) }).loadSession(chat.sessionId ?? "");
 			expect(loaded.messages[1]?.sources).toEqual(answer.sources);
+		} finally {
+			await rm(dir, { recursive: true, force: true });
+		}
+	});
+
+	it("an image attached by reference is read from disk for the send and stays a reference on disk", async () => {
+		const dir = await mkdtemp(join(tmpdir(), "discover-images-"));
+		try {
+			const store = new NodeFileStore(dir);
+			await store.mkdir("attachments");
+			const bytes = new Uint8Array([255, 216, 255, 224, 0, 16]);
+			await store.writeBytes("attachments/photo.jpg", bytes);
+			const sent: PromptMessage[][] = [];
+			const adapter: LLMAdapter = {
+				generate: (req) => {
+					sent.push(req.messages);
+					return Promise.resolve({ text: "A photo." });
+				},
+			};
+			const chat = new ChatService({ adapter, sessions: new SessionManager(store), readImage: (path) => store.readBytes(path) });
+			const image: headless.ImageRef = { path: "attachments/photo.jpg", mediaType: "image/jpeg", width: 4, height: 3, bytes: bytes.length };
+			await chat.sendMessage("What is it?", { images: [image] });
+			const user = sent[0]?.find((m) => m.role === "user");
+			expect(user?.images).toEqual([{ mediaType: "image/jpeg", data: "/9j/4AAQ" }]);
+			const files = (await readdir(dir, { recursive: true })).filter((f) => f.endsWith(".jsonl"));
+			const jsonl = (await Promise.all(files.map((f) => readFile(join(dir, f), "utf8")))).join("");
+			expect(jsonl).toContain("attachments/photo.jpg");
+			expect(jsonl).not.toContain("/9j/4AAQ");
 		} finally {
 			await rm(dir, { recursive: true, force: true });
 		}

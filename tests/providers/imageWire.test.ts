@@ -89,3 +89,37 @@ describe("images in each dialect's request body", () => {
 		expect(JSON.stringify(body)).not.toContain("attachments/a.png");
 	});
 });
+
+describe("a model that cannot read images", () => {
+	const refusals: [ProviderName, number, string][] = [
+		["ollama", 400, JSON.stringify({ error: "registry.ollama.ai/library/llama3.2:latest does not support images" })],
+		["ollama", 500, JSON.stringify({ error: "this model is missing data required for image input" })],
+		["openai", 400, JSON.stringify({ error: { message: "Invalid content type. image_url is only supported by certain models.", type: "invalid_request_error", param: "messages.[1].content.[1].type", code: null } })],
+		["openai", 400, JSON.stringify({ error: { message: "image input is not supported - hint: if this is unexpected, you may need to provide the mmproj", type: "invalid_request_error" } })],
+		["openai", 404, JSON.stringify({ error: { message: "No endpoints found that support image input", code: 404 } })],
+		["anthropic", 400, JSON.stringify({ type: "error", error: { type: "invalid_request_error", message: "Image input is not supported for this model." } })],
+	];
+
+	for (const [provider, status, body] of refusals) {
+		it(`${provider} ${status}: a bad_request marked imagesUnsupported, saying so plainly`, async () => {
+			const transport = memoryTransport({ status, headers: { "content-type": "application/json" }, chunks: [encoder.encode(body)] });
+			const adapter = createAdapter({ provider, baseUrl: "http://127.0.0.1:9", model: "text-only", transport });
+			const err: unknown = await adapter.generate({ purpose: "chat", messages: withImages, maxTokens: 64, contextWindow: 4096 }).then(
+				() => undefined,
+				(e: unknown) => e,
+			);
+			expect(err).toMatchObject({ kind: "bad_request", imagesUnsupported: true });
+			expect((err as Error).message).toMatch(/^This model can't read images/);
+		});
+	}
+
+	it("the same words without images sent are not about images", async () => {
+		const body = JSON.stringify({ error: "registry.ollama.ai/library/llama3.2:latest does not support images" });
+		const transport = memoryTransport({ status: 400, headers: { "content-type": "application/json" }, chunks: [encoder.encode(body)] });
+		const err: unknown = await createAdapter({ provider: "ollama", baseUrl: "http://127.0.0.1:9", model: "m", transport })
+			.generate({ purpose: "chat", messages: [{ role: "user", content: "Hi" }], maxTokens: 64, contextWindow: 4096 })
+			.then(() => undefined, (e: unknown) => e);
+		expect(err).toMatchObject({ kind: "bad_request" });
+		expect((err as { imagesUnsupported?: boolean }).imagesUnsupported).toBeUndefined();
+	});
+});
