@@ -79,6 +79,7 @@ const FIELD_TYPES: { [K in keyof DiscoverSettings]-?: FieldCheck } = {
 	sessionsFolder: isString,
 	exportFolder: isString,
 	includeThinkingInExports: (v) => typeof v === "boolean",
+	ollamaImageTokens: isNumber,
 	vaultIndex: (v) => typeof v === "boolean",
 	indexExcludedFolders: (v) => Array.isArray(v) && v.every((f) => typeof f === "string"),
 	toolsReadAllowed: (v) => typeof v === "boolean",

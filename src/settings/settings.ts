@@ -1,6 +1,7 @@
 // Discover's saved settings: their type, defaults and validation. Engine-safe: never imports
 // 'obsidian' (scripts and tests use it headless). Migration of saved data: settingsMigration.ts.
 import { DEFAULT_CHAT_SETTINGS, type ChatSettings } from "../core/types";
+import { DEFAULT_OLLAMA_IMAGE_TOKENS } from "../core/imageSize";
 import { DEFAULT_BASE_URLS, PROVIDERS, type ProviderName } from "../providers/types";
 import type { AlwaysRule } from "../tools/permissions";
 import { t, type PlainKey } from "../i18n";
@@ -30,6 +31,8 @@ export interface DiscoverSettings extends Omit<ChatSettings, "maxToolRounds" | "
 	exportFolder: string;
 	/** Exported notes show each answer's thinking (folded). Off: thinking is the model's scratch work. */
 	includeThinkingInExports: boolean;
+	/** Tokens one image takes in an Ollama model's context (OpenAI and Anthropic price images by their own rules). */
+	ollamaImageTokens: number;
 	/** The vault index and `@vault` (the whole feature); off: no index is built, kept or searched. */
 	vaultIndex: boolean;
 	/** Folders the vault index leaves out (the chats and export folders always are). */
@@ -56,6 +59,7 @@ export const DEFAULT_SETTINGS: DiscoverSettings = {
 	sessionsFolder: "Discover/Chats",
 	exportFolder: "Discover/Exports",
 	includeThinkingInExports: false,
+	ollamaImageTokens: DEFAULT_OLLAMA_IMAGE_TOKENS,
 	vaultIndex: true,
 	indexExcludedFolders: [],
 	toolsReadAllowed: true,
@@ -80,6 +84,7 @@ const FIELD_LABEL_KEYS: Record<keyof DiscoverSettings, PlainKey> = {
 	sessionsFolder: "field.sessionsFolder",
 	exportFolder: "field.exportFolder",
 	includeThinkingInExports: "field.includeThinkingInExports",
+	ollamaImageTokens: "field.ollamaImageTokens",
 	vaultIndex: "field.vaultIndex",
 	indexExcludedFolders: "field.indexExcludedFolders",
 	toolsReadAllowed: "field.toolsReadAllowed",
@@ -194,6 +199,7 @@ export function validateSettings(s: DiscoverSettings): SettingsIssue[] {
 		});
 	}
 
+	push(wholeNumberIssue("ollamaImageTokens", s.ollamaImageTokens, 1, 100_000, true));
 	const keepIssue = wholeNumberIssue("recentMessagesToKeep", s.recentMessagesToKeep, LIMITS.recentMessagesToKeep.min, LIMITS.recentMessagesToKeep.max, false);
 	push(keepIssue);
 	const minIssue = wholeNumberIssue("minRecentMessagesToKeep", s.minRecentMessagesToKeep, LIMITS.minRecentMessagesToKeep.min, undefined, false);

@@ -2,6 +2,8 @@
 // none of this runs during the plugin's onload.
 import { ChatService } from "../chat/ChatService";
 import type { ChatSettings } from "../core/types";
+import type { DiscoverSettings } from "../settings/settings";
+import { imageRuleFor } from "../providers/imageRule";
 import type { ProviderAdapter } from "../providers/types";
 import { ObsidianFileStore } from "./obsidianStore";
 import { SessionManager } from "../sessions/SessionManager";
@@ -15,13 +17,14 @@ import type { ChatEvent } from "../ui/ports";
 import type { PanelHooks } from "../ui/toolsPort";
 import { createPanelTools } from "./chatTools";
 
-function chatSettingsOf(s: ChatSettings): ChatSettings {
+function chatSettingsOf(s: DiscoverSettings): ChatSettings {
 	return {
 		maxPromptTokens: s.maxPromptTokens,
 		reservedResponseTokens: s.reservedResponseTokens,
 		recentMessagesToKeep: s.recentMessagesToKeep,
 		minRecentMessagesToKeep: s.minRecentMessagesToKeep,
 		systemPrompt: s.systemPrompt,
+		imageTokens: imageRuleFor(s.provider, s.ollamaImageTokens),
 	};
 }
 
@@ -66,6 +69,8 @@ export async function createChatRuntime(host: DiscoverHost, onEvent: (e: ChatEve
 		onEvent,
 		tools: tools.tools,
 		approve: tools.approve,
+		// Attached images are vault files (the chats folder's attachments), read for each send.
+		readImage: async (path) => new Uint8Array(await host.app.vault.adapter.readBinary(normalizePath(path))),
 	});
 	const manifest = host.manifest;
 	const dir = manifest ? normalizePath(manifest.dir ?? `${host.app.vault.configDir}/plugins/${manifest.id}`) : undefined;

@@ -8,6 +8,7 @@ import { ProviderSection, type SettingsAdapterFactory } from "./settingsProvider
 import { ToolsSection } from "./settingsTools";
 import { t } from "../../i18n";
 import { vaultSearchSection } from "./settingsVaultSearch";
+import { imageSettings } from "./settingsImages";
 
 /** The real adapter, loaded when the tab first needs it so the plugin's onload stays small. */
 
@@ -144,6 +145,7 @@ export class DiscoverSettingTab extends PluginSettingTab {
 					await this.host.saveSettings();
 				}),
 			);
+		imageSettings(containerEl, this.host);
 		vaultSearchSection(containerEl, this.host);
 	}
 
