@@ -23,6 +23,7 @@ const MODULES: readonly BenchModule[] = [
 	{ file: "retrieval.ts", exportName: "runRetrievalBench", title: "Context: retrieval quality" },
 	{ file: "tools.ts", exportName: "runToolsBench", title: "Vault tools" },
 	{ file: "windowUse.ts", exportName: "runWindowUseBench", title: "Window use against the server's count" },
+	{ file: "imageDownscale.ts", exportName: "runImageDownscaleBench", title: "Images: downscaling a 12-megapixel photo (Chromium)" },
 ];
 
 async function runOne(mod: BenchModule): Promise<{ text: string; ok: boolean }> {

@@ -2,6 +2,7 @@ import { setIcon } from "obsidian";
 import type { SendKey } from "../../settings/settings";
 import { matchSlashCommands, type SlashCommand } from "./slashCommands";
 import { t } from "../../i18n";
+import { ComposerImages, type ComposerImagesHandlers } from "./ComposerImages";
 
 export interface ComposerHandlers {
 	onSend: (text: string) => void;
@@ -12,6 +13,8 @@ export interface ComposerHandlers {
 	onFocus?: () => void;
 	/** The "Send with" setting, read at each key press so a change applies at once. */
 	sendKey?: () => SendKey;
+	/** Attaching images (button, paste, drop); without it the composer takes text only. */
+	images?: ComposerImagesHandlers;
 }
 
 const MAX_ROWS = 10;
@@ -36,6 +39,8 @@ export class Composer {
 	interceptKey: ((e: KeyboardEvent) => boolean) | undefined;
 	/** The text or the caret moved (the sources suggester follows the mention under the caret). */
 	onCaret: (() => void) | undefined;
+	/** The images waiting to be sent with the message, when attaching is on. */
+	readonly images: ComposerImages | undefined;
 
 	constructor(parentEl: HTMLElement, private readonly handlers: ComposerHandlers) {
 		this.el = parentEl.createDiv({ cls: "discover-chat-composer" });
@@ -48,6 +53,7 @@ export class Composer {
 		});
 		this.buttonEl = row.createEl("button", { cls: ["discover-chat-send", "mod-cta"], attr: { type: "button" } });
 		this.buttonEl.addEventListener("click", () => this.onButton());
+		this.images = handlers.images ? new ComposerImages(this.el, row, this.inputEl, handlers.images) : undefined;
 		this.inputEl.addEventListener("keydown", (e) => this.onKeyDown(e));
 		this.inputEl.addEventListener("input", () => this.onInput());
 		this.inputEl.addEventListener("click", () => this.onCaret?.());

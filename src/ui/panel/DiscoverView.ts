@@ -33,6 +33,8 @@ import { showPermissionPrompt } from "./PermissionPrompt";
 import type { ShowPermissionPrompt } from "./tools/ToolCards";
 import { ToolsSwitch } from "./tools/ToolsSwitch";
 import { t } from "../../i18n";
+import { attachImageFile } from "../images/attachFile";
+import { attachmentSrc, discardAttachment } from "../images/attachmentStore";
 
 export interface DiscoverViewOptions {
 	/** Frame timing for streaming renders (tests drive frames by hand). */
@@ -144,7 +146,7 @@ export class DiscoverView extends ItemView {
 		this.context.added = this.sources;
 		this.sources.acceptDrops(this, root);
 		this.composer = new Composer(root, {
-			onSend: (text) => void this.turns.send(typedTurn(text)),
+			onSend: (text) => void this.turns.send(typedTurn(text, this.composer.images?.take())),
 			onStop: () => this.turns.stop(),
 			onCommand: (command) => void this.runCommand(command),
 			onInput: (text) => {
@@ -153,6 +155,12 @@ export class DiscoverView extends ItemView {
 			},
 			onFocus: () => this.context.refresh(),
 			sendKey: () => this.host.settings.sendKey,
+			images: {
+				attach: (file) => attachImageFile(this.app, this.host.settings.sessionsFolder, file),
+				discard: (ref) => void discardAttachment(this.app, ref).catch(() => undefined),
+				src: (ref) => attachmentSrc(this.app, ref),
+				onError: (message) => new Notice(message),
+			},
 		});
 		const suggest = new SourceSuggest(this.composer.el, this.composer.inputEl, this.app, {
 			vault: () => this.host.vaultSearch?.enabled === true,

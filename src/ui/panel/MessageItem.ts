@@ -7,6 +7,8 @@ import { SourcesLine } from "./sources/SourcesLine";
 import { renderUntrustedMarkdown } from "../safeMarkdown";
 import { t } from "../../i18n";
 import { renderAndSwap } from "../renderSwap";
+import { renderMessageImages } from "../images/messageImages";
+import { attachmentSrc } from "../images/attachmentStore";
 
 interface StreamBlock {
 	text: string;
@@ -39,6 +41,7 @@ export class MessageItem {
 	readonly el: HTMLElement;
 	private readonly bodyEl: HTMLElement;
 	private readonly metaEl: HTMLElement;
+	private imagesEl: HTMLElement | undefined;
 	private component: Component | undefined;
 	private renderSeq = 0;
 	private renderedText: string | undefined;
@@ -92,7 +95,19 @@ export class MessageItem {
 		this.setInterrupted(message.interrupted === true);
 		this.el.toggleClass("discover-chat-message-failed", message.error !== undefined);
 		this.showSources(message);
+		this.showImages(message);
 		this.render();
+	}
+
+	/** The images the person sent, from their vault files, above the text. */
+	private showImages(message: ChatMessage): void {
+		const images = message.role === "user" ? (message.attachments ?? []) : [];
+		if (images.length === 0 && !this.imagesEl) return;
+		if (!this.imagesEl) {
+			this.imagesEl = this.el.createDiv({ cls: "discover-chat-message-images" });
+			this.el.insertBefore(this.imagesEl, this.bodyEl);
+		}
+		renderMessageImages(this.imagesEl, images, (ref) => attachmentSrc(this.ctx.app, ref));
 	}
 
 	private showSources(message: ChatMessage): void {

@@ -16,6 +16,7 @@ import type { StatusLine } from "./StatusLine";
 import { showTurnFailure } from "./turnFailure";
 import { retryTurn, type Turn } from "./turns";
 import { t } from "../../i18n";
+import { isImagesUnsupported } from "../../providers/errors";
 
 /** The panel's parts a turn uses. */
 export interface TurnParts {
@@ -87,6 +88,7 @@ export class TurnFlow {
 		};
 		// Tools off for this chat, or a slash command: none are offered.
 		if (turn.tools === false || this.parts.toolsOn?.() === false) options.tools = false;
+		if (turn.images !== undefined) options.images = turn.images;
 		// Stop works from the first moment the button shows it, also while settings and note load.
 		this.stopController = controller;
 		try {
@@ -94,6 +96,7 @@ export class TurnFlow {
 			if (sync?.chatLeftBehind) {
 				// The open chat stays in the old folder: start afresh there, and let the person resend.
 				if (turn.fromInput && this.parts.composer.value === "") this.parts.composer.setValue(turn.text);
+				if (turn.fromInput && turn.images) this.parts.composer.images?.restore(turn.images);
 				await this.parts.startOver();
 				const { from, to } = sync.chatLeftBehind;
 				this.parts.list.showNote(t("panel.chatsFolderMoved", { to, from }));
@@ -105,6 +108,7 @@ export class TurnFlow {
 			if (controller.signal.aborted) {
 				// Stopped before anything went out: the question goes back into the input, unsent.
 				if (turn.fromInput && !turn.wholeNote && this.parts.composer.value === "") this.parts.composer.setValue(turn.text);
+				if (turn.fromInput && turn.images) this.parts.composer.images?.restore(turn.images);
 				return;
 			}
 			this.sendingSession = runtime.chat.sessionId;
@@ -164,8 +168,11 @@ export class TurnFlow {
 			const last = messages[messages.length - 1];
 			const recorded = last?.role === "user" && last.content === turn.text;
 			if (!recorded && turn.fromInput && !turn.wholeNote && this.parts.composer.value === "") this.parts.composer.setValue(turn.text);
+			if (!recorded && turn.fromInput && turn.images) this.parts.composer.images?.restore(turn.images);
 			return;
 		}
+		// The model cannot read images: they stay attached, to send again with another model.
+		if (isImagesUnsupported(err) && turn.images) this.parts.composer.images?.restore(turn.images);
 		showTurnFailure(
 			{ list: this.parts.list, composer: this.parts.composer, messages: this.parts.runtime()?.chat.messages ?? [], adapter: this.parts.runtime()?.adapter() },
 			{ err, text: turn.text, wholeNote: turn.wholeNote, retry: () => void this.send(retryTurn(turn)) },

@@ -1,4 +1,5 @@
 import type { SlashCommand } from "./slashCommands";
+import type { ImageRef } from "../../core/types";
 
 /** One message on its way to the model, and how it was asked for. */
 export interface Turn {
@@ -12,11 +13,15 @@ export interface Turn {
 	fromInput: boolean;
 	/** false: no tools for this turn whatever the chat's switch says (slash commands). */
 	tools?: boolean;
+	/** Images attached in the composer, already saved as files. */
+	images?: ImageRef[];
 }
 
 /** What the person typed: with the conversation and the note (or selection). */
-export function typedTurn(text: string): Turn {
-	return { text, includeHistory: true, withContext: true, wholeNote: false, fromInput: true };
+export function typedTurn(text: string, images?: ImageRef[]): Turn {
+	const turn: Turn = { text, includeHistory: true, withContext: true, wholeNote: false, fromInput: true };
+	if (images !== undefined && images.length > 0) turn.images = images;
+	return turn;
 }
 
 /** A `/` command: the whole note and deliberately no history (and no tools), so the answer is about the note alone. */
