@@ -66,16 +66,16 @@ async function inPage(args: { runs: number; worker: boolean }): Promise<PageResu
 			const now = performance.now();
 			stall = Math.max(stall, now - last);
 			last = now;
-			if (watching) setTimeout(tick, 0);
+			if (watching) window.setTimeout(tick, 0);
 		};
-		setTimeout(tick, 0);
+		window.setTimeout(tick, 0);
 		const started = performance.now();
 		const out = await api.prepareImage(jpeg, { worker: args.worker });
 		const ms = performance.now() - started;
 		watching = false;
 		stall = Math.max(stall, performance.now() - last);
 		runs.push({ ms, stallMs: stall, scaledIn: out.scaledIn, width: out.width, height: out.height, bytes: out.bytes.byteLength, mediaType: out.mediaType });
-		await new Promise((resolve) => setTimeout(resolve, 50));
+		await new Promise((resolve) => window.setTimeout(resolve, 50));
 	}
 	return { source: { width: w, height: h, bytes: jpeg.byteLength }, runs };
 }

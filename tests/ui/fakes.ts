@@ -131,7 +131,8 @@ export class FakeChat implements ChatPort {
 		if (!this.sessionId) await this.newSession();
 		this.busy = true;
 		this.sent.push({ text, opts });
-		const user = message("user", text);
+		// Like the engine: the message records its images by reference.
+		const user = message("user", text, opts.images !== undefined && opts.images.length > 0 ? { attachments: opts.images } : {});
 		this.record(user);
 		this.emit({ type: "message", message: user });
 		return new Promise<ChatMessage>((resolve, reject) => {

@@ -51,7 +51,7 @@ export function planImage(type: AcceptedType, size: Size, bytes: number): ImageP
 /** A file name for the stored attachment: the original's base name, safe for the vault, with the sent format's extension. */
 export function attachmentName(original: string, mediaType: string, now: Date): string {
 	const ext = mediaType === "image/jpeg" ? "jpg" : (mediaType.split("/")[1] ?? "png");
-	const base = original.replace(/\.[^./\\]*$/, "").replace(/[\\/:*?"<>|#^[\]]+/g, " ").trim().slice(0, 60);
+	const base = original.replace(/\.[^./\\]*$/, "").replace(/[\\/:*?"<>|#^[\]]+/g, " ").replace(/\s+/g, " ").trim().slice(0, 60);
 	const stamp = now.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
 	return `${base === "" || base === "image" ? "Pasted image" : base} ${stamp}.${ext}`;
 }
