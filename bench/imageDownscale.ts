@@ -5,6 +5,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import { cpus, loadavg } from "node:os";
 import { build } from "esbuild";
 import { chromium } from "playwright-core";
 
@@ -111,7 +112,7 @@ export async function runImageDownscaleBench(): Promise<string> {
 				`| ${first?.scaledIn ?? "?"} | ${ms.toFixed(0)} ms | ${Math.max(...result.runs.map((r) => r.ms)).toFixed(0)} ms | ${stall.toFixed(0)} ms | ${first?.width}×${first?.height} ${first?.mediaType} | ${((first?.bytes ?? 0) / 1024).toFixed(0)} KB | ${ms < TARGET_MS ? "yes" : "**no**"} |`,
 			);
 		}
-		const head = `12-megapixel photo: ${source?.width}×${source?.height} JPEG, ${((source?.bytes ?? 0) / 1024 / 1024).toFixed(1)} MB; ${RUNS} runs each after a warm-up; Chromium ${browser.version()}, headless.\n\n`;
+		const head = `12-megapixel photo: ${source?.width}×${source?.height} JPEG, ${((source?.bytes ?? 0) / 1024 / 1024).toFixed(1)} MB; ${RUNS} runs each after a warm-up; Chromium ${browser.version()}, headless; ${cpus().length} CPUs, load average ${loadavg()[0]?.toFixed(1)} when it ran.\n\n`;
 		return `${head}| where | median | slowest | longest main-thread stall | sent as | bytes | under ${TARGET_MS} ms |\n|---|---|---|---|---|---|---|\n${rows.join("\n")}`;
 	} finally {
 		await browser.close();
