@@ -4,8 +4,11 @@
 import type { ImageRef, PromptImage, PromptMessage } from "../core/types";
 import { messageImageTokens, promptMessageCost, type EstimateFn } from "./promptCost";
 
-/** Reads an image file's bytes through the store the host gave the engine (the vault, or node:fs). */
-export type ImageReader = (path: string) => Promise<Uint8Array>;
+/**
+ * Reads an image file's bytes through the store the host gave the engine (the vault, or node:fs).
+ * It may return other bytes to send, with their type (an image it scaled down as it read it).
+ */
+export type ImageReader = (path: string) => Promise<Uint8Array | { bytes: Uint8Array; mediaType: string }>;
 
 /** Stands in, in an old message's text, for the images left out of the prompt. */
 export function droppedImagesNote(count: number): string {
@@ -94,7 +97,8 @@ export async function loadPromptImages(messages: readonly PromptMessage[], read:
 		for (const ref of m.attachments) {
 			try {
 				if (read === undefined) throw new Error("No image store was given to the chat.");
-				images.push({ mediaType: ref.mediaType, data: toBase64(await read(ref.path)) });
+				const got = await read(ref.path);
+				images.push(got instanceof Uint8Array ? { mediaType: ref.mediaType, data: toBase64(got) } : { mediaType: got.mediaType, data: toBase64(got.bytes) });
 			} catch (err) {
 				notes.push(missingImageNote(ref));
 				onMissing(ref, err);

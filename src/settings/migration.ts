@@ -80,6 +80,7 @@ const FIELD_TYPES: { [K in keyof DiscoverSettings]-?: FieldCheck } = {
 	exportFolder: isString,
 	includeThinkingInExports: (v) => typeof v === "boolean",
 	ollamaImageTokens: isNumber,
+	sendNoteImages: (v) => typeof v === "boolean",
 	vaultIndex: (v) => typeof v === "boolean",
 	indexExcludedFolders: (v) => Array.isArray(v) && v.every((f) => typeof f === "string"),
 	toolsReadAllowed: (v) => typeof v === "boolean",

@@ -33,6 +33,8 @@ export interface DiscoverSettings extends Omit<ChatSettings, "maxToolRounds" | "
 	includeThinkingInExports: boolean;
 	/** Tokens one image takes in an Ollama model's context (OpenAI and Anthropic price images by their own rules). */
 	ollamaImageTokens: number;
+	/** Images embedded in the active note or selection (`![[diagram.png]]`) go with the message. Off: they cost budget. */
+	sendNoteImages: boolean;
 	/** The vault index and `@vault` (the whole feature); off: no index is built, kept or searched. */
 	vaultIndex: boolean;
 	/** Folders the vault index leaves out (the chats and export folders always are). */
@@ -60,6 +62,7 @@ export const DEFAULT_SETTINGS: DiscoverSettings = {
 	exportFolder: "Discover/Exports",
 	includeThinkingInExports: false,
 	ollamaImageTokens: DEFAULT_OLLAMA_IMAGE_TOKENS,
+	sendNoteImages: false,
 	vaultIndex: true,
 	indexExcludedFolders: [],
 	toolsReadAllowed: true,
@@ -85,6 +88,7 @@ const FIELD_LABEL_KEYS: Record<keyof DiscoverSettings, PlainKey> = {
 	exportFolder: "field.exportFolder",
 	includeThinkingInExports: "field.includeThinkingInExports",
 	ollamaImageTokens: "field.ollamaImageTokens",
+	sendNoteImages: "field.sendNoteImages",
 	vaultIndex: "field.vaultIndex",
 	indexExcludedFolders: "field.indexExcludedFolders",
 	toolsReadAllowed: "field.toolsReadAllowed",
@@ -223,6 +227,7 @@ export function validateSettings(s: DiscoverSettings): SettingsIssue[] {
 	}
 	if (typeof s.includeActiveNote !== "boolean") push({ field: "includeActiveNote", message: t("valid.onOff") });
 	if (typeof s.includeThinkingInExports !== "boolean") push({ field: "includeThinkingInExports", message: t("valid.onOff") });
+	if (typeof s.sendNoteImages !== "boolean") push({ field: "sendNoteImages", message: t("valid.onOff") });
 	if (typeof s.loadRemoteImages !== "boolean") push({ field: "loadRemoteImages", message: t("valid.onOff") });
 	if (!(SEND_KEYS as readonly unknown[]).includes(s.sendKey)) push({ field: "sendKey", message: t("valid.sendKey") });
 	if (typeof s.toolsReadAllowed !== "boolean") push({ field: "toolsReadAllowed", message: t("valid.onOff") });

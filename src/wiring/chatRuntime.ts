@@ -4,6 +4,7 @@ import { ChatService } from "../chat/ChatService";
 import type { ChatSettings } from "../core/types";
 import type { DiscoverSettings } from "../settings/settings";
 import { imageRuleFor } from "../providers/imageRule";
+import { imageForSend } from "../ui/images/imageForSend";
 import type { ProviderAdapter } from "../providers/types";
 import { ObsidianFileStore } from "./obsidianStore";
 import { SessionManager } from "../sessions/SessionManager";
@@ -70,7 +71,8 @@ export async function createChatRuntime(host: DiscoverHost, onEvent: (e: ChatEve
 		tools: tools.tools,
 		approve: tools.approve,
 		// Attached images are vault files (the chats folder's attachments), read for each send.
-		readImage: async (path) => new Uint8Array(await host.app.vault.adapter.readBinary(normalizePath(path))),
+		// An image embedded in a note is scaled as it is read; the composer's attachments already were.
+		readImage: (path) => imageForSend(host.app, path),
 	});
 	const manifest = host.manifest;
 	const dir = manifest ? normalizePath(manifest.dir ?? `${host.app.vault.configDir}/plugins/${manifest.id}`) : undefined;

@@ -100,10 +100,14 @@ export class Vault extends Events implements O.Vault {
 	}
 
 	async create(path: string, data: string, options?: O.DataWriteOptions): Promise<TFile> {
+		return this.createWith(path, (p) => this.adapter.write(p, data, options));
+	}
+
+	private async createWith(path: string, write: (p: string) => Promise<void>): Promise<TFile> {
 		const p = normalizePath(path);
 		if (this.files.has(p) || (await this.adapter.exists(p))) throw new Error("File already exists.");
 		if (!this.getFolderByPath(parentPath(p) || "/")) throw new Error("Folder does not exist.");
-		await this.adapter.write(p, data, options);
+		await write(p);
 		const file = new TFile(this, p);
 		this.attach(file);
 		await this.refreshStat(file);
@@ -111,8 +115,9 @@ export class Vault extends Events implements O.Vault {
 		return file;
 	}
 
+	/** The bytes as given (an image is not text: decoding it would change them). */
 	createBinary(path: string, data: ArrayBuffer, options?: O.DataWriteOptions): Promise<TFile> {
-		return this.create(path, new TextDecoder().decode(data), options);
+		return this.createWith(path, (p) => this.adapter.writeBinary(p, data, options));
 	}
 
 	async createFolder(path: string): Promise<TFolder> {

@@ -16,7 +16,7 @@ afterEach(async () => {
 });
 
 /** A PNG's first bytes: enough for its format and size (800×600, within the limits: sent as is). */
-function smallPng(): Uint8Array {
+function smallPng(): Uint8Array<ArrayBuffer> {
 	const be32 = (n: number): number[] => [(n >>> 24) & 255, (n >>> 16) & 255, (n >>> 8) & 255, n & 255];
 	return new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...be32(13), 0x49, 0x48, 0x44, 0x52, ...be32(800), ...be32(600), 8, 6, 0, 0, 0]);
 }
@@ -58,5 +58,23 @@ describe("images in the panel", () => {
 		m.chat.fail(new LLMError("bad_request", "This model can't read images.", { imagesUnsupported: true }));
 		await flush();
 		expect(m.root.querySelectorAll(".discover-chat-attachment-thumb")).toHaveLength(1);
+	});
+
+	it("with the setting on, images the active note embeds go with the message, by their vault path; off, they do not", async () => {
+		const note = "# Alpha\n\nThe plan: ![[plan.png]] and ![chart](Notes/chart.png), and ![web](https://example.com/x.png).\n";
+		for (const on of [true, false]) {
+			const m = (mounted = await mountView({ files: { "Notes/Alpha.md": note }, settings: { sendNoteImages: on } }));
+			await m.app.vault.createBinary("Notes/plan.png", smallPng().buffer);
+			await m.app.vault.createBinary("Notes/chart.png", smallPng().buffer);
+			typeInto(m.input(), "Summarize the plan");
+			pressKey(m.input(), "Enter");
+			for (let i = 0; i < 5; i++) await flush();
+			const images = m.chat.sent[0]?.opts.images ?? [];
+			expect(images.map((i) => i.path)).toEqual(on ? ["Notes/plan.png", "Notes/chart.png"] : []);
+			if (on) expect(images[0]).toMatchObject({ mediaType: "image/png", width: 800, height: 600 });
+			mounted.leaf.detach();
+			await flush();
+			document.body.empty();
+		}
 	});
 });

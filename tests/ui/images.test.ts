@@ -84,7 +84,7 @@ describe("the composer's images", () => {
 		return { composerEl, inputEl, images, calls };
 	}
 
-	const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+	const settle = (): Promise<void> => new Promise((resolve) => window.setTimeout(resolve, 0));
 
 	function paste(target: HTMLElement, files: File[]): Event {
 		const event = new Event("paste", { bubbles: true, cancelable: true });
@@ -135,5 +135,13 @@ describe("the composer's images", () => {
 		images.restore(taken);
 		expect(images.images).toEqual(taken);
 		expect(composerEl.querySelectorAll("img")).toHaveLength(1);
+	});
+});
+
+describe("images a note embeds", () => {
+	it("are found as wiki and Markdown embeds of image files, once each; web addresses and other files are not", async () => {
+		const { embeddedImageLinks } = await import("../../src/ui/images/noteImages");
+		const text = "![[a.png]] ![[Folder/b.JPG|300]] ![[a.png]] ![[note]] ![[c.pdf]]\n![x](img/d%20e.webp) ![y](https://example.com/f.png) ![z](<g h.gif> \"title\")";
+		expect(embeddedImageLinks(text)).toEqual(["a.png", "Folder/b.JPG", "img/d e.webp", "g h.gif"]);
 	});
 });

@@ -17,6 +17,7 @@ import { showTurnFailure } from "./turnFailure";
 import { retryTurn, type Turn } from "./turns";
 import { t } from "../../i18n";
 import { isImagesUnsupported } from "../../providers/errors";
+import { noteImagesFor } from "../images/noteImages";
 
 /** The panel's parts a turn uses. */
 export interface TurnParts {
@@ -105,6 +106,8 @@ export class TurnFlow {
 			// A command about the whole note never sends the attached selection, so never uses it up.
 			const attachment = turn.withContext && !turn.wholeNote ? this.parts.context.attachment : undefined;
 			if (turn.withContext) options.sources = await this.parts.context.sourcesFor(turn.wholeNote, turn.text);
+			// Behind a setting: the images the note (or selection) embeds go with the message too.
+			if (turn.withContext && this.parts.host.settings.sendNoteImages) options.images = [...(turn.images ?? []), ...(await noteImagesFor(this.parts.app, options.sources ?? []))];
 			if (controller.signal.aborted) {
 				// Stopped before anything went out: the question goes back into the input, unsent.
 				if (turn.fromInput && !turn.wholeNote && this.parts.composer.value === "") this.parts.composer.setValue(turn.text);

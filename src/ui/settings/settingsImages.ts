@@ -6,6 +6,15 @@ import type { SettingsStore } from "./settingsBudget";
 import { t } from "../../i18n";
 
 export function imageSettings(containerEl: HTMLElement, host: SettingsStore): void {
+	new Setting(containerEl)
+		.setName(FIELD_LABELS.sendNoteImages)
+		.setDesc(t("settings.sendNoteImagesDesc"))
+		.addToggle((c) =>
+			c.setValue(host.settings.sendNoteImages).onChange(async (on) => {
+				host.settings.sendNoteImages = on;
+				await host.saveSettings();
+			}),
+		);
 	const setting = new Setting(containerEl).setName(FIELD_LABELS.ollamaImageTokens).setDesc(t("settings.ollamaImageTokensDesc"));
 	const messageEl = setting.infoEl.createDiv({ cls: ["discover-chat-setting-message", "discover-chat-hidden"], attr: { role: "alert" } });
 	setting.addText((c) => {
