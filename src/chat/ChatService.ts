@@ -11,7 +11,7 @@ import type { ChatEvent } from "./turnPrompt";
 import { TurnRunner, type SendOptions } from "./turnRunner";
 import { defaultSourceFitter } from "./defaultFitter";
 import type { SourceFitter } from "./sourceFitter";
-import type { ChatMessage, ChatSettings, ContextSource, LLMAdapter, Session, Tool, ToolApproval, ToolCall } from "../core/types";
+import type { ChatMessage, ChatSettings, ContextSource, ImageRef, LLMAdapter, Session, Tool, ToolApproval, ToolCall } from "../core/types";
 import { stoppedBeforeSending } from "./turnChecks";
 import { Branching } from "./branching";
 import type { TurnMode } from "./turnMode";
@@ -224,7 +224,7 @@ export class ChatService {
 	 * The estimate for a draft, for the budget meter and the chips (`context`: the active note's
 	 * fit; `sources`: every source's): nothing is sent or saved.
 	 */
-	previewPrompt(draft: string, opts: { context?: string; contextName?: string; sources?: readonly ContextSource[]; includeHistory?: boolean } = {}): PromptPreview {
+	previewPrompt(draft: string, opts: { context?: string; contextName?: string; sources?: readonly ContextSource[]; includeHistory?: boolean; images?: readonly ImageRef[] } = {}): PromptPreview {
 		return previewPrompt({ settings: this.settings, messages: this.session?.messages ?? [], draft, ...opts, estimate: this.runner.estimatorFor(this.model, this.settings.imageTokens), fitter: this.fitter, margin: this.runner.marginFor(this.model) });
 	}
 

@@ -4,7 +4,7 @@ import type { ContextInclusion } from "./contextTrim";
 import { buildPrompt, type BuiltPrompt } from "./prompt";
 import { summaryMessage, uncoveredHistory } from "./transcript";
 import type { SourceFitter } from "./sourceFitter";
-import type { ChatMessage, ChatSettings, ContextSource, SourceFit } from "../core/types";
+import type { ChatMessage, ChatSettings, ContextSource, ImageRef, SourceFit } from "../core/types";
 import { planWindow, summaryAllowance } from "./recentWindow";
 import { DEFAULT_MARGIN, type SafetyMargin } from "./safetyMargin";
 
@@ -27,6 +27,8 @@ export interface PreviewInput {
 	context?: string;
 	contextName?: string;
 	sources?: readonly ContextSource[];
+	/** Images attached to the draft: counted like its text. */
+	images?: readonly ImageRef[];
 	includeHistory?: boolean;
 	estimate: EstimateFn;
 	fitter?: SourceFitter;
@@ -47,7 +49,7 @@ export function previewPrompt(input: PreviewInput): PromptPreview {
 	const margin = input.margin ?? DEFAULT_MARGIN;
 	const budget = compactionBudget(settings, margin.keep);
 	const context = input.context !== undefined && input.context !== "" ? { text: input.context, name: input.contextName } : undefined;
-	const base = { systemPrompt: settings.systemPrompt, context, sources: input.sources, fitter: input.fitter, current: draft, estimate };
+	const base = { systemPrompt: settings.systemPrompt, context, sources: input.sources, fitter: input.fitter, current: draft, currentImages: input.images, estimate };
 	if (input.includeHistory === false || messages.length === 0) {
 		return preview(buildPrompt({ ...base, history: [], budget: budget.prompt }), budget.prompt, margin);
 	}

@@ -1,6 +1,6 @@
 // The parts of the engine the panel uses, as structural types: the view depends on these shapes
 // (satisfied by ChatService and SessionManager), so its tests can drive it with small fakes.
-import type { ChatMessage, ChatSettings, ContextSource, LLMAdapter, Role, Session } from "../core/types";
+import type { ChatMessage, ChatSettings, ContextSource, ImageRef, LLMAdapter, Role, Session } from "../core/types";
 import { t } from "../i18n";
 // Type-only imports: the engine's own shapes, so the view can't drift from them, and nothing of
 // the engine is loaded with the view's module.
@@ -21,7 +21,7 @@ export interface ChatPort {
 	cancel(): void;
 	setAdapter(adapter: LLMAdapter, model?: string): void;
 	updateSettings(settings: Partial<ChatSettings>): void;
-	previewPrompt(draft: string, opts?: { context?: string; sources?: readonly ContextSource[]; includeHistory?: boolean }): PromptPreview;
+	previewPrompt(draft: string, opts?: { context?: string; sources?: readonly ContextSource[]; includeHistory?: boolean; images?: readonly ImageRef[] }): PromptPreview;
 	flush(): Promise<void>;
 	/** Writes the answer being streamed to disk at once (the app is being hidden or closed). */
 	checkpointNow(): Promise<void>;

@@ -77,6 +77,13 @@ describe("images in a chat", () => {
 		expect(imageTokens(image, "tiles")).toBe(765);
 	});
 
+	it("the budget meter's preview counts the draft's images", () => {
+		const image = ref("e.png", 1024, 1024);
+		const { chat } = chatWith({ maxPromptTokens: 8192, imageTokens: "tiles" });
+		const without = chat.previewPrompt("Same words").estimatedTokens;
+		expect(chat.previewPrompt("Same words", { images: [image] }).estimatedTokens - without).toBe(765);
+	});
+
 	it("refuses, before saving anything, a message whose images alone exceed the budget", async () => {
 		const image = ref("huge.png");
 		const { chat, adapter } = chatWith({ maxPromptTokens: 1024, reservedResponseTokens: 128, imageTokens: { perImage: 5000 } }, { [image.path]: PIXELS });

@@ -124,7 +124,7 @@ export class DiscoverView extends ItemView {
 			root,
 			this.app,
 			this.host.settings.includeActiveNote,
-			(sources) => this.runtime?.chat.previewPrompt(this.composer.value, { sources: this.preparer.counted(sources), includeHistory: true }),
+			(sources) => this.runtime?.chat.previewPrompt(this.composer.value, { sources: this.preparer.counted(sources), includeHistory: true, images: this.composer.images?.images }),
 			// The same figure the settings tab calls the prompt budget.
 			() => promptBudget(this.host.settings),
 		);
@@ -160,6 +160,8 @@ export class DiscoverView extends ItemView {
 				discard: (ref) => void discardAttachment(this.app, ref).catch(() => undefined),
 				src: (ref) => attachmentSrc(this.app, ref),
 				onError: (message) => new Notice(message),
+				// The meter counts the images too.
+				onChange: () => this.context.refreshPreview(),
 			},
 		});
 		const suggest = new SourceSuggest(this.composer.el, this.composer.inputEl, this.app, {
