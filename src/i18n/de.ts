@@ -232,7 +232,7 @@ export const de: Catalogue = {
 	"settings.chatHeading": "Chat",
 	"settings.includeNoteDesc": "Sendet die Notiz, die du gerade liest, mit jeder Nachricht mit, so viel davon passt. Der Notiz-Chip im Panel schaltet sie bis zum nächsten Öffnen des Panels aus oder ein, egal welcher Chat offen ist.",
 	"settings.remoteImagesDesc": "Aus: Ein Bild aus dem Web in einer Antwort erscheint als Platzhalter mit dem Namen seiner Website und lädt erst per Klick. Eine Antwort kann so gebaut sein, dass ein Bild den Text deiner Notiz in seiner Adresse an diese Website schickt.",
-	"settings.ollamaImageTokensDesc": "Wie viele Token ein Bild im Kontext eines Ollama-Modells belegt, für das Budget. Vision-Modelle unterscheiden sich (Gemma 3: 256, LLaVA: 576, größere etwa 1.600); 768 passt für die meisten.",
+	"settings.ollamaImageTokensDesc": "Wie viele Token ein Bild im Kontext eines Ollama-Modells belegt, für das Budget. Vision-Modelle unterscheiden sich, von etwa 256 bis 1.600; 768 passt für die meisten.",
 	"settings.sendNoteImagesDesc": "In die aktive Notiz oder die Auswahl eingebettete Bilder (![[diagram.png]]) werden mit deiner Nachricht gesendet, höchstens vier. Standardmäßig aus: Jedes zählt zum Budget.",
 	"settings.sendWithDesc": "Ctrl/Cmd+Enter eignet sich für lange Prompts: Enter fügt dann eine Zeile ein.",
 	"settings.sendEnter": "Enter (Shift+Enter für neue Zeile)",

@@ -231,7 +231,7 @@ export const en = {
 	"settings.chatHeading": "Chat",
 	"settings.includeNoteDesc": "Send the note you are reading with each message, as much of it as fits. The note chip in the panel turns it off or on until the panel is next opened, whichever chat is open.",
 	"settings.remoteImagesDesc": "Off: an image from the web in an answer shows as a placeholder naming its site, and loads when you click it. An answer can be made to include an image whose address carries your note's text to that site.",
-	"settings.ollamaImageTokensDesc": "How many tokens one image takes in an Ollama model's context, for the budget. Vision models differ (Gemma 3: 256, LLaVA: 576, larger ones about 1,600); 768 suits most.",
+	"settings.ollamaImageTokensDesc": "How many tokens one image takes in an Ollama model's context, for the budget. Vision models differ, from about 256 to 1,600; 768 suits most.",
 	"settings.sendNoteImagesDesc": "Images embedded in the active note or the selection (![[diagram.png]]) are sent with your message, up to four. Off by default: each one counts against the budget.",
 	"settings.sendWithDesc": "Ctrl/Cmd+Enter suits long prompts: Enter then adds a line.",
 	"settings.sendEnter": "Enter (Shift+Enter adds a line)",

@@ -232,7 +232,7 @@ export const es: Catalogue = {
 	"settings.chatHeading": "Conversación",
 	"settings.includeNoteDesc": "Envía la nota que estás leyendo con cada mensaje, tanto como quepa. La etiqueta de la nota en el panel la desactiva o activa hasta la próxima vez que se abra el panel, sea cual sea el chat abierto.",
 	"settings.remoteImagesDesc": "Desactivado: una imagen de la web en una respuesta se muestra como un marcador con el nombre de su sitio y se carga al hacer clic. Se puede hacer que una respuesta incluya una imagen cuya dirección lleve el texto de tu nota a ese sitio.",
-	"settings.ollamaImageTokensDesc": "Cuántos tokens ocupa una imagen en el contexto de un modelo de Ollama, para el presupuesto. Los modelos con visión varían (Gemma 3: 256, LLaVA: 576, los más grandes, unos 1600); 768 sirve para la mayoría.",
+	"settings.ollamaImageTokensDesc": "Cuántos tokens ocupa una imagen en el contexto de un modelo de Ollama, para el presupuesto. Los modelos con visión varían, de unos 256 a 1600; 768 sirve para la mayoría.",
 	"settings.sendNoteImagesDesc": "Las imágenes incrustadas en la nota activa o en la selección (![[diagram.png]]) se envían con tu mensaje, hasta cuatro. Desactivado por defecto: cada una cuenta en el presupuesto.",
 	"settings.sendWithDesc": "Ctrl/Cmd+Enter va bien para prompts largos: Enter añade entonces una línea.",
 	"settings.sendEnter": "Enter (Shift+Enter añade una línea)",

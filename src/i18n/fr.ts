@@ -232,7 +232,7 @@ export const fr: Catalogue = {
 	"settings.chatHeading": "Discussion",
 	"settings.includeNoteDesc": "Envoie la note que vous lisez avec chaque message, autant qu'il en tient. La pastille de note du panneau la désactive ou l'active jusqu'à la prochaine ouverture du panneau, quel que soit le chat ouvert.",
 	"settings.remoteImagesDesc": "Désactivé : une image du web dans une réponse s'affiche comme un espace réservé indiquant son site, et se charge quand vous cliquez dessus. Une réponse peut être amenée à inclure une image dont l'adresse transmet le texte de votre note à ce site.",
-	"settings.ollamaImageTokensDesc": "Nombre de tokens qu'une image occupe dans le contexte d'un modèle Ollama, pour le budget. Les modèles de vision diffèrent (Gemma 3 : 256, LLaVA : 576, les plus gros : environ 1 600) ; 768 convient à la plupart.",
+	"settings.ollamaImageTokensDesc": "Nombre de tokens qu'une image occupe dans le contexte d'un modèle Ollama, pour le budget. Les modèles de vision diffèrent, d'environ 256 à 1 600 ; 768 convient à la plupart.",
 	"settings.sendNoteImagesDesc": "Les images intégrées dans la note active ou la sélection (![[diagram.png]]) sont envoyées avec votre message, quatre au plus. Désactivé par défaut : chacune compte dans le budget.",
 	"settings.sendWithDesc": "Ctrl/Cmd+Entrée convient aux longs prompts : Entrée ajoute alors une ligne.",
 	"settings.sendEnter": "Entrée (Maj+Entrée ajoute une ligne)",

@@ -232,7 +232,7 @@ export const ja: Catalogue = {
 	"settings.chatHeading": "チャット",
 	"settings.includeNoteDesc": "読んでいるノートを、収まる範囲で各メッセージと一緒に送信します。パネルのノートチップでオン/オフを切り替えると、どのチャットを開いていても、次にパネルを開くまで有効です。",
 	"settings.remoteImagesDesc": "オフ: 回答内のウェブ画像はサイト名を示すプレースホルダーとして表示され、クリックすると読み込まれます。回答に、ノートの内容をアドレスに含めてそのサイトへ送る画像を仕込まれるおそれがあります。",
-	"settings.ollamaImageTokensDesc": "Ollama モデルのコンテキストで画像 1 枚が使うトークン数です (予算の計算用)。ビジョンモデルにより異なります (Gemma 3: 256、LLaVA: 576、大きなモデル: 約 1,600)。多くのモデルには 768 が適しています。",
+	"settings.ollamaImageTokensDesc": "Ollama モデルのコンテキストで画像 1 枚が使うトークン数です (予算の計算用)。ビジョンモデルにより約 256〜1,600 と異なります。多くのモデルには 768 が適しています。",
 	"settings.sendNoteImagesDesc": "アクティブなノートや選択範囲に埋め込まれた画像 (![[diagram.png]]) を、最大 4 枚までメッセージと一緒に送信します。既定ではオフです (画像ごとに予算を消費します)。",
 	"settings.sendWithDesc": "Ctrl/Cmd+Enter は長いプロンプト向けです: Enter で改行になります。",
 	"settings.sendEnter": "Enter（Shift+Enter で改行）",

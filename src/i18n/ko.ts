@@ -232,7 +232,7 @@ export const ko: Catalogue = {
 	"settings.chatHeading": "채팅",
 	"settings.includeNoteDesc": "읽고 있는 노트를 들어가는 만큼 메시지마다 함께 보냅니다. 패널의 노트 칩으로 끄거나 켜면, 어느 채팅이 열려 있든 패널을 다시 열 때까지 유지됩니다.",
 	"settings.remoteImagesDesc": "끄면 답변 속 웹 이미지가 사이트 이름을 표시한 자리 표시자로 나타나고, 클릭하면 불러옵니다. 답변에는 노트의 내용을 주소에 담아 그 사이트로 보내는 이미지가 포함될 수 있습니다.",
-	"settings.ollamaImageTokensDesc": "Ollama 모델의 컨텍스트에서 이미지 한 장이 차지하는 토큰 수로, 예산 계산에 쓰입니다. 비전 모델마다 다릅니다(Gemma 3: 256, LLaVA: 576, 큰 모델: 약 1,600). 대부분은 768이 적당합니다.",
+	"settings.ollamaImageTokensDesc": "Ollama 모델의 컨텍스트에서 이미지 한 장이 차지하는 토큰 수로, 예산 계산에 쓰입니다. 비전 모델마다 약 256에서 1,600까지 다릅니다. 대부분은 768이 적당합니다.",
 	"settings.sendNoteImagesDesc": "활성 노트나 선택 영역에 삽입된 이미지(![[diagram.png]])를 메시지와 함께 최대 4장까지 보냅니다. 기본값은 꺼짐이며, 이미지마다 예산을 차지합니다.",
 	"settings.sendWithDesc": "긴 프롬프트에는 Ctrl/Cmd+Enter가 편합니다: 이때 Enter는 줄을 바꿉니다.",
 	"settings.sendEnter": "Enter (Shift+Enter로 줄 바꿈)",

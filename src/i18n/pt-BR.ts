@@ -233,7 +233,7 @@ export const ptBR: Catalogue = {
 	"settings.chatHeading": "Chat",
 	"settings.includeNoteDesc": "Envia a nota que você está lendo com cada mensagem, o quanto couber. O chip da nota no painel ativa ou desativa isso até o painel ser aberto de novo, qualquer que seja o chat aberto.",
 	"settings.remoteImagesDesc": "Desativado: uma imagem da web numa resposta aparece como um espaço reservado com o nome do site e carrega quando você clica nela. Uma resposta pode ser induzida a incluir uma imagem cujo endereço leva o texto da sua nota para esse site.",
-	"settings.ollamaImageTokensDesc": "Quantos tokens uma imagem ocupa no contexto de um modelo do Ollama, para o orçamento. Modelos com visão variam (Gemma 3: 256, LLaVA: 576, os maiores, cerca de 1.600); 768 serve para a maioria.",
+	"settings.ollamaImageTokensDesc": "Quantos tokens uma imagem ocupa no contexto de um modelo do Ollama, para o orçamento. Modelos com visão variam, de cerca de 256 a 1.600; 768 serve para a maioria.",
 	"settings.sendNoteImagesDesc": "Imagens incorporadas na nota ativa ou na seleção (![[diagram.png]]) são enviadas com sua mensagem, até quatro. Desativado por padrão: cada uma conta no orçamento.",
 	"settings.sendWithDesc": "Ctrl/Cmd+Enter é melhor para prompts longos: aí o Enter adiciona uma linha.",
 	"settings.sendEnter": "Enter (Shift+Enter adiciona uma linha)",

@@ -232,7 +232,7 @@ export const zhCN: Catalogue = {
 	"settings.chatHeading": "对话",
 	"settings.includeNoteDesc": "每条消息都附带你正在阅读的笔记，尽可能多地放入。面板中的笔记标签可将其关闭或开启，直到下次打开面板为止，无论当前打开的是哪个对话。",
 	"settings.remoteImagesDesc": "关闭时：回答中的网络图片显示为标明其网站的占位符，点击后才加载。回答可能被诱导包含一张图片，其地址会将你笔记的文字发送到该网站。",
-	"settings.ollamaImageTokensDesc": "一张图片在 Ollama 模型上下文中占用的 token 数，用于预算计算。各视觉模型不同（Gemma 3：256，LLaVA：576，较大的模型：约 1600）；多数模型适合 768。",
+	"settings.ollamaImageTokensDesc": "一张图片在 Ollama 模型上下文中占用的 token 数，用于预算计算。各视觉模型不同，约 256 到 1600；多数模型适合 768。",
 	"settings.sendNoteImagesDesc": "活动笔记或选中内容中嵌入的图片（![[diagram.png]]）会随消息一起发送，最多四张。默认关闭：每张图片都会占用预算。",
 	"settings.sendWithDesc": "Ctrl/Cmd+Enter 适合长提示词：此时 Enter 用于换行。",
 	"settings.sendEnter": "Enter（Shift+Enter 换行）",

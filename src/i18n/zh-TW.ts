@@ -232,7 +232,7 @@ export const zhTW: Catalogue = {
 	"settings.chatHeading": "對話",
 	"settings.includeNoteDesc": "每則訊息都附上你正在閱讀的筆記，盡可能完整放入。面板中的筆記標籤可將其關閉或開啟，效果持續到下次開啟面板，不論目前開啟的是哪個對話。",
 	"settings.remoteImagesDesc": "關閉時：回答中的網路圖片會顯示為標示其網站的預留位置，點擊後才載入。回答可能被誘導加入一張圖片，其網址會把你筆記的文字傳到該網站。",
-	"settings.ollamaImageTokensDesc": "一張圖片在 Ollama 模型脈絡中占用的 token 數，用於預算計算。各視覺模型不同（Gemma 3：256，LLaVA：576，較大的模型：約 1600）；多數模型適合 768。",
+	"settings.ollamaImageTokensDesc": "一張圖片在 Ollama 模型脈絡中占用的 token 數，用於預算計算。各視覺模型不同，約 256 到 1600；多數模型適合 768。",
 	"settings.sendNoteImagesDesc": "使用中筆記或選取內容裡嵌入的圖片（![[diagram.png]]）會隨訊息一起傳送，最多四張。預設關閉：每張圖片都會占用預算。",
 	"settings.sendWithDesc": "Ctrl/Cmd+Enter 適合長提示詞：此時 Enter 用於換行。",
 	"settings.sendEnter": "Enter（Shift+Enter 換行）",
