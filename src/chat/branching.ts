@@ -57,7 +57,8 @@ export class Branching {
 			// A failed message is saved again without its failure (the turn's usual retry).
 			return user.error === undefined ? session.messages.find((m) => m.id === user.id) : undefined;
 		};
-		return this.host.turn(user.content, opts, { open });
+		// The message is asked again with its images.
+		return this.host.turn(user.content, withImages(opts, user), { open });
 	}
 
 	editMessage(messageId: string, text: string, opts: SendOptions): Promise<ChatMessage> {
@@ -70,7 +71,8 @@ export class Branching {
 			this.host.adopt(await this.host.sessions.branchBefore(id, messageId));
 			return undefined;
 		};
-		return this.host.turn(text, opts, { open });
+		// An edited message keeps its images unless the caller gives others.
+		return this.host.turn(text, withImages(opts, message), { open });
 	}
 
 	continueAnswer(opts: SendOptions): Promise<ChatMessage> {
@@ -114,4 +116,9 @@ export class Branching {
 		const id = this.host.session()?.id;
 		return id === undefined ? Promise.resolve({ ids: [], index: -1 }) : this.host.sessions.alternatives(id, messageId);
 	}
+}
+
+/** `opts` with the message's images when the caller named none. */
+function withImages(opts: SendOptions, message: ChatMessage): SendOptions {
+	return opts.images === undefined && message.attachments !== undefined && message.attachments.length > 0 ? { ...opts, images: message.attachments } : opts;
 }

@@ -146,6 +146,20 @@ describe("images in a chat", () => {
 		expect(lastUser(seen[1]?.messages ?? [])?.images).toHaveLength(1);
 	});
 
+	it("a regenerated answer and an edited message are asked again with the message's images", async () => {
+		const image = ref("f.png");
+		const { adapter, chat } = chatWith({ maxPromptTokens: 8192 }, { [image.path]: PIXELS });
+		await chat.sendMessage("What is this?", { images: [image] });
+		await chat.regenerate();
+		expect(lastUser(adapter.chats()[1]?.messages ?? [])?.images).toHaveLength(1);
+		const user = chat.messages.find((m) => m.role === "user");
+		await chat.editMessage(user?.id ?? "", "What colour is this?");
+		const edited = lastUser(adapter.chats()[2]?.messages ?? []);
+		expect(edited?.content).toBe("What colour is this?");
+		expect(edited?.images).toHaveLength(1);
+		expect(chat.messages.find((m) => m.role === "user")?.attachments).toEqual([image]);
+	});
+
 	it("encodes base64 like the standard alphabet, padding included", () => {
 		const bytes = (s: string) => new TextEncoder().encode(s);
 		expect(toBase64(bytes(""))).toBe("");
