@@ -178,14 +178,16 @@ export class TokenCalibration {
 
 	/**
 	 * A prompt of `calibratedEstimate` tokens (as the engine estimated it when sending) that the
-	 * server refused as too long, with its count when the server gave one: the margin widens at once.
+	 * server refused as too long, with its count when the server gave one, and the chat it was sent
+	 * in: the margin widens at once.
 	 */
-	surprise(model: string, calibratedEstimate: number, reportedPromptTokens: number | undefined): void {
+	surprise(model: string, calibratedEstimate: number, reportedPromptTokens: number | undefined, chat?: string): void {
 		if (model.length === 0 || model.length > MAX_MODEL_NAME) return;
 		if (!Number.isFinite(calibratedEstimate) || calibratedEstimate <= 0) return;
 		const reported = reportedPromptTokens !== undefined && Number.isFinite(reportedPromptTokens) && reportedPromptTokens > 0 ? reportedPromptTokens : undefined;
 		const record = this.marginRecord(model);
-		const surprise = surpriseOf(this.margin(model), calibratedEstimate, reported);
+		// Wider than the margin the refused prompt was sent with (its chat's).
+		const surprise = surpriseOf(this.margin(model, chat), calibratedEstimate, reported);
 		record.surprise = Math.min(10, Math.round(surprise * 10000) / 10000 + 0.0001);
 		record.surpriseAt = record.answers;
 		// Records of models without ratios are not saved; in memory they stay few.

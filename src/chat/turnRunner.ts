@@ -267,7 +267,7 @@ export class TurnRunner {
 					continue;
 				}
 				const overflowed = errorKind(err) === "context_overflow";
-				if (overflowed) this.observeSurprise(model, settings, prompt, overflowReportOf(err));
+				if (overflowed) this.observeSurprise(model, settings, prompt, overflowReportOf(err), session.id);
 				if (overflowed && attempt === 0) {
 					// Our estimate was too low for this server: send a clearly smaller prompt once more.
 					const report = overflowReportOf(err);
@@ -370,10 +370,10 @@ export class TurnRunner {
 	 * A prompt refused as too long: the model's margin widens at once. Not when the server named a
 	 * window smaller than the configured one: that refusal says the setting is wrong, not the estimate.
 	 */
-	private observeSurprise(model: string, settings: ChatSettings, failed: BuiltPrompt, report: OverflowReport): void {
+	private observeSurprise(model: string, settings: ChatSettings, failed: BuiltPrompt, report: OverflowReport, chatId: string): void {
 		if (report.window !== undefined && report.window < settings.maxPromptTokens) return;
 		try {
-			this.calibration?.surprise(model, failed.estimatedTokens, report.promptTokens);
+			this.calibration?.surprise(model, failed.estimatedTokens, report.promptTokens, chatId);
 		} catch (err) {
 			console.error("Discover: token calibration failed", err);
 		}
