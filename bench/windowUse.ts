@@ -3,7 +3,7 @@
 // note larger than the window, 12 turns each, at windows of 4k, 8k and 32k tokens, against a
 // simulated server (bench/windowServer.ts) that counts exactly in o200k, in cl100k or in the
 // corpus's Claude counts and reports them, or reports nothing (then o200k is the judge).
-// Standalone: npx tsx bench/windowUse.ts
+// Standalone: npx tsx bench/windowUse.ts [4k] [8k] [32k] [tune|held-out]
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { ChatService } from "../src/chat/ChatService";
@@ -24,6 +24,12 @@ const RESERVED = 512;
 const MODEL = "bench-model";
 
 type ServerKind = Tokenizer | "none";
+/**
+ * Which chats run: all 40, or one half. The margin's constants were chosen on the "tune" half (odd
+ * seeds) only; "held-out" (even seeds) is the check that they were not fitted to these chats.
+ */
+export type ChatSplit = "all" | "tune" | "held-out";
+const inSplit = (seed: number, split: ChatSplit): boolean => split === "all" || (split === "tune") === (seed % 2 === 1);
 const SERVERS: readonly ServerKind[] = ["none", "o200k", "cl100k", "claude"];
 
 /** Targets of the issue this bench answers. */
@@ -182,10 +188,11 @@ const quantile = (values: readonly number[], q: number): number => {
 	return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
 };
 
-async function measure(corpus: readonly CorpusText[], counter: TokenCounter, windows: readonly number[]): Promise<Row[]> {
+async function measure(corpus: readonly CorpusText[], counter: TokenCounter, windows: readonly number[], split: ChatSplit): Promise<Row[]> {
 	const rows: Row[] = [];
 	for (const window of windows) {
-		const scripts = Array.from({ length: CHATS }, (_, i) => chatScript(corpus, counter, i + 1, window));
+		const seeds = Array.from({ length: CHATS }, (_, i) => i + 1).filter((seed) => inSplit(seed, split));
+		const scripts = seeds.map((seed) => chatScript(corpus, counter, seed, window));
 		for (const server of SERVERS) {
 			const runs: RunResult[] = [];
 			// One model per row: its calibration (and margin) carries from chat to chat, as it is saved.
@@ -217,13 +224,17 @@ async function measure(corpus: readonly CorpusText[], counter: TokenCounter, win
 const f3 = (n: number): string => (Number.isFinite(n) ? n.toFixed(3) : "–");
 const pct = (n: number): string => (Number.isFinite(n) ? `${(n * 100).toFixed(1)}%` : "–");
 
-/** `windows`: a subset of 4096, 8192, 32768 (`npx tsx bench/windowUse.ts 4k 32k` picks them by name). */
-export async function runWindowUseBench(windows: readonly number[] = WINDOWS): Promise<string> {
+/**
+ * `windows`: a subset of 4096, 8192, 32768 (`npx tsx bench/windowUse.ts 4k 32k` picks them by
+ * name); `split`: all chats or one half (`tune`, `held-out`).
+ */
+export async function runWindowUseBench(windows: readonly number[] = WINDOWS, split: ChatSplit = "all"): Promise<string> {
 	const corpus = loadCorpus();
 	const counter = new TokenCounter(corpus);
-	const rows = await measure(corpus, counter, windows);
+	const rows = await measure(corpus, counter, windows, split);
+	const chats = split === "all" ? `${CHATS}` : `${CHATS / 2} (the ${split} half: ${split === "tune" ? "odd" : "even"} seeds)`;
 	const lines = [
-		`Window use: ${CHATS} multilingual chats × ${TURNS} turns about a note larger than the window, answer reserve ${RESERVED}; use = (server's count of the prompt + reserve) ÷ window, over turns where something was left out; "after ${WARMUP_ANSWERS}": from the model's ${WARMUP_ANSWERS + 1}th answer on (one calibration per row, empty at the start, kept from chat to chat as the plugin saves it). Server "none" reports no usage (o200k judges).`,
+		`Window use: ${chats} multilingual chats × ${TURNS} turns about a note larger than the window, answer reserve ${RESERVED}; use = (server's count of the prompt + reserve) ÷ window, over turns where something was left out; "after ${WARMUP_ANSWERS}": from the model's ${WARMUP_ANSWERS + 1}th answer on (one calibration per row, empty at the start, kept from chat to chat as the plugin saves it). Server "none" reports no usage (o200k judges).`,
 		"",
 		`| server counts | window | median use, all | median use after ${WARMUP_ANSWERS} | p10 use after ${WARMUP_ANSWERS} | server ÷ estimate (median) | estimate ÷ budget (median) | margin at the end | requests | over the window | recovered by the retry | failed turns |`,
 		"|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
@@ -243,4 +254,5 @@ export async function runWindowUseBench(windows: readonly number[] = WINDOWS): P
 }
 
 const named = WINDOWS.filter((w) => process.argv.includes(`${w / 1024}k`));
-runStandalone(import.meta.url, () => runWindowUseBench(named.length > 0 ? named : WINDOWS));
+const split: ChatSplit = process.argv.includes("tune") ? "tune" : process.argv.includes("held-out") ? "held-out" : "all";
+runStandalone(import.meta.url, () => runWindowUseBench(named.length > 0 ? named : WINDOWS, split));

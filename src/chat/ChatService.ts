@@ -225,7 +225,7 @@ export class ChatService {
 	 * fit; `sources`: every source's): nothing is sent or saved.
 	 */
 	previewPrompt(draft: string, opts: { context?: string; contextName?: string; sources?: readonly ContextSource[]; includeHistory?: boolean; images?: readonly ImageRef[] } = {}): PromptPreview {
-		return previewPrompt({ settings: this.settings, messages: this.session?.messages ?? [], draft, ...opts, estimate: this.runner.estimatorFor(this.model, this.settings.imageTokens), fitter: this.fitter, margin: this.runner.marginFor(this.model) });
+		return previewPrompt({ settings: this.settings, messages: this.session?.messages ?? [], draft, ...opts, estimate: this.runner.estimatorFor(this.model, this.settings.imageTokens), fitter: this.fitter, margin: this.runner.marginFor(this.model, this.session?.id) });
 	}
 
 	/**

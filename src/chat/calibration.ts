@@ -3,6 +3,7 @@
 // all of them; the ratio reported/estimated can be learned in a few turns. The same ratios give the
 // model's safety margin (safetyMargin.ts): how much of the window to hold back for the estimate's error.
 
+import { chatMargin } from "./followMargin";
 import { learnedMargin, parseMarginRecord, surpriseOf, type MarginRecord, type SafetyMargin } from "./safetyMargin";
 import { fitScriptFactors, parseScriptObservation, scriptRatios, SCRIPT_WINDOW, type ScriptObservation } from "./scriptCalibration";
 
@@ -115,6 +116,8 @@ export class TokenCalibration {
 	private readonly scripts = new Map<string, ScriptObservation[]>();
 	/** Per-script factors fitted from `scripts`, until the next observation. */
 	private readonly fitted = new Map<string, number[]>();
+	/** The chat of each model's last script observation, in memory only (a restart starts afresh). */
+	private readonly lastChat = new Map<string, string>();
 	/** Recent low outliers per model, kept in memory only. */
 	private readonly lowStreaks = new Map<string, number[]>();
 	private readonly onChange: ((data: CalibrationData) => void) | undefined;
@@ -142,13 +145,19 @@ export class TokenCalibration {
 
 	/**
 	 * The share of the prompt budget to hold back for `model`: today's default until it has
-	 * reported a prompt count, then learned from its ratios and surprises (safetyMargin.ts).
+	 * reported a prompt count, then learned from its ratios and surprises (safetyMargin.ts). `chat`:
+	 * the chat the prompt is for; when the model's last counted prompt was in that chat, the margin
+	 * follows that prompt's error (followMargin.ts).
 	 */
-	margin(model: string): SafetyMargin {
+	margin(model: string, chat?: string): SafetyMargin {
 		const factors = this.scriptFactors(model);
 		const observations = this.scripts.get(model);
 		// With per-script factors the spread is what remains around them, not the whole script swing.
-		if (factors !== undefined && observations !== undefined) return learnedMargin(scriptRatios(observations, factors, this.factor(model)), 1, this.margins.get(model));
+		if (factors !== undefined && observations !== undefined) {
+			const ratios = scriptRatios(observations, factors, this.factor(model));
+			const follows = chat !== undefined && this.lastChat.get(model) === chat;
+			return chatMargin(ratios, observations, follows, this.margins.get(model));
+		}
 		return learnedMargin(this.ratios.get(model) ?? [], this.factor(model), this.margins.get(model));
 	}
 
@@ -169,14 +178,16 @@ export class TokenCalibration {
 
 	/**
 	 * A prompt of `calibratedEstimate` tokens (as the engine estimated it when sending) that the
-	 * server refused as too long, with its count when the server gave one: the margin widens at once.
+	 * server refused as too long, with its count when the server gave one, and the chat it was sent
+	 * in: the margin widens at once.
 	 */
-	surprise(model: string, calibratedEstimate: number, reportedPromptTokens: number | undefined): void {
+	surprise(model: string, calibratedEstimate: number, reportedPromptTokens: number | undefined, chat?: string): void {
 		if (model.length === 0 || model.length > MAX_MODEL_NAME) return;
 		if (!Number.isFinite(calibratedEstimate) || calibratedEstimate <= 0) return;
 		const reported = reportedPromptTokens !== undefined && Number.isFinite(reportedPromptTokens) && reportedPromptTokens > 0 ? reportedPromptTokens : undefined;
 		const record = this.marginRecord(model);
-		const surprise = surpriseOf(this.margin(model), calibratedEstimate, reported);
+		// Wider than the margin the refused prompt was sent with (its chat's).
+		const surprise = surpriseOf(this.margin(model, chat), calibratedEstimate, reported);
 		record.surprise = Math.min(10, Math.round(surprise * 10000) / 10000 + 0.0001);
 		record.surpriseAt = record.answers;
 		// Records of models without ratios are not saved; in memory they stay few.
@@ -203,9 +214,10 @@ export class TokenCalibration {
 
 	/**
 	 * Learns from one response: `estimatedPromptTokens` is the raw (uncalibrated) estimate of the
-	 * prompt that was sent, `reportedPromptTokens` what the provider counted.
+	 * prompt that was sent, `reportedPromptTokens` what the provider counted, `chat` the chat it
+	 * was sent in (any stable name; kept in memory only).
 	 */
-	observe(model: string, estimatedPromptTokens: number, reportedPromptTokens: number, groups?: readonly number[]): void {
+	observe(model: string, estimatedPromptTokens: number, reportedPromptTokens: number, groups?: readonly number[], chat?: string): void {
 		if (model.length === 0 || model.length > MAX_MODEL_NAME) return;
 		if (!Number.isFinite(estimatedPromptTokens) || !Number.isFinite(reportedPromptTokens)) return;
 		if (estimatedPromptTokens < MIN_ESTIMATE || reportedPromptTokens <= 0) return;
@@ -216,6 +228,7 @@ export class TokenCalibration {
 		// Taken before the ratio joins, so an old file's record starts from the ratios it had.
 		const record = this.marginRecord(model);
 		if (ratios.length >= MIN_SAMPLES_FOR_OUTLIERS && ratio < upperMedian(ratios) * LOW_OUTLIER) {
+			this.lastChat.delete(model);
 			if (!this.acceptLowStreak(model, ratio)) return;
 		} else {
 			this.lowStreaks.delete(model);
@@ -223,14 +236,18 @@ export class TokenCalibration {
 			if (ratios.length > WINDOW) ratios.splice(0, ratios.length - WINDOW);
 			this.remember(model, ratios);
 			this.fitted.delete(model);
-			this.observeScripts(model, groups, reportedPromptTokens);
+			this.observeScripts(model, groups, reportedPromptTokens, chat);
 		}
 		record.answers++;
 		this.onChange?.(this.toJSON());
 	}
 
-	private observeScripts(model: string, groups: readonly number[] | undefined, reported: number): void {
-		const observation = parseScriptObservation({ groups: groups?.map((g) => Math.round(g * 100) / 100), reported });
+	private observeScripts(model: string, groups: readonly number[] | undefined, reported: number, chat: string | undefined): void {
+		const follows = chat !== undefined && this.lastChat.get(model) === chat;
+		const observation = parseScriptObservation({ groups: groups?.map((g) => Math.round(g * 100) / 100), reported, follows });
+		// Only a kept observation can be followed: a gap breaks the chain.
+		if (chat === undefined || observation === undefined) this.lastChat.delete(model);
+		else this.lastChat.set(model, chat);
 		if (observation === undefined) return;
 		const list = this.scripts.get(model) ?? [];
 		list.push(observation);
@@ -271,6 +288,7 @@ export class TokenCalibration {
 			this.lowStreaks.delete(oldest);
 			this.margins.delete(oldest);
 			this.scripts.delete(oldest);
+			this.lastChat.delete(oldest);
 			this.fitted.delete(oldest);
 		}
 	}
@@ -278,7 +296,7 @@ export class TokenCalibration {
 	toJSON(): CalibrationData {
 		const models = Object.fromEntries([...this.ratios].map(([model, ratios]) => [model, [...ratios]]));
 		const margins = [...this.margins].filter(([model]) => this.ratios.has(model)).map(([model, record]) => [model, { ...record }] as const);
-		const scripts = [...this.scripts].filter(([model, list]) => this.ratios.has(model) && list.length > 0).map(([model, list]) => [model, list.map((o) => ({ groups: [...o.groups], reported: o.reported }))] as const);
+		const scripts = [...this.scripts].filter(([model, list]) => this.ratios.has(model) && list.length > 0).map(([model, list]) => [model, list.map((o) => ({ groups: [...o.groups], reported: o.reported, ...(o.follows ? { follows: true as const } : {}) }))] as const);
 		const data: CalibrationData = { version: CALIBRATION_VERSION, models };
 		if (margins.length > 0) data.margins = Object.fromEntries(margins);
 		if (scripts.length > 0) data.scripts = Object.fromEntries(scripts);

@@ -52,13 +52,20 @@ function fromShare(share: number, answers: number): SafetyMargin {
  * times its estimate on the server, so keeping `1 / tail` holds every ratio seen so far.
  */
 export function learnedMargin(ratios: readonly number[], factor: number, record: MarginRecord | undefined): SafetyMargin {
-	const surprise = activeSurprise(record);
-	const widened = (margin: SafetyMargin): SafetyMargin =>
-		surprise === undefined ? margin : fromShare(Math.max(margin.share, 1 - 1 / (surprise + TAIL_CONSTANT)), margin.answers);
-	if (ratios.length === 0 || !(factor > 0)) return widened(DEFAULT_MARGIN);
-	const answers = Math.max(record?.answers ?? 0, ratios.length);
+	if (ratios.length === 0 || !(factor > 0)) return marginFromTail(undefined, 0, record);
 	const tail = Math.max(...ratios) / factor + TAIL_CONSTANT + FEW_SAMPLES_EXTRA / (ratios.length + 1);
-	return widened(fromShare(1 - 1 / tail, answers));
+	return marginFromTail(tail, ratios.length, record);
+}
+
+/**
+ * The margin that keeps `1 / tail` of the budget (tail: the highest ratio of the server's count to
+ * the calibrated estimate to allow for, constants included), learned from `observed` answers, held
+ * wider by a recent surprise. Without a tail: the default margin (surprises still widen it).
+ */
+export function marginFromTail(tail: number | undefined, observed: number, record: MarginRecord | undefined): SafetyMargin {
+	const surprise = activeSurprise(record);
+	const margin = tail === undefined || !Number.isFinite(tail) ? DEFAULT_MARGIN : fromShare(1 - 1 / tail, Math.max(record?.answers ?? 0, observed));
+	return surprise === undefined ? margin : fromShare(Math.max(margin.share, 1 - 1 / (surprise + TAIL_CONSTANT)), margin.answers);
 }
 
 function activeSurprise(record: MarginRecord | undefined): number | undefined {

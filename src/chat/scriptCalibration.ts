@@ -10,6 +10,8 @@ import { SCRIPT_GROUP_COUNT } from "./tokenFast";
 export interface ScriptObservation {
 	groups: number[];
 	reported: number;
+	/** Sent in the same chat as the observation before it (followMargin.ts); absent otherwise. */
+	follows?: true;
 }
 
 /** Observations kept per model: enough for four factors, few enough to follow a change of model. */
@@ -115,12 +117,14 @@ export function scriptRatios(observations: readonly ScriptObservation[], factors
 /** Reads a persisted observation; undefined when damaged. */
 export function parseScriptObservation(raw: unknown): ScriptObservation | undefined {
 	if (typeof raw !== "object" || raw === null) return undefined;
-	const { groups, reported } = raw as Record<string, unknown>;
+	const { groups, reported, follows } = raw as Record<string, unknown>;
 	if (!Array.isArray(groups) || groups.length !== SCRIPT_GROUP_COUNT) return undefined;
 	if (!groups.every((g) => typeof g === "number" && Number.isFinite(g) && g >= 0 && g <= 1e8)) return undefined;
 	if (typeof reported !== "number" || !Number.isFinite(reported) || reported <= 0 || reported > 1e8) return undefined;
 	const sum = total(groups as number[]);
 	const ratio = reported / sum;
 	if (!(sum > 0) || ratio < 0.2 || ratio > 5) return undefined;
-	return { groups: [...(groups as number[])], reported };
+	const observation: ScriptObservation = { groups: [...(groups as number[])], reported };
+	if (follows === true) observation.follows = true;
+	return observation;
 }

@@ -166,9 +166,12 @@ export class TurnRunner {
 		return made;
 	}
 
-	/** The share of the window held back for `model` (today's default without a calibration). */
-	marginFor(model: string): SafetyMargin {
-		return this.calibration?.margin(model) ?? DEFAULT_MARGIN;
+	/**
+	 * The share of the window held back for `model` (today's default without a calibration), for
+	 * a prompt in chat `chatId` (the margin follows the last counted prompt of the same chat).
+	 */
+	marginFor(model: string, chatId?: string): SafetyMargin {
+		return this.calibration?.margin(model, chatId) ?? DEFAULT_MARGIN;
 	}
 
 	/** Writes the running answer to the chat's file at once. Does nothing when idle. */
@@ -205,7 +208,7 @@ export class TurnRunner {
 		};
 		const { estimate } = setup;
 		const continues = mode.continues;
-		const whole = compactionBudget(settings, this.marginFor(model).keep);
+		const whole = compactionBudget(settings, this.marginFor(model, this.chat.session()?.id).keep);
 		// A continuation's instruction takes its room from the history.
 		const budget = continues === undefined ? whole : { ...whole, prompt: whole.prompt - estimate(CONTINUE_INSTRUCTION) };
 		// Checked before anything is saved: a message that can never be sent stays with the caller.
@@ -259,7 +262,7 @@ export class TurnRunner {
 				});
 				const result = await untilAborted(request, signal);
 				checkAnswer(result);
-				this.observeUsage(model, settings, prompt, result.usage?.promptTokens);
+				this.observeUsage(model, settings, prompt, result.usage?.promptTokens, session.id);
 				const calls = loop.callsOf(result);
 				if (calls.length === 0) return await this.finishAnswered(session, keep(answer.finalText(result)), { ...keepThought(answer.thinking(result)), ...sent() }, signal, checkpoint);
 				// A round: the answer with its calls is saved, then each call's result, then the model goes on.
@@ -283,7 +286,7 @@ export class TurnRunner {
 					continue;
 				}
 				const overflowed = errorKind(err) === "context_overflow";
-				if (overflowed) this.observeSurprise(model, settings, prompt, overflowReportOf(err));
+				if (overflowed) this.observeSurprise(model, settings, prompt, overflowReportOf(err), session.id);
 				if (overflowed && attempt === 0) {
 					// Our estimate was too low for this server: send a clearly smaller prompt once more.
 					const report = overflowReportOf(err);
@@ -292,14 +295,14 @@ export class TurnRunner {
 						contextWindow = report.window;
 					}
 					setup.emit({ type: "status", text: "Continuing conversation…" });
-					const forced = overflowRetryBudget(budget, settings, prompt.estimatedTokens, report, this.marginFor(model).keep);
+					const forced = overflowRetryBudget(budget, settings, prompt.estimatedTokens, report, this.marginFor(model, session.id).keep);
 					prepared = await prepare(setup, forced, true);
 					if (prepared === "aborted") return this.finishStopped(session, keep(""), {}, checkpoint);
 					const failed = prompt;
 					// The sources shrink too: the room the compacted history gave up must not go to them.
 					const sourcesCap = Math.floor(failed.sourcesTokens * OVERFLOW_RETRY_SHRINK);
 					prompt = assemblePrompt(setup, prepared, text, asked, forced, sourcesCap);
-					this.observeOverflow(model, failed, report);
+					this.observeOverflow(model, failed, report, session.id);
 					if (prompt.estimatedTokens > forced.prompt) err = retryTooBigError(err, prompt.estimatedTokens, forced.prompt, report, settings);
 					else continue;
 				}
@@ -386,30 +389,30 @@ export class TurnRunner {
 	 * A prompt refused as too long: the model's margin widens at once. Not when the server named a
 	 * window smaller than the configured one: that refusal says the setting is wrong, not the estimate.
 	 */
-	private observeSurprise(model: string, settings: ChatSettings, failed: BuiltPrompt, report: OverflowReport): void {
+	private observeSurprise(model: string, settings: ChatSettings, failed: BuiltPrompt, report: OverflowReport, chatId: string): void {
 		if (report.window !== undefined && report.window < settings.maxPromptTokens) return;
 		try {
-			this.calibration?.surprise(model, failed.estimatedTokens, report.promptTokens);
+			this.calibration?.surprise(model, failed.estimatedTokens, report.promptTokens, chatId);
 		} catch (err) {
 			console.error("Discover: token calibration failed", err);
 		}
 	}
 
 	/** The server's count of a prompt it refused, against our raw estimate of it: a calibration point. */
-	private observeOverflow(model: string, failed: BuiltPrompt, report: OverflowReport): void {
+	private observeOverflow(model: string, failed: BuiltPrompt, report: OverflowReport, chatId: string): void {
 		if (report.promptTokens === undefined) return;
 		try {
-			this.calibration?.observe(model, promptCost(failed.messages, this.rawEstimate), report.promptTokens, this.groups.ofPrompt(failed.messages));
+			this.calibration?.observe(model, promptCost(failed.messages, this.rawEstimate), report.promptTokens, this.groups.ofPrompt(failed.messages), chatId);
 		} catch (err) {
 			console.error("Discover: token calibration failed", err);
 		}
 	}
 
-	private observeUsage(model: string, settings: ChatSettings, prompt: BuiltPrompt, reported: number | undefined): void {
+	private observeUsage(model: string, settings: ChatSettings, prompt: BuiltPrompt, reported: number | undefined, chatId: string): void {
 		if (reported === undefined || !Number.isFinite(reported) || reported <= 0) return;
 		const raw = promptCost(prompt.messages, this.rawEstimate);
 		try {
-			this.calibration?.observe(model, raw, reported, this.groups.ofPrompt(prompt.messages));
+			this.calibration?.observe(model, raw, reported, this.groups.ofPrompt(prompt.messages), chatId);
 		} catch (err) {
 			// Calibration refines later estimates; failing to save it must not fail an answered turn.
 			console.error("Discover: token calibration failed", err);
