@@ -1,9 +1,14 @@
 // What an answer cost, in the person's locale: seconds, token rates and money (Intl).
 import { currentLocale } from "./translate";
 
-/** A duration in seconds: 412 ms → "0.4 sec" (en), "0,4 Sek." (de); one decimal under 10 s. */
-export function formatSeconds(ms: number, locale: string = currentLocale()): string {
-	const seconds = Math.max(0, ms) / 1000;
+/**
+ * A short duration: under a second in milliseconds (42 → "42 ms"), else in seconds with one decimal
+ * under 10 s (1420 → "1.4 sec" in en, "1,4 Sek." in de).
+ */
+export function formatDuration(ms: number, locale: string = currentLocale()): string {
+	const value = Math.max(0, ms);
+	if (value < 1000) return new Intl.NumberFormat(locale, { style: "unit", unit: "millisecond", unitDisplay: "short", maximumFractionDigits: 0 }).format(value);
+	const seconds = value / 1000;
 	return new Intl.NumberFormat(locale, { style: "unit", unit: "second", unitDisplay: "short", maximumFractionDigits: seconds < 10 ? 1 : 0 }).format(seconds);
 }
 

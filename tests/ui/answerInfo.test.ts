@@ -59,7 +59,7 @@ describe("the answer's info popover", () => {
 		expect(rows(m)).toEqual({
 			"Prompt tokens": "12,000 (reported by the server)",
 			"Answer tokens": "800 (estimated)",
-			"Time to first token": "0.4 sec",
+			"Time to first token": "420 ms",
 			// 800 tokens over 4 s of streaming.
 			Speed: "200 tokens/s",
 			Model: "gpt-4o-mini",
@@ -113,11 +113,11 @@ describe("the answer's info popover", () => {
 
 	it("numbers and money follow the person's language", async () => {
 		setLanguage("de");
-		const m = await answered(STATS, { modelPrices: [{ model: "gpt-4o-mini", input: 0.15, output: 0.6 }], priceCurrency: "EUR" });
+		const m = await answered({ ...STATS, firstTokenMs: 1420 }, { modelPrices: [{ model: "gpt-4o-mini", input: 0.15, output: 0.6 }], priceCurrency: "EUR" });
 		infoButton(m)!.click();
 		const shown = rows(m);
 		expect(shown["Prompt-Tokens"]).toBe("12.000 (vom Server gemeldet)");
-		expect(shown["Zeit bis zum ersten Token"]).toBe("0,4 Sek.");
+		expect(shown["Zeit bis zum ersten Token"]).toBe("1,4 Sek.");
 		// Intl puts a no-break space before the euro sign.
 		expect(shown.Kosten?.replace(/\s/g, " ")).toBe("0,0023 €");
 	});

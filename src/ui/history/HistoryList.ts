@@ -135,12 +135,13 @@ export class HistoryList {
 	private renderSession(s: SessionSummary): void {
 		const item = this.item(s.id);
 		item.createDiv({ cls: "discover-chat-history-item-title", text: s.title });
-		item.createDiv({
+		const meta = item.createDiv({
 			cls: "discover-chat-history-item-meta",
 			text: t("history.meta", { when: formatWhen(s.updatedAt), count: s.messageCount }),
 		});
+		// On the meta line, after a separator drawn by CSS: one line more per chat would cost the list a row.
 		const total = this.handlers.total?.(s);
-		if (total !== undefined) item.createDiv({ cls: "discover-chat-history-item-total", text: total });
+		if (total !== undefined) meta.createSpan({ cls: "discover-chat-history-item-total", text: total });
 		if (s.preview) item.createDiv({ cls: "discover-chat-history-item-preview", text: plainSnippet(s.preview) });
 		item.addEventListener("click", () => this.handlers.onSelect(s.id));
 	}

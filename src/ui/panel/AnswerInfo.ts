@@ -7,7 +7,7 @@ import { setIcon, setTooltip } from "obsidian";
 import { chatUsage, tokensPerSecond } from "../../core/answerStats";
 import type { AnswerStats, ChatMessage } from "../../core/types";
 import { answerCost } from "../../settings/prices";
-import { formatMoney, formatNumber, formatRate, formatSeconds, t } from "../../i18n";
+import { formatDuration, formatMoney, formatNumber, formatRate, t } from "../../i18n";
 import { chatTotalText, type PriceList } from "../costText";
 
 export interface AnswerInfoContext {
@@ -24,7 +24,7 @@ export function answerInfoRows(stats: AnswerStats, prices: PriceList | undefined
 		[t("stats.promptTokens"), count(stats.promptTokens, stats.reported.prompt)],
 		[t("stats.answerTokens"), count(stats.answerTokens, stats.reported.answer)],
 	];
-	if (stats.firstTokenMs !== undefined) rows.push([t("stats.firstToken"), formatSeconds(stats.firstTokenMs)]);
+	if (stats.firstTokenMs !== undefined) rows.push([t("stats.firstToken"), formatDuration(stats.firstTokenMs)]);
 	const rate = tokensPerSecond(stats);
 	if (rate !== undefined) rows.push([t("stats.speed"), t("stats.tokensPerSecond", { rate: formatRate(rate) })]);
 	rows.push([t("stats.model"), stats.model]);

@@ -63,7 +63,7 @@ export class PricesSection {
 
 	/** One model's row: its two prices, editable in place, and Remove. */
 	private renderPrice(el: HTMLElement, price: ModelPrice): void {
-		const setting = new Setting(el).setName(price.model).setClass("discover-chat-price-row");
+		const setting = new Setting(el).setName(price.model).setDesc(t("settings.priceRowDesc")).setClass("discover-chat-price-row");
 		const say = messageLine(setting);
 		for (const side of ["input", "output"] as const) {
 			setting.addText((c) => {
@@ -92,7 +92,7 @@ export class PricesSection {
 
 	/** The row that adds a model: its name, two prices, and Add (checked before anything is saved). */
 	private renderAdd(el: HTMLElement): void {
-		const setting = new Setting(el).setName(t("settings.priceAddName")).setClass("discover-chat-price-add");
+		const setting = new Setting(el).setName(t("settings.priceAddName")).setDesc(t("settings.priceRowDesc")).setClass("discover-chat-price-add");
 		const say = messageLine(setting);
 		let name: TextComponent | undefined;
 		const inputs: Partial<Record<"input" | "output", TextComponent>> = {};
@@ -120,7 +120,7 @@ export class PricesSection {
 
 	private priceInput(c: TextComponent, side: "input" | "output", value: string): void {
 		const label = side === "input" ? t("settings.priceInput") : t("settings.priceOutput");
-		c.setPlaceholder("0.00").setValue(value);
+		c.setPlaceholder(side === "input" ? t("settings.pricePlaceholderInput") : t("settings.pricePlaceholderOutput")).setValue(value);
 		c.inputEl.setAttr("aria-label", label);
 		c.inputEl.setAttr("inputmode", "decimal");
 		c.inputEl.addClass("discover-chat-price-value");
