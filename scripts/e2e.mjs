@@ -786,6 +786,8 @@ try {
 		// The stopped answer's cost, estimated, in its popover at 390 px.
 		await page.locator(`${VIEW} .discover-chat-message-assistant .discover-chat-answer-info`).last().click();
 		await page.waitForSelector(`${VIEW} .discover-chat-stats-popover`, { timeout: 5000 });
+		// The actions fade in (120 ms): shoot once they are opaque.
+		await page.waitForTimeout(200);
 		const phoneInfo = (await page.locator(`${VIEW} .discover-chat-stats-popover`).textContent()) ?? "";
 		check(phoneInfo.includes("(estimated)") && phoneInfo.includes("e2e-model"), `phone: a stopped answer's popover shows estimated tokens and the model (saw "${phoneInfo}")`);
 		await shoot("answer-info", [...panel, `${VIEW} .discover-chat-stats-popover`]);
