@@ -296,6 +296,8 @@ describe("the headless contract", () => {
 		} finally {
 			await rm(dir, { recursive: true, force: true });
 		}
+	});
+
 	it("each answer records what it cost, summed per chat and priced per million tokens", async () => {
 		let clock = 1_000;
 		const adapter: LLMAdapter = {
