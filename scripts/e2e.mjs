@@ -315,7 +315,7 @@ try {
 		const hovered = await messageLayout(page);
 		check(JSON.stringify(hovered.tops) === JSON.stringify(before.tops), "showing the actions on hover moves nothing");
 		const labels = await answer.locator(".discover-chat-message-actions button:visible").evaluateAll((els) => els.map((el) => el.getAttribute("aria-label")));
-		check(labels.join(",") === "Copy message,Insert into the note,Copy as a quote callout", `an answer shows Copy, Insert and Copy as a quote callout (saw ${labels.join(", ")})`);
+		check(labels.join(",") === "Copy message,Insert into the note,Copy as a quote callout,Answer details", `an answer shows Copy, Insert, Copy as a quote callout and Answer details (saw ${labels.join(", ")})`);
 		await page.screenshot({ path: join(artifacts, "message-actions-light.png") });
 		// From the keyboard: focusing an action shows the row.
 		await page.mouse.move(5, 5);
@@ -329,6 +329,36 @@ try {
 		await page.screenshot({ path: join(artifacts, "message-actions-dark.png") });
 		await page.evaluate(() => window.e2e.app.setDarkMode(false));
 		await page.evaluate(() => document.body.classList.replace("theme-dark", "theme-light"));
+	});
+
+	await step("an answer's info popover shows its tokens, the time to the first token, the speed, the model and its cost", async () => {
+		// Prices as the person would enter them in settings (kept for the rest of the run: the history and settings show them).
+		await page.evaluate(async () => {
+			Object.assign(window.e2e.plugin.settings, { modelPrices: [{ model: "e2e-model", input: 2.5, output: 10 }], priceCurrency: "USD" });
+			await window.e2e.plugin.saveSettings();
+		});
+		const answer = page.locator(`${VIEW} .discover-chat-message-assistant`).last();
+		await answer.hover();
+		await answer.locator(".discover-chat-answer-info").click();
+		const popover = page.locator(`${VIEW} .discover-chat-stats-popover`);
+		await popover.waitFor({ timeout: 5000 });
+		const text = (await popover.textContent()) ?? "";
+		check(/Prompt tokens120 \(reported by the server\)/.test(text), `the popover shows the prompt tokens the server reported (saw "${text}")`);
+		check(/Answer tokens\d+ \(reported by the server\)/.test(text) && /Time to first token/.test(text) && /tokens\/s/.test(text), "the popover shows the answer tokens, the time to the first token and the speed");
+		check(text.includes("e2e-model"), "the popover names the model");
+		check(/Cost\$0\.\d+/.test(text) && /This chat[\d.,K]+ tokens · \$0\.\d+/.test(text), "with prices, the popover shows the answer's cost and the chat's total");
+		const box = await popover.boundingBox();
+		const viewport = page.viewportSize();
+		check(box !== null && viewport !== null && box.x >= 0 && box.x + box.width <= viewport.width, `the popover stays on screen (${JSON.stringify(box)})`);
+		await page.screenshot({ path: join(artifacts, "answer-info-light.png") });
+		await page.evaluate(() => document.body.classList.replace("theme-light", "theme-dark"));
+		await page.screenshot({ path: join(artifacts, "answer-info-dark.png") });
+		await page.evaluate(() => document.body.classList.replace("theme-dark", "theme-light"));
+		await page.keyboard.press("Escape");
+		check((await popover.count()) === 0, "Escape closes the popover");
+		const focused = await page.evaluate(() => document.activeElement?.getAttribute("aria-label"));
+		check(focused === "Answer details", `the focus goes back to the info button (on ${focused})`);
+		await page.mouse.move(5, 5);
 	});
 
 	await step("a thinking model: its thinking streams into a block above the answer, then folds", async () => {
@@ -633,8 +663,9 @@ try {
 			const widths = (sel) => [...new Set(Array.from(root.querySelectorAll(sel)).filter((el) => el.checkVisibility()).map((el) => Math.round(el.getBoundingClientRect().width)))];
 			const model = Array.from(root.querySelectorAll(".setting-item")).find((r) => r.querySelector(".setting-item-name")?.textContent === "Model");
 			return {
-				numbers: widths(".setting-item-control input[type=number]"),
-				texts: widths(".setting-item-control input[type=text], .setting-item-control input[type=url]"),
+				// Prices are numbers typed as text (decimal commas): they count as numbers.
+				numbers: widths(".setting-item-control input[type=number], .setting-item-control input.discover-chat-price-value"),
+				texts: widths(".setting-item-control input[type=text]:not(.discover-chat-price-value), .setting-item-control input[type=url]"),
 				url: Array.from(root.querySelectorAll("input")).find((i) => i.getAttribute("aria-label") === "Base URL")?.type,
 				modelControls: Array.from(model?.querySelectorAll("select, input") ?? []).filter((el) => el.checkVisibility()).map((el) => el.tagName.toLowerCase()),
 			};
@@ -752,6 +783,15 @@ try {
 		await page.waitForSelector(`${VIEW} .discover-chat-message-stopped`, { timeout: 5000 });
 		const phoneRows = await messageLayout(page);
 		check(phoneRows.blankRows.length === 0, `phone: no blank row for a message's actions (${phoneRows.blankRows.join("; ") || "none"})`);
+		// The stopped answer's cost, estimated, in its popover at 390 px.
+		await page.locator(`${VIEW} .discover-chat-message-assistant .discover-chat-answer-info`).last().click();
+		await page.waitForSelector(`${VIEW} .discover-chat-stats-popover`, { timeout: 5000 });
+		// The actions fade in (120 ms): shoot once they are opaque.
+		await page.waitForTimeout(200);
+		const phoneInfo = (await page.locator(`${VIEW} .discover-chat-stats-popover`).textContent()) ?? "";
+		check(phoneInfo.includes("(estimated)") && phoneInfo.includes("e2e-model"), `phone: a stopped answer's popover shows estimated tokens and the model (saw "${phoneInfo}")`);
+		await shoot("answer-info", [...panel, `${VIEW} .discover-chat-stats-popover`]);
+		await page.keyboard.press("Escape");
 
 		expectConsoleErrors("the server is down on purpose", /ERR_CONNECTION_REFUSED/);
 		const saved = await askWithServerDown(page);

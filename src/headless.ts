@@ -1,6 +1,7 @@
 // The public headless surface: used by scripts/, bench/ and acceptance tests outside this repo.
 // Names and signatures here may grow but never break. Nothing reachable from here imports 'obsidian'.
 export type {
+	AnswerStats,
 	ChatMessage,
 	ChatSettings,
 	ContextSource,
@@ -77,6 +78,11 @@ export { normalizeChatSettings } from "./chat/chatSettings";
 // The plugin's settings (a superset of ChatSettings, with the four budget settings by name).
 export { DEFAULT_SETTINGS, validateSettings } from "./settings/settings";
 export type { DiscoverSettings, SettingsIssue } from "./settings/settings";
+// What each answer cost: its saved stats, a chat's totals per model, and prices the person entered.
+export { asAnswerStats, chatUsage, tokensPerSecond } from "./core/answerStats";
+export type { ChatUsage, ModelUsage } from "./core/answerStats";
+export { answerCost, chatCost, parsePrice, priceFor, tokensCost, DEFAULT_CURRENCY } from "./settings/prices";
+export type { ModelPrice } from "./settings/prices";
 // Context sources sharing one budget: the allocation, the fitter contract and its default.
 export { fitSources, orderSources, sourceQuery, waterFill, allocateTiers, SOURCE_TIERS, QUERY_RECENT_MESSAGES } from "./chat/sourceBudget";
 export type { FittedSources, SourcesInput } from "./chat/sourceBudget";

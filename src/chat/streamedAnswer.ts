@@ -1,4 +1,4 @@
-import type { GenerateRequest, GenerateResult, SourceFit, ToolCall } from "../core/types";
+import type { AnswerStats, GenerateRequest, GenerateResult, SourceFit, ToolCall } from "../core/types";
 
 /** The caller's streaming listeners (SendOptions). */
 export interface AnswerListeners {
@@ -18,6 +18,8 @@ export interface AnswerExtras extends ThinkingRecord {
 	sources?: SourceFit[];
 	/** The calls the answer made (a round of the tool loop). */
 	toolCalls?: ToolCall[];
+	/** What the answer cost (only on the answer that ends a turn). */
+	stats?: AnswerStats;
 }
 
 /**
@@ -55,6 +57,11 @@ export class StreamedAnswer {
 				this.forward(() => this.listeners.onTextRetracted?.());
 			},
 		};
+	}
+
+	/** When the first token (text or thinking) came, on the injected clock; undefined before any. */
+	get firstTokenAt(): number | undefined {
+		return this.firstAt;
 	}
 
 	/** The text streamed so far (a stopped answer's). */

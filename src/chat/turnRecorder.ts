@@ -101,6 +101,7 @@ export class TurnRecorder {
 		if (thought.thinkingMs !== undefined) answer.thinkingMs = thought.thinkingMs;
 		if (thought.sources !== undefined) answer.sources = thought.sources;
 		if (thought.toolCalls !== undefined && thought.toolCalls.length > 0) answer.toolCalls = thought.toolCalls;
+		if (thought.stats !== undefined) answer.stats = thought.stats;
 		if (how.failure !== undefined) answer.error = reason(how.failure).slice(0, 300);
 		// A continued answer replaces itself (the checkpoint carried its id); any other is new.
 		const last = session.messages.length - 1;

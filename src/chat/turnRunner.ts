@@ -23,6 +23,8 @@ import { TurnRecorder } from "./turnRecorder";
 import { assemblePrompt, prepareHistory, type ChatEvent, type TurnSetup } from "./turnPrompt";
 import type { ChatMessage, ChatSettings, ContextSource, ImageRef, ImageTokenRule, LLMAdapter, Session, SourceFit, Tool } from "../core/types";
 import { ToolLoop, ToolRefusals } from "./toolLoop";
+import { AnswerMeter, providerOf } from "./answerMeter";
+import { writtenTokens } from "./answerTokens";
 import type { ToolApprover } from "./toolCard";
 import { checkAnswer, checkTurnFits, ignoredAfterStop, rethrowAsStopped } from "./turnChecks";
 import { continuationOf, CONTINUE_INSTRUCTION, type TurnMode } from "./turnMode";
@@ -242,11 +244,21 @@ export class TurnRunner {
 		const newCheckpoint = (): AnswerCheckpoint =>
 			this.startCheckpoint(session.id, () => keep(streamed?.partialText ?? ""), () => ({ ...keepThought(streamed?.thinking() ?? {}), ...sent() }), continues);
 		let checkpoint = newCheckpoint();
+		// What the answer costs, every request of the turn summed; the answer that ends the turn carries it.
+		const meter = new AnswerMeter(this.now, model, providerOf(adapter));
+		const costs = (): AnswerExtras => {
+			const stats = meter.stats();
+			return stats === undefined ? {} : { stats };
+		};
 		const loop = new ToolLoop({ tools: this.tools, approve: this.approve, enabled: opts.tools !== false && !this.refusals.refuses(model), settings, timers: this.timers, emit: setup.emit, emitCard: this.onEvent });
 		prompt = assemblePrompt(setup, prepared, text, asked, budget);
 		let contextWindow = settings.maxPromptTokens;
 		for (let attempt = 0; ; attempt++) {
 			const answer = (streamed = new StreamedAnswer(opts, this.now));
+			const sentAt = this.now();
+			const sentPrompt = prompt.estimatedTokens;
+			// A request that reached the model counts, whether it was answered, stopped or cut off.
+			const meterPartial = (text: string): void => meter.add({ sentAt, firstTokenAt: answer.firstTokenAt, usage: undefined, estimatedPrompt: sentPrompt, estimatedAnswer: writtenTokens(estimate, text, answer.thinking().thinking) });
 			try {
 				// Image files are read for this request only; one that cannot be read is left out with a note.
 				const messages = await untilAborted(loadPromptImages(prompt.messages, this.readImage, (ref) => setup.emit({ type: "warning", message: missingImageNote(ref) })), signal);
@@ -263,23 +275,27 @@ export class TurnRunner {
 				const result = await untilAborted(request, signal);
 				checkAnswer(result);
 				this.observeUsage(model, settings, prompt, result.usage?.promptTokens, session.id);
+				meter.add({ sentAt, firstTokenAt: answer.firstTokenAt, usage: result.usage, estimatedPrompt: sentPrompt, estimatedAnswer: writtenTokens(estimate, answer.finalText(result), answer.thinking(result).thinking, result.toolCalls) });
 				const calls = loop.callsOf(result);
-				if (calls.length === 0) return await this.finishAnswered(session, keep(answer.finalText(result)), { ...keepThought(answer.thinking(result)), ...sent() }, signal, checkpoint);
+				if (calls.length === 0) return await this.finishAnswered(session, keep(answer.finalText(result)), { ...keepThought(answer.thinking(result)), ...sent(), ...costs() }, signal, checkpoint);
 				// A round: the answer with its calls is saved, then each call's result, then the model goes on.
 				const called = this.recorder.answer(session, keep(answer.finalText(result)), false, { signal, keep: true }, { ...keepThought(answer.thinking(result)), ...sent(), toolCalls: calls }, { checkpoint });
 				this.track(called.saved);
 				const ctx = { session, user, estimate, promptBudget: budget.prompt, recorder: this.recorder, signal, track: (saved: Promise<void>) => this.track(saved) };
-				if ((await loop.runRound(calls, ctx)) === "stopped" || signal.aborted) return this.finishStopped(session, keep(""));
+				if ((await loop.runRound(calls, ctx)) === "stopped" || signal.aborted) return this.finishStopped(session, keep(""), costs());
 				checkpoint = newCheckpoint();
 				const roundSetup: TurnSetup = { ...setup, settings: { ...settings, systemPrompt: loop.systemPromptFor(settings, text, budget.prompt, estimate) } };
 				prepared = await prepare(roundSetup, budget, false);
-				if (prepared === "aborted") return this.finishStopped(session, keep(""), {}, checkpoint);
+				if (prepared === "aborted") return this.finishStopped(session, keep(""), costs(), checkpoint);
 				prompt = assemblePrompt(roundSetup, prepared, text, asked, budget);
 				attempt = -1;
 				continue;
 			} catch (caught) {
 				let err = caught;
-				if (isAbort(err, signal)) return this.finishStopped(session, keep(answer.partialText), { ...keepThought(answer.thinking()), ...sent() }, checkpoint);
+				if (isAbort(err, signal)) {
+					meterPartial(answer.partialText);
+					return this.finishStopped(session, keep(answer.partialText), { ...keepThought(answer.thinking()), ...sent(), ...costs() }, checkpoint);
+				}
 				// The model cannot use tools: the same turn once more without them.
 				if (loop.refused(err, this.refusals, model, session.id)) {
 					attempt = -1;
@@ -308,6 +324,7 @@ export class TurnRunner {
 				}
 				// An answer cut off (at the size cap) is kept, marked with why; the error is still reported.
 				const partial = partialAnswer(err);
+				if (partial !== undefined) meterPartial(partial);
 				// After tool rounds the person's message was answered in part: it stays, with the calls
 				// and results, and the failed answer says why (a failed message would leave them orphaned).
 				// A continuation that fails leaves the answer as it was before it.
@@ -315,7 +332,7 @@ export class TurnRunner {
 					continues !== undefined
 						? this.recorder.restore(session, continues, { signal, keep: true }, checkpoint)
 						: partial !== undefined || loop.roundsRun > 0
-						? this.recorder.answer(session, keep(partial ?? ""), true, { signal, keep: true }, { ...keepThought(answer.thinking()), ...sent() }, { checkpoint, failure: err }).saved
+						? this.recorder.answer(session, keep(partial ?? ""), true, { signal, keep: true }, { ...keepThought(answer.thinking()), ...sent(), ...costs() }, { checkpoint, failure: err }).saved
 						: this.recorder.failed(session, user, err, { signal, keep: true }, checkpoint);
 				this.track(marked);
 				await untilAborted(marked, signal).catch(() => undefined);

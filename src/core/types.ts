@@ -125,6 +125,36 @@ export interface ChatMessage {
 	 * the person added, the active note, retrieved passages), one entry per source, in prompt order.
 	 */
 	sources?: SourceFit[];
+	/**
+	 * Only on answers that end a turn: what the answer cost (tokens, timing, the model), every
+	 * request of the turn summed (a tool loop makes several). Absent on older answers.
+	 */
+	stats?: AnswerStats;
+}
+
+/**
+ * What one answer cost. Counts are the server's when it reported them, else the engine's
+ * estimate; `reported` says which.
+ */
+export interface AnswerStats {
+	/** Tokens the prompts took, every request of the turn summed. */
+	promptTokens: number;
+	/** Tokens the model wrote (answer, thinking and tool calls), every request summed. */
+	answerTokens: number;
+	/** Which counts the server reported for every request (true) and which were estimated, in part or whole (false). */
+	reported: { prompt: boolean; answer: boolean };
+	/** From sending the first request to its first streamed token (text or thinking), in milliseconds. */
+	firstTokenMs?: number;
+	/** Streaming time after each request's first token, summed: what tokens per second divide by. */
+	streamMs?: number;
+	/** From sending the first request to the end of the last one, in milliseconds. */
+	durationMs?: number;
+	/** Requests this answer took (1, or one per round of a tool loop). */
+	requests: number;
+	/** The model that answered. */
+	model: string;
+	/** The provider (ollama, openai, anthropic), when known. */
+	provider?: string;
 }
 
 /** The tier a context source is allocated in: earlier tiers are served first. */

@@ -5,3 +5,4 @@ export type { Catalogue, Message, MessageKey, PlainKey, PluralCategory, PluralFo
 export { LANGUAGE_NAMES, LANGUAGES, languageFromObsidian, localeFor, type Language } from "./languages";
 export { currentLanguage, currentLocale, setLanguage, t } from "./translate";
 export { formatList, formatNumber, formatPercent, formatTokenCount, formatWhen } from "./format";
+export { formatDuration, formatMoney, formatRate } from "./formatStats";

@@ -3,6 +3,7 @@ import { lineHash } from "./fileText";
 import { asBranchRecord, type HideRecord, type SwitchRecord } from "./branchRecords";
 
 export type { HideRecord, SwitchRecord } from "./branchRecords";
+import { asAnswerStats } from "../core/answerStats";
 
 // The on-disk format: one JSON record per line ("JSONL"), appended, never edited in place.
 // A crash mid-write can only tear the last line, which the parser reports and keeps.
@@ -128,6 +129,12 @@ export function asChatMessage(value: unknown): ChatMessage | undefined {
 		const refs = Array.isArray(value.attachments) ? (value.attachments as unknown[]).filter(isImageRef) : [];
 		if (refs.length > 0) message.attachments = refs as ChatMessage["attachments"];
 		else delete message.attachments;
+	}
+	// What the answer cost is an extra too: a damaged one is dropped.
+	if (value.stats !== undefined) {
+		const stats = asAnswerStats(value.stats);
+		if (stats === undefined) delete message.stats;
+		else message.stats = stats;
 	}
 	if (!optional(value.toolCallId, "string")) delete message.toolCallId;
 	if (!optional(value.name, "string")) delete message.name;

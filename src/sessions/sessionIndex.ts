@@ -1,4 +1,5 @@
 import type { SessionSummary } from "./types";
+import { asChatUsage } from "../core/answerStats";
 
 export const INDEX_VERSION = 1;
 
@@ -27,7 +28,9 @@ function isSummary(value: unknown): value is SessionSummary {
 		typeof v.createdAt === "string" &&
 		typeof v.updatedAt === "string" &&
 		typeof v.messageCount === "number" &&
-		typeof v.preview === "string"
+		typeof v.preview === "string" &&
+		// A damaged total makes the entry unusable, so it is summarized again from its file.
+		(v.usage === undefined || asChatUsage(v.usage) !== undefined)
 	);
 }
 

@@ -2,6 +2,7 @@ import type { ChatMessage, Session } from "../core/types";
 import type { SessionRecord } from "./records";
 import { BranchTree } from "./branchTree";
 import type { SessionSummary } from "./types";
+import { chatUsage } from "../core/answerStats";
 
 export const DEFAULT_TITLE = "New chat";
 const TITLE_MAX = 60;
@@ -373,7 +374,7 @@ export class SessionState {
 			const message = at(i);
 			if (message !== undefined && message.content.trim() !== "") last = message;
 		}
-		return {
+		const summary: SessionSummary = {
 			id: this.id,
 			title: this.title,
 			createdAt: this.createdAt,
@@ -381,5 +382,9 @@ export class SessionState {
 			messageCount: visible.length,
 			preview: last === undefined ? "" : oneLine(last.content, PREVIEW_MAX),
 		};
+		// Kept in the index with the rest, so the history list shows each chat's total without reading it.
+		const usage = chatUsage(this.transcript);
+		if (usage !== undefined) summary.usage = usage;
+		return summary;
 	}
 }

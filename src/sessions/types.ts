@@ -1,4 +1,5 @@
 import type { Role } from "../core/types";
+import type { ChatUsage } from "../core/answerStats";
 
 /** One row of the history list. */
 export interface SessionSummary {
@@ -10,6 +11,8 @@ export interface SessionSummary {
 	messageCount: number;
 	/** The last message's text on one line, shortened to about 120 characters. */
 	preview: string;
+	/** The tokens its answers took, per model (from their saved stats); absent when none has stats. */
+	usage?: ChatUsage;
 }
 
 /** A message whose text matched a search. */

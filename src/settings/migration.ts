@@ -4,6 +4,7 @@
 import { RETIRED_DEFAULT_SYSTEM_PROMPTS } from "../core/types";
 import { PROVIDERS } from "../providers/types";
 import { DEFAULT_SETTINGS, FIELD_LABELS, isToolRules, SEND_KEYS, SETTINGS_VERSION, type DiscoverSettings } from "./settings";
+import { isCurrencyCode, isModelPrices } from "./prices";
 import { t } from "../i18n";
 
 type Raw = Record<string, unknown>;
@@ -86,6 +87,9 @@ const FIELD_TYPES: { [K in keyof DiscoverSettings]-?: FieldCheck } = {
 	toolsReadAllowed: (v) => typeof v === "boolean",
 	// A damaged list is dropped whole: losing a grant only means being asked again.
 	toolRules: isToolRules,
+	// Added without a version step: absent means none entered (the default), so older data needs no migration.
+	modelPrices: isModelPrices,
+	priceCurrency: isCurrencyCode,
 	activeSessionId: isString,
 	calibration: (v) => typeof v === "object" && v !== null && !Array.isArray(v),
 	settingsVersion: isNumber,

@@ -5,6 +5,7 @@ import { DEFAULT_OLLAMA_IMAGE_TOKENS } from "../core/imageSize";
 import { DEFAULT_BASE_URLS, PROVIDERS, type ProviderName } from "../providers/types";
 import type { AlwaysRule } from "../tools/permissions";
 import { t, type PlainKey } from "../i18n";
+import { DEFAULT_CURRENCY, isCurrencyCode, isModelPrices, type ModelPrice } from "./prices";
 
 /** How a message is sent: Enter (Shift+Enter adds a line), or Ctrl/Cmd+Enter (Enter adds a line, for long prompts). */
 export const SEND_KEYS = ["enter", "mod-enter"] as const;
@@ -43,6 +44,10 @@ export interface DiscoverSettings extends Omit<ChatSettings, "maxToolRounds" | "
 	toolsReadAllowed: boolean;
 	/** Tools the person chose to "always allow", with when; listed and revocable in the settings tab. */
 	toolRules: AlwaysRule[];
+	/** Prices per million tokens per model, entered by the person (never fetched): they give answers a cost. */
+	modelPrices: ModelPrice[];
+	/** The currency those prices are in (ISO 4217, e.g. "USD"). */
+	priceCurrency: string;
 	activeSessionId?: string;
 	/** Token calibration data, owned by the engine; opaque here. */
 	calibration?: unknown;
@@ -67,6 +72,8 @@ export const DEFAULT_SETTINGS: DiscoverSettings = {
 	indexExcludedFolders: [],
 	toolsReadAllowed: true,
 	toolRules: [],
+	modelPrices: [],
+	priceCurrency: DEFAULT_CURRENCY,
 	settingsVersion: SETTINGS_VERSION,
 };
 
@@ -93,6 +100,8 @@ const FIELD_LABEL_KEYS: Record<keyof DiscoverSettings, PlainKey> = {
 	indexExcludedFolders: "field.indexExcludedFolders",
 	toolsReadAllowed: "field.toolsReadAllowed",
 	toolRules: "field.toolRules",
+	modelPrices: "field.modelPrices",
+	priceCurrency: "field.priceCurrency",
 	activeSessionId: "field.activeSessionId",
 	calibration: "field.calibration",
 	settingsVersion: "field.settingsVersion",
@@ -232,6 +241,8 @@ export function validateSettings(s: DiscoverSettings): SettingsIssue[] {
 	if (!(SEND_KEYS as readonly unknown[]).includes(s.sendKey)) push({ field: "sendKey", message: t("valid.sendKey") });
 	if (typeof s.toolsReadAllowed !== "boolean") push({ field: "toolsReadAllowed", message: t("valid.onOff") });
 	if (!isToolRules(s.toolRules)) push({ field: "toolRules", message: t("valid.toolRules") });
+	if (!isModelPrices(s.modelPrices)) push({ field: "modelPrices", message: t("valid.prices") });
+	if (!isCurrencyCode(s.priceCurrency)) push({ field: "priceCurrency", message: t("valid.currency") });
 	push(folderIssue("sessionsFolder", s.sessionsFolder));
 	push(folderIssue("exportFolder", s.exportFolder));
 	if (typeof s.vaultIndex !== "boolean") push({ field: "vaultIndex", message: t("valid.onOff") });

@@ -106,6 +106,24 @@ type ImageServiceCtor = new (opts: { adapter: LLMAdapter; sessions: SessionManag
 const checkImageCtor: ImageServiceCtor = ChatService;
 const checkImageTokens: (image: { width: number; height: number }, rule?: "tiles" | "area" | { perImage: number }) => number = headless.imageTokens;
 void [checkPromptImages, checkImageRefs, checkImageSend, checkImageCtor, checkImageTokens];
+// What each answer cost: saved on the answer, summed per chat, priced per million tokens.
+type ContractAnswerStats = {
+	promptTokens: number;
+	answerTokens: number;
+	reported: { prompt: boolean; answer: boolean };
+	firstTokenMs?: number;
+	streamMs?: number;
+	durationMs?: number;
+	requests: number;
+	model: string;
+	provider?: string;
+};
+const checkStats: ContractAnswerStats = null as unknown as headless.AnswerStats;
+const checkStatsMessage: { stats?: ContractAnswerStats } = null as unknown as ChatMessage;
+const checkUsage: (messages: readonly ChatMessage[]) => { promptTokens: number; answerTokens: number; models: { model: string; promptTokens: number; answerTokens: number }[] } | undefined = headless.chatUsage;
+const checkCost: (stats: headless.AnswerStats, prices: readonly { model: string; input: number; output: number }[]) => number | undefined = headless.answerCost;
+const checkSummaryUsage: { usage?: headless.ChatUsage } = null as unknown as headless.SessionSummary;
+void [checkStats, checkStatsMessage, checkUsage, checkCost, checkSummaryUsage];
 
 // Branches: regenerate, edit, continue, delete a turn, alternatives and branch switches.
 type ContractBranching = {
@@ -278,6 +296,24 @@ describe("the headless contract", () => {
 		} finally {
 			await rm(dir, { recursive: true, force: true });
 		}
+	});
+
+	it("each answer records what it cost, summed per chat and priced per million tokens", async () => {
+		let clock = 1_000;
+		const adapter: LLMAdapter = {
+			generate(req) {
+				clock += 300;
+				req.onToken?.("Answer.");
+				clock += 200;
+				return Promise.resolve({ text: "Answer.", usage: { promptTokens: 40, completionTokens: 10 } });
+			},
+		};
+		const chat = new ChatService({ adapter, sessions: new SessionManager(new headless.MemoryFileStore()), model: "m", now: () => clock });
+		const answer = await chat.sendMessage("Hi?");
+		expect(answer.stats).toEqual({ promptTokens: 40, answerTokens: 10, reported: { prompt: true, answer: true }, firstTokenMs: 300, streamMs: 200, durationMs: 500, requests: 1, model: "m" });
+		expect(headless.tokensPerSecond(answer.stats!)).toBe(50);
+		expect(headless.chatUsage(chat.messages)).toMatchObject({ promptTokens: 40, answerTokens: 10 });
+		expect(headless.answerCost(answer.stats!, [{ model: "m", input: 1_000, output: 2_000 }])).toBeCloseTo(0.06, 10);
 	});
 
 	it("adapter errors carry a kind: an unreachable server is a network error", async () => {

@@ -15,6 +15,8 @@ const ICONS: Record<string, string> = {
 	"chevron-down": '<path d="M6 9l6 6 6-6"/>',
 	"text-cursor-input": '<path d="M7 8H4v8h3"/><path d="M15 8h5v8h-5"/><path d="M9 4h2v16H9M13 4h-2M13 20h-2"/>',
 	quote: '<path d="M5 7h5v5l-3 5"/><path d="M14 7h5v5l-3 5"/>',
+	info: '<circle cx="12" cy="12" r="9"/><path d="M12 16v-5M12 8v.5"/>',
+	trash: '<path d="M4 7h16M9 7V4h6v3M6 7l1 13h10l1-13"/>',
 	"text-select": '<path d="M4 4h2M10 4h4M18 4h2M4 20h2M10 20h4M18 20h2M4 9v6M20 9v6"/><path d="M8 10h8M8 14h5"/>',
 	x: '<path d="M6 6l12 12M18 6L6 18"/>',
 	"rotate-ccw": '<path d="M4 12a8 8 0 1 0 2.5-5.8L4 8"/><path d="M4 3v5h5"/>',

@@ -3,6 +3,7 @@ import type { ChatMessage, ChatSettings, ContextSource, LLMAdapter, Role, Sessio
 import type { ChatRuntime, ChatRuntimeFactory, DiscoverHost, PanelSettings } from "../../src/ui/host";
 import type { ChatEvent, ChatPort, DiagnosableAdapter, PromptPreview, SearchHit, SendOptions, SessionSummary, SessionsPort } from "../../src/ui/ports";
 import { DEFAULT_SETTINGS } from "../../src/settings/settings";
+import { chatUsage } from "../../src/core/answerStats";
 import { sessionToMarkdown, type MarkdownExportOptions } from "../../src/sessions/markdown";
 import type { App } from "obsidian";
 
@@ -41,7 +42,8 @@ export class FakeSessions implements SessionsPort {
 		return Promise.resolve(
 			all.map((s) => {
 				const visible = s.messages.filter((m) => m.role !== "system");
-				return { id: s.id, title: s.title, createdAt: s.createdAt, updatedAt: s.updatedAt, messageCount: visible.length, preview: visible[visible.length - 1]?.content ?? "" };
+				const usage = chatUsage(s.messages);
+				return { id: s.id, title: s.title, createdAt: s.createdAt, updatedAt: s.updatedAt, messageCount: visible.length, preview: visible[visible.length - 1]?.content ?? "", ...(usage ? { usage } : {}) };
 			}),
 		);
 	}
@@ -168,9 +170,10 @@ export class FakeChat implements ChatPort {
 		this.emit({ type: "status", text });
 	}
 
-	finish(): ChatMessage {
+	/** Ends the answer; `extra` is saved with it (e.g. its stats). */
+	finish(extra: Partial<ChatMessage> = {}): ChatMessage {
 		const p = this.take();
-		const answer = message("assistant", p.content, p.thinking !== "" ? { thinking: p.thinking } : {});
+		const answer = message("assistant", p.content, { ...(p.thinking !== "" ? { thinking: p.thinking } : {}), ...extra });
 		this.record(answer);
 		this.emit({ type: "message", message: answer });
 		p.resolve(answer);

@@ -15,6 +15,8 @@ export interface HistoryListHandlers {
 	onScroll: (scrollTop: number) => void;
 	/** More items are on screen (as many are rendered on reopen, so the scroll can be restored). */
 	onShown: (count: number) => void;
+	/** A chat's total (tokens, and cost when priced), shown under its title; undefined: none. */
+	total?: (summary: SessionSummary) => string | undefined;
 }
 
 /**
@@ -133,10 +135,13 @@ export class HistoryList {
 	private renderSession(s: SessionSummary): void {
 		const item = this.item(s.id);
 		item.createDiv({ cls: "discover-chat-history-item-title", text: s.title });
-		item.createDiv({
+		const meta = item.createDiv({
 			cls: "discover-chat-history-item-meta",
 			text: t("history.meta", { when: formatWhen(s.updatedAt), count: s.messageCount }),
 		});
+		// On the meta line, after a separator drawn by CSS: one line more per chat would cost the list a row.
+		const total = this.handlers.total?.(s);
+		if (total !== undefined) meta.createSpan({ cls: "discover-chat-history-item-total", text: total });
 		if (s.preview) item.createDiv({ cls: "discover-chat-history-item-preview", text: plainSnippet(s.preview) });
 		item.addEventListener("click", () => this.handlers.onSelect(s.id));
 	}

@@ -5,6 +5,7 @@ import { confirmAction } from "./ConfirmModal";
 import { openNote, writeExportNote } from "./exportNote";
 import { cachedSessionList, historyStateFor, invalidateSessionList, type HistoryState } from "./historyState";
 import { HistoryList } from "./HistoryList";
+import { chatTotalText } from "../costText";
 import type { DiscoverHost } from "../host";
 import { alignToMessageTop, HistoryTranscript } from "./HistoryTranscript";
 import { renameInput } from "../renameInput";
@@ -68,6 +69,7 @@ export class HistoryModal extends Modal {
 			onSelect: (id, messageId) => void this.select(id, { messageId }),
 			onScroll: (top) => (this.state.listScroll = top),
 			onShown: (count) => (this.state.listShown = count),
+			total: (s) => chatTotalText(s.usage, { prices: this.host.settings.modelPrices, currency: this.host.settings.priceCurrency }),
 		});
 		this.mainEl = body.createDiv({ cls: "discover-chat-history-main" });
 		// Arrow keys move between chats (from the search box too); Enter or Space opens one.

@@ -103,6 +103,7 @@ export class DiscoverView extends ItemView {
 				app: this.app,
 				sourcePath: () => this.context.note.path,
 				loadRemoteImages: () => this.host.settings.loadRemoteImages,
+				prices: () => ({ prices: this.host.settings.modelPrices, currency: this.host.settings.priceCurrency }),
 				scheduler: this.options.scheduler,
 				tools: () => this.runtime?.tools,
 				permissionPrompt: this.options.permissionPrompt ?? showPermissionPrompt,

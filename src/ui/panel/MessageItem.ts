@@ -9,6 +9,7 @@ import { t } from "../../i18n";
 import { renderAndSwap } from "../renderSwap";
 import { renderMessageImages } from "../images/messageImages";
 import { attachmentSrc } from "../images/attachmentStore";
+import { AnswerInfo, type AnswerInfoContext } from "./AnswerInfo";
 
 interface StreamBlock {
 	text: string;
@@ -21,7 +22,7 @@ interface StreamBlock {
 }
 
 /** Everything a rendered message needs from its surroundings. */
-export interface MessageContext {
+export interface MessageContext extends AnswerInfoContext {
 	app: App;
 	/** The note links in answers resolve against. */
 	sourcePath: () => string;
@@ -62,6 +63,8 @@ export class MessageItem {
 	private sourcesLine: SourcesLine | undefined;
 	/** The answer's tool cards, after its text; made with the first call. */
 	private cardsEl: HTMLElement | undefined;
+	/** What the answer cost; made when an answer first has stats. */
+	private answerInfo: AnswerInfo | undefined;
 
 	constructor(
 		parentEl: HTMLElement,
@@ -96,6 +99,7 @@ export class MessageItem {
 		this.el.toggleClass("discover-chat-message-failed", message.error !== undefined);
 		this.showSources(message);
 		this.showImages(message);
+		this.showStats(message);
 		this.render();
 	}
 
@@ -115,6 +119,13 @@ export class MessageItem {
 		if (sources.length === 0 && !this.sourcesLine) return;
 		this.sourcesLine ??= new SourcesLine(this.el, this.ctx.app, this.metaEl);
 		void this.sourcesLine.update(sources, message.createdAt);
+	}
+
+	private showStats(message: ChatMessage): void {
+		const stats = message.role === "assistant" ? message.stats : undefined;
+		if (stats === undefined) return;
+		if (this.answerInfo) this.answerInfo.update(stats);
+		else this.answerInfo = new AnswerInfo(this.metaEl.querySelector<HTMLElement>(".discover-chat-message-actions") ?? this.metaEl, stats, this.ctx);
 	}
 
 	setStopped(stopped: boolean): void {

@@ -61,6 +61,8 @@ export class MessageList extends Component {
 			app: options.app,
 			sourcePath: options.sourcePath,
 			loadRemoteImages: options.loadRemoteImages,
+			prices: options.prices,
+			chatMessages: () => this.messages,
 			onRendered: () => this.afterRender(),
 			now: options.now ?? options.scheduler?.now,
 		};

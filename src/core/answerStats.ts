@@ -1,0 +1,96 @@
+// What answers cost, read back from saved messages: a saved `stats` checked field by field (a
+// damaged one is dropped, never the answer), tokens per second, and a chat's totals per model
+// (what the history list and the chat total are computed from). Pure: no clock, no I/O.
+import type { AnswerStats, ChatMessage } from "./types";
+
+/** One model's share of a chat's tokens. */
+export interface ModelUsage {
+	model: string;
+	promptTokens: number;
+	answerTokens: number;
+}
+
+/** A chat's tokens, summed from its answers' saved stats. */
+export interface ChatUsage {
+	promptTokens: number;
+	answerTokens: number;
+	/** Answers that carried stats. */
+	answers: number;
+	/** Requests those answers took. */
+	requests: number;
+	/** Per model, in the order each first answered: prices are per model. */
+	models: ModelUsage[];
+	/** Every count was reported by the server (none estimated). */
+	reported: boolean;
+}
+
+const isCount = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v) && v >= 0;
+
+function isObject(value: unknown): value is Record<string, unknown> {
+	return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A saved `stats` as AnswerStats; undefined when it is damaged (then the answer keeps no stats). */
+export function asAnswerStats(value: unknown): AnswerStats | undefined {
+	if (!isObject(value)) return undefined;
+	const { promptTokens, answerTokens, reported, firstTokenMs, streamMs, durationMs, requests, model, provider } = value;
+	if (!isCount(promptTokens) || !isCount(answerTokens) || typeof model !== "string") return undefined;
+	// `reported` may be one flag for both counts (older or hand-written records) or one per count.
+	let flags: AnswerStats["reported"];
+	if (typeof reported === "boolean") flags = { prompt: reported, answer: reported };
+	else if (isObject(reported) && typeof reported.prompt === "boolean" && typeof reported.answer === "boolean") flags = { prompt: reported.prompt, answer: reported.answer };
+	else return undefined;
+	// Fields this version does not know are kept, as on messages.
+	const stats: AnswerStats = { ...value, promptTokens, answerTokens, reported: flags, model, requests: isCount(requests) && requests >= 1 ? Math.round(requests) : 1 };
+	for (const [key, ms] of [["firstTokenMs", firstTokenMs], ["streamMs", streamMs], ["durationMs", durationMs]] as const) {
+		if (isCount(ms)) stats[key] = ms;
+		else delete stats[key];
+	}
+	if (typeof provider === "string") stats.provider = provider;
+	else delete stats.provider;
+	return stats;
+}
+
+/** Answer tokens per second of streaming (after the first token); undefined when the answer did not stream. */
+export function tokensPerSecond(stats: AnswerStats): number | undefined {
+	if (stats.streamMs === undefined || stats.streamMs <= 0 || stats.answerTokens <= 0) return undefined;
+	return stats.answerTokens / (stats.streamMs / 1000);
+}
+
+/** A chat's totals from its answers' stats; undefined when no answer has any (older chats). */
+export function chatUsage(messages: readonly ChatMessage[]): ChatUsage | undefined {
+	let usage: ChatUsage | undefined;
+	const byModel = new Map<string, ModelUsage>();
+	for (const message of messages) {
+		const stats = message.stats;
+		if (message.role !== "assistant" || stats === undefined) continue;
+		usage ??= { promptTokens: 0, answerTokens: 0, answers: 0, requests: 0, models: [], reported: true };
+		usage.promptTokens += stats.promptTokens;
+		usage.answerTokens += stats.answerTokens;
+		usage.answers++;
+		usage.requests += stats.requests;
+		usage.reported &&= stats.reported.prompt && stats.reported.answer;
+		let model = byModel.get(stats.model);
+		if (model === undefined) {
+			model = { model: stats.model, promptTokens: 0, answerTokens: 0 };
+			byModel.set(stats.model, model);
+			usage.models.push(model);
+		}
+		model.promptTokens += stats.promptTokens;
+		model.answerTokens += stats.answerTokens;
+	}
+	return usage;
+}
+
+/** A saved ChatUsage (the session index's copy); undefined when damaged, so it is recomputed. */
+export function asChatUsage(value: unknown): ChatUsage | undefined {
+	if (!isObject(value)) return undefined;
+	const { promptTokens, answerTokens, answers, requests, models, reported } = value;
+	if (!isCount(promptTokens) || !isCount(answerTokens) || !isCount(answers) || !isCount(requests) || typeof reported !== "boolean" || !Array.isArray(models)) return undefined;
+	const kept: ModelUsage[] = [];
+	for (const m of models as unknown[]) {
+		if (!isObject(m) || typeof m.model !== "string" || !isCount(m.promptTokens) || !isCount(m.answerTokens)) return undefined;
+		kept.push({ model: m.model, promptTokens: m.promptTokens, answerTokens: m.answerTokens });
+	}
+	return { promptTokens, answerTokens, answers, requests, models: kept, reported };
+}

@@ -1,0 +1,124 @@
+// @vitest-environment happy-dom
+// The info button under an answer and its popover: tokens (reported or estimated), time to the
+// first token, tokens per second, the model, the requests of a tool loop, and the cost of the
+// answer and the chat when the model is priced. Escape closes it and gives the focus back.
+import { afterEach, describe, expect, it } from "vitest";
+import { flush, pressKey, typeInto } from "../obsidian/harness";
+import { mountView, type Mounted } from "./mountView";
+import { setLanguage } from "../../src/i18n";
+import type { AnswerStats } from "../../src/core/types";
+import type { PanelSettings } from "../../src/ui/host";
+
+let mounted: Mounted | undefined;
+afterEach(async () => {
+	mounted?.leaf.detach();
+	await flush();
+	document.body.empty();
+	setLanguage("en");
+	mounted = undefined;
+});
+
+const STATS: AnswerStats = { promptTokens: 12_000, answerTokens: 800, reported: { prompt: true, answer: false }, firstTokenMs: 420, streamMs: 4000, durationMs: 4420, requests: 1, model: "gpt-4o-mini" };
+
+async function answered(stats: AnswerStats | undefined, settings: Partial<PanelSettings> = {}, questions = 1): Promise<Mounted> {
+	const m = (mounted = await mountView({ settings }));
+	for (let i = 0; i < questions; i++) {
+		typeInto(m.input(), `Question ${i}`);
+		pressKey(m.input(), "Enter");
+		await flush();
+		m.chat.token("An answer.");
+		m.chat.finish(stats ? { stats } : {});
+		await flush();
+	}
+	return m;
+}
+
+const infoButton = (m: Mounted, index = 1): HTMLButtonElement | null => m.messages()[index]?.querySelector<HTMLButtonElement>("button.discover-chat-answer-info") ?? null;
+const popover = (m: Mounted): HTMLElement | null => m.root.querySelector<HTMLElement>(".discover-chat-stats-popover");
+const rows = (m: Mounted): Record<string, string> =>
+	Object.fromEntries(Array.from(popover(m)?.querySelectorAll(".discover-chat-stats-row") ?? []).map((r) => [r.querySelector("dt")?.textContent ?? "", r.querySelector("dd")?.textContent ?? ""]));
+
+describe("the answer's info popover", () => {
+	it("an answer with stats has an info button with an icon, a label and a tooltip; one without has none", async () => {
+		const m = await answered(STATS);
+		const button = infoButton(m);
+		expect(button?.getAttr("aria-label")).toBe("Answer details");
+		expect(button?.querySelector("svg")).not.toBeNull();
+		expect(button?.getAttr("aria-expanded")).toBe("false");
+		expect(infoButton(m, 0)).toBeNull();
+		mounted?.leaf.detach();
+		const plain = await answered(undefined);
+		expect(infoButton(plain)).toBeNull();
+	});
+
+	it("shows the tokens, which were reported and which estimated, the time to first token, the speed and the model", async () => {
+		const m = await answered(STATS);
+		infoButton(m)!.click();
+		expect(popover(m)?.getAttr("role")).toBe("dialog");
+		expect(infoButton(m)?.getAttr("aria-expanded")).toBe("true");
+		expect(rows(m)).toEqual({
+			"Prompt tokens": "12,000 (reported by the server)",
+			"Answer tokens": "800 (estimated)",
+			"Time to first token": "420 ms",
+			// 800 tokens over 4 s of streaming.
+			Speed: "200 tokens/s",
+			Model: "gpt-4o-mini",
+			// Without prices, the chat's total is its tokens.
+			"This chat": "12.8K tokens",
+		});
+	});
+
+	it("with prices: the answer's cost and the chat's total; a tool loop's requests are counted", async () => {
+		const prices = { modelPrices: [{ model: "gpt-4o-mini", input: 0.15, output: 0.6 }], priceCurrency: "USD" };
+		const m = await answered({ ...STATS, requests: 3 }, prices, 2);
+		infoButton(m, 3)!.click();
+		const shown = rows(m);
+		expect(shown.Requests).toBe("3");
+		// 12,000 × 0.15 / 1M + 800 × 0.6 / 1M = $0.00228
+		expect(shown.Cost).toBe("$0.0023");
+		// Two such answers: 25,600 tokens, $0.00456.
+		expect(shown["This chat"]).toBe("25.6K tokens · $0.0046");
+	});
+
+	it("a model without a price says so, and points to the settings", async () => {
+		const m = await answered({ ...STATS, model: "llama3.2" }, { modelPrices: [{ model: "gpt-4o-mini", input: 0.15, output: 0.6 }] });
+		infoButton(m)!.click();
+		expect(rows(m).Cost).toBe("No price for this model. Add one in settings.");
+		expect(rows(m)["This chat"]).toBe("12.8K tokens");
+	});
+
+	it("Escape closes it and gives the focus back to the button, without reaching the panel", async () => {
+		const m = await answered(STATS);
+		const button = infoButton(m)!;
+		button.click();
+		expect(document.activeElement).toBe(popover(m));
+		const esc = pressKey(popover(m)!, "Escape");
+		expect(esc.defaultPrevented).toBe(true);
+		expect(popover(m)).toBeNull();
+		expect(document.activeElement).toBe(button);
+		expect(button.getAttr("aria-expanded")).toBe("false");
+	});
+
+	it("a click elsewhere closes it; the button opens and closes it", async () => {
+		const m = await answered(STATS);
+		const button = infoButton(m)!;
+		button.click();
+		m.input().dispatchEvent(new PointerEvent("pointerdown", { bubbles: true }));
+		expect(popover(m)).toBeNull();
+		button.click();
+		expect(popover(m)).not.toBeNull();
+		button.click();
+		expect(popover(m)).toBeNull();
+	});
+
+	it("numbers and money follow the person's language", async () => {
+		setLanguage("de");
+		const m = await answered({ ...STATS, firstTokenMs: 1420 }, { modelPrices: [{ model: "gpt-4o-mini", input: 0.15, output: 0.6 }], priceCurrency: "EUR" });
+		infoButton(m)!.click();
+		const shown = rows(m);
+		expect(shown["Prompt-Tokens"]).toBe("12.000 (vom Server gemeldet)");
+		expect(shown["Zeit bis zum ersten Token"]).toBe("1,4 Sek.");
+		// Intl puts a no-break space before the euro sign.
+		expect(shown.Kosten?.replace(/\s/g, " ")).toBe("0,0023 €");
+	});
+});
