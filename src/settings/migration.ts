@@ -86,12 +86,14 @@ const FIELD_TYPES: { [K in keyof DiscoverSettings]-?: FieldCheck } = {
 	toolsReadAllowed: (v) => typeof v === "boolean",
 	// A damaged list is dropped whole: losing a grant only means being asked again.
 	toolRules: isToolRules,
+	agentsFolder: isString,
+	lastAgent: isString,
 	activeSessionId: isString,
 	calibration: (v) => typeof v === "object" && v !== null && !Array.isArray(v),
 	settingsVersion: isNumber,
 };
 
-const OPTIONAL = new Set<keyof DiscoverSettings>(["activeSessionId", "calibration"]);
+const OPTIONAL = new Set<keyof DiscoverSettings>(["activeSessionId", "calibration", "lastAgent"]);
 
 function versionOf(raw: Raw): number {
 	const v = raw.settingsVersion;

@@ -43,6 +43,10 @@ export interface DiscoverSettings extends Omit<ChatSettings, "maxToolRounds" | "
 	toolsReadAllowed: boolean;
 	/** Tools the person chose to "always allow", with when; listed and revocable in the settings tab. */
 	toolRules: AlwaysRule[];
+	/** Where the agent notes live (one Markdown note each). */
+	agentsFolder: string;
+	/** The agent (its note's path) the last chat used: a new chat starts with it. */
+	lastAgent?: string;
 	activeSessionId?: string;
 	/** Token calibration data, owned by the engine; opaque here. */
 	calibration?: unknown;
@@ -67,6 +71,7 @@ export const DEFAULT_SETTINGS: DiscoverSettings = {
 	indexExcludedFolders: [],
 	toolsReadAllowed: true,
 	toolRules: [],
+	agentsFolder: "Discover/Agents",
 	settingsVersion: SETTINGS_VERSION,
 };
 
@@ -93,6 +98,8 @@ const FIELD_LABEL_KEYS: Record<keyof DiscoverSettings, PlainKey> = {
 	indexExcludedFolders: "field.indexExcludedFolders",
 	toolsReadAllowed: "field.toolsReadAllowed",
 	toolRules: "field.toolRules",
+	agentsFolder: "field.agentsFolder",
+	lastAgent: "field.lastAgent",
 	activeSessionId: "field.activeSessionId",
 	calibration: "field.calibration",
 	settingsVersion: "field.settingsVersion",
@@ -234,6 +241,7 @@ export function validateSettings(s: DiscoverSettings): SettingsIssue[] {
 	if (!isToolRules(s.toolRules)) push({ field: "toolRules", message: t("valid.toolRules") });
 	push(folderIssue("sessionsFolder", s.sessionsFolder));
 	push(folderIssue("exportFolder", s.exportFolder));
+	push(folderIssue("agentsFolder", s.agentsFolder));
 	if (typeof s.vaultIndex !== "boolean") push({ field: "vaultIndex", message: t("valid.onOff") });
 	push(excludedFoldersIssue(s.indexExcludedFolders));
 	return issues;
@@ -259,5 +267,5 @@ export function sanitizeSettings(input: DiscoverSettings): { settings: DiscoverS
 		}
 	}
 	// Unreachable with these rules; still, never hand back settings that fail validation.
-	return { settings: { ...DEFAULT_SETTINGS, activeSessionId: input.activeSessionId, calibration: input.calibration }, reset };
+	return { settings: { ...DEFAULT_SETTINGS, activeSessionId: input.activeSessionId, calibration: input.calibration, lastAgent: input.lastAgent }, reset };
 }

@@ -2,6 +2,8 @@
 // build one without a plugin. The view never stores itself on the plugin.
 import type { App } from "obsidian";
 import type { DiscoverSettings } from "../settings/settings";
+import type { Agent } from "../agents/agent";
+import type { AgentsPort } from "./agents/agentsPort";
 import type { ChatEvent, ChatPort, DiagnosableAdapter, ModelInfo, SessionsPort, SourceRefStore, VaultSearchPort } from "./ports";
 import type { PanelHooks, ToolsPort } from "./toolsPort";
 
@@ -16,6 +18,8 @@ export interface DiscoverHost {
 	saveSettings(): Promise<void>;
 	/** The vault index for `@vault`; absent when the plugin offers none. */
 	readonly vaultSearch?: VaultSearchPort;
+	/** The agent notes; absent: chats use the settings' prompt and model. */
+	readonly agents?: AgentsPort;
 }
 
 export interface SettingsSync {
@@ -44,6 +48,11 @@ export interface ChatRuntime {
 	 * settings' model). The settings are not changed: they hold the default for new chats.
 	 */
 	useModel?(model: string | undefined): Promise<void>;
+	/**
+	 * Uses `agent` for the next turns: its instructions as the system prompt, its provider, model
+	 * (unless the chat picked one) and temperature. Undefined: the settings' prompt and model.
+	 */
+	useAgent?(agent: Agent | undefined): Promise<void>;
 	/**
 	 * Cuts and analyzes a note source ahead of a send, a few milliseconds at a time (yielding to the
 	 * app between slices), with the estimator the send will use; resolves when it is ready. Absent:

@@ -6,6 +6,7 @@ import { DEFAULT_SETTINGS, FIELD_LABELS, LIMITS, validateSettings, type Discover
 import { BudgetSection, type SettingsStore } from "./settingsBudget";
 import { ProviderSection, type SettingsAdapterFactory } from "./settingsProvider";
 import { ToolsSection } from "./settingsTools";
+import { AgentsSection } from "./settingsAgents";
 import { t } from "../../i18n";
 import { vaultSearchSection } from "./settingsVaultSearch";
 import { imageSettings } from "./settingsImages";
@@ -18,6 +19,7 @@ export class DiscoverSettingTab extends PluginSettingTab {
 	private readonly budget: BudgetSection;
 	private readonly provider: ProviderSection;
 	private readonly tools: ToolsSection;
+	private readonly agents: AgentsSection;
 	// Typed as the store, not as Plugin: Plugin.settings (1.13) is not what we read here.
 	private readonly host: SettingsStore;
 	private useContextButton: ButtonComponent | null = null;
@@ -30,6 +32,7 @@ export class DiscoverSettingTab extends PluginSettingTab {
 		this.budget = new BudgetSection(plugin, () => this.showPromptSize());
 		this.provider = new ProviderSection(app, plugin, makeAdapter, (tokens) => this.showContextLength(tokens));
 		this.tools = new ToolsSection(plugin, (message) => new Notice(message));
+		this.agents = new AgentsSection(plugin, (message) => new Notice(message));
 	}
 
 	private get s(): DiscoverSettings {
@@ -132,6 +135,7 @@ export class DiscoverSettingTab extends PluginSettingTab {
 		this.showPromptSize();
 
 		this.tools.render(containerEl);
+		this.agents.render(containerEl);
 
 		new Setting(containerEl).setName(t("settings.storageHeading")).setHeading();
 		this.folderSetting(containerEl, "sessionsFolder", t("settings.chatsFolderDesc"));
