@@ -71,9 +71,15 @@ function listOf(value: unknown): unknown[] | undefined {
 	return Array.isArray(value) ? value : undefined;
 }
 
-/** `[[Note]]` unquoted in YAML is a list inside a list: read it as the link it was meant to be. */
+/** `[[Note]]` unquoted in YAML is a list (in a list): read it as the link it was meant to be. */
+function unquotedLink(entry: unknown): string | undefined {
+	let inner: unknown = entry;
+	for (let depth = 0; depth < 2 && Array.isArray(inner) && inner.length === 1; depth++) inner = inner[0];
+	return Array.isArray(entry) && typeof inner === "string" ? `[[${inner}]]` : undefined;
+}
+
 function sourceOf(entry: unknown): AgentSource | undefined {
-	if (Array.isArray(entry) && entry.length === 1 && Array.isArray(entry[0]) && entry[0].length === 1) entry = `[[${String(entry[0][0])}]]`;
+	entry = unquotedLink(entry) ?? entry;
 	if (typeof entry !== "string") return undefined;
 	const text = entry.trim();
 	const link = /^\[\[([^\]|#]+)(?:[#|][^\]]*)?\]\]$/.exec(text);
