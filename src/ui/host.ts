@@ -4,6 +4,7 @@ import type { App } from "obsidian";
 import type { DiscoverSettings } from "../settings/settings";
 import type { Agent } from "../agents/agent";
 import type { AgentsPort } from "./agents/agentsPort";
+import type { AgentGrants } from "../tools/permissions";
 import type { ChatEvent, ChatPort, DiagnosableAdapter, ModelInfo, SessionsPort, SourceRefStore, VaultSearchPort } from "./ports";
 import type { PanelHooks, ToolsPort } from "./toolsPort";
 
@@ -59,6 +60,8 @@ export interface ChatRuntime {
 	 * the send does that work itself.
 	 */
 	prepareSource?(id: string, text: string, name: string): Promise<void>;
+	/** The open chat's agent for the permission rules: its tools run unasked, and "Always allow" goes into its note. */
+	agentGrants?: AgentGrants;
 	/** Where the chat's attached sources are kept; absent: they last while the panel is open. */
 	sourceRefs?: SourceRefStore;
 	/** The vault tools' undo and per-chat grants; absent when the engine offers no tools. */

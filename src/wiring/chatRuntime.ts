@@ -12,6 +12,7 @@ import { createPluginAdapter, readApiKey, type AdapterSettings } from "./adapter
 import type { Agent } from "../agents/agent";
 import { DEFAULT_BASE_URLS } from "../providers/types";
 import { withTemperature } from "../providers/withTemperature";
+import { agentGrants } from "./agentGrants";
 import type { DiscoverSettings } from "../settings/settings";
 import { persistedCalibration } from "./calibrationStore";
 import { normalizePath } from "obsidian";
@@ -76,7 +77,9 @@ export async function createChatRuntime(host: DiscoverHost, onEvent: (e: ChatEve
 	};
 	let folder = host.settings.sessionsFolder;
 	// The vault tools ask about a call in the chat on screen when it is made.
-	const tools = createPanelTools(host, () => chat.sessionId, panel?.ask);
+	// The open chat's agent: its tools run unasked, and "Always allow" goes into its note.
+	const grants = agentGrants(host.agents, () => ({ chatId: chat.sessionId, agent }));
+	const tools = createPanelTools(host, () => chat.sessionId, panel?.ask, grants);
 	const chat = new ChatService({
 		adapter,
 		sessions,
@@ -98,6 +101,7 @@ export async function createChatRuntime(host: DiscoverHost, onEvent: (e: ChatEve
 		sourceRefs: dir === undefined ? undefined : pluginSourceRefStore(host.app.vault.adapter, dir),
 		adapter: () => adapter,
 		tools,
+		agentGrants: grants,
 		close: saveCalibration,
 		async prepareSource(id, text, name) {
 			await preparePassages(id, text, name, nextTask, { sliceMs: PREPARE_SLICE_MS, estimate: chat.sourceEstimator() });

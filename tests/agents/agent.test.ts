@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { AGENT_TOOLS, agentFromNote, splitFrontMatter, type AgentResult } from "../../src/agents/agent";
 import { defaultAgentNote, newAgentNote } from "../../src/agents/agentTemplates";
 import { parseYaml } from "../obsidian/yaml";
-import { createVaultTools } from "../../src/tools";
+import { toolbox } from "../tools/support";
 
 const PATH = "Discover/Agents/Writer.md";
 
@@ -95,8 +95,7 @@ describe("agent notes", () => {
 	});
 
 	it("the tools an agent may name are exactly the six vault tools", () => {
-		const vault = { list: () => [], read: () => Promise.resolve(""), exists: () => false } as unknown as Parameters<typeof createVaultTools>[0];
-		const names = createVaultTools(vault, { readableFolder: () => true } as unknown as Parameters<typeof createVaultTools>[1]).tools.map((t) => t.name);
+		const names = toolbox({}).tools.map((t) => t.name);
 		expect([...AGENT_TOOLS].sort()).toEqual(names.sort());
 	});
 
