@@ -62,6 +62,9 @@ export function noteName(path: string): string {
 	return base.replace(/\.md$/i, "");
 }
 
+/** An offending value as the person wrote it (a list or mapping as JSON). */
+const shown = (value: unknown): string => (typeof value === "string" ? value : typeof value === "number" || typeof value === "boolean" ? String(value) : (JSON.stringify(value) ?? typeof value));
+
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** A list field: absent is empty, one string is a list of one. */
@@ -95,7 +98,7 @@ function sourceOf(entry: unknown): AgentSource | undefined {
  * returned instead, naming the field.
  */
 export function agentFromNote(path: string, frontMatter: unknown, body: string): AgentResult {
-	const fail = (field: AgentField, value?: unknown): AgentResult => ({ ok: false, issue: { path, field, ...(value === undefined ? {} : { value: String(value) }) } });
+	const fail = (field: AgentField, value?: unknown): AgentResult => ({ ok: false, issue: { path, field, ...(value === undefined ? {} : { value: shown(value) }) } });
 	if (frontMatter !== undefined && frontMatter !== null && !isObject(frontMatter)) return fail("frontmatter");
 	const fm: Record<string, unknown> = isObject(frontMatter) ? frontMatter : {};
 	const agent: Agent = { path, name: noteName(path), tools: [], sources: [], instructions: body.trim() };
@@ -128,7 +131,7 @@ export function agentFromNote(path: string, frontMatter: unknown, body: string):
 	if (sources === undefined) return fail("sources");
 	for (const entry of sources) {
 		const source = sourceOf(entry);
-		if (source === undefined) return fail("sources", Array.isArray(entry) ? JSON.stringify(entry) : entry);
+		if (source === undefined) return fail("sources", entry);
 		agent.sources.push(source);
 	}
 	return { ok: true, agent };

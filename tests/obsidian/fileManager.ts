@@ -15,13 +15,13 @@ export class FileManager implements Pick<O.FileManager, "trashFile" | "processFr
 		return this.vault.trash(file, true);
 	}
 
-	async processFrontMatter(file: O.TFile, fn: (frontmatter: any) => void, options?: O.DataWriteOptions): Promise<void> {
+	async processFrontMatter(file: O.TFile, fn: (frontmatter: Record<string, unknown>) => void, options?: O.DataWriteOptions): Promise<void> {
 		await this.vault.process(
 			file,
 			(text) => {
 				const match = FRONT_MATTER.exec(text);
 				const parsed = match ? parseYaml(match[1] ?? "") : {};
-				const fm = (typeof parsed === "object" && parsed !== null ? parsed : {}) as Record<string, unknown>;
+				const fm = (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? parsed : {}) as Record<string, unknown>;
 				fn(fm);
 				const body = match ? text.slice(match[0].length) : text;
 				return `---\n${stringifyYaml(fm)}---\n${body}`;

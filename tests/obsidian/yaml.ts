@@ -96,7 +96,7 @@ export function parseYaml(text: string): unknown {
 function stringifyScalar(v: unknown): string {
 	if (v === null || v === undefined) return "";
 	if (typeof v === "number" || typeof v === "boolean") return String(v);
-	const s = String(v);
+	const s = typeof v === "string" ? v : JSON.stringify(v);
 	return /^[\w./ ()-]+$/.test(s) && !/^\s|\s$/.test(s) && scalar(s) === s ? s : JSON.stringify(s);
 }
 
