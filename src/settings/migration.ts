@@ -5,6 +5,7 @@ import { RETIRED_DEFAULT_SYSTEM_PROMPTS } from "../core/types";
 import { PROVIDERS } from "../providers/types";
 import { DEFAULT_SETTINGS, FIELD_LABELS, isToolRules, SEND_KEYS, SETTINGS_VERSION, type DiscoverSettings } from "./settings";
 import { t } from "../i18n";
+import { isModelBudgets } from "./modelBudget";
 
 type Raw = Record<string, unknown>;
 
@@ -86,6 +87,8 @@ const FIELD_TYPES: { [K in keyof DiscoverSettings]-?: FieldCheck } = {
 	toolsReadAllowed: (v) => typeof v === "boolean",
 	// A damaged list is dropped whole: losing a grant only means being asked again.
 	toolRules: isToolRules,
+	// A damaged list is dropped whole: the models follow the general budget again.
+	modelBudgets: isModelBudgets,
 	agentsFolder: isString,
 	lastAgent: isString,
 	activeSessionId: isString,

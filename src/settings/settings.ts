@@ -4,6 +4,7 @@ import { DEFAULT_CHAT_SETTINGS, type ChatSettings } from "../core/types";
 import { DEFAULT_OLLAMA_IMAGE_TOKENS } from "../core/imageSize";
 import { DEFAULT_BASE_URLS, PROVIDERS, type ProviderName } from "../providers/types";
 import type { AlwaysRule } from "../tools/permissions";
+import { isModelBudgets, type ModelBudget } from "./modelBudget";
 import { t, type PlainKey } from "../i18n";
 
 /** How a message is sent: Enter (Shift+Enter adds a line), or Ctrl/Cmd+Enter (Enter adds a line, for long prompts). */
@@ -43,6 +44,8 @@ export interface DiscoverSettings extends Omit<ChatSettings, "maxToolRounds" | "
 	toolsReadAllowed: boolean;
 	/** Tools the person chose to "always allow", with when; listed and revocable in the settings tab. */
 	toolRules: AlwaysRule[];
+	/** Budget settings kept per model (by name): a model's own context size and the like; the rest follow the general ones. */
+	modelBudgets: Record<string, ModelBudget>;
 	/** Where the agent notes live (one Markdown note each). */
 	agentsFolder: string;
 	/** The agent (its note's path) the last chat used: a new chat starts with it. */
@@ -71,6 +74,7 @@ export const DEFAULT_SETTINGS: DiscoverSettings = {
 	indexExcludedFolders: [],
 	toolsReadAllowed: true,
 	toolRules: [],
+	modelBudgets: {},
 	agentsFolder: "Discover/Agents",
 	settingsVersion: SETTINGS_VERSION,
 };
@@ -98,6 +102,7 @@ const FIELD_LABEL_KEYS: Record<keyof DiscoverSettings, PlainKey> = {
 	indexExcludedFolders: "field.indexExcludedFolders",
 	toolsReadAllowed: "field.toolsReadAllowed",
 	toolRules: "field.toolRules",
+	modelBudgets: "field.modelBudgets",
 	agentsFolder: "field.agentsFolder",
 	lastAgent: "field.lastAgent",
 	activeSessionId: "field.activeSessionId",
@@ -242,6 +247,7 @@ export function validateSettings(s: DiscoverSettings): SettingsIssue[] {
 	push(folderIssue("sessionsFolder", s.sessionsFolder));
 	push(folderIssue("exportFolder", s.exportFolder));
 	push(folderIssue("agentsFolder", s.agentsFolder));
+	if (!isModelBudgets(s.modelBudgets)) push({ field: "modelBudgets", message: t("valid.modelBudgets") });
 	if (typeof s.vaultIndex !== "boolean") push({ field: "vaultIndex", message: t("valid.onOff") });
 	push(excludedFoldersIssue(s.indexExcludedFolders));
 	return issues;

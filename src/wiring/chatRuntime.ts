@@ -13,7 +13,7 @@ import type { Agent } from "../agents/agent";
 import { DEFAULT_BASE_URLS } from "../providers/types";
 import { withTemperature } from "../providers/withTemperature";
 import { agentGrants } from "./agentGrants";
-import type { DiscoverSettings } from "../settings/settings";
+import { budgetFor } from "../settings/budgetFor";
 import { persistedCalibration } from "./calibrationStore";
 import { normalizePath } from "obsidian";
 import { pluginSourceRefStore } from "./sourceRefStore";
@@ -23,13 +23,13 @@ import type { ChatEvent } from "../ui/ports";
 import type { PanelHooks } from "../ui/toolsPort";
 import { createPanelTools } from "./chatTools";
 
-/** The engine's settings: the agent's instructions are the system prompt (an agent without any keeps the settings' prompt). */
-function chatSettingsOf(s: DiscoverSettings, agent?: Agent): ChatSettings {
+/**
+ * The engine's settings: the budget of the chat's model (its own, over the general one), and the
+ * agent's instructions as the system prompt (an agent without any keeps the settings' prompt).
+ */
+function chatSettingsOf(s: DiscoverSettings, model: string, agent?: Agent): ChatSettings {
 	return {
-		maxPromptTokens: s.maxPromptTokens,
-		reservedResponseTokens: s.reservedResponseTokens,
-		recentMessagesToKeep: s.recentMessagesToKeep,
-		minRecentMessagesToKeep: s.minRecentMessagesToKeep,
+		...budgetFor(s, model),
 		systemPrompt: agent !== undefined && agent.instructions.trim() !== "" ? agent.instructions : s.systemPrompt,
 		imageTokens: imageRuleFor(s.provider, s.ollamaImageTokens),
 	};
@@ -83,7 +83,7 @@ export async function createChatRuntime(host: DiscoverHost, onEvent: (e: ChatEve
 	const chat = new ChatService({
 		adapter,
 		sessions,
-		settings: chatSettingsOf(host.settings),
+		settings: chatSettingsOf(host.settings, model()),
 		model: model(),
 		calibration,
 		onEvent,
@@ -109,16 +109,17 @@ export async function createChatRuntime(host: DiscoverHost, onEvent: (e: ChatEve
 		listModels: async (signal) => (await createPluginAdapter(host.app, host.settings)).listModels(signal),
 		async useModel(next) {
 			chosenModel = next?.trim() || undefined;
+			chat.updateSettings(chatSettingsOf(host.settings, model(), agent));
 			await followSettings();
 		},
 		async useAgent(next) {
 			agent = next;
-			chat.updateSettings(chatSettingsOf(host.settings, agent));
+			chat.updateSettings(chatSettingsOf(host.settings, model(), agent));
 			await followSettings();
 		},
 		async syncSettings(): Promise<SettingsSync> {
 			// Settings may change in the settings tab while the panel is open: follow them on each send.
-			chat.updateSettings(chatSettingsOf(host.settings, agent));
+			chat.updateSettings(chatSettingsOf(host.settings, model(), agent));
 			const result: SettingsSync = {};
 			if (host.settings.sessionsFolder !== folder) {
 				const from = folder;

@@ -145,6 +145,17 @@ describe("agents in the panel", () => {
 		expect(host.settings.lastAgent).toBe(WRITER_NOTE);
 	});
 
+	it("a chat uses its agent's model's budget: the context size kept for that model", async () => {
+		serve();
+		const { app, host } = await setup();
+		host.settings.maxPromptTokens = 8192;
+		host.settings.modelBudgets = { "qwen3:8b": { maxPromptTokens: 32768 } };
+		const m = await mount(app, host);
+		expect((await m.send("General size")).options).toMatchObject({ num_ctx: 8192 });
+		await m.pickAgent("Writer");
+		expect((await m.send("Writer's model's size")).options).toMatchObject({ num_ctx: 32768 });
+	});
+
 	it("a chat reopens with its agent, after a restart too; a new chat starts with the agent used last", async () => {
 		serve();
 		const { app, host } = await setup();

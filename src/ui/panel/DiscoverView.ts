@@ -431,7 +431,7 @@ export class DiscoverView extends ItemView {
 	}
 
 	private onChatEvent(e: ChatEvent): void {
-		showChatEvent(e, { host: this.host, status: this.status, list: this.list, context: this.context, onMessage: (m) => this.onMessage(m) });
+		showChatEvent(e, { host: this.host, status: this.status, list: this.list, context: this.context, onMessage: (m) => this.onMessage(m), model: () => this.chatModel.current });
 	}
 
 	private onMessage(message: ChatMessage): void {

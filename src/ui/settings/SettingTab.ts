@@ -7,6 +7,7 @@ import { BudgetSection, type SettingsStore } from "./settingsBudget";
 import { ProviderSection, type SettingsAdapterFactory } from "./settingsProvider";
 import { ToolsSection } from "./settingsTools";
 import { AgentsSection } from "./settingsAgents";
+import { ModelBudgetsSection } from "./settingsModelBudgets";
 import { t } from "../../i18n";
 import { vaultSearchSection } from "./settingsVaultSearch";
 import { imageSettings } from "./settingsImages";
@@ -20,6 +21,7 @@ export class DiscoverSettingTab extends PluginSettingTab {
 	private readonly provider: ProviderSection;
 	private readonly tools: ToolsSection;
 	private readonly agents: AgentsSection;
+	private readonly modelBudgets: ModelBudgetsSection;
 	// Typed as the store, not as Plugin: Plugin.settings (1.13) is not what we read here.
 	private readonly host: SettingsStore;
 	private useContextButton: ButtonComponent | null = null;
@@ -33,6 +35,7 @@ export class DiscoverSettingTab extends PluginSettingTab {
 		this.provider = new ProviderSection(app, plugin, makeAdapter, (tokens) => this.showContextLength(tokens));
 		this.tools = new ToolsSection(plugin, (message) => new Notice(message));
 		this.agents = new AgentsSection(plugin, (message) => new Notice(message));
+		this.modelBudgets = new ModelBudgetsSection(plugin);
 	}
 
 	private get s(): DiscoverSettings {
@@ -133,6 +136,7 @@ export class DiscoverSettingTab extends PluginSettingTab {
 			);
 
 		this.showPromptSize();
+		this.modelBudgets.render(containerEl);
 
 		this.tools.render(containerEl);
 		this.agents.render(containerEl);
