@@ -34,8 +34,7 @@ export class ChatHeader {
 		this.titleEl.addEventListener("click", () => this.startRename());
 		this.modelEl = this.el.createEl("button", { cls: "discover-chat-model", attr: { type: "button", "aria-haspopup": "menu" } });
 		// The chat's agent and its model share one button and one menu: the header stays one line at 390 px.
-		this.agentNameEl = this.modelEl.createSpan({ cls: "discover-chat-agent-name" });
-		this.agentNameEl.hide();
+		this.agentNameEl = this.modelEl.createSpan({ cls: ["discover-chat-agent-name", "discover-chat-hidden"] });
 		this.modelNameEl = this.modelEl.createSpan({ cls: "discover-chat-model-name" });
 		setIcon(this.modelEl.createSpan({ cls: "discover-chat-model-chevron" }), "chevron-down");
 		this.modelEl.addEventListener("click", () => handlers.onModelMenu(this.modelEl));
@@ -64,7 +63,7 @@ export class ChatHeader {
 	/** The chat's agent ("" when chats have none). */
 	setAgent(name: string): void {
 		this.agentNameEl.setText(name);
-		this.agentNameEl.toggle(name !== "");
+		this.agentNameEl.toggleClass("discover-chat-hidden", name === "");
 		this.modelEl.setAttr("title", name === "" ? null : t("panel.agentTitle", { agent: name }));
 	}
 
