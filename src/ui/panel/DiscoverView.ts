@@ -1,6 +1,7 @@
 import { ItemView, Notice } from "obsidian";
 import type { WorkspaceLeaf } from "obsidian";
 import { promptBudget } from "../../chat/chatSettings";
+import { budgetFor } from "../../settings/budgetFor";
 import type { ChatMessage } from "../../core/types";
 import { ActiveSession } from "./ActiveSession";
 import type { Attachment } from "./AttachedSelection";
@@ -127,8 +128,8 @@ export class DiscoverView extends ItemView {
 			this.app,
 			this.host.settings.includeActiveNote,
 			(sources) => this.runtime?.chat.previewPrompt(this.composer.value, { sources: this.preparer.counted(sources), includeHistory: true, images: this.composer.images?.images }),
-			// The same figure the settings tab calls the prompt budget.
-			() => promptBudget(this.host.settings),
+			// The chat's model's budget: its own (budgets per model), else the settings tab's prompt budget.
+			() => promptBudget(budgetFor(this.host.settings, this.chatModel.current)),
 		);
 		this.context.onNoteFit = (note) => this.emptyChat.setNote(note);
 		this.preparer = new SourcePreparer(

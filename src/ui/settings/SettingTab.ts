@@ -72,6 +72,8 @@ export class DiscoverSettingTab extends PluginSettingTab {
 		});
 		this.showContextLength(this.reportedContextLength);
 
+		this.modelBudgets.render(containerEl);
+
 		new Setting(containerEl).setName(t("settings.chatHeading")).setHeading();
 		new Setting(containerEl)
 			.setName(FIELD_LABELS.includeActiveNote)
@@ -136,7 +138,6 @@ export class DiscoverSettingTab extends PluginSettingTab {
 			);
 
 		this.showPromptSize();
-		this.modelBudgets.render(containerEl);
 
 		this.tools.render(containerEl);
 		this.agents.render(containerEl);
