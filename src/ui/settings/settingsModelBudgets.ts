@@ -45,7 +45,7 @@ export class ModelBudgetsSection {
 		new Setting(el)
 			.setName(t("settings.modelBudgetAddName"))
 			.addText((c) => {
-				c.setPlaceholder("llama3.2").onChange((v) => (typed = v.trim()));
+				c.setPlaceholder(s.model).onChange((v) => (typed = v.trim()));
 				c.inputEl.setAttr("aria-label", t("settings.modelBudgetAddName"));
 			})
 			.addButton((b) =>
