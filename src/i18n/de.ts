@@ -269,7 +269,7 @@ export const de: Catalogue = {
 	"settings.sendWithDesc": "Ctrl/Cmd+Enter eignet sich für lange Prompts: Enter fügt dann eine Zeile ein.",
 	"settings.sendEnter": "Enter (Shift+Enter für neue Zeile)",
 	"settings.sendModEnter": "Ctrl/Cmd+Enter (Enter für neue Zeile)",
-	"settings.systemPromptDesc": "Anweisungen, die in jedem Prompt zuerst gesendet werden.",
+	"settings.systemPromptDesc": "Anweisungen, die zuerst in jedem Prompt gesendet werden, wenn der Agent des Chats keine hat; der Standard-Agent beginnt mit ihnen.",
 	"settings.restorePrompt": "Standardanweisungen wiederherstellen",
 	"settings.storageHeading": "Speicherort",
 	"settings.chatsFolderDesc": "Wo Chats gespeichert werden, eine Datei pro Chat. Sie werden mit dem Vault synchronisiert. Eine Änderung verschiebt bereits gespeicherte Chats nicht.",

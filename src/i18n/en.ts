@@ -268,7 +268,7 @@ export const en = {
 	"settings.sendWithDesc": "Ctrl/Cmd+Enter suits long prompts: Enter then adds a line.",
 	"settings.sendEnter": "Enter (Shift+Enter adds a line)",
 	"settings.sendModEnter": "Ctrl/Cmd+Enter (Enter adds a line)",
-	"settings.systemPromptDesc": "Instructions sent first in every prompt.",
+	"settings.systemPromptDesc": "Instructions sent first in every prompt when the chat's agent has none; the default agent starts with them.",
 	"settings.restorePrompt": "Restore the default instructions",
 	"settings.storageHeading": "Storage",
 	"settings.chatsFolderDesc": "Where chats are saved, one file per chat. They sync with the vault. Changing it does not move chats already saved.",

@@ -269,7 +269,7 @@ export const es: Catalogue = {
 	"settings.sendWithDesc": "Ctrl/Cmd+Enter va bien para prompts largos: Enter añade entonces una línea.",
 	"settings.sendEnter": "Enter (Shift+Enter añade una línea)",
 	"settings.sendModEnter": "Ctrl/Cmd+Enter (Enter añade una línea)",
-	"settings.systemPromptDesc": "Instrucciones que se envían primero en cada prompt.",
+	"settings.systemPromptDesc": "Instrucciones que se envían primero en cada prompt cuando el agente del chat no tiene; el agente predeterminado empieza con ellas.",
 	"settings.restorePrompt": "Restaurar las instrucciones predeterminadas",
 	"settings.storageHeading": "Almacenamiento",
 	"settings.chatsFolderDesc": "Dónde se guardan los chats, un archivo por chat. Se sincronizan con la bóveda. Cambiarla no mueve los chats ya guardados.",

@@ -269,7 +269,7 @@ export const fr: Catalogue = {
 	"settings.sendWithDesc": "Ctrl/Cmd+Entrée convient aux longs prompts : Entrée ajoute alors une ligne.",
 	"settings.sendEnter": "Entrée (Maj+Entrée ajoute une ligne)",
 	"settings.sendModEnter": "Ctrl/Cmd+Entrée (Entrée ajoute une ligne)",
-	"settings.systemPromptDesc": "Instructions envoyées en premier dans chaque prompt.",
+	"settings.systemPromptDesc": "Instructions envoyées en premier dans chaque prompt quand l'agent du chat n'en a pas ; l'agent par défaut démarre avec elles.",
 	"settings.restorePrompt": "Rétablir les instructions par défaut",
 	"settings.storageHeading": "Stockage",
 	"settings.chatsFolderDesc": "Où les chats sont enregistrés, un fichier par chat. Ils se synchronisent avec le coffre. Le changer ne déplace pas les chats déjà enregistrés.",

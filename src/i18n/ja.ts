@@ -269,7 +269,7 @@ export const ja: Catalogue = {
 	"settings.sendWithDesc": "Ctrl/Cmd+Enter は長いプロンプト向けです: Enter で改行になります。",
 	"settings.sendEnter": "Enter（Shift+Enter で改行）",
 	"settings.sendModEnter": "Ctrl/Cmd+Enter（Enter で改行）",
-	"settings.systemPromptDesc": "すべてのプロンプトの最初に送信される指示。",
+	"settings.systemPromptDesc": "チャットのエージェントに指示がないとき、すべてのプロンプトの最初に送信される指示。既定のエージェントはこの指示で始まります。",
 	"settings.restorePrompt": "デフォルトの指示に戻す",
 	"settings.storageHeading": "保存",
 	"settings.chatsFolderDesc": "チャットの保存先で、チャットごとに 1 ファイルです。保管庫と一緒に同期されます。変更しても保存済みのチャットは移動しません。",

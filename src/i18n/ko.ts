@@ -269,7 +269,7 @@ export const ko: Catalogue = {
 	"settings.sendWithDesc": "긴 프롬프트에는 Ctrl/Cmd+Enter가 편합니다: 이때 Enter는 줄을 바꿉니다.",
 	"settings.sendEnter": "Enter (Shift+Enter로 줄 바꿈)",
 	"settings.sendModEnter": "Ctrl/Cmd+Enter (Enter로 줄 바꿈)",
-	"settings.systemPromptDesc": "모든 프롬프트의 맨 앞에 보내는 지시문입니다.",
+	"settings.systemPromptDesc": "채팅의 에이전트에 지침이 없을 때 모든 프롬프트의 맨 앞에 보내는 지시문입니다. 기본 에이전트는 이 지시문으로 시작합니다.",
 	"settings.restorePrompt": "기본 지시문으로 복원",
 	"settings.storageHeading": "저장",
 	"settings.chatsFolderDesc": "채팅을 저장할 위치로, 채팅마다 파일 하나입니다. 보관함과 함께 동기화됩니다. 바꿔도 이미 저장된 채팅은 옮기지 않습니다.",

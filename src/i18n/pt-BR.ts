@@ -270,7 +270,7 @@ export const ptBR: Catalogue = {
 	"settings.sendWithDesc": "Ctrl/Cmd+Enter é melhor para prompts longos: aí o Enter adiciona uma linha.",
 	"settings.sendEnter": "Enter (Shift+Enter adiciona uma linha)",
 	"settings.sendModEnter": "Ctrl/Cmd+Enter (Enter adiciona uma linha)",
-	"settings.systemPromptDesc": "Instruções enviadas primeiro em todo prompt.",
+	"settings.systemPromptDesc": "Instruções enviadas primeiro em todo prompt quando o agente do chat não tem nenhuma; o agente padrão começa com elas.",
 	"settings.restorePrompt": "Restaurar as instruções padrão",
 	"settings.storageHeading": "Armazenamento",
 	"settings.chatsFolderDesc": "Onde os chats são salvos, um arquivo por chat. Eles sincronizam com o cofre. Mudar isso não move os chats já salvos.",

@@ -279,7 +279,7 @@ export const ru: Catalogue = {
 	"settings.sendWithDesc": "Ctrl/Cmd+Enter удобен для длинных запросов: Enter тогда добавляет строку.",
 	"settings.sendEnter": "Enter (Shift+Enter — новая строка)",
 	"settings.sendModEnter": "Ctrl/Cmd+Enter (Enter — новая строка)",
-	"settings.systemPromptDesc": "Инструкции, которые идут первыми в каждом запросе.",
+	"settings.systemPromptDesc": "Инструкции, которые идут первыми в каждом запросе, если у агента чата их нет; агент по умолчанию начинает с них.",
 	"settings.restorePrompt": "Восстановить инструкции по умолчанию",
 	"settings.storageHeading": "Хранение",
 	"settings.chatsFolderDesc": "Куда сохраняются чаты, по файлу на чат. Они синхронизируются вместе с хранилищем. Изменение не переносит уже сохранённые чаты.",

@@ -269,7 +269,7 @@ export const zhCN: Catalogue = {
 	"settings.sendWithDesc": "Ctrl/Cmd+Enter 适合长提示词：此时 Enter 用于换行。",
 	"settings.sendEnter": "Enter（Shift+Enter 换行）",
 	"settings.sendModEnter": "Ctrl/Cmd+Enter（Enter 换行）",
-	"settings.systemPromptDesc": "每次提示时最先发送的指令。",
+	"settings.systemPromptDesc": "当对话的智能体没有指令时，每次提示最先发送的指令；默认智能体以它们为初始内容。",
 	"settings.restorePrompt": "恢复默认指令",
 	"settings.storageHeading": "存储",
 	"settings.chatsFolderDesc": "对话的保存位置，每个对话一个文件，随仓库同步。更改此项不会移动已保存的对话。",

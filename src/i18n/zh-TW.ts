@@ -269,7 +269,7 @@ export const zhTW: Catalogue = {
 	"settings.sendWithDesc": "Ctrl/Cmd+Enter 適合長提示詞：此時 Enter 用於換行。",
 	"settings.sendEnter": "Enter（Shift+Enter 換行）",
 	"settings.sendModEnter": "Ctrl/Cmd+Enter（Enter 換行）",
-	"settings.systemPromptDesc": "每次提示時最先傳送的指示。",
+	"settings.systemPromptDesc": "當對話的代理沒有指示時，每次提示最先傳送的指示；預設代理以它們為初始內容。",
 	"settings.restorePrompt": "還原預設指示",
 	"settings.storageHeading": "儲存",
 	"settings.chatsFolderDesc": "對話的儲存位置，每個對話一個檔案，會隨儲存庫同步。變更此設定不會搬移已儲存的對話。",
