@@ -208,6 +208,32 @@ describe("agents in the panel", () => {
 		expect(await app.vault.adapter.read(WRITER_NOTE)).toBe("---\nname: Writer\ntemperature: 9\n---\nWRITER-INSTRUCTIONS");
 	});
 
+	it("a chat whose agent note is gone says so and uses the default; a new chat whose last agent is gone quietly does", async () => {
+		serve();
+		const { app, host } = await setup();
+		const m = await mount(app, host);
+		await m.pickAgent("Writer");
+		await m.send("In verse");
+		const chat = host.settings.activeSessionId!;
+		m.leaf.detach();
+		await flush();
+		await app.vault.delete(app.vault.getFileByPath(WRITER_NOTE)!);
+		const again = await mount(app, host);
+		expect(host.settings.activeSessionId).toBe(chat);
+		await until(() => notices().some((n) => n.includes(WRITER_NOTE)), "the notice");
+		expect(notices().filter((n) => n.includes(WRITER_NOTE))).toEqual([`The agent note ${WRITER_NOTE} no longer exists; the chat uses the default agent.`]);
+		expect(again.headerAgent()).toBe("Default");
+		expect(systemOf(await again.send("Still here"))).toContain("DEFAULT-INSTRUCTIONS");
+
+		clearNotices();
+		again.root.querySelector<HTMLButtonElement>('[aria-label="New chat"]')!.click();
+		await until(() => host.settings.activeSessionId !== chat, "a new chat");
+		await flush();
+		expect(again.headerAgent()).toBe("Default");
+		expect(notices()).toEqual([]);
+		expect(host.settings.lastAgent).toBeUndefined();
+	});
+
 	it("an agent's sources go with each message, as the panel's sources", async () => {
 		serve();
 		const { app, host } = await setup({

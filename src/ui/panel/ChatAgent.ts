@@ -45,7 +45,13 @@ export class ChatAgent {
 		const agents = this.host.agents;
 		this.savedFor = saved === undefined ? undefined : sessionId;
 		if (!agents) return this.apply(undefined);
-		const choice = await this.resolve(saved ?? this.host.settings.lastAgent);
+		const last = this.host.settings.lastAgent;
+		// The agent used last was deleted or moved (or the folder changed): new chats quietly go back to the default.
+		const choice = await this.resolve(saved ?? last, saved === undefined);
+		if (saved === undefined && choice?.missing !== undefined && this.host.settings.lastAgent === last) {
+			delete this.host.settings.lastAgent;
+			await this.host.saveSettings().catch(() => undefined);
+		}
 		await this.apply(choice?.agent);
 	}
 
@@ -79,11 +85,11 @@ export class ChatAgent {
 		}
 	}
 
-	private async resolve(path: string | undefined): Promise<AgentChoice | undefined> {
+	private async resolve(path: string | undefined, quietIfMissing = false): Promise<AgentChoice | undefined> {
 		try {
 			const choice = await this.host.agents?.resolve(path);
 			if (choice?.issue) new Notice(t("agents.fallback", { issue: agentIssueText(choice.issue) }), 10000);
-			else if (choice?.missing !== undefined) new Notice(t("agents.missing", { note: choice.missing }), 10000);
+			else if (choice?.missing !== undefined && !quietIfMissing) new Notice(t("agents.missing", { note: choice.missing }), 10000);
 			return choice;
 		} catch (err) {
 			new Notice(t("agents.readFailed", { error: err instanceof Error ? err.message : String(err) }));
