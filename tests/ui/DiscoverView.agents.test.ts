@@ -217,7 +217,7 @@ describe("agents in the panel", () => {
 		const chat = host.settings.activeSessionId!;
 		m.leaf.detach();
 		await flush();
-		await app.vault.delete(app.vault.getFileByPath(WRITER_NOTE)!);
+		await app.fileManager.trashFile(app.vault.getFileByPath(WRITER_NOTE)!);
 		const again = await mount(app, host);
 		expect(host.settings.activeSessionId).toBe(chat);
 		await until(() => notices().some((n) => n.includes(WRITER_NOTE)), "the notice");
