@@ -30,7 +30,7 @@ const { buildOptions, EXTERNAL } = config;
  * (Obsidian's VaultAccess, rules over settings) about 5 KB. Images (attach, downscale,
  * header reading, note embeds, their budget, and their 10 strings in ten languages) add about 29 KB
  * (measured 528.7 → 557.8 KB on an older base; 559.8 → 588.4 KB on main with branches; 649.9 KB with the tools too). Agents per chat and budgets per model add
- * about 42 KB (measured 559.8 → 601.5 KB before the tools and images): about 24 KB of it their
+ * about 42 KB (measured 649.9 → 691.9 KB on main with the tools and images): about 24 KB of it their
  * strings in ten languages, the rest the agent check, the agents folder, the header's menu and the
  * settings' Agents and Budgets per model sections. Obsidian loads
  * only main.js, so every language ships in it. A bundled dev tool such as a tokenizer adds
