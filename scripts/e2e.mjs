@@ -220,13 +220,14 @@ try {
 		await page.click(`${VIEW} .discover-chat-model`);
 		await page.waitForSelector(".menu .menu-item", { timeout: 5000 });
 		const items = await page.locator(".menu .menu-item").allTextContents();
-		check(items.join(",") === "e2e-model,llama3.2,qwen3:8b,Refresh list", `the menu lists the server's models and Refresh (${items.join(", ")})`);
+		// The agents come first (the default agent, created on first use), then the server's models.
+		check(items.join(",") === "Agents,Default,Models,e2e-model,llama3.2,qwen3:8b,Refresh list", `the menu lists the agents, the server's models and Refresh (${items.join(", ")})`);
 		await page.screenshot({ path: join(artifacts, "model-menu-light.png") });
 		await page.evaluate(() => document.body.classList.replace("theme-light", "theme-dark"));
 		await page.screenshot({ path: join(artifacts, "model-menu-dark.png") });
 		await page.evaluate(() => document.body.classList.replace("theme-dark", "theme-light"));
-		// The checked item is the model in use: choosing it again changes nothing and closes the menu.
-		await page.click(".menu .menu-item.mod-checked");
+		// The checked items are the agent and the model in use: choosing the model again changes nothing and closes the menu.
+		await page.click(".menu .menu-item.mod-checked >> nth=1");
 		check((await page.locator(".menu").count()) === 0, "choosing closes the menu");
 		check((await page.locator(`${VIEW} .discover-chat-model-name`).textContent()) === "e2e-model", "the header still shows the model in use");
 	});
@@ -825,6 +826,60 @@ try {
 			document.body.classList.remove("is-mobile");
 		});
 		await page.setViewportSize({ width: 1280, height: 800 });
+	});
+
+	await step("the header switches the chat's agent: the next request carries its instructions, model and temperature", async () => {
+		await page.click(`${VIEW} [aria-label="New chat"]`);
+		await page.evaluate(() => window.e2e.app.vault.create("Discover/Agents/Poet.md", "---\nname: Poet\nmodel: qwen3:8b\ntemperature: 0.4\n---\nPOET-INSTRUCTIONS: answer in rhyming couplets."));
+		await page.click(`${VIEW} .discover-chat-model`);
+		await page.waitForSelector(".menu .menu-item", { timeout: 5000 });
+		const items = await page.locator(".menu .menu-item").allTextContents();
+		check(items.slice(0, 4).join(",") === "Agents,Default,Poet,Models", `the menu lists the agents, the chat's checked (${items.join(", ")})`);
+		await page.screenshot({ path: join(artifacts, "agent-menu-light.png") });
+		await page.evaluate(() => document.body.classList.replace("theme-light", "theme-dark"));
+		await page.screenshot({ path: join(artifacts, "agent-menu-dark.png") });
+		await page.evaluate(() => document.body.classList.replace("theme-dark", "theme-light"));
+		await page.click(".menu .menu-item >> text=Poet");
+		await page.waitForFunction(() => document.querySelector(".discover-chat-view .discover-chat-agent-name")?.textContent === "Poet", null, { timeout: 5000 });
+		check((await page.locator(`${VIEW} .discover-chat-model-name`).textContent()) === "qwen3:8b", "the header shows the agent's model");
+		model.queue({ tokens: "Within the stroma, sugars grow; / the Calvin cycle runs below.".split(/(?= )/), tokensPerSecond: 200 });
+		await page.fill(`${VIEW} .discover-chat-input`, "Describe the stroma.");
+		await page.press(`${VIEW} .discover-chat-input`, "Enter");
+		await page.waitForFunction(() => document.querySelector(".discover-chat-send")?.getAttribute("aria-label") === "Send message", null, { timeout: 10000 });
+		const sent = model.lastChatRequest();
+		const system = (sent?.messages ?? []).filter((m) => m.role === "system").map((m) => m.content).join("\n");
+		check(system.includes("POET-INSTRUCTIONS"), "the request's system prompt is the agent's instructions");
+		check(sent?.model === "qwen3:8b", `the request goes to the agent's model (${sent?.model})`);
+		check(sent?.options?.temperature === 0.4, `the request carries the agent's temperature (${sent?.options?.temperature})`);
+		await page.screenshot({ path: join(artifacts, "agent-switched-light.png") });
+		await page.evaluate(() => document.body.classList.replace("theme-light", "theme-dark"));
+		await page.screenshot({ path: join(artifacts, "agent-switched-dark.png") });
+		await page.evaluate(() => document.body.classList.replace("theme-dark", "theme-light"));
+		await page.setViewportSize({ width: 390, height: 844 });
+		await page.evaluate(() => document.body.classList.add("is-mobile"));
+		await page.waitForTimeout(200);
+		const over = await overflows(page, [`${VIEW} .discover-chat-header`, `${VIEW} .discover-chat-model`]);
+		check(over.length === 0, `phone: the header with an agent and its model fits (${over.join("; ") || "none"})`);
+		const header = await page.evaluate(() => {
+			const rect = (sel) => document.querySelector(sel)?.getBoundingClientRect();
+			return { header: rect(".discover-chat-header")?.height ?? NaN, button: rect(".discover-chat-model")?.height ?? NaN };
+		});
+		check(header.header < 2 * header.button + 8, `phone: the header stays one line (${header.header} px, the button ${header.button} px)`);
+		await page.screenshot({ path: join(artifacts, "phone-agent-light.png") });
+		await page.evaluate(() => document.body.classList.replace("theme-light", "theme-dark"));
+		await page.screenshot({ path: join(artifacts, "phone-agent-dark.png") });
+		await page.evaluate(() => {
+			document.body.classList.replace("theme-dark", "theme-light");
+			document.body.classList.remove("is-mobile");
+		});
+		await page.setViewportSize({ width: 1280, height: 800 });
+		// Back to the default agent, in a new chat with the settings' model, for the steps after.
+		await page.click(`${VIEW} .discover-chat-model`);
+		await page.waitForSelector(".menu .menu-item", { timeout: 5000 });
+		await page.click(".menu .menu-item >> text=Default");
+		await page.waitForFunction(() => document.querySelector(".discover-chat-view .discover-chat-agent-name")?.textContent === "Default", null, { timeout: 5000 });
+		await page.click(`${VIEW} [aria-label="New chat"]`);
+		await page.waitForFunction(() => document.querySelector(".discover-chat-view .discover-chat-model-name")?.textContent === "e2e-model", null, { timeout: 5000 });
 	});
 
 	await step("measure: a 1,000-message session opens", async () => {

@@ -11,11 +11,14 @@ import { refreshDiscoverPanels, registerDiscoverPanel } from "./wiring/registerP
 import { NoteIndexService } from "./wiring/noteIndexService";
 import { pluginDir } from "./wiring/pluginFile";
 import type { VaultSearchPort } from "./ui/ports";
+import type { AgentsPort } from "./ui/agents/agentsPort";
+import { AgentLibrary } from "./wiring/agentLibrary";
 
 export default class DiscoverPlugin extends Plugin {
 	override settings: DiscoverSettings = defaultSettings();
 	private settingTab: DiscoverSettingTab | undefined;
 	private noteIndex: NoteIndexService | undefined;
+	private agentLibrary: AgentLibrary | undefined;
 	private readonly settingsStore = new SettingsStore({
 		loadData: () => this.loadData(),
 		saveData: (data) => this.saveData(data),
@@ -38,6 +41,12 @@ export default class DiscoverPlugin extends Plugin {
 
 	get vaultSearch(): VaultSearchPort | undefined {
 		return this.noteIndex;
+	}
+
+	/** The agent notes, read when a chat or the settings tab first asks. */
+	get agents(): AgentsPort {
+		this.agentLibrary ??= new AgentLibrary(this, () => t("agents.newName"));
+		return this.agentLibrary;
 	}
 
 	async loadSettings(): Promise<void> {

@@ -202,6 +202,8 @@ export interface Session {
 	updatedAt: string;
 	/** The model this chat uses, when one was saved with it; otherwise the settings' model. */
 	model?: string;
+	/** The agent this chat uses (its note's vault path), when one was saved with it. */
+	agent?: string;
 	/** [system summary?], then user/assistant (and tool result) messages in order. */
 	messages: ChatMessage[];
 }
@@ -218,6 +220,8 @@ export interface GenerateRequest {
 	maxTokens: number;
 	/** The model's context window in tokens (Ollama's num_ctx). */
 	contextWindow: number;
+	/** Sampling temperature (0–2; Anthropic's range ends at 1, so it is capped there). Absent: the server's default. */
+	temperature?: number;
 	signal?: AbortSignal;
 	onToken?: (delta: string) => void;
 	/** The model's thinking as it streams (a server's thinking field, or `<think>` in the text). */

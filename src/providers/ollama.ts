@@ -38,7 +38,7 @@ export const ollamaDialect: DialectFactory = (config, baseUrl) => {
 				messages: promptForTools(req.messages, req.tools).map(ollamaMessage),
 				...(offeredTools(req.tools) ? { tools: functionTools(req.tools ?? []) } : {}),
 				stream: true,
-				options: { num_ctx: req.contextWindow, num_predict: req.maxTokens },
+				options: { num_ctx: req.contextWindow, num_predict: req.maxTokens, ...(req.temperature === undefined ? {} : { temperature: req.temperature }) },
 			}),
 		}),
 		decoder: (ctx, listener, maxChars) => new OllamaStreamDecoder(ctx, listener, maxChars),

@@ -45,6 +45,7 @@ export const openaiDialect: DialectFactory = (config, baseUrl) => {
 				stream: true,
 				stream_options: { include_usage: true },
 				max_tokens: req.maxTokens,
+				...(req.temperature === undefined ? {} : { temperature: req.temperature }),
 			}),
 		}),
 		decoder: (ctx, listener, maxChars) => new OpenAIStreamDecoder(ctx, listener, maxChars),

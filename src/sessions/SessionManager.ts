@@ -241,6 +241,13 @@ export class SessionManager {
 		return this.record(id, { type: "model", model: clean, at: this.iso() });
 	}
 
+	/** Saves the agent (its note's vault path) the chat uses from now on; it comes back as `Session.agent` on load. */
+	async setAgent(id: string, agent: string): Promise<void> {
+		const clean = agent.trim();
+		if (clean === "") throw new TypeError("An agent path cannot be empty.");
+		return this.record(id, { type: "agent", agent: clean, at: this.iso() });
+	}
+
 	private record(sessionId: string, record: SessionRecord, opts: WriteOptions = {}): Promise<void> {
 		return this.exclusive(
 			async () => {

@@ -54,6 +54,13 @@ export interface ModelRecord {
 	at: string;
 }
 
+/** The agent the chat uses from now on (its note's vault path, picked in the panel's header); the latest one wins. */
+export interface AgentRecord {
+	type: "agent";
+	agent: string;
+	at: string;
+}
+
 /** A line that could not be read, carried through rewrites so nothing is silently erased. */
 export interface CorruptRecord {
 	type: "corrupt";
@@ -61,7 +68,7 @@ export interface CorruptRecord {
 	at?: string;
 }
 
-export type SessionRecord = HeaderRecord | MessageRecord | TitleRecord | ModelRecord | CorruptRecord | SwitchRecord | HideRecord;
+export type SessionRecord = HeaderRecord | MessageRecord | TitleRecord | ModelRecord | AgentRecord | CorruptRecord | SwitchRecord | HideRecord;
 
 export interface ParsedFile {
 	records: SessionRecord[];
@@ -207,6 +214,11 @@ export function asRecord(value: unknown): SessionRecord | string {
 			const { model } = value;
 			if (typeof model !== "string" || model.trim() === "" || typeof at !== "string") return "bad model record";
 			return { type: "model", model, at };
+		}
+		case "agent": {
+			const { agent } = value;
+			if (typeof agent !== "string" || agent.trim() === "" || typeof at !== "string") return "bad agent record";
+			return { type: "agent", agent, at };
 		}
 		case "corrupt": {
 			const { raw } = value;

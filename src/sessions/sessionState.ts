@@ -92,6 +92,8 @@ export class SessionState {
 	/** The model picked for this chat, if any (a `model` record), and when. */
 	model: string | undefined;
 	private modelAt: string | undefined;
+	agent: string | undefined;
+	private agentAt: string | undefined;
 	/** False when the file's last line has no newline yet. */
 	endsWithNewline = true;
 	/** Records whose effect a later record replaced: what a compaction would save. */
@@ -206,6 +208,11 @@ export class SessionState {
 				this.model = record.model;
 				this.modelAt = record.at;
 				break;
+			case "agent":
+				if (this.agent !== undefined) this.superseded++;
+				this.agent = record.agent;
+				this.agentAt = record.at;
+				break;
 			case "corrupt":
 				this.corrupt.push(record.raw);
 				break;
@@ -257,6 +264,8 @@ export class SessionState {
 				return this.tree.leaf !== record.leaf && newer(record.at, this.tree.leafAt);
 			case "hide":
 				return this.tree.isHidden(record.id) !== record.hidden && newer(record.at, this.tree.hiddenAt(record.id));
+			case "agent":
+				return this.agent !== record.agent && newer(record.at, this.agentAt);
 			case "summary":
 				return !sameMessage(this.summaryById(record.message.id), record.message) && newer(at, this.messageAt.get(record.message.id));
 			case "message":
@@ -281,6 +290,10 @@ export class SessionState {
 
 	get modelTime(): string | undefined {
 		return this.modelAt;
+	}
+
+	get agentTime(): string | undefined {
+		return this.agentAt;
 	}
 
 	summaryById(id: string): ChatMessage | undefined {
@@ -360,6 +373,7 @@ export class SessionState {
 		if (summary !== undefined) messages.unshift(copy(summary));
 		const session: Session = { id: this.id, title: this.title, createdAt: this.createdAt, updatedAt: this.updatedAt, messages };
 		if (this.model !== undefined) session.model = this.model;
+		if (this.agent !== undefined) session.agent = this.agent;
 		return session;
 	}
 

@@ -6,6 +6,7 @@ import { PROVIDERS } from "../providers/types";
 import { DEFAULT_SETTINGS, FIELD_LABELS, isToolRules, SEND_KEYS, SETTINGS_VERSION, type DiscoverSettings } from "./settings";
 import { isCurrencyCode, isModelPrices } from "./prices";
 import { t } from "../i18n";
+import { isModelBudgets } from "./modelBudget";
 
 type Raw = Record<string, unknown>;
 
@@ -90,12 +91,16 @@ const FIELD_TYPES: { [K in keyof DiscoverSettings]-?: FieldCheck } = {
 	// Added without a version step: absent means none entered (the default), so older data needs no migration.
 	modelPrices: isModelPrices,
 	priceCurrency: isCurrencyCode,
+	// A damaged list is dropped whole: the models follow the general budget again.
+	modelBudgets: isModelBudgets,
+	agentsFolder: isString,
+	lastAgent: isString,
 	activeSessionId: isString,
 	calibration: (v) => typeof v === "object" && v !== null && !Array.isArray(v),
 	settingsVersion: isNumber,
 };
 
-const OPTIONAL = new Set<keyof DiscoverSettings>(["activeSessionId", "calibration"]);
+const OPTIONAL = new Set<keyof DiscoverSettings>(["activeSessionId", "calibration", "lastAgent"]);
 
 function versionOf(raw: Raw): number {
 	const v = raw.settingsVersion;

@@ -4,6 +4,7 @@ import { DEFAULT_CHAT_SETTINGS, type ChatSettings } from "../core/types";
 import { DEFAULT_OLLAMA_IMAGE_TOKENS } from "../core/imageSize";
 import { DEFAULT_BASE_URLS, PROVIDERS, type ProviderName } from "../providers/types";
 import type { AlwaysRule } from "../tools/permissions";
+import { isModelBudgets, type ModelBudget } from "./modelBudget";
 import { t, type PlainKey } from "../i18n";
 import { DEFAULT_CURRENCY, isCurrencyCode, isModelPrices, type ModelPrice } from "./prices";
 
@@ -48,6 +49,12 @@ export interface DiscoverSettings extends Omit<ChatSettings, "maxToolRounds" | "
 	modelPrices: ModelPrice[];
 	/** The currency those prices are in (ISO 4217, e.g. "USD"). */
 	priceCurrency: string;
+	/** Budget settings kept per model (by name): a model's own context size and the like; the rest follow the general ones. */
+	modelBudgets: Record<string, ModelBudget>;
+	/** Where the agent notes live (one Markdown note each). */
+	agentsFolder: string;
+	/** The agent (its note's path) the last chat used: a new chat starts with it. */
+	lastAgent?: string;
 	activeSessionId?: string;
 	/** Token calibration data, owned by the engine; opaque here. */
 	calibration?: unknown;
@@ -74,6 +81,8 @@ export const DEFAULT_SETTINGS: DiscoverSettings = {
 	toolRules: [],
 	modelPrices: [],
 	priceCurrency: DEFAULT_CURRENCY,
+	modelBudgets: {},
+	agentsFolder: "Discover/Agents",
 	settingsVersion: SETTINGS_VERSION,
 };
 
@@ -102,6 +111,9 @@ const FIELD_LABEL_KEYS: Record<keyof DiscoverSettings, PlainKey> = {
 	toolRules: "field.toolRules",
 	modelPrices: "field.modelPrices",
 	priceCurrency: "field.priceCurrency",
+	modelBudgets: "field.modelBudgets",
+	agentsFolder: "field.agentsFolder",
+	lastAgent: "field.lastAgent",
 	activeSessionId: "field.activeSessionId",
 	calibration: "field.calibration",
 	settingsVersion: "field.settingsVersion",
@@ -245,6 +257,8 @@ export function validateSettings(s: DiscoverSettings): SettingsIssue[] {
 	if (!isCurrencyCode(s.priceCurrency)) push({ field: "priceCurrency", message: t("valid.currency") });
 	push(folderIssue("sessionsFolder", s.sessionsFolder));
 	push(folderIssue("exportFolder", s.exportFolder));
+	push(folderIssue("agentsFolder", s.agentsFolder));
+	if (!isModelBudgets(s.modelBudgets)) push({ field: "modelBudgets", message: t("valid.modelBudgets") });
 	if (typeof s.vaultIndex !== "boolean") push({ field: "vaultIndex", message: t("valid.onOff") });
 	push(excludedFoldersIssue(s.indexExcludedFolders));
 	return issues;
@@ -270,5 +284,5 @@ export function sanitizeSettings(input: DiscoverSettings): { settings: DiscoverS
 		}
 	}
 	// Unreachable with these rules; still, never hand back settings that fail validation.
-	return { settings: { ...DEFAULT_SETTINGS, activeSessionId: input.activeSessionId, calibration: input.calibration }, reset };
+	return { settings: { ...DEFAULT_SETTINGS, activeSessionId: input.activeSessionId, calibration: input.calibration, lastAgent: input.lastAgent }, reset };
 }

@@ -2,6 +2,7 @@
 // 1. read tools run unasked while the `toolsReadAllowed` setting is on (the default);
 // 2. an "always" rule (saved in settings with when it was granted; revocable in the settings tab);
 // 3. "allow for this chat" (this session only, kept in memory, forgotten with the plugin);
+// 4. the chat's agent allows the tool (its note's `tools`: pre-approved, visible and revocable there);
 // otherwise the person is asked, with the write's preview, through the panel's `ask` callback,
 // every time. Allow once lets this call run; Deny (with an optional reason) gives the model a
 // clear result. A preview that cannot be made means the write cannot be shown, so it is not run:
@@ -25,6 +26,17 @@ export interface RuleStore {
 	saveAlwaysRules(rules: AlwaysRule[]): Promise<void>;
 }
 
+/**
+ * The tools each chat's agent allows, and where "Always allow" goes in a chat with an agent: into
+ * the agent (its note's front matter), not the settings, so it shows where the agent is defined.
+ */
+export interface AgentGrants {
+	/** The tools chat `chatId`'s agent runs without asking. */
+	allowed(chatId: string): readonly string[];
+	/** Adds `tool` to chat `chatId`'s agent; false when the chat's agent cannot take it (then the settings' rules do). */
+	grant(chatId: string, tool: string): Promise<boolean>;
+}
+
 /** The panel's permission card: shown for a call no rule allows; resolves with the person's decision. */
 export type AskFn = (call: ToolCall, tool: Tool, preview: ToolPreview | undefined) => Promise<AccessDecision>;
 
@@ -40,6 +52,7 @@ export class PermissionRules {
 	constructor(
 		private readonly store: RuleStore,
 		private readonly now: () => Date = () => new Date(),
+		private readonly agents?: AgentGrants,
 	) {}
 
 	alwaysRules(): readonly AlwaysRule[] {
@@ -76,7 +89,7 @@ export class PermissionRules {
 	/** Whether `tool` runs unasked in chat `chatId`. */
 	allowsUnasked(chatId: string, tool: Pick<Tool, "name" | "access">): boolean {
 		if (tool.access === "read" && this.store.readAllowed()) return true;
-		return this.isAlways(tool.name) || this.chatAllows(chatId, tool.name);
+		return this.isAlways(tool.name) || this.chatAllows(chatId, tool.name) || this.agents?.allowed(chatId).includes(tool.name) === true;
 	}
 
 	/**
@@ -109,7 +122,7 @@ export class PermissionRules {
 					this.allowForChat(chatId, tool.name);
 					return "allow";
 				case "always":
-					await this.grantAlways(tool.name);
+					if (!(await this.agents?.grant(chatId, tool.name))) await this.grantAlways(tool.name);
 					return "allow";
 				default: {
 					const why = decision.reason?.trim().slice(0, REASON_CHARS) ?? "";

@@ -2,6 +2,9 @@
 // build one without a plugin. The view never stores itself on the plugin.
 import type { App } from "obsidian";
 import type { DiscoverSettings } from "../settings/settings";
+import type { Agent } from "../agents/agent";
+import type { AgentsPort } from "./agents/agentsPort";
+import type { AgentGrants } from "../tools/permissions";
 import type { ChatEvent, ChatPort, DiagnosableAdapter, ModelInfo, SessionsPort, SourceRefStore, VaultSearchPort } from "./ports";
 import type { PanelHooks, ToolsPort } from "./toolsPort";
 
@@ -16,6 +19,8 @@ export interface DiscoverHost {
 	saveSettings(): Promise<void>;
 	/** The vault index for `@vault`; absent when the plugin offers none. */
 	readonly vaultSearch?: VaultSearchPort;
+	/** The agent notes; absent: chats use the settings' prompt and model. */
+	readonly agents?: AgentsPort;
 }
 
 export interface SettingsSync {
@@ -45,11 +50,18 @@ export interface ChatRuntime {
 	 */
 	useModel?(model: string | undefined): Promise<void>;
 	/**
+	 * Uses `agent` for the next turns: its instructions as the system prompt, its provider, model
+	 * (unless the chat picked one) and temperature. Undefined: the settings' prompt and model.
+	 */
+	useAgent?(agent: Agent | undefined): Promise<void>;
+	/**
 	 * Cuts and analyzes a note source ahead of a send, a few milliseconds at a time (yielding to the
 	 * app between slices), with the estimator the send will use; resolves when it is ready. Absent:
 	 * the send does that work itself.
 	 */
 	prepareSource?(id: string, text: string, name: string): Promise<void>;
+	/** The open chat's agent for the permission rules: its tools run unasked, and "Always allow" goes into its note. */
+	agentGrants?: AgentGrants;
 	/** Where the chat's attached sources are kept; absent: they last while the panel is open. */
 	sourceRefs?: SourceRefStore;
 	/** The vault tools' undo and per-chat grants; absent when the engine offers no tools. */

@@ -33,6 +33,8 @@ export interface SessionsPort {
 	rename(id: string, title: string): Promise<void>;
 	/** Saves the model chat `id` uses; it comes back as `Session.model`. */
 	setModel?(id: string, model: string): Promise<void>;
+	/** Saves the agent chat `id` uses (its note's path); it comes back as `Session.agent`. */
+	setAgent?(id: string, agent: string): Promise<void>;
 	delete(id: string): Promise<void>;
 	search(query: string, opts?: { role?: Role; limit?: number }): Promise<SearchHit[]>;
 	/** Reads every chat ahead of a first search, so that search answers at once. */

@@ -8,7 +8,12 @@ import { imageForSend } from "../ui/images/imageForSend";
 import type { ProviderAdapter } from "../providers/types";
 import { ObsidianFileStore } from "./obsidianStore";
 import { SessionManager } from "../sessions/SessionManager";
-import { createPluginAdapter, readApiKey } from "./adapterFactory";
+import { createPluginAdapter, readApiKey, type AdapterSettings } from "./adapterFactory";
+import type { Agent } from "../agents/agent";
+import { DEFAULT_BASE_URLS } from "../providers/types";
+import { withTemperature } from "../providers/withTemperature";
+import { agentGrants } from "./agentGrants";
+import { budgetFor } from "../settings/budgetFor";
 import { persistedCalibration } from "./calibrationStore";
 import { normalizePath } from "obsidian";
 import { pluginSourceRefStore } from "./sourceRefStore";
@@ -18,13 +23,14 @@ import type { ChatEvent } from "../ui/ports";
 import type { PanelHooks } from "../ui/toolsPort";
 import { createPanelTools } from "./chatTools";
 
-function chatSettingsOf(s: DiscoverSettings): ChatSettings {
+/**
+ * The engine's settings: the budget of the chat's model (its own, over the general one), and the
+ * agent's instructions as the system prompt (an agent without any keeps the settings' prompt).
+ */
+function chatSettingsOf(s: DiscoverSettings, model: string, agent?: Agent): ChatSettings {
 	return {
-		maxPromptTokens: s.maxPromptTokens,
-		reservedResponseTokens: s.reservedResponseTokens,
-		recentMessagesToKeep: s.recentMessagesToKeep,
-		minRecentMessagesToKeep: s.minRecentMessagesToKeep,
-		systemPrompt: s.systemPrompt,
+		...budgetFor(s, model),
+		systemPrompt: agent !== undefined && agent.instructions.trim() !== "" ? agent.instructions : s.systemPrompt,
 		imageTokens: imageRuleFor(s.provider, s.ollamaImageTokens),
 	};
 }
@@ -34,9 +40,17 @@ const PREPARE_SLICE_MS = 8;
 const nextTask = (): Promise<void> => new Promise((resolve) => window.setTimeout(resolve, 0));
 
 /** What decides which adapter to build, including the key's value (a key replaced under the same name). */
-function adapterKey(host: DiscoverHost, model: string): string {
-	const s = host.settings;
-	return JSON.stringify([s.provider, s.baseUrl, model, s.apiKeySecret, readApiKey(host.app, s) ?? ""]);
+function adapterKey(host: DiscoverHost, s: AdapterSettings): string {
+	return JSON.stringify([s.provider, s.baseUrl, s.model, s.apiKeySecret, readApiKey(host.app, s) ?? ""]);
+}
+
+/**
+ * The adapter settings for `model` and the chat's agent: an agent naming another provider than the
+ * settings' uses that provider's usual address (the settings hold one server).
+ */
+function adapterSettingsFor(s: DiscoverSettings, model: string, agent: Agent | undefined): AdapterSettings {
+	const provider = agent?.provider ?? s.provider;
+	return { provider, baseUrl: provider === s.provider ? s.baseUrl : DEFAULT_BASE_URLS[provider], model, apiKeySecret: s.apiKeySecret };
 }
 
 export async function createChatRuntime(host: DiscoverHost, onEvent: (e: ChatEvent) => void, panel?: PanelHooks): Promise<ChatRuntime> {
@@ -44,28 +58,33 @@ export async function createChatRuntime(host: DiscoverHost, onEvent: (e: ChatEve
 	const sessions = new SessionManager(store, { onWarning: (message) => onEvent({ type: "warning", message }) });
 	// Learned from the provider's token counts; survives restarts in settings.calibration.
 	const { calibration, flush: saveCalibration } = persistedCalibration(host);
-	// The model the open chat picked in the header; undefined follows the settings' model.
+	// The model the open chat picked in the header; undefined follows the agent's, then the settings' model.
 	let chosenModel: string | undefined;
-	const model = (): string => chosenModel ?? host.settings.model;
-	const adapterSettings = () => ({ ...host.settings, model: model() });
-	let adapter: ProviderAdapter = await createPluginAdapter(host.app, adapterSettings());
-	let key = adapterKey(host, model());
+	// The open chat's agent: its instructions, provider, model and temperature.
+	let agent: Agent | undefined;
+	const model = (): string => chosenModel ?? agent?.model ?? host.settings.model;
+	const adapterSettings = (): AdapterSettings => adapterSettingsFor(host.settings, model(), agent);
+	const build = async (): Promise<ProviderAdapter> => withTemperature(await createPluginAdapter(host.app, adapterSettings()), () => agent?.temperature);
+	let adapter: ProviderAdapter = await build();
+	let key = adapterKey(host, adapterSettings());
 	/** Rebuilds the adapter when what it depends on changed (cheap when nothing did). */
 	const followSettings = async (): Promise<void> => {
-		const next = adapterKey(host, model());
+		const next = adapterKey(host, adapterSettings());
 		if (next === key) return;
-		adapter = await createPluginAdapter(host.app, adapterSettings());
+		adapter = await build();
 		key = next;
 		chat.setAdapter(adapter, model());
 	};
 	let folder = host.settings.sessionsFolder;
 	// The vault tools ask about a call in the chat on screen when it is made.
-	const tools = createPanelTools(host, () => chat.sessionId, panel?.ask);
+	// The open chat's agent: its tools run unasked, and "Always allow" goes into its note.
+	const grants = agentGrants(host.agents, () => ({ chatId: chat.sessionId, agent }));
+	const tools = createPanelTools(host, () => chat.sessionId, panel?.ask, grants);
 	const chat = new ChatService({
 		adapter,
 		sessions,
-		settings: chatSettingsOf(host.settings),
-		model: host.settings.model,
+		settings: chatSettingsOf(host.settings, model()),
+		model: model(),
 		calibration,
 		onEvent,
 		tools: tools.tools,
@@ -82,6 +101,7 @@ export async function createChatRuntime(host: DiscoverHost, onEvent: (e: ChatEve
 		sourceRefs: dir === undefined ? undefined : pluginSourceRefStore(host.app.vault.adapter, dir),
 		adapter: () => adapter,
 		tools,
+		agentGrants: grants,
 		close: saveCalibration,
 		async prepareSource(id, text, name) {
 			await preparePassages(id, text, name, nextTask, { sliceMs: PREPARE_SLICE_MS, estimate: chat.sourceEstimator() });
@@ -89,11 +109,17 @@ export async function createChatRuntime(host: DiscoverHost, onEvent: (e: ChatEve
 		listModels: async (signal) => (await createPluginAdapter(host.app, host.settings)).listModels(signal),
 		async useModel(next) {
 			chosenModel = next?.trim() || undefined;
+			chat.updateSettings(chatSettingsOf(host.settings, model(), agent));
+			await followSettings();
+		},
+		async useAgent(next) {
+			agent = next;
+			chat.updateSettings(chatSettingsOf(host.settings, model(), agent));
 			await followSettings();
 		},
 		async syncSettings(): Promise<SettingsSync> {
 			// Settings may change in the settings tab while the panel is open: follow them on each send.
-			chat.updateSettings(chatSettingsOf(host.settings));
+			chat.updateSettings(chatSettingsOf(host.settings, model(), agent));
 			const result: SettingsSync = {};
 			if (host.settings.sessionsFolder !== folder) {
 				const from = folder;

@@ -4,7 +4,7 @@
 import type { App } from "obsidian";
 import type { Tool as CoreTool, ToolApproval, ToolCall } from "../core/types";
 import type { DiscoverSettings } from "../settings/settings";
-import { PermissionRules, type AskFn } from "../tools/permissions";
+import { PermissionRules, type AgentGrants, type AskFn } from "../tools/permissions";
 import type { Tool } from "../tools/types";
 import type { DiscoverHost } from "../ui/host";
 import type { RevertOutcome, ToolsPort } from "../ui/toolsPort";
@@ -32,10 +32,11 @@ function indexOf(host: DiscoverHost): Pick<NoteIndexService, "state" | "search">
 	};
 }
 
-export function createPanelTools(host: DiscoverHost & { app: App; settings: DiscoverSettings }, chatId: () => string | undefined, ask: AskFn | undefined): PanelTools {
+export function createPanelTools(host: DiscoverHost & { app: App; settings: DiscoverSettings }, chatId: () => string | undefined, ask: AskFn | undefined, grants?: AgentGrants): PanelTools {
 	const { tools, changes } = createObsidianVaultTools(host.app, () => host.settings, indexOf(host));
 	const byName = new Map(tools.map((t) => [t.name, t]));
-	const rules = new PermissionRules(settingsRuleStore(host));
+	// The chat's agent's tools run unasked; its "Always allow" goes into the agent's note.
+	const rules = new PermissionRules(settingsRuleStore(host), undefined, grants);
 	// Without a panel to ask, nothing that needs asking runs (a denial the model is told about).
 	const askPanel: AskFn = ask ?? (() => Promise.resolve({ kind: "deny" }));
 	const revert = async (callId: string): Promise<RevertOutcome> => {

@@ -32,10 +32,14 @@ const { buildOptions, EXTERNAL } = config;
  * (measured 528.7 → 557.8 KB on an older base; 559.8 → 588.4 KB on main with branches; 649.9 KB with the tools too).
  * What each answer cost (answer stats, the info popover, prices in settings, chat totals) adds
  * about 34 KB (measured 547.1 → 578.9 KB before branches and tools; 621.2 → 654.9 KB with them),
- * 19.2 KB of it its 37 strings in ten languages. Obsidian loads only main.js, so every language
- * ships in it. A bundled dev tool such as a tokenizer adds megabytes, which this still catches.
+ * 19.2 KB of it its 37 strings in ten languages. Agents per chat and budgets per model add about
+ * 42 KB (measured 649.9 → 691.9 KB on main with the tools and images): about 24 KB of it their
+ * strings in ten languages, the rest the agent check, the agents folder, the header's menu and the
+ * settings' Agents and Budgets per model sections. With all of them: 727.1 KB. Obsidian loads
+ * only main.js, so every language ships in it. A bundled dev tool such as a tokenizer adds
+ * megabytes, which this still catches.
  */
-const MAX_BYTES = 700_000;
+const MAX_BYTES = 760_000;
 /** What the bundle may leave to `require`: Obsidian, and Node's http(s) for the desktop transport. */
 const ALLOWED_REQUIRES = ["obsidian", "node:http", "node:https"];
 

@@ -6,6 +6,7 @@
 //   src/providers, src/sessions
 //   src/chat
 //   src/settings (the saved settings, their migration and loading; engine-safe)
+//   src/agents (agents as data: checking an agent note's front matter, the notes Discover writes)
 // which together are the engine (never 'obsidian'); then the UI (src/ui), then the Obsidian wiring
 // (src/wiring: builds the engine for the panel, registers views and commands), then src/main.ts.
 // Imports point down, never up.
@@ -15,7 +16,7 @@
 // outside itself: not 'obsidian' (main.ts passes getLanguage() in), not the engine.
 import { fileImports, rel, resolveLocal, type ImportRef } from "./sourceGraph";
 
-export const ENGINE = /^src\/(core|context|tools|chat|providers|sessions|settings)\//;
+export const ENGINE = /^src\/(core|context|tools|chat|providers|sessions|settings|agents)\//;
 
 interface LayerRule {
 	/** Which files the rule governs (repo-relative paths). */

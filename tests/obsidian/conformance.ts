@@ -44,7 +44,7 @@ export const COVERED = {
 	Editor: ["getValue", "setValue", "getSelection", "somethingSelected", "replaceSelection", "lineCount", "getLine", "focus", "hasFocus"],
 	PluginSettingTab: ["app", "containerEl", "icon", "display", "hide"],
 	MetadataCache: ["getFileCache", "getCache", "getFirstLinkpathDest", "fileToLinktext", "resolvedLinks", "unresolvedLinks", "on", "off", "offref", "trigger"],
-	FileManager: ["trashFile"],
+	FileManager: ["trashFile", "processFrontMatter"],
 } as const;
 
 /**
@@ -181,6 +181,8 @@ export function typeConformance(el: HTMLElement, app: R.App, leaf: R.WorkspaceLe
 		getAllTags: R.getAllTags satisfies typeof O.getAllTags,
 		parseFrontMatterAliases: R.parseFrontMatterAliases satisfies typeof O.parseFrontMatterAliases,
 		parseFrontMatterTags: R.parseFrontMatterTags satisfies typeof O.parseFrontMatterTags,
+		parseYaml: R.parseYaml satisfies typeof O.parseYaml,
+		stringifyYaml: R.stringifyYaml satisfies typeof O.stringifyYaml,
 		activeViewOfType: app.workspace.getActiveViewOfType.bind(app.workspace) satisfies O.Workspace["getActiveViewOfType"],
 		leaf: leaf satisfies Covered<O.WorkspaceLeaf, "WorkspaceLeaf">,
 		setting: new R.Setting(el) satisfies Covered<O.Setting, "Setting">,

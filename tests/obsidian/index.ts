@@ -24,6 +24,7 @@ export { Component, Events } from "./events";
 export { addIcon, getIcon, getIconIds, setIcon, setTooltip } from "./icons";
 export { MarkdownRenderChild, MarkdownRenderer } from "./markdown";
 export { FileManager } from "./fileManager";
+export { parseYaml, stringifyYaml } from "./yaml";
 export { Menu, MenuItem } from "./menu";
 export { getAllTags, MetadataCache, parseFrontMatterAliases, parseFrontMatterTags } from "./metadataCache";
 export { debounce, getLanguage, Platform, requestUrl, Tasks } from "./misc";

@@ -53,7 +53,7 @@ async function mount(adapter: LLMAdapter, prepare: (sessions: SessionManager) =>
 }
 
 describe("the panel when the server's window is smaller than the context size", () => {
-	it("offers the server's window after a retry that worked, and one click saves it as the context size", async () => {
+	it("offers the server's window after a retry that worked, and one click saves it as the chat's model's context size", async () => {
 		const stub = new StubAdapter({ reply: "Fine." });
 		let refused = false;
 		const adapter: LLMAdapter = {
@@ -73,7 +73,9 @@ describe("the panel when the server's window is smaller than the context size", 
 		expect(offer.textContent).toContain("The server's window is 4,096 tokens, not 8,192. Use 4,096?");
 		const savesBefore = m.saves();
 		offer.querySelector<HTMLButtonElement>("button")!.click();
-		await until(() => m.host.settings.maxPromptTokens === 4096 && m.saves() > savesBefore, "the setting to be saved");
+		// Kept per model: the chat's model gets the server's window, the general size (other models') stays.
+		await until(() => m.host.settings.modelBudgets["llama3.2"]?.maxPromptTokens === 4096 && m.saves() > savesBefore, "the setting to be saved");
+		expect(m.host.settings.maxPromptTokens).toBe(8192);
 		await until(() => offer.querySelector("button") === null, "the offer to be done");
 		expect(offer.textContent).toContain("Context size set to 4,096 tokens.");
 	});

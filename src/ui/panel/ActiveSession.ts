@@ -11,6 +11,8 @@ import { t } from "../../i18n";
 export class ActiveSession {
 	/** The model saved with the chat last shown, if it has one. */
 	model: string | undefined;
+	/** The agent (its note's path) saved with the chat last shown, if it has one. */
+	agent: string | undefined;
 
 	constructor(
 		private readonly host: DiscoverHost,
@@ -24,11 +26,13 @@ export class ActiveSession {
 		if (!runtime) return [];
 		let title = t("panel.newChat");
 		this.model = undefined;
+		this.agent = undefined;
 		if (id) {
 			try {
 				const session = await runtime.chat.loadSession(id);
 				title = session.title;
 				this.model = session.model;
+				this.agent = session.agent;
 			} catch {
 				id = undefined;
 			}
@@ -45,6 +49,7 @@ export class ActiveSession {
 		try {
 			const session = await runtime.chat.newSession();
 			this.model = undefined;
+			this.agent = undefined;
 			this.header.setTitle(session.title, true);
 			await this.remember(session.id);
 			return true;

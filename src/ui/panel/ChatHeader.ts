@@ -20,6 +20,7 @@ export class ChatHeader {
 	private readonly newChatEl: HTMLButtonElement;
 	private readonly modelEl: HTMLButtonElement;
 	private readonly modelNameEl: HTMLElement;
+	private readonly agentNameEl: HTMLElement;
 	private editor: HTMLInputElement | undefined;
 	private title = t("panel.newChat");
 	private renamable = false;
@@ -32,6 +33,8 @@ export class ChatHeader {
 		setIcon(this.titleEl.createSpan({ cls: "discover-chat-title-pencil", attr: { "aria-hidden": "true" } }), "pencil");
 		this.titleEl.addEventListener("click", () => this.startRename());
 		this.modelEl = this.el.createEl("button", { cls: "discover-chat-model", attr: { type: "button", "aria-haspopup": "menu" } });
+		// The chat's agent and its model share one button and one menu: the header stays one line at 390 px.
+		this.agentNameEl = this.modelEl.createSpan({ cls: ["discover-chat-agent-name", "discover-chat-hidden"] });
 		this.modelNameEl = this.modelEl.createSpan({ cls: "discover-chat-model-name" });
 		setIcon(this.modelEl.createSpan({ cls: "discover-chat-model-chevron" }), "chevron-down");
 		this.modelEl.addEventListener("click", () => handlers.onModelMenu(this.modelEl));
@@ -55,6 +58,13 @@ export class ChatHeader {
 	setModel(model: string, where: string): void {
 		this.modelNameEl.setText(model === "" ? t("panel.chooseModel") : model);
 		this.modelEl.setAttr("aria-label", model === "" ? t("panel.chooseModel") : where === "" ? t("panel.modelLabel", { model }) : t("panel.modelLabelWhere", { model, where }));
+	}
+
+	/** The chat's agent ("" when chats have none). */
+	setAgent(name: string): void {
+		this.agentNameEl.setText(name);
+		this.agentNameEl.toggleClass("discover-chat-hidden", name === "");
+		this.modelEl.setAttr("title", name === "" ? null : t("panel.agentTitle", { agent: name }));
 	}
 
 	setBusy(busy: boolean): void {

@@ -21,6 +21,8 @@ export interface ModelShown {
 export class ChatModel {
 	/** The open chat's own model, if it has one. */
 	private chosen: string | undefined;
+	/** The chat's agent's model: the default for a chat that picked none. */
+	private agentModel: string | undefined;
 	/** The chat whose model is saved in its file (so the first message need not save it again). */
 	private savedFor: string | undefined;
 
@@ -31,7 +33,7 @@ export class ChatModel {
 	) {}
 
 	get current(): string {
-		return this.chosen ?? this.host.settings.model.trim();
+		return this.chosen ?? this.agentModel ?? this.host.settings.model.trim();
 	}
 
 	get shown(): ModelShown {
@@ -43,6 +45,12 @@ export class ChatModel {
 		this.chosen = model;
 		this.savedFor = model === undefined ? undefined : sessionId;
 		await this.apply();
+	}
+
+	/** The chat's agent changed: its model (undefined: none) is the chat's unless the chat picked one. */
+	setAgentModel(model: string | undefined): void {
+		this.agentModel = model;
+		this.render();
 	}
 
 	/** The person picked `model` in the header: the next turn uses it, and the chat remembers it. */

@@ -1,11 +1,13 @@
 import { ItemView, Notice } from "obsidian";
 import type { WorkspaceLeaf } from "obsidian";
 import { promptBudget } from "../../chat/chatSettings";
+import { budgetFor } from "../../settings/budgetFor";
 import type { ChatMessage } from "../../core/types";
 import { ActiveSession } from "./ActiveSession";
 import type { Attachment } from "./AttachedSelection";
 import { ChatHeader } from "./ChatHeader";
 import { ChatModel } from "./ChatModel";
+import { ChatAgent } from "./ChatAgent";
 import { Composer } from "./Composer";
 import { ContextBar } from "./ContextBar";
 import { savedDraft, saveDraft } from "./draftState";
@@ -57,6 +59,7 @@ export class DiscoverView extends ItemView {
 	private preparer!: SourcePreparer;
 	private composer!: Composer;
 	private chatModel!: ChatModel;
+	private chatAgent!: ChatAgent;
 	private emptyChat!: EmptyChat;
 	private turns!: TurnFlow;
 	private toolsSwitch!: ToolsSwitch;
@@ -126,8 +129,8 @@ export class DiscoverView extends ItemView {
 			this.app,
 			this.host.settings.includeActiveNote,
 			(sources) => this.runtime?.chat.previewPrompt(this.composer.value, { sources: this.preparer.counted(sources), includeHistory: true, images: this.composer.images?.images }),
-			// The same figure the settings tab calls the prompt budget.
-			() => promptBudget(this.host.settings),
+			// The chat's model's budget: its own (budgets per model), else the settings tab's prompt budget.
+			() => promptBudget(budgetFor(this.host.settings, this.chatModel.current)),
 		);
 		this.context.onNoteFit = (note) => this.emptyChat.setNote(note);
 		this.preparer = new SourcePreparer(
@@ -145,6 +148,13 @@ export class DiscoverView extends ItemView {
 			onChange: () => this.context.refreshPreview(),
 		});
 		this.context.added = this.sources;
+		this.chatAgent = new ChatAgent(this.host, () => this.runtime, {
+			setAgentModel: (model) => this.chatModel.setAgentModel(model),
+			chooseModel: (model) => this.chatModel.choose(model),
+			addSource: (ref) => this.sources.add(ref),
+			removeSource: (ref) => this.sources.remove(ref),
+			onChange: (agent) => this.header.setAgent(agent?.name ?? ""),
+		});
 		this.sources.acceptDrops(this, root);
 		this.composer = new Composer(root, {
 			onSend: (text) => void this.turns.send(typedTurn(text, this.composer.images?.take())),
@@ -257,6 +267,7 @@ export class DiscoverView extends ItemView {
 		await this.chatModel.follow(this.runtime?.chat.sessionId, this.active.model);
 		this.list.setMessages(messages);
 		await this.sources.showChat(this.runtime?.chat.sessionId);
+		await this.chatAgent.follow(this.runtime?.chat.sessionId, this.active.agent);
 		this.context.updatePreview();
 		this.showEmptyChat();
 	}
@@ -269,6 +280,7 @@ export class DiscoverView extends ItemView {
 		await this.chatModel.follow(this.runtime?.chat.sessionId, undefined);
 		this.list.setMessages([]);
 		await this.sources.showChat(undefined);
+		await this.chatAgent.follow(undefined, undefined);
 		this.context.updatePreview();
 		this.showEmptyChat();
 	}
@@ -284,6 +296,7 @@ export class DiscoverView extends ItemView {
 			this.chatShown(before);
 			await this.chatModel.follow(runtime.chat.sessionId, undefined);
 			await this.sources.showChat(undefined);
+			await this.chatAgent.follow(undefined, undefined);
 		}
 		this.list.setMessages([]);
 		this.showEmptyChat();
@@ -324,6 +337,7 @@ export class DiscoverView extends ItemView {
 			current: this.chatModel.current,
 			list: (refresh) => this.chatModel.list(refresh),
 			onChoose: (model) => void this.chatModel.choose(model),
+			...(this.host.agents ? { agents: { current: this.chatAgent.current?.path, list: () => this.chatAgent.list(), onChoose: (path: string) => void this.chatAgent.choose(path) } } : {}),
 		});
 	}
 
@@ -419,7 +433,7 @@ export class DiscoverView extends ItemView {
 	}
 
 	private onChatEvent(e: ChatEvent): void {
-		showChatEvent(e, { host: this.host, status: this.status, list: this.list, context: this.context, onMessage: (m) => this.onMessage(m) });
+		showChatEvent(e, { host: this.host, status: this.status, list: this.list, context: this.context, onMessage: (m) => this.onMessage(m), model: () => this.chatModel.current });
 	}
 
 	private onMessage(message: ChatMessage): void {
@@ -428,6 +442,7 @@ export class DiscoverView extends ItemView {
 		if (message.role !== "user") return;
 		// The chat remembers the model its first message went to, and the sources attached so far.
 		void this.chatModel.messageSaved();
+		void this.chatAgent.messageSaved();
 		void this.sources.chatSaved();
 		// The answer's bubble goes right under the question, before the first token arrives.
 		if (this.turns.sending && !this.list.isStreaming) this.list.startStreaming();

@@ -8,6 +8,13 @@ export interface ModelMenuOptions {
 	/** The server's models (cached unless `refresh`). */
 	list: (refresh: boolean) => Promise<readonly ModelInfo[]>;
 	onChoose: (model: string) => void;
+	/** The agents, listed above the models (absent: chats have no agents). */
+	agents?: {
+		/** The chat's agent (its note's path). */
+		current: string | undefined;
+		list: () => Promise<readonly { path: string; name: string }[]>;
+		onChoose: (path: string) => void;
+	};
 }
 
 /**
@@ -22,8 +29,25 @@ export async function openModelMenu(anchor: HTMLElement, options: ModelMenuOptio
 	} catch (err) {
 		failure = err instanceof Error ? err.message : String(err);
 	}
+	const agents = options.agents ? await options.agents.list() : [];
 	const menu = new Menu();
 	const { current } = options;
+	if (options.agents && agents.length > 0) {
+		const chooser = options.agents;
+		menu.addItem((item) => item.setTitle(t("panel.agentsHeading")).setIcon("bot").setDisabled(true));
+		for (const agent of agents) {
+			menu.addItem((item) =>
+				item
+					.setTitle(agent.name)
+					.setChecked(agent.path === chooser.current)
+					.onClick(() => {
+						if (agent.path !== chooser.current) chooser.onChoose(agent.path);
+					}),
+			);
+		}
+		menu.addSeparator();
+		menu.addItem((item) => item.setTitle(t("panel.modelsHeading")).setIcon("cpu").setDisabled(true));
+	}
 	if (failure !== undefined) menu.addItem((item) => item.setTitle(t("models.listFailed", { error: failure })).setIcon("alert-triangle").setDisabled(true));
 	else if (models.length === 0) menu.addItem((item) => item.setTitle(t("models.none")).setDisabled(true));
 	const ids = models.map((m) => m.id);

@@ -10,6 +10,7 @@ import { engineText } from "./engineText";
 import type { MessageList } from "./MessageList";
 import type { StatusLine } from "./StatusLine";
 import { useReportedWindow, windowOffer } from "./windowOffer";
+import { budgetFor } from "../../settings/budgetFor";
 
 export interface ChatEventTargets {
 	host: DiscoverHost;
@@ -17,6 +18,8 @@ export interface ChatEventTargets {
 	list: MessageList;
 	context: ContextBar;
 	onMessage: (message: ChatMessage) => void;
+	/** The chat's model: a window the server reports is saved as that model's own context size. */
+	model?: () => string;
 }
 
 export function showChatEvent(e: ChatEvent, to: ChatEventTargets): void {
@@ -53,8 +56,9 @@ function showToolStatus(card: ToolCard, status: StatusLine): void {
 
 /** The server's real window is smaller than the context size: offer to use it, in one click. */
 function offerWindow(reported: number, to: ChatEventTargets): void {
-	if (reported >= to.host.settings.maxPromptTokens) return;
-	const offer = windowOffer(to.host.settings, reported);
+	const model = to.model?.() ?? "";
+	if (reported >= budgetFor(to.host.settings, model).maxPromptTokens) return;
+	const offer = windowOffer(to.host.settings, reported, model);
 	if (offer.action === undefined) to.list.showNote(offer.text);
-	else to.list.showOffer(offer.text, offer.action, () => useReportedWindow(to.host, reported));
+	else to.list.showOffer(offer.text, offer.action, () => useReportedWindow(to.host, reported, model));
 }

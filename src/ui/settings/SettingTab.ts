@@ -7,6 +7,8 @@ import { BudgetSection, type SettingsStore } from "./settingsBudget";
 import { ProviderSection, type SettingsAdapterFactory } from "./settingsProvider";
 import { ToolsSection } from "./settingsTools";
 import { PricesSection } from "./settingsPrices";
+import { AgentsSection } from "./settingsAgents";
+import { ModelBudgetsSection } from "./settingsModelBudgets";
 import { t } from "../../i18n";
 import { vaultSearchSection } from "./settingsVaultSearch";
 import { imageSettings } from "./settingsImages";
@@ -20,6 +22,8 @@ export class DiscoverSettingTab extends PluginSettingTab {
 	private readonly provider: ProviderSection;
 	private readonly tools: ToolsSection;
 	private readonly prices: PricesSection;
+	private readonly agents: AgentsSection;
+	private readonly modelBudgets: ModelBudgetsSection;
 	// Typed as the store, not as Plugin: Plugin.settings (1.13) is not what we read here.
 	private readonly host: SettingsStore;
 	private useContextButton: ButtonComponent | null = null;
@@ -33,6 +37,8 @@ export class DiscoverSettingTab extends PluginSettingTab {
 		this.provider = new ProviderSection(app, plugin, makeAdapter, (tokens) => this.showContextLength(tokens));
 		this.tools = new ToolsSection(plugin, (message) => new Notice(message));
 		this.prices = new PricesSection(plugin, (message) => new Notice(message));
+		this.agents = new AgentsSection(plugin, (message) => new Notice(message));
+		this.modelBudgets = new ModelBudgetsSection(plugin);
 	}
 
 	private get s(): DiscoverSettings {
@@ -68,6 +74,8 @@ export class DiscoverSettingTab extends PluginSettingTab {
 			});
 		});
 		this.showContextLength(this.reportedContextLength);
+
+		this.modelBudgets.render(containerEl);
 
 		new Setting(containerEl).setName(t("settings.chatHeading")).setHeading();
 		new Setting(containerEl)
@@ -136,6 +144,7 @@ export class DiscoverSettingTab extends PluginSettingTab {
 
 		this.tools.render(containerEl);
 		this.prices.render(containerEl);
+		this.agents.render(containerEl);
 
 		new Setting(containerEl).setName(t("settings.storageHeading")).setHeading();
 		this.folderSetting(containerEl, "sessionsFolder", t("settings.chatsFolderDesc"));

@@ -1,0 +1,24 @@
+// An agent note's problem in the person's language: the note, the field, and what it must hold.
+import type { AgentIssue } from "../../agents/agent";
+import { AGENT_TOOLS } from "../../agents/agent";
+import { t } from "../../i18n";
+
+export function agentIssueText(issue: AgentIssue): string {
+	const note = issue.path;
+	switch (issue.field) {
+		case "frontmatter":
+			return t("agents.issueFrontmatter", { note });
+		case "name":
+			return t("agents.issueName", { note });
+		case "provider":
+			return t("agents.issueProvider", { note, value: issue.value ?? "" });
+		case "model":
+			return t("agents.issueModel", { note });
+		case "temperature":
+			return t("agents.issueTemperature", { note });
+		case "tools":
+			return issue.value === undefined ? t("agents.issueTools", { note, tools: AGENT_TOOLS.join(", ") }) : t("agents.issueUnknownTool", { note, value: issue.value, tools: AGENT_TOOLS.join(", ") });
+		case "sources":
+			return t("agents.issueSources", { note });
+	}
+}

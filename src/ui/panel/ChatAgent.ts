@@ -1,0 +1,147 @@
+import { Notice, TFile, type App } from "obsidian";
+import type { Agent, AgentChoice } from "../agents/agentsPort";
+import { agentIssueText } from "../agents/agentIssueText";
+import type { ChatRuntime, DiscoverHost } from "../host";
+import type { SourceRef } from "./sources/sourceRefs";
+import { refKey } from "./sources/sourceRefs";
+import { t } from "../../i18n";
+
+/** What ChatAgent needs of the chat's model and sources. */
+export interface ChatAgentParts {
+	/** The agent's model becomes the chat's default model (a model the chat picked still wins). */
+	setAgentModel(model: string | undefined): void;
+	/** The agent's model was chosen for the chat (switching agents). */
+	chooseModel(model: string): Promise<void>;
+	addSource(ref: SourceRef): void;
+	removeSource(ref: SourceRef): void;
+	/** The agent shown changed. */
+	onChange(agent: Agent | undefined): void;
+}
+
+/**
+ * The agent of the chat on screen. A chat keeps its agent (saved with the session when its first
+ * message is sent or when the person picks one in the header); a new chat starts with the agent
+ * used last (the default agent the first time). An agent note that cannot be used says why,
+ * naming the note and the field, and the chat goes on with the default agent.
+ */
+export class ChatAgent {
+	private agent: Agent | undefined;
+	private savedFor: string | undefined;
+	/** The sources this agent added to the chat (removed again when another agent takes over). */
+	private added: SourceRef[] = [];
+
+	constructor(
+		private readonly host: DiscoverHost,
+		private readonly runtime: () => ChatRuntime | undefined,
+		private readonly parts: ChatAgentParts,
+	) {}
+
+	get current(): Agent | undefined {
+		return this.agent;
+	}
+
+	/** A chat came on screen: `saved` is the agent saved with it (undefined: a new chat, or one from before agents). */
+	async follow(sessionId: string | undefined, saved: string | undefined): Promise<void> {
+		const agents = this.host.agents;
+		this.savedFor = saved === undefined ? undefined : sessionId;
+		if (!agents) return this.apply(undefined);
+		const last = this.host.settings.lastAgent;
+		// The agent used last was deleted or moved (or the folder changed): new chats quietly go back to the default.
+		const choice = await this.resolve(saved ?? last, saved === undefined);
+		if (saved === undefined && choice?.missing !== undefined && this.host.settings.lastAgent === last) {
+			delete this.host.settings.lastAgent;
+			await this.host.saveSettings().catch(() => undefined);
+		}
+		await this.apply(choice?.agent);
+	}
+
+	/** The person picked the agent at `path` in the header: the next message uses it, and the chat remembers it. */
+	async choose(path: string): Promise<void> {
+		const choice = await this.resolve(path);
+		if (!choice) return;
+		await this.apply(choice.agent);
+		if (choice.agent.model !== undefined) await this.parts.chooseModel(choice.agent.model);
+		await this.remember(choice.agent);
+		const id = this.runtime()?.chat.sessionId;
+		if (id !== undefined) await this.save(id);
+	}
+
+	/** The chat's first message was saved: the chat now remembers its agent. */
+	async messageSaved(): Promise<void> {
+		const id = this.runtime()?.chat.sessionId;
+		if (id === undefined || this.savedFor === id) return;
+		await this.save(id);
+	}
+
+	/** Every agent note, for the header's menu. */
+	async list(): Promise<readonly Agent[]> {
+		const agents = this.host.agents;
+		if (!agents) return [];
+		try {
+			return (await agents.list()).agents;
+		} catch (err) {
+			console.error("Discover: the agents could not be listed", err);
+			return [];
+		}
+	}
+
+	private async resolve(path: string | undefined, quietIfMissing = false): Promise<AgentChoice | undefined> {
+		try {
+			const choice = await this.host.agents?.resolve(path);
+			if (choice?.issue) new Notice(t("agents.fallback", { issue: agentIssueText(choice.issue) }), 10000);
+			else if (choice?.missing !== undefined && !quietIfMissing) new Notice(t("agents.missing", { note: choice.missing }), 10000);
+			return choice;
+		} catch (err) {
+			new Notice(t("agents.readFailed", { error: err instanceof Error ? err.message : String(err) }));
+			return undefined;
+		}
+	}
+
+	private async apply(agent: Agent | undefined): Promise<void> {
+		this.agent = agent;
+		this.parts.setAgentModel(agent?.model);
+		const refs = agent ? sourceRefsOf(this.host.app, agent) : [];
+		const keep = new Set(refs.map(refKey));
+		for (const ref of this.added) if (!keep.has(refKey(ref))) this.parts.removeSource(ref);
+		for (const ref of refs) this.parts.addSource(ref);
+		this.added = refs;
+		this.parts.onChange(agent);
+		try {
+			await this.runtime()?.useAgent?.(agent);
+		} catch {
+			// Settings the adapter refuses: the next send syncs them again and shows why, with Retry.
+		}
+	}
+
+	/** A new chat starts with the agent used last. */
+	private async remember(agent: Agent): Promise<void> {
+		if (agent.path === "" || this.host.settings.lastAgent === agent.path) return;
+		this.host.settings.lastAgent = agent.path;
+		await this.host.saveSettings().catch(() => undefined);
+	}
+
+	private async save(id: string): Promise<void> {
+		const sessions = this.runtime()?.sessions;
+		const path = this.agent?.path;
+		if (!sessions?.setAgent || path === undefined || path === "") return;
+		try {
+			await sessions.setAgent(id, path);
+			this.savedFor = id;
+		} catch (err) {
+			new Notice(t("agents.saveFailed", { error: err instanceof Error ? err.message : String(err) }));
+		}
+	}
+}
+
+/** The agent's default sources as the panel's source refs; a link to no note is left out. */
+export function sourceRefsOf(app: App, agent: Agent): SourceRef[] {
+	const refs: SourceRef[] = [];
+	for (const source of agent.sources) {
+		if (source.type === "folder") refs.push({ type: "folder", path: source.path });
+		else {
+			const file = app.metadataCache.getFirstLinkpathDest(source.link, agent.path);
+			if (file instanceof TFile) refs.push({ type: "note", path: file.path });
+		}
+	}
+	return refs;
+}

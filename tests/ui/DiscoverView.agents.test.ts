@@ -1,0 +1,251 @@
+// @vitest-environment happy-dom
+// Agents per chat in the panel, on the plugin's own engine (createChatRuntime) and agents folder
+// (AgentLibrary) against a local Ollama-like server: the header's menu switches the chat's agent
+// and the next request carries its instructions, model and temperature; the chat remembers its
+// agent across a reload; a new chat starts with the agent used last; a broken agent note says which
+// note and field, and the chat goes on with the default agent; an agent's sources go with each send.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type * as O from "obsidian";
+import { asObsidianApp, clearNotices, createTestApp, flush, notices, openNote, pressKey, typeInto, type App } from "../obsidian/harness";
+import { until } from "../support/chatHarness";
+import { ProviderServer } from "../support/providerServer";
+import { DiscoverView } from "../../src/ui/panel/DiscoverView";
+import type { DiscoverHost } from "../../src/ui/host";
+import { pluginRuntimeFactory } from "../../src/wiring/factories";
+import { forgetModelLists } from "../../src/ui/panel/modelList";
+import { AgentLibrary } from "../../src/wiring/agentLibrary";
+import { testSettings } from "./fakes";
+
+const ANSWER = ['{"model":"m","message":{"role":"assistant","content":"Noted."},"done":false}', '{"model":"m","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop","prompt_eval_count":40,"eval_count":2}', ""].join("\n");
+const FOLDER = "Discover/Agents";
+const DEFAULT_NOTE = `${FOLDER}/Default.md`;
+const WRITER_NOTE = `${FOLDER}/Writer.md`;
+
+let server: ProviderServer;
+beforeAll(async () => {
+	server = await ProviderServer.start();
+});
+afterAll(async () => {
+	await server.close();
+});
+
+const cleanups: (() => void)[] = [];
+afterEach(async () => {
+	for (const c of cleanups.splice(0)) c();
+	await flush();
+	document.body.empty();
+	forgetModelLists();
+	clearNotices();
+	server.reset();
+});
+
+function serve(): void {
+	server.route("GET", "/api/tags", { headers: { "content-type": "application/json" }, body: JSON.stringify({ models: ["llama3.2", "qwen3:8b"].map((name) => ({ name, model: name })) }) });
+	server.route("POST", "/api/chat", { headers: { "content-type": "application/x-ndjson" }, body: ANSWER });
+	server.route("POST", "/api/show", { status: 404, body: "{}" });
+}
+
+interface SentRequest {
+	model?: string;
+	messages?: { role: string; content: string }[];
+	options?: { temperature?: number };
+}
+
+async function mount(app: App, host: DiscoverHost) {
+	const leaf = app.workspace.getRightLeaf(false)!;
+	const view = new DiscoverView(leaf as unknown as O.WorkspaceLeaf, host, pluginRuntimeFactory);
+	await leaf.open(view as unknown as Parameters<typeof leaf.open>[0]);
+	cleanups.push(() => leaf.detach());
+	const root = view.contentEl;
+	await until(() => view.chatRuntime !== undefined, "the engine");
+	await flush();
+	const headerAgent = () => root.querySelector(".discover-chat-agent-name")?.textContent ?? "";
+	const headerModel = () => root.querySelector(".discover-chat-model-name")?.textContent ?? "";
+	const openMenu = async () => {
+		for (const old of Array.from(document.body.querySelectorAll(".menu"))) old.remove();
+		root.querySelector<HTMLButtonElement>(".discover-chat-model")!.click();
+		await until(() => document.body.querySelector(".menu") !== null, "the menu");
+		return Array.from(document.body.querySelectorAll<HTMLElement>(".menu .menu-item"));
+	};
+	const pickAgent = async (name: string) => {
+		const item = (await openMenu()).find((i) => i.textContent === name);
+		if (!item) throw new Error(`No menu item ${name}`);
+		item.click();
+		await until(() => headerAgent() === name, `the header to show ${name}`);
+		await flush();
+	};
+	const send = async (text: string): Promise<SentRequest> => {
+		const before = server.requests.filter((r) => r.path === "/api/chat").length;
+		const input = root.querySelector<HTMLTextAreaElement>(".discover-chat-input")!;
+		typeInto(input, text);
+		pressKey(input, "Enter");
+		await until(() => server.requests.filter((r) => r.path === "/api/chat").length > before, "the request");
+		await until(() => root.querySelector(".discover-chat-send")?.getAttribute("aria-label") === "Send message", "the turn to end");
+		await flush();
+		return server.requests.filter((r) => r.path === "/api/chat").pop()?.json as SentRequest;
+	};
+	return { view, leaf, root, headerAgent, headerModel, openMenu, pickAgent, send };
+}
+
+const systemOf = (req: SentRequest): string => req.messages?.find((m) => m.role === "system")?.content ?? "";
+
+async function setup(files: Record<string, string> = {}) {
+	const app = await createTestApp({
+		files: {
+			"Notes/Alpha.md": "# Alpha\n\nAlpha is the first note.\n",
+			[DEFAULT_NOTE]: "---\nname: Default\n---\nDEFAULT-INSTRUCTIONS: answer briefly.",
+			[WRITER_NOTE]: "---\nname: Writer\nmodel: qwen3:8b\ntemperature: 0.2\n---\nWRITER-INSTRUCTIONS: answer in verse.",
+			...files,
+		},
+	});
+	await openNote(app, "Notes/Alpha.md");
+	const settings = testSettings({ provider: "ollama", baseUrl: server.url, model: "llama3.2", includeActiveNote: false });
+	const host: DiscoverHost & { saves: number } = {
+		app: asObsidianApp(app),
+		settings,
+		saves: 0,
+		saveSettings() {
+			this.saves++;
+			return Promise.resolve();
+		},
+		agents: new AgentLibrary({ app: asObsidianApp(app), settings }),
+	};
+	return { app, host };
+}
+
+describe("agents in the panel", () => {
+	it("the header lists the agents above the models, the chat's agent checked", async () => {
+		serve();
+		const { app, host } = await setup();
+		const m = await mount(app, host);
+		expect(m.headerAgent()).toBe("Default");
+		const items = await m.openMenu();
+		expect(items.map((i) => i.textContent)).toEqual(["Agents", "Default", "Writer", "Models", "llama3.2", "qwen3:8b", "Refresh list"]);
+		expect(items.filter((i) => i.hasClass("mod-checked")).map((i) => i.textContent)).toEqual(["Default", "llama3.2"]);
+	});
+
+	it("switching the agent applies from the next message: its instructions, model and temperature", async () => {
+		serve();
+		const { app, host } = await setup();
+		const m = await mount(app, host);
+		const first = await m.send("First question");
+		expect(systemOf(first)).toContain("DEFAULT-INSTRUCTIONS");
+		expect(first.model).toBe("llama3.2");
+		expect(first.options?.temperature).toBeUndefined();
+
+		await m.pickAgent("Writer");
+		expect(m.headerModel()).toBe("qwen3:8b");
+		const second = await m.send("Second question");
+		expect(systemOf(second)).toContain("WRITER-INSTRUCTIONS");
+		expect(systemOf(second)).not.toContain("DEFAULT-INSTRUCTIONS");
+		expect(second.model).toBe("qwen3:8b");
+		expect(second.options?.temperature).toBe(0.2);
+		// The settings' defaults stay; the last agent is remembered for new chats.
+		expect(host.settings.model).toBe("llama3.2");
+		expect(host.settings.lastAgent).toBe(WRITER_NOTE);
+	});
+
+	it("a chat uses its agent's model's budget: the context size kept for that model", async () => {
+		serve();
+		const { app, host } = await setup();
+		host.settings.maxPromptTokens = 8192;
+		host.settings.modelBudgets = { "qwen3:8b": { maxPromptTokens: 32768 } };
+		const m = await mount(app, host);
+		expect((await m.send("General size")).options).toMatchObject({ num_ctx: 8192 });
+		await m.pickAgent("Writer");
+		expect((await m.send("Writer's model's size")).options).toMatchObject({ num_ctx: 32768 });
+	});
+
+	it("a chat reopens with its agent, after a restart too; a new chat starts with the agent used last", async () => {
+		serve();
+		const { app, host } = await setup();
+		const m = await mount(app, host);
+		await m.send("Hello");
+		const defaultChat = host.settings.activeSessionId!;
+		await m.pickAgent("Writer");
+		await m.send("In verse");
+		const writerChat = defaultChat;
+		const file = await app.vault.adapter.read(`${host.settings.sessionsFolder}/sessions/${writerChat}.jsonl`);
+		expect(file.split("\n").filter((l) => l.includes('"type":"agent"')).map((l) => (JSON.parse(l) as { agent: string }).agent)).toEqual([DEFAULT_NOTE, WRITER_NOTE]);
+
+		m.root.querySelector<HTMLButtonElement>('[aria-label="New chat"]')!.click();
+		await until(() => host.settings.activeSessionId !== writerChat, "a new chat");
+		await flush();
+		expect(m.headerAgent()).toBe("Writer");
+		expect(systemOf(await m.send("New chat, last agent"))).toContain("WRITER-INSTRUCTIONS");
+
+		// Back to a chat that used the default agent, while the last one used is Writer.
+		const other = host.settings.activeSessionId!;
+		await m.pickAgent("Default");
+		await m.send("Plain again");
+		await m.view.openSession(writerChat);
+		expect(m.headerAgent()).toBe("Writer");
+
+		m.leaf.detach();
+		await flush();
+		host.settings.activeSessionId = other;
+		// The chat's own agent wins over the one used last.
+		host.settings.lastAgent = WRITER_NOTE;
+		const again = await mount(app, host);
+		expect(again.headerAgent()).toBe("Default");
+		const req = await again.send("After the restart");
+		expect(systemOf(req)).toContain("DEFAULT-INSTRUCTIONS");
+	});
+
+	it("a broken agent note says which note and field, and the chat goes on with the default agent", async () => {
+		serve();
+		const { app, host } = await setup();
+		host.settings.lastAgent = WRITER_NOTE;
+		await app.vault.adapter.write(WRITER_NOTE, "---\nname: Writer\ntemperature: 9\n---\nWRITER-INSTRUCTIONS");
+		const m = await mount(app, host);
+		await until(() => notices().some((n) => n.includes(WRITER_NOTE)), "the notice");
+		expect(notices().find((n) => n.includes(WRITER_NOTE))).toBe(`${WRITER_NOTE}: \`temperature\` must be a number between 0 and 2. The chat uses the default agent until the note is fixed.`);
+		expect(m.headerAgent()).toBe("Default");
+		const req = await m.send("Still answered");
+		expect(systemOf(req)).toContain("DEFAULT-INSTRUCTIONS");
+		expect(req.model).toBe("llama3.2");
+		// The person's note is untouched.
+		expect(await app.vault.adapter.read(WRITER_NOTE)).toBe("---\nname: Writer\ntemperature: 9\n---\nWRITER-INSTRUCTIONS");
+	});
+
+	it("a chat whose agent note is gone says so and uses the default; a new chat whose last agent is gone quietly does", async () => {
+		serve();
+		const { app, host } = await setup();
+		const m = await mount(app, host);
+		await m.pickAgent("Writer");
+		await m.send("In verse");
+		const chat = host.settings.activeSessionId!;
+		m.leaf.detach();
+		await flush();
+		await app.fileManager.trashFile(app.vault.getFileByPath(WRITER_NOTE)!);
+		const again = await mount(app, host);
+		expect(host.settings.activeSessionId).toBe(chat);
+		await until(() => notices().some((n) => n.includes(WRITER_NOTE)), "the notice");
+		expect(notices().filter((n) => n.includes(WRITER_NOTE))).toEqual([`The agent note ${WRITER_NOTE} no longer exists; the chat uses the default agent.`]);
+		expect(again.headerAgent()).toBe("Default");
+		expect(systemOf(await again.send("Still here"))).toContain("DEFAULT-INSTRUCTIONS");
+
+		clearNotices();
+		again.root.querySelector<HTMLButtonElement>('[aria-label="New chat"]')!.click();
+		await until(() => host.settings.activeSessionId !== chat, "a new chat");
+		await flush();
+		expect(again.headerAgent()).toBe("Default");
+		expect(notices()).toEqual([]);
+		expect(host.settings.lastAgent).toBeUndefined();
+	});
+
+	it("an agent's sources go with each message, as the panel's sources", async () => {
+		serve();
+		const { app, host } = await setup({
+			"Guides/Style guide.md": "STYLE-GUIDE: use short words.",
+			[`${FOLDER}/Editor.md`]: '---\nname: Editor\nsources: ["[[Style guide]]"]\n---\nEDITOR-INSTRUCTIONS',
+		});
+		const m = await mount(app, host);
+		await m.pickAgent("Editor");
+		await until(() => m.root.textContent?.includes("Style guide") === true, "the source chip");
+		const first = await m.send("Edit this");
+		expect(JSON.stringify(first.messages)).toContain("STYLE-GUIDE");
+		const second = await m.send("And this");
+		expect(JSON.stringify(second.messages)).toContain("STYLE-GUIDE");
+	});
+});

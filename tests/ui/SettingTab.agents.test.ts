@@ -1,0 +1,74 @@
+// @vitest-environment happy-dom
+// The settings tab's Agents section on the real plugin: it lists the agents (the default one is
+// created on first use) with their model and note, a broken note with its problem, New agent
+// creates a note from the template and opens it; and the budgets per model are editable.
+import { afterEach, describe, expect, it } from "vitest";
+import { asObsidianApp, createTestApp, flush, loadPlugin, showSettingTab, typeInto } from "../obsidian/harness";
+import { until } from "../support/chatHarness";
+import DiscoverPlugin from "../../src/main";
+import { DiscoverSettingTab } from "../../src/ui/settings/SettingTab";
+
+let tab: DiscoverSettingTab | null = null;
+afterEach(() => {
+	tab?.hide();
+	tab?.containerEl.detach();
+	tab = null;
+});
+
+async function setup(files: Record<string, string> = {}, data: unknown = {}) {
+	const { plugin, app } = await loadPlugin(DiscoverPlugin, { data, app: await createTestApp({ files }) });
+	const settingsTab = new DiscoverSettingTab(asObsidianApp(app), plugin, () => Promise.reject(new Error("no server")));
+	tab = settingsTab;
+	document.body.appendChild(settingsTab.containerEl);
+	showSettingTab(settingsTab);
+	await flush();
+	const el = settingsTab.containerEl;
+	const agentRows = () => el.findAll(".discover-chat-agent-list .setting-item").map((s) => `${s.find(".setting-item-name")?.getText() ?? ""} | ${s.find(".setting-item-description")?.getText() ?? ""}`);
+	return { plugin, app, el, agentRows };
+}
+
+describe("Settings tab: agents", () => {
+	it("lists the agents with their model and note; the default agent is created the first time", async () => {
+		const { app, agentRows } = await setup({ "Discover/Agents/Writer.md": "---\nmodel: qwen3:8b\n---\nVerse.", "Discover/Agents/Broken.md": "---\ntools: [rm_rf]\n---\nx" });
+		await until(() => agentRows().length === 2, "the agents listed");
+		expect(agentRows()).toEqual([
+			"Broken | Discover/Agents/Broken.md: `tools` names an unknown tool, “rm_rf”. The tools are: search_notes, read_note, list_notes, get_active_note, create_note, edit_note.",
+			"Writer | qwen3:8b · Discover/Agents/Writer.md",
+		]);
+		// The folder had agents: no default was added among them.
+		expect(app.vault.getFileByPath("Discover/Agents/Default.md")).toBeNull();
+
+		const fresh = await setup();
+		await until(() => fresh.agentRows().length === 1, "the default agent");
+		expect(fresh.agentRows()).toEqual(["Default | Chat's model · Discover/Agents/Default.md"]);
+	});
+
+	it("New agent creates a note from the template, opens it and lists it", async () => {
+		const { app, el, agentRows } = await setup();
+		await until(() => agentRows().length === 1, "the default agent");
+		el.findAll("button").find((b) => b.getText() === "New agent")!.click();
+		await until(() => agentRows().length === 2, "the new agent listed");
+		expect(agentRows()[1]).toBe("New agent | Chat's model · Discover/Agents/New agent.md");
+		expect(await app.vault.adapter.read("Discover/Agents/New agent.md")).toContain("temperature: 0.7");
+		expect(app.workspace.getActiveFile()?.path).toBe("Discover/Agents/New agent.md");
+	});
+
+	it("budgets per model: add a model, set its context size, refuse a value the checks refuse, remove it", async () => {
+		const { plugin, el } = await setup();
+		const addInput = el.find('input[aria-label="Add a model"]') as HTMLInputElement;
+		typeInto(addInput, "qwen3:8b");
+		el.findAll("button").find((b) => b.getText() === "Add")!.click();
+		await until(() => el.find('input[aria-label="qwen3:8b: Context size"]') !== null, "the model's fields");
+		const size = el.find('input[aria-label="qwen3:8b: Context size"]') as HTMLInputElement;
+		typeInto(size, "32768");
+		await flush();
+		expect(plugin.settings.modelBudgets).toEqual({ "qwen3:8b": { maxPromptTokens: 32768 } });
+		typeInto(size, "100");
+		await flush();
+		expect(plugin.settings.modelBudgets).toEqual({ "qwen3:8b": { maxPromptTokens: 32768 } });
+		expect(size.closest(".setting-item")?.find(".discover-chat-setting-message")?.getText()).not.toBe("");
+		el.findAll("button").find((b) => b.getText() === "Remove")!.click();
+		await flush();
+		expect(plugin.settings.modelBudgets).toEqual({});
+	});
+});
