@@ -156,10 +156,11 @@ export interface ErrorContext {
 	sentImages?: boolean;
 }
 
-const ORIGIN_FIX = 'OLLAMA_ORIGINS="app://obsidian.md*,capacitor://localhost" ollama serve';
+/** The command that lets Obsidian (desktop and mobile) talk to Ollama. */
+export const OLLAMA_ORIGINS_FIX = 'OLLAMA_ORIGINS="app://obsidian.md*,capacitor://localhost" ollama serve';
 
 export function originRefusedMessage(origin: string): string {
-	return `Ollama at ${origin} refused requests from Obsidian's origin. Quit Ollama and start it with ${ORIGIN_FIX} (or set OLLAMA_ORIGINS the same way for the Ollama app), then try again.`;
+	return `Ollama at ${origin} refused requests from Obsidian's origin. Quit Ollama and start it with ${OLLAMA_ORIGINS_FIX} (or set OLLAMA_ORIGINS the same way for the Ollama app), then try again.`;
 }
 
 export function modelMissingMessage(ctx: ErrorContext, detail?: string): string {

@@ -6,6 +6,8 @@ import { FIELD_LABELS, isHttpUrl, type DiscoverSettings } from "../../settings/s
 import type { SettingsStore } from "./settingsBudget";
 import { t } from "../../i18n";
 import { ModelPicker } from "./modelPicker";
+import { appendSaid } from "../saidDetails";
+import { connectionText } from "../engine/connectionText";
 
 /** What the settings tab asks of a provider adapter. */
 export interface SettingsAdapter {
@@ -135,8 +137,10 @@ export class ProviderSection {
 					const adapter = await this.makeAdapter(this.app, this.s);
 					const d = await adapter.testConnection(signal);
 					if (signal.aborted) return;
-					const text = d.ok && d.latencyMs !== undefined ? t("settings.latency", { message: d.message, ms: Math.round(d.latencyMs) }) : d.message;
+					const found = connectionText(d);
+					const text = d.ok && d.latencyMs !== undefined ? t("settings.latency", { message: found.text, ms: Math.round(d.latencyMs) }) : found.text;
 					show(testMessage, text, d.ok ? "ok" : "error");
+					if (found.said) appendSaid(testMessage, found.said);
 				} catch (e) {
 					if (!signal.aborted) show(testMessage, errorText(e), "error");
 				} finally {
