@@ -12,6 +12,7 @@ import { setLanguage } from "../../src/i18n";
 import { connectionCodeText, connectionText } from "../../src/ui/engine/connectionText";
 import { shownWarning, statusText, warningText } from "../../src/ui/engine/warningText";
 import { diagnose } from "../../src/ui/panel/errorDiagnosis";
+import { errorLine } from "../../src/ui/engine/errorLine";
 
 /** Every parameter any code names, so no text is left with a {placeholder}. */
 const PARAMS = (provider: string): NoticeParams => ({
@@ -115,5 +116,17 @@ describe("raw words stay apart, folded", () => {
 		const d = diagnose(new LLMError("bad_request", "Invalid value for 'temperature': must be <= 2."));
 		expect(d.detail).toBe("Prüfe das Modell und seine Einstellungen, dann versuche es erneut.");
 		expect(d.said).toBe("Invalid value for 'temperature': must be <= 2.");
+	});
+
+	it("a failed model list says what went wrong in German, the server's words apart; an unclassified error as it came", () => {
+		setLanguage("de", "de-DE");
+		const err = new LLMError("auth", "Ollama rejected the request (HTTP 401): bad key. Check the API key in settings.", { code: "auth_rejected", said: "bad key" });
+		expect(errorLine(err)).toEqual({ title: "Der Server hat den API-Schlüssel abgelehnt", text: "Der Server hat den API-Schlüssel abgelehnt. Prüfe den API-Schlüssel in den Einstellungen.", said: "bad key" });
+		expect(errorLine(new Error("plain")).text).toBe("plain");
+	});
+
+	it("a chat that could not be saved keeps only the system's words under Details", () => {
+		const d = diagnose(ChatError.storage("text", new Error("ENOSPC: no space left on device")));
+		expect(d.said).toBe("ENOSPC: no space left on device");
 	});
 });

@@ -48,6 +48,9 @@ export function diagnose(err: unknown): Diagnosis {
 		return { title, detail: tooLongDetail(code, err) ?? said, retryable: false, unsent: true, probeConnection: false };
 	}
 	if (code === "storage") {
+		// The engine's English wraps the system's words; only those go under "Details".
+		const cause = (err as { cause?: unknown }).cause;
+		const said = cause instanceof Error ? cause.message : typeof cause === "string" ? cause : messageOf(err);
 		return { title: t("error.storage"), ...withSaid(coded?.detail ?? t("error.storage.advice"), said), retryable: false, unsent: true, probeConnection: false };
 	}
 	if (code === "busy") {

@@ -8,6 +8,7 @@ import { t } from "../../i18n";
 import { ModelPicker } from "./modelPicker";
 import { appendSaid } from "../saidDetails";
 import { connectionText } from "../engine/connectionText";
+import { errorLine } from "../engine/errorLine";
 
 /** What the settings tab asks of a provider adapter. */
 export interface SettingsAdapter {
@@ -21,10 +22,6 @@ export type SettingsAdapterFactory = (app: App, settings: DiscoverSettings) => P
 /** The provider dropdown's names, in the person's language (read when the tab is drawn). */
 function providerNames(): Record<ProviderName, string> {
 	return { ollama: t("provider.ollama"), openai: t("settings.providerOpenai"), anthropic: t("provider.anthropic") };
-}
-
-function errorText(e: unknown): string {
-	return e instanceof Error ? e.message : String(e);
 }
 
 function message(settingEl: Setting): HTMLElement {
@@ -142,7 +139,11 @@ export class ProviderSection {
 					show(testMessage, text, d.ok ? "ok" : "error");
 					if (found.said) appendSaid(testMessage, found.said);
 				} catch (e) {
-					if (!signal.aborted) show(testMessage, errorText(e), "error");
+					if (!signal.aborted) {
+						const failed = errorLine(e);
+						show(testMessage, failed.text, "error");
+						if (failed.said) appendSaid(testMessage, failed.said);
+					}
 				} finally {
 					b.setDisabled(false);
 				}
@@ -173,7 +174,9 @@ export class ProviderSection {
 			if (stale()) return;
 			this.models = [];
 			this.modelPicker?.fill([], "failed");
-			show(messageEl, t("models.listFailed", { error: errorText(e) }), "error");
+			const failed = errorLine(e);
+			show(messageEl, t("models.listFailed", { error: failed.text }), "error");
+			if (failed.said) appendSaid(messageEl, failed.said);
 			this.onContextLength(undefined);
 		}
 	}
