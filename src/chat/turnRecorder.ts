@@ -156,7 +156,7 @@ export class TurnRecorder {
 		if (index >= 0) session.messages[index] = message;
 		this.opts.onMessage(message);
 		return this.opts.sessions.updateMessage(session.id, message, save).catch((err: unknown) => {
-			this.opts.onWarning(`The answer could not be saved: ${reason(err)}`);
+			this.opts.onWarning(`The answer could not be saved: ${reason(err)}`, { code: "answer_not_saved", detail: reason(err) });
 		});
 	}
 
