@@ -261,7 +261,7 @@ export class TurnRunner {
 			const meterPartial = (text: string): void => meter.add({ sentAt, firstTokenAt: answer.firstTokenAt, usage: undefined, estimatedPrompt: sentPrompt, estimatedAnswer: writtenTokens(estimate, text, answer.thinking().thinking) });
 			try {
 				// Image files are read for this request only; one that cannot be read is left out with a note.
-				const messages = await untilAborted(loadPromptImages(prompt.messages, this.readImage, (ref) => setup.emit({ type: "warning", message: missingImageNote(ref) })), signal);
+				const messages = await untilAborted(loadPromptImages(prompt.messages, this.readImage, (ref) => setup.emit({ type: "warning", message: missingImageNote(ref), code: "image_missing", params: { name: ref.path.split("/").pop() ?? ref.path } })), signal);
 				const request = setup.adapter.generate({
 					purpose: "chat",
 					messages,

@@ -33,6 +33,8 @@ export const WARNING_CODES = [
 	"session_not_compacted",
 	/** Params: id. */
 	"session_rewrite_finished",
+	/** An attached image could not be read, so it was not sent. Params: name. */
+	"image_missing",
 ] as const;
 
 export type WarningCode = (typeof WARNING_CODES)[number];

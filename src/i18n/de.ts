@@ -73,6 +73,8 @@ export const de: Catalogue = {
 	"status.summarizing": "Fasse frühere Nachrichten zusammen …",
 	"status.continuing": "Setze das Gespräch fort …",
 	"note.summaryFallback": "Das Modell konnte frühere Nachrichten nicht zusammenfassen, daher wurden sie stattdessen gekürzt.",
+	"warning.imageMissing": "Ein angehängtes Bild ({name}) konnte nicht gelesen werden und wurde daher nicht gesendet.",
+	"error.imagesUnsupported": "Modell „{model}“ kann keine Bilder lesen. Wähle ein Modell mit Bildverständnis oder sende die Nachricht ohne das Bild; das Bild bleibt angehängt.",
 	"warning.historyUnprepared": "Frühere Nachrichten konnten nicht vorbereitet werden, daher wurde diese Nachricht ohne sie gesendet.",
 	"warning.toolsUnsupported": "Dieses Modell kann keine Werkzeuge nutzen; es antwortet ohne sie.",
 	"warning.silentPromptCut": "Der Server hat nur etwa {reported} Tokens eines auf {estimated} geschätzten Prompts gelesen: Er hat ihn möglicherweise gekürzt, sodass der Antwort frühere Nachrichten oder Teile der Notiz fehlen können. Prüfe, ob die Kontextlänge des Modells auf dem Server mindestens {window} Tokens beträgt.",

@@ -71,6 +71,8 @@ export const en = {
 	"status.summarizing": "Summarizing earlier messages…",
 	"status.continuing": "Continuing conversation…",
 	"note.summaryFallback": "The model could not summarize earlier messages, so they were shortened instead.",
+	"warning.imageMissing": "An attached image ({name}) could not be read, so it was not sent.",
+	"error.imagesUnsupported": "Model “{model}” can't read images. Choose a model with vision, or send the message without the image; the image stays attached.",
 	"warning.historyUnprepared": "Earlier messages could not be prepared, so this message was sent without them.",
 	"warning.toolsUnsupported": "This model can't use tools; answering without them.",
 	"warning.silentPromptCut": "The server read about {reported} tokens of a prompt estimated at {estimated}: it may have cut the prompt, so the answer may miss earlier messages or part of the note. Check that the model's context length on the server is at least {window} tokens.",

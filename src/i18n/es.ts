@@ -73,6 +73,8 @@ export const es: Catalogue = {
 	"status.summarizing": "Resumiendo mensajes anteriores…",
 	"status.continuing": "Continuando la conversación…",
 	"note.summaryFallback": "El modelo no pudo resumir los mensajes anteriores, así que se acortaron.",
+	"warning.imageMissing": "No se pudo leer una imagen adjunta ({name}), así que no se envió.",
+	"error.imagesUnsupported": "El modelo «{model}» no puede leer imágenes. Elige un modelo con visión o envía el mensaje sin la imagen; la imagen sigue adjunta.",
 	"warning.historyUnprepared": "No se pudieron preparar los mensajes anteriores, así que este mensaje se envió sin ellos.",
 	"warning.toolsUnsupported": "Este modelo no puede usar herramientas; responde sin ellas.",
 	"warning.silentPromptCut": "El servidor leyó unos {reported} tokens de un prompt estimado en {estimated}: puede que lo haya recortado, y la respuesta quizá omita mensajes anteriores o parte de la nota. Comprueba que la longitud de contexto del modelo en el servidor sea de al menos {window} tokens.",

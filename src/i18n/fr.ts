@@ -73,6 +73,8 @@ export const fr: Catalogue = {
 	"status.summarizing": "Résumé des messages précédents…",
 	"status.continuing": "Poursuite de la conversation…",
 	"note.summaryFallback": "Le modèle n'a pas pu résumer les messages précédents ; ils ont donc été raccourcis.",
+	"warning.imageMissing": "Une image jointe ({name}) n'a pas pu être lue ; elle n'a donc pas été envoyée.",
+	"error.imagesUnsupported": "Le modèle « {model} » ne peut pas lire d'images. Choisissez un modèle avec vision, ou envoyez le message sans l'image ; l'image reste jointe.",
 	"warning.historyUnprepared": "Les messages précédents n'ont pas pu être préparés ; ce message a donc été envoyé sans eux.",
 	"warning.toolsUnsupported": "Ce modèle ne peut pas utiliser d'outils ; il répond sans eux.",
 	"warning.silentPromptCut": "Le serveur a lu environ {reported} tokens d'un prompt estimé à {estimated} : il l'a peut-être tronqué, et la réponse peut ignorer des messages précédents ou une partie de la note. Vérifiez que la longueur de contexte du modèle sur le serveur est d'au moins {window} tokens.",

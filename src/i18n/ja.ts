@@ -73,6 +73,8 @@ export const ja: Catalogue = {
 	"status.summarizing": "以前のメッセージを要約中…",
 	"status.continuing": "会話を続けています…",
 	"note.summaryFallback": "モデルが以前のメッセージを要約できなかったため、代わりに短縮しました。",
+	"warning.imageMissing": "添付画像（{name}）を読み込めなかったため、送信しませんでした。",
+	"error.imagesUnsupported": "モデル「{model}」は画像を読めません。画像を扱えるモデルを選ぶか、画像なしでメッセージを送ってください。画像は添付されたままです。",
 	"warning.historyUnprepared": "以前のメッセージを準備できなかったため、このメッセージはそれらなしで送信しました。",
 	"warning.toolsUnsupported": "このモデルはツールを使えません。ツールなしで回答します。",
 	"warning.silentPromptCut": "サーバーは推定 {estimated} トークンのプロンプトのうち約 {reported} トークンしか読み込みませんでした。プロンプトが切り詰められた可能性があり、回答に以前のメッセージやノートの一部が反映されないことがあります。サーバー上のモデルのコンテキスト長が {window} トークン以上か確認してください。",

@@ -73,6 +73,8 @@ export const ko: Catalogue = {
 	"status.summarizing": "이전 메시지 요약 중…",
 	"status.continuing": "대화 이어가는 중…",
 	"note.summaryFallback": "모델이 이전 메시지를 요약하지 못해 대신 줄였습니다.",
+	"warning.imageMissing": "첨부한 이미지({name})를 읽을 수 없어 보내지 않았습니다.",
+	"error.imagesUnsupported": "모델 “{model}”은(는) 이미지를 읽을 수 없습니다. 비전 모델을 선택하거나 이미지 없이 메시지를 보내세요. 이미지는 첨부된 채로 남습니다.",
 	"warning.historyUnprepared": "이전 메시지를 준비하지 못해 이 메시지는 이전 메시지 없이 보냈습니다.",
 	"warning.toolsUnsupported": "이 모델은 도구를 사용할 수 없어 도구 없이 답합니다.",
 	"warning.silentPromptCut": "서버가 약 {estimated} 토큰으로 추정된 프롬프트 중 약 {reported} 토큰만 읽었습니다. 프롬프트가 잘렸을 수 있어 답변에 이전 메시지나 노트 일부가 빠질 수 있습니다. 서버에서 모델의 컨텍스트 길이가 {window} 토큰 이상인지 확인하세요.",

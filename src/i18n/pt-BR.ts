@@ -74,6 +74,8 @@ export const ptBR: Catalogue = {
 	"status.summarizing": "Resumindo mensagens anteriores…",
 	"status.continuing": "Continuando a conversa…",
 	"note.summaryFallback": "O modelo não conseguiu resumir as mensagens anteriores, então elas foram encurtadas.",
+	"warning.imageMissing": "Não foi possível ler uma imagem anexada ({name}), então ela não foi enviada.",
+	"error.imagesUnsupported": "O modelo “{model}” não consegue ler imagens. Escolha um modelo com visão ou envie a mensagem sem a imagem; a imagem continua anexada.",
 	"warning.historyUnprepared": "Não foi possível preparar as mensagens anteriores, então esta mensagem foi enviada sem elas.",
 	"warning.toolsUnsupported": "Este modelo não pode usar ferramentas; respondendo sem elas.",
 	"warning.silentPromptCut": "O servidor leu cerca de {reported} tokens de um prompt estimado em {estimated}: ele pode ter cortado o prompt, e a resposta pode deixar de fora mensagens anteriores ou parte da nota. Verifique se o comprimento de contexto do modelo no servidor é de pelo menos {window} tokens.",

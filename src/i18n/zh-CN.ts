@@ -73,6 +73,8 @@ export const zhCN: Catalogue = {
 	"status.summarizing": "正在总结较早的消息…",
 	"status.continuing": "正在继续对话…",
 	"note.summaryFallback": "模型未能总结较早的消息，因此改为将其截短。",
+	"warning.imageMissing": "无法读取附加的图片（{name}），因此未发送。",
+	"error.imagesUnsupported": "模型“{model}”无法读取图片。请选择支持视觉的模型，或不带图片发送消息；图片仍保留在附件中。",
 	"warning.historyUnprepared": "无法准备较早的消息，因此本条消息未附带它们发送。",
 	"warning.toolsUnsupported": "此模型无法使用工具，将不使用工具回答。",
 	"warning.silentPromptCut": "服务器只读取了估计为 {estimated} token 的提示中的约 {reported} token：它可能截断了提示，回答可能遗漏较早的消息或部分笔记。请确认服务器上模型的上下文长度至少为 {window} token。",

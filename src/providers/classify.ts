@@ -71,6 +71,9 @@ function imagesUnsupportedError(ctx: ErrorContext, message: string, status?: num
 		status,
 		provider: ctx.provider,
 		imagesUnsupported: true,
+		code: "images_unsupported",
+		params: { model: ctx.model },
+		said: message,
 	});
 }
 

@@ -40,6 +40,8 @@ export const LLM_ERROR_CODES = [
 	"tools_unsupported",
 	/** A stream reported an error without a message. */
 	"no_message",
+	/** The model cannot read images. Params: model. */
+	"images_unsupported",
 ] as const;
 
 export type LLMErrorCode = (typeof LLM_ERROR_CODES)[number];

@@ -27,6 +27,7 @@ const PARAMS = (provider: string): NoticeParams => ({
 	models: "llama3.2, qwen3:8b",
 	origin: "http://localhost:11434",
 	url: "http://localhost:11434/api/tags",
+	name: "harbour.png",
 	status: 500,
 });
 
@@ -72,6 +73,7 @@ describe("the engine's texts in the person's language", () => {
 			model_missing: "not_found",
 			tools_unsupported: "bad_request",
 			no_message: "server",
+			images_unsupported: "bad_request",
 		};
 		for (const provider of PROVIDERS) {
 			for (const code of LLM_ERROR_CODES) {

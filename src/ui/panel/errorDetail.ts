@@ -23,6 +23,7 @@ const LLM_ERROR_TEXT: Record<LLMErrorCode, Render> = {
 	api_not_found: (p) => API_NOT_FOUND[providerOf(p)](p),
 	model_missing: (p) => (providerOf(p) === "ollama" ? t("error.modelMissing.ollama", { model: param(p, "model") }) : t("error.modelMissing", { model: param(p, "model") })),
 	tools_unsupported: (p) => t("error.toolsUnsupported", { model: param(p, "model") }),
+	images_unsupported: (p) => t("error.imagesUnsupported", { model: param(p, "model") }),
 	// The kind's advice stands; that the server gave no reason goes under "Details" (codedError).
 	no_message: () => undefined,
 };
