@@ -1,6 +1,7 @@
 import type { SessionManager } from "../sessions/SessionManager";
 import { newId } from "../sessions/ids";
 import type { ChatMessage, GenerateRequest } from "../core/types";
+import { reasonOf, type WarningListener } from "../core/notices";
 
 /** The least time between two timed checkpoints: a crash loses at most this much of an answer. */
 export const CHECKPOINT_INTERVAL_MS = 2000;
@@ -21,7 +22,7 @@ export interface AnswerCheckpointOptions {
 	now: () => number;
 	timers: CheckpointTimers;
 	intervalMs?: number;
-	onWarning: (message: string) => void;
+	onWarning: WarningListener;
 	/** An answer already saved that this one goes on with (a continuation): checkpoints update it. */
 	resume?: CheckpointIdentity;
 }
@@ -125,7 +126,8 @@ export class AnswerCheckpoint {
 				this.savedVersion = Math.min(this.savedVersion, version - 1);
 				if (this.warned) return;
 				this.warned = true;
-				this.opts.onWarning(`The answer so far could not be saved: ${err instanceof Error ? err.message : String(err)}`);
+				const why = reasonOf(err);
+				this.opts.onWarning(`The answer so far could not be saved: ${why}`, { code: "checkpoint_not_saved", detail: why });
 			},
 		);
 		this.writing = writing;

@@ -20,6 +20,8 @@ export interface ChatErrorDetails {
 	/** For `message_too_long`: the message's estimated size and the most that fits, in tokens. */
 	messageTokens?: number;
 	maxMessageTokens?: number;
+	/** For `message_too_long`: the system prompt's size, when it takes most of the room. */
+	systemPromptTokens?: number;
 	cause?: unknown;
 }
 
@@ -31,6 +33,7 @@ export class ChatError extends Error {
 	readonly text?: string;
 	readonly messageTokens?: number;
 	readonly maxMessageTokens?: number;
+	readonly systemPromptTokens?: number;
 
 	constructor(code: ChatErrorCode, message: string, details: ChatErrorDetails = {}) {
 		super(message);
@@ -39,6 +42,7 @@ export class ChatError extends Error {
 		this.text = details.text;
 		this.messageTokens = details.messageTokens;
 		this.maxMessageTokens = details.maxMessageTokens;
+		if (details.systemPromptTokens !== undefined) this.systemPromptTokens = details.systemPromptTokens;
 		if (details.cause !== undefined) (this as { cause?: unknown }).cause = details.cause;
 	}
 
@@ -55,7 +59,7 @@ export class ChatError extends Error {
 			`Your message is about ${formatTokens(messageTokens)} tokens; the most this model can take is ` +
 				`${formatTokens(maxMessageTokens)} with the current settings${because}. ${fix}, or raise the maximum ` +
 				`prompt tokens in settings if the model's context window allows.`,
-			{ text, messageTokens, maxMessageTokens },
+			{ text, messageTokens, maxMessageTokens, ...(systemPromptTokens !== undefined ? { systemPromptTokens } : {}) },
 		);
 	}
 

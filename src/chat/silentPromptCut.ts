@@ -6,6 +6,8 @@ const NEAR_WINDOW_SHARE = 0.5;
 /** Reported this far below the estimate, the server most likely read only part of the prompt. */
 const FAR_FEWER_SHARE = 0.6;
 
+import type { Notice } from "../core/notices";
+
 const fmt = (n: number): string => Math.round(n).toLocaleString("en-US");
 
 /**
@@ -14,11 +16,17 @@ const fmt = (n: number): string => Math.round(n).toLocaleString("en-US");
  * prompt). Undefined when the counts are plausible.
  */
 export function silentPromptCutWarning(estimatedTokens: number, reportedTokens: number, contextWindow: number): string | undefined {
+	return silentPromptCutNotice(estimatedTokens, reportedTokens, contextWindow)?.message;
+}
+
+/** The same warning with its code and numbers, for a panel that shows it in another language. */
+export function silentPromptCutNotice(estimatedTokens: number, reportedTokens: number, contextWindow: number): (Notice & { message: string }) | undefined {
 	if (estimatedTokens < contextWindow * NEAR_WINDOW_SHARE) return undefined;
 	if (reportedTokens >= estimatedTokens * FAR_FEWER_SHARE) return undefined;
-	return (
+	const message =
 		`The server read about ${fmt(reportedTokens)} tokens of a prompt estimated at ${fmt(estimatedTokens)}: ` +
 		`it may have cut the prompt, so the answer may miss earlier messages or part of the note. ` +
-		`Check that the model's context length on the server is at least ${fmt(contextWindow)} tokens.`
-	);
+		`Check that the model's context length on the server is at least ${fmt(contextWindow)} tokens.`;
+	const params = { reported: Math.round(reportedTokens), estimated: Math.round(estimatedTokens), window: Math.round(contextWindow) };
+	return { message, code: "silent_prompt_cut", params };
 }

@@ -125,7 +125,7 @@ export class ToolLoop {
 	refused(err: unknown, refusals: ToolRefusals, model: string, chatId: string): boolean {
 		if (!this.offering || !isToolsUnsupported(err)) return false;
 		this.offering = false;
-		if (refusals.note(model, chatId)) this.opts.emit({ type: "warning", message: TOOLS_UNSUPPORTED_WARNING });
+		if (refusals.note(model, chatId)) this.opts.emit({ type: "warning", message: TOOLS_UNSUPPORTED_WARNING, code: "tools_unsupported" });
 		return true;
 	}
 

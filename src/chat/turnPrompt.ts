@@ -12,12 +12,15 @@ import type { TurnRecorder } from "./turnRecorder";
 import type { SourceFitter } from "./sourceFitter";
 import type { ToolCard } from "./toolCard";
 import type { ChatMessage, ChatSettings, ContextSource, ImageRef, LLMAdapter, PromptMessage, Session, SourceFit } from "../core/types";
+import { reasonOf, type NoticeParams, type StatusCode, type WarningCode } from "../core/notices";
 
 /** What `ChatService.onEvent` receives while a turn runs. */
 export type ChatEvent =
-	| { type: "status"; text: string }
+	/** `code`: the status as data, for a panel that shows it in another language. */
+	| { type: "status"; text: string; code?: StatusCode }
 	| { type: "compacted"; summarizedCount: number }
-	| { type: "warning"; message: string }
+	/** `message` is English; `code`, `params` and `detail` say the same as data (core/notices.ts). */
+	| { type: "warning"; message: string; code?: WarningCode; params?: NoticeParams; detail?: string }
 	| { type: "message"; message: ChatMessage }
 	/** `context`: the active note's fit (as before); `sources`: every source's, in prompt order. */
 	| { type: "prompt"; estimatedTokens: number; budget: number; context: ContextInclusion; sources: SourceFit[] }
@@ -57,7 +60,7 @@ async function saveSummary(setup: TurnSetup, session: Session, result: Compactio
 	if (result.summaryOf === undefined || result.summary === undefined) return;
 	if (!(await setup.recorder.summary(session, result.summary, result.summaryOf, setup.signal))) return;
 	setup.emit({ type: "compacted", summarizedCount: result.summarizedCount });
-	if (result.fallback) setup.emit({ type: "warning", message: "The model could not summarize earlier messages, so they were shortened instead." });
+	if (result.fallback) setup.emit({ type: "warning", message: "The model could not summarize earlier messages, so they were shortened instead.", code: "summary_fallback" });
 }
 
 /**
@@ -102,7 +105,7 @@ export async function prepareHistory(
 			estimate: setup.estimate,
 			signal,
 			onStatus: (status) => {
-				if (!signal.aborted) setup.emit({ type: "status", text: status });
+				if (!signal.aborted) setup.emit({ type: "status", text: status, code: "summarizing" });
 			},
 		});
 		const result = await untilAborted(compaction, signal);
@@ -111,8 +114,8 @@ export async function prepareHistory(
 		return { summary: result.summary, recent: result.recent, compacted, after: turn.after };
 	} catch (err) {
 		if (isAbort(err, signal)) return "aborted";
-		const why = err instanceof Error ? err.message : String(err);
-		setup.emit({ type: "warning", message: `Earlier messages could not be prepared (${why}), so this message was sent without them.` });
+		const why = reasonOf(err);
+		setup.emit({ type: "warning", message: `Earlier messages could not be prepared (${why}), so this message was sent without them.`, code: "history_unprepared", detail: why });
 		return { recent: [], compacted: false, after: alone() };
 	}
 }
@@ -144,7 +147,7 @@ export function assemblePrompt(
 		budget: budget.prompt,
 		estimate: setup.estimate,
 	});
-	if (prepared.compacted) setup.emit({ type: "status", text: "Continuing conversation…" });
+	if (prepared.compacted) setup.emit({ type: "status", text: "Continuing conversation…", code: "continuing" });
 	setup.emit({ type: "prompt", estimatedTokens: built.estimatedTokens, budget: budget.prompt, context: built.context, sources: built.sources });
 	return built;
 }

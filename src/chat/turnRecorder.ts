@@ -9,16 +9,17 @@ import type { AnswerExtras } from "./streamedAnswer";
 import { isAbort } from "./summarizer";
 import { summaryMessage } from "./transcript";
 import type { ChatMessage, ImageRef, Session, ToolCall } from "../core/types";
+import { reasonOf, type WarningListener } from "../core/notices";
 
 export interface TurnRecorderOptions {
 	sessions: SessionManager;
 	now: () => number;
 	/** A message was added or replaced (user, assistant, summary). */
 	onMessage: (message: ChatMessage) => void;
-	onWarning: (message: string) => void;
+	onWarning: WarningListener;
 }
 
-const reason = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+const reason = reasonOf;
 
 /** Writes a turn's messages to the session in memory and on disk, in the order the turn needs. */
 export class TurnRecorder {
@@ -72,7 +73,7 @@ export class TurnRecorder {
 			await untilAborted(this.opts.sessions.setSummary(session.id, summary, { signal }), signal);
 		} catch (err) {
 			if (isAbort(err, signal)) throw err;
-			this.opts.onWarning(`The conversation summary could not be saved: ${reason(err)}`);
+			this.opts.onWarning(`The conversation summary could not be saved: ${reason(err)}`, { code: "summary_not_saved", detail: reason(err) });
 			return false;
 		}
 		if (summaryMessage(session.messages) !== undefined) session.messages[0] = summary;
@@ -110,7 +111,7 @@ export class TurnRecorder {
 		this.opts.onMessage(answer);
 		const write = written !== undefined ? this.opts.sessions.updateMessage(session.id, answer, save) : this.opts.sessions.appendMessage(session.id, answer, save);
 		const saved = write.catch((err: unknown) => {
-			this.opts.onWarning(`The answer could not be saved: ${reason(err)}`);
+			this.opts.onWarning(`The answer could not be saved: ${reason(err)}`, { code: "answer_not_saved", detail: reason(err) });
 		});
 		return { message: answer, saved };
 	}
@@ -125,7 +126,7 @@ export class TurnRecorder {
 		session.messages.push(message);
 		this.opts.onMessage(message);
 		const saved = this.opts.sessions.appendMessage(session.id, message, save).catch((err: unknown) => {
-			this.opts.onWarning(`A tool result could not be saved: ${reason(err)}`);
+			this.opts.onWarning(`A tool result could not be saved: ${reason(err)}`, { code: "tool_result_not_saved", detail: reason(err) });
 		});
 		return { message, saved };
 	}
@@ -155,7 +156,7 @@ export class TurnRecorder {
 		if (index >= 0) session.messages[index] = message;
 		this.opts.onMessage(message);
 		return this.opts.sessions.updateMessage(session.id, message, save).catch((err: unknown) => {
-			this.opts.onWarning(`The answer could not be saved: ${reason(err)}`);
+			this.opts.onWarning(`The answer could not be saved: ${reason(err)}`, { code: "answer_not_saved", detail: reason(err) });
 		});
 	}
 
@@ -165,7 +166,7 @@ export class TurnRecorder {
 		try {
 			await this.opts.sessions.discardMessage(session.id, { ...written, role: "assistant", content: "", error: "The answer failed before it finished." }, save);
 		} catch (err) {
-			this.opts.onWarning(`The unfinished answer could not be removed from the chat's file: ${reason(err)}`);
+			this.opts.onWarning(`The unfinished answer could not be removed from the chat's file: ${reason(err)}`, { code: "unfinished_answer_not_removed", detail: reason(err) });
 		}
 	}
 }

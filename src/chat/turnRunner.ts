@@ -16,7 +16,7 @@ import type { BuiltPrompt } from "./prompt";
 import { isAbort } from "./summarizer";
 import { OVERFLOW_RETRY_SHRINK, overflowReportOf, overflowRetryBudget, retryTooBigError } from "./overflowRetry";
 import type { SourceFitter } from "./sourceFitter";
-import { silentPromptCutWarning } from "./silentPromptCut";
+import { silentPromptCutNotice } from "./silentPromptCut";
 import { StreamedAnswer, type AnswerExtras, type ThinkingRecord } from "./streamedAnswer";
 import { AnswerCheckpoint, touching, type CheckpointTimers } from "./answerCheckpoint";
 import { TurnRecorder } from "./turnRecorder";
@@ -139,7 +139,7 @@ export class TurnRunner {
 			sessions: this.sessions,
 			now: this.now,
 			onMessage: (message) => this.onEvent({ type: "message", message }),
-			onWarning: (message) => this.onEvent({ type: "warning", message }),
+			onWarning: (message, notice) => this.onEvent({ type: "warning", message, ...notice }),
 		});
 	}
 
@@ -261,7 +261,7 @@ export class TurnRunner {
 			const meterPartial = (text: string): void => meter.add({ sentAt, firstTokenAt: answer.firstTokenAt, usage: undefined, estimatedPrompt: sentPrompt, estimatedAnswer: writtenTokens(estimate, text, answer.thinking().thinking) });
 			try {
 				// Image files are read for this request only; one that cannot be read is left out with a note.
-				const messages = await untilAborted(loadPromptImages(prompt.messages, this.readImage, (ref) => setup.emit({ type: "warning", message: missingImageNote(ref) })), signal);
+				const messages = await untilAborted(loadPromptImages(prompt.messages, this.readImage, (ref) => setup.emit({ type: "warning", message: missingImageNote(ref), code: "image_missing", params: { name: ref.path.split("/").pop() ?? ref.path } })), signal);
 				const request = setup.adapter.generate({
 					purpose: "chat",
 					messages,
@@ -310,7 +310,7 @@ export class TurnRunner {
 						this.onEvent({ type: "window", reported: report.window, configured: settings.maxPromptTokens });
 						contextWindow = report.window;
 					}
-					setup.emit({ type: "status", text: "Continuing conversation…" });
+					setup.emit({ type: "status", text: "Continuing conversation…", code: "continuing" });
 					const forced = overflowRetryBudget(budget, settings, prompt.estimatedTokens, report, this.marginFor(model, session.id).keep);
 					prepared = await prepare(setup, forced, true);
 					if (prepared === "aborted") return this.finishStopped(session, keep(""), {}, checkpoint);
@@ -350,7 +350,7 @@ export class TurnRunner {
 			extra,
 			now: this.now,
 			timers: this.timers,
-			onWarning: (message) => this.onEvent({ type: "warning", message }),
+			onWarning: (message, notice) => this.onEvent({ type: "warning", message, ...notice }),
 		});
 		this.checkpoint = checkpoint;
 		return checkpoint;
@@ -434,7 +434,7 @@ export class TurnRunner {
 			// Calibration refines later estimates; failing to save it must not fail an answered turn.
 			console.error("Discover: token calibration failed", err);
 		}
-		const warning = silentPromptCutWarning(prompt.estimatedTokens, reported, settings.maxPromptTokens);
-		if (warning !== undefined) this.onEvent({ type: "warning", message: warning });
+		const warning = silentPromptCutNotice(prompt.estimatedTokens, reported, settings.maxPromptTokens);
+		if (warning !== undefined) this.onEvent({ type: "warning", ...warning });
 	}
 }

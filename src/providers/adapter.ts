@@ -3,7 +3,7 @@ import { answerCharLimit, MAX_METADATA_BYTES } from "./limits";
 import { LLMError } from "./errors";
 import type { Dialect } from "./dialect";
 import { diagnoseConnection } from "./diagnose";
-import { redactSecret } from "./redact";
+import { redactParams, redactSecret } from "./redact";
 import { offeredTools } from "./toolPrompt";
 import { requestJson, scrubError, streamRequest, type RequestContext } from "./request";
 import type { ConnectionDiagnosis, ModelInfo, ProviderAdapter, ProviderConfig, ProviderGenerateResult, ProviderName } from "./types";
@@ -94,6 +94,9 @@ export class HttpAdapter implements ProviderAdapter {
 
 	async testConnection(signal?: AbortSignal): Promise<ConnectionDiagnosis> {
 		const diagnosis = await diagnoseConnection(this.config, this.ctx, this.dialect, signal);
-		return { ...diagnosis, message: redactSecret(diagnosis.message, this.config.apiKey) };
+		const key = this.config.apiKey;
+		const said = diagnosis.said === undefined ? {} : { said: redactSecret(diagnosis.said, key) };
+		const params = diagnosis.params === undefined ? {} : { params: redactParams(diagnosis.params, key) };
+		return { ...diagnosis, message: redactSecret(diagnosis.message, key), ...said, ...params };
 	}
 }

@@ -71,6 +71,9 @@ function imagesUnsupportedError(ctx: ErrorContext, message: string, status?: num
 		status,
 		provider: ctx.provider,
 		imagesUnsupported: true,
+		code: "images_unsupported",
+		params: { model: ctx.model },
+		said: message,
 	});
 }
 
@@ -87,7 +90,14 @@ function providerErrorParam(body: unknown): string | undefined {
 }
 
 function toolsUnsupportedError(ctx: ErrorContext, message: string, status?: number): LLMError {
-	return new LLMError("bad_request", `Model "${ctx.model}" can't use tools (${PROVIDER_LABELS[ctx.provider]} said: ${message}).`, { status, provider: ctx.provider, toolsUnsupported: true });
+	return new LLMError("bad_request", `Model "${ctx.model}" can't use tools (${PROVIDER_LABELS[ctx.provider]} said: ${message}).`, {
+		status,
+		provider: ctx.provider,
+		toolsUnsupported: true,
+		code: "tools_unsupported",
+		params: { model: ctx.model },
+		said: message,
+	});
 }
 
 const MODEL_MISSING = /model_not_found|not_found_error|model ['"`]?[^'"`\s]*['"`]? not found|does not exist|no such model|try pulling it/i;
@@ -149,10 +159,11 @@ export interface ErrorContext {
 	sentImages?: boolean;
 }
 
-const ORIGIN_FIX = 'OLLAMA_ORIGINS="app://obsidian.md*,capacitor://localhost" ollama serve';
+/** The command that lets Obsidian (desktop and mobile) talk to Ollama. */
+export const OLLAMA_ORIGINS_FIX = 'OLLAMA_ORIGINS="app://obsidian.md*,capacitor://localhost" ollama serve';
 
 export function originRefusedMessage(origin: string): string {
-	return `Ollama at ${origin} refused requests from Obsidian's origin. Quit Ollama and start it with ${ORIGIN_FIX} (or set OLLAMA_ORIGINS the same way for the Ollama app), then try again.`;
+	return `Ollama at ${origin} refused requests from Obsidian's origin. Quit Ollama and start it with ${OLLAMA_ORIGINS_FIX} (or set OLLAMA_ORIGINS the same way for the Ollama app), then try again.`;
 }
 
 export function modelMissingMessage(ctx: ErrorContext, detail?: string): string {
@@ -160,6 +171,13 @@ export function modelMissingMessage(ctx: ErrorContext, detail?: string): string 
 	const fix = ctx.provider === "ollama" ? ` Download it with \`ollama pull ${ctx.model}\`.` : " Check the model name in settings.";
 	return `Model "${ctx.model}" was not found${said}.${fix}`;
 }
+
+/** modelMissingMessage as data. */
+function modelMissingData(ctx: ErrorContext, detail?: string): { code: "model_missing"; params: { provider: string; model: string }; said?: string } {
+	return { code: "model_missing", params: { provider: ctx.provider, model: ctx.model }, ...(detail ? { said: detail } : {}) };
+}
+
+const NO_MESSAGE = "The server reported an error without a message.";
 
 /** Kind for an error named by type or message, when no HTTP status tells (stream error events). */
 function kindFromType(type: string, message: string): LLMErrorKind | undefined {
@@ -196,18 +214,30 @@ export function classifyHttpError(ctx: ErrorContext, status: number, bodyText: s
 	}
 	if (status === 401 || status === 403) {
 		// Ollama refuses an origin it does not allow with a bare 403.
-		if (ctx.provider === "ollama" && status === 403 && !message && !ctx.sendsNoOrigin) return new LLMError("auth", originRefusedMessage(ctx.origin), opts);
-		return new LLMError("auth", `${providerSubject(ctx.provider)} rejected the request (HTTP ${status})${message ? `: ${message}` : ""}. Check the API key in settings.`, opts);
+		if (ctx.provider === "ollama" && status === 403 && !message && !ctx.sendsNoOrigin) {
+			return new LLMError("auth", originRefusedMessage(ctx.origin), { ...opts, code: "origin_refused", params: { origin: ctx.origin } });
+		}
+		return new LLMError("auth", `${providerSubject(ctx.provider)} rejected the request (HTTP ${status})${message ? `: ${message}` : ""}. Check the API key in settings.`, {
+			...opts,
+			code: "auth_rejected",
+			params: { status },
+			...(message ? { said: message } : {}),
+		});
 	}
 	const namesModel = MODEL_MISSING.test(`${type} ${message ?? ""}`);
 	if (status === 404 && !namesModel && typeof body === "string") {
 		// A plain-text 404 ("404 page not found") is a wrong address more often than a missing model.
 		const pull = ctx.provider === "ollama" ? ` If the address is right, download the model with \`ollama pull ${ctx.model}\`.` : "";
 		const v1 = ctx.provider === "openai" ? " (for OpenAI-compatible servers it ends in /v1)" : "";
-		return new LLMError("not_found", `Model "${ctx.model}" or the API was not found at ${ctx.origin} (HTTP 404${message ? `: ${message}` : ""}). Check the base URL${v1}.${pull}`, opts);
+		return new LLMError("not_found", `Model "${ctx.model}" or the API was not found at ${ctx.origin} (HTTP 404${message ? `: ${message}` : ""}). Check the base URL${v1}.${pull}`, {
+			...opts,
+			code: "api_not_found",
+			params: { provider: ctx.provider, model: ctx.model, origin: ctx.origin },
+			...(message ? { said: message } : {}),
+		});
 	}
 	if (status === 404 || (status >= 400 && status < 500 && namesModel)) {
-		return new LLMError("not_found", modelMissingMessage(ctx, message), opts);
+		return new LLMError("not_found", modelMissingMessage(ctx, message), { ...opts, ...modelMissingData(ctx, message) });
 	}
 	if (status === 429) {
 		const retryAfterMs = parseRetryAfter(headers);
@@ -224,12 +254,12 @@ export function classifyHttpError(ctx: ErrorContext, status: number, bodyText: s
 export function classifyStreamError(ctx: ErrorContext, body: unknown): LLMError {
 	// Stream events may be megabytes long; the wording that matters is at the start.
 	const said = providerMessage(body)?.slice(0, MAX_CLASSIFIED_TEXT);
-	const message = said === undefined ? "The server reported an error without a message." : conciseServerText(said);
+	const message = said === undefined ? NO_MESSAGE : conciseServerText(said);
 	const type = providerErrorType(body);
 	if (ctx.sentTools && isToolsUnsupportedText(`${type} ${said ?? ""}`)) return toolsUnsupportedError(ctx, message);
 	if (ctx.sentImages && isImagesUnsupportedText(`${type} ${said ?? ""}`)) return imagesUnsupportedError(ctx, message);
 	const kind = kindFromType(type, said ?? message) ?? "server";
-	if (kind === "not_found") return new LLMError(kind, modelMissingMessage(ctx, message), { provider: ctx.provider });
+	if (kind === "not_found") return new LLMError(kind, modelMissingMessage(ctx, message), { provider: ctx.provider, ...modelMissingData(ctx, said === undefined ? undefined : message) });
 	if (kind === "context_overflow") return new LLMError(kind, message, { provider: ctx.provider, overflow: parseOverflowReport(said ?? message, body) });
-	return new LLMError(kind, message, { provider: ctx.provider });
+	return new LLMError(kind, message, { provider: ctx.provider, ...(said === undefined ? { code: "no_message" as const } : {}) });
 }

@@ -62,30 +62,44 @@ export async function diagnoseConnection(
 		const kind = errorKind(err);
 		const message = err instanceof Error ? err.message : String(err);
 		const status = err instanceof LLMError ? err.status : undefined;
-		if (kind === "aborted") return { ok: false, kind: "error", message: "Connection test stopped." };
+		const said = err instanceof LLMError ? err.said : undefined;
+		if (kind === "aborted") return { ok: false, kind: "error", message: "Connection test stopped.", code: "stopped" };
 		if (config.provider === "ollama" && status === 403 && message.includes("OLLAMA_ORIGINS")) {
-			return { ok: false, kind: "origin_refused", message };
+			return { ok: false, kind: "origin_refused", message, code: "origin_refused", params: { origin: ctx.origin } };
 		}
 		if (kind === "network") {
 			if (config.provider === "ollama" && config.fromApp && !ctx.sendsNoOrigin && (await originWasRefused(ctx, dialect, signal))) {
-				return { ok: false, kind: "origin_refused", message: originRefusedMessage(ctx.origin) };
+				return { ok: false, kind: "origin_refused", message: originRefusedMessage(ctx.origin), code: "origin_refused", params: { origin: ctx.origin } };
 			}
-			const timedOut = /sent nothing for/.test(message);
-			return { ok: false, kind: "unreachable", message: timedOut ? message : unreachableMessage(config, ctx.origin) };
+			if (/sent nothing for/.test(message)) return { ok: false, kind: "unreachable", message, code: "timed_out", said: message };
+			return { ok: false, kind: "unreachable", message: unreachableMessage(config, ctx.origin), code: "unreachable", params: { provider: config.provider, origin: ctx.origin } };
 		}
 		// The error already says what was rejected and to check the key.
-		if (kind === "auth") return { ok: false, kind: "auth", message };
+		if (kind === "auth") return { ok: false, kind: "auth", message, code: "auth_rejected", ...(said !== undefined ? { said } : {}) };
 		if (kind === "not_found") {
-			return { ok: false, kind: "error", message: `${subject} at ${ctx.origin} has no model list where expected (${dialect.modelsUrl}). Check the base URL.` };
+			return {
+				ok: false,
+				kind: "error",
+				message: `${subject} at ${ctx.origin} has no model list where expected (${dialect.modelsUrl}). Check the base URL.`,
+				code: "no_model_list",
+				params: { origin: ctx.origin, url: dialect.modelsUrl },
+			};
 		}
 		// A server error's message is the server's own words: say whose, and the status.
-		return { ok: false, kind: "error", message: status !== undefined && !message.startsWith(subject) ? `${subject} answered with an error (HTTP ${status}): ${message}` : message };
+		return {
+			ok: false,
+			kind: "error",
+			message: status !== undefined && !message.startsWith(subject) ? `${subject} answered with an error (HTTP ${status}): ${message}` : message,
+			code: "server_error",
+			...(status !== undefined ? { params: { status } } : {}),
+			said: message,
+		};
 	}
 	const latencyMs = Math.round(now() - started);
 	const available = (): string => `${models.slice(0, 8).map((m) => m.id).join(", ")}${models.length > 8 ? ", …" : ""}`;
 	if (config.model.trim() === "") {
 		const choose = models.length > 0 ? `Choose a model: ${available()}.` : "Choose a model in settings.";
-		return { ok: false, kind: "model_missing", message: `Connected to ${label} in ${latencyMs} ms. ${choose}`, latencyMs };
+		return { ok: false, kind: "model_missing", message: `Connected to ${label} in ${latencyMs} ms. ${choose}`, latencyMs, code: "choose_model", params: { provider: config.provider, models: models.length > 0 ? available() : "" } };
 	}
 	const listed = models.length > 0 || config.provider === "ollama";
 	if (listed && !hasModel(config, models)) {
@@ -93,11 +107,19 @@ export async function diagnoseConnection(
 			config.provider === "ollama"
 				? `Download it with \`ollama pull ${config.model}\`.`
 				: `Available: ${available()}.`;
-		return { ok: false, kind: "model_missing", message: `${subject} is running but has no model named "${config.model}". ${fix}`, latencyMs };
+		const code = config.provider === "ollama" ? "model_not_downloaded" : "model_not_listed";
+		return { ok: false, kind: "model_missing", message: `${subject} is running but has no model named "${config.model}". ${fix}`, latencyMs, code, params: { provider: config.provider, model: config.model, models: available() } };
 	}
 	if (!listed) {
 		// Some OpenAI-compatible servers list nothing: say so rather than vouch for the model.
-		return { ok: true, kind: "ok", message: `Connected to ${label} in ${latencyMs} ms. It lists no models, so "${config.model}" could not be checked.`, latencyMs };
+		return {
+			ok: true,
+			kind: "ok",
+			message: `Connected to ${label} in ${latencyMs} ms. It lists no models, so "${config.model}" could not be checked.`,
+			latencyMs,
+			code: "connected_unlisted",
+			params: { provider: config.provider, model: config.model },
+		};
 	}
-	return { ok: true, kind: "ok", message: `Connected to ${label} in ${latencyMs} ms; model "${config.model}" is available.`, latencyMs };
+	return { ok: true, kind: "ok", message: `Connected to ${label} in ${latencyMs} ms; model "${config.model}" is available.`, latencyMs, code: "connected", params: { provider: config.provider, model: config.model } };
 }

@@ -1,5 +1,6 @@
 import { LLM_ERROR_KINDS, type LLMErrorKind } from "../core/types";
 import type { OverflowReport } from "./overflowReport";
+import type { NoticeParams } from "../core/notices";
 
 export interface LLMErrorOptions {
 	/** HTTP status, when the error came from a response. */
@@ -17,7 +18,33 @@ export interface LLMErrorOptions {
 	toolsUnsupported?: boolean;
 	/** For `bad_request`: the model cannot read images; the person should choose another model (or send without them). */
 	imagesUnsupported?: boolean;
+	/** What the engine's own message says, as data (LLM_ERROR_CODES), for a UI in another language. */
+	code?: LLMErrorCode;
+	/** Values that message names (model, origin). */
+	params?: NoticeParams;
+	/** The server's own words, when the message wraps them in the engine's English. */
+	said?: string;
 }
+
+/** Errors whose message is the engine's own English, not the server's words. */
+export const LLM_ERROR_CODES = [
+	/** Ollama refused the app's origin. Params: origin. */
+	"origin_refused",
+	/** The key was refused. Params: status. */
+	"auth_rejected",
+	/** A plain 404: a wrong address more often than a missing model. Params: provider, model, origin. */
+	"api_not_found",
+	/** The model was not found. Params: provider, model. */
+	"model_missing",
+	/** The model cannot use tools. Params: model. */
+	"tools_unsupported",
+	/** A stream reported an error without a message. */
+	"no_message",
+	/** The model cannot read images. Params: model. */
+	"images_unsupported",
+] as const;
+
+export type LLMErrorCode = (typeof LLM_ERROR_CODES)[number];
 
 /** The one error type adapters throw. `message` is the provider's own words, never an API key. */
 export class LLMError extends Error {
@@ -31,6 +58,9 @@ export class LLMError extends Error {
 	readonly toolsUnsupported?: boolean;
 	/** `bad_request` only: the request carried images and the model (or its server) cannot read them. */
 	readonly imagesUnsupported?: boolean;
+	readonly code?: LLMErrorCode;
+	readonly params?: NoticeParams;
+	readonly said?: string;
 
 	constructor(kind: LLMErrorKind, message: string, options: LLMErrorOptions = {}) {
 		super(message);
@@ -43,6 +73,9 @@ export class LLMError extends Error {
 		if (options.overflow !== undefined) this.overflow = options.overflow;
 		if (options.toolsUnsupported === true) this.toolsUnsupported = true;
 		if (options.imagesUnsupported === true) this.imagesUnsupported = true;
+		if (options.code !== undefined) this.code = options.code;
+		if (options.params !== undefined) this.params = options.params;
+		if (options.said !== undefined) this.said = options.said;
 		if (options.cause !== undefined) (this as { cause?: unknown }).cause = options.cause;
 	}
 }

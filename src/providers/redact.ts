@@ -1,3 +1,5 @@
+import type { NoticeParams } from "../core/notices";
+
 const REDACTED = "[redacted]";
 /** Shortest run of key characters treated as a leak: servers echo keys partly ("sk-abc…xyz"). */
 const MIN_LEAK = 8;
@@ -20,4 +22,17 @@ export function redactSecret(text: string, secret: string | undefined): string {
 			.join("");
 	}
 	return out;
+}
+
+/** Parameters with the key taken out of every text value; the same object when none held it. */
+export function redactParams(params: NoticeParams | undefined, apiKey: string | undefined): NoticeParams | undefined {
+	if (params === undefined) return undefined;
+	let changed = false;
+	const out: Record<string, string | number> = {};
+	for (const [name, value] of Object.entries(params)) {
+		const clean = typeof value === "string" ? redactSecret(value, apiKey) : value;
+		if (clean !== value) changed = true;
+		out[name] = clean;
+	}
+	return changed ? out : params;
 }

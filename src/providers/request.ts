@@ -1,7 +1,7 @@
 import { LLMError } from "./errors";
 import { classifyHttpError, type ErrorContext } from "./classify";
 import { describeSize, MAX_BODY_BYTES, readLimitedText } from "./limits";
-import { redactSecret } from "./redact";
+import { redactParams, redactSecret } from "./redact";
 import { isRedirect, redirectError } from "./redirect";
 import { startTimer, stopTimer, type TimerHandle } from "../core/timers";
 import type { Transport } from "./transport";
@@ -61,7 +61,10 @@ export function scrubError(err: unknown, ctx: { apiKey?: string; provider: strin
 	if (err instanceof LLMError) {
 		const message = redactSecret(err.message, ctx.apiKey);
 		const partialText = err.partialText === undefined ? undefined : redactSecret(err.partialText, ctx.apiKey);
-		if (message === err.message && partialText === err.partialText) return err;
+		// The server's words travel apart from the message too (for "Details"): the key leaves both.
+		const said = err.said === undefined ? undefined : redactSecret(err.said, ctx.apiKey);
+		const params = redactParams(err.params, ctx.apiKey);
+		if (message === err.message && partialText === err.partialText && said === err.said && params === err.params) return err;
 		return new LLMError(err.kind, message, {
 			status: err.status,
 			retryAfterMs: err.retryAfterMs,
@@ -70,6 +73,9 @@ export function scrubError(err: unknown, ctx: { apiKey?: string; provider: strin
 			overflow: err.overflow,
 			toolsUnsupported: err.toolsUnsupported,
 			imagesUnsupported: err.imagesUnsupported,
+			code: err.code,
+			params,
+			said,
 		});
 	}
 	return new LLMError("protocol", redactSecret(`Unexpected failure: ${describeCause(err)}`, ctx.apiKey), { provider: ctx.provider });

@@ -1,5 +1,7 @@
 import type { GenerateRequest, GenerateResult, LLMAdapter } from "../core/types";
 import type { Transport } from "./transport";
+import type { NoticeParams } from "../core/notices";
+import type { ConnectionCode } from "./connectionCodes";
 
 /** Every provider the engine speaks to: the one list the settings and the adapters share. */
 export const PROVIDERS = ["ollama", "openai", "anthropic"] as const;
@@ -41,8 +43,14 @@ export type ConnectionKind = "ok" | "unreachable" | "origin_refused" | "auth" | 
 export interface ConnectionDiagnosis {
 	ok: boolean;
 	kind: ConnectionKind;
+	/** English, for scripts and the terminal; the UI shows `code` with `params` instead. */
 	message: string;
 	latencyMs?: number;
+	/** The finding as data (connectionCodes.ts). */
+	code?: ConnectionCode;
+	params?: NoticeParams;
+	/** The server's or transport's own words, as they came: for a folded "Details". */
+	said?: string;
 }
 
 /** Kept for callers that name it; `GenerateResult` carries `thinking` itself now. */

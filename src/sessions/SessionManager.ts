@@ -12,6 +12,7 @@ import { branchOfHit } from "./search";
 import { compactRecords } from "./stateRecords";
 import type { FileStore } from "./store";
 import type { SearchHit, SearchOptions, SessionManagerOptions, SessionSummary, WriteOptions } from "./types";
+import type { Notice } from "../core/notices";
 
 export { SessionNotFoundError };
 export type { Alternatives };
@@ -50,9 +51,9 @@ export class SessionManager {
 	constructor(store: FileStore, opts: SessionManagerOptions = {}) {
 		this.now = opts.now ?? Date.now;
 		const listener = opts.onWarning ?? ((message: string) => console.warn(`Discover: ${message}`));
-		const onWarning = (message: string): void => {
+		const onWarning = (message: string, notice?: Notice): void => {
 			try {
-				listener(message);
+				listener(message, notice);
 			} catch (err) {
 				// Warnings report damage that was already handled; a failing listener must not fail a load.
 				console.error("Discover: session warning listener failed", err);

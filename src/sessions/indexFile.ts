@@ -1,6 +1,7 @@
 import { replaceFile } from "./atomicWrite";
 import { parseIndex, serializeIndex, type IndexEntry } from "./sessionIndex";
 import type { FileStore } from "./store";
+import type { WarningListener } from "../core/notices";
 
 export const INDEX_PATH = "index.json";
 
@@ -22,7 +23,7 @@ export class SessionIndexFile {
 
 	constructor(
 		private readonly store: FileStore,
-		private readonly warn: (message: string) => void,
+		private readonly warn: WarningListener,
 	) {}
 
 	/** The index, loaded from the store the first time. */
@@ -35,7 +36,7 @@ export class SessionIndexFile {
 			} catch {
 				loaded = undefined;
 			}
-			if (loaded === undefined) this.warn("The session index was unreadable; rebuilding it from the session files.");
+			if (loaded === undefined) this.warn("The session index was unreadable; rebuilding it from the session files.", { code: "session_index_unreadable" });
 		}
 		this.index = loaded ?? new Map();
 		this.dirty = loaded === undefined;
@@ -73,7 +74,7 @@ export class SessionIndexFile {
 			await replaceFile(this.store, INDEX_PATH, serializeIndex(this.index));
 			this.dirty = false;
 		} catch (err) {
-			this.warn(`The session index could not be saved: ${String(err)}`);
+			this.warn(`The session index could not be saved: ${String(err)}`, { code: "session_index_not_saved", detail: String(err) });
 		}
 	}
 }

@@ -9,6 +9,7 @@ import { recordHash, rewriteMerging } from "./rewriteMerging";
 import { SessionState } from "./sessionState";
 import { stateRecords } from "./stateRecords";
 import type { FileStore } from "./store";
+import type { WarningListener } from "../core/notices";
 
 export { SESSIONS_DIR, SessionNotFoundError };
 export { INDEX_PATH } from "./indexFile";
@@ -59,7 +60,7 @@ export class SessionFiles {
 
 	constructor(
 		private readonly store: FileStore,
-		private readonly warn: (message: string) => void,
+		private readonly warn: WarningListener,
 		private readonly now: () => number,
 		private readonly recheckMs: number,
 	) {
@@ -98,10 +99,14 @@ export class SessionFiles {
 		const file = await readFileText(this.store, path);
 		const parsed = parseSessionFile(file.text, file.undecodable);
 		for (const problem of parsed.problems) {
-			this.warn(`Session ${quoteId(id)}, line ${problem.line}: ${problem.reason}. The line was skipped and is kept in the file.`);
+			this.warn(`Session ${quoteId(id)}, line ${problem.line}: ${problem.reason}. The line was skipped and is kept in the file.`, {
+				code: "session_line_skipped",
+				params: { id, line: problem.line },
+				detail: problem.reason,
+			});
 		}
 		const header = parsed.records.find((r) => r.type === "session");
-		if (header === undefined) this.warn(`Session ${quoteId(id)}: the header line is missing; using the file name as the id.`);
+		if (header === undefined) this.warn(`Session ${quoteId(id)}: the header line is missing; using the file name as the id.`, { code: "session_header_missing", params: { id } });
 		const state = SessionState.fromRecords(id, parsed.records, this.isoNow());
 		state.endsWithNewline = parsed.endsWithNewline;
 		state.undecodable.push(...parsed.undecodable.map((u) => u.bytes));
@@ -114,7 +119,10 @@ export class SessionFiles {
 	private async restoreLost(entry: Cached): Promise<Cached> {
 		const lost = this.unconfirmed.lost(entry.state.id, entry.seen, (record) => entry.state.isNews(record));
 		if (lost.length === 0) return entry;
-		this.warn(`Session ${quoteId(entry.state.id)}: ${lost.length} record(s) written here were replaced by another device's copy of the file at the same moment; written again.`);
+		this.warn(`Session ${quoteId(entry.state.id)}: ${lost.length} record(s) written here were replaced by another device's copy of the file at the same moment; written again.`, {
+			code: "session_records_rewritten",
+			params: { id: entry.state.id, count: lost.length },
+		});
 		return this.appendRecords(entry.state.id, lost);
 	}
 
@@ -143,7 +151,7 @@ export class SessionFiles {
 		try {
 			return (await this.read(id)).state;
 		} catch (err) {
-			if (!(err instanceof SessionNotFoundError)) this.warn(`Session ${quoteId(id)} could not be read: ${String(err)}`);
+			if (!(err instanceof SessionNotFoundError)) this.warn(`Session ${quoteId(id)} could not be read: ${String(err)}`, { code: "session_unreadable", params: { id }, detail: String(err) });
 			return undefined;
 		}
 	}
@@ -227,7 +235,7 @@ export class SessionFiles {
 			await this.rewrite(state.id, (current) => stateRecords(current, this.isoNow()));
 		} catch (err) {
 			this.cache.delete(state.id);
-			this.warn(`Session ${quoteId(state.id)} could not be compacted: ${String(err)}`);
+			this.warn(`Session ${quoteId(state.id)} could not be compacted: ${String(err)}`, { code: "session_not_compacted", params: { id: state.id }, detail: String(err) });
 		}
 	}
 

@@ -1,6 +1,7 @@
 import { finishInterruptedReplace } from "./atomicWrite";
 import { EXT, idOfTempName, isSessionId, quoteId, SESSIONS_DIR, sessionPath } from "./sessionIds";
 import type { FileStore } from "./store";
+import type { WarningListener } from "../core/notices";
 
 /** A stamp no file has: the file is missing. */
 const MISSING = "missing";
@@ -24,16 +25,16 @@ export async function fileStamp(store: FileStore, path: string): Promise<Stamped
  * Finishes an interrupted rewrite of a missing session file from its temporary file (looked for in
  * `names`, or the folder); false when there is none.
  */
-export async function recoverTemp(store: FileStore, warn: (message: string) => void, id: string, names?: readonly string[]): Promise<boolean> {
+export async function recoverTemp(store: FileStore, warn: WarningListener, id: string, names?: readonly string[]): Promise<boolean> {
 	const temp = (names ?? (await store.list(SESSIONS_DIR))).find((name) => idOfTempName(name) === id);
 	if (temp === undefined) return false;
 	await finishInterruptedReplace(store, `${SESSIONS_DIR}/${temp}`, sessionPath(id));
-	warn(`Session ${quoteId(id)}: finished a rewrite that was interrupted.`);
+	warn(`Session ${quoteId(id)}: finished a rewrite that was interrupted.`, { code: "session_rewrite_finished", params: { id } });
 	return true;
 }
 
 /** The sessions in the folder, after clearing away or finishing the temporary files of unfinished writes. */
-export async function sessionIdsInFolder(store: FileStore, warn: (message: string) => void): Promise<string[]> {
+export async function sessionIdsInFolder(store: FileStore, warn: WarningListener): Promise<string[]> {
 	const names = new Set(await store.list(SESSIONS_DIR));
 	for (const name of names) {
 		const id = idOfTempName(name);

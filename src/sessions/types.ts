@@ -1,5 +1,6 @@
 import type { Role } from "../core/types";
 import type { ChatUsage } from "../core/answerStats";
+import type { WarningListener } from "../core/notices";
 
 /** One row of the history list. */
 export interface SessionSummary {
@@ -43,8 +44,8 @@ export interface SearchOptions {
 export interface SessionManagerOptions {
 	/** Clock in milliseconds; injectable for tests. */
 	now?: () => number;
-	/** Called for recoverable problems: a corrupt line skipped, an index rebuilt. */
-	onWarning?: (message: string) => void;
+	/** Called for recoverable problems: a corrupt line skipped, an index rebuilt. `notice`: the same as data (core/notices.ts). */
+	onWarning?: WarningListener;
 	/**
 	 * How long list() and search() trust their last check of every session file for changes made
 	 * by sync (default 2,000 ms; 0 checks on every call). Added and removed sessions, and this

@@ -55,7 +55,7 @@ function adapterSettingsFor(s: DiscoverSettings, model: string, agent: Agent | u
 
 export async function createChatRuntime(host: DiscoverHost, onEvent: (e: ChatEvent) => void, panel?: PanelHooks): Promise<ChatRuntime> {
 	const store = new ObsidianFileStore(host.app.vault.adapter, host.settings.sessionsFolder);
-	const sessions = new SessionManager(store, { onWarning: (message) => onEvent({ type: "warning", message }) });
+	const sessions = new SessionManager(store, { onWarning: (message, notice) => onEvent({ type: "warning", message, ...notice }) });
 	// Learned from the provider's token counts; survives restarts in settings.calibration.
 	const { calibration, flush: saveCalibration } = persistedCalibration(host);
 	// The model the open chat picked in the header; undefined follows the agent's, then the settings' model.

@@ -123,6 +123,8 @@ describe("ChatService failures", () => {
 		expect(answer).toMatchObject({ role: "assistant", content: "Kept on screen" });
 		expect(chat.messages[chat.messages.length - 1]).toBe(answer);
 		expect(events.some((e) => e.type === "warning" && e.message.includes("could not be saved"))).toBe(true);
+		// The same warning as data, for a panel in another language: its code, and the system's words apart.
+		expect(events).toContainEqual(expect.objectContaining({ type: "warning", code: "answer_not_saved", detail: "disk full" }));
 	});
 
 	it("refuses a message too long for the model, naming both sizes, sending and saving nothing", async () => {

@@ -47,8 +47,8 @@ describe("ChatService turns", () => {
 		for (let i = 0; i < 8; i++) await chat.sendMessage(`Question ${i}: ${words(40)}`);
 		expect(adapter.summaryRequests.length).toBeGreaterThan(0);
 		expect(events.some((e) => e.type === "compacted")).toBe(true);
-		expect(events).toContainEqual({ type: "status", text: "Summarizing earlier messages…" });
-		expect(events).toContainEqual({ type: "status", text: "Continuing conversation…" });
+		expect(events).toContainEqual({ type: "status", text: "Summarizing earlier messages…", code: "summarizing" });
+		expect(events).toContainEqual({ type: "status", text: "Continuing conversation…", code: "continuing" });
 		const summary = chat.messages[0];
 		expect(summary?.role).toBe("system");
 		expect(chat.messages.filter((m) => m.role === "system")).toHaveLength(1);

@@ -132,6 +132,7 @@ describe("the tool loop", () => {
 		await chat.sendMessage("Again");
 		const warnings = events.filter((e) => e.type === "warning" && e.message === TOOLS_UNSUPPORTED_WARNING);
 		expect(warnings).toHaveLength(1);
+		expect(warnings[0]).toMatchObject({ code: "tools_unsupported" });
 		// The model is known to refuse: the next turn goes without tools at once.
 		expect(adapter.chatRequests.map((r) => r.tools !== undefined)).toEqual([true, false, false]);
 		expect(chat.messages.filter((m) => m.error !== undefined)).toEqual([]);

@@ -137,6 +137,23 @@ for (const { name, load } of TRANSPORTS) {
 			expect(d.message).toContain("ollama serve");
 		});
 
+		it("testConnection: each finding carries its code and parameters, the server's words apart and without the key", async () => {
+			server.route("GET", "/api/tags", OLLAMA_TAGS);
+			expect(await createAdapter(config()).testConnection()).toMatchObject({ code: "connected", params: { provider: "ollama", model: "llama3.2" } });
+			expect(await createAdapter(config({ model: "mistral" })).testConnection()).toMatchObject({ code: "model_not_downloaded", params: { model: "mistral" } });
+			server.route("GET", "/api/tags", errorScenario(httpError("ollama", 500, "llama runner process has terminated", "api_error")));
+			expect(await createAdapter(config()).testConnection()).toMatchObject({ code: "server_error", params: { status: 500 }, said: "llama runner process has terminated" });
+			const key = "sk-ant-echoed-9f8e7d6c5b4a";
+			server.route("GET", "/v1/models", errorScenario(httpError("anthropic", 401, `invalid x-api-key ${key}`, "authentication_error")));
+			const auth = await createAdapter(config({ provider: "anthropic", apiKey: key })).testConnection();
+			expect(auth).toMatchObject({ code: "auth_rejected", said: "invalid x-api-key [redacted]" });
+			const thrown = await createAdapter(config({ provider: "anthropic", apiKey: key })).listModels().catch((e: unknown) => e);
+			expect(thrown).toMatchObject({ kind: "auth", code: "auth_rejected", said: "invalid x-api-key [redacted]" });
+			const gone = await ProviderServer.start();
+			await gone.close();
+			expect(await createAdapter(config({ baseUrl: gone.url })).testConnection()).toMatchObject({ code: "unreachable", params: { provider: "ollama", origin: gone.url } });
+		});
+
 		it("an empty 403 points at OLLAMA_ORIGINS only when the transport sent an Origin", async () => {
 			server.route("GET", "/api/tags", { status: 403, body: "" });
 			const err = await createAdapter(config()).listModels().catch((e: unknown) => e as Error);

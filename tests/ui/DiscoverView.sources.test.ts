@@ -309,4 +309,21 @@ describe("the Sources line under an answer", () => {
 		expect(hostile.root.querySelector(".discover-chat-sources-line img")).toBeNull();
 		expect(hostile.q(".discover-chat-source-text").textContent).toBe("<img src=x onerror=alert(1)>");
 	});
+
+	it("an excerpt that opens with its own heading shows that heading once, under the path above it", async () => {
+		const log = "# Harbour log\n\nWe left at dawn.\n\n## Day 45\n\nFog all morning.\n";
+		const m = await setup({ files: { ...FILES, "Harbour log.md": log } });
+		const start = log.indexOf("## Day 45");
+		const passage = { start, end: log.length, headingPath: "# Harbour log > ## Day 45" };
+		const answer = message("assistant", "Fog.", { createdAt: new Date(Date.now() + 1000).toISOString(), sources: [{ id: "Harbour log.md", name: "Harbour log", totalTokens: 40, sentTokens: 10, fit: "excerpts", passages: [passage] }] });
+		const session = m.sessions.add("Harbour", [message("user", "Day 45?"), answer]);
+		await m.view.openSession(session.id);
+		await flush();
+		m.q<HTMLButtonElement>(".discover-chat-sources-toggle").click();
+		await flush();
+		const shown = m.q(".discover-chat-source-passage");
+		expect(shown.querySelector(".discover-chat-source-heading")?.textContent).toBe("# Harbour log");
+		expect(shown.querySelector(".discover-chat-source-text")?.textContent).toBe("## Day 45\n\nFog all morning.\n");
+		expect(shown.textContent?.split("## Day 45").length).toBe(2);
+	});
 });

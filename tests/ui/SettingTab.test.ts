@@ -4,6 +4,7 @@ import type { ConnectionDiagnosis, ModelInfo } from "../../src/providers/types";
 import { asObsidianApp, createSecretThroughUi, flush, loadPlugin, readPluginDataText, selectOption, showSettingTab, typeInto } from "../obsidian/harness";
 import DiscoverPlugin from "../../src/main";
 import { DEFAULT_SETTINGS } from "../../src/settings/settings";
+import { setLanguage } from "../../src/i18n";
 import { DiscoverSettingTab } from "../../src/ui/settings/SettingTab";
 import type { SettingsAdapter } from "../../src/ui/settings/settingsProvider";
 
@@ -267,6 +268,25 @@ describe("Settings tab: provider and model", () => {
 		await flush();
 		expect(messageOf("Test connection")).toMatch(/OLLAMA_ORIGINS/);
 		expect(row("Test connection").find(".discover-chat-setting-message").hasClass("mod-ok")).toBe(false);
+	});
+
+	it("test connection shows its finding in the person's language, the server's words folded under Details", async () => {
+		const said = "invalid x-api-key";
+		const adapter = new FakeAdapter(undefined, undefined, { ok: false, kind: "auth", message: `Anthropic rejected the request (HTTP 401): ${said}. Check the API key in settings.`, code: "auth_rejected", said });
+		const { row } = await setup(adapter);
+		setLanguage("de", "de-DE");
+		try {
+			(row("Test connection").find("button") as HTMLButtonElement).click();
+			await flush();
+			const shown = row("Test connection").find(".discover-chat-setting-message");
+			const details = shown.find("details");
+			expect(details.find("summary").getText()).toBe("Details");
+			expect(details.find(".discover-chat-error-said").getText()).toBe(said);
+			expect(shown.firstChild?.textContent).toBe("Der Server hat den API-Schlüssel abgelehnt. Prüfe ihn in den Einstellungen.");
+			expect(shown.getText()).not.toContain("rejected the request");
+		} finally {
+			setLanguage("en", "en-US");
+		}
 	});
 
 	it("the API key is linked by name; the key never reaches data.json", async () => {

@@ -170,6 +170,11 @@ export class FakeChat implements ChatPort {
 		this.emit({ type: "status", text });
 	}
 
+	/** Any event as the engine would send it (a coded warning, a coded status). */
+	event(e: ChatEvent): void {
+		this.emit(e);
+	}
+
 	/** Ends the answer; `extra` is saved with it (e.g. its stats). */
 	finish(extra: Partial<ChatMessage> = {}): ChatMessage {
 		const p = this.take();

@@ -9,6 +9,7 @@ import type { ToolCard } from "../../chat/toolCard";
 import type { ToolsPort } from "../toolsPort";
 import { ToolCards, type ShowPermissionPrompt } from "./tools/ToolCards";
 import { t } from "../../i18n";
+import { appendSaid } from "../saidDetails";
 
 /** Id of the answer being streamed, until the engine hands over the saved message. */
 const STREAMING_ID = "discover-chat-streaming";
@@ -255,9 +256,13 @@ export class MessageList extends Component {
 		};
 	}
 
-	/** A quiet line in the transcript (e.g. a warning from the engine). */
-	showNote(text: string): void {
-		this.tailEl.createDiv({ cls: "discover-chat-note", text });
+	/** A quiet line in the transcript (e.g. a warning from the engine); `said`: raw words, folded under "Details". */
+	showNote(text: string, said?: string): void {
+		if (said) {
+			const note = this.tailEl.createDiv({ cls: ["discover-chat-note", "discover-chat-note-with-details"] });
+			note.createDiv({ text });
+			appendSaid(note, said);
+		} else this.tailEl.createDiv({ cls: "discover-chat-note", text });
 		this.afterRender();
 	}
 

@@ -1,6 +1,7 @@
 import { Menu } from "obsidian";
 import type { ModelInfo } from "../ports";
 import { t } from "../../i18n";
+import { errorLine } from "../engine/errorLine";
 
 export interface ModelMenuOptions {
 	/** The model the chat uses now: checked in the list. */
@@ -27,7 +28,8 @@ export async function openModelMenu(anchor: HTMLElement, options: ModelMenuOptio
 	try {
 		models = await options.list(refresh);
 	} catch (err) {
-		failure = err instanceof Error ? err.message : String(err);
+		// A menu item holds one short line: what went wrong, in the person's language.
+		failure = errorLine(err).title;
 	}
 	const agents = options.agents ? await options.agents.list() : [];
 	const menu = new Menu();

@@ -7,6 +7,7 @@ import type { DiscoverHost } from "../host";
 import type { ChatEvent } from "../ports";
 import type { ContextBar } from "./ContextBar";
 import { engineText } from "./engineText";
+import { shownWarning, statusText } from "../engine/warningText";
 import type { MessageList } from "./MessageList";
 import type { StatusLine } from "./StatusLine";
 import { useReportedWindow, windowOffer } from "./windowOffer";
@@ -25,10 +26,10 @@ export interface ChatEventTargets {
 export function showChatEvent(e: ChatEvent, to: ChatEventTargets): void {
 	switch (e.type) {
 		case "status":
-			to.status.set(engineText(e.text));
+			to.status.set(e.code !== undefined ? statusText(e.code) : engineText(e.text));
 			break;
 		case "warning":
-			to.list.showNote(engineText(e.message));
+			showWarning(e, to.list);
 			break;
 		case "message":
 			to.onMessage(e.message);
@@ -52,6 +53,12 @@ export function showChatEvent(e: ChatEvent, to: ChatEventTargets): void {
 function showToolStatus(card: ToolCard, status: StatusLine): void {
 	if (card.state === "waiting" && card.waitingFor !== "run") status.set(t("toolCard.waitingPermission"));
 	else if (card.state === "running") status.set(t("toolCard.running"));
+}
+
+/** A warning in the person's language (by its code), the system's own words folded under "Details". */
+function showWarning(e: Extract<ChatEvent, { type: "warning" }>, list: MessageList): void {
+	const shown = shownWarning(e, engineText);
+	list.showNote(shown.text, shown.detail);
 }
 
 /** The server's real window is smaller than the context size: offer to use it, in one click. */

@@ -1,5 +1,6 @@
 import { errorKind } from "../../providers/errors";
 import { t } from "../../i18n";
+import { codedError, tooLongDetail } from "./errorDetail";
 
 /** What the panel shows for a failed turn. */
 export interface Diagnosis {
@@ -38,16 +39,19 @@ function chatErrorCode(err: unknown): string | undefined {
 
 /** Turns an engine or provider error into plain language. Never includes secrets: adapters strip them. */
 export function diagnose(err: unknown): Diagnosis {
-	const said = messageOf(err);
+	const coded = codedError(err);
+	// An error in the engine's own English says nothing the coded text does not: only the server's words stay.
+	const said = coded !== undefined ? (coded.said ?? "") : messageOf(err);
 	const code = chatErrorCode(err);
-	if (code === "message_too_long") {
-		return { title: t("error.messageTooLong"), detail: said, retryable: false, unsent: true, probeConnection: false };
-	}
-	if (code === "system_prompt_too_long") {
-		return { title: t("error.systemPromptTooLong"), detail: said, retryable: false, unsent: true, probeConnection: false };
+	if (code === "message_too_long" || code === "system_prompt_too_long") {
+		const title = code === "message_too_long" ? t("error.messageTooLong") : t("error.systemPromptTooLong");
+		return { title, detail: tooLongDetail(code, err) ?? said, retryable: false, unsent: true, probeConnection: false };
 	}
 	if (code === "storage") {
-		return { title: t("error.storage"), ...withSaid(t("error.storage.advice"), said), retryable: false, unsent: true, probeConnection: false };
+		// The engine's English wraps the system's words; only those go under "Details".
+		const cause = (err as { cause?: unknown }).cause;
+		const said = cause instanceof Error ? cause.message : typeof cause === "string" ? cause : messageOf(err);
+		return { title: t("error.storage"), ...withSaid(coded?.detail ?? t("error.storage.advice"), said), retryable: false, unsent: true, probeConnection: false };
 	}
 	if (code === "busy") {
 		return { title: t("error.busy"), detail: t("error.busy.advice"), retryable: false, unsent: true, probeConnection: false };
@@ -57,35 +61,36 @@ export function diagnose(err: unknown): Diagnosis {
 			return {
 				title: t("error.network"),
 				// The connection check, when the adapter has one, replaces this with its diagnosis.
-				...withSaid(t("error.network.advice"), said),
+				...withSaid(coded?.detail ?? t("error.network.advice"), said),
 				retryable: true,
 				unsent: false,
 				probeConnection: true,
 			};
 		case "auth":
-			return { title: t("error.auth"), ...withSaid(t("error.auth.advice"), said), retryable: true, unsent: false, probeConnection: true };
+			return { title: t("error.auth"), ...withSaid(coded?.detail ?? t("error.auth.advice"), said), retryable: true, unsent: false, probeConnection: true };
 		case "not_found":
-			return { title: t("error.notFound"), ...withSaid(t("error.notFound.advice"), said), retryable: true, unsent: false, probeConnection: true };
+			return { title: t("error.notFound"), ...withSaid(coded?.detail ?? t("error.notFound.advice"), said), retryable: true, unsent: false, probeConnection: true };
 		case "context_overflow":
 			return {
 				title: t("error.overflow"),
-				...withSaid(t("error.overflow.advice"), said),
+				...withSaid(coded?.detail ?? t("error.overflow.advice"), said),
 				retryable: true,
 				unsent: false,
 				probeConnection: false,
 			};
 		case "rate_limit":
-			return { title: t("error.rateLimit"), ...withSaid(t("error.rateLimit.advice"), said), retryable: true, unsent: false, probeConnection: false };
+			return { title: t("error.rateLimit"), ...withSaid(coded?.detail ?? t("error.rateLimit.advice"), said), retryable: true, unsent: false, probeConnection: false };
 		case "server":
-			return { title: t("error.server"), ...withSaid(t("error.server.advice"), said), retryable: true, unsent: false, probeConnection: false };
+			return { title: t("error.server"), ...withSaid(coded?.detail ?? t("error.server.advice"), said), retryable: true, unsent: false, probeConnection: false };
 		case "bad_request":
-			return { title: t("error.badRequest"), detail: said, retryable: true, unsent: false, probeConnection: false };
+			// The server's words can be long and are in its language: folded, under advice in the person's.
+			return { title: t("error.badRequest"), ...withSaid(coded?.detail ?? t("error.badRequest.advice"), said), retryable: true, unsent: false, probeConnection: false };
 		case "protocol":
-			return { title: t("error.protocol"), ...withSaid(t("error.protocol.advice"), said), retryable: true, unsent: false, probeConnection: false };
+			return { title: t("error.protocol"), ...withSaid(coded?.detail ?? t("error.protocol.advice"), said), retryable: true, unsent: false, probeConnection: false };
 		case "aborted":
 			return { title: t("error.stopped"), detail: "", retryable: true, unsent: false, probeConnection: false };
 		default:
-			return { title: t("error.unknown"), detail: said || t("error.server.advice"), retryable: true, unsent: false, probeConnection: false };
+			return { title: t("error.unknown"), ...withSaid(t("error.server.advice"), said), retryable: true, unsent: false, probeConnection: false };
 	}
 }
 

@@ -4,6 +4,7 @@ import { diagnose } from "./errorDiagnosis";
 import type { MessageList } from "./MessageList";
 import type { DiagnosableAdapter } from "../ports";
 import { t } from "../../i18n";
+import { connectionText } from "../engine/connectionText";
 
 export interface FailedTurn {
 	err: unknown;
@@ -43,7 +44,7 @@ export function showTurnFailure(scene: FailureScene, turn: FailedTurn): void {
 	if (diagnosis.probeConnection && adapter?.testConnection) {
 		view.setProbe(t("probe.checking"));
 		adapter.testConnection().then(
-			(d) => view.setProbe(d.ok ? t("probe.answersNow") : d.message),
+			(d) => view.setProbe(d.ok ? t("probe.answersNow") : connectionText(d).text),
 			() => view.setProbe(""),
 		);
 	}

@@ -6,6 +6,9 @@ import { FIELD_LABELS, isHttpUrl, type DiscoverSettings } from "../../settings/s
 import type { SettingsStore } from "./settingsBudget";
 import { t } from "../../i18n";
 import { ModelPicker } from "./modelPicker";
+import { appendSaid } from "../saidDetails";
+import { connectionText } from "../engine/connectionText";
+import { errorLine } from "../engine/errorLine";
 
 /** What the settings tab asks of a provider adapter. */
 export interface SettingsAdapter {
@@ -19,10 +22,6 @@ export type SettingsAdapterFactory = (app: App, settings: DiscoverSettings) => P
 /** The provider dropdown's names, in the person's language (read when the tab is drawn). */
 function providerNames(): Record<ProviderName, string> {
 	return { ollama: t("provider.ollama"), openai: t("settings.providerOpenai"), anthropic: t("provider.anthropic") };
-}
-
-function errorText(e: unknown): string {
-	return e instanceof Error ? e.message : String(e);
 }
 
 function message(settingEl: Setting): HTMLElement {
@@ -135,10 +134,16 @@ export class ProviderSection {
 					const adapter = await this.makeAdapter(this.app, this.s);
 					const d = await adapter.testConnection(signal);
 					if (signal.aborted) return;
-					const text = d.ok && d.latencyMs !== undefined ? t("settings.latency", { message: d.message, ms: Math.round(d.latencyMs) }) : d.message;
+					const found = connectionText(d);
+					const text = d.ok && d.latencyMs !== undefined ? t("settings.latency", { message: found.text, ms: Math.round(d.latencyMs) }) : found.text;
 					show(testMessage, text, d.ok ? "ok" : "error");
+					if (found.said) appendSaid(testMessage, found.said);
 				} catch (e) {
-					if (!signal.aborted) show(testMessage, errorText(e), "error");
+					if (!signal.aborted) {
+						const failed = errorLine(e);
+						show(testMessage, failed.text, "error");
+						if (failed.said) appendSaid(testMessage, failed.said);
+					}
 				} finally {
 					b.setDisabled(false);
 				}
@@ -169,7 +174,9 @@ export class ProviderSection {
 			if (stale()) return;
 			this.models = [];
 			this.modelPicker?.fill([], "failed");
-			show(messageEl, t("models.listFailed", { error: errorText(e) }), "error");
+			const failed = errorLine(e);
+			show(messageEl, t("models.listFailed", { error: failed.text }), "error");
+			if (failed.said) appendSaid(messageEl, failed.said);
 			this.onContextLength(undefined);
 		}
 	}

@@ -6,6 +6,7 @@
 import { setIcon, TFile } from "obsidian";
 import type { App } from "obsidian";
 import type { SourceFit } from "../../../core/types";
+import { shownHeadingPath } from "./passageHeading";
 import { fitLabel, SOURCE_TEXT } from "./sourceText";
 
 /** What the expansion shows at most of one source (a whole note can be long). */
@@ -106,8 +107,9 @@ export class SourcesLine {
 			if (shown >= MAX_SHOWN_CHARS) return;
 			if (i > 0 || range.start > 0) box.createDiv({ cls: "discover-chat-source-gap", text: "[…]" });
 			const passage = box.createDiv({ cls: "discover-chat-source-passage" });
-			if (range.headingPath) passage.createDiv({ cls: "discover-chat-source-heading", text: range.headingPath });
 			const slice = text.slice(range.start, Math.min(range.end, range.start + MAX_SHOWN_CHARS - shown));
+			const headingPath = shownHeadingPath(range.headingPath, slice);
+			if (headingPath) passage.createDiv({ cls: "discover-chat-source-heading", text: headingPath });
 			shown += slice.length;
 			passage.createDiv({ cls: "discover-chat-source-text", text: slice });
 		});
