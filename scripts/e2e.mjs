@@ -13,6 +13,7 @@ import { chromium } from "playwright-core";
 import { startModelServer } from "../tests/e2e/modelServer.ts";
 import { longSessionFiles } from "../tests/e2e/fixtures.ts";
 import { hostileImages } from "../tests/support/hostileImages.ts";
+import { imageSteps } from "./e2eImages.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const artifacts = join(root, "artifacts");
@@ -755,6 +756,8 @@ try {
 		await page.evaluate(() => document.body.classList.remove("is-mobile"));
 		await page.setViewportSize({ width: 1280, height: 800 });
 	});
+
+	await step("images: pasted, attached and dropped; sent in Ollama's form, scaled down; the chat's file names them only", () => imageSteps({ page, model, check, artifacts, VIEW, overflows }));
 
 	await step("a phone, 390 px wide, the panel filling the screen: nothing overflows or clips", async () => {
 		await page.setViewportSize({ width: 390, height: 844 });

@@ -25,6 +25,7 @@ const ICONS: Record<string, string> = {
 	pencil: '<path d="M16 4l4 4L9 19H5v-4z"/>',
 	list: '<path d="M9 6h11M9 12h11M9 18h11"/><path d="M4 6h1M4 12h1M4 18h1"/>',
 	"file-plus": '<path d="M6 3h8l4 4v14H6z"/><path d="M14 3v4h4"/><path d="M12 11v6M9 14h6"/>',
+	"image-plus": '<rect x="3" y="5" width="14" height="14" rx="2"/><path d="M3 16l4-4 4 4 2-2 4 4"/><path d="M19 3v6M16 6h6"/>',
 	"refresh-cw": '<path d="M20 11a8 8 0 0 0-14-5l-2 2"/><path d="M4 4v4h4"/><path d="M4 13a8 8 0 0 0 14 5l2-2"/><path d="M20 20v-4h-4"/>',
 };
 

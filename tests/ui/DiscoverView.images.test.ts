@@ -32,7 +32,7 @@ describe("images in the panel", () => {
 	it("a pasted image is saved in the chats folder's attachments, sent by reference, and shown on the sent message", async () => {
 		const m = (mounted = await mountView());
 		await pasteImage(m, "image.png");
-		const thumbs = m.root.querySelectorAll(".discover-chat-attachment-thumb");
+		const thumbs = m.root.querySelectorAll(".discover-chat-composer-image-thumb");
 		expect(thumbs).toHaveLength(1);
 		typeInto(m.input(), "What is in this picture?");
 		pressKey(m.input(), "Enter");
@@ -43,9 +43,25 @@ describe("images in the panel", () => {
 		expect(images[0]?.path).toMatch(/^Discover\/Chats\/attachments\/Pasted image \d{8}-\d{6}\.png$/);
 		expect(await m.app.vault.adapter.exists(images[0]?.path ?? "")).toBe(true);
 		// The strip is empty once sent; the sent message shows the image from the vault.
-		expect(m.root.querySelectorAll(".discover-chat-attachment-thumb")).toHaveLength(0);
+		expect(m.root.querySelectorAll(".discover-chat-composer-image-thumb")).toHaveLength(0);
 		const shown = m.messages()[0]?.querySelector<HTMLImageElement>(".discover-chat-message-image");
 		expect(shown?.getAttribute("src")).toBe(m.app.vault.adapter.getResourcePath(images[0]?.path ?? ""));
+	});
+
+	it("a pasted image's thumbnail shares no class with the selection chip, so neither takes the other's styles", async () => {
+		const m = (mounted = await mountView());
+		await pasteImage(m, "image.png");
+		// Found by what they are, not by class: the thumbnail's strip, and the chip with its icon.
+		const strip = m.root.querySelector(".discover-chat-composer img")?.parentElement?.parentElement;
+		const chip = m.root.querySelector(".discover-chat-attachment-icon")?.parentElement;
+		expect(strip).toBeTruthy();
+		expect(chip).toBeTruthy();
+		// Obsidian's classes (icons, icon buttons) and the plugin's shared helpers may be on both; the
+		// plugin's own styling classes must not.
+		const shared = new Set(["discover-chat-hidden", "discover-chat-icon-button"]);
+		const own = (el: Element): Set<string> => new Set([el, ...el.querySelectorAll("*")].flatMap((e) => [...e.classList]).filter((c) => c.startsWith("discover-") && !shared.has(c)));
+		const chipClasses = own(chip!);
+		expect([...own(strip!)].filter((c) => chipClasses.has(c))).toEqual([]);
 	});
 
 	it("when the model cannot read images, the image comes back to the composer for the next try", async () => {
@@ -54,10 +70,10 @@ describe("images in the panel", () => {
 		typeInto(m.input(), "Explain this diagram");
 		pressKey(m.input(), "Enter");
 		await flush();
-		expect(m.root.querySelectorAll(".discover-chat-attachment-thumb")).toHaveLength(0);
+		expect(m.root.querySelectorAll(".discover-chat-composer-image-thumb")).toHaveLength(0);
 		m.chat.fail(new LLMError("bad_request", "This model can't read images.", { imagesUnsupported: true }));
 		await flush();
-		expect(m.root.querySelectorAll(".discover-chat-attachment-thumb")).toHaveLength(1);
+		expect(m.root.querySelectorAll(".discover-chat-composer-image-thumb")).toHaveLength(1);
 	});
 
 	it("with the setting on, images the active note embeds go with the message, by their vault path; off, they do not", async () => {

@@ -126,7 +126,7 @@ describe("the composer's images", () => {
 		paste(inputEl, [new File([new Uint8Array([1])], "a.png", { type: "image/png" }), new File([new Uint8Array([2])], "b.png", { type: "image/png" })]);
 		await settle();
 		await settle();
-		composerEl.querySelector<HTMLButtonElement>("button.discover-chat-attachment-remove")?.click();
+		composerEl.querySelector<HTMLButtonElement>("button.discover-chat-composer-image-remove")?.click();
 		expect(calls.discarded).toEqual(["Chats/attachments/a.png"]);
 		const taken = images.take();
 		expect(taken.map((i) => i.path)).toEqual(["Chats/attachments/b.png"]);

@@ -24,7 +24,7 @@ export class ComposerImages {
 	private pending: ImageRef[] = [];
 
 	constructor(composerEl: HTMLElement, rowEl: HTMLElement, inputEl: HTMLTextAreaElement, private readonly handlers: ComposerImagesHandlers) {
-		this.stripEl = composerEl.createDiv({ cls: ["discover-chat-attachments", "discover-chat-hidden"] });
+		this.stripEl = composerEl.createDiv({ cls: ["discover-chat-composer-images", "discover-chat-hidden"] });
 		composerEl.insertBefore(this.stripEl, rowEl);
 		this.fileInput = composerEl.createEl("input", { cls: "discover-chat-hidden", attr: { type: "file", accept: ACCEPTED_TYPES.join(","), multiple: "" } });
 		const button = rowEl.createEl("button", { cls: ["discover-chat-attach", "clickable-icon"], attr: { type: "button", "aria-label": t("composer.attachImage") } });
@@ -97,9 +97,9 @@ export class ComposerImages {
 		this.stripEl.toggleClass("discover-chat-hidden", this.pending.length === 0);
 		for (const ref of this.pending) {
 			const name = ref.path.split("/").pop() ?? ref.path;
-			const item = this.stripEl.createDiv({ cls: "discover-chat-attachment" });
-			item.createEl("img", { cls: "discover-chat-attachment-thumb", attr: { src: this.handlers.src(ref), alt: name } });
-			const remove = item.createEl("button", { cls: ["discover-chat-attachment-remove", "clickable-icon"], attr: { type: "button", "aria-label": t("composer.removeImage") } });
+			const item = this.stripEl.createDiv({ cls: "discover-chat-composer-image" });
+			item.createEl("img", { cls: "discover-chat-composer-image-thumb", attr: { src: this.handlers.src(ref), alt: name } });
+			const remove = item.createEl("button", { cls: ["discover-chat-composer-image-remove", "clickable-icon"], attr: { type: "button", "aria-label": t("composer.removeImage") } });
 			setIcon(remove, "x");
 			remove.addEventListener("click", () => this.remove(ref));
 		}
