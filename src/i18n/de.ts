@@ -309,7 +309,7 @@ export const de: Catalogue = {
 	"settings.priceInput": "Eingabepreis pro Million Tokens",
 	"settings.priceOutput": "Ausgabepreis pro Million Tokens",
 	"settings.priceAdd": "Hinzufügen",
-	"settings.priceAddName": "Modell hinzufügen",
+	"settings.priceAddName": "Preise für ein Modell hinzufügen",
 	"settings.priceRemove": "Entfernen",
 	"settings.priceRowDesc": "Eingabe- und Ausgabepreis pro Million Tokens.",
 	"settings.pricePlaceholderInput": "Eingabe",

@@ -309,7 +309,7 @@ export const en = {
 	"settings.priceInput": "Input price per million tokens",
 	"settings.priceOutput": "Output price per million tokens",
 	"settings.priceAdd": "Add",
-	"settings.priceAddName": "Add a model",
+	"settings.priceAddName": "Add a model's prices",
 	"settings.priceRemove": "Remove",
 	"settings.priceRowDesc": "Input and output prices per million tokens.",
 	"settings.pricePlaceholderInput": "Input",

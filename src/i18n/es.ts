@@ -309,7 +309,7 @@ export const es: Catalogue = {
 	"settings.priceInput": "Precio de entrada por millón de tokens",
 	"settings.priceOutput": "Precio de salida por millón de tokens",
 	"settings.priceAdd": "Añadir",
-	"settings.priceAddName": "Añadir un modelo",
+	"settings.priceAddName": "Añadir los precios de un modelo",
 	"settings.priceRemove": "Quitar",
 	"settings.priceRowDesc": "Precios de entrada y salida por millón de tokens.",
 	"settings.pricePlaceholderInput": "Entrada",

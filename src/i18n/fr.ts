@@ -309,7 +309,7 @@ export const fr: Catalogue = {
 	"settings.priceInput": "Prix d'entrée par million de tokens",
 	"settings.priceOutput": "Prix de sortie par million de tokens",
 	"settings.priceAdd": "Ajouter",
-	"settings.priceAddName": "Ajouter un modèle",
+	"settings.priceAddName": "Ajouter les prix d'un modèle",
 	"settings.priceRemove": "Retirer",
 	"settings.priceRowDesc": "Prix d'entrée et de sortie par million de tokens.",
 	"settings.pricePlaceholderInput": "Entrée",

@@ -309,7 +309,7 @@ export const ja: Catalogue = {
 	"settings.priceInput": "100 万入力トークンあたりの料金",
 	"settings.priceOutput": "100 万出力トークンあたりの料金",
 	"settings.priceAdd": "追加",
-	"settings.priceAddName": "モデルを追加",
+	"settings.priceAddName": "モデルの料金を追加",
 	"settings.priceRemove": "削除",
 	"settings.priceRowDesc": "100 万トークンあたりの入力と出力の料金。",
 	"settings.pricePlaceholderInput": "入力",

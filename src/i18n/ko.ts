@@ -309,7 +309,7 @@ export const ko: Catalogue = {
 	"settings.priceInput": "입력 100만 토큰당 가격",
 	"settings.priceOutput": "출력 100만 토큰당 가격",
 	"settings.priceAdd": "추가",
-	"settings.priceAddName": "모델 추가",
+	"settings.priceAddName": "모델 가격 추가",
 	"settings.priceRemove": "삭제",
 	"settings.priceRowDesc": "100만 토큰당 입력 및 출력 가격.",
 	"settings.pricePlaceholderInput": "입력",

@@ -310,7 +310,7 @@ export const ptBR: Catalogue = {
 	"settings.priceInput": "Preço de entrada por milhão de tokens",
 	"settings.priceOutput": "Preço de saída por milhão de tokens",
 	"settings.priceAdd": "Adicionar",
-	"settings.priceAddName": "Adicionar um modelo",
+	"settings.priceAddName": "Adicionar os preços de um modelo",
 	"settings.priceRemove": "Remover",
 	"settings.priceRowDesc": "Preços de entrada e saída por milhão de tokens.",
 	"settings.pricePlaceholderInput": "Entrada",

@@ -319,7 +319,7 @@ export const ru: Catalogue = {
 	"settings.priceInput": "Цена за миллион входных токенов",
 	"settings.priceOutput": "Цена за миллион выходных токенов",
 	"settings.priceAdd": "Добавить",
-	"settings.priceAddName": "Добавить модель",
+	"settings.priceAddName": "Добавить цены модели",
 	"settings.priceRemove": "Удалить",
 	"settings.priceRowDesc": "Цены входа и выхода за миллион токенов.",
 	"settings.pricePlaceholderInput": "Вход",

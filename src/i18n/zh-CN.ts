@@ -309,7 +309,7 @@ export const zhCN: Catalogue = {
 	"settings.priceInput": "每百万输入 token 的价格",
 	"settings.priceOutput": "每百万输出 token 的价格",
 	"settings.priceAdd": "添加",
-	"settings.priceAddName": "添加模型",
+	"settings.priceAddName": "添加模型价格",
 	"settings.priceRemove": "移除",
 	"settings.priceRowDesc": "每百万 token 的输入和输出价格。",
 	"settings.pricePlaceholderInput": "输入",

@@ -309,7 +309,7 @@ export const zhTW: Catalogue = {
 	"settings.priceInput": "每百萬輸入 token 的價格",
 	"settings.priceOutput": "每百萬輸出 token 的價格",
 	"settings.priceAdd": "新增",
-	"settings.priceAddName": "新增模型",
+	"settings.priceAddName": "新增模型價格",
 	"settings.priceRemove": "移除",
 	"settings.priceRowDesc": "每百萬 token 的輸入與輸出價格。",
 	"settings.pricePlaceholderInput": "輸入",

@@ -44,30 +44,30 @@ describe("Settings tab: prices", () => {
 		const t = await setup();
 		expect(t.el.getText()).toContain("No prices yet.");
 		const add = (model: string, input: string, output: string): void => {
-			typeInto(t.field("Add a model", "Model name"), model);
-			typeInto(t.field("Add a model", IN), input);
-			typeInto(t.field("Add a model", OUT), output);
-			t.row("Add a model").find("button").click();
+			typeInto(t.field("Add a model's prices", "Model name"), model);
+			typeInto(t.field("Add a model's prices", IN), input);
+			typeInto(t.field("Add a model's prices", OUT), output);
+			t.row("Add a model's prices").find("button").click();
 		};
 		add("gpt-4o-mini", "-1", "0.6");
 		await flush();
-		expect(t.messageOf("Add a model")).toBe("A price can't be negative.");
+		expect(t.messageOf("Add a model's prices")).toBe("A price can't be negative.");
 		add("gpt-4o-mini", "0.15", "cheap");
 		await flush();
-		expect(t.messageOf("Add a model")).toBe("Enter the price as a number, like 0.15.");
+		expect(t.messageOf("Add a model's prices")).toBe("Enter the price as a number, like 0.15.");
 		add("", "0.15", "0.6");
 		await flush();
-		expect(t.messageOf("Add a model")).toBe("Enter the model's name.");
+		expect(t.messageOf("Add a model's prices")).toBe("Enter the model's name.");
 		expect(t.plugin.settings.modelPrices).toEqual([]);
 		// What was typed stays, to be corrected.
-		expect(t.field("Add a model", IN).value).toBe("0.15");
+		expect(t.field("Add a model's prices", IN).value).toBe("0.15");
 		add("gpt-4o-mini", "0,15", "0.6");
 		await flush();
 		expect(t.plugin.settings.modelPrices).toEqual([{ model: "gpt-4o-mini", input: 0.15, output: 0.6 }]);
 		expect((await t.saved()).modelPrices).toEqual([{ model: "gpt-4o-mini", input: 0.15, output: 0.6 }]);
 		add("gpt-4o-mini", "1", "2");
 		await flush();
-		expect(t.messageOf("Add a model")).toBe("gpt-4o-mini already has prices.");
+		expect(t.messageOf("Add a model's prices")).toBe("gpt-4o-mini already has prices.");
 	});
 
 	it("edits a price in place (refusing a bad one), and removes a model", async () => {
