@@ -8,15 +8,18 @@ import type { ChatEvent, PromptPreview, SendOptions } from "../chat/ChatService"
 import type { ConnectionDiagnosis, ModelInfo } from "../providers/types";
 import type { MarkdownExportOptions } from "../sessions/markdown";
 import type { SearchHit, SessionSummary } from "../sessions/types";
+import type { BranchPort } from "./branchPort";
 
 export type { ChatEvent, ConnectionDiagnosis, ModelInfo, PromptPreview, SearchHit, SendOptions, SessionSummary };
 
-export interface ChatPort {
+/** ChatPort with the branch operations (regenerate, edit, …), which the engine may lack (older fakes). */
+export interface ChatPort extends Partial<BranchPort> {
 	readonly sessionId: string | undefined;
 	readonly messages: readonly ChatMessage[];
 	readonly busy: boolean;
 	newSession(): Promise<Session>;
-	loadSession(id: string): Promise<Session>;
+	/** `at`: a message on another branch (a search hit); that branch opens. */
+	loadSession(id: string, opts?: { at?: string }): Promise<Session>;
 	sendMessage(text: string, opts?: SendOptions): Promise<ChatMessage>;
 	cancel(): void;
 	setAdapter(adapter: LLMAdapter, model?: string): void;
@@ -30,6 +33,10 @@ export interface ChatPort {
 export interface SessionsPort {
 	list(): Promise<SessionSummary[]>;
 	load(id: string): Promise<Session>;
+	/** The user messages of chat `id`'s deleted (hidden) turns, for Restore in the history browser. */
+	hiddenTurns?(id: string): Promise<ChatMessage[]>;
+	/** Hides (or, with false, restores) the turn holding `messageId` in chat `id`. */
+	setTurnHidden?(id: string, messageId: string, hidden: boolean): Promise<Session>;
 	rename(id: string, title: string): Promise<void>;
 	/** Saves the model chat `id` uses; it comes back as `Session.model`. */
 	setModel?(id: string, model: string): Promise<void>;

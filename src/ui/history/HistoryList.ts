@@ -10,7 +10,8 @@ export const HISTORY_PAGE_SIZE = 100;
 const NEAR_END_PX = 400;
 
 export interface HistoryListHandlers {
-	onSelect: (sessionId: string, messageId?: string) => void;
+	/** `otherBranch`: the hit is on a branch of the chat that is not the active one. */
+	onSelect: (sessionId: string, messageId?: string, otherBranch?: boolean) => void;
 	/** The person scrolled (the position is restored on reopen). */
 	onScroll: (scrollTop: number) => void;
 	/** More items are on screen (as many are rendered on reopen, so the scroll can be restored). */
@@ -150,8 +151,10 @@ export class HistoryList {
 		const item = this.item(hit.sessionId, ["discover-chat-history-hit"]);
 		item.dataset.messageId = hit.messageId;
 		if (title) item.createDiv({ cls: "discover-chat-history-item-title", text: title });
-		item.createDiv({ cls: "discover-chat-history-item-meta", text: `${roleName(hit.role)} · ${formatWhen(hit.createdAt)}` });
+		const meta = item.createDiv({ cls: "discover-chat-history-item-meta", text: `${roleName(hit.role)} · ${formatWhen(hit.createdAt)}` });
+		const otherBranch = hit.onActiveBranch === false;
+		if (otherBranch) meta.createSpan({ cls: "discover-chat-history-other-branch", text: t("history.otherBranch") });
 		appendHighlighted(item.createDiv({ cls: "discover-chat-history-item-preview" }), plainSnippet(hit.snippet), query);
-		item.addEventListener("click", () => this.handlers.onSelect(hit.sessionId, hit.messageId));
+		item.addEventListener("click", () => this.handlers.onSelect(hit.sessionId, hit.messageId, otherBranch));
 	}
 }

@@ -6,6 +6,7 @@ import { openNote, writeExportNote } from "./exportNote";
 import { cachedSessionList, historyStateFor, invalidateSessionList, type HistoryState } from "./historyState";
 import { HistoryList } from "./HistoryList";
 import { chatTotalText } from "../costText";
+import { HiddenTurns } from "./HiddenTurns";
 import type { DiscoverHost } from "../host";
 import { alignToMessageTop, HistoryTranscript } from "./HistoryTranscript";
 import { renameInput } from "../renameInput";
@@ -15,7 +16,10 @@ import { t } from "../../i18n";
 
 export interface HistoryModalOptions {
 	activeSessionId: string | undefined;
-	onLoad: (id: string) => void;
+	/** `at`: a search hit on another branch: the chat opens on that branch. */
+	onLoad: (id: string, at?: string) => void;
+	/** Restores a deleted turn of chat `id` (through the engine when that chat is on screen). */
+	onRestoreTurn?: (id: string, messageId: string) => Promise<void>;
 	onToPrompt: (text: string) => void;
 	onDeleted?: (id: string) => void;
 	onRenamed?: (id: string, title: string) => void;
@@ -66,7 +70,7 @@ export class HistoryModal extends Modal {
 		this.searchEl.value = this.state.query;
 		this.searchEl.addEventListener("input", () => this.onQuery());
 		this.list = new HistoryList(side, {
-			onSelect: (id, messageId) => void this.select(id, { messageId }),
+			onSelect: (id, messageId, otherBranch) => void this.select(id, { messageId, otherBranch }),
 			onScroll: (top) => (this.state.listScroll = top),
 			onShown: (count) => (this.state.listShown = count),
 			total: (s) => chatTotalText(s.usage, { prices: this.host.settings.modelPrices, currency: this.host.settings.priceCurrency }),
@@ -100,7 +104,7 @@ export class HistoryModal extends Modal {
 	}
 
 	/** Shows one session's messages on the right; with `messageId`, scrolls to that message. */
-	async select(id: string, opts: { messageId?: string; restoreScroll?: boolean } = {}): Promise<void> {
+	async select(id: string, opts: { messageId?: string; restoreScroll?: boolean; otherBranch?: boolean } = {}): Promise<void> {
 		const seq = ++this.loadSeq;
 		let session: Session;
 		try {
@@ -114,7 +118,9 @@ export class HistoryModal extends Modal {
 		this.state.selectedId = id;
 		this.list.markSelected(id);
 		const restore = opts.restoreScroll === true && !opts.messageId;
-		const transcript = this.renderSession(session, restore ? this.state.messagesShown : 0);
+		// A hit on another branch: the transcript shows the active branch, and Load opens the hit's.
+		const at = opts.otherBranch === true ? opts.messageId : undefined;
+		const transcript = this.renderSession(session, restore ? this.state.messagesShown : 0, at);
 		if (restore) {
 			await transcript.restoreScroll(this.state.messagesScroll);
 			return;
@@ -161,7 +167,7 @@ export class HistoryModal extends Modal {
 		this.mainEl.createDiv({ cls: "discover-chat-history-empty", text });
 	}
 
-	private renderSession(session: Session, minShown: number): HistoryTranscript {
+	private renderSession(session: Session, minShown: number, at?: string): HistoryTranscript {
 		this.dropTranscript();
 		this.mainEl.empty();
 		const head = this.mainEl.createDiv({ cls: "discover-chat-history-session-header" });
@@ -171,11 +177,13 @@ export class HistoryModal extends Modal {
 			const b = actions.createEl("button", { text, attr: { type: "button" }, cls: cls ?? "" });
 			b.addEventListener("click", onClick);
 		};
-		button(t("history.load"), () => this.load(session.id), "mod-cta");
+		button(t("history.load"), () => this.load(session.id, at), "mod-cta");
 		button(t("history.rename"), () => this.rename(session, titleEl));
 		button(t("history.export"), () => void this.exportSession(session));
 		// Quiet until asked: the confirmation is where Delete turns red, not the toolbar.
 		button(t("history.delete"), () => void this.deleteSession(session), "discover-chat-history-delete");
+		if (at !== undefined) this.mainEl.createDiv({ cls: "discover-chat-history-branch-note", text: t("history.otherBranchNote") });
+		this.showHiddenTurns(session.id);
 
 		const handlers = {
 			onToPrompt: (text: string) => {
@@ -195,8 +203,24 @@ export class HistoryModal extends Modal {
 		this.transcript = undefined;
 	}
 
-	private load(id: string): void {
-		this.options.onLoad(id);
+	private showHiddenTurns(id: string): void {
+		const load = this.sessions.hiddenTurns;
+		const restore = this.options.onRestoreTurn;
+		if (!load || !restore) return;
+		const hidden = new HiddenTurns(
+			this.mainEl,
+			() => load.call(this.sessions, id),
+			(messageId) => restore(id, messageId),
+			() => {
+				invalidateSessionList(this.state);
+				void this.select(id);
+			},
+		);
+		void hidden.refresh();
+	}
+
+	private load(id: string, at?: string): void {
+		this.options.onLoad(id, at);
 		this.close();
 	}
 

@@ -21,7 +21,7 @@ export class ActiveSession {
 	) {}
 
 	/** Loads chat `id` (none, or one deleted or synced away: a fresh start); returns what to show. */
-	async show(id: string | undefined): Promise<readonly ChatMessage[]> {
+	async show(id: string | undefined, at?: string): Promise<readonly ChatMessage[]> {
 		const runtime = this.runtime();
 		if (!runtime) return [];
 		let title = t("panel.newChat");
@@ -29,7 +29,7 @@ export class ActiveSession {
 		this.agent = undefined;
 		if (id) {
 			try {
-				const session = await runtime.chat.loadSession(id);
+				const session = await runtime.chat.loadSession(id, at === undefined ? undefined : { at });
 				title = session.title;
 				this.model = session.model;
 				this.agent = session.agent;

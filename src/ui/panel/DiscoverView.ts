@@ -34,6 +34,7 @@ import { TurnFlow } from "./TurnFlow";
 import { showPermissionPrompt } from "./PermissionPrompt";
 import type { ShowPermissionPrompt } from "./tools/ToolCards";
 import { ToolsSwitch } from "./tools/ToolsSwitch";
+import { BranchControls } from "./branches/BranchControls";
 import { t } from "../../i18n";
 import { attachImageFile } from "../images/attachFile";
 import { attachmentSrc, discardAttachment } from "../images/attachmentStore";
@@ -63,6 +64,7 @@ export class DiscoverView extends ItemView {
 	private emptyChat!: EmptyChat;
 	private turns!: TurnFlow;
 	private toolsSwitch!: ToolsSwitch;
+	private branches: BranchControls | undefined;
 	private closed = false;
 	/** Settles once the engine is built (or failed to build): commands wait for it. */
 	private ready: Promise<void> = Promise.resolve();
@@ -110,6 +112,7 @@ export class DiscoverView extends ItemView {
 				scheduler: this.options.scheduler,
 				tools: () => this.runtime?.tools,
 				permissionPrompt: this.options.permissionPrompt ?? showPermissionPrompt,
+				decorate: (item, message) => this.branches?.decorate(item, message),
 			}),
 		);
 		this.emptyChat = new EmptyChat(root, SLASH_COMMANDS, {
@@ -198,6 +201,13 @@ export class DiscoverView extends ItemView {
 			startOver: () => this.startOver(),
 			turnEnded: (ended) => this.afterTurn(ended),
 		});
+		this.branches = new BranchControls({
+			runtime: () => this.runtime,
+			list: this.list,
+			send: (turn) => this.turns.send(turn),
+			busy: () => this.isAnswering,
+			changed: () => this.afterBranchChange(),
+		});
 		this.context.register(this);
 		keepAnswerOnExit(this, () => this.runtime);
 
@@ -246,23 +256,24 @@ export class DiscoverView extends ItemView {
 	}
 
 	/** Switches to a saved session and continues it. */
-	async openSession(id: string): Promise<void> {
+	async openSession(id: string, at?: string): Promise<void> {
 		if (!this.runtime) return;
 		if (this.turns.sending || this.runtime.chat.busy) {
 			// The answer belongs to the chat on screen: switching now would hide where it goes.
 			new Notice(t("panel.stopBeforeSwitching"));
 			return;
 		}
-		await this.showSession(id);
+		await this.showSession(id, at);
 	}
 
 	get chatRuntime(): ChatRuntime | undefined {
 		return this.runtime;
 	}
 
-	private async showSession(id: string | undefined): Promise<void> {
+	/** `at`: a message on another branch of chat `id` (a search hit): that branch is shown. */
+	private async showSession(id: string | undefined, at?: string): Promise<void> {
 		const before = this.runtime?.chat.sessionId;
-		const messages = await this.active.show(id);
+		const messages = await this.active.show(id, at);
 		this.chatShown(before);
 		await this.chatModel.follow(this.runtime?.chat.sessionId, this.active.model);
 		this.list.setMessages(messages);
@@ -347,7 +358,8 @@ export class DiscoverView extends ItemView {
 		new HistoryModal(this.app, this.host, runtime.sessions, {
 			activeSessionId: runtime.chat.sessionId,
 			search: this.options.search,
-			onLoad: (id) => void this.openSession(id),
+			onLoad: (id, at) => void this.openSession(id, at),
+			onRestoreTurn: (id, messageId) => this.restoreTurn(id, messageId),
 			onToPrompt: (text) => this.setDraft(text),
 			onRenamed: (id, title) => this.active.renamed(id, title),
 			onDeleted: (id) => {
@@ -360,6 +372,17 @@ export class DiscoverView extends ItemView {
 				this.turns.stopAndReplace();
 			},
 		}).open();
+	}
+
+	/** A turn of chat `id` restored in the history browser: through the engine when it is the chat on screen. */
+	private async restoreTurn(id: string, messageId: string): Promise<void> {
+		if (id === this.runtime?.chat.sessionId) await this.branches?.restore(messageId);
+		else await this.runtime?.sessions.setTurnHidden?.(id, messageId, false);
+	}
+
+	private afterBranchChange(): void {
+		this.context.updatePreview();
+		this.showEmptyChat();
 	}
 
 	private async runCommand(command: SlashCommand): Promise<void> {

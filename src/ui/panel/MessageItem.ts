@@ -32,6 +32,8 @@ export interface MessageContext extends AnswerInfoContext {
 	now?: () => number;
 	/** The "Load images from the web in answers" setting; off when not given. */
 	loadRemoteImages?: () => boolean;
+	/** Adds what a saved message offers besides its text (the branch arrows and actions); called on each apply. */
+	decorate?: (item: MessageItem, message: ChatMessage) => void;
 }
 
 /**
@@ -101,6 +103,7 @@ export class MessageItem {
 		this.showImages(message);
 		this.showStats(message);
 		this.render();
+		this.ctx.decorate?.(this, message);
 	}
 
 	/** The images the person sent, from their vault files, above the text. */

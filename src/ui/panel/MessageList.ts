@@ -64,6 +64,7 @@ export class MessageList extends Component {
 			loadRemoteImages: options.loadRemoteImages,
 			prices: options.prices,
 			chatMessages: () => this.messages,
+			decorate: options.decorate,
 			onRendered: () => this.afterRender(),
 			now: options.now ?? options.scheduler?.now,
 		};

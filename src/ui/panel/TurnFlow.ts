@@ -116,7 +116,7 @@ export class TurnFlow {
 			}
 			this.sendingSession = runtime.chat.sessionId;
 			this.parts.status.set(t("status.waiting"));
-			const answer = await runtime.chat.sendMessage(turn.text, options);
+			const answer = await (turn.run ? turn.run(runtime.chat, options) : runtime.chat.sendMessage(turn.text, options));
 			this.parts.list.upsert(answer);
 			// The attached selection has had its answer.
 			this.parts.context.detachSelection(attachment);
@@ -178,7 +178,7 @@ export class TurnFlow {
 		if (isImagesUnsupported(err) && turn.images) this.parts.composer.images?.restore(turn.images);
 		showTurnFailure(
 			{ list: this.parts.list, composer: this.parts.composer, messages: this.parts.runtime()?.chat.messages ?? [], adapter: this.parts.runtime()?.adapter() },
-			{ err, text: turn.text, wholeNote: turn.wholeNote, retry: () => void this.send(retryTurn(turn)) },
+			{ err, text: turn.text, wholeNote: turn.wholeNote || turn.onRecord === true, retry: () => void this.send(retryTurn(turn)) },
 		);
 	}
 }

@@ -1,5 +1,6 @@
+import type { ChatMessage, ImageRef } from "../../core/types";
+import type { ChatPort, SendOptions } from "../ports";
 import type { SlashCommand } from "./slashCommands";
-import type { ImageRef } from "../../core/types";
 
 /** One message on its way to the model, and how it was asked for. */
 export interface Turn {
@@ -15,6 +16,13 @@ export interface Turn {
 	tools?: boolean;
 	/** Images attached in the composer, already saved as files. */
 	images?: ImageRef[];
+	/**
+	 * Runs the turn instead of sending `text` as a new message (regenerate, edit, continue): it
+	 * streams, stops and fails like any turn. Absent: `sendMessage(text)`.
+	 */
+	run?: (chat: ChatPort, options: SendOptions) => Promise<ChatMessage>;
+	/** The text is on record already (a regenerated or continued answer's question): a failure never puts it back in the input. */
+	onRecord?: boolean;
 }
 
 /** What the person typed: with the conversation and the note (or selection). */
