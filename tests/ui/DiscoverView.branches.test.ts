@@ -1,0 +1,198 @@
+// @vitest-environment happy-dom
+// The branch panel on the real engine: the arrows between alternatives, Regenerate, Edit, Continue,
+// Delete turn with Undo, and the history browser's deleted turns and hits on other branches.
+import { afterEach, describe, expect, it } from "vitest";
+import { asObsidianApp, clearNotices, createTestApp, flush, notices, openNote, pressKey, typeInto, type App } from "../obsidian/harness";
+import { StubAdapter, type StubAdapterOptions } from "../support/stubAdapter";
+import { ChatService } from "../../src/chat/ChatService";
+import { MemoryFileStore } from "../../src/sessions/memoryStore";
+import { SessionManager } from "../../src/sessions/SessionManager";
+import type { ChatRuntimeFactory, DiscoverHost } from "../../src/ui/host";
+import { openEnginePanel } from "./enginePanel";
+import { testSettings } from "./fakes";
+import { until } from "../support/chatHarness";
+
+const cleanups: (() => void)[] = [];
+afterEach(async () => {
+	for (const c of cleanups.splice(0)) c();
+	await flush();
+	document.body.empty();
+	clearNotices();
+});
+
+async function mount(opts: StubAdapterOptions = {}) {
+	const app: App = await createTestApp({ files: { "Notes/Alpha.md": "# Alpha\n\nAlpha is the first note.\n" } });
+	await openNote(app, "Notes/Alpha.md");
+	const host: DiscoverHost = { app: asObsidianApp(app), settings: testSettings({ includeActiveNote: false }), saveSettings: () => Promise.resolve() };
+	const store = new MemoryFileStore();
+	const adapter = { current: new StubAdapter(opts) };
+	let sessions!: SessionManager;
+	const factory: ChatRuntimeFactory = (h, onEvent) => {
+		sessions = new SessionManager(store);
+		const chat = new ChatService({ adapter: adapter.current, sessions, settings: h.settings, model: "stub", onEvent });
+		return Promise.resolve({
+			chat,
+			sessions,
+			adapter: () => undefined,
+			syncSettings: () => {
+				chat.setAdapter(adapter.current);
+				return Promise.resolve();
+			},
+		});
+	};
+	const panel = await openEnginePanel(app, host, factory);
+	cleanups.push(() => panel.leaf.detach());
+	const { root } = panel;
+	const bodies = () => Array.from(root.querySelectorAll(".discover-chat-message:not(.discover-chat-message-streaming) .discover-chat-message-body")).map((e) => e.textContent ?? "");
+	const messageEls = () => Array.from(root.querySelectorAll<HTMLElement>(".discover-chat-message"));
+	const button = (el: HTMLElement, cls: string) => el.querySelector<HTMLButtonElement>(`.${cls}`)!;
+	const last = () => messageEls()[messageEls().length - 1]!;
+	const position = (el: HTMLElement) => el.querySelector(".discover-chat-branch-position")?.textContent;
+	return { ...panel, app, store, adapter, sessions: () => sessions, bodies, messageEls, button, last, position, stub: () => adapter.current };
+}
+
+describe("branches in the panel", () => {
+	it("Regenerate streams a new answer, and the arrows switch between the two", async () => {
+		const m = await mount({ chunkSize: 3 });
+		await m.send("What is Alpha?");
+		await m.idle();
+		await until(() => m.bodies().join("|") === "What is Alpha?|Answer 1.", "the first answer");
+
+		m.button(m.last(), "discover-chat-regenerate").click();
+		await m.idle();
+		await until(() => m.bodies().join("|") === "What is Alpha?|Answer 2.", "the regenerated answer in place of the first");
+		await until(() => m.position(m.last()) === "2 / 2", "the arrows on the new answer");
+		// The regenerated request asked the same question once, without the old answer.
+		const request = m.stub().chatRequests[1]!;
+		expect(request.messages.filter((x) => x.role === "user").map((x) => x.content)).toEqual(["What is Alpha?"]);
+		expect(request.messages.some((x) => x.content.includes("Answer 1."))).toBe(false);
+
+		const prev = m.button(m.last(), "discover-chat-branch-prev");
+		expect(prev.getAttribute("aria-label")).toBe("Previous version");
+		expect(m.button(m.last(), "discover-chat-branch-next").disabled).toBe(true);
+		prev.click();
+		await until(() => m.bodies().join("|") === "What is Alpha?|Answer 1.", "the first answer again");
+		await until(() => m.position(m.last()) === "1 / 2", "the arrows at the first answer");
+		expect(m.button(m.last(), "discover-chat-branch-prev").disabled).toBe(true);
+		// The next prompt holds the answer now shown.
+		await m.send("And then?");
+		await m.idle();
+		const next = m.stub().chatRequests[2]!;
+		expect(next.messages.map((x) => x.content)).toContain("Answer 1.");
+		expect(next.messages.map((x) => x.content)).not.toContain("Answer 2.");
+	});
+
+	it("Stop works on a regenerated answer, which is kept, marked stopped", async () => {
+		const m = await mount({ chunkSize: 3 });
+		await m.send("Tell me a story");
+		await m.idle();
+		m.adapter.current = new StubAdapter({ hangAfter: "Once upon", chunkSize: 3 });
+		m.button(m.last(), "discover-chat-regenerate").click();
+		await until(() => m.root.querySelector(".discover-chat-message-streaming")?.textContent?.includes("Once upon") === true, "the streaming answer");
+		m.root.querySelector<HTMLButtonElement>(".discover-chat-send")!.click();
+		await m.idle();
+		await until(() => m.last().querySelector(".discover-chat-message-stopped") !== null, "the stopped mark");
+		expect(m.bodies()).toEqual(["Tell me a story", "Once upon"]);
+	});
+
+	it("Edit replaces the bubble with a box; Escape cancels, Ctrl+Enter sends, and the old message stays an alternative", async () => {
+		const m = await mount();
+		await m.send("First question");
+		await m.idle();
+		await m.send("Second question");
+		await m.idle();
+		await until(() => m.bodies().length === 4, "two turns");
+		const second = () => m.messageEls()[2]!;
+
+		m.button(second(), "discover-chat-edit-message").click();
+		const box = () => second().querySelector<HTMLTextAreaElement>(".discover-chat-edit-input");
+		expect(box()?.value).toBe("Second question");
+		expect(second().querySelector(".discover-chat-message-body")!.hasClass("discover-chat-hidden")).toBe(true);
+		pressKey(box()!, "Escape");
+		expect(box()).toBeNull();
+		expect(second().querySelector(".discover-chat-message-body")!.hasClass("discover-chat-hidden")).toBe(false);
+		expect(m.stub().chatRequests).toHaveLength(2);
+
+		m.button(second(), "discover-chat-edit-message").click();
+		typeInto(box()!, "Second question, edited");
+		pressKey(box()!, "Enter", { ctrl: true });
+		await m.idle();
+		await until(() => m.bodies().join("|") === "First question|Answer 1.|Second question, edited|Answer 3.", "the edited branch");
+		const request = m.stub().chatRequests[2]!;
+		expect(request.messages.filter((x) => x.role === "user").map((x) => x.content)).toEqual(["First question", "Second question, edited"]);
+		// The earlier version is reachable from the person's message.
+		await until(() => m.position(second()) === "2 / 2", "the arrows on the edited message");
+		m.button(second(), "discover-chat-branch-prev").click();
+		await until(() => m.bodies().join("|") === "First question|Answer 1.|Second question|Answer 2.", "the earlier branch");
+	});
+
+	it("Continue goes on with a stopped answer in the same bubble", async () => {
+		const m = await mount({ hangAfter: "The story begins", chunkSize: 4 });
+		await m.send("Tell me a story");
+		await until(() => m.root.querySelector(".discover-chat-message-streaming")?.textContent?.includes("The story begins") === true, "the partial answer");
+		m.root.querySelector<HTMLButtonElement>(".discover-chat-send")!.click();
+		await m.idle();
+		await until(() => m.last().querySelector(".discover-chat-continue") !== null, "Continue on the stopped answer");
+		m.adapter.current = new StubAdapter({ reply: " and ends.", chunkSize: 4 });
+
+		m.button(m.last(), "discover-chat-continue").click();
+		await m.idle();
+		await until(() => m.bodies().join("|") === "Tell me a story|The story begins and ends.", "the continued answer");
+		expect(m.messageEls()).toHaveLength(2);
+		expect(m.last().querySelector(".discover-chat-continue")).toBeNull();
+		expect(m.stub().chatRequests[0]!.messages.at(-2)).toEqual({ role: "assistant", content: "The story begins" });
+	});
+
+	it("Delete turn hides the turn, with Undo in a notice", async () => {
+		const m = await mount();
+		await m.send("Keep this");
+		await m.idle();
+		await m.send("Drop this");
+		await m.idle();
+		await until(() => m.bodies().length === 4, "two turns");
+		m.button(m.messageEls()[2]!, "discover-chat-delete-turn").click();
+		await until(() => m.bodies().join("|") === "Keep this|Answer 1.", "the turn gone");
+		expect(notices()).toContain("Turn deleted. Restore it here or from the chat history.");
+		const undo = document.body.querySelector<HTMLButtonElement>(".notice .discover-chat-undo")!;
+		expect(undo.textContent).toBe("Undo");
+		undo.click();
+		await until(() => m.bodies().join("|") === "Keep this|Answer 1.|Drop this|Answer 2.", "the turn back");
+	});
+
+	it("the history browser lists deleted turns and restores them", async () => {
+		const m = await mount();
+		await m.send("Keep this");
+		await m.idle();
+		await m.send("Drop this");
+		await m.idle();
+		m.button(m.messageEls()[2]!, "discover-chat-delete-turn").click();
+		await until(() => m.bodies().length === 2, "the turn gone");
+		m.root.querySelector<HTMLButtonElement>('[aria-label="Open history"]')!.click();
+		await until(() => document.body.querySelector(".discover-chat-history-hidden-turn") !== null, "the deleted turn in the history");
+		expect(document.body.querySelector(".discover-chat-history-hidden summary")?.textContent).toBe("1 deleted turn");
+		expect(document.body.querySelector(".discover-chat-history-hidden-text")?.textContent).toBe("Drop this");
+		document.body.querySelector<HTMLButtonElement>(".discover-chat-history-restore")!.click();
+		await until(() => m.bodies().join("|") === "Keep this|Answer 1.|Drop this|Answer 2.", "the turn back in the panel");
+		await until(() => document.body.querySelector(".discover-chat-history-hidden-turn") === null, "the history's list emptied");
+		pressKey(window, "Escape");
+	});
+
+	it("a search hit on another branch says so, and Load opens that branch", async () => {
+		const m = await mount({ reply: (_req, i) => (i === 0 ? "Zebras are striped." : "Lions roar.") });
+		await m.send("Tell me about animals");
+		await m.idle();
+		m.button(m.last(), "discover-chat-regenerate").click();
+		await m.idle();
+		await until(() => m.bodies().join("|") === "Tell me about animals|Lions roar.", "the regenerated answer");
+
+		m.root.querySelector<HTMLButtonElement>('[aria-label="Open history"]')!.click();
+		await until(() => document.body.querySelector(".discover-chat-history-search") !== null, "the history");
+		typeInto(document.body.querySelector<HTMLInputElement>(".discover-chat-history-search")!, "zebras");
+		await until(() => document.body.querySelector(".discover-chat-history-hit") !== null, "the hit");
+		expect(document.body.querySelector(".discover-chat-history-hit .discover-chat-history-other-branch")?.textContent).toBe("On another branch");
+		document.body.querySelector<HTMLElement>(".discover-chat-history-hit")!.click();
+		await until(() => document.body.querySelector(".discover-chat-history-branch-note") !== null, "the note about the branch");
+		Array.from(document.body.querySelectorAll<HTMLButtonElement>(".discover-chat-history-actions button")).find((b) => b.textContent === "Load")!.click();
+		await until(() => m.bodies().join("|") === "Tell me about animals|Zebras are striped.", "the hit's branch in the panel");
+	});
+});
