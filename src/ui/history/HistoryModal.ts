@@ -204,12 +204,12 @@ export class HistoryModal extends Modal {
 	}
 
 	private showHiddenTurns(id: string): void {
-		const load = this.sessions.hiddenTurns;
+		const sessions = this.sessions;
 		const restore = this.options.onRestoreTurn;
-		if (!load || !restore) return;
+		if (!sessions.hiddenTurns || !restore) return;
 		const hidden = new HiddenTurns(
 			this.mainEl,
-			() => load.call(this.sessions, id),
+			() => sessions.hiddenTurns?.(id) ?? Promise.resolve([]),
 			(messageId) => restore(id, messageId),
 			() => {
 				invalidateSessionList(this.state);
