@@ -77,8 +77,8 @@ export class BranchControls {
 		item.el.querySelector(".discover-chat-branch-nav")?.remove();
 		if (!alternatives || alternatives.ids.length < 2) return;
 		const meta = item.el.querySelector<HTMLElement>(".discover-chat-message-meta") ?? item.el;
+		// Last in the row: beside the person's bubble, at the end of an answer's label line.
 		const nav = renderBranchNav(meta, alternatives, (target, direction) => void this.switchTo(target, direction));
-		meta.prepend(nav);
 		if (this.refocus?.id === id) {
 			const wanted = nav.querySelector<HTMLButtonElement>(this.refocus.direction < 0 ? ".discover-chat-branch-prev" : ".discover-chat-branch-next");
 			const button = wanted && !wanted.disabled ? wanted : nav.querySelector<HTMLButtonElement>(".discover-chat-branch-arrow:not([disabled])");
