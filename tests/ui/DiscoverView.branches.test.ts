@@ -11,6 +11,7 @@ import type { ChatRuntimeFactory, DiscoverHost } from "../../src/ui/host";
 import { openEnginePanel } from "./enginePanel";
 import { testSettings } from "./fakes";
 import { until } from "../support/chatHarness";
+import { PAGE_SIZE } from "../../src/ui/panel/MessageList";
 
 const cleanups: (() => void)[] = [];
 afterEach(async () => {
@@ -20,16 +21,22 @@ afterEach(async () => {
 	clearNotices();
 });
 
-async function mount(opts: StubAdapterOptions = {}) {
+async function mount(opts: StubAdapterOptions = {}, saved?: { store: MemoryFileStore; activeSessionId: string }) {
 	const app: App = await createTestApp({ files: { "Notes/Alpha.md": "# Alpha\n\nAlpha is the first note.\n" } });
 	await openNote(app, "Notes/Alpha.md");
-	const host: DiscoverHost = { app: asObsidianApp(app), settings: testSettings({ includeActiveNote: false }), saveSettings: () => Promise.resolve() };
-	const store = new MemoryFileStore();
+	const host: DiscoverHost = { app: asObsidianApp(app), settings: testSettings({ includeActiveNote: false, activeSessionId: saved?.activeSessionId }), saveSettings: () => Promise.resolve() };
+	const store = saved?.store ?? new MemoryFileStore();
 	const adapter = { current: new StubAdapter(opts) };
 	let sessions!: SessionManager;
+	const asked = { alternatives: 0 };
 	const factory: ChatRuntimeFactory = (h, onEvent) => {
 		sessions = new SessionManager(store);
 		const chat = new ChatService({ adapter: adapter.current, sessions, settings: h.settings, model: "stub", onEvent });
+		const alternatives = chat.alternatives.bind(chat);
+		chat.alternatives = (id) => {
+			asked.alternatives++;
+			return alternatives(id);
+		};
 		return Promise.resolve({
 			chat,
 			sessions,
@@ -47,8 +54,9 @@ async function mount(opts: StubAdapterOptions = {}) {
 	const messageEls = () => Array.from(root.querySelectorAll<HTMLElement>(".discover-chat-message"));
 	const button = (el: HTMLElement, cls: string) => el.querySelector<HTMLButtonElement>(`.${cls}`)!;
 	const last = () => messageEls()[messageEls().length - 1]!;
+	const renderedCount = () => root.querySelectorAll(".discover-chat-message").length;
 	const position = (el: HTMLElement) => el.querySelector(".discover-chat-branch-position")?.textContent;
-	return { ...panel, app, store, adapter, sessions: () => sessions, bodies, messageEls, button, last, position, stub: () => adapter.current };
+	return { ...panel, app, store, adapter, asked, sessions: () => sessions, bodies, messageEls, button, last, position, renderedCount, stub: () => adapter.current };
 }
 
 describe("branches in the panel", () => {
@@ -150,7 +158,7 @@ describe("branches in the panel", () => {
 		await m.send("Drop this");
 		await m.idle();
 		await until(() => m.bodies().length === 4, "two turns");
-		m.button(m.messageEls()[2]!, "discover-chat-delete-turn").click();
+		m.button(m.messageEls()[3]!, "discover-chat-delete-turn").click();
 		await until(() => m.bodies().join("|") === "Keep this|Answer 1.", "the turn gone");
 		expect(notices()).toContain("Turn deleted. Restore it here or from the chat history.");
 		const undo = document.body.querySelector<HTMLButtonElement>(".notice .discover-chat-undo")!;
@@ -165,7 +173,7 @@ describe("branches in the panel", () => {
 		await m.idle();
 		await m.send("Drop this");
 		await m.idle();
-		m.button(m.messageEls()[2]!, "discover-chat-delete-turn").click();
+		m.button(m.messageEls()[3]!, "discover-chat-delete-turn").click();
 		await until(() => m.bodies().length === 2, "the turn gone");
 		m.root.querySelector<HTMLButtonElement>('[aria-label="Open history"]')!.click();
 		await until(() => document.body.querySelector(".discover-chat-history-hidden-turn") !== null, "the deleted turn in the history");
@@ -194,5 +202,25 @@ describe("branches in the panel", () => {
 		await until(() => document.body.querySelector(".discover-chat-history-branch-note") !== null, "the note about the branch");
 		Array.from(document.body.querySelectorAll<HTMLButtonElement>(".discover-chat-history-actions button")).find((b) => b.textContent === "Load")!.click();
 		await until(() => m.bodies().join("|") === "Tell me about animals|Zebras are striped.", "the hit's branch in the panel");
+	});
+
+	it("a switch in a long chat renders one page, and only rendered messages are asked for their versions", async () => {
+		const store = new MemoryFileStore();
+		const sessions = new SessionManager(store);
+		const chat = new ChatService({ adapter: new StubAdapter({ noDelay: true }), sessions, settings: testSettings({ includeActiveNote: false }), model: "stub" });
+		for (let i = 0; i < 200; i++) await chat.sendMessage(`Question ${i}`);
+		await chat.regenerate();
+		const m = await mount({}, { store, activeSessionId: chat.sessionId! });
+		await until(() => m.position(m.last()) === "2 / 2", "the arrows on the last answer");
+		expect(m.renderedCount()).toBeLessThanOrEqual(PAGE_SIZE);
+		expect(m.asked.alternatives).toBeLessThanOrEqual(PAGE_SIZE);
+		const before = m.asked.alternatives;
+		m.button(m.last(), "discover-chat-branch-prev").click();
+		await until(() => m.position(m.last()) === "1 / 2", "the first answer");
+		expect(m.bodies().at(-1)).toBe("Answer 200.");
+		expect(m.renderedCount()).toBeLessThanOrEqual(PAGE_SIZE);
+		expect(m.asked.alternatives - before).toBeLessThanOrEqual(PAGE_SIZE);
+		// The arrow keeps the focus, on the message now shown.
+		expect(document.activeElement?.closest(".discover-chat-branch-nav")).not.toBeNull();
 	});
 });

@@ -61,8 +61,9 @@ export class BranchControls {
 			} else {
 				this.action(actionsEl, "refresh-cw", t("branch.regenerate"), "discover-chat-regenerate", () => this.regenerate(message.id));
 				if (isContinuable(message)) this.action(actionsEl, "step-forward", t("branch.continue"), "discover-chat-continue", () => this.continueAnswer(message.id));
+				// On the answer only: the person's bubble shares its line with its buttons, and a phone's line is short.
+				this.action(actionsEl, "trash-2", t("branch.deleteTurn"), "discover-chat-delete-turn", () => void this.deleteTurn(message.id));
 			}
-			this.action(actionsEl, "trash-2", t("branch.deleteTurn"), "discover-chat-delete-turn", () => void this.deleteTurn(message.id));
 		}
 		void this.showAlternatives(item, message.id);
 	}
