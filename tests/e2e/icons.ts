@@ -27,10 +27,9 @@ const ICONS: Record<string, string> = {
 	"file-plus": '<path d="M6 3h8l4 4v14H6z"/><path d="M14 3v4h4"/><path d="M12 11v6M9 14h6"/>',
 	"image-plus": '<rect x="3" y="5" width="14" height="14" rx="2"/><path d="M3 16l4-4 4 4 2-2 4 4"/><path d="M19 3v6M16 6h6"/>',
 	"refresh-cw": '<path d="M20 11a8 8 0 0 0-14-5l-2 2"/><path d="M4 4v4h4"/><path d="M4 13a8 8 0 0 0 14 5l2-2"/><path d="M20 20v-4h-4"/>',
-	// Branches: the arrows between versions, Edit, Delete turn, Continue.
+	// Branches: the arrows between versions, Delete turn, Continue (Edit uses "pencil" above).
 	"chevron-left": '<path d="M15 6l-6 6 6 6"/>',
 	"chevron-right": '<path d="M9 6l6 6-6 6"/>',
-	pencil: '<path d="M16 4l4 4L8 20H4v-4z"/><path d="M13 7l4 4"/>',
 	"trash-2": '<path d="M4 7h16M9 7V4h6v3M6 7l1 13h10l1-13M10 11v6M14 11v6"/>',
 	"step-forward": '<path d="M6 5l10 7-10 7z"/><path d="M19 5v14"/>',
 };
