@@ -1018,7 +1018,7 @@ if (failures.length > 0) {
 }
 console.log("\nAll functional checks passed.");
 
-// ---------- branches: regenerate and the arrows, edit with the captured request (issue 11) ----------
+// ---------- branches: regenerate and the arrows, edit with the captured request ----------
 
 async function branchSteps() {
 	const idle = () => page.waitForFunction(() => document.querySelector(".discover-chat-send")?.getAttribute("aria-label") === "Send message", null, { timeout: 10000 });
