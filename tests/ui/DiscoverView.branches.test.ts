@@ -223,4 +223,22 @@ describe("branches in the panel", () => {
 		// The arrow keeps the focus, on the message now shown.
 		expect(document.activeElement?.closest(".discover-chat-branch-nav")).not.toBeNull();
 	});
+
+	it("an edit sent while an answer runs stays in its box, with a notice", async () => {
+		const m = await mount();
+		await m.send("First question");
+		await m.idle();
+		const first = m.messageEls()[0]!;
+		m.button(first, "discover-chat-edit-message").click();
+		const box = first.querySelector<HTMLTextAreaElement>(".discover-chat-edit-input")!;
+		typeInto(box, "First question, sharper");
+		m.adapter.current = new StubAdapter({ hangAfter: "Thinking it over", chunkSize: 4 });
+		await m.send("Another question");
+		await until(() => m.root.querySelector(".discover-chat-message-streaming")?.textContent?.includes("Thinking it over") === true, "the running answer");
+		pressKey(box, "Enter", { ctrl: true });
+		expect(notices()).toContain("Wait for the answer to finish, or stop it first.");
+		expect(box.isConnected && box.value === "First question, sharper").toBe(true);
+		m.root.querySelector<HTMLButtonElement>(".discover-chat-send")!.click();
+		await m.idle();
+	});
 });

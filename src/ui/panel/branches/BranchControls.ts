@@ -127,9 +127,9 @@ export class BranchControls {
 		if (!chat || !message || this.refused()) return;
 		this.editor?.cancel();
 		this.editor = new MessageEditor(item.body, message.content, {
+			canSend: () => !this.refused(),
 			onSend: (text) => {
 				this.editor = undefined;
-				if (this.refused()) return;
 				void this.parts.send(editTurn(id, text, this.parts.list));
 			},
 			onCancel: () => (this.editor = undefined),

@@ -2,6 +2,8 @@ import { Platform } from "obsidian";
 import { t } from "../../../i18n";
 
 export interface MessageEditorHandlers {
+	/** Whether the text may go now (false: the box stays open with the text, e.g. while an answer runs). */
+	canSend?: () => boolean;
 	onSend: (text: string) => void;
 	onCancel: () => void;
 }
@@ -57,7 +59,7 @@ export class MessageEditor {
 
 	private send(): void {
 		const text = this.inputEl.value;
-		if (text.trim() === "") return;
+		if (text.trim() === "" || this.handlers.canSend?.() === false) return;
 		this.close();
 		this.handlers.onSend(text);
 	}
