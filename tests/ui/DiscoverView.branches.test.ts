@@ -241,4 +241,30 @@ describe("branches in the panel", () => {
 		m.root.querySelector<HTMLButtonElement>(".discover-chat-send")!.click();
 		await m.idle();
 	});
+
+	it("the history restores a deleted turn of a chat that is not on screen", async () => {
+		const m = await mount();
+		await m.send("Keep this");
+		await m.idle();
+		await m.send("Drop this");
+		await m.idle();
+		const first = m.view.chatRuntime!.chat.sessionId!;
+		m.button(m.messageEls()[3]!, "discover-chat-delete-turn").click();
+		await until(() => m.bodies().length === 2, "the turn gone");
+		m.root.querySelector<HTMLButtonElement>('[aria-label="New chat"]')!.click();
+		await until(() => m.bodies().length === 0, "a new chat");
+		await m.send("Another chat");
+		await m.idle();
+		m.root.querySelector<HTMLButtonElement>('[aria-label="Open history"]')!.click();
+		await until(() => document.body.querySelectorAll(".discover-chat-history-item").length === 2, "both chats in the history");
+		Array.from(document.body.querySelectorAll<HTMLElement>(".discover-chat-history-item")).find((el) => el.dataset.sessionId === first)!.click();
+		await until(() => document.body.querySelector(".discover-chat-history-restore") !== null, "the deleted turn of the first chat");
+		document.body.querySelector<HTMLButtonElement>(".discover-chat-history-restore")!.click();
+		await until(() => document.body.querySelector(".discover-chat-history-hidden-turn") === null, "the turn restored");
+		const saved = await m.sessions().load(first);
+		expect(saved.messages.map((x) => x.content)).toEqual(["Keep this", "Answer 1.", "Drop this", "Answer 2."]);
+		// The chat on screen is untouched.
+		expect(m.bodies()).toEqual(["Another chat", "Answer 3."]);
+		pressKey(window, "Escape");
+	});
 });
