@@ -10,6 +10,7 @@ import { MarkdownRenderer } from "obsidian";
 import type { App, Component } from "obsidian";
 import { findRemoteLoads, hostOf, type RemoteLoad } from "../sessions/remoteImages";
 import { t } from "../i18n";
+import { makeInert } from "./inertDom";
 
 const OPEN = "\ue000";
 const CLOSE = "\ue001";
@@ -58,13 +59,22 @@ export function guardMarkdown(markdown: string): GuardedMarkdown {
 
 /**
  * MarkdownRenderer.render for text from a model: with `loadRemoteImages` off (the default), remote
- * images wait for a click and raw HTML is shown as text.
+ * images wait for a click and raw HTML is shown as text. Either way, a final pass over what was
+ * rendered (`makeInert`) leaves nothing else that loads: render into a detached element and attach
+ * it after this resolves (renderAndSwap does).
  */
 export async function renderUntrustedMarkdown(app: App, markdown: string, el: HTMLElement, sourcePath: string, component: Component, loadRemoteImages: boolean): Promise<void> {
-	if (loadRemoteImages) return MarkdownRenderer.render(app, markdown, el, sourcePath, component);
+	const inertOptions = { allowRemoteImages: loadRemoteImages, imagePlaceholder };
+	if (loadRemoteImages) {
+		await MarkdownRenderer.render(app, markdown, el, sourcePath, component);
+		makeInert(el, inertOptions);
+		return;
+	}
 	const guarded = guardMarkdown(markdown);
 	await MarkdownRenderer.render(app, guarded.markdown, el, sourcePath, component);
 	if (guarded.pieces.length > 0) restoreMarkers(el, guarded.pieces);
+	// After the markers: a restored placeholder or link is checked like everything else.
+	makeInert(el, inertOptions);
 }
 
 function restoreMarkers(root: HTMLElement, pieces: Piece[]): void {

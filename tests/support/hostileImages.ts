@@ -41,6 +41,18 @@ export function hostileImages(origin: string): Record<string, string> {
 		"table background": `<table background="${origin}/t.png"><tr><td>x</td></tr></table>`,
 		"inline HTML in a sentence": `Look: <img src=${origin}/s.png> here`,
 		"HTML block hiding a fence": "<div>\n```\n<img src=" + origin + "/fence.png>\n```\n</div>",
+		"video src": `<video src="${origin}/v.mp4"></video>`,
+		"video source and track": `<video><source src="${origin}/vs.webm"><track src="${origin}/t.vtt"></video>`,
+		"iframe srcdoc": `<iframe srcdoc="<img src=${origin}/sd.png>"></iframe>`,
+		"svg use": `<svg><use href="${origin}/u.svg#a"/></svg>`,
+		"svg feImage": `<svg><filter id="f"><feImage href="${origin}/fe.png"/></filter></svg>`,
+		"svg xlink:href": `<svg><image xlink:href="${origin}/xl.png"/></svg>`,
+		"svg fill url()": `<svg><rect fill="url(${origin}/g.svg#p)"/></svg>`,
+		"meta refresh": `<meta http-equiv="refresh" content="0;url=${origin}/r">`,
+		"base": `<base href="${origin}/">`,
+		"preload link": `<link rel="preload" as="image" imagesrcset="${origin}/pl.png 1x">`,
+		"style @import": `<style>@import "${origin}/i.css";</style>`,
+		"CSS escape in a style attribute": `<p style="background:u\\72l(${origin}/esc.png)">x</p>`,
 		"odd tag name": `<x\u0000 style="background:url(//${host}/nul.png)">`,
 	};
 }
