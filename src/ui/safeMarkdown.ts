@@ -1,6 +1,7 @@
 // Renders untrusted Markdown (answers, the history) so that nothing is fetched from the network
 // until the person asks: a remote image becomes "Image from host — load". See
-// src/sessions/remoteImages.ts for why the Markdown is rewritten before rendering, not the DOM after.
+// src/sessions/remoteImages.ts for why the Markdown is rewritten before rendering; inertDom.ts then
+// checks the DOM after, in case the renderer read some shape differently from the guard.
 //
 // Each place that must not reach the renderer as written is replaced by a marker: private-use
 // characters (U+E000, digits U+E010–U+E019, U+E001) that every Markdown parser keeps as plain text.

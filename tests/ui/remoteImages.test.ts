@@ -134,6 +134,11 @@ describe("remote images in answers", () => {
 		});
 	}
 
+	it("with “Load images from the web in answers” on, iframes, embeds and other loaders still load nothing", async () => {
+		const el = await renderSafely([HOSTILE.iframe, HOSTILE.embed, HOSTILE.object, HOSTILE["video poster"], HOSTILE["stylesheet link"], HOSTILE["svg use"]].join("\n\n"), true);
+		expect(leaks(el)).toEqual([]);
+	});
+
 	it("property: no mix of hostile fragments and Markdown syntax loads anything from the host", async () => {
 		const syntax = ["![", "](", ")", "[", "]", "<", ">", "`", "```", "~~~", "\n", "\n\n", "\r\n", "\t", "    ", "> ", "- ", "1. ", "|", '"', "'", "\\", "&", "&#", "(", "</", "<img ", " src=", "<div>", "</div>", "<details>", "<pre>", "<!--", `//${HOST}/p.png`, `https://${HOST}/x`, "[r]: ", "\ue000", "\ue001", "text"];
 		const fragments = [...Object.values(HOSTILE), ...syntax];
