@@ -19,6 +19,8 @@ const URL_ATTRIBUTES = new Set(["src", "srcset", "imagesrcset", "data", "poster"
 const LINK_TAGS = new Set(["a", "area"]);
 const LINK_ATTRIBUTES = new Set(["href", "xlink:href", "data-href"]);
 
+const SVG_NAMESPACE = "http://www.w3.org/2000/svg";
+
 /** Attributes that are text for people, never read as CSS or URLs. */
 const TEXT_ATTRIBUTES = new Set(["alt", "title", "aria-label", "aria-description", "placeholder"]);
 
@@ -57,8 +59,9 @@ function srcsetLoads(value: string): boolean {
 function attributeLoads(el: Element, name: string, value: string): boolean {
 	if (TEXT_ATTRIBUTES.has(name) || name.startsWith("aria-")) return false;
 	if (LINK_TAGS.has(el.localName.toLowerCase()) && LINK_ATTRIBUTES.has(name)) return false;
-	// CSS in a style attribute or an SVG presentation attribute (`fill="url(…)"`).
-	if (name === "style" || /url\s*\(|image-set|\\/i.test(value)) return cssLoads(value);
+	// CSS: a style attribute, or an SVG presentation attribute (`fill="url(…)"`, `filter`, `mask`…).
+	if (name === "style") return cssLoads(value);
+	if (el.namespaceURI === SVG_NAMESPACE && /url\s*\(|image|\\/i.test(value) && cssLoads(value)) return true;
 	if (!URL_ATTRIBUTES.has(name)) return false;
 	// A `ping` is sent when a link is followed: a request the person did not ask for.
 	if (name === "ping") return true;

@@ -63,6 +63,8 @@ describe("makeInert", () => {
 		"svg use": `<svg><use href="${R}/sprite.svg#a"/></svg>`,
 		"svg feImage": `<svg><filter><feImage href="${R}/fe.png"/></filter></svg>`,
 		"svg fill url()": `<svg><rect fill="url(${R}/g.svg#p)"/></svg>`,
+		"svg image href with 'image' in the address": `<svg><image href="${R}/image.png"/></svg>`,
+		"svg filter url() with a CSS escape": `<svg><rect filter="u\\72l(${R}/f.svg#f)"/></svg>`,
 		"table background": `<table background="${R}/t.png"><tr><td background="${R}/td.png">x</td></tr></table>`,
 		"style url()": `<div style="background:url(${R}/bg.png)">x</div>`,
 		"style with a CSS escape": `<div style="background:u\\72l(${R}/esc.png)">x</div>`,
