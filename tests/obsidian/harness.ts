@@ -12,6 +12,7 @@ import { MarkdownView } from "./views";
 import type { WorkspaceLeaf } from "./workspace";
 
 export { setAppLanguage, setRequestUrlHandler, type RequestUrlHandler };
+export { setBrowserTagOpenings } from "./markdownHtml";
 export { App } from "./app";
 export { InMemoryAdapter } from "./adapter";
 

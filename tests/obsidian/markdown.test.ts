@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from "vitest";
 import { Component, MarkdownRenderer } from "obsidian";
-import { asObsidianApp, createTestApp } from "./harness";
+import { asObsidianApp, createTestApp, setBrowserTagOpenings } from "./harness";
 
 async function render(md: string): Promise<HTMLElement> {
 	const app = asObsidianApp(await createTestApp());
@@ -74,6 +74,19 @@ describe("MarkdownRenderer.render", () => {
 		expect(el.find("p img").getAttr("src")).toBe("https://example.org/a.png");
 		expect(el.find("p img").getAttr("onerror")).toBeNull();
 		expect(el.find("div.box > i").getText()).toBe("html");
+	});
+
+	it("with browser tag openings, a `<` before a non-letter is text and the tag after it still forms (happy-dom alone swallows it)", async () => {
+		const md = '<div><| <img src="x.png"> a <1 b</div>';
+		expect((await render(md)).querySelector("img")).toBeNull();
+		setBrowserTagOpenings(true);
+		try {
+			const el = await render(md);
+			expect(el.querySelector("div img")?.getAttribute("src")).toBe("x.png");
+			expect(el.querySelector("div")?.textContent).toBe("<|  a <1 b");
+		} finally {
+			setBrowserTagOpenings(false);
+		}
 	});
 
 	it("renders external images as <img>, vault images as embeds, reference images and link-wrapped images", async () => {

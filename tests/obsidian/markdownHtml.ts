@@ -41,9 +41,23 @@ export function renderImage(parent: HTMLElement, alt: string, dest: string): voi
 	else parent.createSpan({ cls: "internal-embed", attr: { src: decodeURI(src), alt }, text: alt || src });
 }
 
+/**
+ * How a `<` opens a tag. A browser's tokenizer (Obsidian's) opens one only at `<` + an ASCII letter
+ * (`</` + a letter, `<!`, `<?`); any other `<` is text. happy-dom opens one at `<` + any character,
+ * so after a stray `<` the markup that follows becomes a bogus tag's attributes: stricter about
+ * addresses in attributes, laxer about the tags it swallows. Tests of untrusted HTML run both ways.
+ */
+let browserTagOpenings = false;
+
+/** Reads a `<` not followed by a letter as text, as a browser does (until called with false). */
+export function setBrowserTagOpenings(on: boolean): void {
+	browserTagOpenings = on;
+}
+
 /** Appends raw HTML, sanitized as Obsidian does (no scripts, no event handlers). */
 export function appendHtml(parent: HTMLElement, html: string): void {
-	const parsed = new DOMParser().parseFromString(`<body>${html}</body>`, "text/html");
+	const source = browserTagOpenings ? html.replace(/<(?![A-Za-z!?]|\/[A-Za-z])/g, "&lt;") : html;
+	const parsed = new DOMParser().parseFromString(`<body>${source}</body>`, "text/html");
 	for (const el of Array.from(parsed.body.querySelectorAll("script"))) el.remove();
 	for (const el of Array.from(parsed.body.querySelectorAll("*"))) {
 		for (const attr of Array.from(el.attributes)) if (/^on/i.test(attr.name)) el.removeAttribute(attr.name);

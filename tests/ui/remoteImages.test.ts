@@ -3,13 +3,16 @@
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { Component } from "obsidian";
-import { asObsidianApp, createTestApp, flush } from "../obsidian/harness";
+import { asObsidianApp, createTestApp, flush, setBrowserTagOpenings } from "../obsidian/harness";
 import { MessageList } from "../../src/ui/panel/MessageList";
 import { renderUntrustedMarkdown } from "../../src/ui/safeMarkdown";
 import { hostileImages } from "../support/hostileImages";
 import { ManualFrames, message } from "./fakes";
 
-afterEach(() => document.body.empty());
+afterEach(() => {
+	document.body.empty();
+	setBrowserTagOpenings(false);
+});
 
 const HOST = "attacker.example";
 
@@ -139,16 +142,20 @@ describe("remote images in answers", () => {
 		expect(leaks(el)).toEqual([]);
 	});
 
-	it("property: no mix of hostile fragments and Markdown syntax loads anything from the host", async () => {
-		const syntax = ["![", "](", ")", "[", "]", "<", ">", "`", "```", "~~~", "\n", "\n\n", "\r\n", "\t", "    ", "> ", "- ", "1. ", "|", '"', "'", "\\", "&", "&#", "(", "</", "<img ", " src=", "<div>", "</div>", "<details>", "<pre>", "<!--", `//${HOST}/p.png`, `https://${HOST}/x`, "[r]: ", "\ue000", "\ue001", "text"];
-		const fragments = [...Object.values(HOSTILE), ...syntax];
-		await fc.assert(
-			fc.asyncProperty(fc.array(fc.constantFrom(...fragments), { maxLength: 12 }), async (parts) => {
-				const el = await renderSafely(parts.join(""));
-				expect(leaks(el)).toEqual([]);
-				el.remove();
-			}),
-			{ numRuns: 1500 },
-		);
-	});
+	// Both ways a parser may open a tag (see setBrowserTagOpenings): each can hide a leak the other shows.
+	for (const browser of [false, true]) {
+		it(`property (${browser ? "a browser's" : "happy-dom's lax"} tag openings): no mix of hostile fragments and Markdown syntax loads anything from the host`, async () => {
+			setBrowserTagOpenings(browser);
+			const syntax = ["![", "](", ")", "[", "]", "<", ">", "`", "```", "~~~", "\n", "\n\n", "\r\n", "\t", "    ", "> ", "- ", "1. ", "|", '"', "'", "\\", "&", "&#", "(", "</", "<img ", " src=", "<div>", "</div>", "<details>", "<pre>", "<!--", `//${HOST}/p.png`, `https://${HOST}/x`, "[r]: ", "\ue000", "\ue001", "text"];
+			const fragments = [...Object.values(HOSTILE), ...syntax];
+			await fc.assert(
+				fc.asyncProperty(fc.array(fc.constantFrom(...fragments), { maxLength: 12 }), async (parts) => {
+					const el = await renderSafely(parts.join(""));
+					expect(leaks(el)).toEqual([]);
+					el.remove();
+				}),
+				{ numRuns: 1000 },
+			);
+		});
+	}
 });
