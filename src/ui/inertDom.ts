@@ -8,9 +8,12 @@
 import { isRemoteUrl } from "../sessions/remoteUrls";
 
 /** Elements whose only job is to load or to change how the page loads: shown as their source text. */
-const LOADER_TAGS = new Set(["iframe", "frame", "frameset", "embed", "object", "applet", "param", "link", "meta", "base", "script", "template", "portal", "fencedframe", "noscript",
+const LOADER_TAGS = new Set([
+	...["iframe", "frame", "frameset", "embed", "object", "applet", "param", "portal", "fencedframe"],
+	...["link", "meta", "base", "script", "noscript", "template"],
 	// SVG animation can set an href to a remote address after the pass has looked.
-	"set", "animate", "animatemotion", "animatetransform"]);
+	...["set", "animate", "animatemotion", "animatetransform"],
+]);
 
 /** Attributes that name something to fetch, on any element (HTML or SVG). */
 const URL_ATTRIBUTES = new Set(["src", "srcset", "imagesrcset", "data", "poster", "background", "href", "xlink:href", "lowsrc", "dynsrc", "longdesc", "codebase", "archive", "classid", "action", "formaction", "ping", "manifest", "icon", "profile"]);
@@ -91,12 +94,15 @@ function isPictureSource(el: Element): boolean {
  */
 export function makeInert(root: HTMLElement, options: InertOptions): number {
 	let count = 0;
-	// Elements are collected first: the tree changes as they are handled.
+	let replaced = false;
+	// Elements are collected first: the tree changes as they are handled (a replaced element's
+	// descendants went with it).
 	for (const el of Array.from(root.querySelectorAll("*"))) {
-		if (!root.contains(el)) continue;
+		if (replaced && !root.contains(el)) continue;
 		const tag = el.localName.toLowerCase();
 		if (LOADER_TAGS.has(tag) || (tag === "style" && cssLoads(el.textContent ?? ""))) {
 			el.replaceWith(el.ownerDocument.createTextNode(el.outerHTML));
+			replaced = true;
 			count++;
 			continue;
 		}
@@ -105,6 +111,7 @@ export function makeInert(root: HTMLElement, options: InertOptions): number {
 			const url = remoteImageUrl(el);
 			if (url !== undefined) {
 				el.replaceWith(options.imagePlaceholder(url, el.getAttribute("alt") ?? ""));
+				replaced = true;
 				count++;
 				continue;
 			}
