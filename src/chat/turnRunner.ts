@@ -170,6 +170,15 @@ export class TurnRunner {
 		return made;
 	}
 
+	/** What the tool definitions of a send for `model` would take (0 when it would offer none): for the meter's preview. */
+	toolDefinitionsTokens(model: string, settings: ChatSettings, enabled: boolean): number {
+		if (!enabled || this.tools.length === 0) return 0;
+		const none = (): void => undefined;
+		const estimate = this.estimatorFor(model, settings.imageTokens);
+		const loop = new ToolLoop({ tools: this.tools, approve: undefined, enabled: !this.refusals.refuses(model), settings, model, estimate, timers: this.timers, emit: none, emitCard: none });
+		return loop.definitionsTokens();
+	}
+
 	/**
 	 * The share of the window held back for `model` (today's default without a calibration), for
 	 * a prompt in chat `chatId` (the margin follows the last counted prompt of the same chat).

@@ -98,6 +98,27 @@ describe("tool definitions in the budget", () => {
 		expect(estimates[0]! - estimates[1]!).toBeGreaterThanOrEqual(wireToolTokens(specs));
 	});
 
+	it("the meter's preview counts the definitions a send would carry, as the send does", async () => {
+		const tools = vaultTools(() => "ok");
+		const specs = tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
+		let sent = 0;
+		const chat = new ChatService({
+			adapter: new ScriptedToolAdapter(() => ({ text: "Hello." })),
+			sessions: sessions(),
+			settings: { maxPromptTokens: 4096, reservedResponseTokens: 512 },
+			tools,
+			model: "qwen2.5",
+			onEvent: (e) => {
+				if (e.type === "prompt") sent = e.estimatedTokens;
+			},
+		});
+		const withTools = chat.previewPrompt("Hi", { includeHistory: true });
+		const without = chat.previewPrompt("Hi", { includeHistory: true, tools: false });
+		expect(withTools.estimatedTokens - without.estimatedTokens).toBe(chargedToolTokens(specs, "qwen2.5", estimateTokens));
+		await chat.sendMessage("Hi");
+		expect(withTools.estimatedTokens).toBe(sent);
+	});
+
 	it("the last request of a turn whose rounds ran out goes without tools and is not charged for them", async () => {
 		const tools = vaultTools(() => words(50, "plan"));
 		const estimates: number[] = [];
