@@ -224,8 +224,9 @@ export class ChatService {
 	 * The estimate for a draft, for the budget meter and the chips (`context`: the active note's
 	 * fit; `sources`: every source's): nothing is sent or saved.
 	 */
-	previewPrompt(draft: string, opts: { context?: string; contextName?: string; sources?: readonly ContextSource[]; includeHistory?: boolean; images?: readonly ImageRef[] } = {}): PromptPreview {
-		return previewPrompt({ settings: this.settings, messages: this.session?.messages ?? [], draft, ...opts, estimate: this.runner.estimatorFor(this.model, this.settings.imageTokens), fitter: this.fitter, margin: this.runner.marginFor(this.model, this.session?.id) });
+	previewPrompt(draft: string, opts: { context?: string; contextName?: string; sources?: readonly ContextSource[]; includeHistory?: boolean; images?: readonly ImageRef[]; tools?: boolean } = {}): PromptPreview {
+		const toolTokens = this.runner.toolDefinitionsTokens(this.model, this.settings, opts.tools !== false);
+		return previewPrompt({ settings: this.settings, messages: this.session?.messages ?? [], draft, ...opts, estimate: this.runner.estimatorFor(this.model, this.settings.imageTokens), fitter: this.fitter, margin: this.runner.marginFor(this.model, this.session?.id), toolTokens });
 	}
 
 	/**

@@ -34,10 +34,12 @@ export interface PreviewInput {
 	fitter?: SourceFitter;
 	/** The model's learned margin; today's default without one. */
 	margin?: SafetyMargin;
+	/** The tool definitions the send would carry (0 without tools): counted, and the messages get what they leave. */
+	toolTokens?: number;
 }
 
-function preview(built: BuiltPrompt, budget: number, margin: SafetyMargin): PromptPreview {
-	return { estimatedTokens: built.estimatedTokens, budget, context: built.context, sources: built.sources, margin };
+function preview(built: BuiltPrompt, budget: number, margin: SafetyMargin, toolTokens: number): PromptPreview {
+	return { estimatedTokens: built.estimatedTokens + toolTokens, budget, context: built.context, sources: built.sources, margin };
 }
 
 /**
@@ -47,11 +49,13 @@ function preview(built: BuiltPrompt, budget: number, margin: SafetyMargin): Prom
 export function previewPrompt(input: PreviewInput): PromptPreview {
 	const { settings, messages, draft, estimate } = input;
 	const margin = input.margin ?? DEFAULT_MARGIN;
-	const budget = compactionBudget(settings, margin.keep);
+	const whole = compactionBudget(settings, margin.keep);
+	const tools = Math.max(0, input.toolTokens ?? 0);
+	const budget = { ...whole, prompt: whole.prompt - tools };
 	const context = input.context !== undefined && input.context !== "" ? { text: input.context, name: input.contextName } : undefined;
 	const base = { systemPrompt: settings.systemPrompt, context, sources: input.sources, fitter: input.fitter, current: draft, currentImages: input.images, estimate };
 	if (input.includeHistory === false || messages.length === 0) {
-		return preview(buildPrompt({ ...base, history: [], budget: budget.prompt }), budget.prompt, margin);
+		return preview(buildPrompt({ ...base, history: [], budget: budget.prompt }), whole.prompt, margin, tools);
 	}
 	try {
 		const summary = summaryMessage(messages)?.content;
@@ -66,12 +70,12 @@ export function previewPrompt(input: PreviewInput): PromptPreview {
 			summaryMaxTokens: budget.summaryMaxTokens,
 			estimate,
 		});
-		if (plan.fits) return preview(buildPrompt({ ...base, summary, history, budget: budget.prompt }), budget.prompt, margin);
+		if (plan.fits) return preview(buildPrompt({ ...base, summary, history, budget: budget.prompt }), whole.prompt, margin, tools);
 		const allowance = summaryAllowance(budget.summaryMaxTokens, estimate);
 		const built = buildPrompt({ ...base, history: history.slice(plan.split), budget: budget.prompt - allowance });
-		return { estimatedTokens: Math.min(budget.prompt, built.estimatedTokens + allowance), budget: budget.prompt, context: built.context, sources: built.sources, margin };
+		return { estimatedTokens: Math.min(budget.prompt, built.estimatedTokens + allowance) + tools, budget: whole.prompt, context: built.context, sources: built.sources, margin };
 	} catch {
 		// A damaged session: the send goes out without history too (see ChatService).
-		return preview(buildPrompt({ ...base, history: [], budget: budget.prompt }), budget.prompt, margin);
+		return preview(buildPrompt({ ...base, history: [], budget: budget.prompt }), whole.prompt, margin, tools);
 	}
 }

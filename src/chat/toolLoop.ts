@@ -9,12 +9,13 @@ import { promptMessageCost, type EstimateFn } from "./promptCost";
 import { fixedCost } from "./recentWindow";
 import { defaultApprover, type ToolApprover } from "./toolCard";
 import { fitToolResult, stubOlderResults } from "./toolResults";
+import { chargedToolTokens } from "./toolDefinitions";
 import { runToolRound } from "./toolRound";
 import { turnTail } from "./turnTail";
 import { summaryMessage, uncoveredHistory } from "./transcript";
 import type { TurnRecorder } from "./turnRecorder";
 import type { ChatEvent } from "./turnPrompt";
-import type { ChatMessage, ChatSettings, GenerateRequest, GenerateResult, Session, Tool, ToolCall } from "../core/types";
+import type { ChatMessage, ChatSettings, GenerateRequest, GenerateResult, Session, Tool, ToolCall, ToolSpec } from "../core/types";
 
 /** Said once per chat when the model refused the tools and the turn was answered without them. */
 export const TOOLS_UNSUPPORTED_WARNING = "This model can't use tools; answering without them";
@@ -53,6 +54,9 @@ export interface ToolLoopOptions {
 	/** false: no tools offered this turn (the person's switch, slash commands, a model known to refuse them). */
 	enabled: boolean;
 	settings: ChatSettings;
+	/** The turn's model and calibrated estimator: what the tool definitions are priced with. */
+	model: string;
+	estimate: EstimateFn;
 	timers: CheckpointTimers;
 	/** For the streaming calls' cards: silent after Stop (an abandoned stream's news is not this turn's). */
 	emit: (event: ChatEvent) => void;
@@ -74,6 +78,8 @@ export interface RoundContext {
 
 export class ToolLoop {
 	readonly tools: ReadonlyMap<string, Tool>;
+	/** The definitions sent with every request that offers tools (built once per turn). */
+	private readonly specs: readonly ToolSpec[];
 	private offering: boolean;
 	/** Rounds of calls run so far. */
 	private rounds = 0;
@@ -81,6 +87,7 @@ export class ToolLoop {
 
 	constructor(private readonly opts: ToolLoopOptions) {
 		this.tools = new Map(opts.tools.map((t) => [t.name, t]));
+		this.specs = [...this.tools.values()].map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
 		this.offering = opts.enabled && this.tools.size > 0;
 		this.maxRounds = opts.settings.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS;
 		if (this.maxRounds <= 0) this.offering = false;
@@ -100,12 +107,28 @@ export class ToolLoop {
 		return this.rounds;
 	}
 
+	/**
+	 * Tokens the next request's tool definitions take (0 when it offers none): held back from the
+	 * budget of every request that offers tools, and counted in its estimate.
+	 */
+	definitionsTokens(): number {
+		return this.offering ? chargedToolTokens(this.specs, this.opts.model, this.opts.estimate) : 0;
+	}
+
+	/**
+	 * Offers no tools this turn when their definitions cannot fit beside the instructions and the
+	 * message (`fixed` tokens) in `promptBudget`: the message goes without them rather than overflow.
+	 */
+	fitOffer(fixed: number, promptBudget: number): void {
+		if (this.offering && fixed + this.definitionsTokens() > promptBudget) this.offering = false;
+	}
+
 	/** What the next request carries for tools: their specs and a listener for the calls' progress. */
 	requestPart(): Pick<GenerateRequest, "tools" | "onToolCall"> {
 		if (!this.offering) return {};
 		const round = this.rounds + 1;
 		return {
-			tools: [...this.tools.values()].map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
+			tools: this.specs.map((t) => ({ ...t })),
 			onToolCall: (p) => {
 				const tool = this.tools.get(p.name);
 				this.opts.emit({ type: "tool", card: { id: p.id, index: p.index, round, name: p.name, state: "input", argumentsText: p.argumentsText, ...(tool ? { access: tool.access } : {}) } });
@@ -164,21 +187,22 @@ export class ToolLoop {
 	}
 
 	/**
-	 * Each result's share: what the prompt leaves beside the instructions, the message, the
-	 * conversation's reserve and this turn's calls with every earlier result stubbed, split evenly
-	 * among this round's calls.
+	 * Each result's share: what the prompt leaves beside the tool definitions (when the next request
+	 * offers them), the instructions, the message, the conversation's reserve and this turn's calls
+	 * with every earlier result stubbed, split evenly among this round's calls.
 	 */
 	private resultShare(calls: readonly ToolCall[], ctx: RoundContext): number {
 		const { estimate, session } = ctx;
+		const budget = ctx.promptBudget - this.definitionsTokens();
 		const tail = turnTail(session.messages, session.messages.lastIndexOf(ctx.user));
 		const stubbed = stubOlderResults([tail], 0, Infinity, estimate).parts[0] ?? [];
 		let used = fixedCost(this.opts.settings.systemPrompt, undefined, ctx.user.content, estimate);
 		for (const m of stubbed) used += promptMessageCost(m, estimate);
 		// The conversation keeps some room (up to a quarter of the budget): one large read must not
 		// force the whole chat into a summary.
-		used += Math.min(this.conversationCost(ctx), Math.floor(ctx.promptBudget / 4));
+		used += Math.min(this.conversationCost(ctx), Math.floor(budget / 4));
 		for (const call of calls) used += promptMessageCost({ role: "tool", content: "", name: call.name }, estimate);
-		return Math.max(0, Math.floor((ctx.promptBudget - used) / Math.max(1, calls.length)));
+		return Math.max(0, Math.floor((budget - used) / Math.max(1, calls.length)));
 	}
 
 	/** The conversation before this turn as it would go now: its summary and the messages after it. */

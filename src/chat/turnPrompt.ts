@@ -123,6 +123,8 @@ export async function prepareHistory(
 /**
  * The chat prompt from the prepared history, the sources and the message; reports its size and
  * the sources' fits. `sourcesCap` bounds the sources section (the retry after an overflow).
+ * `toolTokens`: the tool definitions the request carries; the messages get what they leave, and
+ * the reported size (and the returned estimate) includes them.
  */
 export function assemblePrompt(
 	setup: TurnSetup,
@@ -131,6 +133,7 @@ export function assemblePrompt(
 	document: { context?: string; contextName?: string; sources?: readonly ContextSource[]; images?: readonly ImageRef[] },
 	budget: CompactionBudget,
 	sourcesCap?: number,
+	toolTokens = 0,
 ): BuiltPrompt {
 	const context = document.context !== undefined && document.context !== "" ? { text: document.context, name: document.contextName } : undefined;
 	const built = buildPrompt({
@@ -144,9 +147,10 @@ export function assemblePrompt(
 		current: text,
 		currentImages: document.images,
 		after: prepared.after,
-		budget: budget.prompt,
+		budget: budget.prompt - toolTokens,
 		estimate: setup.estimate,
 	});
+	if (toolTokens > 0) built.estimatedTokens += toolTokens;
 	if (prepared.compacted) setup.emit({ type: "status", text: "Continuing conversation…", code: "continuing" });
 	setup.emit({ type: "prompt", estimatedTokens: built.estimatedTokens, budget: budget.prompt, context: built.context, sources: built.sources });
 	return built;

@@ -1,7 +1,9 @@
 import { errorKind, partialAnswer } from "../providers/errors";
 import type { OverflowReport } from "../providers/overflowReport";
 import type { SessionManager } from "../sessions/SessionManager";
-import { memoizeEstimate, promptCost, type EstimateFn } from "./promptCost";
+import { memoizeEstimate, type EstimateFn } from "./promptCost";
+import { fixedCost } from "./recentWindow";
+import { usageObservation } from "./usageObservation";
 import { modelTokens } from "./tokenFast";
 import { scriptEstimate } from "./scriptCalibration";
 import { ScriptSplits } from "./scriptSplits";
@@ -21,7 +23,7 @@ import { StreamedAnswer, type AnswerExtras, type ThinkingRecord } from "./stream
 import { AnswerCheckpoint, touching, type CheckpointTimers } from "./answerCheckpoint";
 import { TurnRecorder } from "./turnRecorder";
 import { assemblePrompt, prepareHistory, type ChatEvent, type TurnSetup } from "./turnPrompt";
-import type { ChatMessage, ChatSettings, ContextSource, ImageRef, ImageTokenRule, LLMAdapter, Session, SourceFit, Tool } from "../core/types";
+import type { ChatMessage, ChatSettings, ContextSource, ImageRef, ImageTokenRule, LLMAdapter, Session, SourceFit, Tool, ToolSpec } from "../core/types";
 import { ToolLoop, ToolRefusals } from "./toolLoop";
 import { AnswerMeter, providerOf } from "./answerMeter";
 import { writtenTokens } from "./answerTokens";
@@ -168,6 +170,15 @@ export class TurnRunner {
 		return made;
 	}
 
+	/** What the tool definitions of a send for `model` would take (0 when it would offer none): for the meter's preview. */
+	toolDefinitionsTokens(model: string, settings: ChatSettings, enabled: boolean): number {
+		if (!enabled || this.tools.length === 0) return 0;
+		const none = (): void => undefined;
+		const estimate = this.estimatorFor(model, settings.imageTokens);
+		const loop = new ToolLoop({ tools: this.tools, approve: undefined, enabled: !this.refusals.refuses(model), settings, model, estimate, timers: this.timers, emit: none, emitCard: none });
+		return loop.definitionsTokens();
+	}
+
 	/**
 	 * The share of the window held back for `model` (today's default without a calibration), for
 	 * a prompt in chat `chatId` (the margin follows the last counted prompt of the same chat).
@@ -222,8 +233,11 @@ export class TurnRunner {
 		const lessImages = (b: CompactionBudget): CompactionBudget => (imageCost === 0 ? b : { ...b, prompt: b.prompt - imageCost });
 		const asked = { ...opts, images: user.attachments };
 		const includeHistory = opts.includeHistory !== false;
+		const loop = new ToolLoop({ tools: this.tools, approve: this.approve, enabled: opts.tools !== false && !this.refusals.refuses(model), settings, model, estimate, timers: this.timers, emit: setup.emit, emitCard: this.onEvent });
+		loop.fitOffer(fixedCost(settings.systemPrompt, undefined, text, estimate) + imageCost, budget.prompt);
+		// A request that offers tools carries their definitions: the history gets what they leave.
 		const prepare = async (s: TurnSetup, b: typeof budget, force: boolean): Promise<Awaited<ReturnType<typeof prepareHistory>>> => {
-			const history = await prepareHistory(s, session, user, lessImages(b), includeHistory, force);
+			const history = await prepareHistory(s, session, user, lessImages({ ...b, prompt: b.prompt - loop.definitionsTokens() }), includeHistory, force);
 			return history === "aborted" || continues === undefined ? history : continuationOf(history, continues);
 		};
 
@@ -250,8 +264,9 @@ export class TurnRunner {
 			const stats = meter.stats();
 			return stats === undefined ? {} : { stats };
 		};
-		const loop = new ToolLoop({ tools: this.tools, approve: this.approve, enabled: opts.tools !== false && !this.refusals.refuses(model), settings, timers: this.timers, emit: setup.emit, emitCard: this.onEvent });
-		prompt = assemblePrompt(setup, prepared, text, asked, budget);
+		prompt = assemblePrompt(setup, prepared, text, asked, budget, undefined, loop.definitionsTokens());
+		// The definitions the request in flight carries: its usage is observed with them.
+		let sentTools: readonly ToolSpec[] = [];
 		let contextWindow = settings.maxPromptTokens;
 		for (let attempt = 0; ; attempt++) {
 			const answer = (streamed = new StreamedAnswer(opts, this.now));
@@ -262,19 +277,21 @@ export class TurnRunner {
 			try {
 				// Image files are read for this request only; one that cannot be read is left out with a note.
 				const messages = await untilAborted(loadPromptImages(prompt.messages, this.readImage, (ref) => setup.emit({ type: "warning", message: missingImageNote(ref), code: "image_missing", params: { name: ref.path.split("/").pop() ?? ref.path } })), signal);
+				const toolPart = loop.requestPart();
+				sentTools = toolPart.tools ?? [];
 				const request = setup.adapter.generate({
 					purpose: "chat",
 					messages,
 					maxTokens: settings.reservedResponseTokens,
 					contextWindow,
 					signal,
-					...loop.requestPart(),
+					...toolPart,
 					// After Stop, what the person saw is the partial answer: late tokens and thinking are dropped.
 					...touching(ignoredAfterStop(answer.request, signal), checkpoint),
 				});
 				const result = await untilAborted(request, signal);
 				checkAnswer(result);
-				this.observeUsage(model, settings, prompt, result.usage?.promptTokens, session.id);
+				this.observeUsage(model, settings, prompt, sentTools, result.usage?.promptTokens, session.id);
 				meter.add({ sentAt, firstTokenAt: answer.firstTokenAt, usage: result.usage, estimatedPrompt: sentPrompt, estimatedAnswer: writtenTokens(estimate, answer.finalText(result), answer.thinking(result).thinking, result.toolCalls) });
 				const calls = loop.callsOf(result);
 				if (calls.length === 0) return await this.finishAnswered(session, keep(answer.finalText(result)), { ...keepThought(answer.thinking(result)), ...sent(), ...costs() }, signal, checkpoint);
@@ -287,7 +304,7 @@ export class TurnRunner {
 				const roundSetup: TurnSetup = { ...setup, settings: { ...settings, systemPrompt: loop.systemPromptFor(settings, text, budget.prompt, estimate) } };
 				prepared = await prepare(roundSetup, budget, false);
 				if (prepared === "aborted") return this.finishStopped(session, keep(""), costs(), checkpoint);
-				prompt = assemblePrompt(roundSetup, prepared, text, asked, budget);
+				prompt = assemblePrompt(roundSetup, prepared, text, asked, budget, undefined, loop.definitionsTokens());
 				attempt = -1;
 				continue;
 			} catch (caught) {
@@ -298,6 +315,8 @@ export class TurnRunner {
 				}
 				// The model cannot use tools: the same turn once more without them.
 				if (loop.refused(err, this.refusals, model, session.id)) {
+					// Sent without the definitions now: the same history, the sources may take their room.
+					if (prepared !== "aborted") prompt = assemblePrompt(setup, prepared, text, asked, budget);
 					attempt = -1;
 					continue;
 				}
@@ -317,8 +336,8 @@ export class TurnRunner {
 					const failed = prompt;
 					// The sources shrink too: the room the compacted history gave up must not go to them.
 					const sourcesCap = Math.floor(failed.sourcesTokens * OVERFLOW_RETRY_SHRINK);
-					prompt = assemblePrompt(setup, prepared, text, asked, forced, sourcesCap);
-					this.observeOverflow(model, failed, report, session.id);
+					prompt = assemblePrompt(setup, prepared, text, asked, forced, sourcesCap, loop.definitionsTokens());
+					this.observeOverflow(model, failed, sentTools, report, session.id);
 					if (prompt.estimatedTokens > forced.prompt) err = retryTooBigError(err, prompt.estimatedTokens, forced.prompt, report, settings);
 					else continue;
 				}
@@ -416,20 +435,22 @@ export class TurnRunner {
 	}
 
 	/** The server's count of a prompt it refused, against our raw estimate of it: a calibration point. */
-	private observeOverflow(model: string, failed: BuiltPrompt, report: OverflowReport, chatId: string): void {
+	private observeOverflow(model: string, failed: BuiltPrompt, tools: readonly ToolSpec[], report: OverflowReport, chatId: string): void {
 		if (report.promptTokens === undefined) return;
 		try {
-			this.calibration?.observe(model, promptCost(failed.messages, this.rawEstimate), report.promptTokens, this.groups.ofPrompt(failed.messages), chatId);
+			const point = usageObservation(failed.messages, tools, model, report.promptTokens, this.rawEstimate, this.groups);
+			if (point !== undefined) this.calibration?.observe(model, point.estimate, point.reported, point.groups, chatId);
 		} catch (err) {
 			console.error("Discover: token calibration failed", err);
 		}
 	}
 
-	private observeUsage(model: string, settings: ChatSettings, prompt: BuiltPrompt, reported: number | undefined, chatId: string): void {
+	private observeUsage(model: string, settings: ChatSettings, prompt: BuiltPrompt, tools: readonly ToolSpec[], reported: number | undefined, chatId: string): void {
 		if (reported === undefined || !Number.isFinite(reported) || reported <= 0) return;
-		const raw = promptCost(prompt.messages, this.rawEstimate);
 		try {
-			this.calibration?.observe(model, raw, reported, this.groups.ofPrompt(prompt.messages), chatId);
+			// With the definitions the request carried (or the ratio reads them as a larger factor).
+			const point = usageObservation(prompt.messages, tools, model, reported, this.rawEstimate, this.groups);
+			if (point !== undefined) this.calibration?.observe(model, point.estimate, point.reported, point.groups, chatId);
 		} catch (err) {
 			// Calibration refines later estimates; failing to save it must not fail an answered turn.
 			console.error("Discover: token calibration failed", err);
