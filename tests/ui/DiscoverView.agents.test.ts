@@ -5,16 +5,14 @@
 // agent across a reload; a new chat starts with the agent used last; a broken agent note says which
 // note and field, and the chat goes on with the default agent; an agent's sources go with each send.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type * as O from "obsidian";
-import { asObsidianApp, clearNotices, createTestApp, flush, notices, openNote, pressKey, typeInto, type App } from "../obsidian/harness";
+import { asObsidianApp, clearNotices, createTestApp, flush, notices, openNote, type App } from "../obsidian/harness";
 import { until } from "../support/chatHarness";
 import { ProviderServer } from "../support/providerServer";
-import { DiscoverView } from "../../src/ui/panel/DiscoverView";
 import type { DiscoverHost } from "../../src/ui/host";
-import { pluginRuntimeFactory } from "../../src/wiring/factories";
 import { forgetModelLists } from "../../src/ui/panel/modelList";
 import { AgentLibrary } from "../../src/wiring/agentLibrary";
 import { testSettings } from "./fakes";
+import { mountRuntimePanel } from "./runtimePanel";
 
 const ANSWER = ['{"model":"m","message":{"role":"assistant","content":"Noted."},"done":false}', '{"model":"m","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop","prompt_eval_count":40,"eval_count":2}', ""].join("\n");
 const FOLDER = "Discover/Agents";
@@ -52,39 +50,11 @@ interface SentRequest {
 }
 
 async function mount(app: App, host: DiscoverHost) {
-	const leaf = app.workspace.getRightLeaf(false)!;
-	const view = new DiscoverView(leaf as unknown as O.WorkspaceLeaf, host, pluginRuntimeFactory);
-	await leaf.open(view as unknown as Parameters<typeof leaf.open>[0]);
-	cleanups.push(() => leaf.detach());
-	const root = view.contentEl;
-	await until(() => view.chatRuntime !== undefined, "the engine");
-	await flush();
-	const headerAgent = () => root.querySelector(".discover-chat-agent-name")?.textContent ?? "";
-	const headerModel = () => root.querySelector(".discover-chat-model-name")?.textContent ?? "";
-	const openMenu = async () => {
-		for (const old of Array.from(document.body.querySelectorAll(".menu"))) old.remove();
-		root.querySelector<HTMLButtonElement>(".discover-chat-model")!.click();
-		await until(() => document.body.querySelector(".menu") !== null, "the menu");
-		return Array.from(document.body.querySelectorAll<HTMLElement>(".menu .menu-item"));
-	};
-	const pickAgent = async (name: string) => {
-		const item = (await openMenu()).find((i) => i.textContent === name);
-		if (!item) throw new Error(`No menu item ${name}`);
-		item.click();
-		await until(() => headerAgent() === name, `the header to show ${name}`);
-		await flush();
-	};
-	const send = async (text: string): Promise<SentRequest> => {
-		const before = server.requests.filter((r) => r.path === "/api/chat").length;
-		const input = root.querySelector<HTMLTextAreaElement>(".discover-chat-input")!;
-		typeInto(input, text);
-		pressKey(input, "Enter");
-		await until(() => server.requests.filter((r) => r.path === "/api/chat").length > before, "the request");
-		await until(() => root.querySelector(".discover-chat-send")?.getAttribute("aria-label") === "Send message", "the turn to end");
-		await flush();
-		return server.requests.filter((r) => r.path === "/api/chat").pop()?.json as SentRequest;
-	};
-	return { view, leaf, root, headerAgent, headerModel, openMenu, pickAgent, send };
+	const panel = await mountRuntimePanel(app, host, server, cleanups);
+	const headerAgent = () => panel.root.querySelector(".discover-chat-agent-name")?.textContent ?? "";
+	const pickAgent = (name: string) => panel.pickFromMenu(name, headerAgent);
+	const send = async (text: string): Promise<SentRequest> => (await panel.sendAndCapture(text)) as SentRequest;
+	return { ...panel, headerAgent, pickAgent, send };
 }
 
 const systemOf = (req: SentRequest): string => req.messages?.find((m) => m.role === "system")?.content ?? "";

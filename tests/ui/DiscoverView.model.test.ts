@@ -3,15 +3,13 @@
 // Ollama-like server: the header lists the server's models, a switch is saved with the chat and
 // used by the next request, and reopening a chat brings its model back.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type * as O from "obsidian";
-import { asObsidianApp, createTestApp, flush, openNote, pressKey, typeInto, type App } from "../obsidian/harness";
+import { asObsidianApp, createTestApp, flush, openNote, type App } from "../obsidian/harness";
 import { until } from "../support/chatHarness";
 import { ProviderServer } from "../support/providerServer";
-import { DiscoverView } from "../../src/ui/panel/DiscoverView";
 import type { DiscoverHost } from "../../src/ui/host";
-import { pluginRuntimeFactory } from "../../src/wiring/factories";
 import { forgetModelLists } from "../../src/ui/panel/modelList";
 import { testSettings } from "./fakes";
+import { mountRuntimePanel } from "./runtimePanel";
 
 const ANSWER = ['{"model":"m","message":{"role":"assistant","content":"Noted."},"done":false}', '{"model":"m","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop","prompt_eval_count":40,"eval_count":2}', ""].join("\n");
 
@@ -39,40 +37,10 @@ function serve(models: string[]): void {
 }
 
 async function mount(app: App, host: DiscoverHost) {
-	const leaf = app.workspace.getRightLeaf(false)!;
-	const view = new DiscoverView(leaf as unknown as O.WorkspaceLeaf, host, pluginRuntimeFactory);
-	await leaf.open(view as unknown as Parameters<typeof leaf.open>[0]);
-	cleanups.push(() => leaf.detach());
-	const root = view.contentEl;
-	await until(() => view.chatRuntime !== undefined, "the engine");
-	await flush();
-	const headerModel = () => root.querySelector(".discover-chat-model-name")?.textContent ?? "";
-	const openMenu = async () => {
-		for (const old of Array.from(document.body.querySelectorAll(".menu"))) old.remove();
-		root.querySelector<HTMLButtonElement>(".discover-chat-model")!.click();
-		await until(() => document.body.querySelector(".menu") !== null, "the model menu");
-		return Array.from(document.body.querySelectorAll<HTMLElement>(".menu .menu-item"));
-	};
-	const pick = async (title: string) => {
-		const items = await openMenu();
-		const item = items.find((i) => i.textContent === title);
-		if (!item) throw new Error(`No menu item ${title}`);
-		item.click();
-		await until(() => headerModel() === title, `the header to show ${title}`);
-		await flush();
-	};
-	const send = async (text: string) => {
-		const before = server.requests.filter((r) => r.path === "/api/chat").length;
-		const input = root.querySelector<HTMLTextAreaElement>(".discover-chat-input")!;
-		typeInto(input, text);
-		pressKey(input, "Enter");
-		await until(() => server.requests.filter((r) => r.path === "/api/chat").length > before, "the request");
-		await until(() => root.querySelector(".discover-chat-send")?.getAttribute("aria-label") === "Send message", "the turn to end");
-		await flush();
-		const last = server.requests.filter((r) => r.path === "/api/chat").pop();
-		return (last?.json as { model?: string } | undefined)?.model;
-	};
-	return { view, leaf, root, headerModel, openMenu, pick, send };
+	const panel = await mountRuntimePanel(app, host, server, cleanups);
+	const pick = (title: string) => panel.pickFromMenu(title, panel.headerModel);
+	const send = async (text: string) => ((await panel.sendAndCapture(text)) as { model?: string } | undefined)?.model;
+	return { ...panel, pick, send };
 }
 
 async function setup() {

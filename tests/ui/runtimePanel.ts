@@ -1,0 +1,47 @@
+// The panel on the plugin's own engine (createChatRuntime) against a local Ollama-like server, as
+// the model and agent tests drive it: mount it, use the header's menu, send and read the request.
+import type * as O from "obsidian";
+import { flush, pressKey, typeInto, type App } from "../obsidian/harness";
+import { until } from "../support/chatHarness";
+import type { ProviderServer } from "../support/providerServer";
+import { DiscoverView } from "../../src/ui/panel/DiscoverView";
+import type { DiscoverHost } from "../../src/ui/host";
+import { pluginRuntimeFactory } from "../../src/wiring/factories";
+
+export async function mountRuntimePanel(app: App, host: DiscoverHost, server: ProviderServer, cleanups: (() => void)[]) {
+	const leaf = app.workspace.getRightLeaf(false)!;
+	const view = new DiscoverView(leaf as unknown as O.WorkspaceLeaf, host, pluginRuntimeFactory);
+	await leaf.open(view as unknown as Parameters<typeof leaf.open>[0]);
+	cleanups.push(() => leaf.detach());
+	const root = view.contentEl;
+	await until(() => view.chatRuntime !== undefined, "the engine");
+	await flush();
+	const headerModel = () => root.querySelector(".discover-chat-model-name")?.textContent ?? "";
+	const openMenu = async () => {
+		for (const old of Array.from(document.body.querySelectorAll(".menu"))) old.remove();
+		root.querySelector<HTMLButtonElement>(".discover-chat-model")!.click();
+		await until(() => document.body.querySelector(".menu") !== null, "the header's menu");
+		return Array.from(document.body.querySelectorAll<HTMLElement>(".menu .menu-item"));
+	};
+	/** Picks the menu item `title`, then waits for `shown` (the header's text) to read it. */
+	const pickFromMenu = async (title: string, shown: () => string) => {
+		const item = (await openMenu()).find((i) => i.textContent === title);
+		if (!item) throw new Error(`No menu item ${title}`);
+		item.click();
+		await until(() => shown() === title, `the header to show ${title}`);
+		await flush();
+	};
+	/** Sends `text` as a person does and returns the body of the chat request it made. */
+	const sendAndCapture = async (text: string): Promise<unknown> => {
+		const chats = () => server.requests.filter((r) => r.path === "/api/chat");
+		const before = chats().length;
+		const input = root.querySelector<HTMLTextAreaElement>(".discover-chat-input")!;
+		typeInto(input, text);
+		pressKey(input, "Enter");
+		await until(() => chats().length > before, "the request");
+		await until(() => root.querySelector(".discover-chat-send")?.getAttribute("aria-label") === "Send message", "the turn to end");
+		await flush();
+		return chats().pop()?.json;
+	};
+	return { view, leaf, root, headerModel, openMenu, pickFromMenu, sendAndCapture };
+}
