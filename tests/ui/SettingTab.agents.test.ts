@@ -2,27 +2,13 @@
 // The settings tab's Agents section on the real plugin: it lists the agents (the default one is
 // created on first use) with their model and note, a broken note with its problem, New agent
 // creates a note from the template and opens it; and the budgets per model are editable.
-import { afterEach, describe, expect, it } from "vitest";
-import { asObsidianApp, createTestApp, flush, loadPlugin, showSettingTab, typeInto } from "../obsidian/harness";
+import { describe, expect, it } from "vitest";
+import { createTestApp, flush, typeInto } from "../obsidian/harness";
+import { openSettingTab } from "./settingTabHarness";
 import { until } from "../support/chatHarness";
-import DiscoverPlugin from "../../src/main";
-import { DiscoverSettingTab } from "../../src/ui/settings/SettingTab";
-
-let tab: DiscoverSettingTab | null = null;
-afterEach(() => {
-	tab?.hide();
-	tab?.containerEl.detach();
-	tab = null;
-});
 
 async function setup(files: Record<string, string> = {}, data: unknown = {}) {
-	const { plugin, app } = await loadPlugin(DiscoverPlugin, { data, app: await createTestApp({ files }) });
-	const settingsTab = new DiscoverSettingTab(asObsidianApp(app), plugin, () => Promise.reject(new Error("no server")));
-	tab = settingsTab;
-	document.body.appendChild(settingsTab.containerEl);
-	showSettingTab(settingsTab);
-	await flush();
-	const el = settingsTab.containerEl;
+	const { plugin, app, el } = await openSettingTab({ data, app: await createTestApp({ files }), makeAdapter: () => Promise.reject(new Error("no server")) });
 	const agentRows = () => el.findAll(".discover-chat-agent-list .setting-item").map((s) => `${s.find(".setting-item-name")?.getText() ?? ""} | ${s.find(".setting-item-description")?.getText() ?? ""}`);
 	return { plugin, app, el, agentRows };
 }

@@ -1,37 +1,14 @@
 // @vitest-environment happy-dom
 // The settings tab's Prices section: add a model's prices, edit them in place, remove them, pick
 // the currency; a value that is not a price says why and is not saved.
-import { afterEach, describe, expect, it } from "vitest";
-import { asObsidianApp, flush, loadPlugin, readPluginDataText, showSettingTab, typeInto } from "../obsidian/harness";
-import DiscoverPlugin from "../../src/main";
+import { describe, expect, it } from "vitest";
+import { flush, readPluginDataText, typeInto } from "../obsidian/harness";
+import { openSettingTab } from "./settingTabHarness";
 import { DEFAULT_SETTINGS } from "../../src/settings/settings";
-import { DiscoverSettingTab } from "../../src/ui/settings/SettingTab";
-
-let tab: DiscoverSettingTab | null = null;
-afterEach(() => {
-	tab?.hide();
-	tab?.containerEl.detach();
-	tab = null;
-});
 
 async function setup(data: unknown = {}) {
-	const { plugin, app } = await loadPlugin(DiscoverPlugin, { data });
-	const settingsTab = new DiscoverSettingTab(asObsidianApp(app), plugin, () => Promise.reject(new Error("offline")));
-	tab = settingsTab;
-	document.body.appendChild(settingsTab.containerEl);
-	showSettingTab(settingsTab);
-	await flush();
-	const el = settingsTab.containerEl;
-	const row = (name: string): HTMLElement => {
-		const found = el.findAll(".setting-item").find((s) => s.find(".setting-item-name")?.getText() === name);
-		if (!found) throw new Error(`No setting named ${name}`);
-		return found;
-	};
+	const { plugin, app, el, row, messageOf } = await openSettingTab({ data });
 	const field = (name: string, label: string): HTMLInputElement => row(name).querySelector<HTMLInputElement>(`input[aria-label="${label}"]`)!;
-	const messageOf = (name: string): string => {
-		const m = row(name).find(".discover-chat-setting-message");
-		return m && !m.hasClass("discover-chat-hidden") ? m.getText() : "";
-	};
 	const saved = async (): Promise<Record<string, unknown>> => JSON.parse((await readPluginDataText(app)) ?? "{}") as Record<string, unknown>;
 	return { plugin, el, row, field, messageOf, saved };
 }
