@@ -3,7 +3,10 @@
 // note larger than the window, 12 turns each, at windows of 4k, 8k and 32k tokens, against a
 // simulated server (bench/windowServer.ts) that counts exactly in o200k, in cl100k or in the
 // corpus's Claude counts and reports them, or reports nothing (then o200k is the judge).
-// Standalone: npx tsx bench/windowUse.ts [4k] [8k] [32k] [tune|held-out]
+// Standalone: npx tsx bench/windowUse.ts [4k] [8k] [32k] [tune|held-out] [chats=N]
+// The median's 95% interval is a bootstrap over the chats: how far another draw of chats of the
+// same kind could put it. At 40 chats it is about ±0.005 wide, so a figure 0.001 from a target
+// says nothing either way; `chats=120` narrows it.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { ChatService } from "../src/chat/ChatService";
@@ -15,7 +18,10 @@ import { seededRandom } from "../tests/support/random";
 import { median, runStandalone } from "./stats";
 import { SimulatedServer, TokenCounter, type CorpusText, type Tokenizer } from "./windowServer";
 
-const CHATS = 40;
+/** The issue's minimum; `chats=N` runs more (N ≥ 40). */
+const DEFAULT_CHATS = 40;
+/** Resamples of the chats for the median's interval. */
+const BOOTSTRAP = 1000;
 const TURNS = 12;
 /** The model's first answers, not counted: the margin has had this many reports to learn from. */
 const WARMUP_ANSWERS = 5;
@@ -28,8 +34,9 @@ type ServerKind = Tokenizer | "none";
  * Which chats run: all 40, or one half. The margin's constants were chosen on the "tune" half (odd
  * seeds) only; "held-out" (even seeds) is the check that they were not fitted to these chats.
  */
-export type ChatSplit = "all" | "tune" | "held-out";
-const inSplit = (seed: number, split: ChatSplit): boolean => split === "all" || (split === "tune") === (seed % 2 === 1);
+export type ChatSplit = "all" | "tune" | "held-out" | "fresh";
+/** "fresh": the chats past the first 40 (`chats=120`), none of which was run while the constants were chosen. */
+const inSplit = (seed: number, split: ChatSplit): boolean => (split === "all" ? true : split === "fresh" ? seed > DEFAULT_CHATS : (split === "tune") === (seed % 2 === 1));
 const SERVERS: readonly ServerKind[] = ["none", "o200k", "cl100k", "claude"];
 
 /** Targets of the issue this bench answers. */
@@ -84,6 +91,8 @@ function chatScript(corpus: readonly CorpusText[], counter: TokenCounter, seed: 
 
 interface TurnRecord {
 	turn: number;
+	/** The chat's position in the row (for the bootstrap). */
+	chat: number;
 	/** (server's count of the prompt sent + the answer's room) ÷ window; undefined if the turn failed. */
 	use?: number;
 	leftOut: boolean;
@@ -102,7 +111,7 @@ interface RunResult {
 	margins: number[];
 }
 
-async function runChat(script: ChatScript, counter: TokenCounter, server: ServerKind, window: number, calibration: TokenCalibration, answered: { count: number }): Promise<RunResult> {
+async function runChat(script: ChatScript, chatIndex: number, counter: TokenCounter, server: ServerKind, window: number, calibration: TokenCalibration, answered: { count: number }): Promise<RunResult> {
 	const summary = (req: GenerateRequest): string => {
 		const text = req.messages[req.messages.length - 1]?.content ?? "";
 		return leadingLines(counter, text, Math.floor(req.maxTokens * 0.7));
@@ -155,7 +164,7 @@ async function runChat(script: ChatScript, counter: TokenCounter, server: Server
 			if (r.purpose === "chat" && served.slice(i + 1).some((n) => n.purpose === "chat" && !n.overflowed)) result.recovered++;
 		}
 		result.requests += served.length;
-		const record: TurnRecord = { turn: answered.count, leftOut };
+		const record: TurnRecord = { turn: answered.count, chat: chatIndex, leftOut };
 		if (ok) answered.count++;
 		if (ok && last !== undefined && !last.overflowed) {
 			record.use = (last.promptTokens + last.maxTokens) / window;
@@ -173,6 +182,8 @@ interface Row {
 	window: number;
 	useAll: number;
 	useAfter: number;
+	/** The 95% bootstrap interval of useAfter, over the chats. */
+	useAfterInterval: [number, number];
 	p10After: number;
 	countOverEstimate: number;
 	fill: number;
@@ -188,17 +199,35 @@ const quantile = (values: readonly number[], q: number): number => {
 	return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
 };
 
-async function measure(corpus: readonly CorpusText[], counter: TokenCounter, windows: readonly number[], split: ChatSplit): Promise<Row[]> {
+/**
+ * The median of `uses` over chats drawn again with replacement, BOOTSTRAP times: its 2.5th and
+ * 97.5th percentiles. (The calibration carries from chat to chat, so chats are not quite
+ * independent; the interval is a guide to the noise, not an exact bound.)
+ */
+function bootstrapMedian(turns: readonly { chat: number; use: number }[], chats: number, seed: number): [number, number] {
+	const byChat = Array.from({ length: chats }, () => [] as number[]);
+	for (const t of turns) byChat[t.chat]?.push(t.use);
+	const random = seededRandom(seed);
+	const medians: number[] = [];
+	for (let b = 0; b < BOOTSTRAP; b++) {
+		const pooled: number[] = [];
+		for (let c = 0; c < chats; c++) pooled.push(...(byChat[Math.floor(random() * chats)] ?? []));
+		if (pooled.length > 0) medians.push(median(pooled));
+	}
+	return [quantile(medians, 0.025), quantile(medians, 0.975)];
+}
+
+async function measure(corpus: readonly CorpusText[], counter: TokenCounter, windows: readonly number[], split: ChatSplit, chats: number): Promise<Row[]> {
 	const rows: Row[] = [];
 	for (const window of windows) {
-		const seeds = Array.from({ length: CHATS }, (_, i) => i + 1).filter((seed) => inSplit(seed, split));
+		const seeds = Array.from({ length: chats }, (_, i) => i + 1).filter((seed) => inSplit(seed, split));
 		const scripts = seeds.map((seed) => chatScript(corpus, counter, seed, window));
 		for (const server of SERVERS) {
 			const runs: RunResult[] = [];
 			// One model per row: its calibration (and margin) carries from chat to chat, as it is saved.
 			const calibration = new TokenCalibration();
 			const answered = { count: 0 };
-			for (const script of scripts) runs.push(await runChat(script, counter, server, window, calibration, answered));
+			for (const [i, script] of scripts.entries()) runs.push(await runChat(script, i, counter, server, window, calibration, answered));
 			const turns = runs.flatMap((r) => r.turns).filter((t) => t.leftOut && t.use !== undefined);
 			const after = turns.filter((t) => t.turn >= WARMUP_ANSWERS);
 			const sum = (f: (r: RunResult) => number): number => runs.reduce((a, r) => a + f(r), 0);
@@ -207,6 +236,11 @@ async function measure(corpus: readonly CorpusText[], counter: TokenCounter, win
 				window,
 				useAll: median(turns.map((t) => t.use!)),
 				useAfter: median(after.map((t) => t.use!)),
+				useAfterInterval: bootstrapMedian(
+					after.map((t) => ({ chat: t.chat, use: t.use! })),
+					scripts.length,
+					window,
+				),
 				p10After: quantile(after.map((t) => t.use!), 0.1),
 				countOverEstimate: median(after.map((t) => t.countOverEstimate!)),
 				fill: median(after.map((t) => t.fill!)),
@@ -228,19 +262,19 @@ const pct = (n: number): string => (Number.isFinite(n) ? `${(n * 100).toFixed(1)
  * `windows`: a subset of 4096, 8192, 32768 (`npx tsx bench/windowUse.ts 4k 32k` picks them by
  * name); `split`: all chats or one half (`tune`, `held-out`).
  */
-export async function runWindowUseBench(windows: readonly number[] = WINDOWS, split: ChatSplit = "all"): Promise<string> {
+export async function runWindowUseBench(windows: readonly number[] = WINDOWS, split: ChatSplit = "all", chatCount = DEFAULT_CHATS): Promise<string> {
 	const corpus = loadCorpus();
 	const counter = new TokenCounter(corpus);
-	const rows = await measure(corpus, counter, windows, split);
-	const chats = split === "all" ? `${CHATS}` : `${CHATS / 2} (the ${split} half: ${split === "tune" ? "odd" : "even"} seeds)`;
+	const rows = await measure(corpus, counter, windows, split, chatCount);
+	const chats = split === "all" ? `${chatCount}` : split === "fresh" ? `${chatCount - DEFAULT_CHATS} (seeds ${DEFAULT_CHATS + 1}–${chatCount}: never run while the constants were chosen)` : `${chatCount / 2} (the ${split} half: ${split === "tune" ? "odd" : "even"} seeds)`;
 	const lines = [
 		`Window use: ${chats} multilingual chats × ${TURNS} turns about a note larger than the window, answer reserve ${RESERVED}; use = (server's count of the prompt + reserve) ÷ window, over turns where something was left out; "after ${WARMUP_ANSWERS}": from the model's ${WARMUP_ANSWERS + 1}th answer on (one calibration per row, empty at the start, kept from chat to chat as the plugin saves it). Server "none" reports no usage (o200k judges).`,
 		"",
-		`| server counts | window | median use, all | median use after ${WARMUP_ANSWERS} | p10 use after ${WARMUP_ANSWERS} | server ÷ estimate (median) | estimate ÷ budget (median) | margin at the end | requests | over the window | recovered by the retry | failed turns |`,
+		`| server counts | window | median use, all | median use after ${WARMUP_ANSWERS} (95% interval) | p10 use after ${WARMUP_ANSWERS} | server ÷ estimate (median) | estimate ÷ budget (median) | margin at the end | requests | over the window | recovered by the retry | failed turns |`,
 		"|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
 		...rows.map(
 			(r) =>
-				`| ${r.server} | ${r.window / 1024}k | ${f3(r.useAll)} | ${f3(r.useAfter)} | ${f3(r.p10After)} | ${f3(r.countOverEstimate)} | ${f3(r.fill)} | ${pct(r.margin)} | ${r.requests} | ${r.over} (${pct(r.over / r.requests)}) | ${r.recovered} | ${r.failedTurns} |`,
+				`| ${r.server} | ${r.window / 1024}k | ${f3(r.useAll)} | ${f3(r.useAfter)} (${f3(r.useAfterInterval[0])}–${f3(r.useAfterInterval[1])}) | ${f3(r.p10After)} | ${f3(r.countOverEstimate)} | ${f3(r.fill)} | ${pct(r.margin)} | ${r.requests} | ${r.over} (${pct(r.over / r.requests)}) | ${r.recovered} | ${r.failedTurns} |`,
 		),
 	];
 	const reporting = rows.filter((r) => r.server !== "none");
@@ -254,5 +288,9 @@ export async function runWindowUseBench(windows: readonly number[] = WINDOWS, sp
 }
 
 const named = WINDOWS.filter((w) => process.argv.includes(`${w / 1024}k`));
-const split: ChatSplit = process.argv.includes("tune") ? "tune" : process.argv.includes("held-out") ? "held-out" : "all";
-runStandalone(import.meta.url, () => runWindowUseBench(named.length > 0 ? named : WINDOWS, split));
+const split: ChatSplit = process.argv.includes("tune") ? "tune" : process.argv.includes("held-out") ? "held-out" : process.argv.includes("fresh") ? "fresh" : "all";
+const chatsArg = Number(process.argv.find((a) => a.startsWith("chats="))?.slice("chats=".length) ?? DEFAULT_CHATS);
+const asked = Number.isInteger(chatsArg) && chatsArg >= DEFAULT_CHATS ? chatsArg - (chatsArg % 2) : DEFAULT_CHATS;
+// "fresh" needs chats past the first 40: 120 unless more were asked for.
+const chatCount = split === "fresh" && asked <= DEFAULT_CHATS ? 3 * DEFAULT_CHATS : asked;
+runStandalone(import.meta.url, () => runWindowUseBench(named.length > 0 ? named : WINDOWS, split, chatCount));
