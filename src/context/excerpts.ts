@@ -2,6 +2,8 @@
 // path above a passage when it changes, "[…]" over every gap. A passage cut short (the top-up's
 // last piece, excerptTopUp.ts) is followed by a gap mark too: the rest of it was left out.
 
+import { PATH_SEPARATOR, shownHeadingPath } from "./headingPath";
+
 export const GAP = "[…]";
 export const JOIN = "\n\n";
 
@@ -20,9 +22,9 @@ export function pieceText(text: string, p: Piece): string {
 	return text.slice(p.start, p.end).replace(/\s+$/, "");
 }
 
-/** A passage opening with its only heading needs no path line above it. */
-export function startsWithOwnHeading(text: string, p: Piece): boolean {
-	return !p.headingPath.includes(" > ") && text.startsWith(p.headingPath, p.start);
+/** The line written above a passage to say where it is ("" when nothing is left to say): see headingPath.ts. */
+export function headingLine(text: string, p: Piece): string {
+	return shownHeadingPath(p.headingPath, text.slice(p.start, Math.min(p.end, p.start + 400)));
 }
 
 /** The excerpts as sent: document order, heading path when it changes, "[…]" over every gap. */
@@ -33,8 +35,11 @@ export function renderExcerpts(text: string, pieces: readonly Piece[], passageCo
 	let lastCut = false;
 	let lastPath = "";
 	for (const p of sorted) {
-		if (p.index !== lastIndex + 1 || lastCut) parts.push(GAP);
-		if (p.headingPath !== "" && p.headingPath !== lastPath && !startsWithOwnHeading(text, p)) parts.push(p.headingPath);
+		const gap = p.index !== lastIndex + 1 || lastCut;
+		if (gap) parts.push(GAP);
+		// Right after its parent section's passage, the parent path is what the reader just read.
+		const line = headingLine(text, p);
+		if (line !== "" && line !== lastPath && (gap || !lastPath.startsWith(`${line}${PATH_SEPARATOR}`))) parts.push(line);
 		parts.push(pieceText(text, p));
 		lastIndex = p.index;
 		lastCut = p.cut === true;

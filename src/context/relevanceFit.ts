@@ -12,7 +12,7 @@
 // With a query that has no terms (empty, or only stop words), or one no passage shares a term with,
 // the note's start is sent, then an outline of the headings left out.
 import { weightedQuery } from "./bm25";
-import { GAP, JOIN, renderExcerpts, startsWithOwnHeading, type Piece } from "./excerpts";
+import { GAP, headingLine, JOIN, renderExcerpts, type Piece } from "./excerpts";
 import { topUpExcerpts } from "./excerptTopUp";
 import { passageCost, passagesOf, type NotePassages } from "./passageCache";
 
@@ -115,7 +115,8 @@ export function fitSource(source: FitInput, budgetTokens: number, query: string,
 	if (budget < MIN_USEFUL_TOKENS) return none;
 	// Not one passage fits: the best one, cut to the budget.
 	const best = piece(order[0] ?? 0);
-	const head = best.headingPath && !startsWithOwnHeading(source.text, best) ? `${best.headingPath}${JOIN}` : "";
+	const line = headingLine(source.text, best);
+	const head = line !== "" ? `${line}${JOIN}` : "";
 	const body = cutToBudget(source.text.slice(best.start, best.end), budget - estimate(`${head}${GAP}${JOIN}`) - 2, estimate);
 	if (body === "") return none;
 	const text = `${best.index > 0 ? `${GAP}${JOIN}` : ""}${head}${body}`;

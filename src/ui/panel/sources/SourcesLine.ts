@@ -6,7 +6,7 @@
 import { setIcon, TFile } from "obsidian";
 import type { App } from "obsidian";
 import type { SourceFit } from "../../../core/types";
-import { shownHeadingPath } from "./passageHeading";
+import { shownHeadingPath } from "../../../context/headingPath";
 import { fitLabel, SOURCE_TEXT } from "./sourceText";
 
 /** What the expansion shows at most of one source (a whole note can be long). */

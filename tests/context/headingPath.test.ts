@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { shownHeadingPath } from "../../src/ui/panel/sources/passageHeading";
+import { shownHeadingPath } from "../../src/context/headingPath";
 
 describe("the heading path shown above a source passage", () => {
 	it("leaves out the heading the passage opens with", () => {
