@@ -5,6 +5,7 @@
 // when the caller holds the same string, a memcmp otherwise; no hashing). Bounded by entries and
 // by total characters, least recently used first out.
 import { Bm25Corpus } from "./bm25";
+import { headingLine } from "./excerpts";
 import { cutPassages, type Passage } from "./passages";
 import { runInSlices, type SliceTiming, type Steps } from "./steps";
 import { appendTerms } from "./terms";
@@ -38,13 +39,14 @@ export function passageTerms(text: string, name: string, passages: readonly Pass
 	});
 }
 
-/** A passage's tokens as sent (its text without trailing space, plus its heading path), cached in `costs`. */
+/** A passage's tokens as sent (its text without trailing space, plus the path line above it), cached in `costs`. */
 export function passageCost(entry: NotePassages, index: number, estimate: (text: string) => number, costs: (number | undefined)[]): number {
 	let c = costs[index];
 	if (c === undefined) {
 		const p = entry.passages[index];
 		if (!p) return Infinity;
-		c = estimate(entry.text.slice(p.start, p.end).replace(/\s+$/, "")) + (p.headingPath ? estimate(p.headingPath) : 0);
+		const line = headingLine(entry.text, { ...p, index });
+		c = estimate(entry.text.slice(p.start, p.end).replace(/\s+$/, "")) + (line !== "" ? estimate(line) : 0);
 		costs[index] = c;
 	}
 	return c;
