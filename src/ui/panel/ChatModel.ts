@@ -53,6 +53,17 @@ export class ChatModel {
 		this.render();
 	}
 
+	/**
+	 * `model` came from an agent note and the server does not have it: a chat that took it as its
+	 * own goes back to the agent's or the settings' model. Its file keeps the name, so the chat
+	 * uses it again once the model is there.
+	 */
+	async forget(model: string): Promise<void> {
+		if (this.chosen !== model) return;
+		this.chosen = undefined;
+		await this.apply();
+	}
+
 	/** The person picked `model` in the header: the next turn uses it, and the chat remembers it. */
 	async choose(model: string): Promise<void> {
 		this.chosen = model;
