@@ -106,10 +106,33 @@ describe("an agent naming a model the server doesn't have", () => {
 		expect(systemOf(req)).toContain("DEFAULT-INSTRUCTIONS");
 	});
 
+	it("a reopened chat that picked its own model is not told about its agent's missing one", async () => {
+		serve(["llama3.2", "qwen3:8b"]);
+		const m = await setup("qwen3:8b");
+		await m.pickFromMenu("Writer", m.headerAgent);
+		// The person then picks another model for this chat in the header.
+		await m.pickFromMenu("llama3.2", m.headerModel);
+		await m.send("In verse, on llama");
+		m.leaf.detach();
+		await flush();
+		// qwen3:8b is removed from the server.
+		forgetModelLists();
+		serve(["llama3.2"]);
+		const again = await mountRuntimePanel(m.app, m.host, server, cleanups);
+		// The header names the agent once the chat has taken it (checked or not).
+		await until(() => (again.root.querySelector(".discover-chat-agent-name")?.textContent ?? "") !== "", "the chat's agent");
+		await flush();
+		expect(notices()).toEqual([]);
+		expect(again.root.querySelector(".discover-chat-agent-name")?.textContent).toBe("Writer");
+		const req = (await again.sendAndCapture("Still in verse")) as SentRequest;
+		expect(req.model).toBe("llama3.2");
+		expect(systemOf(req)).toContain("WRITER-INSTRUCTIONS");
+	});
+
 	it("a list the server cannot give raises no alarm: the agent and its model are used", async () => {
 		serve(new Error("server busy"));
 		const m = await setup("qwen3:8b", WRITER_NOTE);
-		await until(() => m.listings() > 0, "the model list asked for");
+		await until(() => m.listings() > 0 && m.headerAgent() !== "", "the model list asked for, and the agent taken");
 		await flush();
 		expect(notices()).toEqual([]);
 		expect(m.headerAgent()).toBe("Writer");
@@ -130,7 +153,7 @@ describe("an agent naming a model the server doesn't have", () => {
 	it("a tag-less name matches the server's `:latest`", async () => {
 		serve(["llama3:latest", "llama3.2"]);
 		const m = await setup("llama3", WRITER_NOTE);
-		await until(() => m.listings() > 0, "the model list asked for");
+		await until(() => m.listings() > 0 && m.headerAgent() !== "", "the model list asked for, and the agent taken");
 		await flush();
 		expect(notices()).toEqual([]);
 		expect(m.headerAgent()).toBe("Writer");
@@ -140,7 +163,7 @@ describe("an agent naming a model the server doesn't have", () => {
 	it("when the default agent's own model is refused, the built-in agent (the settings' prompt and model) takes over", async () => {
 		serve(new Error("server busy"), "ghost");
 		const m = await setup("qwen3:8b", undefined, "---\nname: Default\nmodel: ghost\n---\nDEFAULT-INSTRUCTIONS");
-		await until(() => m.listings() > 0, "the model list asked for");
+		await until(() => m.listings() > 0 && m.headerAgent() !== "", "the model list asked for, and the agent taken");
 		await flush();
 		expect(m.headerModel()).toBe("ghost");
 		expect((await m.send("Hello")).model).toBe("ghost");
@@ -156,7 +179,7 @@ describe("an agent naming a model the server doesn't have", () => {
 		// The list is down, so only the send can tell.
 		serve(new Error("server busy"), "ghost");
 		const m = await setup("ghost", WRITER_NOTE);
-		await until(() => m.listings() > 0, "the model list asked for");
+		await until(() => m.listings() > 0 && m.headerAgent() !== "", "the model list asked for, and the agent taken");
 		await flush();
 		expect(m.headerAgent()).toBe("Writer");
 		const refused = await m.send("A question worth keeping");

@@ -37,9 +37,10 @@ function within<T>(listing: Promise<T>, ms: number): Promise<T | undefined> {
 
 /**
  * The check a chat runs on the agent it takes: the agent's model against its provider's list.
- * Undefined when the engine cannot list models (nothing to check against).
+ * `ownModel`: the model a reopened chat picked for itself (saved with it); an agent's model the
+ * chat does not use is not its problem. Undefined when the engine cannot list models.
  */
-export function agentModelCheck(runtime: ChatRuntime | undefined, settings: ServerSettings, ms = AGENT_MODEL_CHECK_MS): AgentCheck | undefined {
+export function agentModelCheck(runtime: ChatRuntime | undefined, settings: ServerSettings, ownModel?: string, ms = AGENT_MODEL_CHECK_MS): AgentCheck | undefined {
 	const list = runtime?.listModels?.bind(runtime);
 	if (!list) return undefined;
 	return async (agent) => {
@@ -47,6 +48,7 @@ export function agentModelCheck(runtime: ChatRuntime | undefined, settings: Serv
 		if (model === undefined || model.trim() === "") return undefined;
 		const server = serverFor(settings, agent.provider);
 		const provider: ProviderName = server.provider;
+		if (ownModel !== undefined && !offersModel(provider, [{ id: model }], ownModel)) return undefined;
 		// The same cache as the header's menu: for the settings' server, one listing serves both.
 		const models: readonly ModelInfo[] | undefined = await within(cachedModels(modelListKey(server), () => list(undefined, agent.provider)), ms);
 		if (models === undefined) return undefined;

@@ -15,6 +15,8 @@ export interface ChatAgentParts {
 	chooseModel(model: string): Promise<void>;
 	/** An agent's model the server does not have: the chat stops using it if it had taken it as its own. */
 	forgetModel(model: string): Promise<void>;
+	/** The model the chat picked for itself (saved with it, or in the header), if any. */
+	ownModel(): string | undefined;
 	addSource(ref: SourceRef): void;
 	removeSource(ref: SourceRef): void;
 	/** The agent shown changed. */
@@ -50,7 +52,8 @@ export class ChatAgent {
 		if (!agents) return this.apply(undefined);
 		const last = this.host.settings.lastAgent;
 		// The agent used last was deleted or moved (or the folder changed): new chats quietly go back to the default.
-		const choice = await this.resolve(saved ?? last, saved === undefined);
+		// A reopened chat that picked its own model does not use its agent's: that one is not checked.
+		const choice = await this.resolve(saved ?? last, saved === undefined, this.parts.ownModel());
 		if (saved === undefined && choice?.missing !== undefined && this.host.settings.lastAgent === last) {
 			delete this.host.settings.lastAgent;
 			await this.host.saveSettings().catch(() => undefined);
@@ -110,9 +113,9 @@ export class ChatAgent {
 		return issue;
 	}
 
-	private async resolve(path: string | undefined, quietIfMissing = false): Promise<AgentChoice | undefined> {
+	private async resolve(path: string | undefined, quietIfMissing = false, ownModel?: string): Promise<AgentChoice | undefined> {
 		try {
-			const choice = await this.host.agents?.resolve(path, agentModelCheck(this.runtime(), this.host.settings));
+			const choice = await this.host.agents?.resolve(path, agentModelCheck(this.runtime(), this.host.settings, ownModel));
 			// The chat may have taken the unknown model as its own (saved with it, or picked with the agent).
 			if (choice?.issue?.field === "model" && choice.issue.value !== undefined) await this.parts.forgetModel(choice.issue.value);
 			if (choice?.issue) new Notice(t("agents.fallback", { issue: agentIssueText(choice.issue) }), 10000);

@@ -36,6 +36,11 @@ export class ChatModel {
 		return this.chosen ?? this.agentModel ?? this.host.settings.model.trim();
 	}
 
+	/** The model the open chat picked for itself (saved with it, or in the header); undefined: it follows its agent's or the settings'. */
+	get own(): string | undefined {
+		return this.chosen;
+	}
+
 	get shown(): ModelShown {
 		return { model: this.current, where: whereModelRuns(this.host.settings) };
 	}

@@ -155,6 +155,7 @@ export class DiscoverView extends ItemView {
 			setAgentModel: (model) => this.chatModel.setAgentModel(model),
 			chooseModel: (model) => this.chatModel.choose(model),
 			forgetModel: (model) => this.chatModel.forget(model),
+			ownModel: () => this.chatModel.own,
 			addSource: (ref) => this.sources.add(ref),
 			removeSource: (ref) => this.sources.remove(ref),
 			onChange: (agent) => this.header.setAgent(agent?.name ?? ""),
