@@ -45,7 +45,7 @@ export default class DiscoverPlugin extends Plugin {
 
 	/** The agent notes, read when a chat or the settings tab first asks. */
 	get agents(): AgentsPort {
-		this.agentLibrary ??= new AgentLibrary(this, () => t("agents.newName"));
+		this.agentLibrary ??= new AgentLibrary(this, { newAgent: () => t("agents.newName"), defaultAgent: () => t("agents.defaultName") });
 		return this.agentLibrary;
 	}
 

@@ -6,16 +6,23 @@ import { AGENT_TOOLS } from "./agent";
 /** The default agent's file name inside the agents folder. */
 export const DEFAULT_AGENT_FILE = "Default.md";
 
-/** The default agent: the settings' model and the instructions the person had as their system prompt. */
-export function defaultAgentNote(instructions: string): string {
-	return ["---", "name: Default", "tools: []", "sources: []", "---", instructions.trim(), ""].join("\n");
+/** Words and spaces stay as written; anything YAML might read otherwise (`:`, `#`, `yes`, a number) is quoted. */
+const yamlText = (text: string): string =>
+	/^\p{L}[\p{L}\p{N} _-]*$/u.test(text) && text.trim() === text && !/^(?:true|false|yes|no|on|off|null|y|n)$/i.test(text) ? text : JSON.stringify(text);
+
+/**
+ * The default agent: the settings' model and the instructions the person had as their system
+ * prompt. `name` is in the person's language (the file keeps its name, DEFAULT_AGENT_FILE).
+ */
+export function defaultAgentNote(instructions: string, name = "Default"): string {
+	return ["---", `name: ${yamlText(name)}`, "tools: []", "sources: []", "---", instructions.trim(), ""].join("\n");
 }
 
 /** A new agent: every option present, with a comment saying what it takes. */
 export function newAgentNote(name: string): string {
 	return [
 		"---",
-		`name: ${JSON.stringify(name)}`,
+		`name: ${yamlText(name)}`,
 		"# provider: ollama, openai or anthropic (absent: the one in the settings)",
 		"# model: the model's name (absent: the chat's model)",
 		"temperature: 0.7",

@@ -2,7 +2,7 @@ import { errorKind, LLMError } from "./errors";
 import { MAX_METADATA_BYTES } from "./limits";
 import { originRefusedMessage } from "./classify";
 import type { Dialect } from "./dialect";
-import { sameOllamaModel } from "./ollama";
+import { offersModel } from "./modelNames";
 import { requestJson, type RequestContext } from "./request";
 import { loadNodeTransport, type Transport } from "./transport";
 import { PROVIDER_LABELS, providerSubject, type ConnectionDiagnosis, type ModelInfo, type ProviderConfig } from "./types";
@@ -21,10 +21,7 @@ function unreachableMessage(config: ProviderConfig, origin: string): string {
 }
 
 function hasModel(config: ProviderConfig, models: readonly ModelInfo[]): boolean {
-	if (config.provider === "ollama") return models.some((m) => sameOllamaModel(m.id, config.model));
-	// Anthropic lists dated ids; an alias is one without its date ("claude-sonnet-4-5-20250929").
-	if (config.provider === "anthropic") return models.some((m) => m.id === config.model || m.id.replace(/-\d{8}$/, "") === config.model);
-	return models.some((m) => m.id === config.model);
+	return offersModel(config.provider, models, config.model);
 }
 
 /**

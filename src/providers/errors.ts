@@ -103,3 +103,14 @@ export function isToolsUnsupported(err: unknown): boolean {
 export function isImagesUnsupported(err: unknown): boolean {
 	return typeof err === "object" && err !== null && "imagesUnsupported" in err && err.imagesUnsupported === true && errorKind(err) === "bad_request";
 }
+
+/**
+ * The server has no model by the name sent (duck-typed like `errorKind`): Ollama's 404 `model "x"
+ * not found`, OpenAI's `model_not_found`, Anthropic's `not_found_error`. The model the request
+ * named, when the error says.
+ */
+export function missingModel(err: unknown): { model: string | undefined } | undefined {
+	if (errorKind(err) !== "not_found" || typeof err !== "object" || err === null || !("code" in err) || err.code !== "model_missing") return undefined;
+	const params = "params" in err && typeof err.params === "object" && err.params !== null ? (err.params as Record<string, unknown>) : {};
+	return { model: typeof params.model === "string" ? params.model : undefined };
+}

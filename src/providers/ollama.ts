@@ -83,9 +83,3 @@ export function ollamaContextLength(body: unknown): number | undefined {
 	}
 	return undefined;
 }
-
-/** Ollama names `llama3.2` and `llama3.2:latest` the same model. */
-export function sameOllamaModel(a: string, b: string): boolean {
-	const norm = (s: string): string => (s.includes(":") ? s : `${s}:latest`);
-	return norm(a) === norm(b);
-}

@@ -5,7 +5,7 @@
 import { normalizePath, parseYaml, TFile, TFolder, type App } from "obsidian";
 import { agentFromNote, noteName, splitFrontMatter, type Agent, type AgentIssue, type AgentResult } from "../agents/agent";
 import { DEFAULT_AGENT_FILE, defaultAgentNote, newAgentNote } from "../agents/agentTemplates";
-import type { AgentChoice, AgentsPort } from "../ui/agents/agentsPort";
+import type { AgentCheck, AgentChoice, AgentsPort } from "../ui/agents/agentsPort";
 
 export interface AgentLibraryHost {
 	readonly app: App;
@@ -13,15 +13,24 @@ export interface AgentLibraryHost {
 }
 
 /** The agent chats fall back to when the agents folder has no usable default: the settings' prompt and model. */
-export function builtInAgent(systemPrompt: string): Agent {
-	return { path: "", name: "Default", tools: [], sources: [], instructions: systemPrompt };
+export function builtInAgent(systemPrompt: string, name = "Default"): Agent {
+	return { path: "", name, tools: [], sources: [], instructions: systemPrompt };
 }
+
+/** The names Discover gives the notes it writes, in the person's language (the caller translates). */
+export interface AgentNames {
+	/** The default agent's `name:` (its file stays Default.md) and the built-in fallback's name. */
+	defaultAgent(): string;
+	/** A new agent's note name. */
+	newAgent(): string;
+}
+
+const ENGLISH_NAMES: AgentNames = { defaultAgent: () => "Default", newAgent: () => "New agent" };
 
 export class AgentLibrary implements AgentsPort {
 	constructor(
 		private readonly host: AgentLibraryHost,
-		/** The new agent's name (translated by the caller). */
-		private readonly newAgentName: () => string = () => "New agent",
+		private readonly names: AgentNames = ENGLISH_NAMES,
 	) {}
 
 	private get folder(): string {
@@ -63,7 +72,7 @@ export class AgentLibrary implements AgentsPort {
 		if (vault.getAbstractFileByPath(this.defaultPath)) return;
 		await this.ensureFolder();
 		try {
-			await vault.create(this.defaultPath, defaultAgentNote(this.host.settings.systemPrompt));
+			await vault.create(this.defaultPath, defaultAgentNote(this.host.settings.systemPrompt, this.names.defaultAgent()));
 		} catch (err) {
 			// Another device (or a sync) may have created it meanwhile: theirs stays.
 			if (!vault.getAbstractFileByPath(this.defaultPath)) throw err;
@@ -82,19 +91,26 @@ export class AgentLibrary implements AgentsPort {
 		return { agents, issues };
 	}
 
-	async resolve(path: string | undefined): Promise<AgentChoice> {
+	async resolve(path: string | undefined, check?: AgentCheck): Promise<AgentChoice> {
 		await this.ensureDefault();
+		const readChecked = async (file: TFile): Promise<AgentResult> => {
+			const result = await this.read(file);
+			if (!result.ok || !check) return result;
+			const issue = await check(result.agent);
+			return issue ? { ok: false, issue } : result;
+		};
+		const builtIn = (): Agent => builtInAgent(this.host.settings.systemPrompt, this.names.defaultAgent());
 		const fallback = async (): Promise<Agent> => {
 			const file = this.host.app.vault.getFileByPath(this.defaultPath);
-			const result = file ? await this.read(file) : undefined;
-			return result?.ok ? result.agent : builtInAgent(this.host.settings.systemPrompt);
+			const result = file ? await readChecked(file) : undefined;
+			return result?.ok ? result.agent : builtIn();
 		};
 		const wanted = path === undefined || path === "" ? this.defaultPath : path;
 		const file = this.host.app.vault.getFileByPath(wanted);
 		if (!file) return path === undefined || path === "" ? { agent: await fallback() } : { agent: await fallback(), missing: path };
-		const result = await this.read(file);
+		const result = await readChecked(file);
 		if (result.ok) return { agent: result.agent };
-		return { agent: wanted === this.defaultPath ? builtInAgent(this.host.settings.systemPrompt) : await fallback(), issue: result.issue };
+		return { agent: wanted === this.defaultPath ? builtIn() : await fallback(), issue: result.issue };
 	}
 
 	async allowTool(path: string, tool: string): Promise<void> {
@@ -117,7 +133,7 @@ export class AgentLibrary implements AgentsPort {
 	async create(): Promise<string> {
 		await this.ensureFolder();
 		const vault = this.host.app.vault;
-		const base = this.newAgentName();
+		const base = this.names.newAgent();
 		let path = normalizePath(`${this.folder}/${base}.md`);
 		for (let n = 2; vault.getAbstractFileByPath(path); n++) path = normalizePath(`${this.folder}/${base} ${n}.md`);
 		await vault.create(path, newAgentNote(noteName(path)));

@@ -10,7 +10,7 @@ import { ObsidianFileStore } from "./obsidianStore";
 import { SessionManager } from "../sessions/SessionManager";
 import { createPluginAdapter, readApiKey, type AdapterSettings } from "./adapterFactory";
 import type { Agent } from "../agents/agent";
-import { DEFAULT_BASE_URLS } from "../providers/types";
+import { serverFor } from "../settings/serverFor";
 import { withTemperature } from "../providers/withTemperature";
 import { agentGrants } from "./agentGrants";
 import { budgetFor } from "../settings/budgetFor";
@@ -49,8 +49,7 @@ function adapterKey(host: DiscoverHost, s: AdapterSettings): string {
  * settings' uses that provider's usual address (the settings hold one server).
  */
 function adapterSettingsFor(s: DiscoverSettings, model: string, agent: Agent | undefined): AdapterSettings {
-	const provider = agent?.provider ?? s.provider;
-	return { provider, baseUrl: provider === s.provider ? s.baseUrl : DEFAULT_BASE_URLS[provider], model, apiKeySecret: s.apiKeySecret };
+	return { ...serverFor(s, agent?.provider), model, apiKeySecret: s.apiKeySecret };
 }
 
 export async function createChatRuntime(host: DiscoverHost, onEvent: (e: ChatEvent) => void, panel?: PanelHooks): Promise<ChatRuntime> {
@@ -106,7 +105,7 @@ export async function createChatRuntime(host: DiscoverHost, onEvent: (e: ChatEve
 		async prepareSource(id, text, name) {
 			await preparePassages(id, text, name, nextTask, { sliceMs: PREPARE_SLICE_MS, estimate: chat.sourceEstimator() });
 		},
-		listModels: async (signal) => (await createPluginAdapter(host.app, host.settings)).listModels(signal),
+		listModels: async (signal, provider) => (await createPluginAdapter(host.app, { ...host.settings, ...serverFor(host.settings, provider) })).listModels(signal),
 		async useModel(next) {
 			chosenModel = next?.trim() || undefined;
 			chat.updateSettings(chatSettingsOf(host.settings, model(), agent));

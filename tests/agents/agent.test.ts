@@ -3,6 +3,8 @@
 import { describe, expect, it } from "vitest";
 import { AGENT_TOOLS, agentFromNote, splitFrontMatter, type AgentResult } from "../../src/agents/agent";
 import { defaultAgentNote, newAgentNote } from "../../src/agents/agentTemplates";
+import { CATALOGUES } from "../../src/i18n/catalogues";
+import { en } from "../../src/i18n/en";
 import { parseYaml } from "../obsidian/yaml";
 import { toolbox } from "../tools/support";
 
@@ -104,6 +106,14 @@ describe("agent notes", () => {
 		expect(made.ok && made.agent).toMatchObject({ name: "Reviewer", temperature: 0.7, tools: [], sources: [] });
 		const fallback = read(defaultAgentNote("Be kind."), "Discover/Agents/Default.md");
 		expect(fallback.ok && fallback.agent).toMatchObject({ name: "Default", instructions: "Be kind.", tools: [] });
+	});
+
+	it("the default agent's name reads back as written, in every language and whatever YAML would make of it", () => {
+		const names = [...Object.values(CATALOGUES).map((c) => c["agents.defaultName"] ?? en["agents.defaultName"]), "yes", "null", "12", "a: b", "# note", " padded ", "It's \"mine\""];
+		for (const name of names) {
+			const made = read(defaultAgentNote("Be kind.", name), "Discover/Agents/Default.md");
+			expect(made.ok && made.agent.name, name).toBe(name.trim());
+		}
 	});
 
 	it("splits front matter only at the note's start, BOM or CRLF included", () => {

@@ -36,6 +36,15 @@ describe("the plugin's language", () => {
 		unloadPlugin(plugin);
 	});
 
+	it("writes the default agent's name in that language; its file keeps the name Default.md", async () => {
+		setAppLanguage("de");
+		const { plugin, app } = await loadPlugin(DiscoverPlugin);
+		const { agents } = await plugin.agents.list();
+		expect(agents.map((a) => [a.path, a.name])).toEqual([["Discover/Agents/Default.md", "Standard"]]);
+		expect(await app.vault.adapter.read("Discover/Agents/Default.md")).toMatch(/^---\nname: Standard\n/);
+		unloadPlugin(plugin);
+	});
+
 	it("is English for a language Discover does not ship", async () => {
 		setAppLanguage("it");
 		const { plugin, app } = await loadPlugin(DiscoverPlugin);

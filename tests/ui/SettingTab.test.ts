@@ -144,18 +144,21 @@ describe("Settings tab: provider and model", () => {
 		expect(useButton.hasClass("discover-chat-hidden")).toBe(false);
 		// Short enough to stay on one line beside the input: the figure, the rest in the tooltip.
 		expect(useButton.textContent).toBe(`Use ${(131072).toLocaleString()}`);
-		expect(useButton.getAttribute("aria-label")).toBe(`Use the model's context length: ${(131072).toLocaleString()} tokens`);
+		expect(useButton.getAttribute("aria-label")).toBe(`Use ${(131072).toLocaleString()} tokens for llama3.2`);
 		useButton.click();
 		await flush();
-		expect(plugin.settings.maxPromptTokens).toBe(131072);
-		expect(input("Context size").value).toBe("131072");
+		// The model's own context size; the general one, which other models follow, stays.
+		expect(plugin.settings.modelBudgets).toEqual({ "llama3.2": { maxPromptTokens: 131072 } });
+		expect(plugin.settings.maxPromptTokens).toBe(DEFAULT_SETTINGS.maxPromptTokens);
+		expect(input("Context size").value).toBe(String(DEFAULT_SETTINGS.maxPromptTokens));
 		// A listed context length is used without asking the server again.
 		selectOption(select, "qwen3:8b");
 		await flush();
 		expect(adapter.calls).not.toContain("contextLength qwen3:8b");
 		useButton.click();
 		await flush();
-		expect(plugin.settings.maxPromptTokens).toBe(40960);
+		expect(plugin.settings.modelBudgets).toEqual({ "llama3.2": { maxPromptTokens: 131072 }, "qwen3:8b": { maxPromptTokens: 40960 } });
+		expect(plugin.settings.maxPromptTokens).toBe(DEFAULT_SETTINGS.maxPromptTokens);
 	});
 
 	it("a model the server does not list is marked, but only when the server answered", async () => {

@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { asObsidianApp, createTestApp } from "../obsidian/harness";
 import { AgentLibrary } from "../../src/wiring/agentLibrary";
+import type { Agent, AgentIssue } from "../../src/agents/agent";
 
 const FOLDER = "Discover/Agents";
 
@@ -68,6 +69,34 @@ describe("the agents folder", () => {
 		const choice = await agents.resolve(undefined);
 		expect(choice.agent).toMatchObject({ path: "", instructions: "You are careful." });
 		expect(choice.issue).toEqual({ path: `${FOLDER}/Default.md`, field: "provider", value: "nobody" });
+	});
+
+	it("a check beyond the note (its model on the server) falls back to the default, and a default failing it too to the built-in agent", async () => {
+		const { agents } = await library({ [`${FOLDER}/Default.md`]: "---\nmodel: llama3\n---\nBe brief.", [`${FOLDER}/Writer.md`]: "---\nmodel: ghost\n---\nVerse." });
+		const known = new Set(["llama3"]);
+		const check = (agent: Agent): Promise<AgentIssue | undefined> => Promise.resolve(agent.model === undefined || known.has(agent.model) ? undefined : { path: agent.path, field: "model", value: agent.model });
+		const writer = await agents.resolve(`${FOLDER}/Writer.md`, check);
+		expect(writer.agent.path).toBe(`${FOLDER}/Default.md`);
+		expect(writer.issue).toEqual({ path: `${FOLDER}/Writer.md`, field: "model", value: "ghost" });
+		// Without the check the note itself is fine.
+		expect((await agents.resolve(`${FOLDER}/Writer.md`)).agent.path).toBe(`${FOLDER}/Writer.md`);
+
+		known.delete("llama3");
+		const both = await agents.resolve(`${FOLDER}/Writer.md`, check);
+		expect(both.agent).toMatchObject({ path: "", name: "Default", instructions: "You are careful." });
+		expect(both.issue).toEqual({ path: `${FOLDER}/Writer.md`, field: "model", value: "ghost" });
+	});
+
+	it("the default agent's name is in the person's language (its file stays Default.md), and so is the built-in one's", async () => {
+		const app = await createTestApp({ files: {} });
+		const settings = { agentsFolder: FOLDER, systemPrompt: "Sei sorgfältig." };
+		const agents = new AgentLibrary({ app: asObsidianApp(app), settings }, { newAgent: () => "Neuer Agent", defaultAgent: () => "Standard" });
+		const { agents: listed } = await agents.list();
+		expect(listed.map((a) => [a.path, a.name])).toEqual([[`${FOLDER}/Default.md`, "Standard"]]);
+		expect(await app.vault.adapter.read(`${FOLDER}/Default.md`)).toMatch(/^---\nname: Standard\n/);
+
+		await app.vault.adapter.write(`${FOLDER}/Default.md`, "---\ntemperature: 9\n---\nx");
+		expect((await agents.resolve(undefined)).agent).toMatchObject({ path: "", name: "Standard" });
 	});
 
 	it("Always allow adds the tool to the agent note's front matter, keeping its text; revoking removes it", async () => {

@@ -13,7 +13,8 @@ export function agentIssueText(issue: AgentIssue): string {
 		case "provider":
 			return t("agents.issueProvider", { note, value: issue.value ?? "" });
 		case "model":
-			return t("agents.issueModel", { note });
+			// With a value: a model's name the server does not have (agentModel.ts).
+			return issue.value === undefined ? t("agents.issueModel", { note }) : t("agents.issueUnknownModel", { note, value: issue.value });
 		case "temperature":
 			return t("agents.issueTemperature", { note });
 		case "tools":

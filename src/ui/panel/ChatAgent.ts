@@ -1,6 +1,7 @@
 import { Notice, TFile, type App } from "obsidian";
-import type { Agent, AgentChoice } from "../agents/agentsPort";
+import type { Agent, AgentChoice, AgentIssue } from "../agents/agentsPort";
 import { agentIssueText } from "../agents/agentIssueText";
+import { agentModelCheck, agentModelFailure } from "../agents/agentModel";
 import type { ChatRuntime, DiscoverHost } from "../host";
 import type { SourceRef } from "./sources/sourceRefs";
 import { refKey } from "./sources/sourceRefs";
@@ -12,6 +13,10 @@ export interface ChatAgentParts {
 	setAgentModel(model: string | undefined): void;
 	/** The agent's model was chosen for the chat (switching agents). */
 	chooseModel(model: string): Promise<void>;
+	/** An agent's model the server does not have: the chat stops using it if it had taken it as its own. */
+	forgetModel(model: string): Promise<void>;
+	/** The model the chat picked for itself (saved with it, or in the header), if any. */
+	ownModel(): string | undefined;
 	addSource(ref: SourceRef): void;
 	removeSource(ref: SourceRef): void;
 	/** The agent shown changed. */
@@ -47,7 +52,8 @@ export class ChatAgent {
 		if (!agents) return this.apply(undefined);
 		const last = this.host.settings.lastAgent;
 		// The agent used last was deleted or moved (or the folder changed): new chats quietly go back to the default.
-		const choice = await this.resolve(saved ?? last, saved === undefined);
+		// A reopened chat that picked its own model does not use its agent's: that one is not checked.
+		const choice = await this.resolve(saved ?? last, saved === undefined, this.parts.ownModel());
 		if (saved === undefined && choice?.missing !== undefined && this.host.settings.lastAgent === last) {
 			delete this.host.settings.lastAgent;
 			await this.host.saveSettings().catch(() => undefined);
@@ -85,9 +91,33 @@ export class ChatAgent {
 		}
 	}
 
-	private async resolve(path: string | undefined, quietIfMissing = false): Promise<AgentChoice | undefined> {
+	/**
+	 * A send failed: when the server has no model by the name the agent's note gives, the note's
+	 * problem (for the failure's message), and the chat falls back to the default agent for the
+	 * next send. Undefined for any other failure.
+	 */
+	async sendFailed(err: unknown, model: string): Promise<AgentIssue | undefined> {
+		const issue = agentModelFailure(err, this.agent, model, this.host.settings.provider);
+		if (!issue) return undefined;
+		// The server just said no to this note's model, whatever a cached list says: when the note
+		// is the default agent's own, the built-in agent takes over. No list is waited for here (the
+		// failure shows once this is done): a default naming a missing model fails its own send.
+		const check = (agent: Agent): Promise<AgentIssue | undefined> => Promise.resolve(agent.path === issue.path ? issue : undefined);
 		try {
-			const choice = await this.host.agents?.resolve(path);
+			const choice = await this.host.agents?.resolve(undefined, check);
+			if (choice) await this.apply(choice.agent);
+		} catch (err) {
+			new Notice(t("agents.readFailed", { error: err instanceof Error ? err.message : String(err) }));
+		}
+		if (issue.value !== undefined) await this.parts.forgetModel(issue.value);
+		return issue;
+	}
+
+	private async resolve(path: string | undefined, quietIfMissing = false, ownModel?: string): Promise<AgentChoice | undefined> {
+		try {
+			const choice = await this.host.agents?.resolve(path, agentModelCheck(this.runtime(), this.host.settings, ownModel));
+			// The chat may have taken the unknown model as its own (saved with it, or picked with the agent).
+			if (choice?.issue?.field === "model" && choice.issue.value !== undefined) await this.parts.forgetModel(choice.issue.value);
 			if (choice?.issue) new Notice(t("agents.fallback", { issue: agentIssueText(choice.issue) }), 10000);
 			else if (choice?.missing !== undefined && !quietIfMissing) new Notice(t("agents.missing", { note: choice.missing }), 10000);
 			return choice;

@@ -36,6 +36,11 @@ export class ChatModel {
 		return this.chosen ?? this.agentModel ?? this.host.settings.model.trim();
 	}
 
+	/** The model the open chat picked for itself (saved with it, or in the header); undefined: it follows its agent's or the settings'. */
+	get own(): string | undefined {
+		return this.chosen;
+	}
+
 	get shown(): ModelShown {
 		return { model: this.current, where: whereModelRuns(this.host.settings) };
 	}
@@ -51,6 +56,17 @@ export class ChatModel {
 	setAgentModel(model: string | undefined): void {
 		this.agentModel = model;
 		this.render();
+	}
+
+	/**
+	 * `model` came from an agent note and the server does not have it: a chat that took it as its
+	 * own goes back to the agent's or the settings' model. Its file keeps the name, so the chat
+	 * uses it again once the model is there.
+	 */
+	async forget(model: string): Promise<void> {
+		if (this.chosen !== model) return;
+		this.chosen = undefined;
+		await this.apply();
 	}
 
 	/** The person picked `model` in the header: the next turn uses it, and the chat remembers it. */

@@ -154,6 +154,8 @@ export class DiscoverView extends ItemView {
 		this.chatAgent = new ChatAgent(this.host, () => this.runtime, {
 			setAgentModel: (model) => this.chatModel.setAgentModel(model),
 			chooseModel: (model) => this.chatModel.choose(model),
+			forgetModel: (model) => this.chatModel.forget(model),
+			ownModel: () => this.chatModel.own,
 			addSource: (ref) => this.sources.add(ref),
 			removeSource: (ref) => this.sources.remove(ref),
 			onChange: (agent) => this.header.setAgent(agent?.name ?? ""),
@@ -196,6 +198,7 @@ export class DiscoverView extends ItemView {
 			status: this.status,
 			context: this.context,
 			chatModel: this.chatModel,
+			chatAgent: this.chatAgent,
 			preparer: this.preparer,
 			toolsOn: () => this.toolsSwitch.on,
 			startOver: () => this.startOver(),

@@ -5,6 +5,7 @@ import type { App } from "obsidian";
 import type { ChatRuntime, DiscoverHost } from "../host";
 import type { SendOptions } from "../ports";
 import type { ChatHeader } from "./ChatHeader";
+import type { ChatAgent } from "./ChatAgent";
 import type { ChatModel } from "./ChatModel";
 import type { Composer } from "./Composer";
 import type { ContextBar } from "./ContextBar";
@@ -18,6 +19,7 @@ import { retryTurn, type Turn } from "./turns";
 import { t } from "../../i18n";
 import { isImagesUnsupported } from "../../providers/errors";
 import { noteImagesFor } from "../images/noteImages";
+import { agentIssueText } from "../agents/agentIssueText";
 
 /** The panel's parts a turn uses. */
 export interface TurnParts {
@@ -30,6 +32,8 @@ export interface TurnParts {
 	status: StatusLine;
 	context: ContextBar;
 	chatModel: ChatModel;
+	/** The chat's agent: a model its note names that the server lacks is its problem (absent: no agents). */
+	chatAgent?: Pick<ChatAgent, "sendFailed">;
 	preparer: SourcePreparer;
 	/** The chat's tools switch (absent: on). */
 	toolsOn?: () => boolean;
@@ -121,7 +125,7 @@ export class TurnFlow {
 			// The attached selection has had its answer.
 			this.parts.context.detachSelection(attachment);
 		} catch (err) {
-			this.onSendFailed(err, turn, controller.signal.aborted);
+			await this.onSendFailed(err, turn, controller.signal.aborted);
 		} finally {
 			this.stopController = undefined;
 			this.sending = false;
@@ -163,7 +167,7 @@ export class TurnFlow {
 		this.parts.list.appendThinking(delta);
 	}
 
-	private onSendFailed(err: unknown, turn: Turn, aborted: boolean): void {
+	private async onSendFailed(err: unknown, turn: Turn, aborted: boolean): Promise<void> {
 		this.parts.list.endStreaming({ stopped: aborted });
 		if (aborted) {
 			// Stopped before the question was saved: it goes back into the input, unsent.
@@ -176,9 +180,12 @@ export class TurnFlow {
 		}
 		// The model cannot read images: they stay attached, to send again with another model.
 		if (isImagesUnsupported(err) && turn.images) this.parts.composer.images?.restore(turn.images);
-		showTurnFailure(
-			{ list: this.parts.list, composer: this.parts.composer, messages: this.parts.runtime()?.chat.messages ?? [], adapter: this.parts.runtime()?.adapter() },
-			{ err, text: turn.text, wholeNote: turn.wholeNote || turn.onRecord === true, retry: () => void this.send(retryTurn(turn)) },
-		);
+		const model = this.parts.chatModel.current;
+		const scene = { list: this.parts.list, composer: this.parts.composer, messages: this.parts.runtime()?.chat.messages ?? [], adapter: this.parts.runtime()?.adapter() };
+		const failed = { err, text: turn.text, wholeNote: turn.wholeNote || turn.onRecord === true, retry: () => void this.send(retryTurn(turn)) };
+		// The model came from the agent's note: the message names the note and the field, and the
+		// next send (Retry too) goes to the default agent.
+		const issue = await this.parts.chatAgent?.sendFailed(err, model);
+		showTurnFailure(scene, issue ? { ...failed, detail: t("agents.fallback", { issue: agentIssueText(issue) }) } : failed);
 	}
 }

@@ -13,6 +13,8 @@ export interface FailedTurn {
 	wholeNote: boolean;
 	/** Sends the same turn again. */
 	retry: () => void;
+	/** What to do about it, in place of the diagnosis's advice (the provider's words stay under Details). */
+	detail?: string;
 }
 
 export interface FailureScene {
@@ -29,7 +31,8 @@ export interface FailureScene {
  * may be the cause.
  */
 export function showTurnFailure(scene: FailureScene, turn: FailedTurn): void {
-	const diagnosis = diagnose(turn.err);
+	const diagnosed = diagnose(turn.err);
+	const diagnosis = turn.detail === undefined ? diagnosed : { ...diagnosed, detail: turn.detail, probeConnection: false };
 	const last = scene.messages[scene.messages.length - 1];
 	// A question is on record when it is the last message, or followed only by its cut-off answer.
 	const question = last?.role === "assistant" && last.error !== undefined ? scene.messages[scene.messages.length - 2] : last;

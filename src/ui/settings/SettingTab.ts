@@ -1,14 +1,15 @@
 // Discover's settings tab: model and connection, the conversation budget, chat and storage.
-import { Notice, PluginSettingTab, Setting, type App, type ButtonComponent, type Plugin } from "obsidian";
+import { Notice, PluginSettingTab, Setting, type App, type Plugin } from "obsidian";
 import { promptBudget } from "../../chat/chatSettings";
 import { estimateTokens } from "../../chat/tokens";
-import { DEFAULT_SETTINGS, FIELD_LABELS, LIMITS, validateSettings, type DiscoverSettings } from "../../settings/settings";
+import { DEFAULT_SETTINGS, FIELD_LABELS, validateSettings, type DiscoverSettings } from "../../settings/settings";
 import { BudgetSection, type SettingsStore } from "./settingsBudget";
 import { ProviderSection, type SettingsAdapterFactory } from "./settingsProvider";
 import { ToolsSection } from "./settingsTools";
 import { PricesSection } from "./settingsPrices";
 import { AgentsSection } from "./settingsAgents";
 import { ModelBudgetsSection } from "./settingsModelBudgets";
+import { UseContextLength } from "./useContextLength";
 import { t } from "../../i18n";
 import { vaultSearchSection } from "./settingsVaultSearch";
 import { imageSettings } from "./settingsImages";
@@ -26,19 +27,20 @@ export class DiscoverSettingTab extends PluginSettingTab {
 	private readonly modelBudgets: ModelBudgetsSection;
 	// Typed as the store, not as Plugin: Plugin.settings (1.13) is not what we read here.
 	private readonly host: SettingsStore;
-	private useContextButton: ButtonComponent | null = null;
-	private reportedContextLength: number | undefined;
+	private readonly useContextLength: UseContextLength;
 	private promptSizeEl: HTMLElement | null = null;
 
 	constructor(app: App, plugin: Plugin & SettingsStore, makeAdapter: SettingsAdapterFactory) {
 		super(app, plugin);
 		this.host = plugin;
 		this.budget = new BudgetSection(plugin, () => this.showPromptSize());
-		this.provider = new ProviderSection(app, plugin, makeAdapter, (tokens) => this.showContextLength(tokens));
+		this.provider = new ProviderSection(app, plugin, makeAdapter, (tokens, model) => this.useContextLength.show(tokens, model));
 		this.tools = new ToolsSection(plugin, (message) => new Notice(message));
 		this.prices = new PricesSection(plugin, (message) => new Notice(message));
 		this.agents = new AgentsSection(plugin, (message) => new Notice(message));
 		this.modelBudgets = new ModelBudgetsSection(plugin);
+		// The server's context length goes into the model's own budget, shown in the section below.
+		this.useContextLength = new UseContextLength(plugin, () => this.modelBudgets.refresh());
 	}
 
 	private get s(): DiscoverSettings {
@@ -54,7 +56,7 @@ export class DiscoverSettingTab extends PluginSettingTab {
 		const { containerEl } = this;
 		containerEl.empty();
 		containerEl.addClass("discover-chat-settings");
-		this.useContextButton = null;
+		this.useContextLength.detach();
 
 		new Setting(containerEl).setName(t("settings.modelHeading")).setHeading();
 		this.provider.render(containerEl);
@@ -64,16 +66,8 @@ export class DiscoverSettingTab extends PluginSettingTab {
 			.setDesc(t("settings.budgetDesc"))
 			.setHeading();
 		this.budget.render(containerEl, (field, setting) => {
-			if (field !== "maxPromptTokens") return;
-			setting.addButton((b) => {
-				this.useContextButton = b;
-				// Named by its figure once known (showContextLength), so it stays one short line beside the input.
-				b.setButtonText(t("settings.useModels")).onClick(() => this.applyContextLength());
-				b.buttonEl.addClass("discover-chat-setting-use-context");
-				b.buttonEl.addClass("discover-chat-hidden");
-			});
+			if (field === "maxPromptTokens") this.useContextLength.attach(setting);
 		});
-		this.showContextLength(this.reportedContextLength);
 
 		this.modelBudgets.render(containerEl);
 
@@ -193,23 +187,6 @@ export class DiscoverSettingTab extends PluginSettingTab {
 				: t("settings.promptSize", { tokens, budget }),
 		);
 		el.toggleClass("mod-info", !heavy);
-	}
-
-	private showContextLength(tokens: number | undefined): void {
-		this.reportedContextLength = tokens;
-		const b = this.useContextButton;
-		if (!b) return;
-		const usable = tokens !== undefined && tokens >= LIMITS.maxPromptTokens.min;
-		b.buttonEl.toggleClass("discover-chat-hidden", !usable);
-		if (!usable) return;
-		b.setButtonText(t("settings.useTokens", { tokens }));
-		b.setTooltip(t("settings.useTokensTooltip", { tokens }));
-	}
-
-	private async applyContextLength(): Promise<void> {
-		const tokens = this.reportedContextLength;
-		if (tokens === undefined) return;
-		await this.budget.set("maxPromptTokens", Math.min(tokens, LIMITS.maxPromptTokens.max));
 	}
 
 	override hide(): void {

@@ -23,6 +23,11 @@ export class ModelBudgetsSection {
 		this.draw();
 	}
 
+	/** Draws the models again (a budget was set from outside the section). */
+	refresh(): void {
+		this.draw();
+	}
+
 	private draw(): void {
 		const el = this.el;
 		if (!el) return;

@@ -51,8 +51,8 @@ export class ProviderSection {
 		private readonly app: App,
 		private readonly store: SettingsStore,
 		private readonly makeAdapter: SettingsAdapterFactory,
-		/** Told the selected model's context length when the server reports one. */
-		private readonly onContextLength: (tokens: number | undefined) => void,
+		/** Told the selected model's context length when the server reports one (and which model it is for). */
+		private readonly onContextLength: (tokens: number | undefined, model: string) => void,
 	) {}
 
 	private get s(): DiscoverSettings {
@@ -177,7 +177,7 @@ export class ProviderSection {
 			const failed = errorLine(e);
 			show(messageEl, t("models.listFailed", { error: failed.text }), "error");
 			if (failed.said) appendSaid(messageEl, failed.said);
-			this.onContextLength(undefined);
+			this.onContextLength(undefined, this.s.model);
 		}
 	}
 
@@ -191,16 +191,16 @@ export class ProviderSection {
 
 	private async lookUpContextLength(): Promise<void> {
 		const model = this.s.model;
-		if (!model) return this.onContextLength(undefined);
+		if (!model) return this.onContextLength(undefined, model);
 		const listed = this.models.find((m) => m.id === model)?.contextLength;
-		if (listed !== undefined) return this.onContextLength(listed);
+		if (listed !== undefined) return this.onContextLength(listed, model);
 		const signal = this.controller.signal;
 		try {
 			const adapter = await this.makeAdapter(this.app, this.s);
 			const tokens = await adapter.modelContextLength(model, signal);
-			if (!signal.aborted && this.s.model === model) this.onContextLength(tokens);
+			if (!signal.aborted && this.s.model === model) this.onContextLength(tokens, model);
 		} catch {
-			if (!signal.aborted) this.onContextLength(undefined);
+			if (!signal.aborted) this.onContextLength(undefined, model);
 		}
 	}
 
