@@ -179,7 +179,16 @@ describe("N writers on one file, interleaved inside each other's writes", () => 
 						const content = `summary ${n++}`;
 						summaries.add(content);
 						await manager.setSummary(id, { id: `s${n}`, role: "system", content, createdAt: at });
-					} else if (o.kind === "rewrite") await manager.updateSession(await manager.load(id));
+					} else if (o.kind === "rewrite") {
+						// A rewrite that another writer interrupts on every one of its 8 tries gives up,
+						// leaving the file as it is (nothing lost, a message to try again): the checks
+						// below still hold. Any other failure fails the property.
+						try {
+							await manager.updateSession(await manager.load(id));
+						} catch (err) {
+							if (!/kept changing while it was being rewritten/.test(String(err))) throw err;
+						}
+					}
 					else await manager.load(id);
 				}
 				while (next < ops.length) {
