@@ -188,8 +188,7 @@ describe("N writers on one file, interleaved inside each other's writes", () => 
 						} catch (err) {
 							if (!/kept changing while it was being rewritten/.test(String(err))) throw err;
 						}
-					}
-					else await manager.load(id);
+					} else await manager.load(id);
 				}
 				while (next < ops.length) {
 					const o = ops[next++];
