@@ -3,26 +3,14 @@
 // all of them; the ratio reported/estimated can be learned in a few turns. The same ratios give the
 // model's safety margin (safetyMargin.ts): how much of the window to hold back for the estimate's error.
 
+import { calibrationDataOf, isModelName, isRatio, MAX_MODELS, parseCalibrationData, storedRatio, upperMedian, WINDOW, type CalibrationData } from "./calibrationData";
 import { chatMargin } from "./followMargin";
-import { learnedMargin, parseMarginRecord, surpriseOf, type MarginRecord, type SafetyMargin } from "./safetyMargin";
+import { isLowOutlier, LowOutlierStreaks } from "./lowOutliers";
+import { learnedMargin, surpriseOf, type MarginRecord, type SafetyMargin } from "./safetyMargin";
 import { fitScriptFactors, parseScriptObservation, scriptRatios, SCRIPT_WINDOW, type ScriptObservation } from "./scriptCalibration";
 
-/** Persisted form: plain JSON, versioned, bounded in size. */
-export interface CalibrationData {
-	version: 1;
-	/** Model name → recent reported/estimated ratios, oldest first. */
-	models: Record<string, number[]>;
-	/**
-	 * Model name → what its safety margin learned beyond the ratios (answers counted, the last
-	 * surprise). Optional: files written before margins were learned have none, and still load.
-	 */
-	margins?: Record<string, MarginRecord>;
-	/**
-	 * Model name → recent prompts' estimates split by script group with the server's count, for
-	 * per-script factors (scriptCalibration.ts). Optional: older files have none, and still load.
-	 */
-	scripts?: Record<string, ScriptObservation[]>;
-}
+// The persisted form moved to calibrationData.ts; importers of this module keep their names.
+export { CALIBRATION_VERSION, parseCalibrationData, type CalibrationData } from "./calibrationData";
 
 export interface TokenCalibrationOptions {
 	data?: CalibrationData;
@@ -30,84 +18,14 @@ export interface TokenCalibrationOptions {
 	onChange?: (data: CalibrationData) => void;
 }
 
-export const CALIBRATION_VERSION = 1;
 /** The factor never leaves this range, whatever a provider reports. */
 export const MIN_FACTOR = 0.5;
 export const MAX_FACTOR = 2.5;
-/** Ratios kept per model: enough for a robust median, few enough to follow a change of model. */
-const WINDOW = 20;
-/** Models remembered; the least recently observed is forgotten first. */
-const MAX_MODELS = 32;
-const MAX_MODEL_NAME = 200;
 /** Tiny prompts carry framing noise larger than the text itself. */
 const MIN_ESTIMATE = 16;
-/** Ratios outside this range are not tokenizer differences but broken reports. */
-const MIN_RATIO = 0.2;
-const MAX_RATIO = 5;
-/**
- * A ratio this far below the current median looks like a server that silently truncated the
- * prompt. Trusting it would shrink estimates and overflow the next prompt, so it is set aside.
- */
-const LOW_OUTLIER = 0.8;
-/** Samples needed before low outliers are recognised as such. */
-const MIN_SAMPLES_FOR_OUTLIERS = 2;
-/**
- * Consecutive low samples that agree with one another (within 5%) mean the model really changed,
- * not truncation: they replace the window.
- */
-const LOW_STREAK_TO_RESET = 6;
-const LOW_STREAK_SPREAD = 0.05;
 
 function clamp(x: number, lo: number, hi: number): number {
 	return x < lo ? lo : x > hi ? hi : x;
-}
-
-/** The upper median: with an even count it leans towards overestimating, the safe side. */
-function upperMedian(values: readonly number[]): number {
-	const sorted = [...values].sort((a, b) => a - b);
-	return sorted[Math.floor(sorted.length / 2)] ?? 1;
-}
-
-function isRatio(x: unknown): x is number {
-	return typeof x === "number" && Number.isFinite(x) && x >= MIN_RATIO && x <= MAX_RATIO;
-}
-
-/** Reads persisted data, dropping whatever is damaged or from an unknown version. Never throws. */
-export function parseCalibrationData(raw: unknown): CalibrationData {
-	const empty: CalibrationData = { version: CALIBRATION_VERSION, models: {} };
-	if (typeof raw !== "object" || raw === null) return empty;
-	const { version, models } = raw as { version?: unknown; models?: unknown };
-	if (version !== CALIBRATION_VERSION || typeof models !== "object" || models === null) return empty;
-	const kept: [string, number[]][] = [];
-	for (const [model, ratios] of Object.entries(models as Record<string, unknown>)) {
-		if (model.length === 0 || model.length > MAX_MODEL_NAME || !Array.isArray(ratios)) continue;
-		const valid = ratios.filter(isRatio).slice(-WINDOW);
-		if (valid.length > 0) kept.push([model, valid]);
-	}
-	const recent = kept.slice(-MAX_MODELS);
-	const rawMargins = (raw as { margins?: unknown }).margins;
-	const margins: [string, MarginRecord][] = [];
-	if (typeof rawMargins === "object" && rawMargins !== null) {
-		for (const [model] of recent) {
-			const record = Object.prototype.hasOwnProperty.call(rawMargins, model) ? parseMarginRecord((rawMargins as Record<string, unknown>)[model]) : undefined;
-			if (record !== undefined) margins.push([model, record]);
-		}
-	}
-	const rawScripts = (raw as { scripts?: unknown }).scripts;
-	const scripts: [string, ScriptObservation[]][] = [];
-	if (typeof rawScripts === "object" && rawScripts !== null) {
-		for (const [model] of recent) {
-			const list: unknown = Object.prototype.hasOwnProperty.call(rawScripts, model) ? (rawScripts as Record<string, unknown>)[model] : undefined;
-			if (!Array.isArray(list)) continue;
-			const valid = list.flatMap((o) => parseScriptObservation(o) ?? []).slice(-SCRIPT_WINDOW);
-			if (valid.length > 0) scripts.push([model, valid]);
-		}
-	}
-	// fromEntries defines own properties, so a model named "__proto__" stays plain data.
-	const data: CalibrationData = { version: CALIBRATION_VERSION, models: Object.fromEntries(recent) };
-	if (margins.length > 0) data.margins = Object.fromEntries(margins);
-	if (scripts.length > 0) data.scripts = Object.fromEntries(scripts);
-	return data;
 }
 
 export class TokenCalibration {
@@ -118,8 +36,7 @@ export class TokenCalibration {
 	private readonly fitted = new Map<string, number[]>();
 	/** The chat of each model's last script observation, in memory only (a restart starts afresh). */
 	private readonly lastChat = new Map<string, string>();
-	/** Recent low outliers per model, kept in memory only. */
-	private readonly lowStreaks = new Map<string, number[]>();
+	private readonly lowStreaks = new LowOutlierStreaks();
 	private readonly onChange: ((data: CalibrationData) => void) | undefined;
 
 	constructor(opts: TokenCalibrationOptions = {}) {
@@ -182,7 +99,7 @@ export class TokenCalibration {
 	 * in: the margin widens at once.
 	 */
 	surprise(model: string, calibratedEstimate: number, reportedPromptTokens: number | undefined, chat?: string): void {
-		if (model.length === 0 || model.length > MAX_MODEL_NAME) return;
+		if (!isModelName(model)) return;
 		if (!Number.isFinite(calibratedEstimate) || calibratedEstimate <= 0) return;
 		const reported = reportedPromptTokens !== undefined && Number.isFinite(reportedPromptTokens) && reportedPromptTokens > 0 ? reportedPromptTokens : undefined;
 		const record = this.marginRecord(model);
@@ -218,7 +135,7 @@ export class TokenCalibration {
 	 * was sent in (any stable name; kept in memory only).
 	 */
 	observe(model: string, estimatedPromptTokens: number, reportedPromptTokens: number, groups?: readonly number[], chat?: string): void {
-		if (model.length === 0 || model.length > MAX_MODEL_NAME) return;
+		if (!isModelName(model)) return;
 		if (!Number.isFinite(estimatedPromptTokens) || !Number.isFinite(reportedPromptTokens)) return;
 		if (estimatedPromptTokens < MIN_ESTIMATE || reportedPromptTokens <= 0) return;
 		const ratio = reportedPromptTokens / estimatedPromptTokens;
@@ -227,12 +144,12 @@ export class TokenCalibration {
 		const ratios = this.ratios.get(model) ?? [];
 		// Taken before the ratio joins, so an old file's record starts from the ratios it had.
 		const record = this.marginRecord(model);
-		if (ratios.length >= MIN_SAMPLES_FOR_OUTLIERS && ratio < upperMedian(ratios) * LOW_OUTLIER) {
+		if (isLowOutlier(ratios, ratio)) {
 			this.lastChat.delete(model);
 			if (!this.acceptLowStreak(model, ratio)) return;
 		} else {
 			this.lowStreaks.delete(model);
-			ratios.push(Math.round(ratio * 10000) / 10000);
+			ratios.push(storedRatio(ratio));
 			if (ratios.length > WINDOW) ratios.splice(0, ratios.length - WINDOW);
 			this.remember(model, ratios);
 			this.fitted.delete(model);
@@ -258,22 +175,12 @@ export class TokenCalibration {
 
 	/** Records a low outlier; true when a consistent streak of them replaced the window. */
 	private acceptLowStreak(model: string, ratio: number): boolean {
-		const streak = this.lowStreaks.get(model) ?? [];
-		streak.push(ratio);
-		if (streak.length > LOW_STREAK_TO_RESET) streak.shift();
-		this.lowStreaks.set(model, streak);
-		if (streak.length < LOW_STREAK_TO_RESET) return false;
-		const lo = Math.min(...streak);
-		const hi = Math.max(...streak);
-		if (hi > lo * (1 + LOW_STREAK_SPREAD)) return false;
-		this.lowStreaks.delete(model);
+		const streak = this.lowStreaks.add(model, ratio);
+		if (streak === undefined) return false;
 		// The model changed: what its scripts cost before no longer holds.
 		this.scripts.delete(model);
 		this.fitted.delete(model);
-		this.remember(
-			model,
-			streak.map((r) => Math.round(r * 10000) / 10000),
-		);
+		this.remember(model, streak);
 		return true;
 	}
 
@@ -294,13 +201,10 @@ export class TokenCalibration {
 	}
 
 	toJSON(): CalibrationData {
-		const models = Object.fromEntries([...this.ratios].map(([model, ratios]) => [model, [...ratios]]));
+		const models = [...this.ratios].map(([model, ratios]): [string, number[]] => [model, [...ratios]]);
 		const margins = [...this.margins].filter(([model]) => this.ratios.has(model)).map(([model, record]) => [model, { ...record }] as const);
 		const scripts = [...this.scripts].filter(([model, list]) => this.ratios.has(model) && list.length > 0).map(([model, list]) => [model, list.map((o) => ({ groups: [...o.groups], reported: o.reported, ...(o.follows ? { follows: true as const } : {}) }))] as const);
-		const data: CalibrationData = { version: CALIBRATION_VERSION, models };
-		if (margins.length > 0) data.margins = Object.fromEntries(margins);
-		if (scripts.length > 0) data.scripts = Object.fromEntries(scripts);
-		return data;
+		return calibrationDataOf(models, margins, scripts);
 	}
 }
 

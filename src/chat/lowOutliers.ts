@@ -1,0 +1,50 @@
+// Reports far below what a model usually counts: one alone looks like a server that silently cut
+// the prompt, and is set aside; a steady run of them means the model itself changed.
+
+import { storedRatio, upperMedian } from "./calibrationData";
+
+/**
+ * A ratio this far below the current median looks like a server that silently truncated the
+ * prompt. Trusting it would shrink estimates and overflow the next prompt, so it is set aside.
+ */
+const LOW_OUTLIER = 0.8;
+/** Samples needed before low outliers are recognised as such. */
+const MIN_SAMPLES_FOR_OUTLIERS = 2;
+/**
+ * Consecutive low samples that agree with one another (within 5%) mean the model really changed,
+ * not truncation: they replace the window.
+ */
+const LOW_STREAK_TO_RESET = 6;
+const LOW_STREAK_SPREAD = 0.05;
+
+/** True when `ratio` is too far below the model's learned `ratios` to be trusted on its own. */
+export function isLowOutlier(ratios: readonly number[], ratio: number): boolean {
+	return ratios.length >= MIN_SAMPLES_FOR_OUTLIERS && ratio < upperMedian(ratios) * LOW_OUTLIER;
+}
+
+/** Recent low outliers per model, kept in memory only. */
+export class LowOutlierStreaks {
+	private readonly streaks = new Map<string, number[]>();
+
+	/**
+	 * Records a low outlier of `model`. When a consistent streak of them has built up, returns it
+	 * (as stored ratios) to replace the model's window and starts over; undefined until then.
+	 */
+	add(model: string, ratio: number): number[] | undefined {
+		const streak = this.streaks.get(model) ?? [];
+		streak.push(ratio);
+		if (streak.length > LOW_STREAK_TO_RESET) streak.shift();
+		this.streaks.set(model, streak);
+		if (streak.length < LOW_STREAK_TO_RESET) return undefined;
+		const lo = Math.min(...streak);
+		const hi = Math.max(...streak);
+		if (hi > lo * (1 + LOW_STREAK_SPREAD)) return undefined;
+		this.streaks.delete(model);
+		return streak.map(storedRatio);
+	}
+
+	/** Forgets `model`'s streak: a trusted sample broke it, or the model was forgotten. */
+	delete(model: string): void {
+		this.streaks.delete(model);
+	}
+}
