@@ -1,10 +1,7 @@
 import type { ChatMessage, Session } from "../core/types";
 import { FORMAT_VERSION, type SessionRecord } from "./records";
+import { sameMessage } from "./recordNews";
 import { DEFAULT_TITLE, SessionState, titleFromMessages } from "./sessionState";
-
-function sameMessage(a: ChatMessage | undefined, b: ChatMessage): boolean {
-	return a !== undefined && JSON.stringify(a) === JSON.stringify(b);
-}
 
 /**
  * The summaries worth keeping in a compacted file: the one each branch would use. An older summary
