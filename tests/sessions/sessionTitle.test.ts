@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { message } from "./helpers";
-import { oneLine, titleFromMessages } from "../../src/sessions/sessionState";
+import { oneLine, titleFromMessages } from "../../src/sessions/sessionTitle";
 
 /** The plain definition oneLine must agree with. */
 function reference(text: string, max: number): string {
