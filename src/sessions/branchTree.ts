@@ -2,7 +2,7 @@
  * The shape of a chat with branches: every message's parent (the message before it on its
  * branch), the active branch's last message (the leaf) and the turns hidden from it. Messages are
  * never removed by a branch operation: a regenerated answer or an edited message adds a sibling,
- * and switching only moves the leaf. Ids only; SessionState holds the messages.
+ * and switching only moves the leaf. Ids only; SessionMessages holds the messages.
  */
 export class BranchTree {
 	private readonly parentOf = new Map<string, string | null>();
