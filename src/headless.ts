@@ -2,6 +2,7 @@
 // Names and signatures here may grow but never break. Nothing reachable from here imports 'obsidian'.
 export type {
 	AnswerStats,
+	SummaryStats,
 	ChatMessage,
 	ChatSettings,
 	ContextSource,
@@ -80,12 +81,13 @@ export type { BuiltPrompt, ContextInclusion, DocumentContext, PromptInput } from
 export { compactHistory, compactionBudget, CONDENSED_PREFIX } from "./chat/compaction";
 export type { CompactionBudget, CompactionInput, CompactionResult } from "./chat/compaction";
 export { SUMMARY_INSTRUCTION, PREVIOUS_SUMMARY_PREFIX } from "./chat/summarizer";
+export type { SummaryRequestCost } from "./chat/summarizer";
 export { normalizeChatSettings } from "./chat/chatSettings";
 // The plugin's settings (a superset of ChatSettings, with the four budget settings by name).
 export { DEFAULT_SETTINGS, validateSettings } from "./settings/settings";
 export type { DiscoverSettings, SettingsIssue } from "./settings/settings";
 // What each answer cost: its saved stats, a chat's totals per model, and prices the person entered.
-export { asAnswerStats, chatUsage, tokensPerSecond } from "./core/answerStats";
+export { asAnswerStats, billedTokens, chatUsage, tokensPerSecond } from "./core/answerStats";
 export type { ChatUsage, ModelUsage } from "./core/answerStats";
 export { answerCost, chatCost, parsePrice, priceFor, tokensCost, DEFAULT_CURRENCY } from "./settings/prices";
 export type { ModelPrice } from "./settings/prices";

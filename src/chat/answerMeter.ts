@@ -1,7 +1,9 @@
 // Measures what one turn's answer cost: each request's tokens (the server's counts when it
 // reported them, else the engine's estimate) and timing on the injected clock, summed over the
-// requests of the turn (a tool loop makes one per round). The answer that ends the turn carries it.
+// requests of the turn (a tool loop makes one per round). The answer that ends the turn carries it,
+// with the turn's summary requests (compaction) apart and the requests refused as too long.
 import type { AnswerStats, Usage } from "../core/types";
+import { TokenTally } from "./tokenTally";
 
 /** One request as the meter sees it. */
 export interface MeteredRequest {
@@ -17,14 +19,22 @@ export interface MeteredRequest {
 	estimatedAnswer: number;
 }
 
-const counted = (n: number | undefined): n is number => typeof n === "number" && Number.isFinite(n) && n >= 0;
+/** One summary request (compaction) the model answered, as the summarizer saw it. */
+export interface MeteredSummary {
+	/** The server's counts, when it gave any. */
+	usage: Usage | undefined;
+	/** The engine's estimate of the summary request's prompt. */
+	estimatedPrompt: number;
+	/** The engine's estimate of the summary as the model wrote it. */
+	estimatedAnswer: number;
+}
 
 export class AnswerMeter {
-	private requests = 0;
-	private promptTokens = 0;
-	private answerTokens = 0;
-	private promptReported = true;
-	private answerReported = true;
+	/** The chat requests: what the answer's own counts are. */
+	private readonly chat = new TokenTally();
+	/** The summary requests that made room for them, kept apart (AnswerStats.summary). */
+	private readonly summaries = new TokenTally();
+	private refused = 0;
 	private firstSentAt: number | undefined;
 	private firstTokenMs: number | undefined;
 	private streamMs = 0;
@@ -40,39 +50,57 @@ export class AnswerMeter {
 	/** Adds one request that reached the model (answered, stopped, or cut off). */
 	add(request: MeteredRequest): void {
 		const end = this.now();
-		this.requests++;
+		this.chat.add(request.usage, request.estimatedPrompt, request.estimatedAnswer);
 		this.firstSentAt ??= request.sentAt;
 		this.endedAt = end;
-		const prompt = request.usage?.promptTokens;
-		const answer = request.usage?.completionTokens;
-		// A count of 0 for a prompt is no count: some servers send zeros when they measured nothing.
-		const promptKnown = counted(prompt) && prompt > 0;
-		this.promptTokens += promptKnown ? prompt : request.estimatedPrompt;
-		this.promptReported &&= promptKnown;
-		this.answerTokens += counted(answer) ? answer : request.estimatedAnswer;
-		this.answerReported &&= counted(answer);
 		if (request.firstTokenAt !== undefined) {
-			// Time to the first token is the first request's: what the person waited before anything showed.
-			if (this.requests === 1) this.firstTokenMs = Math.max(0, request.firstTokenAt - request.sentAt);
+			// Time to the first token is the first answered request's: the model's latency, not the retry's.
+			if (this.chat.requests === 1) this.firstTokenMs = Math.max(0, request.firstTokenAt - request.sentAt);
 			this.streamMs += Math.max(0, end - request.firstTokenAt);
 			this.streamed = true;
 		}
 	}
 
-	/** The turn's stats so far; undefined before any request was added. */
+	/** Adds a summary request of this turn (compaction before the chat request); same model, counted apart. */
+	addSummary(request: MeteredSummary): void {
+		this.summaries.add(request.usage, request.estimatedPrompt, request.estimatedAnswer);
+	}
+
+	/**
+	 * Adds a chat request the server refused as too long (retried smaller next): counted, and its
+	 * wait is in the duration, but no tokens (see AnswerStats.refused).
+	 */
+	addRefused(sentAt: number): void {
+		this.refused++;
+		this.firstSentAt ??= sentAt;
+	}
+
+	/** The stats as an answer carries them: none before any chat request was added. */
+	extras(): { stats?: AnswerStats } {
+		const stats = this.stats();
+		return stats === undefined ? {} : { stats };
+	}
+
+	/** The turn's stats so far; undefined before any chat request was added. */
 	stats(): AnswerStats | undefined {
-		if (this.requests === 0) return undefined;
+		const { chat, summaries } = this;
+		if (chat.requests === 0) return undefined;
 		const stats: AnswerStats = {
-			promptTokens: Math.round(this.promptTokens),
-			answerTokens: Math.round(this.answerTokens),
-			reported: { prompt: this.promptReported, answer: this.answerReported },
-			requests: this.requests,
+			promptTokens: Math.round(chat.promptTokens),
+			answerTokens: Math.round(chat.answerTokens),
+			reported: { prompt: chat.promptReported, answer: chat.answerReported },
+			requests: chat.requests,
 			model: this.model,
 		};
 		if (this.firstTokenMs !== undefined) stats.firstTokenMs = this.firstTokenMs;
 		if (this.streamed) stats.streamMs = this.streamMs;
 		if (this.firstSentAt !== undefined && this.endedAt !== undefined) stats.durationMs = Math.max(0, this.endedAt - this.firstSentAt);
 		if (this.provider !== undefined) stats.provider = this.provider;
+		if (summaries.requests > 0) {
+			const reported = { prompt: summaries.promptReported, answer: summaries.answerReported };
+			stats.summary = { promptTokens: Math.round(summaries.promptTokens), answerTokens: Math.round(summaries.answerTokens), reported, requests: summaries.requests };
+		}
+		if (this.refused > 0) stats.refused = this.refused;
 		return stats;
 	}
 }

@@ -1,6 +1,6 @@
 import { promptMessageCost, type EstimateFn } from "./promptCost";
 import { toPromptMessage } from "./promptMessage";
-import { CONDENSE_INSTRUCTION, Summarizer, transcriptEntry } from "./summarizer";
+import { CONDENSE_INSTRUCTION, Summarizer, transcriptEntry, type SummaryRequestCost } from "./summarizer";
 import { shortenMiddle, truncateToTokens } from "./textFit";
 import { safeBudget } from "./tokens";
 import { promptBudget } from "./chatSettings";
@@ -61,6 +61,8 @@ export interface CompactionInput {
 	estimate: EstimateFn;
 	signal?: AbortSignal;
 	onStatus?: (text: string) => void;
+	/** Each summary request the model answered, with what it cost (the turn's answer carries it). */
+	onSummaryRequest?: (cost: SummaryRequestCost) => void;
 }
 
 export interface CompactionResult {
@@ -126,6 +128,7 @@ export async function compactHistory(input: CompactionInput): Promise<Compaction
 		contextWindow: budget.contextWindow,
 		requestBudget: budget.summaryRequest,
 		signal: input.signal,
+		onAnswered: input.onSummaryRequest,
 		onFirstRequest: () => {
 			statusSent = true;
 			input.onStatus?.("Summarizing earlier messages…");

@@ -3,7 +3,7 @@ import { abortedError, untilAborted } from "../core/abortable";
 import { promptCost, type EstimateFn } from "./promptCost";
 import { planContext } from "./contextTrim";
 import { tailToTokens, truncateToTokens } from "./textFit";
-import type { LLMAdapter, PromptMessage } from "../core/types";
+import type { LLMAdapter, PromptMessage, Usage } from "../core/types";
 
 /** The instruction of every conversation summary request. */
 export const SUMMARY_INSTRUCTION =
@@ -47,6 +47,19 @@ export interface SummarizerOptions {
 	onFirstRequest?: () => void;
 	/** Requests this summarizer may send in all (default MAX_COMPACTION_REQUESTS). */
 	maxRequests?: number;
+	/**
+	 * Each request the model answered, with what it cost (the server's usage, the engine's
+	 * estimates): the turn's answer carries them. A request that failed or was stopped is not
+	 * reported: its answer is unknown, and a refused or failed request is generally not billed.
+	 */
+	onAnswered?: (cost: SummaryRequestCost) => void;
+}
+
+/** What one answered summary request cost. */
+export interface SummaryRequestCost {
+	usage: Usage | undefined;
+	estimatedPrompt: number;
+	estimatedAnswer: number;
 }
 
 export interface SummaryOutcome {
@@ -233,12 +246,13 @@ export class Summarizer {
 		// Stopped while an earlier request was out: send nothing more.
 		if (this.opts.signal?.aborted === true) throw abortedError();
 		this.requests++;
+		const messages: PromptMessage[] = [
+			{ role: "system", content: instruction },
+			{ role: "user", content },
+		];
 		const request = this.opts.adapter.generate({
 			purpose: "summary",
-			messages: [
-				{ role: "system", content: instruction },
-				{ role: "user", content },
-			],
+			messages,
 			maxTokens,
 			contextWindow: this.opts.contextWindow,
 			signal: this.opts.signal,
@@ -246,9 +260,17 @@ export class Summarizer {
 		const result: unknown = await untilAborted(request, this.opts.signal);
 		const answer = typeof result === "object" && result !== null ? (result as { text?: unknown }).text : undefined;
 		if (typeof answer !== "string") throw new Error("The summarizer returned no text.");
+		// Answered, so billed (even an empty or overlong summary): counted before it is judged.
+		this.opts.onAnswered?.({ usage: usageOf(result), estimatedPrompt: promptCost(messages, this.opts.estimate), estimatedAnswer: this.opts.estimate(answer) });
 		const text = answer.trim();
 		if (text === "") throw new Error("The summarizer returned nothing.");
 		// A model may overshoot maxTokens by our estimate; the next request and the prompt rely on the bound.
 		return truncateToTokens(text, maxTokens, this.opts.estimate);
 	}
+}
+
+/** The usage of an adapter's result, when it is one (adapters of other makers may return less). */
+function usageOf(result: unknown): Usage | undefined {
+	const usage = typeof result === "object" && result !== null ? (result as { usage?: unknown }).usage : undefined;
+	return typeof usage === "object" && usage !== null ? usage : undefined;
 }

@@ -3,7 +3,7 @@ import { compactHistory, type CompactionBudget, type CompactionResult } from "./
 import type { ContextInclusion } from "./contextTrim";
 import type { EstimateFn } from "./promptCost";
 import { buildPrompt, type BuiltPrompt } from "./prompt";
-import { isAbort } from "./summarizer";
+import { isAbort, type SummaryRequestCost } from "./summarizer";
 import { summaryMessage, uncoveredHistory } from "./transcript";
 import { fitTurnMessages, turnTail } from "./turnTail";
 import { fixedCost } from "./recentWindow";
@@ -46,6 +46,8 @@ export interface TurnSetup {
 	recorder: TurnRecorder;
 	emit: (event: ChatEvent) => void;
 	signal: AbortSignal;
+	/** Each summary request the model answered while the history was prepared: the answer's stats count it. */
+	onSummaryRequest?: (cost: SummaryRequestCost) => void;
 }
 
 export interface PreparedHistory {
@@ -104,6 +106,7 @@ export async function prepareHistory(
 			budget: { ...budget, prompt: budget.prompt - turn.afterCost },
 			estimate: setup.estimate,
 			signal,
+			onSummaryRequest: setup.onSummaryRequest,
 			onStatus: (status) => {
 				if (!signal.aborted) setup.emit({ type: "status", text: status, code: "summarizing" });
 			},

@@ -207,6 +207,8 @@ export class TurnRunner {
 		if (text.trim() === "") throw new ChatError("empty_message", "Type a message first.", { text });
 		await untilAborted(this.chat.switching(), signal).catch(rethrowAsStopped(signal));
 		const { adapter, model, settings } = this.chat.current();
+		// What the answer costs, every request of the turn summed (summary requests apart); the answer that ends the turn carries it.
+		const meter = new AnswerMeter(this.now, model, providerOf(adapter));
 		const setup: TurnSetup = {
 			settings,
 			adapter,
@@ -218,6 +220,7 @@ export class TurnRunner {
 				if (!signal.aborted || event.type === "message") this.onEvent(event);
 			},
 			signal,
+			onSummaryRequest: (cost) => meter.addSummary(cost),
 		};
 		const { estimate } = setup;
 		const continues = mode.continues;
@@ -258,12 +261,7 @@ export class TurnRunner {
 		const newCheckpoint = (): AnswerCheckpoint =>
 			this.startCheckpoint(session.id, () => keep(streamed?.partialText ?? ""), () => ({ ...keepThought(streamed?.thinking() ?? {}), ...sent() }), continues);
 		let checkpoint = newCheckpoint();
-		// What the answer costs, every request of the turn summed; the answer that ends the turn carries it.
-		const meter = new AnswerMeter(this.now, model, providerOf(adapter));
-		const costs = (): AnswerExtras => {
-			const stats = meter.stats();
-			return stats === undefined ? {} : { stats };
-		};
+		const costs = (): AnswerExtras => meter.extras();
 		prompt = assemblePrompt(setup, prepared, text, asked, budget, undefined, loop.definitionsTokens());
 		// The definitions the request in flight carries: its usage is observed with them.
 		let sentTools: readonly ToolSpec[] = [];
@@ -324,6 +322,7 @@ export class TurnRunner {
 				if (overflowed) this.observeSurprise(model, settings, prompt, overflowReportOf(err), session.id);
 				if (overflowed && attempt === 0) {
 					// Our estimate was too low for this server: send a clearly smaller prompt once more.
+					meter.addRefused(sentAt);
 					const report = overflowReportOf(err);
 					if (report.window !== undefined && report.window < settings.maxPromptTokens) {
 						this.onEvent({ type: "window", reported: report.window, configured: settings.maxPromptTokens });
@@ -332,7 +331,7 @@ export class TurnRunner {
 					setup.emit({ type: "status", text: "Continuing conversation…", code: "continuing" });
 					const forced = overflowRetryBudget(budget, settings, prompt.estimatedTokens, report, this.marginFor(model, session.id).keep);
 					prepared = await prepare(setup, forced, true);
-					if (prepared === "aborted") return this.finishStopped(session, keep(""), {}, checkpoint);
+					if (prepared === "aborted") return this.finishStopped(session, keep(""), costs(), checkpoint);
 					const failed = prompt;
 					// The sources shrink too: the room the compacted history gave up must not go to them.
 					const sourcesCap = Math.floor(failed.sourcesTokens * OVERFLOW_RETRY_SHRINK);

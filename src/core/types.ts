@@ -155,6 +155,31 @@ export interface AnswerStats {
 	model: string;
 	/** The provider (ollama, openai, anthropic), when known. */
 	provider?: string;
+	/**
+	 * The summary requests this turn made before its answer (earlier messages summarized or
+	 * condensed to fit the window), apart from the counts above, which are the answer's own. Same
+	 * model, billed like any request: the answer's cost and the chat's totals include them. Absent
+	 * when the turn summarized nothing (and on older answers).
+	 */
+	summary?: SummaryStats;
+	/**
+	 * Chat requests the server refused as too long, each then retried smaller; absent when none.
+	 * Not in `requests` and no tokens: hosted APIs do not bill a prompt they reject before reading
+	 * it, and a count the server never gave would be a guess. The delay is in `durationMs`.
+	 */
+	refused?: number;
+}
+
+/** What a turn's summary requests cost (AnswerStats.summary); counts as in AnswerStats. */
+export interface SummaryStats {
+	/** Tokens the summary requests' prompts took, summed. */
+	promptTokens: number;
+	/** Tokens the summaries took as written, summed. */
+	answerTokens: number;
+	/** Which counts the server reported for every summary request (true), and which were estimated. */
+	reported: { prompt: boolean; answer: boolean };
+	/** Summary requests the model answered. */
+	requests: number;
 }
 
 /** The tier a context source is allocated in: earlier tiers are served first. */

@@ -1,7 +1,7 @@
 // Prices per million tokens, per model, as the person entered them (never fetched), and what
 // answers and chats cost at those prices. Engine-safe: no 'obsidian'.
 import type { AnswerStats } from "../core/types";
-import type { ChatUsage } from "../core/answerStats";
+import { billedTokens, type ChatUsage } from "../core/answerStats";
 import { t } from "../i18n";
 
 /** One model's prices, per million tokens, in the settings' currency. */
@@ -77,10 +77,12 @@ export function tokensCost(price: ModelPrice, promptTokens: number, answerTokens
 	return (promptTokens * price.input + answerTokens * price.output) / 1_000_000;
 }
 
-/** What an answer cost; undefined when its model has no prices. */
+/** What an answer cost, its turn's summary requests included; undefined when its model has no prices. */
 export function answerCost(stats: AnswerStats, prices: readonly ModelPrice[]): number | undefined {
 	const price = priceFor(prices, stats.model);
-	return price === undefined ? undefined : tokensCost(price, stats.promptTokens, stats.answerTokens);
+	if (price === undefined) return undefined;
+	const billed = billedTokens(stats);
+	return tokensCost(price, billed.promptTokens, billed.answerTokens);
 }
 
 /**

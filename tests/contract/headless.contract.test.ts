@@ -124,6 +124,13 @@ const checkUsage: (messages: readonly ChatMessage[]) => { promptTokens: number; 
 const checkCost: (stats: headless.AnswerStats, prices: readonly { model: string; input: number; output: number }[]) => number | undefined = headless.answerCost;
 const checkSummaryUsage: { usage?: headless.ChatUsage } = null as unknown as headless.SessionSummary;
 void [checkStats, checkStatsMessage, checkUsage, checkCost, checkSummaryUsage];
+// The turn's summary requests (apart from the answer's own counts, in its cost) and refused prompts.
+type ContractSummaryStats = { promptTokens: number; answerTokens: number; reported: { prompt: boolean; answer: boolean }; requests: number };
+const checkStatsSummary: { summary?: ContractSummaryStats; refused?: number } = null as unknown as headless.AnswerStats;
+const checkSummaryStats: ContractSummaryStats = null as unknown as headless.SummaryStats;
+const checkBilled: (stats: headless.AnswerStats) => { promptTokens: number; answerTokens: number } = headless.billedTokens;
+const checkCompactionCost: { onSummaryRequest?: (cost: { usage: { promptTokens?: number; completionTokens?: number } | undefined; estimatedPrompt: number; estimatedAnswer: number }) => void } = null as unknown as headless.CompactionInput;
+void [checkStatsSummary, checkSummaryStats, checkBilled, checkCompactionCost];
 
 // Branches: regenerate, edit, continue, delete a turn, alternatives and branch switches.
 type ContractBranching = {

@@ -1,7 +1,8 @@
 // @vitest-environment happy-dom
 // The info button under an answer and its popover: tokens (reported or estimated), time to the
 // first token, tokens per second, the model, the requests of a tool loop, and the cost of the
-// answer and the chat when the model is priced. Escape closes it and gives the focus back.
+// answer and the chat when the model is priced; notes on the turn's summary of earlier messages
+// and a request refused as too long. Escape closes it and gives the focus back.
 import { afterEach, describe, expect, it } from "vitest";
 import { flush, pressKey, typeInto } from "../obsidian/harness";
 import { mountView, type Mounted } from "./mountView";
@@ -37,6 +38,8 @@ const infoButton = (m: Mounted, index = 1): HTMLButtonElement | null => m.messag
 const popover = (m: Mounted): HTMLElement | null => m.root.querySelector<HTMLElement>(".discover-chat-stats-popover");
 const rows = (m: Mounted): Record<string, string> =>
 	Object.fromEntries(Array.from(popover(m)?.querySelectorAll(".discover-chat-stats-row") ?? []).map((r) => [r.querySelector("dt")?.textContent ?? "", r.querySelector("dd")?.textContent ?? ""]));
+
+const notes = (m: Mounted): string[] => Array.from(popover(m)?.querySelectorAll(".discover-chat-stats-note") ?? []).map((n) => n.textContent ?? "");
 
 describe("the answer's info popover", () => {
 	it("an answer with stats has an info button with an icon, a label and a tooltip; one without has none", async () => {
@@ -80,6 +83,33 @@ describe("the answer's info popover", () => {
 		expect(shown["This chat"]).toBe("25.6K tokens · $0.0046");
 	});
 
+	it("says what the turn's summary of earlier messages took, and the answer's cost and the chat's total include it", async () => {
+		const prices = { modelPrices: [{ model: "gpt-4o-mini", input: 0.15, output: 0.6 }], priceCurrency: "USD" };
+		const summary = { promptTokens: 3_000, answerTokens: 200, reported: { prompt: true, answer: true }, requests: 1 };
+		const m = await answered({ ...STATS, summary }, prices);
+		infoButton(m)!.click();
+		const shown = rows(m);
+		// The answer's own counts stay its own.
+		expect(shown["Prompt tokens"]).toBe("12,000 (reported by the server)");
+		// (12,000 + 3,000) × 0.15 / 1M + (800 + 200) × 0.6 / 1M = $0.00285
+		expect(shown.Cost).toBe("$0.0029");
+		expect(shown["This chat"]).toBe("16K tokens · $0.0029");
+		expect(notes(m)).toEqual(["Includes a summary of earlier messages: 3,000 prompt tokens, 200 answer tokens (reported by the server)."]);
+	});
+
+	it("says a summary's counts were estimated, and that a request was refused as too long and retried", async () => {
+		const summary = { promptTokens: 1_234, answerTokens: 56, reported: { prompt: true, answer: false }, requests: 2 };
+		const m = await answered({ ...STATS, summary, refused: 1 });
+		infoButton(m)!.click();
+		expect(notes(m)).toEqual(["Includes a summary of earlier messages: 1,234 prompt tokens, 56 answer tokens (estimated).", "1 request refused as too long, retried."]);
+	});
+
+	it("an answer whose turn made only its own requests has no notes", async () => {
+		const m = await answered(STATS);
+		infoButton(m)!.click();
+		expect(popover(m)?.querySelectorAll(".discover-chat-stats-note")).toHaveLength(0);
+	});
+
 	it("a model without a price says so, and points to the settings", async () => {
 		const m = await answered({ ...STATS, model: "llama3.2" }, { modelPrices: [{ model: "gpt-4o-mini", input: 0.15, output: 0.6 }] });
 		infoButton(m)!.click();
@@ -120,5 +150,15 @@ describe("the answer's info popover", () => {
 		expect(shown["Zeit bis zum ersten Token"]).toBe("1,4 Sek.");
 		// Intl puts a no-break space before the euro sign.
 		expect(shown.Kosten?.replace(/\s/g, " ")).toBe("0,0023 €");
+	});
+
+	it("the notes follow the person's language, plural forms included", async () => {
+		setLanguage("ru");
+		const summary = { promptTokens: 1_500, answerTokens: 90, reported: { prompt: true, answer: true }, requests: 1 };
+		const m = await answered({ ...STATS, summary, refused: 3 });
+		infoButton(m)!.click();
+		const [said, refused] = notes(m);
+		expect(said?.replace(/\s/g, " ")).toBe("Включает сводку ранних сообщений: токены запроса — 1 500, токены ответа — 90 (по данным сервера).");
+		expect(refused).toBe("3 запроса отклонены как слишком длинные и отправлены повторно.");
 	});
 });

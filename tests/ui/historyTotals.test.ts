@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 // The history browser shows each chat's total (tokens, and cost when its models are priced),
-// computed from the answers' saved stats and kept in the session index, so the list stays fast.
+// computed from the answers' saved stats (their turns' summary requests included) and kept in the
+// session index, so the list stays fast.
 import { afterEach, describe, expect, it } from "vitest";
 import { asObsidianApp, createTestApp, flush } from "../obsidian/harness";
 import { HistoryModal } from "../../src/ui/history/HistoryModal";
@@ -29,6 +30,27 @@ describe("history totals", () => {
 		const totals = Array.from(document.body.querySelectorAll<HTMLElement>(".discover-chat-history-item")).map((i) => i.querySelector(".discover-chat-history-item-total")?.textContent ?? null);
 		// 1.5M × 0.15 + 0.1M × 0.6 per million = $0.285.
 		expect(totals).toEqual(["2M tokens · $0.285", "3.5K tokens", null]);
+	});
+
+	it("a chat's total includes the summaries of earlier messages its answers' turns made, in the list and in the index", async () => {
+		const summary = { promptTokens: 400_000, answerTokens: 20_000, reported: { prompt: true, answer: true }, requests: 2 };
+		const app = await createTestApp();
+		const world = fakeWorld(asObsidianApp(app), testSettings({ modelPrices: [{ model: "gpt-4o-mini", input: 0.15, output: 0.6 }] }));
+		world.sessions.add("Summarized", [message("user", "q"), message("assistant", "a", { stats: { ...stats("gpt-4o-mini", 1_000_000, 100_000), summary } })], "2026-01-03T10:00:00.000Z");
+		new HistoryModal(asObsidianApp(app), world.host, world.sessions, { activeSessionId: undefined, onLoad: () => undefined, onToPrompt: () => undefined }).open();
+		await flush();
+		await flush();
+		// 1.4M × 0.15 + 0.12M × 0.6 per million = $0.282, over 1.52M tokens (without the summary: 1.1M, $0.21).
+		expect(document.body.querySelector(".discover-chat-history-item-total")?.textContent).toBe("2M tokens · $0.282");
+
+		const store = new MemoryFileStore();
+		const sessions = new SessionManager(store, { onWarning: () => undefined });
+		const session = await sessions.create();
+		await sessions.appendMessage(session.id, message("user", "q"));
+		await sessions.appendMessage(session.id, message("assistant", "a", { stats: { ...stats("m1", 100, 10), summary: { promptTokens: 50, answerTokens: 5, reported: { prompt: false, answer: true }, requests: 1 } } }));
+		const expected = { promptTokens: 150, answerTokens: 15, answers: 1, requests: 2, reported: false, models: [{ model: "m1", promptTokens: 150, answerTokens: 15 }] };
+		expect((await sessions.list())[0]?.usage).toEqual(expected);
+		expect((await new SessionManager(store, { onWarning: () => undefined }).list())[0]?.usage).toEqual(expected);
 	});
 
 	it("the session list carries each chat's totals from the saved stats, through the index and a rebuild of a damaged one", async () => {

@@ -1,14 +1,16 @@
 // The info button under an answer and its popover: prompt and answer tokens (reported by the
 // server or estimated), time to the first token, tokens per second, the model, the requests a
-// tool loop made, and the cost of the answer and of the chat when the model has prices. The
-// chat's total lives here rather than in the header: the header is narrow (phones) and busy, and
-// the total is read when someone asks what answers cost, which is this popover's question.
+// tool loop made, the cost of the answer and of the chat when the model has prices, and notes on
+// a summary or a refused request the turn made (answerInfoNotes.ts). The chat's total lives here
+// rather than in the header: the header is narrow (phones) and busy, and the total is read when
+// someone asks what answers cost, which is this popover's question.
 import { setIcon, setTooltip } from "obsidian";
 import { chatUsage, tokensPerSecond } from "../../core/answerStats";
 import type { AnswerStats, ChatMessage } from "../../core/types";
 import { answerCost } from "../../settings/prices";
 import { formatDuration, formatMoney, formatNumber, formatRate, t } from "../../i18n";
 import { chatTotalText, type PriceList } from "../costText";
+import { answerInfoNotes } from "./answerInfoNotes";
 
 export interface AnswerInfoContext {
 	/** The prices entered in settings; none: costs are not shown. */
@@ -116,5 +118,6 @@ export class AnswerInfo {
 			row.createEl("dt", { text: label });
 			row.createEl("dd", { text: value });
 		}
+		for (const note of answerInfoNotes(this.stats)) popover.createEl("p", { cls: "discover-chat-stats-note", text: note });
 	}
 }
