@@ -54,7 +54,7 @@ export class AnswerMeter {
 		this.firstSentAt ??= request.sentAt;
 		this.endedAt = end;
 		if (request.firstTokenAt !== undefined) {
-			// Time to the first token is the first answered request's: the model's latency, not the retry's.
+			// Time to the first token is the first answered request's (a refused one streams none): the model's wait.
 			if (this.chat.requests === 1) this.firstTokenMs = Math.max(0, request.firstTokenAt - request.sentAt);
 			this.streamMs += Math.max(0, end - request.firstTokenAt);
 			this.streamed = true;

@@ -143,11 +143,11 @@ export interface AnswerStats {
 	answerTokens: number;
 	/** Which counts the server reported for every request (true) and which were estimated, in part or whole (false). */
 	reported: { prompt: boolean; answer: boolean };
-	/** From sending the first request to its first streamed token (text or thinking), in milliseconds. */
+	/** From sending the first answered request to its first streamed token (text or thinking), in milliseconds. */
 	firstTokenMs?: number;
 	/** Streaming time after each request's first token, summed: what tokens per second divide by. */
 	streamMs?: number;
-	/** From sending the first request to the end of the last one, in milliseconds. */
+	/** From sending the first request (a refused one included) to the end of the last one, in milliseconds. */
 	durationMs?: number;
 	/** Requests this answer took (1, or one per round of a tool loop). */
 	requests: number;
