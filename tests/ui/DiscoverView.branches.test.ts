@@ -2,62 +2,22 @@
 // The branch panel on the real engine: the arrows between alternatives, Regenerate, Edit, Continue,
 // Delete turn with Undo, and the history browser's deleted turns and hits on other branches.
 import { afterEach, describe, expect, it } from "vitest";
-import { asObsidianApp, clearNotices, createTestApp, flush, notices, openNote, pressKey, typeInto, type App } from "../obsidian/harness";
-import { StubAdapter, type StubAdapterOptions } from "../support/stubAdapter";
+import { clearNotices, flush, notices, pressKey, typeInto } from "../obsidian/harness";
+import { StubAdapter } from "../support/stubAdapter";
 import { ChatService } from "../../src/chat/ChatService";
 import { MemoryFileStore } from "../../src/sessions/memoryStore";
 import { SessionManager } from "../../src/sessions/SessionManager";
-import type { ChatRuntimeFactory, DiscoverHost } from "../../src/ui/host";
-import { openEnginePanel } from "./enginePanel";
+import { mountBranchPanel as mount, unmountBranchPanels } from "./branchPanel";
 import { testSettings } from "./fakes";
 import { until } from "../support/chatHarness";
 import { PAGE_SIZE } from "../../src/ui/panel/MessageList";
 
-const cleanups: (() => void)[] = [];
 afterEach(async () => {
-	for (const c of cleanups.splice(0)) c();
+	unmountBranchPanels();
 	await flush();
 	document.body.empty();
 	clearNotices();
 });
-
-async function mount(opts: StubAdapterOptions = {}, saved?: { store: MemoryFileStore; activeSessionId: string }) {
-	const app: App = await createTestApp({ files: { "Notes/Alpha.md": "# Alpha\n\nAlpha is the first note.\n" } });
-	await openNote(app, "Notes/Alpha.md");
-	const host: DiscoverHost = { app: asObsidianApp(app), settings: testSettings({ includeActiveNote: false, activeSessionId: saved?.activeSessionId }), saveSettings: () => Promise.resolve() };
-	const store = saved?.store ?? new MemoryFileStore();
-	const adapter = { current: new StubAdapter(opts) };
-	let sessions!: SessionManager;
-	const asked = { alternatives: 0 };
-	const factory: ChatRuntimeFactory = (h, onEvent) => {
-		sessions = new SessionManager(store);
-		const chat = new ChatService({ adapter: adapter.current, sessions, settings: h.settings, model: "stub", onEvent });
-		const alternatives = chat.alternatives.bind(chat);
-		chat.alternatives = (id) => {
-			asked.alternatives++;
-			return alternatives(id);
-		};
-		return Promise.resolve({
-			chat,
-			sessions,
-			adapter: () => undefined,
-			syncSettings: () => {
-				chat.setAdapter(adapter.current);
-				return Promise.resolve();
-			},
-		});
-	};
-	const panel = await openEnginePanel(app, host, factory);
-	cleanups.push(() => panel.leaf.detach());
-	const { root } = panel;
-	const bodies = () => Array.from(root.querySelectorAll(".discover-chat-message:not(.discover-chat-message-streaming) .discover-chat-message-body")).map((e) => e.textContent ?? "");
-	const messageEls = () => Array.from(root.querySelectorAll<HTMLElement>(".discover-chat-message"));
-	const button = (el: HTMLElement, cls: string) => el.querySelector<HTMLButtonElement>(`.${cls}`)!;
-	const last = () => messageEls()[messageEls().length - 1]!;
-	const renderedCount = () => root.querySelectorAll(".discover-chat-message").length;
-	const position = (el: HTMLElement) => el.querySelector(".discover-chat-branch-position")?.textContent;
-	return { ...panel, app, store, adapter, asked, sessions: () => sessions, bodies, messageEls, button, last, position, renderedCount, stub: () => adapter.current };
-}
 
 describe("branches in the panel", () => {
 	it("Regenerate streams a new answer, and the arrows switch between the two", async () => {
@@ -210,7 +170,7 @@ describe("branches in the panel", () => {
 		const chat = new ChatService({ adapter: new StubAdapter({ noDelay: true }), sessions, settings: testSettings({ includeActiveNote: false }), model: "stub" });
 		for (let i = 0; i < 200; i++) await chat.sendMessage(`Question ${i}`);
 		await chat.regenerate();
-		const m = await mount({}, { store, activeSessionId: chat.sessionId! });
+		const m = await mount({}, { saved: { store, activeSessionId: chat.sessionId! } });
 		await until(() => m.position(m.last()) === "2 / 2", "the arrows on the last answer");
 		expect(m.renderedCount()).toBeLessThanOrEqual(PAGE_SIZE);
 		expect(m.asked.alternatives).toBeLessThanOrEqual(PAGE_SIZE);
