@@ -250,7 +250,9 @@ export class ChatService {
 
 	/**
 	 * Sends `text` in place of your message `id`: the chat branches before it, and the earlier
-	 * version with everything after it stays as an alternative. Resolves and rejects as sendMessage.
+	 * version with everything after it stays as an alternative. Resolves and rejects as sendMessage;
+	 * rejected before the new text was saved (stopped, the store refused it), the chat stays on the
+	 * branch it was on, with message `id`, and the caller still holds the text.
 	 */
 	editMessage(id: string, text: string, opts: SendOptions = {}): Promise<ChatMessage> {
 		return this.branching.editMessage(id, text, opts);

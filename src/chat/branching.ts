@@ -62,17 +62,44 @@ export class Branching {
 	}
 
 	editMessage(messageId: string, text: string, opts: SendOptions): Promise<ChatMessage> {
-		const messages = this.host.session()?.messages ?? [];
+		const shown = this.host.session();
+		const messages = shown?.messages ?? [];
 		const message = messages.find((m) => m.id === messageId);
-		if (message === undefined || message.role !== "user") return Promise.reject(noTurn("Only a message of yours on the chat as shown can be edited."));
+		if (shown === undefined || message === undefined || message.role !== "user") return Promise.reject(noTurn("Only a message of yours on the chat as shown can be edited."));
 		const id = this.sessionId();
+		// Where the branch ended before the edit: the chat goes back there if the edit is never saved.
+		const leaf = messages[messages.length - 1]!.id;
+		let branching: Promise<Session> | undefined;
+		let opened: Session | undefined;
+		let recorded = false;
+		let ended = false;
 		const open = async (): Promise<undefined> => {
 			this.stillOn(id);
-			this.host.adopt(await this.host.sessions.branchBefore(id, messageId));
+			branching = this.host.sessions.branchBefore(id, messageId);
+			const session = await branching;
+			// The turn gave up while the branch was being opened: it is not the chat's any more.
+			if (!ended) this.host.adopt((opened = session));
 			return undefined;
 		};
+		const mode = { open, recorded: () => void (recorded = true) };
 		// An edited message keeps its images unless the caller gives others.
-		return this.host.turn(text, withImages(opts, message), { open });
+		return this.host.turn(text, withImages(opts, message), mode).catch((err: unknown) => {
+			ended = true;
+			if (branching !== undefined && !recorded) this.unbranch(id, leaf, shown, opened);
+			throw err;
+		});
+	}
+
+	/**
+	 * An edit stopped or failed before its message was saved: the chat goes back to the branch it
+	 * was on, so the message being edited is shown (and can be edited) again and nothing written
+	 * points at a branch with nothing on it. On screen at once; on disk right after the branch
+	 * being opened (the store takes a chat's writes in order).
+	 */
+	private unbranch(id: string, leaf: string, shown: Session, opened: Session | undefined): void {
+		const current = this.host.session();
+		if (current === shown || (opened !== undefined && current === opened)) this.host.adopt(shown);
+		this.host.sessions.branchAt(id, leaf).catch((err: unknown) => console.error("Discover: the chat could not go back to its branch after an unsent edit", err));
 	}
 
 	continueAnswer(opts: SendOptions): Promise<ChatMessage> {

@@ -11,6 +11,8 @@ export interface TurnMode {
 	 * returns the person's message to answer again, or undefined to save `text` as a new message there.
 	 */
 	open?: () => Promise<ChatMessage | undefined>;
+	/** The person's message was saved (a new one, or the one answered again): from here on nothing they wrote can be lost. */
+	recorded?: (user: ChatMessage) => void;
 	/** The stopped or interrupted answer this turn goes on with: its text is kept and the continuation appended. */
 	continues?: ChatMessage;
 }

@@ -230,6 +230,7 @@ export class TurnRunner {
 		// Checked before anything is saved: a message that can never be sent stays with the caller.
 		checkTurnFits(settings.systemPrompt, text, budget.prompt, estimate, attachmentTokens(opts.images, estimate));
 		const { session, user } = await this.recordQuestion(text, signal, mode.open, opts.images).catch(rethrowAsStopped(signal));
+		mode.recorded?.(user);
 		// The message's images are part of it (a regenerated or edited message keeps its own): the
 		// history gets what they and the text leave.
 		const imageCost = attachmentTokens(user.attachments, estimate);

@@ -22,6 +22,8 @@ export interface StubAdapterOptions {
 	overflowTimes?: number;
 	/** Chat requests fail with this kind (after any overflows). */
 	failChatWith?: LLMErrorKind;
+	/** Chat answers stream this text, then fail with `failChatWith` (default "server"). */
+	failAfter?: string;
 	/** Chat answers stream this text, then hang until aborted. */
 	hangAfter?: string;
 	/** Answer without yielding to the event loop between pieces (benchmarks: no delay at all). */
@@ -89,15 +91,19 @@ export class StubAdapter implements LLMAdapter {
 			this.overflowsLeft--;
 			throw new LLMError("context_overflow", "the prompt is longer than the context length");
 		}
-		if (this.opts.failChatWith !== undefined) throw new LLMError(this.opts.failChatWith, `Stub failure: ${this.opts.failChatWith}`);
+		if (this.opts.failChatWith !== undefined && this.opts.failAfter === undefined) throw new LLMError(this.opts.failChatWith, `Stub failure: ${this.opts.failChatWith}`);
 		const index = this.chatCount++;
 		const hang = this.opts.hangAfter;
-		const reply = hang ?? (typeof this.opts.reply === "function" ? this.opts.reply(req, index) : (this.opts.reply ?? `Answer ${index + 1}.`));
+		const reply = hang ?? this.opts.failAfter ?? (typeof this.opts.reply === "function" ? this.opts.reply(req, index) : (this.opts.reply ?? `Answer ${index + 1}.`));
 		const size = Math.max(1, this.opts.chunkSize ?? 4);
 		for (let i = 0; i < reply.length; i += size) {
 			if (this.opts.noDelay !== true) await tick();
 			if (req.signal?.aborted) throw abortError();
 			req.onToken?.(reply.slice(i, i + size));
+		}
+		if (this.opts.failAfter !== undefined) {
+			const kind = this.opts.failChatWith ?? "server";
+			throw new LLMError(kind, `Stub failure: ${kind}`);
 		}
 		if (hang !== undefined) {
 			await new Promise<void>((resolve) => {
