@@ -74,7 +74,8 @@ export class TurnFlow {
 		this.modelPrompt = undefined;
 		// The chat's own model counts (picked in the header, or saved with the chat), else the settings' one.
 		if (modelMissing({ model: this.parts.chatModel.current })) {
-			// Nothing is sent or saved, and the input keeps the text.
+			// Nothing is sent or saved, and the input (or the edit box) keeps the text.
+			this.returnUnsent(turn);
 			this.askForModel();
 			return;
 		}
@@ -102,6 +103,7 @@ export class TurnFlow {
 				// The open chat stays in the old folder: start afresh there, and let the person resend.
 				if (turn.fromInput && this.parts.composer.value === "") this.parts.composer.setValue(turn.text);
 				if (turn.fromInput && turn.images) this.parts.composer.images?.restore(turn.images);
+				this.returnUnsent(turn);
 				await this.parts.startOver();
 				const { from, to } = sync.chatLeftBehind;
 				this.parts.list.showNote(t("panel.chatsFolderMoved", { to, from }));
@@ -116,6 +118,7 @@ export class TurnFlow {
 				// Stopped before anything went out: the question goes back into the input, unsent.
 				if (turn.fromInput && !turn.wholeNote && this.parts.composer.value === "") this.parts.composer.setValue(turn.text);
 				if (turn.fromInput && turn.images) this.parts.composer.images?.restore(turn.images);
+				this.returnUnsent(turn);
 				return;
 			}
 			this.sendingSession = runtime.chat.sessionId;
@@ -176,16 +179,27 @@ export class TurnFlow {
 			const recorded = last?.role === "user" && last.content === turn.text;
 			if (!recorded && turn.fromInput && !turn.wholeNote && this.parts.composer.value === "") this.parts.composer.setValue(turn.text);
 			if (!recorded && turn.fromInput && turn.images) this.parts.composer.images?.restore(turn.images);
+			if (!recorded) this.returnUnsent(turn);
 			return;
 		}
 		// The model cannot read images: they stay attached, to send again with another model.
 		if (isImagesUnsupported(err) && turn.images) this.parts.composer.images?.restore(turn.images);
 		const model = this.parts.chatModel.current;
 		const scene = { list: this.parts.list, composer: this.parts.composer, messages: this.parts.runtime()?.chat.messages ?? [], adapter: this.parts.runtime()?.adapter() };
-		const failed = { err, text: turn.text, wholeNote: turn.wholeNote || turn.onRecord === true, retry: () => void this.send(retryTurn(turn)) };
+		const failed = { err, text: turn.text, wholeNote: turn.wholeNote || turn.onRecord === true, retry: () => void this.send(retryTurn(turn)), giveBack: turn.giveBack ? () => this.returnUnsent(turn) : undefined };
 		// The model came from the agent's note: the message names the note and the field, and the
 		// next send (Retry too) goes to the default agent.
 		const issue = await this.parts.chatAgent?.sendFailed(err, model);
 		showTurnFailure(scene, issue ? { ...failed, detail: t("agents.fallback", { issue: agentIssueText(issue) }) } : failed);
+	}
+
+	/**
+	 * A turn's text that was never saved goes back where it was written (an edit: its box); when
+	 * that place is gone (the chat changed, the panel closed) the input takes it, ahead of any draft.
+	 */
+	private returnUnsent(turn: Turn): void {
+		if (!turn.giveBack || turn.giveBack(turn.text)) return;
+		const draft = this.parts.composer.value;
+		if (draft !== turn.text) this.parts.composer.setValue(draft.trim() === "" ? turn.text : `${turn.text}\n\n${draft}`, false);
 	}
 }

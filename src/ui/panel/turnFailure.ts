@@ -15,6 +15,8 @@ export interface FailedTurn {
 	retry: () => void;
 	/** What to do about it, in place of the diagnosis's advice (the provider's words stay under Details). */
 	detail?: string;
+	/** Puts unsent text back where it was written (an edit's box) instead of the input. */
+	giveBack?: () => void;
 }
 
 export interface FailureScene {
@@ -38,7 +40,8 @@ export function showTurnFailure(scene: FailureScene, turn: FailedTurn): void {
 	const question = last?.role === "assistant" && last.error !== undefined ? scene.messages[scene.messages.length - 2] : last;
 	const recorded = question?.role === "user" && question.content === turn.text;
 	// Not a word is lost: unsent text goes back, ahead of anything typed while it was on its way.
-	if ((diagnosis.unsent || !recorded) && !turn.wholeNote) {
+	if ((diagnosis.unsent || !recorded) && turn.giveBack) turn.giveBack();
+	else if ((diagnosis.unsent || !recorded) && !turn.wholeNote) {
 		const draft = scene.composer.value;
 		if (draft !== turn.text) scene.composer.setValue(draft.trim() === "" ? turn.text : `${turn.text}\n\n${draft}`);
 	}

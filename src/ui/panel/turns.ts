@@ -21,6 +21,12 @@ export interface Turn {
 	 * streams, stops and fails like any turn. Absent: `sendMessage(text)`.
 	 */
 	run?: (chat: ChatPort, options: SendOptions) => Promise<ChatMessage>;
+	/**
+	 * The text was never saved (no model, stopped or refused before it was): puts it back where the
+	 * person wrote it (an edit: its box) and says true, or false when that place is gone (then the
+	 * input takes it). Absent: the input's own rules apply (`fromInput`).
+	 */
+	giveBack?: (text: string) => boolean;
 	/** The text is on record already (a regenerated or continued answer's question): a failure never puts it back in the input. */
 	onRecord?: boolean;
 }

@@ -125,15 +125,39 @@ export class BranchControls {
 		const chat = this.chat();
 		const message = chat?.messages.find((m) => m.id === id);
 		if (!chat || !message || this.refused()) return;
+		this.openEditor(item.body, id, message.content);
+	}
+
+	private openEditor(bodyEl: HTMLElement, id: string, text: string): void {
 		this.editor?.cancel();
-		this.editor = new MessageEditor(item.body, message.content, {
+		this.editor = new MessageEditor(bodyEl, text, {
 			canSend: () => !this.refused(),
-			onSend: (text) => {
+			onSend: (edited) => {
 				this.editor = undefined;
-				void this.parts.send(editTurn(id, text, this.parts.list));
+				void this.parts.send(editTurn(id, edited, this.parts.list, (unsent) => this.reopen(id, unsent)));
 			},
 			onCancel: () => (this.editor = undefined),
 		});
+	}
+
+	/**
+	 * An edit that was never saved: its box opens again on the message, with the edited text (the
+	 * engine left the chat on the branch that holds it). False when the message is no longer in the
+	 * chat on screen (or the panel closed): the caller keeps the text elsewhere.
+	 */
+	private reopen(id: string, text: string): boolean {
+		const chat = this.chat();
+		if (!chat?.messages.some((m) => m.id === id && m.role === "user")) return false;
+		// The turn took the message off the screen when it went out: the branch comes back first.
+		if (!this.find(id)) this.show(id);
+		const bodyEl = this.find(id)?.querySelector<HTMLElement>(":scope > .discover-chat-message-body");
+		if (!bodyEl) return false;
+		this.openEditor(bodyEl, id, text);
+		return true;
+	}
+
+	private find(id: string): HTMLElement | null {
+		return this.parts.list.scrollEl.querySelector<HTMLElement>(`.discover-chat-message[data-message-id="${CSS.escape(id)}"]`);
 	}
 
 	/** Opens the alternative `id` (its branch, down to its newest message) and shows it. */
@@ -189,7 +213,7 @@ export class BranchControls {
 		list.setMessages(this.chat()?.messages ?? []);
 		this.parts.changed();
 		if (reveal === undefined) return;
-		const find = (): HTMLElement | null => list.scrollEl.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(reveal)}"]`);
+		const find = (): HTMLElement | null => this.find(reveal);
 		// An alternative far up a long chat: earlier pages are rendered until it is there.
 		while (!find()) {
 			const before = list.renderedCount;

@@ -11,8 +11,10 @@ function lastUserIndex(messages: readonly ChatMessage[]): number {
 	return -1;
 }
 
-function branchTurn(text: string, run: (chat: ChatPort, options: SendOptions) => Promise<ChatMessage>, onRecord: boolean): Turn {
-	return { text, includeHistory: true, withContext: true, wholeNote: false, fromInput: false, run, onRecord };
+function branchTurn(text: string, run: (chat: ChatPort, options: SendOptions) => Promise<ChatMessage>, onRecord: boolean, giveBack?: Turn["giveBack"]): Turn {
+	const turn: Turn = { text, includeHistory: true, withContext: true, wholeNote: false, fromInput: false, run, onRecord };
+	if (giveBack) turn.giveBack = giveBack;
+	return turn;
 }
 
 /** A new answer to the last message of the person's; the answer it replaces stays an alternative. */
@@ -34,9 +36,10 @@ export function regenerateTurn(messages: readonly ChatMessage[], list: MessageLi
 
 /**
  * The person's message `id` sent again as `text`: the chat branches before it. Retry after a
- * failure answers the edited message again rather than editing once more.
+ * failure answers the edited message again rather than editing once more. Text that was never
+ * saved goes to `giveBack` (the edit box again).
  */
-export function editTurn(id: string, text: string, list: MessageList): Turn {
+export function editTurn(id: string, text: string, list: MessageList, giveBack?: Turn["giveBack"]): Turn {
 	let tried = false;
 	return branchTurn(
 		text,
@@ -56,10 +59,15 @@ export function editTurn(id: string, text: string, list: MessageList): Turn {
 			return chat.editMessage(id, text, options);
 		},
 		false,
+		giveBack,
 	);
 }
 
-/** Goes on with a stopped or interrupted last answer: the continuation streams on after its text. */
+/**
+ * Goes on with a stopped or interrupted last answer: the continuation streams on after its text.
+ * However it ends short of an answer (refused, failed, stopped before it began), the answer is
+ * shown as saved, with its actions, in place of the bubble the continuation streamed into.
+ */
 export function continueTurn(messages: readonly ChatMessage[], answer: ChatMessage, list: MessageList): Turn {
 	const question = messages[lastUserIndex(messages)];
 	return branchTurn(
@@ -74,7 +82,11 @@ export function continueTurn(messages: readonly ChatMessage[], answer: ChatMessa
 				list.startStreaming();
 				list.appendToken(last.content);
 			}
-			return chat.continueAnswer(options);
+			return chat.continueAnswer(options).catch((err: unknown) => {
+				const saved = chat.messages.find((m) => m.id === answer.id);
+				if (saved) list.upsert(saved);
+				throw err;
+			});
 		},
 		true,
 	);
