@@ -723,6 +723,11 @@ try {
 		check(states.join(",") === "is-done,is-done,is-done", `every card is done (${states.join(", ")})`);
 		const answer = await page.locator(`${VIEW} .discover-chat-message-assistant`).last().textContent();
 		check(answer?.includes("I added today's high tide") === true, "the answer after the calls is shown after the cards");
+		const covering = await actionsOverCards(page);
+		check(covering.length === 0, `an answer's actions (shown on hover) cover no tool card (${covering.join("; ") || "none"})`);
+		// Hovered, as in the screenshots: the last card's answer shows its actions.
+		await page.locator(`${VIEW} .discover-chat-message-assistant:has(.discover-tool-card)`).last().hover();
+		await page.waitForTimeout(200);
 		await themed("tool-cards", shot);
 
 		await page.click(`${VIEW} .discover-tool-card-revert`);
@@ -736,6 +741,8 @@ try {
 		await page.waitForTimeout(200);
 		const phoneOver = await overflows(page, [VIEW, `${VIEW} .discover-chat-header`, `${VIEW} .discover-tool-card`, `${VIEW} .discover-tool-card-title`, `${VIEW} .discover-tool-card-actions`]);
 		check(phoneOver.length === 0, `phone, tool cards: nothing overflows or is clipped (${phoneOver.join("; ") || "none"})`);
+		const phoneCovering = await actionsOverCards(page);
+		check(phoneCovering.length === 0, `phone: an answer's actions cover no tool card (${phoneCovering.join("; ") || "none"})`);
 		await themed("phone-tool-cards", (name) => page.screenshot({ path: join(artifacts, `${name}.png`) }));
 
 		// Stop while a write waits for permission: the loop ends, what was said stays, nothing is written.
@@ -1302,6 +1309,30 @@ async function messageLayout(page) {
 		}
 		const tops = items.map((m) => Math.round(m.querySelector(".discover-chat-message-body")?.getBoundingClientRect().top ?? 0));
 		return { blankRows, gaps, tops };
+	});
+}
+
+/**
+ * Answers whose action bar (shown on hover, and always on phones) overlaps a tool card: where the
+ * bar sits is measured whether or not it is shown, so one hover cannot hide the fault.
+ */
+async function actionsOverCards(page) {
+	return page.evaluate(() => {
+		const view = document.querySelector(".discover-chat-view");
+		const cards = Array.from(view.querySelectorAll(".discover-tool-card")).filter((c) => c.checkVisibility());
+		const out = [];
+		for (const bar of view.querySelectorAll(".discover-chat-message-actions")) {
+			if (!bar.checkVisibility()) continue;
+			const a = bar.getBoundingClientRect();
+			if (a.width === 0 || a.height === 0) continue;
+			for (const card of cards) {
+				const c = card.getBoundingClientRect();
+				const x = Math.min(a.right, c.right) - Math.max(a.left, c.left);
+				const y = Math.min(a.bottom, c.bottom) - Math.max(a.top, c.top);
+				if (x > 0 && y > 0) out.push(`${bar.closest(".discover-chat-message")?.dataset.messageId} over "${card.querySelector(".discover-tool-card-title")?.textContent}" (${Math.round(x)}×${Math.round(y)} px)`);
+			}
+		}
+		return out;
 	});
 }
 
