@@ -46,12 +46,12 @@ const EDITED = "Second question, edited";
 const BEFORE = "First question|Answer 1.|Second question|Answer 2.";
 
 /** A chat of two turns, saved before the panel opens, shown in it. */
-async function twoTurns(settings: BranchPanelOptions["settings"] = {}): Promise<BranchPanel & { picky: PickyStore }> {
+async function twoTurns(settings: BranchPanelOptions["settings"] = {}, sync?: BranchPanelOptions["sync"]): Promise<BranchPanel & { picky: PickyStore }> {
 	const picky = new PickyStore();
 	const chat = new ChatService({ adapter: new StubAdapter(), sessions: new SessionManager(picky), settings: testSettings({ includeActiveNote: false }), model: "stub" });
 	await chat.sendMessage("First question");
 	await chat.sendMessage("Second question");
-	const m = await mountBranchPanel({ reply: (_req, i) => `Answer ${i + 3}.` }, { saved: { store: picky, activeSessionId: chat.sessionId! }, settings });
+	const m = await mountBranchPanel({ reply: (_req, i) => `Answer ${i + 3}.` }, { saved: { store: picky, activeSessionId: chat.sessionId! }, settings, sync });
 	await until(() => m.bodies().join("|") === BEFORE, "the saved chat");
 	return Object.assign(m, { picky });
 }
@@ -123,6 +123,18 @@ describe("an edit that is never saved comes back in its box", () => {
 		expect(m.root.querySelector(".discover-chat-error")?.textContent).toContain("disk full");
 		// The text is in its box, not also in the input.
 		expect(m.input.value).toBe("");
+	});
+
+	it("sent as the chats folder moved away from the chat: a new chat starts, and the edited text waits in the input", async () => {
+		let moved = false;
+		const m = await twoTurns({}, () => (moved ? { chatLeftBehind: { from: "Old chats", to: "New chats" } } : undefined));
+		moved = true;
+		sendEdit(m);
+		await m.idle();
+		await until(() => m.input.value === EDITED, "the edited text in the input");
+		expect(m.bodies()).toEqual([]);
+		expect(box(m)).toBeNull();
+		expect(m.stub().chatRequests).toHaveLength(0);
 	});
 
 	it("the panel closed while its message was being saved: the edited text waits in the input's draft", async () => {

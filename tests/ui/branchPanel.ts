@@ -6,7 +6,7 @@ import { ChatService } from "../../src/chat/ChatService";
 import { MemoryFileStore } from "../../src/sessions/memoryStore";
 import { SessionManager } from "../../src/sessions/SessionManager";
 import type { FileStore } from "../../src/sessions/store";
-import type { ChatRuntimeFactory, DiscoverHost, PanelSettings } from "../../src/ui/host";
+import type { ChatRuntimeFactory, DiscoverHost, PanelSettings, SettingsSync } from "../../src/ui/host";
 import { openEnginePanel } from "./enginePanel";
 import { testSettings } from "./fakes";
 
@@ -23,6 +23,8 @@ export interface BranchPanelOptions {
 	/** Wraps the store the engine writes to (a store that hangs, or fails). */
 	store?: (store: MemoryFileStore) => FileStore;
 	settings?: Partial<PanelSettings>;
+	/** What the runtime's settings sync reports on each send (default: nothing changed). */
+	sync?: () => SettingsSync | undefined;
 }
 
 export async function mountBranchPanel(opts: StubAdapterOptions = {}, panelOpts: BranchPanelOptions = {}) {
@@ -48,7 +50,7 @@ export async function mountBranchPanel(opts: StubAdapterOptions = {}, panelOpts:
 			adapter: () => undefined,
 			syncSettings: () => {
 				chat.setAdapter(adapter.current);
-				return Promise.resolve();
+				return Promise.resolve(panelOpts.sync?.());
 			},
 		});
 	};

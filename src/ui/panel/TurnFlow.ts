@@ -103,8 +103,9 @@ export class TurnFlow {
 				// The open chat stays in the old folder: start afresh there, and let the person resend.
 				if (turn.fromInput && this.parts.composer.value === "") this.parts.composer.setValue(turn.text);
 				if (turn.fromInput && turn.images) this.parts.composer.images?.restore(turn.images);
-				this.returnUnsent(turn);
 				await this.parts.startOver();
+				// After the switch: an edit's message is in the chat left behind, so its text goes to the input.
+				this.returnUnsent(turn);
 				const { from, to } = sync.chatLeftBehind;
 				this.parts.list.showNote(t("panel.chatsFolderMoved", { to, from }));
 				return;
