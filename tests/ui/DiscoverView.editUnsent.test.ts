@@ -125,6 +125,19 @@ describe("an edit that is never saved comes back in its box", () => {
 		expect(m.input.value).toBe("");
 	});
 
+	it("refused as too long before anything was saved: the box comes back on the chat as it was, with the error", async () => {
+		const m = await twoTurns();
+		// Instructions that outgrew the model's window: no message can be sent.
+		m.view.chatRuntime!.chat.updateSettings({ maxPromptTokens: 256, reservedResponseTokens: 128, systemPrompt: "Answer with care. ".repeat(100) });
+		sendEdit(m);
+		await m.idle();
+		await flush();
+		expectBoxBack(m);
+		expect(m.root.querySelector(".discover-chat-error")).not.toBeNull();
+		expect(m.input.value).toBe("");
+		expect(m.stub().chatRequests).toHaveLength(0);
+	});
+
 	it("sent as the chats folder moved away from the chat: a new chat starts, and the edited text waits in the input", async () => {
 		let moved = false;
 		const m = await twoTurns({}, () => (moved ? { chatLeftBehind: { from: "Old chats", to: "New chats" } } : undefined));
