@@ -133,7 +133,7 @@ describe("npm run chat", () => {
 		} finally {
 			await rm(notes, { recursive: true, force: true });
 		}
-	}, 60000);
+	}, 120000);
 
 	it("sends every --note as its own source under its name, and @vault the most relevant passage of the --vault folder", async () => {
 		const notes = await mkdtemp(join(tmpdir(), "discover-notes-"));
@@ -160,7 +160,7 @@ describe("npm run chat", () => {
 		} finally {
 			await rm(notes, { recursive: true, force: true });
 		}
-	}, 60000);
+	}, 120000);
 
 	it("an unknown --session is an error that says so, with exit code 1", async () => {
 		const { code, stderr } = await runChat(["--model", "llama3.2", "--base-url", server.url, "--dir", dir, "--session", "no-such-session"], "hi\n");
@@ -200,7 +200,7 @@ describe("npm run chat", () => {
 		} finally {
 			await rm(home, { recursive: true, force: true });
 		}
-	}, 60000);
+	}, 120000);
 
 	it("launching and quitting (or /new, or Ctrl-C twice) leaves no empty chat file behind", async () => {
 		const home = await mkdtemp(join(tmpdir(), "discover-empty-"));
@@ -226,7 +226,7 @@ describe("npm run chat", () => {
 		} finally {
 			await rm(home, { recursive: true, force: true });
 		}
-	}, 60000);
+	}, 120000);
 
 	it("--dir is the chats folder the help describes: chats in <folder>/sessions, as the plugin lays it out", async () => {
 		expect(USAGE).toContain("<folder>/sessions/<id>.jsonl");
@@ -246,7 +246,7 @@ describe("npm run chat", () => {
 		} finally {
 			await rm(home, { recursive: true, force: true });
 		}
-	}, 60000);
+	}, 120000);
 
 	it("/sessions and --list-sessions show times in the person's time zone, not UTC", async () => {
 		const home = await mkdtemp(join(tmpdir(), "discover-times-"));
@@ -264,7 +264,7 @@ describe("npm run chat", () => {
 		} finally {
 			await rm(home, { recursive: true, force: true });
 		}
-	}, 60000);
+	}, 120000);
 
 	it("wraps a streamed answer at the terminal's width without splitting words", async () => {
 		const home = await mkdtemp(join(tmpdir(), "discover-wrap-"));
@@ -279,5 +279,5 @@ describe("npm run chat", () => {
 		} finally {
 			await rm(home, { recursive: true, force: true });
 		}
-	}, 60000);
+	}, 120000);
 });
