@@ -53,7 +53,7 @@ export class NodeVault implements VaultAccess {
 		if (!(await stat(root)).isDirectory()) throw new Error(`${dir} is not a folder.`);
 		const skip = (opts.skipFolders ?? []).filter((f) => f !== "").map((f) => f.replace(/\/+$/, ""));
 		const vault = new NodeVault(root, opts.configDir ?? ".obsidian", skip);
-		const files = await markdownNotes(root, skip);
+		const files = markdownNotes(root, skip);
 		let done = 0;
 		for (const file of files) {
 			await vault.load(file.path).catch(() => undefined); // Gone or unreadable since listed: not a note now.
@@ -76,7 +76,7 @@ export class NodeVault implements VaultAccess {
 	private async syncWithDisk(): Promise<VaultRefresh> {
 		const report: VaultRefresh = { added: 0, changed: 0, removed: 0, unchanged: 0 };
 		const seen = new Set<string>();
-		for (const note of await markdownNotes(this.root, this.skip)) {
+		for (const note of markdownNotes(this.root, this.skip)) {
 			seen.add(note.path);
 			const known = this.stamps.get(note.path);
 			if (known === note.stamp) {

@@ -40,7 +40,8 @@ export class NoteFiles {
 				const info = await stat(path);
 				files.push({ path, text: await readFile(path, "utf8"), stamp: stampOf(info) });
 			} catch (err) {
-				throw new Error(`--note ${path}: ${why(err).replace(/^it /, "")}.`);
+				const notFound = (err as { code?: unknown } | null)?.code === "ENOENT";
+				throw new Error(`--note ${path}: ${notFound ? "there is no such file" : why(err)}.`);
 			}
 		}
 		return new NoteFiles(files, say);

@@ -2,9 +2,10 @@
 // unchanged one without reading it (modification time, size, inode: an editor that saves by
 // writing a new file and renaming it changes the inode even within the same millisecond). One
 // readdir per folder and one lstat per note, so a vault's index can be brought up to date before
-// every message by reading only the notes whose stamp moved.
-import type { Stats } from "node:fs";
-import { lstat, readdir } from "node:fs/promises";
+// every message by reading only the notes whose stamp moved. Synchronous on purpose: a stat through
+// the thread pool costs ~50-100 µs of round trip, several times the call itself, and the chat has
+// nothing else to do while it checks (measured: bench/vaultRefresh.ts).
+import { lstatSync, readdirSync, type Dirent, type Stats } from "node:fs";
 import { join } from "node:path";
 import { inFolder } from "./excludedFolders";
 
@@ -24,35 +25,33 @@ export const stampOf = (info: Stats): string => `${info.mtimeMs}:${info.size}:${
  * Every Markdown note under `root`: hidden files and folders (.obsidian, .trash, .git), symbolic
  * links and the `skip` folders (vault paths, compared as the tools compare them) left out.
  */
-export async function markdownNotes(root: string, skip: readonly string[]): Promise<DiskNote[]> {
+export function markdownNotes(root: string, skip: readonly string[]): DiskNote[] {
 	const found: DiskNote[] = [];
-	await walk(root, "", skip, found);
+	walk(root, "", skip, found);
 	return found;
 }
 
-async function walk(abs: string, path: string, skip: readonly string[], found: DiskNote[]): Promise<void> {
-	let entries;
+function walk(abs: string, path: string, skip: readonly string[], found: DiskNote[]): void {
+	let entries: Dirent[];
 	try {
-		entries = await readdir(abs, { withFileTypes: true });
+		entries = readdirSync(abs, { withFileTypes: true });
 	} catch {
 		return; // Removed or unreadable since its parent was listed: it has no notes now.
 	}
-	const files: { abs: string; path: string }[] = [];
-	const folders: { abs: string; path: string }[] = [];
 	for (const entry of entries) {
 		if (entry.name.startsWith(".") || entry.isSymbolicLink()) continue;
-		const child = { abs: join(abs, entry.name), path: path === "" ? entry.name : `${path}/${entry.name}` };
+		const child = join(abs, entry.name);
+		const childPath = path === "" ? entry.name : `${path}/${entry.name}`;
 		if (entry.isDirectory()) {
-			if (!skip.some((f) => inFolder(child.path, f))) folders.push(child);
+			if (!skip.some((f) => inFolder(childPath, f))) walk(child, childPath, skip, found);
 		} else if (entry.isFile() && entry.name.toLowerCase().endsWith(".md")) {
-			files.push(child);
+			let info: Stats | undefined;
+			try {
+				info = lstatSync(child, { throwIfNoEntry: false });
+			} catch {
+				info = undefined; // Unreadable: not a note the chat can use.
+			}
+			if (info?.isFile()) found.push({ path: childPath, abs: child, stamp: stampOf(info), size: info.size, mtime: info.mtimeMs });
 		}
 	}
-	// The stats of one folder together: a few hundred small syscalls overlap instead of queueing.
-	const stats = await Promise.all(files.map((f) => lstat(f.abs).catch(() => undefined)));
-	files.forEach((f, i) => {
-		const info = stats[i];
-		if (info?.isFile()) found.push({ ...f, stamp: stampOf(info), size: info.size, mtime: info.mtimeMs });
-	});
-	for (const folder of folders) await walk(folder.abs, folder.path, skip, found);
 }
