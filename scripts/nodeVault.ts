@@ -63,8 +63,8 @@ export class NodeVault implements VaultAccess {
 	}
 
 	/**
-	 * Brings the notes and the index up to date with the disk: a note whose stamp (mtime, size,
-	 * inode) moved is read and re-indexed, a new one added, a gone one removed; unchanged notes are
+	 * Brings the notes and the index up to date with the disk: a note whose stamp (mtime, ctime,
+	 * size, inode) moved is read and re-indexed, a new one added, a gone one removed; unchanged notes are
 	 * only stat'ed. Refreshes run one after another, so two callers never interleave their updates.
 	 */
 	refresh(): Promise<VaultRefresh> {
@@ -88,7 +88,11 @@ export class NodeVault implements VaultAccess {
 				if (known === undefined) report.added++;
 				else report.changed++;
 			} catch {
-				seen.delete(note.path); // Deleted (or made unreadable) since the walk: gone.
+				// Deleted or made unreadable since the walk: not a note the chat can use now.
+				if (known !== undefined) {
+					this.forget(note.path);
+					report.removed++;
+				}
 			}
 		}
 		for (const path of [...this.notes.keys()]) {

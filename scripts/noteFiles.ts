@@ -1,6 +1,6 @@
 // The terminal chat's --note files, as they are on disk at each message: a note the person edits
 // (in Obsidian, say) while chatting is sent with its new text at the next message. Each send stats
-// every note and reads again only one whose stamp (mtime, size, inode) moved. A note deleted or
+// every note and reads again only one whose stamp (mtime, ctime, size, inode) moved. A note deleted or
 // moved away is left out with a line saying so, and the chat goes on; if it comes back it is
 // sent again.
 import { readFile, stat } from "node:fs/promises";

@@ -1,6 +1,7 @@
 // The Markdown notes of a folder on disk as they are now, with what tells a changed note from an
 // unchanged one without reading it (modification time, size, inode: an editor that saves by
-// writing a new file and renaming it changes the inode even within the same millisecond). One
+// writing a new file and renaming it changes the inode even within the same millisecond; and the
+// change time, which a tool that puts the old mtime back, like `cp -p` or `rsync -t`, cannot set). One
 // readdir per folder and one lstat per note, so a vault's index can be brought up to date before
 // every message by reading only the notes whose stamp moved. Synchronous on purpose: a stat through
 // the thread pool costs ~50-100 µs of round trip, several times the call itself, and the chat has
@@ -19,7 +20,7 @@ export interface DiskNote {
 	mtime: number;
 }
 
-export const stampOf = (info: Stats): string => `${info.mtimeMs}:${info.size}:${info.ino}`;
+export const stampOf = (info: Stats): string => `${info.mtimeMs}:${info.ctimeMs}:${info.size}:${info.ino}`;
 
 /**
  * Every Markdown note under `root`: hidden files and folders (.obsidian, .trash, .git), symbolic

@@ -1,6 +1,7 @@
 // NodeVault.refresh: the folder's index brought up to date with the disk by comparing stamps, so
 // a refresh of an unchanged vault reads no note again, and a changed, new or gone note is handled.
-import { mkdir, mkdtemp, rename, rm, unlink, writeFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { mkdir, mkdtemp, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -50,6 +51,20 @@ describe("NodeVault.refresh", () => {
 		expect(await vault.refresh()).toEqual({ added: 0, changed: 1, removed: 0, unchanged: 499 });
 		expect(vault.search("kumquats", 3).map((h) => h.id)).toEqual(["Folder 3/Note 7.md"]);
 	}, 60_000);
+
+	it("an in-place edit of the same size that puts the old modification time back is still seen", async () => {
+		const note = join(dir, "One.md");
+		await writeFile(note, "apples\n");
+		const vault = await NodeVault.open(dir);
+		// `touch -r` copies the times to the nanosecond (Node's utimes rounds them), as `cp -p` keeps them.
+		execFileSync("touch", ["-r", note, join(dir, ".times")]);
+		await new Promise((done) => setTimeout(done, 20)); // Let the clock move past the first write's change time.
+		await writeFile(note, "quince\n");
+		execFileSync("touch", ["-r", join(dir, ".times"), note]);
+		expect((await stat(note)).mtimeMs).toBe((await stat(join(dir, ".times"))).mtimeMs);
+		expect(await vault.refresh()).toEqual({ added: 0, changed: 1, removed: 0, unchanged: 0 });
+		expect(vault.search("quince", 5).map((h) => h.id)).toEqual(["One.md"]);
+	});
 
 	it("concurrent refreshes run one after another and agree", async () => {
 		await writeFile(join(dir, "One.md"), "apples\n");
