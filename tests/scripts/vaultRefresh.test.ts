@@ -3,6 +3,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
+import { setTimeout as sleep } from "node:timers/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { NodeVault } from "../../scripts/nodeVault";
@@ -58,7 +59,7 @@ describe("NodeVault.refresh", () => {
 		const vault = await NodeVault.open(dir);
 		// `touch -r` copies the times to the nanosecond (Node's utimes rounds them), as `cp -p` keeps them.
 		execFileSync("touch", ["-r", note, join(dir, ".times")]);
-		await new Promise((done) => setTimeout(done, 20)); // Let the clock move past the first write's change time.
+		await sleep(20); // Let the clock move past the first write's change time.
 		await writeFile(note, "quince\n");
 		execFileSync("touch", ["-r", join(dir, ".times"), note]);
 		expect((await stat(note)).mtimeMs).toBe((await stat(join(dir, ".times"))).mtimeMs);
