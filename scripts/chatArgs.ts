@@ -42,18 +42,17 @@ Options:
   --vault <folder>        a folder of Markdown notes (a vault): write @vault in a message to add the
                           passages of its notes most relevant to the message. Notes edited, added
                           or deleted on disk during the chat are seen at the next message
-  --exclude <folder>      leave this folder of the --vault out: not indexed, listed, searched, read
-                          nor written by the tools (like hidden folders). A path inside the vault
-                          ("Private", "Work/Clients"); give it once per folder (a comma is part
-                          of a folder's name, not a separator)
+  --exclude <folder>      leave this folder of the --vault out of @vault and the tools, as hidden
+                          folders are: never indexed, listed, searched, read or written. A path
+                          inside the vault ("Private", "Work/Clients"); give it once per folder
+                          (a comma is part of a folder's name, not a separator)
   --tools                 let the model use the vault tools on the --vault folder: search_notes,
                           read_note, list_notes and get_active_note run on their own; create_note and
                           edit_note print the change as a diff and ask "Allow? [y/N/reason]" (y runs
                           it once; Enter or n declines; other text declines and tells the model why).
                           With piped input, writes are declined. The tools never reach outside the
                           folder, its hidden folders (.obsidian), the --exclude folders or the chats
-                          folder (--dir), and
-                          what they read is sent to the model
+                          folder (--dir), and what they read is sent to the model
   --session <id>          continue a saved session
   --dir <folder>          the chats folder, laid out as the plugin's Chats folder is (so a vault's
                           Discover/Chats works here too): each chat is <folder>/sessions/<id>.jsonl,
