@@ -22,6 +22,7 @@ const MODULES: readonly BenchModule[] = [
 	{ file: "context.ts", exportName: "runContextBench", title: "Context: relevance fitting and the vault index" },
 	{ file: "retrieval.ts", exportName: "runRetrievalBench", title: "Context: retrieval quality" },
 	{ file: "tools.ts", exportName: "runToolsBench", title: "Vault tools" },
+	{ file: "vaultRefresh.ts", exportName: "runVaultRefreshBench", title: "Terminal chat: refreshing the vault index from disk" },
 	{ file: "windowUse.ts", exportName: "runWindowUseBench", title: "Window use against the server's count" },
 	{ file: "imageDownscale.ts", exportName: "runImageDownscaleBench", title: "Images: downscaling a 12-megapixel photo (Chromium)" },
 ];

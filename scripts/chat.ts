@@ -1,7 +1,7 @@
 // The terminal chat: Discover's engine without Obsidian, on the same ChatService, compaction and
 // budget as the plugin. `npm run chat -- --help` for the options.
 import { readFile, writeFile } from "node:fs/promises";
-import { basename, join } from "node:path";
+import { join } from "node:path";
 import { createInterface } from "node:readline";
 import {
 	ChatService,
@@ -17,8 +17,11 @@ import {
 import { DEFAULT_CHAT_SETTINGS } from "../src/core/types";
 import { API_KEY_ENV, parseChatArgs, resumeCommand, USAGE, type ChatArgs } from "./chatArgs";
 import { AnswerPrinter } from "./answerPrinter";
-import { openTerminalTools, type TerminalIO, type TerminalTools } from "./chatTools";
-import { indexVault, mentionsVault, retrievedSources, vaultQuery, type PassageIndex } from "./vaultSources";
+import { chatsFolderIn, openTerminalTools, type TerminalIO, type TerminalTools } from "./chatTools";
+import { hasFolder } from "./excludedFolders";
+import { NodeVault } from "./nodeVault";
+import { NoteFiles } from "./noteFiles";
+import { mentionsVault, retrievedSources, vaultQuery } from "./vaultSources";
 
 const CALIBRATION_FILE = "calibration.json";
 /** How long the connection test at start may take. */
@@ -66,6 +69,9 @@ async function run(args: ChatArgs): Promise<void> {
 		await listSessions(sessions);
 		return;
 	}
+	// Each --note is a source of kind "note", named by its file, with the path as given; read again
+	// at each message when it changed on disk. One that cannot be read now is bad input: said before anything else.
+	const notes = await NoteFiles.open(args.notes, (line) => info(line));
 	const apiKey = process.env[API_KEY_ENV] || undefined;
 	const adapter = createAdapter({ provider: args.provider, baseUrl: args.baseUrl, model: args.model, apiKey });
 	// A server that accepts the connection but never answers must not hold the prompt for a minute.
@@ -75,10 +81,7 @@ async function run(args: ChatArgs): Promise<void> {
 	else if (!diagnosis.ok) info(`${diagnosis.message} (continuing anyway)`);
 	else info(diagnosis.message);
 
-	// Each --note is a source of kind "note", named by its file, with the path as given.
-	const notes: ContextSource[] = [];
-	for (const path of args.notes) notes.push({ id: path, name: basename(path), text: await readFile(path, "utf8"), kind: "note" });
-	let vault: PassageIndex | undefined;
+	let vault: NodeVault | undefined;
 	// The answer being printed, so tool lines and questions start on lines of their own.
 	let printer: AnswerPrinter | undefined;
 	// Set once the line reader exists; a question needs it.
@@ -90,13 +93,17 @@ async function run(args: ChatArgs): Promise<void> {
 	};
 	let tools: TerminalTools | undefined;
 	if (args.tools === true && args.vault !== undefined) {
-		tools = await openVaultTools(args.vault, args.dir, io);
-		vault = tools.vault.index;
+		tools = await openVaultTools(args.vault, args.dir, args.exclude ?? [], io);
+		vault = tools.vault;
 	} else if (args.vault !== undefined) {
-		const indexed = await indexVault(args.vault);
-		if (indexed === undefined) info("@vault has no index: messages are sent without vault passages.");
-		else info(`Indexed ${indexed.notes} notes in ${args.vault}; write @vault in a message to add the most relevant passages.`);
-		vault = indexed?.index;
+		vault = await NodeVault.open(args.vault, { skipFolders: [...chatsFolderOutsideTools(args.vault, args.dir), ...(args.exclude ?? [])] });
+		info(`Indexed ${vault.listNotes().length} notes in ${args.vault}; write @vault in a message to add the most relevant passages.`);
+	}
+	if (vault !== undefined) {
+		for (const folder of args.exclude ?? []) {
+			if (!(await hasFolder(vault.root, folder))) info(`warning: --exclude ${folder}: there is no such folder in ${args.vault ?? ""} (nothing is left out for it; check the spelling).`);
+		}
+		if (args.exclude !== undefined) info(`Left out: ${args.exclude.join(", ")}.`);
 	}
 	const calibration = await loadCalibration(args.dir).catch(() => new TokenCalibration());
 	// A chat's file is created with its first message (ChatService does that when it has no session),
@@ -123,7 +130,7 @@ async function run(args: ChatArgs): Promise<void> {
 	} else {
 		info(`New chat; it is saved in ${chatsFolder} with its first message.`);
 	}
-	if (notes.length > 0) info(`Sending ${notes.map((n) => n.name).join(", ")} with every message.`);
+	if (args.notes.length > 0) info(`Sending ${args.notes.join(", ")} with every message (read again when it changes on disk).`);
 
 	// Line editing and echo need a terminal at both ends; with piped input or output, plain lines.
 	const terminal = process.stdin.isTTY === true && process.stdout.isTTY === true;
@@ -179,7 +186,7 @@ async function run(args: ChatArgs): Promise<void> {
 		} else if (text !== "") {
 			const tty = process.stdout.isTTY === true;
 			printer = new AnswerPrinter((s) => void process.stdout.write(s), () => (tty ? (process.stdout.columns ?? 0) : 0), tty);
-			await answer(chat, text, messageSources(text, notes, vault), printer);
+			await answer(chat, text, await messageSources(text, notes, vault), printer);
 			printer = undefined;
 		}
 		if (quitting) break;
@@ -191,16 +198,31 @@ async function run(args: ChatArgs): Promise<void> {
 	if (hint !== undefined) info(hint);
 }
 
-/** The notes given with --note, and for a message that mentions @vault, the passages found for it. */
-function messageSources(text: string, notes: readonly ContextSource[], vault: PassageIndex | undefined): ContextSource[] {
-	if (!mentionsVault(text)) return [...notes];
+/**
+ * The notes given with --note as they are on disk now, and for a message that mentions @vault, the
+ * passages found for it in the vault's index, brought up to date with the disk first.
+ */
+async function messageSources(text: string, notes: NoteFiles, vault: NodeVault | undefined): Promise<ContextSource[]> {
+	const sent = await notes.sources();
+	if (!mentionsVault(text)) return sent;
 	if (vault === undefined) {
-		info("(@vault: no vault index; pass --vault <folder> with a build that has one)");
-		return [...notes];
+		info("(@vault: no vault; pass --vault <folder>)");
+		return sent;
 	}
-	const found = retrievedSources(vault, vaultQuery(text));
+	await vault.refresh();
+	const found = retrievedSources(vault.index, vaultQuery(text));
 	info(found.length === 0 ? "(@vault: nothing relevant found)" : `(@vault: passages from ${found.map((s) => s.name).join(", ")})`);
-	return [...notes, ...found];
+	return [...sent, ...found];
+}
+
+/** The chats folder as a vault path to skip, for @vault without --tools (where --dir may even be the vault). */
+function chatsFolderOutsideTools(vaultDir: string, chatsDir: string): string[] {
+	try {
+		const folder = chatsFolderIn(vaultDir, chatsDir);
+		return folder === "" ? [] : [folder];
+	} catch {
+		return [];
+	}
 }
 
 async function answer(chat: ChatService, text: string, sources: ContextSource[], printer: AnswerPrinter): Promise<void> {
@@ -224,14 +246,14 @@ async function answer(chat: ChatService, text: string, sources: ContextSource[],
 }
 
 /** Indexes the --vault folder for the tools, with a progress line on a terminal and a summary. */
-async function openVaultTools(vaultDir: string, chatsDir: string, io: TerminalIO): Promise<TerminalTools> {
+async function openVaultTools(vaultDir: string, chatsDir: string, excluded: readonly string[], io: TerminalIO): Promise<TerminalTools> {
 	const started = Date.now();
 	// One line, rewritten in place every 200 notes; none when stderr is not a terminal.
 	const showProgress = (done: number, total: number): void => {
 		if (done % 200 === 0 || done === total) process.stderr.write(`\r${dim(`Indexing ${vaultDir}: ${done} of ${total} notes`)}`);
 	};
 	const progress = process.stderr.isTTY ? showProgress : undefined;
-	const tools = await openTerminalTools({ vaultDir, chatsDir, io, ...(progress ? { onProgress: progress } : {}) });
+	const tools = await openTerminalTools({ vaultDir, chatsDir, io, excluded, ...(progress ? { onProgress: progress } : {}) });
 	if (progress) process.stderr.write("\r\x1b[K");
 	const seconds = ((Date.now() - started) / 1000).toFixed(1);
 	info(`Indexed ${tools.vault.listNotes().length} notes in ${vaultDir} (${seconds} s). Tools on: the model may search and read them; it asks before a write. @vault works too.`);

@@ -1,5 +1,6 @@
 // Argument parsing for the terminal chat (scripts/chat.ts), kept apart so it can be tested.
 import { DEFAULT_BASE_URLS, type ProviderName } from "../src/providers";
+import { parseExcludedFolder } from "./excludedFolders";
 
 export interface ChatArgs {
 	provider: ProviderName;
@@ -9,6 +10,8 @@ export interface ChatArgs {
 	notes: string[];
 	/** A folder of Markdown notes: `@vault` in a message adds the passages most relevant to it. */
 	vault?: string;
+	/** Vault folders (`--exclude`, once per folder) neither indexed, listed, searched, read nor written. */
+	exclude?: string[];
 	/** Continue this saved session. */
 	session?: string;
 	/** The chats folder: chats in `<dir>/sessions/`, as in the plugin's Chats folder. */
@@ -34,16 +37,22 @@ Options:
                           https://api.openai.com/v1, Anthropic https://api.anthropic.com);
                           for OpenAI-compatible servers include /v1
   --note <file.md>        send this note with every message, as a note added in the panel; give it
-                          once per note (the notes share what the conversation leaves of the window)
+                          once per note (the notes share what the conversation leaves of the window);
+                          re-read when it changes on disk, left out (said so) while it is missing
   --vault <folder>        a folder of Markdown notes (a vault): write @vault in a message to add the
-                          passages of its notes most relevant to the message
+                          passages of its notes most relevant to the message. Notes edited, added
+                          or deleted on disk during the chat are seen at the next message
+  --exclude <folder>      leave this folder of the --vault out of @vault and the tools, as hidden
+                          folders are: never indexed, listed, searched, read or written. A path
+                          inside the vault ("Private", "Work/Clients"); give it once per folder
+                          (a comma is part of a folder's name, not a separator)
   --tools                 let the model use the vault tools on the --vault folder: search_notes,
                           read_note, list_notes and get_active_note run on their own; create_note and
                           edit_note print the change as a diff and ask "Allow? [y/N/reason]" (y runs
                           it once; Enter or n declines; other text declines and tells the model why).
                           With piped input, writes are declined. The tools never reach outside the
-                          folder, its hidden folders (.obsidian) or the chats folder (--dir), and
-                          what they read is sent to the model
+                          folder, its hidden folders (.obsidian), the --exclude folders or the chats
+                          folder (--dir), and what they read is sent to the model
   --session <id>          continue a saved session
   --dir <folder>          the chats folder, laid out as the plugin's Chats folder is (so a vault's
                           Discover/Chats works here too): each chat is <folder>/sessions/<id>.jsonl,
@@ -57,9 +66,9 @@ While an answer streams, Ctrl-C stops it; Ctrl-C twice quits. Type /new for a ne
 /sessions to list the saved ones, /quit to leave. A chat is saved with its first message.`;
 
 const PROVIDERS: readonly ProviderName[] = ["ollama", "openai", "anthropic"];
-const VALUE_FLAGS = new Set(["--provider", "--model", "--base-url", "--note", "--vault", "--session", "--dir", "--context"]);
+const VALUE_FLAGS = new Set(["--provider", "--model", "--base-url", "--note", "--vault", "--session", "--dir", "--context", "--exclude"]);
 /** Flags that may be given more than once; each value is kept, in order. */
-const REPEATABLE = new Set(["--note"]);
+const REPEATABLE = new Set(["--note", "--exclude"]);
 const SWITCHES = new Set(["--list-sessions", "--tools", "--help", "-h"]);
 
 export type ParseResult = { ok: true; args: ChatArgs } | { ok: false; error: string };
@@ -114,9 +123,17 @@ export function parseChatArgs(argv: readonly string[]): ParseResult {
 	const tools = switches.has("--tools");
 	const vault = values.get("--vault");
 	if (tools && vault === undefined && !help) return { ok: false, error: "--tools needs --vault <folder>: the folder of notes the tools work on." };
+	const exclude: string[] = [];
+	for (const raw of repeated.get("--exclude") ?? []) {
+		const parsed = parseExcludedFolder(raw);
+		if (!parsed.ok) return parsed;
+		exclude.push(parsed.folder);
+	}
+	if (exclude.length > 0 && vault === undefined && !help) return { ok: false, error: "--exclude needs --vault <folder>: it names a folder inside the vault." };
 	const args: ChatArgs = { provider, model, baseUrl, notes, dir: values.get("--dir") ?? DEFAULT_SESSIONS_DIR, listSessions: switches.has("--list-sessions"), help };
 	if (vault !== undefined) args.vault = vault;
 	if (tools) args.tools = true;
+	if (exclude.length > 0) args.exclude = exclude;
 	const session = values.get("--session");
 	if (session !== undefined) args.session = session;
 	if (contextWindow !== undefined) args.contextWindow = contextWindow;
@@ -135,6 +152,7 @@ export function resumeCommand(args: ChatArgs, sessionId: string): string {
 	if (args.dir !== DEFAULT_SESSIONS_DIR) words.push("--dir", args.dir);
 	for (const note of args.notes) words.push("--note", note);
 	if (args.vault !== undefined) words.push("--vault", args.vault);
+	for (const folder of args.exclude ?? []) words.push("--exclude", folder);
 	if (args.tools === true) words.push("--tools");
 	if (args.contextWindow !== undefined) words.push("--context", String(args.contextWindow));
 	return words.map(shellWord).join(" ");

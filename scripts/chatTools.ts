@@ -4,7 +4,9 @@
 // diff and asks "Allow? [y/N/reason]": y runs it once, Enter or n declines, anything else declines
 // with that text as the reason the model is told. Without a terminal to ask on (piped input),
 // writes are declined and the chat says so. The terminal itself is injected (TerminalIO), so tests
-// drive the prompt without one.
+// drive the prompt without one. Before every call the folder's index is brought up to date with
+// the disk (NodeVault.refresh), so a note edited, added or deleted outside the chat is searched,
+// listed and read as it is now; --exclude folders are fenced off like the chats folder.
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { createVaultTools, PermissionRules, type AccessDecision, type Approve, type AskFn, type ChangeJournal, type ToolCard, type ToolPreview, type ToolScope, type VaultTool } from "../src/headless";
 import { NodeVault } from "./nodeVault";
@@ -76,19 +78,43 @@ export function formatCard(card: ToolCard): string | undefined {
 	return undefined;
 }
 
+/** `tool` with the vault refreshed from disk before it previews or runs (a write's preview reads the note too). */
+export function onFreshVault(tool: VaultTool, refresh: () => Promise<unknown>): VaultTool {
+	const fresh: VaultTool = {
+		...tool,
+		run: async (args, ctx) => {
+			await refresh();
+			return tool.run(args, ctx);
+		},
+	};
+	const preview = tool.preview;
+	if (preview) {
+		fresh.preview = async (args) => {
+			await refresh();
+			return preview(args);
+		};
+	}
+	return fresh;
+}
+
 /** Opens `vaultDir` and builds the tools, the approver and the card printer over `io`. */
 export async function openTerminalTools(opts: {
 	vaultDir: string;
 	chatsDir: string;
 	io: TerminalIO;
 	chatId?: string;
+	/** Vault folders (--exclude) the tools neither index, list, search, read nor write. */
+	excluded?: readonly string[];
 	onProgress?: (done: number, total: number) => void;
 }): Promise<TerminalTools> {
 	const { io } = opts;
 	const chatsFolder = chatsFolderIn(opts.vaultDir, opts.chatsDir);
-	const vault = await NodeVault.open(opts.vaultDir, { skipFolders: chatsFolder === "" ? [] : [chatsFolder], ...(opts.onProgress ? { onProgress: opts.onProgress } : {}) });
-	const scope: ToolScope = { chatsFolder: () => chatsFolder, excludedFolders: () => [] };
-	const { tools, changes } = createVaultTools(vault, scope);
+	const excluded = [...(opts.excluded ?? [])];
+	const vault = await NodeVault.open(opts.vaultDir, { skipFolders: [...(chatsFolder === "" ? [] : [chatsFolder]), ...excluded], ...(opts.onProgress ? { onProgress: opts.onProgress } : {}) });
+	const scope: ToolScope = { chatsFolder: () => chatsFolder, excludedFolders: () => excluded };
+	const made = createVaultTools(vault, scope);
+	const tools = made.tools.map((tool) => onFreshVault(tool, () => vault.refresh()));
+	const { changes } = made;
 	// Reads run unasked (the plugin's default); no "always" rules in the terminal: every write asks.
 	const rules = new PermissionRules({ readAllowed: () => true, alwaysRules: () => [], saveAlwaysRules: () => Promise.resolve() });
 	const pending = new Set<AbortController>();

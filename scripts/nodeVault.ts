@@ -4,14 +4,23 @@
 // link inside the folder that points outside it is never followed, and writes go through a
 // temporary file and a rename, so a crash never leaves half a note.
 import { existsSync, lstatSync, realpathSync } from "node:fs";
-import { lstat, mkdir, readdir, readFile, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
-import { basename, dirname, join, relative, sep } from "node:path";
+import { mkdir, readFile, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
 import { NoteIndex, tagsOf, type NoteSearchHit, type VaultAccess, type VaultNote } from "../src/headless";
+import { markdownNotes, stampOf } from "./vaultWalk";
+
+/** What a refresh found: notes read again (changed), read for the first time (added), dropped (removed), only stat'ed (unchanged). */
+export interface VaultRefresh {
+	added: number;
+	changed: number;
+	removed: number;
+	unchanged: number;
+}
 
 export interface NodeVaultOptions {
 	/** Obsidian's config folder name (default ".obsidian"); hidden folders are skipped anyway. */
 	configDir?: string;
-	/** Vault-relative folders not indexed nor listed (the chats folder when it is inside the vault). */
+	/** Vault-relative folders not indexed nor listed (the chats folder when it is inside the vault, --exclude folders). */
 	skipFolders?: string[];
 	/** Called after each indexed note: (done, total). */
 	onProgress?: (done: number, total: number) => void;
@@ -20,34 +29,80 @@ export interface NodeVaultOptions {
 /** Where Obsidian's "move to Obsidian trash" puts files: `<vault>/.trash`. */
 export const TRASH_FOLDER = ".trash";
 
-const toVaultPath = (root: string, abs: string): string => relative(root, abs).split(sep).join("/");
-
 export class NodeVault implements VaultAccess {
 	readonly configDir: string;
 	readonly index = new NoteIndex();
 	private readonly notes = new Map<string, VaultNote>();
+	/** Each indexed note's stamp when it was read (vaultWalk's stampOf): what refresh compares. */
+	private readonly stamps = new Map<string, string>();
+	private refreshing: Promise<unknown> = Promise.resolve();
 
 	private constructor(
 		/** The folder's real path (symbolic links resolved). */
 		readonly root: string,
 		configDir: string,
+		/** Vault folders never indexed nor listed (the chats folder, --exclude folders). */
+		private readonly skip: readonly string[],
 	) {
 		this.configDir = configDir;
 	}
 
-	/** Reads and indexes every Markdown note under `dir` (hidden files and folders and symbolic links skipped). */
+	/** Reads and indexes every Markdown note under `dir` (hidden files and folders, symbolic links and `skipFolders` skipped). */
 	static async open(dir: string, opts: NodeVaultOptions = {}): Promise<NodeVault> {
 		const root = await realpath(dir);
 		if (!(await stat(root)).isDirectory()) throw new Error(`${dir} is not a folder.`);
-		const vault = new NodeVault(root, opts.configDir ?? ".obsidian");
 		const skip = (opts.skipFolders ?? []).filter((f) => f !== "").map((f) => f.replace(/\/+$/, ""));
-		const files = await markdownFiles(root, root, skip);
+		const vault = new NodeVault(root, opts.configDir ?? ".obsidian", skip);
+		const files = markdownNotes(root, skip);
 		let done = 0;
 		for (const file of files) {
-			await vault.load(toVaultPath(root, file));
+			await vault.load(file.path).catch(() => undefined); // Gone or unreadable since listed: not a note now.
 			opts.onProgress?.(++done, files.length);
 		}
 		return vault;
+	}
+
+	/**
+	 * Brings the notes and the index up to date with the disk: a note whose stamp (mtime, ctime,
+	 * size, inode) moved is read and re-indexed, a new one added, a gone one removed; unchanged notes are
+	 * only stat'ed. Refreshes run one after another, so two callers never interleave their updates.
+	 */
+	refresh(): Promise<VaultRefresh> {
+		const next = this.refreshing.then(() => this.syncWithDisk());
+		this.refreshing = next.catch(() => undefined);
+		return next;
+	}
+
+	private async syncWithDisk(): Promise<VaultRefresh> {
+		const report: VaultRefresh = { added: 0, changed: 0, removed: 0, unchanged: 0 };
+		const seen = new Set<string>();
+		for (const note of markdownNotes(this.root, this.skip)) {
+			seen.add(note.path);
+			const known = this.stamps.get(note.path);
+			if (known === note.stamp) {
+				report.unchanged++;
+				continue;
+			}
+			try {
+				await this.load(note.path);
+				if (known === undefined) report.added++;
+				else report.changed++;
+			} catch {
+				// Deleted or made unreadable since the walk: not a note the chat can use now.
+				if (known !== undefined) {
+					this.forget(note.path);
+					report.removed++;
+				}
+			}
+		}
+		for (const path of [...this.notes.keys()]) {
+			// A note written by a tool after the walk listed the folder is kept: it is on disk.
+			if (!seen.has(path) && !isNoteFile(join(this.root, ...path.split("/")))) {
+				this.forget(path);
+				report.removed++;
+			}
+		}
+		return report;
 	}
 
 	/**
@@ -67,10 +122,19 @@ export class NodeVault implements VaultAccess {
 
 	private async load(path: string, text?: string): Promise<void> {
 		const abs = this.inside(path);
-		const body = text ?? (await readFile(abs, "utf8"));
+		// Stat before reading: a change that lands between the two leaves an older stamp, which the
+		// next refresh sees as changed, rather than a newer stamp on older text, never re-read.
 		const info = await stat(abs);
+		const body = text ?? (await readFile(abs, "utf8"));
 		this.notes.set(path, { path, size: info.size, mtime: info.mtimeMs, tags: tagsOf(body) });
+		this.stamps.set(path, stampOf(info));
 		this.index.upsert(path, body, basename(path, ".md"), info.mtimeMs);
+	}
+
+	private forget(path: string): void {
+		this.notes.delete(path);
+		this.stamps.delete(path);
+		this.index.remove(path);
 	}
 
 	listNotes(): VaultNote[] {
@@ -113,8 +177,7 @@ export class NodeVault implements VaultAccess {
 		if (existsSync(target)) target = target.replace(/\.md$/, ` ${Date.now()}.md`);
 		await mkdir(dirname(target), { recursive: true });
 		await rename(abs, target);
-		this.notes.delete(path);
-		this.index.remove(path);
+		this.forget(path);
 	}
 
 	/** The terminal has no editor: no active note. */
@@ -138,18 +201,10 @@ async function writeAtomically(abs: string, text: string): Promise<void> {
 	}
 }
 
-async function markdownFiles(root: string, dir: string, skip: readonly string[]): Promise<string[]> {
-	const found: string[] = [];
-	for (const entry of await readdir(dir, { withFileTypes: true })) {
-		// Hidden folders (.obsidian, .trash, .git) are not notes; links are not followed out of the folder.
-		if (entry.name.startsWith(".") || entry.isSymbolicLink()) continue;
-		const abs = join(dir, entry.name);
-		const path = toVaultPath(root, abs);
-		if (entry.isDirectory()) {
-			if (!skip.some((f) => path === f || path.startsWith(`${f}/`))) found.push(...(await markdownFiles(root, abs, skip)));
-		} else if (entry.isFile() && entry.name.toLowerCase().endsWith(".md") && !(await lstat(abs)).isSymbolicLink()) {
-			found.push(abs);
-		}
+function isNoteFile(abs: string): boolean {
+	try {
+		return lstatSync(abs).isFile();
+	} catch {
+		return false;
 	}
-	return found;
 }

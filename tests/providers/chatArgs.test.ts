@@ -83,12 +83,14 @@ describe("the command that resumes a chat", () => {
 				fc.uniqueArray(plain, { maxLength: 3 }),
 				fc.option(plain, { nil: undefined }),
 				fc.option(fc.integer({ min: 1024, max: 1_000_000 }), { nil: undefined }),
-				(provider, model, baseUrl, dir, notes, vault, context) => {
+				fc.uniqueArray(fc.stringMatching(/^\w[\w ,/]{0,12}\w$/).filter((s) => !s.includes("//")), { maxLength: 3 }),
+				(provider, model, baseUrl, dir, notes, vault, context, excluded) => {
 					const argv = ["--provider", provider, "--model", model];
 					if (baseUrl) argv.push("--base-url", baseUrl);
 					if (dir) argv.push("--dir", dir);
 					for (const note of notes) argv.push("--note", note);
 					if (vault) argv.push("--vault", vault);
+					if (vault) for (const folder of excluded) argv.push("--exclude", folder);
 					if (context) argv.push("--context", String(context));
 					const first = parseChatArgs(argv);
 					if (!first.ok) throw new Error(first.error);

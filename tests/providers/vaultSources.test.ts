@@ -2,13 +2,20 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { indexVault, mentionsVault, retrievedSources, vaultQuery, type PassageIndex } from "../../scripts/vaultSources";
+import { NodeVault } from "../../scripts/nodeVault";
+import { mentionsVault, retrievedSources, vaultQuery, type PassageIndex } from "../../scripts/vaultSources";
 
 /** A stand-in for NoteIndex: every note is one passage, scored by shared words. */
 class WordIndex implements PassageIndex {
 	readonly notes = new Map<string, { name: string; text: string }>();
 	upsert(id: string, text: string, name = id): void {
 		this.notes.set(id, { name, text });
+	}
+	/** Fills the index from a folder's notes as the chat's vault lists and reads them. */
+	static async of(vault: NodeVault): Promise<WordIndex> {
+		const index = new WordIndex();
+		for (const note of vault.listNotes()) index.upsert(note.path, await vault.read(note.path), note.path.replace(/^.*\//, "").replace(/\.md$/, ""));
+		return index;
 	}
 	search(query: string, opts: { limit?: number } = {}): { id: string; name: string; score: number; text: string }[] {
 		const words = new Set(query.toLowerCase().split(/\W+/u).filter(Boolean));
@@ -43,7 +50,7 @@ describe("@vault in the terminal chat", () => {
 		]);
 	});
 
-	it("indexes every Markdown note under the folder by its vault path, skipping hidden folders; by default in the plugin's NoteIndex", async () => {
+	it("indexes every Markdown note under the folder by its vault path, skipping hidden folders, in the plugin's NoteIndex", async () => {
 		const dir = await mkdtemp(join(tmpdir(), "discover-vault-"));
 		try {
 			await mkdir(join(dir, "Café", "Menu"), { recursive: true });
@@ -52,14 +59,11 @@ describe("@vault in the terminal chat", () => {
 			await writeFile(join(dir, "Hours.md"), "Open at nine.");
 			await writeFile(join(dir, ".obsidian", "workspace.md"), "coffee");
 			await writeFile(join(dir, "image.png"), "coffee");
-			const index = new WordIndex();
-			const indexed = await indexVault(dir, () => index);
-			expect(indexed?.notes).toBe(2);
+			const vault = await NodeVault.open(dir);
+			const index = await WordIndex.of(vault);
 			expect([...index.notes.keys()].sort()).toEqual(["Café/Menu/Prices.md", "Hours.md"]);
 			expect(retrievedSources(index, "what does coffee cost")).toEqual([{ id: "Café/Menu/Prices.md", name: "Prices", text: "Coffee costs three euros.", kind: "retrieved" }]);
-			const real = await indexVault(dir);
-			expect(real?.notes).toBe(2);
-			expect(real === undefined ? [] : retrievedSources(real.index, "what does coffee cost").map((r) => r.id)).toEqual(["Café/Menu/Prices.md"]);
+			expect(retrievedSources(vault.index, "what does coffee cost").map((r) => r.id)).toEqual(["Café/Menu/Prices.md"]);
 		} finally {
 			await rm(dir, { recursive: true, force: true });
 		}

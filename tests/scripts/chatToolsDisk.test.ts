@@ -1,0 +1,117 @@
+// The terminal chat's vault tools against a folder that changes under them, and with --exclude:
+// a note edited, added or deleted on disk between two tool calls is searched, listed and read as
+// it is now; an excluded folder is invisible to every tool, like a hidden folder.
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readFile, rm, unlink, utimes, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openTerminalTools, type TerminalIO, type TerminalTools } from "../../scripts/chatTools";
+
+let root: string;
+let vaultDir: string;
+
+beforeEach(async () => {
+	root = await mkdtemp(join(tmpdir(), "discover-chat-disk-"));
+	vaultDir = join(root, "vault");
+	await mkdir(join(vaultDir, "Projects"), { recursive: true });
+	await mkdir(join(vaultDir, "Private", "Health"), { recursive: true });
+	await mkdir(join(vaultDir, "Templates"));
+	await writeFile(join(vaultDir, "Projects", "Plan.md"), "We ship the garden app in May.\n");
+	await writeFile(join(vaultDir, "Walks.md"), "The river path is flat.\n");
+	await writeFile(join(vaultDir, "Private", "Diary.md"), "The garden app diary: a secret.\n");
+	await writeFile(join(vaultDir, "Private", "Health", "Notes.md"), "Garden app health notes.\n");
+	await writeFile(join(vaultDir, "Templates", "Daily.md"), "Garden app template.\n");
+});
+afterEach(async () => {
+	await rm(root, { recursive: true, force: true });
+});
+
+const io = (answers: string[] = []): TerminalIO => ({ line: () => undefined, question: () => Promise.resolve(answers.shift() ?? "") });
+
+function runner(tools: TerminalTools): (name: string, args: Record<string, unknown>) => Promise<string> {
+	return (name, args) => {
+		const tool = tools.tools.find((t) => t.name === name);
+		if (!tool) throw new Error(`no tool ${name}`);
+		return tool.run(args, { signal: new AbortController().signal });
+	};
+}
+
+describe("the terminal chat's tools follow the disk", () => {
+	it("a note edited on disk between two calls is searched, listed and read as it is now", async () => {
+		const tools = await openTerminalTools({ vaultDir, chatsDir: join(root, "chats"), io: io() });
+		const run = runner(tools);
+		expect(await run("search_notes", { query: "garden app May" })).toContain("Projects/Plan.md");
+		expect(await run("search_notes", { query: "greenhouse" })).toContain("No passages match");
+
+		const plan = join(vaultDir, "Projects", "Plan.md");
+		await writeFile(plan, "We build the greenhouse first, then the garden app in June.\n");
+		// An edit within the same second, even the same size, must still be seen: move the mtime on.
+		const later = new Date(Date.now() + 5_000);
+		await utimes(plan, later, later);
+
+		const found = await run("search_notes", { query: "greenhouse" });
+		expect(found).toContain("Projects/Plan.md");
+		expect(found).toContain("greenhouse first");
+		expect(await run("read_note", { path: "Projects/Plan.md" })).toContain("greenhouse first");
+		expect(await run("list_notes", { folder: "Projects" })).toMatch(/Projects\/Plan\.md/);
+		expect(tools.vault.listNotes().find((n) => n.path === "Projects/Plan.md")?.size).toBe("We build the greenhouse first, then the garden app in June.\n".length);
+	});
+
+	it("a note added on disk is found and listed; a deleted one is gone from search, list and read, with a clear answer", async () => {
+		const tools = await openTerminalTools({ vaultDir, chatsDir: join(root, "chats"), io: io() });
+		const run = runner(tools);
+		await writeFile(join(vaultDir, "Projects", "Pond.md"), "A pond with water lilies.\n");
+		await unlink(join(vaultDir, "Walks.md"));
+
+		expect(await run("search_notes", { query: "water lilies" })).toContain("Projects/Pond.md");
+		const listed = await run("list_notes", {});
+		expect(listed).toContain("Projects/Pond.md");
+		expect(listed).not.toContain("Walks.md");
+		expect(await run("search_notes", { query: "river path" })).toContain("No passages match");
+		await expect(run("read_note", { path: "Walks.md" })).rejects.toThrow(/There is no note "Walks\.md"/);
+		await expect(run("edit_note", { path: "Walks.md", mode: "append", text: "x" })).rejects.toThrow(/There is no note "Walks\.md"/);
+		expect(existsSync(join(vaultDir, "Walks.md"))).toBe(false);
+	});
+
+	it("a write by a tool keeps the index coherent: the next search finds the new text, and a refresh reads nothing again", async () => {
+		const tools = await openTerminalTools({ vaultDir, chatsDir: join(root, "chats"), io: io(["y"]) });
+		const run = runner(tools);
+		await run("edit_note", { path: "Projects/Plan.md", mode: "append", text: "Sow the tomatoes in March." });
+		expect(await run("search_notes", { query: "tomatoes" })).toContain("Projects/Plan.md");
+		expect(await tools.vault.refresh()).toEqual({ added: 0, changed: 0, removed: 0, unchanged: 5 });
+	});
+});
+
+describe("--exclude in the terminal chat's tools", () => {
+	const excluded = ["Private", "Templates"];
+
+	it("an excluded folder is not indexed, listed, searched, read nor written", async () => {
+		const tools = await openTerminalTools({ vaultDir, chatsDir: join(root, "chats"), io: io(["y", "y"]), excluded });
+		const run = runner(tools);
+		expect(tools.vault.listNotes().map((n) => n.path).sort()).toEqual(["Projects/Plan.md", "Walks.md"]);
+		expect(tools.vault.search("garden app", 20).map((h) => h.id)).toEqual(["Projects/Plan.md"]);
+
+		const searched = await run("search_notes", { query: "garden app secret diary template health" });
+		expect(searched).toContain("1. Projects/Plan.md");
+		expect(searched).not.toMatch(/Private\/|Templates\/|diary: a secret|health notes|app template/);
+		const listed = await run("list_notes", {});
+		expect(listed).not.toMatch(/Private|Templates/);
+		for (const path of ["Private/Diary.md", "private/diary.md", "Private./Diary.md", "Private/Health/Notes.md", "Templates/Daily.md", "./Private/Diary.md"]) {
+			await expect(run("read_note", { path }), path).rejects.toThrow(/excluded/);
+		}
+		await expect(run("list_notes", { folder: "Private" })).rejects.toThrow(/excluded/);
+		await expect(run("edit_note", { path: "Private/Diary.md", mode: "append", text: "leaked" })).rejects.toThrow(/excluded/);
+		await expect(run("create_note", { path: "Templates/New.md", content: "x" })).rejects.toThrow(/excluded/);
+		expect(await readFile(join(vaultDir, "Private", "Diary.md"), "utf8")).toBe("The garden app diary: a secret.\n");
+		expect(existsSync(join(vaultDir, "Templates", "New.md"))).toBe(false);
+	});
+
+	it("a note added to an excluded folder during the chat stays invisible after a refresh", async () => {
+		const tools = await openTerminalTools({ vaultDir, chatsDir: join(root, "chats"), io: io(), excluded });
+		await writeFile(join(vaultDir, "Private", "Later.md"), "Garden app passwords.\n");
+		const searched = await runner(tools)("search_notes", { query: "passwords" });
+		expect(searched).toContain("No passages match");
+		expect(tools.vault.listNotes().map((n) => n.path)).not.toContain("Private/Later.md");
+	});
+});
