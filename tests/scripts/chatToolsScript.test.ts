@@ -76,7 +76,7 @@ describe("npm run chat -- --tools", () => {
 		expect(chats[1]?.messages.some((m) => m.role === "tool" && m.content.includes("We ship the garden app in May."))).toBe(true);
 		expect(chats[2]?.messages.some((m) => m.role === "tool" && m.content.includes("The person declined: the terminal chat cannot ask"))).toBe(true);
 		expect(await readFile(join(vault, "Projects", "Plan.md"), "utf8")).toBe("We ship the garden app in May.\n");
-	}, 60000);
+	}, 120000);
 
 	it("without --tools, no tools are offered", async () => {
 		const vault = join(dir, "plain");
@@ -88,7 +88,7 @@ describe("npm run chat -- --tools", () => {
 		expect(run.code).toBe(0);
 		const body = server.requests.find((r) => r.path === "/api/chat")?.json as { tools?: unknown[] };
 		expect(body.tools ?? []).toEqual([]);
-	}, 60000);
+	}, 120000);
 
 	it("--tools needs --vault, is documented in --help, and is kept in the resume command", () => {
 		expect(parseChatArgs(["--model", "x", "--tools"])).toEqual({ ok: false, error: "--tools needs --vault <folder>: the folder of notes the tools work on." });
