@@ -61,7 +61,7 @@ describe("npm run chat follows the disk", () => {
 		expect(third).not.toContain("Coffee costs three euros");
 		expect(chat.stderr).toContain(`(--note ${prices}: it was deleted or moved; messages are sent without it until it is back)`);
 		expect(chat.stdout.split("Noted.").length - 1).toBe(3);
-	}, 60_000);
+	}, 120_000);
 
 	it("@vault searches the vault as it is at each message, and never an --exclude folder", async () => {
 		const vault = join(dir, "vault");
@@ -88,7 +88,7 @@ describe("npm run chat follows the disk", () => {
 		expect(second).toContain("Matcha tea costs nine euros");
 		for (const body of [first, second]) expect(body).not.toMatch(/tea budget|private tea ledger/);
 		expect(chat.stderr).toContain("Left out: Private.");
-	}, 60_000);
+	}, 120_000);
 
 	it("refuses a bad --exclude, and a --note that is not there, at start with a clear line", async () => {
 		const vault = join(dir, "vault-bad");
@@ -103,5 +103,5 @@ describe("npm run chat follows the disk", () => {
 		const typo = await runChat(["--model", "llama3.2", "--base-url", server.url, "--dir", join(dir, "home4"), "--vault", vault, "--exclude", "Privat"], "");
 		expect(typo.code).toBe(0);
 		expect(typo.stderr).toContain("warning: --exclude Privat: there is no such folder");
-	}, 60_000);
+	}, 120_000);
 });

@@ -51,7 +51,7 @@ describe("NodeVault.refresh", () => {
 		await writeFile(join(dir, "Folder 3", "Note 7.md"), "Rewritten: a note about kumquats.\n");
 		expect(await vault.refresh()).toEqual({ added: 0, changed: 1, removed: 0, unchanged: 499 });
 		expect(vault.search("kumquats", 3).map((h) => h.id)).toEqual(["Folder 3/Note 7.md"]);
-	}, 60_000);
+	}, 120_000);
 
 	it("an in-place edit of the same size that puts the old modification time back is still seen", async () => {
 		const note = join(dir, "One.md");
