@@ -249,6 +249,15 @@ export class SessionManager {
 		return this.record(id, { type: "agent", agent: clean, at: this.iso() });
 	}
 
+	/**
+	 * Saves the chat's tools switch (false: its messages go without tools); it comes back as
+	 * `Session.tools` on load. A chat without one has tools on.
+	 */
+	async setTools(id: string, on: boolean): Promise<void> {
+		if (typeof on !== "boolean") throw new TypeError("The tools switch is on (true) or off (false).");
+		return this.record(id, { type: "tools", on, at: this.iso() });
+	}
+
 	private record(sessionId: string, record: SessionRecord, opts: WriteOptions = {}): Promise<void> {
 		return this.exclusive(
 			async () => {
