@@ -1,4 +1,5 @@
 import type { ChatMessage } from "../core/types";
+import type { SearchHit } from "./types";
 import type { SessionState } from "./sessionState";
 
 const SNIPPET_LENGTH = 160;
@@ -62,4 +63,21 @@ export function branchOfHit(state: SessionState, messageId: string): { leafId: s
 	if (!state.tree.has(messageId)) return { leafId: messageId, onActiveBranch: true };
 	const active = state.tree.path().includes(messageId);
 	return { leafId: active ? (state.tree.leaf ?? messageId) : state.tree.latestDescendant(messageId), onActiveBranch: active };
+}
+
+/**
+ * For a hit inside a tool result: the call it answers, from the assistant message that made it
+ * (any branch); only the result's tool name when the call is not held. Nothing for other hits.
+ */
+export function toolOfHit(state: SessionState, message: ChatMessage): Pick<SearchHit, "tool"> {
+	if (message.role !== "tool") return {};
+	const failed = message.isError === true ? { isError: true } : {};
+	const id = message.toolCallId;
+	if (id !== undefined) {
+		for (const m of state.transcript) {
+			const call = m.role === "assistant" ? m.toolCalls?.find((c) => c.id === id) : undefined;
+			if (call !== undefined) return { tool: { name: call.name, arguments: call.arguments, ...failed } };
+		}
+	}
+	return message.name !== undefined && message.name !== "" ? { tool: { name: message.name, arguments: {}, ...failed } } : {};
 }
