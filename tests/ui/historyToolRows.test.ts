@@ -12,6 +12,9 @@ import { SessionManager } from "../../src/sessions/SessionManager";
 import type { ChatMessage } from "../../src/core/types";
 import { t } from "../../src/i18n";
 import { fakeWorld } from "./fakes";
+import { toolRowLabels } from "../../src/ui/history/toolRows";
+
+const toolRowLabelsOf = (session: { messages: ChatMessage[] }): string[] => [...toolRowLabels(session.messages).values()].map((l) => l.title);
 
 afterEach(() => {
 	document.body.empty();
@@ -87,6 +90,24 @@ describe("tool calls in the history browser", () => {
 		await until(() => document.body.querySelector(".discover-chat-history-message.is-highlighted") !== null, "the hit");
 		expect(document.body.querySelector(".discover-chat-history-message.is-highlighted .discover-chat-history-role")!.textContent).toBe("Read Notes/Tides.md");
 		h.modal.close();
+	});
+});
+
+describe("call ids that repeat across answers (made-up ids for servers that send none)", () => {
+	it("each result is named by the call made just before it, in the transcript and in search hits", async () => {
+		const sessions = new SessionManager(new MemoryFileStore(), { onWarning: () => undefined });
+		const { id } = await sessions.create();
+		const turn = (query: string, found: string) => [
+			msg("user", `Look for ${query}`),
+			msg("assistant", "", { toolCalls: [{ id: "call_same", name: "search_notes", arguments: { query } }] }),
+			msg("tool", found, { toolCallId: "call_same", name: "search_notes" }),
+			msg("assistant", `Done with ${query}.`),
+		];
+		for (const m of [...turn("tide", "Tides.md: high tide at 6:40"), ...turn("moon", "Moon.md: full moon")]) await sessions.appendMessage(id, m);
+		const labels = toolRowLabelsOf(await sessions.load(id));
+		expect(labels).toEqual(["Searched notes for “tide”", "Searched notes for “moon”"]);
+		const hits = await sessions.search(".md:");
+		expect(hits.map((h) => h.tool?.arguments)).toEqual([{ query: "tide" }, { query: "moon" }]);
 	});
 });
 

@@ -15,18 +15,16 @@ export interface ToolRowLabel {
 	icon: string;
 }
 
-/** The calls of `messages` by id, with their place in their answer. */
-function callsById(messages: readonly ChatMessage[]): Map<string, { call: ToolCall; index: number }> {
-	const calls = new Map<string, { call: ToolCall; index: number }>();
-	for (const m of messages) for (const [index, call] of (m.toolCalls ?? []).entries()) calls.set(call.id, { call, index });
-	return calls;
-}
-
-/** The label of each tool result in `messages` (by message id). */
+/**
+ * The label of each tool result in `messages` (by message id). A result answers the latest call
+ * with its id before it: ids are not unique across a chat (a server that sends none gets made-up
+ * ones, which can repeat from one answer to the next).
+ */
 export function toolRowLabels(messages: readonly ChatMessage[]): Map<string, ToolRowLabel> {
-	const calls = callsById(messages);
+	const calls = new Map<string, { call: ToolCall; index: number }>();
 	const labels = new Map<string, ToolRowLabel>();
 	for (const m of messages) {
+		for (const [index, call] of (m.toolCalls ?? []).entries()) calls.set(call.id, { call, index });
 		if (m.role !== "tool") continue;
 		const found = m.toolCallId === undefined ? undefined : calls.get(m.toolCallId);
 		if (found !== undefined) labels.set(m.id, { title: toolCardTitle(savedCard(found.call, found.index, m)), icon: toolIcon(found.call.name) });

@@ -336,7 +336,7 @@ export class DiscoverView extends ItemView {
 	private chatShown(before: string | undefined): void {
 		const now = this.runtime?.chat.sessionId;
 		if (before !== undefined && before !== now) this.runtime?.tools?.forgetChat(before);
-		this.toolsSwitch.show(now, this.active.tools);
+		this.toolsSwitch.show(this.active.tools);
 	}
 
 	/** The tools switch flipped: the meter drops (or adds) the tool definitions now, and the chat saves it. */
@@ -480,7 +480,6 @@ export class DiscoverView extends ItemView {
 		if (this.turns.sending && !this.list.isStreaming) this.list.startStreaming();
 		// The question is saved: remember its chat now, so a restart mid-answer reopens it.
 		const id = this.runtime?.chat.sessionId;
-		this.toolsSwitch.saved(id);
 		this.active
 			.remember(id)
 			.then(() => this.active.refreshTitle())

@@ -1,13 +1,12 @@
 // The chat's tools switch, in the header: on (the default), the model may use the vault tools; off,
 // this chat's messages go without them. It shows the switch saved with the chat on screen (a chat
 // without one, and every new chat, has tools on); a flip is handed to `onFlip`, which saves it with
-// the chat. A chat not yet saved keeps its switch when its first message saves it.
+// the chat (a chat not created yet: when its first message creates it, ChatService.setTools).
 import { setIcon } from "obsidian";
 import { t } from "../../../i18n";
 
 export class ToolsSwitch {
 	readonly el: HTMLButtonElement;
-	private chatId: string | undefined;
 	private isOn = true;
 
 	constructor(
@@ -36,17 +35,10 @@ export class ToolsSwitch {
 		this.onFlip(on);
 	}
 
-	/** Another chat is on screen (undefined: a new one); `saved`: its saved switch (undefined: none, tools on). */
-	show(chatId: string | undefined, saved: boolean | undefined): void {
-		this.chatId = chatId;
+	/** Another chat is on screen; `saved`: its saved switch (undefined: none saved, or a new chat: tools on). */
+	show(saved: boolean | undefined): void {
 		this.isOn = saved !== false;
 		this.render();
-	}
-
-	/** The new chat on screen was saved under `chatId`: it keeps its switch (the engine saves it with the chat). */
-	saved(chatId: string | undefined): void {
-		if (chatId === undefined || this.chatId !== undefined) return;
-		this.chatId = chatId;
 	}
 
 	private render(): void {
