@@ -763,6 +763,43 @@ try {
 		check(!(await page.evaluate(() => window.e2e.app.vault.adapter.exists("Notes/Summary.md"))), "nothing was written");
 		await page.evaluate(() => document.body.classList.remove("is-mobile"));
 		await page.setViewportSize({ width: 1280, height: 800 });
+
+		// The history names this chat's tool calls as the cards do, and a hit inside a result says so.
+		await page.click(`${VIEW} [aria-label="Open history"]`);
+		await page.waitForSelector(".discover-chat-history .discover-chat-history-item", { timeout: 5000 });
+		await page.fill(".discover-chat-history-search", "tide");
+		await page.waitForSelector(".discover-chat-history-hit .discover-chat-history-hit-tool", { timeout: 5000 });
+		const toolHit = page.locator(".discover-chat-history-hit", { has: page.locator(".discover-chat-history-hit-tool") }).first();
+		const toolHitMeta = await toolHit.locator(".discover-chat-history-item-meta").textContent();
+		const toolHitTitle = await toolHit.locator(".discover-chat-history-hit-tool").textContent();
+		check(toolHitMeta?.startsWith("In a tool result") === true && ["Searched notes for “tide”", "Read Notes/Tides.md"].includes(toolHitTitle ?? ""), `a hit inside a tool result says so and names the call ("${toolHitMeta}", "${toolHitTitle}")`);
+		await toolHit.click();
+		await page.waitForSelector(".discover-chat-history-message.is-highlighted", { timeout: 5000 });
+		const historyRoles = await page.locator(".discover-chat-history-message .discover-chat-history-role").allTextContents();
+		check(historyRoles.includes("Searched notes for “tide”") && historyRoles.includes("Read Notes/Tides.md") && !historyRoles.includes("Tool result"), `the transcript names tool results as the cards do (${historyRoles.join(" | ")})`);
+		await page.waitForTimeout(300);
+		await page.screenshot({ path: join(artifacts, "history-tool-rows-light.png") });
+		await page.evaluate(() => document.body.classList.replace("theme-light", "theme-dark"));
+		await page.screenshot({ path: join(artifacts, "history-tool-rows-dark.png") });
+		await page.evaluate(() => document.body.classList.replace("theme-dark", "theme-light"));
+		await page.fill(".discover-chat-history-search", "");
+		await page.keyboard.press("Escape");
+
+		// The header's tools switch: off, the meter drops the tool definitions at once; saved with the chat.
+		const meterNow = () => page.evaluate((view) => Number(document.querySelector(`${view} .discover-chat-meter`)?.getAttribute("aria-valuenow")), VIEW);
+		const meterOn = await meterNow();
+		await page.click(`${VIEW} .discover-tools-switch`);
+		await page.waitForFunction((view) => document.querySelector(`${view} .discover-tools-switch`)?.getAttribute("aria-pressed") === "false", VIEW, { timeout: 5000 });
+		await page.waitForTimeout(200);
+		const meterOff = await meterNow();
+		check(meterOff < meterOn, `tools off: the meter leaves the tool definitions out (${meterOn} → ${meterOff} tokens)`);
+		await themed("header-tools-off", (name) => page.locator(`${VIEW} .discover-chat-header`).screenshot({ path: join(artifacts, `${name}.png`) }));
+		const toolsChat = await page.evaluate(() => window.e2e.plugin.settings.activeSessionId);
+		const saved = await page.evaluate((id) => window.e2e.app.vault.adapter.read(`${window.e2e.plugin.settings.sessionsFolder}/sessions/${id}.jsonl`), toolsChat);
+		check(/"type":"tools","on":false/.test(saved), "the switch is saved with the chat (a tools record)");
+		await page.click(`${VIEW} .discover-tools-switch`);
+		await page.waitForTimeout(200);
+		check((await meterNow()) === meterOn, "tools on again: the meter counts them again");
 	});
 
 	await step("images: pasted, attached and dropped; sent in Ollama's form, scaled down; the chat's file names them only", () => imageSteps({ page, model, check, artifacts, VIEW, overflows }));

@@ -70,6 +70,8 @@ export type { ChatEvent, ChatServiceOptions, CheckpointTimers, PromptPreview, Se
 export type { Alternatives } from "./chat/ChatService";
 export { CONTINUE_INSTRUCTION } from "./chat/turnMode";
 export type { HideRecord, SwitchRecord } from "./sessions/records";
+// The chat's tools switch as saved (ChatService.setTools, SessionManager.setTools).
+export type { ToolsRecord } from "./sessions/records";
 // The tool loop: its messages to the model and the permission timeout.
 export { TOOLS_UNSUPPORTED_WARNING, ANSWER_NOW_NOTE } from "./chat/toolLoop";
 export { APPROVAL_TIMEOUT_MS, declined } from "./chat/toolRound";

@@ -75,6 +75,9 @@ export class ChatService {
 	private switchesAsked = 0;
 	private switchApplied = 0;
 	private readonly branching: Branching;
+	/** The tools switch of a chat not created yet: saved with it when its first message creates it. */
+	private toolsForNew = true;
+	private readonly onEvent: (event: ChatEvent) => void;
 
 	constructor(opts: ChatServiceOptions) {
 		this.adapter = opts.adapter;
@@ -83,14 +86,20 @@ export class ChatService {
 		this.settings = normalizeChatSettings(opts.settings);
 		const listener = opts.onEvent;
 		this.fitter = opts.sourceFitter ?? defaultSourceFitter;
+		this.onEvent = (event) => {
+			try {
+				listener?.(event);
+			} catch (err) {
+				// A failing listener (UI) must not break a turn.
+				console.error("Discover: chat event listener failed", err);
+			}
+		};
 		this.runner = new TurnRunner({
 			chat: {
 				switching: () => this.switching,
 				current: () => ({ adapter: this.adapter, model: this.model, settings: this.settings }),
 				session: () => this.session,
-				adopt: (session) => {
-					this.session = session;
-				},
+				adopt: (session) => this.adoptNew(session),
 			},
 			sessions: this.sessions,
 			calibration: opts.calibration,
@@ -99,14 +108,7 @@ export class ChatService {
 			fitter: this.fitter,
 			now: opts.now ?? Date.now,
 			timers: opts.timers ?? { set: startTimer, clear: stopTimer },
-			onEvent: (event) => {
-				try {
-					listener?.(event);
-				} catch (err) {
-					// A failing listener (UI) must not break a turn.
-					console.error("Discover: chat event listener failed", err);
-				}
-			},
+			onEvent: this.onEvent,
 			tools: opts.tools,
 			approve: opts.approve,
 			readImage: opts.readImage,
@@ -144,6 +146,38 @@ export class ChatService {
 		this.settings = normalizeChatSettings(settings, this.settings);
 	}
 
+	/** Whether the chat offers the model its tools: its saved switch (Session.tools); new chats and chats without one: on. */
+	get toolsOn(): boolean {
+		return (this.session === undefined ? this.toolsForNew : this.session.tools) !== false;
+	}
+
+	/**
+	 * Sets the chat's tools switch: off, its messages (and the preview's estimate) go without tools.
+	 * Saved with the chat (a `tools` record), so a reopened chat keeps it; a chat not created yet
+	 * keeps it until its first message creates it. It applies at once; a save that fails rejects.
+	 */
+	async setTools(on: boolean): Promise<void> {
+		const session = this.session;
+		if (session === undefined) {
+			this.toolsForNew = on;
+			return;
+		}
+		if (this.toolsOn === on) return;
+		session.tools = on;
+		await this.sessions.setTools(session.id, on);
+	}
+
+	/** The chat the first message created: it takes the switch set before it existed. */
+	private adoptNew(session: Session): void {
+		this.session = session;
+		if (this.toolsForNew) return;
+		session.tools = false;
+		this.sessions.setTools(session.id, false).catch((err: unknown) => {
+			const detail = err instanceof Error ? err.message : String(err);
+			this.onEvent({ type: "warning", message: "The chat's tools switch could not be saved: a reopened chat will have tools on.", code: "tools_switch_not_saved", detail });
+		});
+	}
+
 	/** Starts a new session (stopping a running answer first, which keeps it). */
 	newSession(): Promise<Session> {
 		return this.switchSession(() => this.sessions.create());
@@ -178,6 +212,7 @@ export class ChatService {
 			if (asked > this.switchApplied) {
 				this.switchApplied = asked;
 				this.session = session;
+				this.toolsForNew = true;
 			}
 			return session;
 		})();
@@ -222,10 +257,11 @@ export class ChatService {
 
 	/**
 	 * The estimate for a draft, for the budget meter and the chips (`context`: the active note's
-	 * fit; `sources`: every source's): nothing is sent or saved.
+	 * fit; `sources`: every source's; `tools`: whether tools are offered, default the chat's switch):
+	 * nothing is sent or saved.
 	 */
 	previewPrompt(draft: string, opts: { context?: string; contextName?: string; sources?: readonly ContextSource[]; includeHistory?: boolean; images?: readonly ImageRef[]; tools?: boolean } = {}): PromptPreview {
-		const toolTokens = this.runner.toolDefinitionsTokens(this.model, this.settings, opts.tools !== false);
+		const toolTokens = this.runner.toolDefinitionsTokens(this.model, this.settings, opts.tools ?? this.toolsOn);
 		return previewPrompt({ settings: this.settings, messages: this.session?.messages ?? [], draft, ...opts, estimate: this.runner.estimatorFor(this.model, this.settings.imageTokens), fitter: this.fitter, margin: this.runner.marginFor(this.model, this.session?.id), toolTokens });
 	}
 

@@ -49,7 +49,7 @@ export interface SendOptions {
 	onThinking?: (delta: string) => void;
 	/** What `onToken` passed so far was thinking after all: drop it (it comes to `onThinking` next). */
 	onTextRetracted?: () => void;
-	/** false: no tools are offered for this send (the chat's switch, slash commands). Default: the chat's tools. */
+	/** false: no tools are offered for this send (slash commands); true: offered. Default: the chat's tools switch (ChatService.setTools). */
 	tools?: boolean;
 	/**
 	 * Images sent with the message, as files already saved (the chats folder's attachments): the
@@ -237,7 +237,9 @@ export class TurnRunner {
 		const lessImages = (b: CompactionBudget): CompactionBudget => (imageCost === 0 ? b : { ...b, prompt: b.prompt - imageCost });
 		const asked = { ...opts, images: user.attachments };
 		const includeHistory = opts.includeHistory !== false;
-		const loop = new ToolLoop({ tools: this.tools, approve: this.approve, enabled: opts.tools !== false && !this.refusals.refuses(model), settings, model, estimate, timers: this.timers, emit: setup.emit, emitCard: this.onEvent });
+		// The send's own choice, else the chat's saved switch (Session.tools; none saved: on).
+		const offered = opts.tools ?? session.tools !== false;
+		const loop = new ToolLoop({ tools: this.tools, approve: this.approve, enabled: offered && !this.refusals.refuses(model), settings, model, estimate, timers: this.timers, emit: setup.emit, emitCard: this.onEvent });
 		loop.fitOffer(fixedCost(settings.systemPrompt, undefined, text, estimate) + imageCost, budget.prompt);
 		// A request that offers tools carries their definitions: the history gets what they leave.
 		const prepare = async (s: TurnSetup, b: typeof budget, force: boolean): Promise<Awaited<ReturnType<typeof prepareHistory>>> => {

@@ -16,6 +16,8 @@ export const WARNING_CODES = [
 	"summary_not_saved",
 	"answer_not_saved",
 	"tool_result_not_saved",
+	/** The chat's tools switch (set before its first message) could not be saved with it. */
+	"tools_switch_not_saved",
 	"unfinished_answer_not_removed",
 	/** The answer so far (a checkpoint while it streams) could not be saved. */
 	"checkpoint_not_saved",

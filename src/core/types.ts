@@ -229,6 +229,11 @@ export interface Session {
 	model?: string;
 	/** The agent this chat uses (its note's vault path), when one was saved with it. */
 	agent?: string;
+	/**
+	 * The chat's tools switch, when one was saved with it (a `tools` record): false, its messages go
+	 * without tools. Absent (chats from before the switch was saved, new chats): tools on.
+	 */
+	tools?: boolean;
 	/** [system summary?], then user/assistant (and tool result) messages in order. */
 	messages: ChatMessage[];
 }

@@ -8,7 +8,7 @@ import { SessionFiles, SessionNotFoundError } from "./sessionFiles";
 import { compareNewestFirst } from "./sessionIndex";
 import { DEFAULT_TITLE, type SessionState } from "./sessionState";
 import { alternativesOf, hiddenTurns, hideTurn, openBranch, switchBefore, switchTo, type Alternatives } from "./branchOps";
-import { branchOfHit } from "./search";
+import { branchOfHit, toolOfHit } from "./search";
 import { compactRecords } from "./stateRecords";
 import type { FileStore } from "./store";
 import type { SearchHit, SearchOptions, SessionManagerOptions, SessionSummary, WriteOptions } from "./types";
@@ -249,6 +249,15 @@ export class SessionManager {
 		return this.record(id, { type: "agent", agent: clean, at: this.iso() });
 	}
 
+	/**
+	 * Saves the chat's tools switch (false: its messages go without tools); it comes back as
+	 * `Session.tools` on load. A chat without one has tools on.
+	 */
+	async setTools(id: string, on: boolean): Promise<void> {
+		if (typeof on !== "boolean") throw new TypeError("The tools switch is on (true) or off (false).");
+		return this.record(id, { type: "tools", on, at: this.iso() });
+	}
+
 	private record(sessionId: string, record: SessionRecord, opts: WriteOptions = {}): Promise<void> {
 		return this.exclusive(
 			async () => {
@@ -333,7 +342,7 @@ export class SessionManager {
 						if (role !== undefined && message.role !== role) continue;
 						const snippet = matchMessage(message, needle);
 						if (snippet === undefined) continue;
-						hits.push({ sessionId: state.id, messageId: message.id, role: message.role, snippet, createdAt: message.createdAt, ...branchOfHit(state, message.id) });
+						hits.push({ sessionId: state.id, messageId: message.id, role: message.role, snippet, createdAt: message.createdAt, ...branchOfHit(state, message.id), ...toolOfHit(state, message) });
 						if (hits.length >= limit) return hits;
 					}
 				}

@@ -28,6 +28,8 @@ export interface HeldState {
 	readonly modelTime: string | undefined;
 	readonly agent: string | undefined;
 	readonly agentTime: string | undefined;
+	readonly tools: boolean | undefined;
+	readonly toolsTime: string | undefined;
 	readonly corrupt: readonly string[];
 	readonly tree: BranchTree;
 	message(id: string): ChatMessage | undefined;
@@ -52,6 +54,8 @@ export function isNews(held: HeldState, record: SessionRecord): boolean {
 			return held.tree.isHidden(record.id) !== record.hidden && newer(record.at, held.tree.hiddenAt(record.id));
 		case "agent":
 			return held.agent !== record.agent && newer(record.at, held.agentTime);
+		case "tools":
+			return held.tools !== record.on && newer(record.at, held.toolsTime);
 		case "summary":
 		case "message":
 		case "update": {

@@ -61,6 +61,13 @@ export interface AgentRecord {
 	at: string;
 }
 
+/** The chat's tools switch (the wrench in the panel's header): off, its messages go without tools; the latest one wins. */
+export interface ToolsRecord {
+	type: "tools";
+	on: boolean;
+	at: string;
+}
+
 /** A line that could not be read, carried through rewrites so nothing is silently erased. */
 export interface CorruptRecord {
 	type: "corrupt";
@@ -68,7 +75,7 @@ export interface CorruptRecord {
 	at?: string;
 }
 
-export type SessionRecord = HeaderRecord | MessageRecord | TitleRecord | ModelRecord | AgentRecord | CorruptRecord | SwitchRecord | HideRecord;
+export type SessionRecord = HeaderRecord | MessageRecord | TitleRecord | ModelRecord | AgentRecord | ToolsRecord | CorruptRecord | SwitchRecord | HideRecord;
 
 export interface ParsedFile {
 	records: SessionRecord[];
@@ -219,6 +226,11 @@ export function asRecord(value: unknown): SessionRecord | string {
 			const { agent } = value;
 			if (typeof agent !== "string" || agent.trim() === "" || typeof at !== "string") return "bad agent record";
 			return { type: "agent", agent, at };
+		}
+		case "tools": {
+			const { on } = value;
+			if (typeof on !== "boolean" || typeof at !== "string") return "bad tools record";
+			return { type: "tools", on, at };
 		}
 		case "corrupt": {
 			const { raw } = value;

@@ -1,4 +1,5 @@
-import type { ChatMessage } from "../core/types";
+import type { ChatMessage, ToolCall } from "../core/types";
+import type { SearchHit } from "./types";
 import type { SessionState } from "./sessionState";
 
 const SNIPPET_LENGTH = 160;
@@ -62,4 +63,24 @@ export function branchOfHit(state: SessionState, messageId: string): { leafId: s
 	if (!state.tree.has(messageId)) return { leafId: messageId, onActiveBranch: true };
 	const active = state.tree.path().includes(messageId);
 	return { leafId: active ? (state.tree.leaf ?? messageId) : state.tree.latestDescendant(messageId), onActiveBranch: active };
+}
+
+/**
+ * For a hit inside a tool result: the call it answers, the latest call with its id before it in
+ * the transcript (ids can repeat across answers: made-up ones for servers that send none); only the
+ * result's tool name when no such call is held. Nothing for other hits.
+ */
+export function toolOfHit(state: SessionState, message: ChatMessage): Pick<SearchHit, "tool"> {
+	if (message.role !== "tool") return {};
+	const failed = message.isError === true ? { isError: true } : {};
+	const id = message.toolCallId;
+	let found: ToolCall | undefined;
+	if (id !== undefined) {
+		for (const m of state.transcript) {
+			if (m.id === message.id) break;
+			found = m.toolCalls?.find((c) => c.id === id) ?? found;
+		}
+	}
+	if (found !== undefined) return { tool: { name: found.name, arguments: found.arguments, ...failed } };
+	return message.name !== undefined && message.name !== "" ? { tool: { name: message.name, arguments: {}, ...failed } } : {};
 }

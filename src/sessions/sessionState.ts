@@ -36,6 +36,9 @@ export class SessionState {
 	private modelAt: string | undefined;
 	agent: string | undefined;
 	private agentAt: string | undefined;
+	/** The chat's tools switch, if one was saved (a `tools` record), and when. */
+	tools: boolean | undefined;
+	private toolsAt: string | undefined;
 	/** False when the file's last line has no newline yet. */
 	endsWithNewline = true;
 	/** Model, agent, switch and hide records a later one replaced (messages count their own). */
@@ -135,6 +138,11 @@ export class SessionState {
 				this.agent = record.agent;
 				this.agentAt = record.at;
 				break;
+			case "tools":
+				if (this.tools !== undefined) this.settingsSuperseded++;
+				this.tools = record.on;
+				this.toolsAt = record.at;
+				break;
 			case "corrupt":
 				this.corrupt.push(record.raw);
 				break;
@@ -192,6 +200,10 @@ export class SessionState {
 		return this.agentAt;
 	}
 
+	get toolsTime(): string | undefined {
+		return this.toolsAt;
+	}
+
 	summaryById(id: string): ChatMessage | undefined {
 		return this.messages.summaryById(id);
 	}
@@ -214,6 +226,7 @@ export class SessionState {
 		const session: Session = { id: this.id, title: this.title, createdAt: this.createdAt, updatedAt: this.updatedAt, messages };
 		if (this.model !== undefined) session.model = this.model;
 		if (this.agent !== undefined) session.agent = this.agent;
+		if (this.tools !== undefined) session.tools = this.tools;
 		return session;
 	}
 

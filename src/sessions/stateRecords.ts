@@ -26,7 +26,7 @@ function keptSummaries(state: SessionState): ChatMessage[] {
 
 /**
  * The records of a compacted file holding `state`: header, title (when it is not the automatic
- * one), model, agent, the summaries branches use, every message of every branch (parents first, each with
+ * one), model, agent, tools switch, the summaries branches use, every message of every branch (parents first, each with
  * its parent), the hide marks, the active branch when it is not the newest message's, then the
  * unreadable lines of the old file so none is ever lost. Each record keeps the time it had, so a
  * merge with another device's copy can still tell which version is newer.
@@ -38,6 +38,7 @@ export function stateRecords(state: SessionState, at: string): SessionRecord[] {
 	}
 	if (state.model !== undefined && state.model.trim() !== "") records.push({ type: "model", model: state.model, at: state.modelTime ?? at });
 	if (state.agent !== undefined && state.agent.trim() !== "") records.push({ type: "agent", agent: state.agent, at: state.agentTime ?? at });
+	if (state.tools !== undefined) records.push({ type: "tools", on: state.tools, at: state.toolsTime ?? at });
 	const summaries = keptSummaries(state);
 	for (const summary of summaries) records.push({ type: "summary", message: summary, at: state.timeOf(summary.id) ?? at });
 	// A message that follows the line before it (and is not older) needs no parent: the file of a
@@ -64,7 +65,7 @@ export function stateRecords(state: SessionState, at: string): SessionRecord[] {
 /**
  * The records of a file rewritten from `session` (updateSession): what `previous` holds (every
  * branch, every message `session` lacks: they may have come from another device after `session`
- * was loaded), with `session`'s messages, summary, title, model and agent written over it. A message
+ * was loaded), with `session`'s messages, summary, title, model, agent and tools switch written over it. A message
  * `session` adds continues the branch `session` shows.
  */
 export function compactRecords(session: Session, corrupt: readonly string[], at: string, previous?: SessionState): SessionRecord[] {
@@ -87,5 +88,6 @@ export function compactRecords(session: Session, corrupt: readonly string[], at:
 	if (session.title !== titleFromMessages(state.activeMessages()) && session.title !== state.customTitle) state.apply({ type: "title", title: session.title, at });
 	if (session.model !== undefined && session.model.trim() !== "" && session.model !== state.model) state.apply({ type: "model", model: session.model, at });
 	if (session.agent !== undefined && session.agent.trim() !== "" && session.agent !== state.agent) state.apply({ type: "agent", agent: session.agent, at });
+	if (session.tools !== undefined && session.tools !== (state.tools ?? true)) state.apply({ type: "tools", on: session.tools, at });
 	return stateRecords(state, at);
 }

@@ -32,6 +32,11 @@ export interface SearchHit {
 	leafId?: string;
 	/** False when the hit is on a branch other than the active one. */
 	onActiveBranch?: boolean;
+	/**
+	 * A hit inside a tool result: the call it answers (name and arguments, as the model gave them:
+	 * untrusted) and whether it failed, so a list can name it as the panel's tool card does.
+	 */
+	tool?: { name: string; arguments: Record<string, unknown>; isError?: boolean };
 }
 
 export interface SearchOptions {

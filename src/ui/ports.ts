@@ -24,7 +24,10 @@ export interface ChatPort extends Partial<BranchPort> {
 	cancel(): void;
 	setAdapter(adapter: LLMAdapter, model?: string): void;
 	updateSettings(settings: Partial<ChatSettings>): void;
-	previewPrompt(draft: string, opts?: { context?: string; sources?: readonly ContextSource[]; includeHistory?: boolean; images?: readonly ImageRef[] }): PromptPreview;
+	/** `tools`: whether the send would offer tools (false: the estimate leaves their definitions out). */
+	previewPrompt(draft: string, opts?: { context?: string; sources?: readonly ContextSource[]; includeHistory?: boolean; images?: readonly ImageRef[]; tools?: boolean }): PromptPreview;
+	/** Saves the chat's tools switch with it (a chat not created yet: with its first message); it comes back as `Session.tools`. */
+	setTools?(on: boolean): Promise<void>;
 	flush(): Promise<void>;
 	/** Writes the answer being streamed to disk at once (the app is being hidden or closed). */
 	checkpointNow(): Promise<void>;

@@ -106,6 +106,14 @@ type ImageServiceCtor = new (opts: { adapter: LLMAdapter; sessions: SessionManag
 const checkImageCtor: ImageServiceCtor = ChatService;
 const checkImageTokens: (image: { width: number; height: number }, rule?: "tiles" | "area" | { perImage: number }) => number = headless.imageTokens;
 void [checkPromptImages, checkImageRefs, checkImageSend, checkImageCtor, checkImageTokens];
+// The chat's tools switch: saved with the chat (a `tools` record), back as Session.tools; sends and previews follow it.
+const checkSetTools: (on: boolean) => Promise<void> = null as unknown as ChatService["setTools"];
+const checkToolsOn: boolean = null as unknown as ChatService["toolsOn"];
+const checkSaveTools: (id: string, on: boolean) => Promise<void> = null as unknown as SessionManager["setTools"];
+const checkSessionTools: { tools?: boolean } = null as unknown as headless.Session;
+const checkToolsRecord: { type: "tools"; on: boolean; at: string } = null as unknown as headless.ToolsRecord;
+const checkPreviewTools: (draft: string, opts?: { tools?: boolean }) => unknown = null as unknown as ChatService["previewPrompt"];
+void [checkSetTools, checkToolsOn, checkSaveTools, checkSessionTools, checkToolsRecord, checkPreviewTools];
 // What each answer cost: saved on the answer, summed per chat, priced per million tokens.
 type ContractAnswerStats = {
 	promptTokens: number;

@@ -115,11 +115,29 @@ export class FakeChat implements ChatPort {
 		const s = this.sessions.add("New chat", []);
 		this.sessionId = s.id;
 		this.messages = [];
+		this.toolsForNew = true;
 		return Promise.resolve(s);
+	}
+
+	/** The switch of a chat not created yet (the engine saves it when the first message creates the chat). */
+	private toolsForNew = true;
+	/** Every setTools call, in order. */
+	toolsSet: boolean[] = [];
+	/** When set, setTools fails with it (a store that cannot write). */
+	failSetTools: Error | undefined;
+
+	setTools(on: boolean): Promise<void> {
+		this.toolsSet.push(on);
+		if (this.failSetTools) return Promise.reject(this.failSetTools);
+		const s = this.sessionId ? this.sessions.sessions.get(this.sessionId) : undefined;
+		if (s) s.tools = on;
+		else this.toolsForNew = on;
+		return Promise.resolve();
 	}
 
 	async loadSession(id: string): Promise<Session> {
 		const s = await this.sessions.load(id);
+		this.toolsForNew = true;
 		this.sessionId = id;
 		this.messages = [...s.messages];
 		return s;
@@ -130,7 +148,11 @@ export class FakeChat implements ChatPort {
 		if (text.length > this.maxMessageChars) {
 			throw Object.assign(new Error(`Your message is about ${text.length} tokens; the most this model can take is ${this.maxMessageChars}.`), { code: "message_too_long" });
 		}
-		if (!this.sessionId) await this.newSession();
+		if (!this.sessionId) {
+			const off = !this.toolsForNew;
+			const s = await this.newSession();
+			if (off) s.tools = false;
+		}
 		this.busy = true;
 		this.sent.push({ text, opts });
 		// Like the engine: the message records its images by reference.
@@ -205,19 +227,19 @@ export class FakeChat implements ChatPort {
 	}
 
 	/** Previews asked for, with their sources (the chips' tests read them). */
-	previews: { draft: string; sources: readonly ContextSource[] }[] = [];
+	previews: { draft: string; sources: readonly ContextSource[]; tools?: boolean }[] = [];
 
 	/**
 	 * A simple stand-in for the engine's budget: 4 characters a token, the sources served in the
 	 * order given (the engine orders by tier), each taking what it needs of the room left.
 	 */
-	previewPrompt(draft: string, opts: { context?: string; sources?: readonly ContextSource[]; includeHistory?: boolean } = {}): PromptPreview {
+	previewPrompt(draft: string, opts: { context?: string; sources?: readonly ContextSource[]; includeHistory?: boolean; tools?: boolean } = {}): PromptPreview {
 		const history = this.messages.reduce((n, m) => n + m.content.length, 0);
 		const base = Math.ceil((draft.length + history) / 4) + 50;
 		let room = Math.max(0, this.budget - base);
 		const sources: ContextSource[] = [...(opts.sources ?? [])];
 		if (opts.context !== undefined) sources.push({ id: "active", name: "Note", text: opts.context, kind: "active" });
-		this.previews.push({ draft, sources });
+		this.previews.push({ draft, sources, ...(opts.tools === undefined ? {} : { tools: opts.tools }) });
 		const fits: SourceFit[] = [];
 		let used = 0;
 		for (const source of sources) {

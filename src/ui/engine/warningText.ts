@@ -14,6 +14,7 @@ const WARNING_TEXT: Record<WarningCode, Render> = {
 	summary_not_saved: () => t("warning.summaryNotSaved"),
 	answer_not_saved: () => t("warning.answerNotSaved"),
 	tool_result_not_saved: () => t("warning.toolResultNotSaved"),
+	tools_switch_not_saved: () => t("warning.toolsSwitchNotSaved"),
 	unfinished_answer_not_removed: () => t("warning.unfinishedAnswerNotRemoved"),
 	checkpoint_not_saved: () => t("warning.checkpointNotSaved"),
 	session_index_unreadable: () => t("warning.sessionIndexUnreadable"),

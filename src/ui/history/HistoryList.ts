@@ -1,6 +1,8 @@
 import { formatWhen } from "../../i18n";
 import { appendHighlighted } from "./highlight";
 import { plainSnippet } from "./plainSnippet";
+import { toolHitLabel } from "./toolRows";
+import { setIcon } from "obsidian";
 import { roleName, type SearchHit, type SessionSummary } from "../ports";
 import { t } from "../../i18n";
 
@@ -151,9 +153,17 @@ export class HistoryList {
 		const item = this.item(hit.sessionId, ["discover-chat-history-hit"]);
 		item.dataset.messageId = hit.messageId;
 		if (title) item.createDiv({ cls: "discover-chat-history-item-title", text: title });
-		const meta = item.createDiv({ cls: "discover-chat-history-item-meta", text: `${roleName(hit.role)} · ${formatWhen(hit.createdAt)}` });
+		// A hit inside a tool result says so, and names the call as the panel's tool card does.
+		const tool = toolHitLabel(hit);
+		const who = tool !== undefined ? t("history.inToolResult") : roleName(hit.role);
+		const meta = item.createDiv({ cls: "discover-chat-history-item-meta", text: `${who} · ${formatWhen(hit.createdAt)}` });
 		const otherBranch = hit.onActiveBranch === false;
 		if (otherBranch) meta.createSpan({ cls: "discover-chat-history-other-branch", text: t("history.otherBranch") });
+		if (tool !== undefined) {
+			const line = item.createDiv({ cls: "discover-chat-history-hit-tool" });
+			setIcon(line.createSpan({ cls: "discover-chat-history-tool-icon" }), tool.icon);
+			line.createSpan({ text: tool.title });
+		}
 		appendHighlighted(item.createDiv({ cls: "discover-chat-history-item-preview" }), plainSnippet(hit.snippet), query);
 		item.addEventListener("click", () => this.handlers.onSelect(hit.sessionId, hit.messageId, otherBranch));
 	}

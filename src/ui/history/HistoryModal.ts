@@ -1,6 +1,6 @@
 import { Modal, Notice } from "obsidian";
 import type { App } from "obsidian";
-import type { Session } from "../../core/types";
+import type { ChatMessage, Session } from "../../core/types";
 import { confirmAction } from "./ConfirmModal";
 import { openNote, writeExportNote } from "./exportNote";
 import { cachedSessionList, historyStateFor, invalidateSessionList, type HistoryState } from "./historyState";
@@ -10,7 +10,8 @@ import { HiddenTurns } from "./HiddenTurns";
 import type { DiscoverHost } from "../host";
 import { alignToMessageTop, HistoryTranscript } from "./HistoryTranscript";
 import { renameInput } from "../renameInput";
-import { isVisibleMessage, type SearchHit, type SessionsPort } from "../ports";
+import type { SearchHit, SessionsPort } from "../ports";
+import { historyMessages, toolRowLabels } from "./toolRows";
 import { SearchRunner, type SearchRunnerOptions } from "./SearchRunner";
 import { t } from "../../i18n";
 
@@ -193,8 +194,11 @@ export class HistoryModal extends Modal {
 			onScroll: (top: number) => (this.state.messagesScroll = top),
 			onShown: (count: number) => (this.state.messagesShown = count),
 			loadRemoteImages: () => this.host.settings.loadRemoteImages,
+			toolLabel: (m: ChatMessage) => toolLabels.get(m.id),
 		};
-		this.transcript = new HistoryTranscript(this.mainEl, this.app, session.messages.filter(isVisibleMessage), handlers, minShown);
+		// Tool results read as the panel's cards do; answers that only made calls say nothing more.
+		const toolLabels = toolRowLabels(session.messages);
+		this.transcript = new HistoryTranscript(this.mainEl, this.app, historyMessages(session.messages), handlers, minShown);
 		return this.transcript;
 	}
 

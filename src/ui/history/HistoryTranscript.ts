@@ -5,6 +5,7 @@ import { copyToClipboard } from "../clipboard";
 import { formatWhen } from "../../i18n";
 import { roleName } from "../ports";
 import { LazyMarkdown } from "../LazyMarkdown";
+import type { ToolRowLabel } from "./toolRows";
 import { t } from "../../i18n";
 
 /** Messages added at a time: more than a tall modal shows, so scrolling never waits. */
@@ -22,6 +23,8 @@ export interface HistoryTranscriptHandlers {
 	onShown: (count: number) => void;
 	/** The "Load images from the web in answers" setting; off when not given. */
 	loadRemoteImages?: () => boolean;
+	/** A tool result's row: its call's title and icon (toolRowLabels); none: "Tool result". */
+	toolLabel?: (message: ChatMessage) => ToolRowLabel | undefined;
 }
 
 /**
@@ -123,7 +126,9 @@ export class HistoryTranscript {
 		const el = this.el.createDiv({ cls: ["discover-chat-history-message", `discover-chat-history-message-${m.role}`] });
 		el.dataset.messageId = m.id;
 		const meta = el.createDiv({ cls: "discover-chat-history-message-meta" });
-		meta.createSpan({ cls: "discover-chat-history-role", text: roleName(m.role) });
+		const tool = m.role === "tool" ? this.handlers.toolLabel?.(m) : undefined;
+		if (tool !== undefined) setIcon(meta.createSpan({ cls: "discover-chat-history-tool-icon" }), tool.icon);
+		meta.createSpan({ cls: ["discover-chat-history-role", ...(tool !== undefined ? ["discover-chat-history-tool-title"] : [])], text: tool?.title ?? roleName(m.role) });
 		meta.createSpan({ cls: "discover-chat-history-when", text: formatWhen(m.createdAt) });
 		if (m.cancelled) meta.createSpan({ cls: "discover-chat-message-stopped", text: t("history.stopped") });
 		if (m.interrupted) meta.createSpan({ cls: "discover-chat-message-interrupted", text: t("message.interrupted") });

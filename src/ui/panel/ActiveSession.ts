@@ -13,6 +13,8 @@ export class ActiveSession {
 	model: string | undefined;
 	/** The agent (its note's path) saved with the chat last shown, if it has one. */
 	agent: string | undefined;
+	/** The tools switch saved with the chat last shown (undefined: none saved, tools on). */
+	tools: boolean | undefined;
 
 	constructor(
 		private readonly host: DiscoverHost,
@@ -27,12 +29,14 @@ export class ActiveSession {
 		let title = t("panel.newChat");
 		this.model = undefined;
 		this.agent = undefined;
+		this.tools = undefined;
 		if (id) {
 			try {
 				const session = await runtime.chat.loadSession(id, at === undefined ? undefined : { at });
 				title = session.title;
 				this.model = session.model;
 				this.agent = session.agent;
+				this.tools = session.tools;
 			} catch {
 				id = undefined;
 			}
@@ -50,6 +54,7 @@ export class ActiveSession {
 			const session = await runtime.chat.newSession();
 			this.model = undefined;
 			this.agent = undefined;
+			this.tools = undefined;
 			this.header.setTitle(session.title, true);
 			await this.remember(session.id);
 			return true;

@@ -101,7 +101,7 @@ export class DiscoverView extends ItemView {
 			onHistory: () => this.openHistory(),
 			onModelMenu: (anchor) => this.openModelMenu(anchor),
 		});
-		this.toolsSwitch = new ToolsSwitch(this.header.actionsEl, this.header.actionsEl.firstElementChild);
+		this.toolsSwitch = new ToolsSwitch(this.header.actionsEl, this.header.actionsEl.firstElementChild, (on) => this.toolsFlipped(on));
 		this.active = new ActiveSession(this.host, this.header, () => this.runtime);
 		this.list = this.addChild(
 			new MessageList(root, {
@@ -131,7 +131,7 @@ export class DiscoverView extends ItemView {
 			root,
 			this.app,
 			this.host.settings.includeActiveNote,
-			(sources) => this.runtime?.chat.previewPrompt(this.composer.value, { sources: this.preparer.counted(sources), includeHistory: true, images: this.composer.images?.images }),
+			(sources) => this.runtime?.chat.previewPrompt(this.composer.value, { sources: this.preparer.counted(sources), includeHistory: true, images: this.composer.images?.images, tools: this.toolsSwitch.on }),
 			// The chat's model's budget: its own (budgets per model), else the settings tab's prompt budget.
 			() => promptBudget(budgetFor(this.host.settings, this.chatModel.current)),
 		);
@@ -336,7 +336,13 @@ export class DiscoverView extends ItemView {
 	private chatShown(before: string | undefined): void {
 		const now = this.runtime?.chat.sessionId;
 		if (before !== undefined && before !== now) this.runtime?.tools?.forgetChat(before);
-		this.toolsSwitch.show(now);
+		this.toolsSwitch.show(this.active.tools);
+	}
+
+	/** The tools switch flipped: the meter drops (or adds) the tool definitions now, and the chat saves it. */
+	private toolsFlipped(on: boolean): void {
+		this.context.updatePreview();
+		this.runtime?.chat.setTools?.(on).catch(() => new Notice(t("warning.toolsSwitchNotSaved")));
 	}
 
 	/** The welcome shows while the chat has no message; the model may have changed in settings. */
@@ -474,7 +480,6 @@ export class DiscoverView extends ItemView {
 		if (this.turns.sending && !this.list.isStreaming) this.list.startStreaming();
 		// The question is saved: remember its chat now, so a restart mid-answer reopens it.
 		const id = this.runtime?.chat.sessionId;
-		this.toolsSwitch.saved(id);
 		this.active
 			.remember(id)
 			.then(() => this.active.refreshTitle())

@@ -1,18 +1,20 @@
 // The chat's tools switch, in the header: on (the default), the model may use the vault tools; off,
-// this chat's messages go without them. Remembered per chat while the panel is open; a chat not yet
-// saved keeps its choice when its first message saves it.
+// this chat's messages go without them. It shows the switch saved with the chat on screen (a chat
+// without one, and every new chat, has tools on); a flip is handed to `onFlip`, which saves it with
+// the chat (a chat not created yet: when its first message creates it, ChatService.setTools).
 import { setIcon } from "obsidian";
 import { t } from "../../../i18n";
 
 export class ToolsSwitch {
 	readonly el: HTMLButtonElement;
-	/** Chats with tools off. */
-	private readonly off = new Set<string>();
-	private chatId: string | undefined;
-	/** The unsaved chat on screen has tools off. */
-	private newChatOff = false;
+	private isOn = true;
 
-	constructor(parentEl: HTMLElement, before?: Element | null) {
+	constructor(
+		parentEl: HTMLElement,
+		before: Element | null | undefined,
+		/** The person flipped the switch: save it with the chat and refresh what depends on it. */
+		private readonly onFlip: (on: boolean) => void = () => undefined,
+	) {
 		this.el = createEl("button", { cls: ["clickable-icon", "discover-chat-icon-button", "discover-tools-switch"], attr: { type: "button" } });
 		parentEl.insertBefore(this.el, before ?? null);
 		setIcon(this.el, "wrench");
@@ -22,30 +24,20 @@ export class ToolsSwitch {
 
 	/** Tools are on for the chat on screen. */
 	get on(): boolean {
-		return this.chatId === undefined ? !this.newChatOff : !this.off.has(this.chatId);
+		return this.isOn;
 	}
 
+	/** The person's flip (the button, or a test): shown at once, then handed on. */
 	set(on: boolean): void {
-		if (this.chatId === undefined) this.newChatOff = !on;
-		else if (on) this.off.delete(this.chatId);
-		else this.off.add(this.chatId);
+		if (on === this.isOn) return;
+		this.isOn = on;
 		this.render();
+		this.onFlip(on);
 	}
 
-	/** Another chat is on screen (undefined: a new one, tools on). */
-	show(chatId: string | undefined): void {
-		if (chatId === this.chatId) return;
-		this.chatId = chatId;
-		this.newChatOff = false;
-		this.render();
-	}
-
-	/** The new chat on screen was saved under `chatId`: it keeps its switch. */
-	saved(chatId: string | undefined): void {
-		if (chatId === undefined || this.chatId !== undefined) return;
-		if (this.newChatOff) this.off.add(chatId);
-		this.newChatOff = false;
-		this.chatId = chatId;
+	/** Another chat is on screen; `saved`: its saved switch (undefined: none saved, or a new chat: tools on). */
+	show(saved: boolean | undefined): void {
+		this.isOn = saved !== false;
 		this.render();
 	}
 
