@@ -224,7 +224,8 @@ describe("commands", () => {
 		const { plugin: discover, app } = await loadPlugin(DiscoverPlugin);
 		expect(app.workspace.getLeavesOfType(VIEW_TYPE_DISCOVER)).toHaveLength(0);
 		runCommand(app, id("focus-chat-input"));
-		for (let i = 0; i < 500 && document.activeElement?.className !== "discover-chat-input"; i++) await new Promise((r) => window.setTimeout(r, 2));
+		// Opening the panel is asynchronous: wait for the focus by time (up to 10 s on a loaded machine), not by a count of ticks.
+		for (const until = Date.now() + 10_000; Date.now() < until && document.activeElement?.className !== "discover-chat-input"; ) await new Promise((r) => window.setTimeout(r, 5));
 		const leaves = app.workspace.getLeavesOfType(VIEW_TYPE_DISCOVER);
 		expect(leaves).toHaveLength(1);
 		expect(leaves[0]!.view).toBeInstanceOf(DiscoverView);
