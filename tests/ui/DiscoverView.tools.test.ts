@@ -224,6 +224,40 @@ describe("saved tool calls after a reload", () => {
 		expect(edit!.textContent).toContain("The person declined: not today");
 	});
 
+	it("two answers whose calls share an id (made up by the server) each keep their own card and result", async () => {
+		const { m, emit } = await setup();
+		const first = call("call_0", "read_note", { path: "A.md" });
+		const second = call("call_0", "read_note", { path: "B.md" });
+		const session = m.sessions.add("Repeats", [
+			message("user", "Read A"),
+			message("assistant", "", { toolCalls: [first] }),
+			message("tool", "alpha text", { toolCallId: "call_0", name: "read_note" }),
+			message("assistant", "A says alpha."),
+			message("user", "Read B"),
+			message("assistant", "", { toolCalls: [second] }),
+			message("tool", "The note B.md was not found", { toolCallId: "call_0", name: "read_note", isError: true }),
+			message("assistant", "B is not there."),
+		]);
+		await m.view.openSession(session.id);
+		await flush();
+		const [a, b] = cards(m);
+		expect(cards(m)).toHaveLength(2);
+		expect(titleOf(a!)).toBe(t("toolCard.doneRead", { path: "A.md" }));
+		expect(a!.hasClass("is-done")).toBe(true);
+		expect(a!.querySelector("details")?.textContent).toContain("alpha text");
+		expect(b!.hasClass("is-failed")).toBe(true);
+		expect(b!.textContent).toContain("B.md was not found");
+		const bubbles = m.messages();
+		const answerOf = (card: HTMLElement): number => bubbles.findIndex((el) => el.contains(card));
+		expect(answerOf(a!)).toBeLessThan(answerOf(b!));
+		// A new turn's call under the same id gets a card of its own; the saved ones keep theirs.
+		emit({ type: "tool", card: card({ id: "call_0", name: "search_notes", state: "input", argumentsText: '{"query":"tide"}', access: "read" }) });
+		await flush();
+		expect(cards(m)).toHaveLength(3);
+		expect(b!.hasClass("is-failed")).toBe(true);
+		expect(b!.textContent).toContain("B.md was not found");
+	});
+
 	it("a long chat of tool rounds still renders one page of answers, with only their cards", async () => {
 		const { m } = await setup();
 		const all: ChatMessage[] = [];

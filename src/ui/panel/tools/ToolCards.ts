@@ -2,7 +2,9 @@
 // being written, after its text so far) or when an answer with calls is shown (a reload: from the
 // saved calls and their results), and updated in place from then on. The saved `tool` messages
 // never show as bubbles of their own: each folds into its call's card. The permission prompt of a
-// call mounts in its card.
+// call mounts in its card. Call ids are not unique in a chat (ids a server made up, or a
+// server's own "call_0", repeat from one answer to the next): a saved answer owns its cards, and
+// a result belongs to the latest call with its id before it.
 import type { ToolCard } from "../../../chat/toolCard";
 import type { ChatMessage, ToolCall } from "../../../core/types";
 import type { Tool } from "../../../tools/types";
@@ -33,9 +35,16 @@ export function savedCard(call: ToolCall, index: number, result: ChatMessage | u
 }
 
 export class ToolCards {
+	/** The newest card of each call id: where the engine's news of a call goes. */
 	private readonly cards = new Map<string, ToolCardView>();
-	/** Saved results by call id, for answers rendered later (an earlier page). */
-	private readonly results = new Map<string, ChatMessage>();
+	/** The saved answer each card was attached to. */
+	private readonly owners = new WeakMap<ToolCardView, string>();
+	/** Saved results by answer id and call id, for answers rendered later (an earlier page). */
+	private readonly results = new Map<string, Map<string, ChatMessage>>();
+	/** Results that came in this session (the running turn's), by call id. */
+	private readonly newResults = new Map<string, ChatMessage>();
+	/** Each saved message's place in the chat; a message not in it is newer than all. */
+	private readonly places = new Map<string, number>();
 
 	constructor(private readonly opts: ToolCardsOptions) {}
 
@@ -47,16 +56,30 @@ export class ToolCards {
 		return this.cards.get(id);
 	}
 
-	/** A chat's saved results (all of them, before any answer is rendered). */
+	/** A chat's saved results (all of them, before any answer is rendered), each with the answer whose call it answers. */
 	setResults(messages: readonly ChatMessage[]): void {
 		this.results.clear();
-		for (const m of messages) if (m.role === "tool" && m.toolCallId !== undefined) this.results.set(m.toolCallId, m);
+		this.newResults.clear();
+		this.places.clear();
+		const caller = new Map<string, string>();
+		for (const [place, m] of messages.entries()) {
+			this.places.set(m.id, place);
+			if (m.role === "assistant") for (const call of m.toolCalls ?? []) caller.set(call.id, m.id);
+			if (m.role !== "tool" || m.toolCallId === undefined) continue;
+			const answer = caller.get(m.toolCallId);
+			if (answer === undefined) continue;
+			let byCall = this.results.get(answer);
+			if (!byCall) this.results.set(answer, (byCall = new Map()));
+			byCall.set(m.toolCallId, m);
+		}
 	}
 
 	/** The engine's news of a call. */
 	show(card: ToolCard): void {
 		const known = this.cards.get(card.id);
-		if (known) known.update(card);
+		// A finished call never starts again: news of a call starting under a finished card's id is a new call.
+		const finished = (state: string | undefined): boolean => state === "done" || state === "failed";
+		if (known && !(finished(known.state) && !finished(card.state))) known.update(card);
 		else this.cards.set(card.id, new ToolCardView(this.opts.liveHost(), card, this.hooks()));
 	}
 
@@ -67,21 +90,26 @@ export class ToolCards {
 	attach(container: HTMLElement, message: ChatMessage, live: boolean): void {
 		for (const [index, call] of (message.toolCalls ?? []).entries()) {
 			const known = this.cards.get(call.id);
-			if (known) {
+			const owner = known ? this.owners.get(known) : undefined;
+			if (known && (owner === undefined || owner === message.id)) {
 				// Streamed into the answer being written, which is now this saved answer: moved if elsewhere.
 				if (known.el.parentElement !== container) container.appendChild(known.el);
+				this.owners.set(known, message.id);
 				continue;
 			}
-			const result = this.results.get(call.id);
+			const result = this.results.get(message.id)?.get(call.id) ?? (this.results.has(message.id) ? undefined : this.newResults.get(call.id));
 			const card = live && result === undefined ? { id: call.id, index, round: 0, name: call.name, state: "waiting" as const, arguments: call.arguments, waitingFor: "run" as const } : savedCard(call, index, result);
-			this.cards.set(call.id, new ToolCardView(container, card, this.hooks()));
+			const view = new ToolCardView(container, card, this.hooks());
+			this.owners.set(view, message.id);
+			// The engine's news of a call id goes to its newest card, whatever order pages render in.
+			if (!known || live || this.placeOf(message.id) >= this.placeOf(owner ?? "")) this.cards.set(call.id, view);
 		}
 	}
 
 	/** A saved result: its call's card shows it (the live card usually already does). */
 	result(message: ChatMessage): void {
 		if (message.toolCallId === undefined) return;
-		this.results.set(message.toolCallId, message);
+		this.newResults.set(message.toolCallId, message);
 		const card = this.cards.get(message.toolCallId);
 		if (!card || card.state === "done" || card.state === "failed") return;
 		card.update({ id: message.toolCallId, index: 0, round: 0, name: message.name ?? "", ...(message.isError === true ? { state: "failed", error: message.content } : { state: "done", result: message.content }) });
@@ -108,6 +136,12 @@ export class ToolCards {
 		this.denyPending();
 		this.cards.clear();
 		this.results.clear();
+		this.newResults.clear();
+		this.places.clear();
+	}
+
+	private placeOf(id: string): number {
+		return this.places.get(id) ?? Infinity;
 	}
 
 	private hooks() {
