@@ -69,7 +69,7 @@ export class ToolCards {
 			const answer = caller.get(m.toolCallId);
 			if (answer === undefined) continue;
 			let byCall = this.results.get(answer);
-			if (!byCall) this.results.set(answer, (byCall = new Map()));
+			if (!byCall) this.results.set(answer, (byCall = new Map<string, ChatMessage>()));
 			byCall.set(m.toolCallId, m);
 		}
 	}
