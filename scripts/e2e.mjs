@@ -155,6 +155,9 @@ try {
 				"Notes/Harbour log.md": HARBOUR_LOG,
 				"Notes/Glossary.md": "---\naliases: [Terms]\n---\n# Glossary\n\nStroma: the fluid inside a chloroplast.\n",
 				"Notes/Tides.md": "# Tides\n\nThe tide turns twice a day.\n",
+				// A clipped web page: the person's own note, with an image from the web in it. An answer
+				// that embeds it must not load that image (the "attacker" host counts requests).
+				"Clippings/Tracked page.md": `# Tracked page\n\nClipped words.\n\n![pixel](${attackerOrigin}/tracker.png)\n\n<iframe src="${attackerOrigin}/frame"></iframe>\n`,
 			},
 			adapterFiles: long.files,
 			manifest,
@@ -410,7 +413,7 @@ try {
 
 	await step("images in an answer load nothing from their host until clicked", async () => {
 		const hostile = Object.values(hostileImages(attackerOrigin)).join("\n\n");
-		model.queue({ tokens: `Here are the pictures.\n\n${hostile}\n\nThat is all.`.split(/(?=\n)/), tokensPerSecond: 400 });
+		model.queue({ tokens: `Here are the pictures.\n\n${hostile}\n\nYour clipping:\n\n![[Tracked page]]\n\nThat is all.`.split(/(?=\n)/), tokensPerSecond: 400 });
 		await page.fill(`${VIEW} .discover-chat-input`, "Show me the pictures.");
 		await page.press(`${VIEW} .discover-chat-input`, "Enter");
 		await page.waitForFunction(() => document.querySelector(".discover-chat-send")?.getAttribute("aria-label") === "Send message" && (document.querySelector(".discover-chat-messages")?.textContent ?? "").includes("That is all."), null, { timeout: 10000 });
@@ -421,6 +424,10 @@ try {
 		const host = new URL(attackerOrigin).host;
 		check(placeholders > 0 && (await answer.locator("button.discover-chat-remote-image").first().textContent()) === `Image from ${host.split(":")[0]} — load`, `remote images show as "Image from host — load" (${placeholders} placeholders)`);
 		check(attackerRequests.length === 0, `no request reached the images' host while the answer rendered (${attackerRequests.length}: ${attackerRequests.slice(0, 5).join(", ")})`);
+		const embedded = answer.locator(".internal-embed.is-loaded");
+		check((await embedded.count()) === 1 && (await embedded.textContent()).includes("Clipped words.") && (await embedded.locator("button.discover-chat-remote-image").count()) === 1, "an embedded note with a web image shows, its image as \"Image from host — load\"");
+		await embedded.scrollIntoViewIfNeeded();
+		await page.screenshot({ path: join(artifacts, "panel-embedded-note.png") });
 		await answer.scrollIntoViewIfNeeded();
 		await page.screenshot({ path: join(artifacts, "panel-remote-images.png") });
 
