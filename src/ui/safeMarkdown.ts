@@ -25,6 +25,8 @@ interface Piece {
 	load: RemoteLoad | undefined;
 	/** An embed of a note, rendered by the panel (noteEmbed.ts) rather than filled in by Obsidian. */
 	embed?: NoteEmbedRef;
+	/** Text just before an embed that went into its marker (a `<` or `/`), shown as text. */
+	before?: string;
 	/** The Markdown the marker stands for. */
 	text: string;
 }
@@ -53,19 +55,12 @@ export function guardMarkdown(markdown: string, remoteLoads = true): GuardedMark
 	let out = "";
 	let pos = 0;
 	for (const { load, embed } of guardedPlaces(markdown, remoteLoads)) {
-		if (embed) {
-			out += plain(markdown.slice(pos, load.start));
-			pieces.push({ load: undefined, embed, text: markdown.slice(load.start, load.end) });
-			out += marker(pieces.length - 1);
-			pos = load.end;
-			continue;
-		}
 		// `<` or `</` just before a marker goes into it: a lax HTML parser could read `<` + marker +
 		// letters as a tag (a spec parser reads it as text).
 		let start = load.start;
 		while (start > pos && /[</]/.test(markdown[start - 1] ?? "")) start--;
 		out += plain(markdown.slice(pos, start));
-		pieces.push({ load, text: markdown.slice(start, load.end) });
+		pieces.push(embed ? { load: undefined, embed, before: markdown.slice(start, load.start), text: markdown.slice(start, load.end) } : { load, text: markdown.slice(start, load.end) });
 		out += marker(pieces.length - 1);
 		pos = load.end;
 	}
@@ -123,7 +118,8 @@ function restoreMarkers(root: HTMLElement, pieces: Piece[], embed: (ref: NoteEmb
 		for (const m of text.matchAll(MARKER)) {
 			parts.push(text.slice(pos, m.index));
 			const piece = pieces[Number([...(m[1] ?? "")].map((c) => c.charCodeAt(0) - DIGIT_ZERO).join(""))];
-			parts.push(piece ? (inCode ? piece.text : piece.embed ? embed(piece.embed) : shown(piece)) : m[0]);
+			if (piece?.embed && !inCode) parts.push(piece.before ?? "", embed(piece.embed));
+			else parts.push(piece ? (inCode ? piece.text : shown(piece)) : m[0]);
 			pos = m.index + m[0].length;
 		}
 		parts.push(text.slice(pos));

@@ -16,6 +16,13 @@ const HOST = "attacker.example";
 const HOSTILE = hostileImages(`https://${HOST}`);
 const NOTE = "Clippings/Tracked page.md";
 
+/** One named sample of HOSTILE (a missing name is a mistake in this test). */
+function hostile(name: string): string {
+	const html = HOSTILE[name];
+	if (html === undefined) throw new Error(`no hostile sample named ${name}`);
+	return html;
+}
+
 /** Attributes, loader elements and style sheets in `root` that name attacker.example (links, titles and alt texts are fine). */
 function leaks(root: HTMLElement): string[] {
 	const found: string[] = [];
@@ -61,7 +68,7 @@ describe("embeds in answers stay inert when their note fills in", () => {
 	it("an embed inside the embedded note, of a section, with remote images allowed: iframes and styles still load nothing", async () => {
 		const files = {
 			[NOTE]: `# Tracked page\n\n![[Inner#Part]]\n`,
-			"Clippings/Inner.md": `# Intro\n\nskip me\n\n# Part\n\nInner words.\n\n${HOSTILE.iframe}\n\n${HOSTILE["style element"]}\n\n${HOSTILE["HTML img"]}\n`,
+			"Clippings/Inner.md": `# Intro\n\nskip me\n\n# Part\n\nInner words.\n\n${hostile("iframe")}\n\n${hostile("style element")}\n\n${hostile("HTML img")}\n`,
 		};
 		const { shown } = await renderAnswer("![[Tracked page]]", files, true);
 		await settle();
@@ -79,8 +86,15 @@ describe("embeds in answers stay inert when their note fills in", () => {
 		expect(shown.querySelector("code")?.textContent).toBe("![[Tracked page]]");
 	});
 
+	it("a `<` just before an embed stays text in front of the embed", async () => {
+		const { shown } = await renderAnswer("a <![[Tracked page]] b", { [NOTE]: "Inside." });
+		await settle();
+		expect(shown.textContent).toBe("a <Inside. b");
+		expect(shown.querySelector(".internal-embed.is-loaded")).not.toBeNull();
+	});
+
 	it("the history browser's lazy rendering keeps embedded notes inert too", async () => {
-		const app = asObsidianApp(await createTestApp({ files: { [NOTE]: `Saved words.\n\n${HOSTILE["inline image"]}\n\n${HOSTILE.iframe}\n` } }));
+		const app = asObsidianApp(await createTestApp({ files: { [NOTE]: `Saved words.\n\n${hostile("inline image")}\n\n${hostile("iframe")}\n` } }));
 		const root = document.body.createDiv();
 		const lazy = new LazyMarkdown(app, root, "", () => false);
 		lazy.load();
@@ -104,7 +118,7 @@ describe("what fills in after the render is made inert as it arrives", () => {
 	}
 
 	it("a remote img, iframe, srcset and CSS url() added to an embed later are neutralised", async () => {
-		const html = [HOSTILE["HTML img"], HOSTILE.iframe, HOSTILE["picture/source"], HOSTILE["CSS url() in a style attribute"], HOSTILE["style element"]].join("");
+		const html = [hostile("HTML img"), hostile("iframe"), hostile("picture/source"), hostile("CSS url() in a style attribute"), hostile("style element")].join("");
 		const { shown, component } = await fillLater(html, (s) => s.find(".internal-embed"));
 		expect(leaks(shown)).toEqual([]);
 		expect(shown.querySelector("iframe")).toBeNull();
@@ -135,7 +149,7 @@ describe("what fills in after the render is made inert as it arrives", () => {
 				const { shown, component } = await renderAnswer("# Heading\n\nA paragraph with ![[board.canvas]].\n\n- one\n- two\n\n> quoted\n", {});
 				for (const fill of fills) {
 					const places = Array.from(shown.querySelectorAll<HTMLElement>("p, li, blockquote, h1, span"));
-					appendHtml(places[fill.where % places.length] ?? shown, HOSTILE[fill.name] ?? "");
+					appendHtml(places[fill.where % places.length] ?? shown, hostile(fill.name));
 					if (fill.later) await flush();
 				}
 				await flush();
@@ -151,14 +165,14 @@ describe("what fills in after the render is made inert as it arrives", () => {
 		const { target, component } = await renderAnswer("- item\n", {});
 		const screen = document.body.createDiv();
 		screen.append(...Array.from(target.childNodes));
-		appendHtml(screen.find("li"), HOSTILE.iframe + HOSTILE["HTML img"]);
+		appendHtml(screen.find("li"), hostile("iframe") + hostile("HTML img"));
 		await flush();
 		expect(leaks(screen)).toEqual([]);
 		component.unload();
 	});
 
 	it("the person's own click on load keeps its image: the watch does not undo it", async () => {
-		const { shown, component } = await renderAnswer(`${HOSTILE["inline image"]}\n`, {});
+		const { shown, component } = await renderAnswer(`${hostile("inline image")}\n`, {});
 		shown.find("button.discover-chat-remote-image").click();
 		await flush();
 		expect(shown.querySelector(`img.discover-chat-remote-image-loaded[src*="${HOST}"]`)).not.toBeNull();
@@ -168,7 +182,7 @@ describe("what fills in after the render is made inert as it arrives", () => {
 	it("the watch ends when the answer's Component unloads (no observer outlives the answer)", async () => {
 		const { shown, component } = await renderAnswer("- item\n", {});
 		component.unload();
-		appendHtml(shown.find("li"), HOSTILE["HTML img"]);
+		appendHtml(shown.find("li"), hostile("HTML img"));
 		await flush();
 		// Nothing watches any more: the test's own late img is left as it was.
 		expect(shown.querySelector(`img[src*="${HOST}"]`)).not.toBeNull();
