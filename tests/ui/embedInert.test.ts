@@ -8,6 +8,7 @@ import { appendHtml } from "../obsidian/markdownHtml";
 import { asObsidianApp, createTestApp, flush } from "../obsidian/harness";
 import { renderUntrustedMarkdown } from "../../src/ui/safeMarkdown";
 import { LazyMarkdown } from "../../src/ui/LazyMarkdown";
+import { MAX_EMBED_DEPTH } from "../../src/ui/noteEmbed";
 import { hostileImages } from "../support/hostileImages";
 
 afterEach(() => document.body.empty());
@@ -39,7 +40,7 @@ function leaks(root: HTMLElement): string[] {
 
 /** Lets every embed fill in (each note read is a task of its own, embeds inside embeds too). */
 async function settle(): Promise<void> {
-	for (let i = 0; i < 12; i++) await flush();
+	for (let i = 0; i < 20; i++) await flush();
 }
 
 async function renderAnswer(markdown: string, files: Record<string, string>, loadRemoteImages = false) {
@@ -84,6 +85,13 @@ describe("embeds in answers stay inert when their note fills in", () => {
 		await settle();
 		expect(shown.querySelector("a.internal-link")?.getAttribute("data-href")).toBe("Nowhere");
 		expect(shown.querySelector("code")?.textContent).toBe("![[Tracked page]]");
+	});
+
+	it("a note that embeds itself stops after a few levels, as a link", async () => {
+		const { shown } = await renderAnswer("![[Loop]]", { "Notes/Loop.md": "Loop words ![[Loop]]" });
+		await settle();
+		expect(shown.textContent?.match(/Loop words/g)?.length).toBe(MAX_EMBED_DEPTH);
+		expect(shown.querySelector("a.internal-link")?.getAttribute("data-href")).toBe("Loop");
 	});
 
 	it("a `<` just before an embed stays text in front of the embed", async () => {
