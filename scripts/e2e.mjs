@@ -451,6 +451,25 @@ try {
 		check(attackerRequests.length === 1 && loaded > 0, `clicking "load" loads that one image (${attackerRequests.length} request: ${attackerRequests.join(", ")})`);
 	});
 
+	await step("CSS filled into an answer after it rendered loads nothing", async () => {
+		// What a plugin's post-processor might add later: the watch on the answer (inertWatch.ts) strips
+		// it before the first style recalculation. (An <img>, <iframe> or <link> made by such code starts
+		// its request before any observer runs; embeds of notes never reach Obsidian's filler for that.)
+		const answer = page.locator(`${VIEW} .discover-chat-message-assistant .discover-chat-message-markdown`).last();
+		const before = attackerRequests.length;
+		await answer.evaluate((el, origin) => {
+			const p = el.querySelector("p") ?? el;
+			const box = document.createElement("div");
+			box.setAttribute("style", `background:url(${origin}/late-bg.png);width:10px;height:10px`);
+			// eslint-disable-next-line obsidianmd/no-forbidden-elements -- the test plays a hostile post-processor adding a style sheet
+			const sheet = document.createElement("style");
+			sheet.textContent = `p{background:url(${origin}/late-sheet.png)}`;
+			p.append(box, sheet);
+		}, attackerOrigin);
+		await page.waitForTimeout(700);
+		check(attackerRequests.length === before, `a style attribute and a style sheet added later fetch nothing (${attackerRequests.slice(before).join(", ") || "no request"})`);
+	});
+
 	await step("a / command sends the note without the history", async () => {
 		model.queue({ tokens: "Plants make sugar from light.".split(/(?= )/), tokensPerSecond: 200 });
 		await page.fill(`${VIEW} .discover-chat-input`, "/");

@@ -3,7 +3,8 @@
 // written: a remote image in that note would load the moment the answer shows (Chromium fetches an
 // <img> as soon as it is created with a src, before any later pass could stop it). The person still
 // sees their note, rendered through the same guarded path as the answer: a remote image in it shows
-// "Image from host — load", like any other.
+// "Image from host — load", like any other. Embeds that could show the web another way (a canvas's
+// web pages, a base's cover images from properties) become links; local media stays Obsidian's.
 import type { App, CachedMetadata, Component, TFile } from "obsidian";
 
 /** Embeds inside embeds, as deep as Obsidian goes before it stops; deeper ones become links. */
@@ -84,11 +85,15 @@ export function section(markdown: string, cache: CachedMetadata | null, subpath:
 /** `![[target]]` or `![[target|alias]]` on one line. */
 const EMBED = /!\[\[([^[\]|\n]+)(?:\|([^[\]\n]*))?\]\]/g;
 
-/** A file name's extension that is not a note's: images, PDFs, canvases are left to Obsidian. */
-const OTHER_EXTENSION = /\.(?!md$)[A-Za-z0-9]{1,8}$/i;
+/**
+ * Files Obsidian embeds from the vault alone (images, audio, video, PDF): left to Obsidian. Every
+ * other embed (a note, a canvas or a base, which can show web pages or images named in properties,
+ * an unknown type) is the panel's: a note is rendered inert, anything else becomes a link.
+ */
+const LOCAL_MEDIA = /\.(?:png|jpe?g|gif|webp|avif|bmp|svg|mp3|wav|m4a|ogg|flac|3gp|webm|mp4|mov|mkv|ogv|pdf)$/i;
 
 /**
- * Where `markdown` embeds something that may be a note, outside fenced code (`skip`): each such
+ * Where `markdown` embeds something other than local media, outside fenced code (`skip`): each such
  * embed is rendered by the panel. Embeds of a URL are remote images, found elsewhere; an escaped
  * `\![[…]]` is text.
  */
@@ -101,7 +106,7 @@ export function findNoteEmbeds(markdown: string, skip: readonly (readonly [numbe
 		if (backslashes % 2 === 1) continue;
 		const target = (m[1] ?? "").trim();
 		const linkpath = target.split("#")[0]?.trim() ?? "";
-		if (/^[a-z][a-z0-9+.-]*:|^\/\//i.test(linkpath) || OTHER_EXTENSION.test(linkpath)) continue;
+		if (/^[a-z][a-z0-9+.-]*:|^\/\//i.test(linkpath) || LOCAL_MEDIA.test(linkpath)) continue;
 		found.push({ target, alias: m[2]?.trim(), start, end: start + m[0].length });
 	}
 	return found;

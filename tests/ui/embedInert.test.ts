@@ -87,6 +87,17 @@ describe("embeds in answers stay inert when their note fills in", () => {
 		expect(shown.querySelector("code")?.textContent).toBe("![[Tracked page]]");
 	});
 
+	it("an embed of a canvas or a base (web pages, cover images from properties) becomes a link; local media stays Obsidian's", async () => {
+		const files = { "Notes/Board.canvas": `{"nodes":[{"id":"a","type":"link","url":"https://${HOST}/page","x":0,"y":0,"width":400,"height":400}],"edges":[]}`, "Notes/Books.base": "views: []\n" };
+		const { shown } = await renderAnswer("![[Board.canvas]] ![[Books.base|My books]] ![[photo.png]]", files);
+		await settle();
+		expect(Array.from(shown.querySelectorAll("a.internal-link")).map((a) => [a.getAttribute("data-href"), a.textContent])).toEqual([
+			["Board.canvas", "Board.canvas"],
+			["Books.base", "My books"],
+		]);
+		expect(shown.querySelector("span.internal-embed")?.getAttribute("src")).toBe("photo.png");
+	});
+
 	it("a note that embeds itself stops after a few levels, as a link", async () => {
 		const { shown } = await renderAnswer("![[Loop]]", { "Notes/Loop.md": "Loop words ![[Loop]]" });
 		await settle();
@@ -119,7 +130,7 @@ describe("embeds in answers stay inert when their note fills in", () => {
 describe("what fills in after the render is made inert as it arrives", () => {
 	/** A post-processor filling an element of the answer in later, with whatever HTML it likes. */
 	async function fillLater(html: string, into: (shown: HTMLElement) => HTMLElement) {
-		const { shown, component } = await renderAnswer("An embed: ![[board.canvas]]\n\n- a list\n", {});
+		const { shown, component } = await renderAnswer("An embed: ![[scan.pdf]]\n\n- a list\n", {});
 		appendHtml(into(shown), html);
 		await flush();
 		return { shown, component };
@@ -154,7 +165,7 @@ describe("what fills in after the render is made inert as it arrives", () => {
 		const names = Object.keys(HOSTILE).filter((n) => !n.includes("fence") && !/^(?:inline image|uppercase|protocol|angle|title and|reference|collapsed|numeric|named|backslash|link-wrapped|image in|wiki embed)/.test(n));
 		await fc.assert(
 			fc.asyncProperty(fc.array(fc.record({ name: fc.constantFrom(...names), where: fc.nat(6), later: fc.boolean() }), { minLength: 1, maxLength: 5 }), async (fills) => {
-				const { shown, component } = await renderAnswer("# Heading\n\nA paragraph with ![[board.canvas]].\n\n- one\n- two\n\n> quoted\n", {});
+				const { shown, component } = await renderAnswer("# Heading\n\nA paragraph with ![[scan.pdf]].\n\n- one\n- two\n\n> quoted\n", {});
 				for (const fill of fills) {
 					const places = Array.from(shown.querySelectorAll<HTMLElement>("p, li, blockquote, h1, span"));
 					appendHtml(places[fill.where % places.length] ?? shown, hostile(fill.name));
