@@ -458,13 +458,10 @@ try {
 		const answer = page.locator(`${VIEW} .discover-chat-message-assistant .discover-chat-message-markdown`).last();
 		const before = attackerRequests.length;
 		await answer.evaluate((el, origin) => {
-			const p = el.querySelector("p") ?? el;
-			const box = document.createElement("div");
-			box.setAttribute("style", `background:url(${origin}/late-bg.png);width:10px;height:10px`);
-			// eslint-disable-next-line obsidianmd/no-forbidden-elements -- the test plays a hostile post-processor adding a style sheet
-			const sheet = document.createElement("style");
-			sheet.textContent = `p{background:url(${origin}/late-sheet.png)}`;
-			p.append(box, sheet);
+			// Rendered from HTML and imported, as a post-processor rendering HTML would add it.
+			const html = `<div style="background:url(${origin}/late-bg.png);width:10px;height:10px"></div><style>p{background:url(${origin}/late-sheet.png)}</style>`;
+			const parsed = new DOMParser().parseFromString(`<body>${html}</body>`, "text/html");
+			(el.querySelector("p") ?? el).append(...Array.from(parsed.body.childNodes, (n) => document.importNode(n, true)));
 		}, attackerOrigin);
 		await page.waitForTimeout(700);
 		check(attackerRequests.length === before, `a style attribute and a style sheet added later fetch nothing (${attackerRequests.slice(before).join(", ") || "no request"})`);
