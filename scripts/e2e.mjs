@@ -155,6 +155,9 @@ try {
 				"Notes/Harbour log.md": HARBOUR_LOG,
 				"Notes/Glossary.md": "---\naliases: [Terms]\n---\n# Glossary\n\nStroma: the fluid inside a chloroplast.\n",
 				"Notes/Tides.md": "# Tides\n\nThe tide turns twice a day.\n",
+				// A clipped web page: the person's own note, with an image from the web in it. An answer
+				// that embeds it must not load that image (the "attacker" host counts requests).
+				"Clippings/Tracked page.md": `# Tracked page\n\nClipped words.\n\n![pixel](${attackerOrigin}/tracker.png)\n\n<iframe src="${attackerOrigin}/frame"></iframe>\n`,
 			},
 			adapterFiles: long.files,
 			manifest,
@@ -410,7 +413,7 @@ try {
 
 	await step("images in an answer load nothing from their host until clicked", async () => {
 		const hostile = Object.values(hostileImages(attackerOrigin)).join("\n\n");
-		model.queue({ tokens: `Here are the pictures.\n\n${hostile}\n\nThat is all.`.split(/(?=\n)/), tokensPerSecond: 400 });
+		model.queue({ tokens: `Here are the pictures.\n\n${hostile}\n\nYour clipping:\n\n![[Tracked page]]\n\nThat is all.`.split(/(?=\n)/), tokensPerSecond: 400 });
 		await page.fill(`${VIEW} .discover-chat-input`, "Show me the pictures.");
 		await page.press(`${VIEW} .discover-chat-input`, "Enter");
 		await page.waitForFunction(() => document.querySelector(".discover-chat-send")?.getAttribute("aria-label") === "Send message" && (document.querySelector(".discover-chat-messages")?.textContent ?? "").includes("That is all."), null, { timeout: 10000 });
@@ -421,6 +424,10 @@ try {
 		const host = new URL(attackerOrigin).host;
 		check(placeholders > 0 && (await answer.locator("button.discover-chat-remote-image").first().textContent()) === `Image from ${host.split(":")[0]} — load`, `remote images show as "Image from host — load" (${placeholders} placeholders)`);
 		check(attackerRequests.length === 0, `no request reached the images' host while the answer rendered (${attackerRequests.length}: ${attackerRequests.slice(0, 5).join(", ")})`);
+		const embedded = answer.locator(".internal-embed.is-loaded");
+		check((await embedded.count()) === 1 && (await embedded.textContent()).includes("Clipped words.") && (await embedded.locator("button.discover-chat-remote-image").count()) === 1, "an embedded note with a web image shows, its image as \"Image from host — load\"");
+		await embedded.scrollIntoViewIfNeeded();
+		await page.screenshot({ path: join(artifacts, "panel-embedded-note.png") });
 		await answer.scrollIntoViewIfNeeded();
 		await page.screenshot({ path: join(artifacts, "panel-remote-images.png") });
 
@@ -442,6 +449,22 @@ try {
 		await page.waitForFunction(() => document.querySelector(".discover-chat-remote-image-loaded")?.complete === true, null, { timeout: 5000 });
 		const loaded = await answer.locator("img.discover-chat-remote-image-loaded").first().evaluate((img) => img.naturalWidth);
 		check(attackerRequests.length === 1 && loaded > 0, `clicking "load" loads that one image (${attackerRequests.length} request: ${attackerRequests.join(", ")})`);
+	});
+
+	await step("CSS filled into an answer after it rendered loads nothing", async () => {
+		// What a plugin's post-processor might add later: the watch on the answer (inertWatch.ts) strips
+		// it before the first style recalculation. (An <img>, <iframe> or <link> made by such code starts
+		// its request before any observer runs; embeds of notes never reach Obsidian's filler for that.)
+		const answer = page.locator(`${VIEW} .discover-chat-message-assistant .discover-chat-message-markdown`).last();
+		const before = attackerRequests.length;
+		await answer.evaluate((el, origin) => {
+			// Rendered from HTML and imported, as a post-processor rendering HTML would add it.
+			const html = `<div style="background:url(${origin}/late-bg.png);width:10px;height:10px"></div><style>p{background:url(${origin}/late-sheet.png)}</style>`;
+			const parsed = new DOMParser().parseFromString(`<body>${html}</body>`, "text/html");
+			(el.querySelector("p") ?? el).append(...Array.from(parsed.body.childNodes, (n) => document.importNode(n, true)));
+		}, attackerOrigin);
+		await page.waitForTimeout(700);
+		check(attackerRequests.length === before, `a style attribute and a style sheet added later fetch nothing (${attackerRequests.slice(before).join(", ") || "no request"})`);
 	});
 
 	await step("a / command sends the note without the history", async () => {

@@ -35,6 +35,8 @@ export interface InertOptions {
 	allowRemoteImages: boolean;
 	/** What a remote <img> becomes instead ("Image from host — load"). */
 	imagePlaceholder: (url: string, alt: string) => Node;
+	/** Elements the person asked for (an image they chose to load): left as they are. */
+	isTrusted?: (el: Element) => boolean;
 }
 
 /** True when CSS text could fetch something: any url() that is not a same-document `#ref` or local. */
@@ -92,37 +94,52 @@ function isPictureSource(el: Element): boolean {
  * attribute naming a remote address or fetching CSS is removed. Links (`<a href>`) stay links.
  * Returns how many things were neutralised.
  */
-export function makeInert(root: HTMLElement, options: InertOptions): number {
+export function makeInert(root: Element, options: InertOptions): number {
 	let count = 0;
 	let replaced = false;
 	// Elements are collected first: the tree changes as they are handled (a replaced element's
 	// descendants went with it).
 	for (const el of Array.from(root.querySelectorAll("*"))) {
 		if (replaced && !root.contains(el)) continue;
-		const tag = el.localName.toLowerCase();
-		if (LOADER_TAGS.has(tag) || (tag === "style" && cssLoads(el.textContent ?? ""))) {
-			el.replaceWith(el.ownerDocument.createTextNode(el.outerHTML));
+		const result = makeElementInert(el, options);
+		if (result === "replaced") {
 			replaced = true;
 			count++;
-			continue;
+		} else count += result;
+	}
+	return count;
+}
+
+/** `makeInert` for a subtree that may itself be a loader (an element added after the render). */
+export function makeTreeInert(node: Element, options: InertOptions): number {
+	const own = makeElementInert(node, options);
+	if (own === "replaced") return 1;
+	return own + makeInert(node, options);
+}
+
+/** One element, not its descendants: "replaced" when the element itself had to go. */
+export function makeElementInert(el: Element, options: InertOptions): number | "replaced" {
+	if (options.isTrusted?.(el) === true) return 0;
+	const tag = el.localName.toLowerCase();
+	if (LOADER_TAGS.has(tag) || (tag === "style" && cssLoads(el.textContent ?? ""))) {
+		el.replaceWith(el.ownerDocument.createTextNode(el.outerHTML));
+		return "replaced";
+	}
+	const keepImages = options.allowRemoteImages && (tag === "img" || isPictureSource(el));
+	if (tag === "img" && !keepImages) {
+		const url = remoteImageUrl(el);
+		if (url !== undefined) {
+			el.replaceWith(options.imagePlaceholder(url, el.getAttribute("alt") ?? ""));
+			return "replaced";
 		}
-		const keepImages = options.allowRemoteImages && (tag === "img" || isPictureSource(el));
-		if (tag === "img" && !keepImages) {
-			const url = remoteImageUrl(el);
-			if (url !== undefined) {
-				el.replaceWith(options.imagePlaceholder(url, el.getAttribute("alt") ?? ""));
-				replaced = true;
-				count++;
-				continue;
-			}
-		}
-		for (const attr of Array.from(el.attributes)) {
-			const name = attr.name.toLowerCase();
-			if (keepImages && (name === "src" || name === "srcset")) continue;
-			if (attributeLoads(el, name, attr.value)) {
-				el.removeAttribute(attr.name);
-				count++;
-			}
+	}
+	let count = 0;
+	for (const attr of Array.from(el.attributes)) {
+		const name = attr.name.toLowerCase();
+		if (keepImages && (name === "src" || name === "srcset")) continue;
+		if (attributeLoads(el, name, attr.value)) {
+			el.removeAttribute(attr.name);
+			count++;
 		}
 	}
 	return count;

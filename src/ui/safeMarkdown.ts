@@ -11,7 +11,10 @@ import { MarkdownRenderer } from "obsidian";
 import type { App, Component } from "obsidian";
 import { findRemoteLoads, hostOf, type RemoteLoad } from "../sessions/remoteImages";
 import { t } from "../i18n";
-import { makeInert } from "./inertDom";
+import { makeInert, type InertOptions } from "./inertDom";
+import { keepInert } from "./inertWatch";
+import { codeRegions } from "../sessions/codeRegions";
+import { findNoteEmbeds, noteEmbed, type NoteEmbedContext, type NoteEmbedRef } from "./noteEmbed";
 
 const OPEN = "\ue000";
 const CLOSE = "\ue001";
@@ -20,6 +23,10 @@ const MARKER = /\ue000([\ue010-\ue019]+)\ue001/g;
 
 interface Piece {
 	load: RemoteLoad | undefined;
+	/** An embed of a note, rendered by the panel (noteEmbed.ts) rather than filled in by Obsidian. */
+	embed?: NoteEmbedRef;
+	/** Text just before an embed that went into its marker (a `<` or `/`), shown as text. */
+	before?: string;
 	/** The Markdown the marker stands for. */
 	text: string;
 }
@@ -33,8 +40,11 @@ function marker(index: number): string {
 	return OPEN + [...String(index)].map((d) => String.fromCharCode(DIGIT_ZERO + Number(d))).join("") + CLOSE;
 }
 
-/** `markdown` with every remote load (and every stray marker character) replaced by a marker. */
-export function guardMarkdown(markdown: string): GuardedMarkdown {
+/**
+ * `markdown` with every remote load (and every stray marker character) replaced by a marker; with
+ * `remoteLoads` false (remote images allowed), only embeds of notes and stray marker characters.
+ */
+export function guardMarkdown(markdown: string, remoteLoads = true): GuardedMarkdown {
 	const pieces: Piece[] = [];
 	const plain = (text: string): string =>
 		// A marker character already in the text would be read as one of ours: it becomes one.
@@ -44,13 +54,13 @@ export function guardMarkdown(markdown: string): GuardedMarkdown {
 		});
 	let out = "";
 	let pos = 0;
-	for (const load of findRemoteLoads(markdown)) {
+	for (const { load, embed } of guardedPlaces(markdown, remoteLoads)) {
 		// `<` or `</` just before a marker goes into it: a lax HTML parser could read `<` + marker +
 		// letters as a tag (a spec parser reads it as text).
 		let start = load.start;
 		while (start > pos && /[</]/.test(markdown[start - 1] ?? "")) start--;
 		out += plain(markdown.slice(pos, start));
-		pieces.push({ load, text: markdown.slice(start, load.end) });
+		pieces.push(embed ? { load: undefined, embed, before: markdown.slice(start, load.start), text: markdown.slice(start, load.end) } : { load, text: markdown.slice(start, load.end) });
 		out += marker(pieces.length - 1);
 		pos = load.end;
 	}
@@ -58,27 +68,44 @@ export function guardMarkdown(markdown: string): GuardedMarkdown {
 	return { markdown: out, pieces };
 }
 
+/** Remote loads and embeds of notes, in order; an embed inside a remote load is part of it. */
+function guardedPlaces(markdown: string, remoteLoads: boolean): { load: RemoteLoad; embed?: NoteEmbedRef }[] {
+	const loads = remoteLoads ? findRemoteLoads(markdown) : [];
+	const embeds = findNoteEmbeds(markdown, codeRegions(markdown)?.skip ?? [])
+		.filter((e) => !loads.some((l) => e.start < l.end && l.start < e.end))
+		.map((e) => ({ load: { kind: "inert" as const, start: e.start, end: e.end }, embed: { target: e.target, alias: e.alias } }));
+	return [...loads.map((load) => ({ load })), ...embeds].sort((a, b) => a.load.start - b.load.start);
+}
+
+/** Images the person chose to load ("load" on a placeholder): the inert pass leaves them alone. */
+const personLoaded = new WeakSet<Element>();
+
 /**
  * MarkdownRenderer.render for text from a model: with `loadRemoteImages` off (the default), remote
  * images wait for a click and raw HTML is shown as text. Either way, a final pass over what was
  * rendered (`makeInert`) leaves nothing else that loads: render into a detached element and attach
  * it after this resolves (renderAndSwap does).
  */
-export async function renderUntrustedMarkdown(app: App, markdown: string, el: HTMLElement, sourcePath: string, component: Component, loadRemoteImages: boolean): Promise<void> {
-	const inertOptions = { allowRemoteImages: loadRemoteImages, imagePlaceholder };
-	if (loadRemoteImages) {
-		await MarkdownRenderer.render(app, markdown, el, sourcePath, component);
-		makeInert(el, inertOptions);
-		return;
-	}
-	const guarded = guardMarkdown(markdown);
+export async function renderUntrustedMarkdown(app: App, markdown: string, el: HTMLElement, sourcePath: string, component: Component, loadRemoteImages: boolean, embedDepth = 0): Promise<void> {
+	const inertOptions: InertOptions = { allowRemoteImages: loadRemoteImages, imagePlaceholder, isTrusted: (node) => personLoaded.has(node) };
+	const embeds: NoteEmbedContext = {
+		app,
+		sourcePath,
+		component,
+		depth: embedDepth,
+		render: (md, into, path, depth) => renderUntrustedMarkdown(app, md, into, path, component, loadRemoteImages, depth),
+	};
+	// Embeds of notes are the panel's to render, remote images allowed or not (see noteEmbed.ts).
+	const guarded = guardMarkdown(markdown, !loadRemoteImages);
 	await MarkdownRenderer.render(app, guarded.markdown, el, sourcePath, component);
-	if (guarded.pieces.length > 0) restoreMarkers(el, guarded.pieces);
+	if (guarded.pieces.length > 0) restoreMarkers(el, guarded.pieces, (ref) => noteEmbed(embeds, ref));
 	// After the markers: a restored placeholder or link is checked like everything else.
 	makeInert(el, inertOptions);
+	// What Obsidian or another plugin fills in later gets the same pass.
+	keepInert(el, inertOptions, component);
 }
 
-function restoreMarkers(root: HTMLElement, pieces: Piece[]): void {
+function restoreMarkers(root: HTMLElement, pieces: Piece[], embed: (ref: NoteEmbedRef) => Node): void {
 	const doc = root.ownerDocument;
 	const walker = doc.createTreeWalker(root, NodeFilter.SHOW_TEXT);
 	const found: Text[] = [];
@@ -91,7 +118,8 @@ function restoreMarkers(root: HTMLElement, pieces: Piece[]): void {
 		for (const m of text.matchAll(MARKER)) {
 			parts.push(text.slice(pos, m.index));
 			const piece = pieces[Number([...(m[1] ?? "")].map((c) => c.charCodeAt(0) - DIGIT_ZERO).join(""))];
-			parts.push(piece ? (inCode ? piece.text : shown(piece)) : m[0]);
+			if (piece?.embed && !inCode) parts.push(piece.before ?? "", embed(piece.embed));
+			else parts.push(piece ? (inCode ? piece.text : shown(piece)) : m[0]);
 			pos = m.index + m[0].length;
 		}
 		parts.push(text.slice(pos));
@@ -141,6 +169,7 @@ export function imagePlaceholder(url: string, alt: string): HTMLElement {
 		event.preventDefault();
 		event.stopPropagation();
 		const img = createEl("img", { cls: "discover-chat-remote-image-loaded", attr: { src: target, alt, referrerpolicy: "no-referrer" } });
+		personLoaded.add(img);
 		button.replaceWith(img);
 	});
 	return button;

@@ -87,6 +87,11 @@ export const WHOLE = [
 	"Stat",
 	"Debouncer",
 	"TagCache",
+	// A heading's section (embeds of `Note#Heading`): where the metadata cache found each heading.
+	"HeadingCache",
+	"CacheItem",
+	"Pos",
+	"Loc",
 ] as const;
 
 /** Generic members, which Covered cannot compare: each is checked on its own in typeConformance. */

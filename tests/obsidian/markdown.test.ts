@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from "vitest";
 import { Component, MarkdownRenderer } from "obsidian";
-import { asObsidianApp, createTestApp, setBrowserTagOpenings } from "./harness";
+import { asObsidianApp, createTestApp, flush, setBrowserTagOpenings } from "./harness";
 
 async function render(md: string): Promise<HTMLElement> {
 	const app = asObsidianApp(await createTestApp());
@@ -95,5 +95,36 @@ describe("MarkdownRenderer.render", () => {
 		expect(el.find("span.internal-embed").getAttr("src")).toBe("Pics/my b.png");
 		expect(el.find("a.external-link > img")).not.toBeNull();
 		expect(el.getText()).not.toContain("[ref]");
+	});
+});
+
+describe("MarkdownRenderer.render: embeds of notes", () => {
+	const files = { "Notes/Embedded.md": "# Embedded\n\nInside ![[Deeper]].\n", "Notes/Deeper.md": "Deepest words.\n" };
+
+	it("fills an embed of a note after the render resolves, once the note is read, embeds inside it too", async () => {
+		const app = asObsidianApp(await createTestApp({ files }));
+		const el = createDiv();
+		const component = new Component();
+		component.load();
+		await MarkdownRenderer.render(app, "Before ![[Embedded]] after", el, "Notes/Source.md", component);
+		const embed = el.find("span.internal-embed");
+		expect(embed.hasClass("is-loaded")).toBe(false);
+		for (let i = 0; i < 5; i++) await flush();
+		expect(embed.hasClass("is-loaded")).toBe(true);
+		expect(embed.find(".markdown-embed-content h1").getText()).toBe("Embedded");
+		expect(embed.getText()).toContain("Deepest words.");
+		component.unload();
+	});
+
+	it("leaves the embed as it was when the render's Component unloads before the note is read", async () => {
+		const app = asObsidianApp(await createTestApp({ files }));
+		const el = createDiv();
+		const component = new Component();
+		component.load();
+		await MarkdownRenderer.render(app, "![[Embedded]]", el, "Notes/Source.md", component);
+		component.unload();
+		for (let i = 0; i < 5; i++) await flush();
+		expect(el.find("span.internal-embed").hasClass("is-loaded")).toBe(false);
+		expect(el.querySelector(".markdown-embed-content")).toBeNull();
 	});
 });

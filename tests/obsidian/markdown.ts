@@ -3,6 +3,7 @@ import type * as O from "obsidian";
 import { Component } from "./events";
 import { appendHtml, takeDefinitions } from "./markdownHtml";
 import { renderInline } from "./markdownInline";
+import { fillEmbedsLater } from "./markdownEmbeds";
 
 export class MarkdownRenderChild extends Component {
 	constructor(public containerEl: HTMLElement) {
@@ -158,8 +159,10 @@ export function renderMarkdownBlocks(el: HTMLElement, markdown: string, sourcePa
 }
 
 export abstract class MarkdownRenderer extends MarkdownRenderChild {
-	static render(this: void, _app: O.App, markdown: string, el: HTMLElement, sourcePath: string, _component: O.Component): Promise<void> {
+	static render(this: void, app: O.App, markdown: string, el: HTMLElement, sourcePath: string, component: O.Component): Promise<void> {
 		renderMarkdownBlocks(el, markdown, sourcePath);
+		// Embedded notes are filled in after the render, once read (markdownEmbeds.ts).
+		fillEmbedsLater(app, el, sourcePath, component, renderMarkdownBlocks);
 		return Promise.resolve();
 	}
 
