@@ -8,7 +8,8 @@ const PLAN = "# Plan\n\nIntro line.\n\n## Budget\n\nThe budget is 4,000 euros.\n
 
 /** Applies a unified diff to `before` (a minimal patcher, to check the preview's diff is right). */
 function applyDiff(before: string, diff: string): string {
-	if (diff === "") return before;
+	// Lines only, as the patched text below: without a last newline (seed -1255123432: "c\n" against itself).
+	if (diff === "") return before.replace(/\n$/, "");
 	const a = before === "" ? [] : before.replace(/\n$/, "").split("\n");
 	const out: string[] = [];
 	let at = 0;
