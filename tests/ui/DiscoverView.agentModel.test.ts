@@ -5,8 +5,8 @@
 // `:latest`), and an unknown one names the note and the field while the chat uses the default
 // agent; a list that cannot be had raises no alarm; a send the server refuses with "model not found"
 // names the note and the field, keeps the person's text, and the next send uses the default agent.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { asObsidianApp, clearNotices, createTestApp, flush, notices, openNote, type App } from "../obsidian/harness";
+import { beforeAll, describe, expect, it } from "vitest";
+import { asObsidianApp, createTestApp, flush, notices, openNote, type App } from "../obsidian/harness";
 import { until } from "../support/chatHarness";
 import { ProviderServer, type Scenario } from "../support/providerServer";
 import type { DiscoverHost } from "../../src/ui/host";
@@ -14,7 +14,7 @@ import { forgetModelLists } from "../../src/ui/panel/modelList";
 import { AGENT_MODEL_CHECK_MS } from "../../src/ui/agents/agentModel";
 import { AgentLibrary } from "../../src/wiring/agentLibrary";
 import { testSettings } from "./fakes";
-import { mountRuntimePanel } from "./runtimePanel";
+import { mountRuntimePanel, runtimePanelServer } from "./runtimePanel";
 
 const ANSWER = ['{"model":"m","message":{"role":"assistant","content":"Noted."},"done":false}', '{"model":"m","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop","prompt_eval_count":40,"eval_count":2}', ""].join("\n");
 const FOLDER = "Discover/Agents";
@@ -22,22 +22,11 @@ const DEFAULT_NOTE = `${FOLDER}/Default.md`;
 const WRITER_NOTE = `${FOLDER}/Writer.md`;
 const FALLBACK = "The chat uses the default agent until the note is fixed.";
 
+const shared = runtimePanelServer();
+const cleanups = shared.cleanups;
 let server: ProviderServer;
-beforeAll(async () => {
-	server = await ProviderServer.start();
-});
-afterAll(async () => {
-	await server.close();
-});
-
-const cleanups: (() => void)[] = [];
-afterEach(async () => {
-	for (const c of cleanups.splice(0)) c();
-	await flush();
-	document.body.empty();
-	forgetModelLists();
-	clearNotices();
-	server.reset();
+beforeAll(() => {
+	server = shared.server();
 });
 
 const json = (body: unknown, status = 200): Scenario => ({ status, headers: { "content-type": "application/json" }, body: JSON.stringify(body) });

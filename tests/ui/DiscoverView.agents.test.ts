@@ -4,37 +4,25 @@
 // and the next request carries its instructions, model and temperature; the chat remembers its
 // agent across a reload; a new chat starts with the agent used last; a broken agent note says which
 // note and field, and the chat goes on with the default agent; an agent's sources go with each send.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { asObsidianApp, clearNotices, createTestApp, flush, notices, openNote, type App } from "../obsidian/harness";
 import { until } from "../support/chatHarness";
 import { ProviderServer } from "../support/providerServer";
 import type { DiscoverHost } from "../../src/ui/host";
-import { forgetModelLists } from "../../src/ui/panel/modelList";
 import { AgentLibrary } from "../../src/wiring/agentLibrary";
 import { testSettings } from "./fakes";
-import { mountRuntimePanel } from "./runtimePanel";
+import { mountRuntimePanel, runtimePanelServer } from "./runtimePanel";
 
 const ANSWER = ['{"model":"m","message":{"role":"assistant","content":"Noted."},"done":false}', '{"model":"m","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop","prompt_eval_count":40,"eval_count":2}', ""].join("\n");
 const FOLDER = "Discover/Agents";
 const DEFAULT_NOTE = `${FOLDER}/Default.md`;
 const WRITER_NOTE = `${FOLDER}/Writer.md`;
 
+const shared = runtimePanelServer();
+const cleanups = shared.cleanups;
 let server: ProviderServer;
-beforeAll(async () => {
-	server = await ProviderServer.start();
-});
-afterAll(async () => {
-	await server.close();
-});
-
-const cleanups: (() => void)[] = [];
-afterEach(async () => {
-	for (const c of cleanups.splice(0)) c();
-	await flush();
-	document.body.empty();
-	forgetModelLists();
-	clearNotices();
-	server.reset();
+beforeAll(() => {
+	server = shared.server();
 });
 
 function serve(): void {

@@ -2,32 +2,21 @@
 // The chat's model in the panel, on the plugin's own engine (createChatRuntime) against a local
 // Ollama-like server: the header lists the server's models, a switch is saved with the chat and
 // used by the next request, and reopening a chat brings its model back.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { asObsidianApp, createTestApp, flush, openNote, type App } from "../obsidian/harness";
 import { until } from "../support/chatHarness";
 import { ProviderServer } from "../support/providerServer";
 import type { DiscoverHost } from "../../src/ui/host";
-import { forgetModelLists } from "../../src/ui/panel/modelList";
 import { testSettings } from "./fakes";
-import { mountRuntimePanel } from "./runtimePanel";
+import { mountRuntimePanel, runtimePanelServer } from "./runtimePanel";
 
 const ANSWER = ['{"model":"m","message":{"role":"assistant","content":"Noted."},"done":false}', '{"model":"m","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop","prompt_eval_count":40,"eval_count":2}', ""].join("\n");
 
+const shared = runtimePanelServer();
+const cleanups = shared.cleanups;
 let server: ProviderServer;
-beforeAll(async () => {
-	server = await ProviderServer.start();
-});
-afterAll(async () => {
-	await server.close();
-});
-
-const cleanups: (() => void)[] = [];
-afterEach(async () => {
-	for (const c of cleanups.splice(0)) c();
-	await flush();
-	document.body.empty();
-	forgetModelLists();
-	server.reset();
+beforeAll(() => {
+	server = shared.server();
 });
 
 function serve(models: string[]): void {

@@ -3,35 +3,23 @@
 // Ollama-like server: it is saved with the chat, so the chat reopens with it (after a restart too)
 // and sends without tools; a new chat starts on; the meter leaves the tool definitions out as soon
 // as the switch is off, by exactly what they cost.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { asObsidianApp, clearNotices, createTestApp, flush, notices, openNote, pressKey, typeInto } from "../obsidian/harness";
+import { beforeAll, describe, expect, it } from "vitest";
+import { asObsidianApp, createTestApp, flush, notices, openNote, pressKey, typeInto } from "../obsidian/harness";
 import { until } from "../support/chatHarness";
 import { ProviderServer } from "../support/providerServer";
 import type { DiscoverHost } from "../../src/ui/host";
-import { forgetModelLists } from "../../src/ui/panel/modelList";
 import { t } from "../../src/i18n";
 import { testSettings } from "./fakes";
-import { mountRuntimePanel } from "./runtimePanel";
+import { mountRuntimePanel, runtimePanelServer } from "./runtimePanel";
 import { mountView } from "./mountView";
 
 const ANSWER = ['{"model":"m","message":{"role":"assistant","content":"Noted."},"done":false}', '{"model":"m","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop","prompt_eval_count":40,"eval_count":2}', ""].join("\n");
 
+const shared = runtimePanelServer();
+const cleanups = shared.cleanups;
 let server: ProviderServer;
-beforeAll(async () => {
-	server = await ProviderServer.start();
-});
-afterAll(async () => {
-	await server.close();
-});
-
-const cleanups: (() => void)[] = [];
-afterEach(async () => {
-	for (const c of cleanups.splice(0)) c();
-	await flush();
-	document.body.empty();
-	forgetModelLists();
-	clearNotices();
-	server.reset();
+beforeAll(() => {
+	server = shared.server();
 });
 
 function serve(): void {

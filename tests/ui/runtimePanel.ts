@@ -1,9 +1,11 @@
 // The panel on the plugin's own engine (createChatRuntime) against a local Ollama-like server, as
 // the model and agent tests drive it: mount it, use the header's menu, send and read the request.
 import type * as O from "obsidian";
-import { flush, pressKey, typeInto, type App } from "../obsidian/harness";
+import { afterAll, afterEach, beforeAll } from "vitest";
+import { clearNotices, flush, pressKey, typeInto, type App } from "../obsidian/harness";
 import { until } from "../support/chatHarness";
-import type { ProviderServer } from "../support/providerServer";
+import { ProviderServer } from "../support/providerServer";
+import { forgetModelLists } from "../../src/ui/panel/modelList";
 import { DiscoverView } from "../../src/ui/panel/DiscoverView";
 import type { DiscoverHost } from "../../src/ui/host";
 import { pluginRuntimeFactory } from "../../src/wiring/factories";
@@ -44,4 +46,35 @@ export async function mountRuntimePanel(app: App, host: DiscoverHost, server: Pr
 		return chats().pop()?.json;
 	};
 	return { view, leaf, root, headerModel, openMenu, pickFromMenu, sendAndCapture };
+}
+
+/**
+ * The lifecycle every runtime-panel test file shares: one local Ollama-like server for the file,
+ * and after each test the panels closed, the DOM, the model lists' cache and the notices cleared
+ * and the server's routes and requests forgotten. Call once at the top level of a test file.
+ */
+export function runtimePanelServer(): { cleanups: (() => void)[]; server: () => ProviderServer } {
+	let server: ProviderServer | undefined;
+	const cleanups: (() => void)[] = [];
+	beforeAll(async () => {
+		server = await ProviderServer.start();
+	});
+	afterAll(async () => {
+		await server?.close();
+	});
+	afterEach(async () => {
+		for (const c of cleanups.splice(0)) c();
+		await flush();
+		document.body.empty();
+		forgetModelLists();
+		clearNotices();
+		server?.reset();
+	});
+	return {
+		cleanups,
+		server: () => {
+			if (!server) throw new Error("runtimePanelServer: the server starts in beforeAll");
+			return server;
+		},
+	};
 }
