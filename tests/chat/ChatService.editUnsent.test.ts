@@ -5,32 +5,11 @@ import { describe, expect, it } from "vitest";
 import { ChatService } from "../../src/chat/ChatService";
 import { chatErrorCode } from "../../src/chat/errors";
 import { errorKind } from "../../src/providers/errors";
-import { MemoryFileStore } from "../../src/sessions/memoryStore";
 import { SessionManager } from "../../src/sessions/SessionManager";
 import type { ChatMessage } from "../../src/core/types";
 import { StubAdapter } from "../support/stubAdapter";
 import { copyStore, sleep, until } from "../support/chatHarness";
-
-/** A store whose appends holding `text` wait for release (hang) or fail (refuse). */
-class PickyStore extends MemoryFileStore {
-	text: string | undefined;
-	mode: "hang" | "refuse" = "hang";
-	private readonly held: (() => void)[] = [];
-
-	override append(path: string, data: string): Promise<void> {
-		if (this.text === undefined || !data.includes(this.text)) return super.append(path, data);
-		if (this.mode === "refuse") return Promise.reject(new Error("disk full"));
-		return new Promise<void>((resolve) => this.held.push(() => void super.append(path, data).then(resolve)));
-	}
-
-	get waiting(): number {
-		return this.held.length;
-	}
-
-	releaseAll(): void {
-		for (const release of this.held.splice(0)) release();
-	}
-}
+import { PickyStore } from "../support/pickyStore";
 
 /** Waits for an asynchronous condition (the file, read back). */
 async function eventually(cond: () => Promise<boolean>, what: string): Promise<void> {

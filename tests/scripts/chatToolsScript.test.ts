@@ -1,30 +1,15 @@
 // `npm run chat -- --tools --vault DIR` as a person runs it: a real process against a local Ollama
 // protocol server that answers with tool calls; input is piped, so writes are declined, said so.
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ProviderServer } from "../support/providerServer";
 import { JSON_HEADERS, NDJSON_HEADERS, ollamaStream } from "../support/providerStreams";
 import { parseChatArgs, resumeCommand, USAGE } from "../../scripts/chatArgs";
 import { NOT_INTERACTIVE_NOTE } from "../../scripts/chatTools";
-
-const root = resolve(__dirname, "../..");
-
-function runChat(args: string[], input: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-	return new Promise((done, fail) => {
-		const child = spawn(join(root, "node_modules/.bin/tsx"), ["scripts/chat.ts", ...args], { cwd: root, env: process.env });
-		let stdout = "";
-		let stderr = "";
-		child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-		child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-		child.on("error", fail);
-		child.on("close", (code) => done({ code, stdout, stderr }));
-		child.stdin.end(input);
-	});
-}
+import { runChat } from "../support/liveChat";
 
 /** One Ollama answer that calls `name` with `args` (a whole call in one chunk, as Ollama sends it). */
 function ollamaToolCall(name: string, args: Record<string, unknown>): string {

@@ -8,11 +8,11 @@ import { clearNotices, flush, pressKey, typeInto } from "../obsidian/harness";
 import { StubAdapter } from "../support/stubAdapter";
 import { until } from "../support/chatHarness";
 import { ChatService } from "../../src/chat/ChatService";
-import { MemoryFileStore } from "../../src/sessions/memoryStore";
 import { SessionManager } from "../../src/sessions/SessionManager";
 import { savedDraft } from "../../src/ui/panel/draftState";
 import { mountBranchPanel, unmountBranchPanels, type BranchPanel, type BranchPanelOptions } from "./branchPanel";
 import { testSettings } from "./fakes";
+import { PickyStore } from "../support/pickyStore";
 
 afterEach(async () => {
 	unmountBranchPanels();
@@ -20,27 +20,6 @@ afterEach(async () => {
 	document.body.empty();
 	clearNotices();
 });
-
-/** A store whose appends holding `text` wait for release (hang) or fail (refuse). */
-class PickyStore extends MemoryFileStore {
-	text: string | undefined;
-	mode: "hang" | "refuse" = "hang";
-	private readonly held: (() => void)[] = [];
-
-	override append(path: string, data: string): Promise<void> {
-		if (this.text === undefined || !data.includes(this.text)) return super.append(path, data);
-		if (this.mode === "refuse") return Promise.reject(new Error("disk full"));
-		return new Promise<void>((resolve) => this.held.push(() => void super.append(path, data).then(resolve)));
-	}
-
-	get waiting(): number {
-		return this.held.length;
-	}
-
-	releaseAll(): void {
-		for (const release of this.held.splice(0)) release();
-	}
-}
 
 const EDITED = "Second question, edited";
 const BEFORE = "First question|Answer 1.|Second question|Answer 2.";
