@@ -56,3 +56,20 @@ export function hostileImages(origin: string): Record<string, string> {
 		"odd tag name": `<x\u0000 style="background:url(//${host}/nul.png)">`,
 	};
 }
+
+/**
+ * Attributes, loader elements and style sheets in `root` that name `host` (links, titles and alt
+ * texts are fine: a link loads nothing until it is followed).
+ */
+export function leaks(root: HTMLElement, host: string): string[] {
+	const found: string[] = [];
+	for (const el of Array.from(root.querySelectorAll("*"))) {
+		for (const attr of Array.from(el.attributes)) {
+			if (["title", "aria-label", "alt", "class"].includes(attr.name)) continue;
+			if (el.tagName === "A" && ["href", "data-href"].includes(attr.name)) continue;
+			if (attr.value.toLowerCase().includes(host)) found.push(`<${el.tagName.toLowerCase()} ${attr.name}="${attr.value}">`);
+		}
+		if (el.tagName === "STYLE" && (el.textContent ?? "").includes(host)) found.push("<style>");
+	}
+	return found;
+}

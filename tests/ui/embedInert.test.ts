@@ -9,7 +9,7 @@ import { asObsidianApp, createTestApp, flush } from "../obsidian/harness";
 import { renderUntrustedMarkdown } from "../../src/ui/safeMarkdown";
 import { LazyMarkdown } from "../../src/ui/LazyMarkdown";
 import { MAX_EMBED_DEPTH } from "../../src/ui/noteEmbed";
-import { hostileImages } from "../support/hostileImages";
+import { hostileImages, leaks as leaksOf } from "../support/hostileImages";
 
 afterEach(() => document.body.empty());
 
@@ -24,19 +24,8 @@ function hostile(name: string): string {
 	return html;
 }
 
-/** Attributes, loader elements and style sheets in `root` that name attacker.example (links, titles and alt texts are fine). */
-function leaks(root: HTMLElement): string[] {
-	const found: string[] = [];
-	for (const el of Array.from(root.querySelectorAll("*"))) {
-		for (const attr of Array.from(el.attributes)) {
-			if (["title", "aria-label", "alt", "class"].includes(attr.name)) continue;
-			if (el.tagName === "A" && ["href", "data-href"].includes(attr.name)) continue;
-			if (attr.value.toLowerCase().includes(HOST)) found.push(`<${el.tagName.toLowerCase()} ${attr.name}="${attr.value}">`);
-		}
-		if (el.tagName === "STYLE" && (el.textContent ?? "").includes(HOST)) found.push("<style>");
-	}
-	return found;
-}
+/** What in `root` names attacker.example (hostileImages.ts's leaks). */
+const leaks = (root: HTMLElement): string[] => leaksOf(root, HOST);
 
 /** Lets every embed fill in (each note read is a task of its own, embeds inside embeds too). */
 async function settle(): Promise<void> {

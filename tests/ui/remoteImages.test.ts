@@ -6,7 +6,7 @@ import { Component } from "obsidian";
 import { asObsidianApp, createTestApp, flush, setBrowserTagOpenings } from "../obsidian/harness";
 import { MessageList } from "../../src/ui/panel/MessageList";
 import { renderUntrustedMarkdown } from "../../src/ui/safeMarkdown";
-import { hostileImages } from "../support/hostileImages";
+import { hostileImages, leaks as leaksOf } from "../support/hostileImages";
 import { ManualFrames, message } from "./fakes";
 
 afterEach(() => {
@@ -19,20 +19,8 @@ const HOST = "attacker.example";
 /** Every way an answer can ask the renderer to fetch from attacker.example. */
 const HOSTILE = hostileImages(`https://${HOST}`);
 
-/** Attributes and style sheets in `root` that name attacker.example (links, titles and alt texts are fine). */
-function leaks(root: HTMLElement): string[] {
-	const found: string[] = [];
-	for (const el of Array.from(root.querySelectorAll("*"))) {
-		for (const attr of Array.from(el.attributes)) {
-			if (["title", "aria-label", "alt", "class"].includes(attr.name)) continue;
-			// A link loads nothing until it is followed.
-			if (el.tagName === "A" && ["href", "data-href"].includes(attr.name)) continue;
-			if (attr.value.toLowerCase().includes(HOST)) found.push(`<${el.tagName.toLowerCase()} ${attr.name}="${attr.value}">`);
-		}
-		if (el.tagName === "STYLE" && (el.textContent ?? "").includes(HOST)) found.push("<style>");
-	}
-	return found;
-}
+/** What in `root` names attacker.example (hostileImages.ts's leaks). */
+const leaks = (root: HTMLElement): string[] => leaksOf(root, HOST);
 
 async function renderSafely(markdown: string, loadRemoteImages = false): Promise<HTMLElement> {
 	const app = asObsidianApp(await createTestApp());
