@@ -116,3 +116,6 @@ export type { NoteChange, Tool as VaultTool, ToolPreview, ToolRunContext, ToolSc
 export { PermissionRules } from "./tools/permissions";
 export type { AccessDecision, AlwaysRule, Approve, AskFn, RuleStore } from "./tools/permissions";
 export { MemoryVault, tagsOf } from "./tools/memoryVault";
+// Trust: the one path comparison every fence uses, and where no write may land.
+export { isFencedPath, isWithinFolder, pathKey, fenceOf } from "./core/pathFences";
+export type { Fences } from "./core/pathFences";

@@ -25,8 +25,14 @@ export interface Agent {
 	model?: string;
 	/** Absent: the server's default. */
 	temperature?: number;
-	/** Tools that run without a permission card. */
+	/** The server's address (`baseUrl:`); absent: the settings' address for the settings' provider, else the provider's usual one. */
+	baseUrl?: string;
+	/** The NAME of the secret (Obsidian's secret storage) this agent's requests carry (`secret:`). Required for a key when the agent names another server than the settings'. */
+	secret?: string;
+	/** Tools the agent offers the model; its read tools run unasked, its write tools only in `writeFolders`, and only once the person approved the agent. */
 	tools: string[];
+	/** Folders (vault paths) where the agent's write tools run without a card (`writeFolders:`); absent or empty: every write asks. */
+	writeFolders?: string[];
 	sources: AgentSource[];
 	/** The note's body: the system prompt. */
 	instructions: string;
