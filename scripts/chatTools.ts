@@ -8,7 +8,9 @@
 // the disk (NodeVault.refresh), so a note edited, added or deleted outside the chat is searched,
 // listed and read as it is now; --exclude folders are fenced off like the chats folder.
 import { isAbsolute, relative, resolve, sep } from "node:path";
+import { DEFAULT_AGENTS_FOLDER } from "../src/tools/paths";
 import { createVaultTools, PermissionRules, type AccessDecision, type Approve, type AskFn, type ChangeJournal, type ToolCard, type ToolPreview, type ToolScope, type VaultTool } from "../src/headless";
+import { realPathOf } from "./excludedFolders";
 import { NodeVault } from "./nodeVault";
 
 export interface TerminalIO {
@@ -46,9 +48,11 @@ export function parseAllowAnswer(answer: string): AccessDecision {
 /**
  * The chats folder (--dir) as a vault path when it lies inside the vault, to fence it off; "" when
  * it is elsewhere. The vault folder itself cannot be the chats folder: every note would be fenced off.
+ * Both are compared by their real paths (symbolic links resolved), so a symlinked --vault or --dir
+ * cannot make a chats folder inside the vault look like one outside it.
  */
 export function chatsFolderIn(vaultDir: string, chatsDir: string): string {
-	const rel = relative(resolve(vaultDir), resolve(chatsDir));
+	const rel = relative(realPathOf(resolve(vaultDir)), realPathOf(resolve(chatsDir)));
 	if (rel === "") throw new Error("--dir is the --vault folder itself; give the chats a folder of their own (inside the vault or elsewhere).");
 	if (rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return "";
 	return rel.split(sep).join("/");
@@ -105,13 +109,18 @@ export async function openTerminalTools(opts: {
 	chatId?: string;
 	/** Vault folders (--exclude) the tools neither index, list, search, read nor write. */
 	excluded?: readonly string[];
+	/** The vault's agents folder, which the tools may read but never write (default: the plugin's "Discover/Agents"). */
+	agentsFolder?: string;
 	onProgress?: (done: number, total: number) => void;
 }): Promise<TerminalTools> {
 	const { io } = opts;
-	const chatsFolder = chatsFolderIn(opts.vaultDir, opts.chatsDir);
+	// The vault's real path, once: every later comparison (the chats folder, links inside) is between real paths.
+	const vaultDir = realPathOf(resolve(opts.vaultDir));
+	const chatsFolder = chatsFolderIn(vaultDir, opts.chatsDir);
 	const excluded = [...(opts.excluded ?? [])];
-	const vault = await NodeVault.open(opts.vaultDir, { skipFolders: [...(chatsFolder === "" ? [] : [chatsFolder]), ...excluded], ...(opts.onProgress ? { onProgress: opts.onProgress } : {}) });
-	const scope: ToolScope = { chatsFolder: () => chatsFolder, excludedFolders: () => excluded };
+	const agentsFolder = opts.agentsFolder ?? DEFAULT_AGENTS_FOLDER;
+	const vault = await NodeVault.open(vaultDir, { skipFolders: [...(chatsFolder === "" ? [] : [chatsFolder]), ...excluded], ...(opts.onProgress ? { onProgress: opts.onProgress } : {}) });
+	const scope: ToolScope = { chatsFolder: () => chatsFolder, excludedFolders: () => excluded, agentsFolder: () => agentsFolder };
 	const made = createVaultTools(vault, scope);
 	const tools = made.tools.map((tool) => onFreshVault(tool, () => vault.refresh()));
 	const { changes } = made;

@@ -2,8 +2,10 @@
 // read nor written), as the plugin's excluded folders are. A value is a folder inside the vault,
 // written as a vault path ("Private", "Work/Clients/"); anything that could point elsewhere is
 // refused when the chat starts rather than silently excluding nothing.
+import { realpathSync } from "node:fs";
 import { readdir } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
+import { isWithinFolder, pathSegments, segmentKey } from "../src/core/pathFences";
 
 /** The vault path `raw` names (no "./", no trailing "/"), or why it cannot be an excluded folder. */
 export function parseExcludedFolder(raw: string): { ok: true; folder: string } | { ok: false; error: string } {
@@ -18,15 +20,27 @@ export function parseExcludedFolder(raw: string): { ok: true; folder: string } |
 	return { ok: true, folder: segments.join("/") };
 }
 
-/** A segment as a case-insensitive file system sees it (as src/tools/paths.ts compares them). */
-const fold = (segment: string): string => segment.normalize("NFC").trim().replace(/[. ]+$/, "").toLowerCase();
-const segmentsOf = (path: string): string[] => path.split("/").filter((s) => s !== "" && s !== ".").map(fold);
+/** A segment as a case-insensitive file system sees it (src/core/pathFences, as every fence compares them). */
+const fold = (segment: string): string => segmentKey(segment.trim());
 
-/** Whether vault path `path` is `folder` or inside it, case and trailing dots folded. */
+/** Whether vault path `path` is `folder` or inside it, compared as every fence compares (src/core/pathFences); a folder naming nothing holds nothing. */
 export function inFolder(path: string, folder: string): boolean {
-	const f = segmentsOf(folder);
-	const p = segmentsOf(path);
-	return f.length > 0 && f.length <= p.length && f.every((s, i) => p[i] === s);
+	return pathSegments(folder).length > 0 && isWithinFolder(path, folder);
+}
+
+/**
+ * The real path of `path` (symbolic links resolved), also for a path that does not exist yet: its
+ * nearest existing folder is resolved and the rest appended. Every comparison between the vault
+ * and the chats folder uses real paths, so a symlinked --vault or --dir cannot hide one in the other.
+ */
+export function realPathOf(path: string): string {
+	try {
+		return realpathSync(path);
+	} catch {
+		const parent = dirname(path);
+		if (parent === path) return path;
+		return join(realPathOf(parent), basename(path));
+	}
 }
 
 /** Whether the vault at `root` has `folder`, its segments matched as the exclusion matches them (case folded). */

@@ -1,9 +1,13 @@
 // Where a tool may go. A path from the model is untrusted: it is checked, then normalized, before
 // any vault call. Refused: anything that is not a plain vault-relative path (absolute paths, drive
 // letters, backslashes, `..`, control characters), hidden files and folders (they hold the config
-// folder and the trash), the config folder by name, the chats folder, and excluded folders.
-// Comparisons fold case and trailing dots and spaces, as case-insensitive file systems and Windows do,
-// so ".Obsidian" or "Chats./x.md" cannot slip past a rule meant for ".obsidian" or "Chats".
+// folder and the trash), the config folder by name, the chats folder, and excluded folders. Writes
+// are refused in the agents folder too (agents stay readable: the tools may read them, never change
+// them), and a path a write creates must be a name every file system can hold.
+// Every comparison goes through src/core/pathFences.ts (NFC, full case folding, trailing dots and
+// spaces), so ".Obsidian", "Chats./x.md", "Prıvate/x.md" or "ſecrets/x.md" cannot slip past a fence
+// meant for ".obsidian", "Chats", "Private" or "Secrets".
+import { isWithinFolder, pathSegments } from "../core/pathFences";
 import type { ToolScope } from "./types";
 
 /** A tool failure whose message is meant for the model (and the tool card) as is. */
@@ -14,28 +18,18 @@ export class ToolError extends Error {
 	}
 }
 
+/** The agents folder when a scope does not name one (the settings' default). */
+export const DEFAULT_AGENTS_FOLDER = "Discover/Agents";
+
 const hasControlCharacter = (text: string): boolean => [...text].some((c) => c.charCodeAt(0) < 0x20 || c === "\u007f");
 
-/** A segment as the file system will see it: case folded, trailing dots and spaces dropped. */
-function foldSegment(s: string): string {
-	return s.normalize("NFC").replace(/[. ]+$/, "").toLowerCase();
-}
-
-function foldPath(path: string): string[] {
-	return path
-		.split("/")
-		.map((s) => s.trim())
-		.filter((s) => s !== "" && s !== ".")
-		.map(foldSegment);
-}
-
-function within(path: string[], folder: string[]): boolean {
-	return folder.length > 0 && folder.length <= path.length && folder.every((s, i) => path[i] === s);
-}
+/** Whether `path` is inside `folder` (a folder that names nothing fences nothing). */
+const fencedBy = (path: string, folder: string): boolean => pathSegments(folder).length > 0 && isWithinFolder(path, folder);
 
 /**
  * The vault-relative path the model meant, normalized ("a//b/./c.md" → "a/b/c.md"), or a ToolError
- * saying why it is out of reach. `what` names the argument in the message.
+ * saying why it is out of reach. `what` names the argument in the message. The agents folder is
+ * reachable here (for reading); writes check `writablePath`.
  */
 export function safePath(raw: unknown, configDir: string, scope: ToolScope, what = "path"): string {
 	if (typeof raw !== "string" || raw.trim() === "") throw new ToolError(`"${what}" must be a vault-relative path such as "Folder/Note.md".`);
@@ -53,11 +47,54 @@ export function safePath(raw: unknown, configDir: string, scope: ToolScope, what
 	if (segments.length === 0) throw new ToolError(`"${what}" must name a note inside the vault.`);
 	if (segments.some((s) => s.trim().startsWith("."))) throw new ToolError(`"${raw}" is in a hidden file or folder, which the tools cannot reach.`);
 	const path = segments.join("/");
-	const folded = foldPath(path);
-	if (within(folded, foldPath(configDir))) throw new ToolError(`"${raw}" is in Obsidian's settings folder, which the tools cannot reach.`);
-	if (within(folded, foldPath(scope.chatsFolder()))) throw new ToolError(`"${raw}" is in the chats folder, which the tools cannot reach.`);
+	if (fencedBy(path, configDir)) throw new ToolError(`"${raw}" is in Obsidian's settings folder, which the tools cannot reach.`);
+	if (fencedBy(path, scope.chatsFolder())) throw new ToolError(`"${raw}" is in Discover's chats folder, which the tools cannot reach.`);
 	for (const folder of scope.excludedFolders()) {
-		if (within(folded, foldPath(folder))) throw new ToolError(`"${raw}" is in a folder the person excluded from the tools.`);
+		if (fencedBy(path, folder)) throw new ToolError(`"${raw}" is in a folder the person excluded from the tools, which the tools cannot reach.`);
+	}
+	return path;
+}
+
+/** Like `safePath`, for a path a write would change: the agents folder is refused too. */
+export function writablePath(raw: unknown, configDir: string, scope: ToolScope, what = "path"): string {
+	const path = safePath(raw, configDir, scope, what);
+	if (fencedBy(path, scope.agentsFolder?.() ?? DEFAULT_AGENTS_FOLDER)) {
+		throw new ToolError(`"${path}" is in Discover's agents folder, which the tools can read but not change. Do not retry; tell the person what you wanted to change so they can edit the agent themselves.`);
+	}
+	return path;
+}
+
+// C0 and C1 controls, DEL; bidirectional embeddings, overrides, isolates and marks (which make a
+// name read as something else: "x\u202Edm.exe"); invisible spaces and joiners that hide in a name.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const UNSAFE_CHARACTER = /[\u0000-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/u;
+/** Names Windows reserves for devices, whatever the extension ("con.md", "Lpt1.txt.md"). */
+const RESERVED_NAME = /^(con|prn|aux|nul|com[1-9¹²³]|lpt[1-9¹²³])$/iu;
+/** The longest name (one path segment) common file systems hold, in UTF-8 bytes. */
+export const MAX_SEGMENT_BYTES = 255;
+
+const utf8Bytes = (text: string): number => new TextEncoder().encode(text).length;
+
+/**
+ * Why a new file or folder cannot be named `segment`, or undefined when it can. The checks a write
+ * makes on every segment of a path it creates (the note and any folder made for it).
+ */
+export function unsafeNameReason(segment: string): string | undefined {
+	const bad = UNSAFE_CHARACTER.exec(segment);
+	if (bad) return `contains an invisible or control character (U+${(bad[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}) that can disguise a name`;
+	const stem = segment.split(".")[0]?.replace(/[ .]+$/u, "") ?? "";
+	if (RESERVED_NAME.test(stem)) return `uses "${stem}", a name Windows reserves for devices (CON, PRN, AUX, NUL, COM1-9, LPT1-9), with any extension`;
+	if (/[ .]$/u.test(segment)) return "ends with a dot or a space, which Windows drops from names";
+	// macOS stores names decomposed (NFD), which can be longer in bytes.
+	if (Math.max(utf8Bytes(segment.normalize("NFC")), utf8Bytes(segment.normalize("NFD"))) > MAX_SEGMENT_BYTES) return `has a name longer than ${MAX_SEGMENT_BYTES} bytes, which file systems refuse`;
+	return undefined;
+}
+
+/** Refuses, with a ToolError for the model, a new path (already checked by `writablePath`) that some file system could not hold or that disguises its name. */
+export function checkCreatedPath(path: string): string {
+	for (const segment of path.split("/")) {
+		const why = unsafeNameReason(segment);
+		if (why !== undefined) throw new ToolError(`Cannot create "${path}": "${segment}" ${why}. Choose a plain name, such as "Projects/Ideas.md".`);
 	}
 	return path;
 }

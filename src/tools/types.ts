@@ -71,4 +71,9 @@ export interface ToolScope {
 	chatsFolder(): string;
 	/** Folders the person excluded from the tools. */
 	excludedFolders(): string[];
+	/**
+	 * Discover's agents folder (settings.agentsFolder): readable, never written. Optional only so
+	 * scopes built before it existed still compile; absent, the default "Discover/Agents" is fenced.
+	 */
+	agentsFolder?(): string;
 }

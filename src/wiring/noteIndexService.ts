@@ -10,6 +10,7 @@
 import { Component, debounce, TFile } from "obsidian";
 import type { App, TAbstractFile } from "obsidian";
 import { NoteIndex } from "../context/NoteIndex";
+import { isWithinFolder, pathSegments } from "../core/pathFences";
 import { indexInSlices, type NoteToIndex } from "../context/indexInSlices";
 import type { DiscoverSettings } from "../settings/settings";
 import type { VaultSearchPort } from "../ui/ports";
@@ -158,7 +159,9 @@ export class NoteIndexService extends Component implements VaultSearchPort {
 
 	isIndexed(path: string): boolean {
 		if (!path.endsWith(".md")) return false;
-		return !this.excludedFolders().some((f) => path === f || path.startsWith(`${f}/`));
+		// Compared as every fence compares (NFC, full case folding, trailing dots and spaces): on a
+		// case-insensitive disk `private` is the folder Private/.
+		return !this.excludedFolders().some((f) => pathSegments(f).length > 0 && isWithinFolder(path, f));
 	}
 
 	private start(): void {

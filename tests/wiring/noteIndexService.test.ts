@@ -103,6 +103,23 @@ describe("the vault index service", () => {
 		expect(ids(h, "secret")).toEqual(["Private/Diary.md"]);
 	});
 
+	it("compares excluded folders as every fence does: `private` leaves out Private/, and so do Prıvate/ and ſecrets/ variants", async () => {
+		// Issue 18, attack 7: the exclusions compared case-sensitively, so `@vault` searched Private/ when the setting said `private`.
+		const h = await start({ settings: { indexExcludedFolders: ["private", "SECRETS"] } });
+		expect(ids(h, "secret")).toEqual([]);
+		expect(h.service.isIndexed("Private/Diary.md")).toBe(false);
+		expect(h.service.isIndexed("Prıvate/x.md")).toBe(false);
+		expect(h.service.isIndexed("ſecrets/x.md")).toBe(false);
+		expect(h.service.isIndexed("Private. /x.md")).toBe(false);
+		expect(h.service.isIndexed("discover/chats/x.md")).toBe(false);
+		expect(h.service.isIndexed("Privateer/x.md")).toBe(true);
+		await h.app.vault.createFolder("PRIVATE");
+		const file = await h.app.vault.create("PRIVATE/New.md", "Another orchard secret.");
+		await flush();
+		expect(h.service.isIndexed(file.path)).toBe(false);
+		expect(ids(h, "secret")).toEqual([]);
+	});
+
 	it("follows create, modify, rename and delete", async () => {
 		const h = await start();
 		const file = await h.app.vault.create("Notes/Cats.md", "Cats purr on the windowsill.");
