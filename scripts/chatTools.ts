@@ -7,7 +7,8 @@
 // drive the prompt without one. Before every call the folder's index is brought up to date with
 // the disk (NodeVault.refresh), so a note edited, added or deleted outside the chat is searched,
 // listed and read as it is now; --exclude folders are fenced off like the chats folder.
-import { isAbsolute, relative, resolve, sep } from "node:path";
+import { realpathSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { createVaultTools, PermissionRules, type AccessDecision, type Approve, type AskFn, type ChangeJournal, type ToolCard, type ToolPreview, type ToolScope, type VaultTool } from "../src/headless";
 import { NodeVault } from "./nodeVault";
 
@@ -43,12 +44,30 @@ export function parseAllowAnswer(answer: string): AccessDecision {
 	return { kind: "deny", reason: text };
 }
 
+/** `path` with every symbolic link resolved; for a path not made yet, its nearest existing folder's real path and the rest. */
+export function realPathOf(path: string): string {
+	let probe = resolve(path);
+	const rest: string[] = [];
+	for (;;) {
+		try {
+			return join(realpathSync(probe), ...rest.reverse());
+		} catch {
+			const parent = dirname(probe);
+			if (parent === probe) return resolve(path);
+			rest.push(basename(probe));
+			probe = parent;
+		}
+	}
+}
+
 /**
  * The chats folder (--dir) as a vault path when it lies inside the vault, to fence it off; "" when
  * it is elsewhere. The vault folder itself cannot be the chats folder: every note would be fenced off.
  */
 export function chatsFolderIn(vaultDir: string, chatsDir: string): string {
-	const rel = relative(resolve(vaultDir), resolve(chatsDir));
+	// Real paths on both sides: a --vault or --dir given through a symbolic link names the same
+	// folders as the tools (NodeVault opens the vault's real path), so the fence cannot be sidestepped.
+	const rel = relative(realPathOf(vaultDir), realPathOf(chatsDir));
 	if (rel === "") throw new Error("--dir is the --vault folder itself; give the chats a folder of their own (inside the vault or elsewhere).");
 	if (rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return "";
 	return rel.split(sep).join("/");

@@ -4,6 +4,7 @@
 // refused when the chat starts rather than silently excluding nothing.
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
+import { isWithinFolder, pathSegments, segmentKey } from "../src/core/pathFences";
 
 /** The vault path `raw` names (no "./", no trailing "/"), or why it cannot be an excluded folder. */
 export function parseExcludedFolder(raw: string): { ok: true; folder: string } | { ok: false; error: string } {
@@ -18,15 +19,9 @@ export function parseExcludedFolder(raw: string): { ok: true; folder: string } |
 	return { ok: true, folder: segments.join("/") };
 }
 
-/** A segment as a case-insensitive file system sees it (as src/tools/paths.ts compares them). */
-const fold = (segment: string): string => segment.normalize("NFC").trim().replace(/[. ]+$/, "").toLowerCase();
-const segmentsOf = (path: string): string[] => path.split("/").filter((s) => s !== "" && s !== ".").map(fold);
-
-/** Whether vault path `path` is `folder` or inside it, case and trailing dots folded. */
+/** Whether vault path `path` is `folder` or inside it, compared as every fence compares (src/core/pathFences.ts). */
 export function inFolder(path: string, folder: string): boolean {
-	const f = segmentsOf(folder);
-	const p = segmentsOf(path);
-	return f.length > 0 && f.length <= p.length && f.every((s, i) => p[i] === s);
+	return pathSegments(folder).length > 0 && isWithinFolder(path, folder);
 }
 
 /** Whether the vault at `root` has `folder`, its segments matched as the exclusion matches them (case folded). */
@@ -34,7 +29,7 @@ export async function hasFolder(root: string, folder: string): Promise<boolean> 
 	let dir = root;
 	for (const segment of folder.split("/")) {
 		const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-		const match = entries.find((e) => e.isDirectory() && fold(e.name) === fold(segment));
+		const match = entries.find((e) => e.isDirectory() && segmentKey(e.name) === segmentKey(segment));
 		if (match === undefined) return false;
 		dir = join(dir, match.name);
 	}

@@ -1,5 +1,6 @@
 // The four read tools: search_notes, read_note, list_notes, get_active_note. Each result is plain
 // text for the model; a note's content in it is untrusted (the loop fits and frames it).
+import { isWithinFolder } from "../core/pathFences";
 import { optionalInt, optionalString, requiredString } from "./args";
 import { headingKey, sections } from "./headings";
 import { pageOf } from "./pages";
@@ -150,7 +151,7 @@ export function listNotesTool(deps: ToolDeps): Tool {
 			const recent = args.recent === true || args.recent === "true";
 			const limit = optionalInt(args, "limit", 1, 200) ?? 50;
 			let notes = deps.vault.listNotes().filter((n) => reachable(n.path, configDir, deps.scope));
-			if (folder) notes = notes.filter((n) => n.path.toLowerCase().startsWith(`${folder.toLowerCase()}/`));
+			if (folder) notes = notes.filter((n) => isWithinFolder(n.path, folder));
 			if (tag) notes = notes.filter((n) => n.tags.some((t) => t.toLowerCase() === tag || t.toLowerCase().startsWith(`${tag}/`)));
 			notes.sort(recent ? (a, b) => b.mtime - a.mtime || a.path.localeCompare(b.path) : (a, b) => a.path.localeCompare(b.path));
 			const where = [folder ? `in ${folder}` : "", tag ? `tagged #${tag}` : ""].filter(Boolean).join(" ");

@@ -71,4 +71,6 @@ export interface ToolScope {
 	chatsFolder(): string;
 	/** Folders the person excluded from the tools. */
 	excludedFolders(): string[];
+	/** Discover's agents folder (settings.agentsFolder): read tools may read it, write tools never change it. Absent: "Discover/Agents". */
+	agentsFolder?(): string;
 }

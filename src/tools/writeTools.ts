@@ -6,12 +6,12 @@ import { optionalString, requiredString } from "./args";
 import type { ChangeJournal } from "./changes";
 import { unifiedDiff } from "./diff";
 import { appendText, insertUnderHeading, replaceUnique } from "./editOps";
-import { notePath, safePath, ToolError } from "./paths";
+import { creatablePath, notePath, safePath, ToolError } from "./paths";
 import type { ToolDeps } from "./readTools";
 import type { Tool, ToolPreview, ToolRunContext } from "./types";
 
 function checkedNote(deps: ToolDeps, raw: unknown): string {
-	return notePath(safePath(raw, deps.vault.configDir, deps.scope));
+	return notePath(safePath(raw, deps.vault.configDir, deps.scope, "path", "write"));
 }
 
 function stopIfAborted(ctx: ToolRunContext): void {
@@ -22,7 +22,7 @@ const lineCount = (text: string): number => (text === "" ? 0 : text.replace(/\n$
 
 export function createNoteTool(deps: ToolDeps, journal: ChangeJournal): Tool {
 	const prepare = (args: Record<string, unknown>): { path: string; content: string } => {
-		const path = checkedNote(deps, args.path);
+		const path = creatablePath(checkedNote(deps, args.path));
 		const content = requiredString(args, "content");
 		if (deps.vault.exists(path)) throw new ToolError(`${path} already exists; use edit_note to change it, or choose another path.`);
 		return { path, content };

@@ -7,6 +7,7 @@
 // the app for seconds), and an unload stops whichever is running between two slices. The settings
 // switch turns all of it off (no index in memory or on disk); excluded folders, the chats and the
 // export folder are never indexed.
+import { isWithinFolder } from "../core/pathFences";
 import { Component, debounce, TFile } from "obsidian";
 import type { App, TAbstractFile } from "obsidian";
 import { NoteIndex } from "../context/NoteIndex";
@@ -158,7 +159,8 @@ export class NoteIndexService extends Component implements VaultSearchPort {
 
 	isIndexed(path: string): boolean {
 		if (!path.endsWith(".md")) return false;
-		return !this.excludedFolders().some((f) => path === f || path.startsWith(`${f}/`));
+		// Compared as every fence compares (NFC, case folded, trailing dots): a setting "private" keeps "Private/" out.
+		return !this.excludedFolders().some((f) => isWithinFolder(path, f));
 	}
 
 	private start(): void {

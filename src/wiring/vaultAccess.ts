@@ -81,12 +81,14 @@ export function obsidianVaultAccess(app: App, opts: VaultAccessOptions): VaultAc
 
 /**
  * The six vault tools for the panel's chats: the chats folder and the folders the person left out
- * of the vault index are out of the tools' reach too; search_notes searches the index service.
+ * of the vault index are out of the tools' reach too, and the agents folder out of the writes';
+ * search_notes searches the index service.
  */
 export function createObsidianVaultTools(app: App, settings: () => DiscoverSettings, indexService: Pick<NoteIndexService, "state" | "search">): VaultTools {
 	const access = obsidianVaultAccess(app, { index: () => (indexService.state === "ready" ? indexService : undefined) });
 	return createVaultTools(access, {
 		chatsFolder: () => settings().sessionsFolder,
 		excludedFolders: () => settings().indexExcludedFolders,
+		agentsFolder: () => settings().agentsFolder,
 	});
 }

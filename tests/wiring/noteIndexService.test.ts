@@ -103,6 +103,15 @@ describe("the vault index service", () => {
 		expect(ids(h, "secret")).toEqual(["Private/Diary.md"]);
 	});
 
+	it("an excluded folder is compared as the fences compare: case, dotless ı and trailing dots do not let it in", async () => {
+		for (const excluded of ["private", "PRIVATE", "Prıvate", "private.", " Private/"]) {
+			const h = await start({ settings: { indexExcludedFolders: [excluded] } });
+			expect(ids(h, "orchard secret"), excluded).not.toContain("Private/Diary.md");
+			expect(h.service.isIndexed("Private/Diary.md")).toBe(false);
+			h.owner.unload();
+		}
+	});
+
 	it("follows create, modify, rename and delete", async () => {
 		const h = await start();
 		const file = await h.app.vault.create("Notes/Cats.md", "Cats purr on the windowsill.");

@@ -1,3 +1,5 @@
+import { isReadFenced } from "../../core/pathFences";
+import { fencesOf } from "../../settings/fences";
 import { Notice, TFile, type App } from "obsidian";
 import type { Agent, AgentChoice, AgentIssue } from "../agents/agentsPort";
 import { agentIssueText } from "../agents/agentIssueText";
@@ -130,7 +132,8 @@ export class ChatAgent {
 	private async apply(agent: Agent | undefined): Promise<void> {
 		this.agent = agent;
 		this.parts.setAgentModel(agent?.model);
-		const refs = agent ? sourceRefsOf(this.host.app, agent) : [];
+		const fences = fencesOf(this.host.settings, this.host.app.vault.configDir);
+		const refs = agent ? sourceRefsOf(this.host.app, agent, (path) => isReadFenced(path, fences)) : [];
 		const keep = new Set(refs.map(refKey));
 		for (const ref of this.added) if (!keep.has(refKey(ref))) this.parts.removeSource(ref);
 		for (const ref of refs) this.parts.addSource(ref);
@@ -163,14 +166,18 @@ export class ChatAgent {
 	}
 }
 
-/** The agent's default sources as the panel's source refs; a link to no note is left out. */
-export function sourceRefsOf(app: App, agent: Agent): SourceRef[] {
+/**
+ * The agent's default sources as the panel's source refs; a link to no note is left out, and so is
+ * one into a fenced folder (`fenced`: the chats, config and excluded folders): an agent note cannot
+ * add what the person kept out. Folder sources are fenced note by note where they are read.
+ */
+export function sourceRefsOf(app: App, agent: Agent, fenced: (path: string) => boolean = () => false): SourceRef[] {
 	const refs: SourceRef[] = [];
 	for (const source of agent.sources) {
 		if (source.type === "folder") refs.push({ type: "folder", path: source.path });
 		else {
 			const file = app.metadataCache.getFirstLinkpathDest(source.link, agent.path);
-			if (file instanceof TFile) refs.push({ type: "note", path: file.path });
+			if (file instanceof TFile && !fenced(file.path)) refs.push({ type: "note", path: file.path });
 		}
 	}
 	return refs;

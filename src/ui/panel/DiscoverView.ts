@@ -1,3 +1,5 @@
+import { isReadFenced } from "../../core/pathFences";
+import { fencesOf } from "../../settings/fences";
 import { ItemView, Notice } from "obsidian";
 import type { WorkspaceLeaf } from "obsidian";
 import { promptBudget } from "../../chat/chatSettings";
@@ -149,6 +151,7 @@ export class DiscoverView extends ItemView {
 			store: () => this.runtime?.sourceRefs,
 			sessionId: () => this.runtime?.chat.sessionId,
 			onChange: () => this.context.refreshPreview(),
+			fenced: (path) => isReadFenced(path, fencesOf(this.host.settings, this.app.vault.configDir)),
 		});
 		this.context.added = this.sources;
 		this.chatAgent = new ChatAgent(this.host, () => this.runtime, {
