@@ -6,7 +6,10 @@ import { ToolError } from "./paths";
 import type { VaultAccess } from "./types";
 
 export interface NoteChange {
-	/** The tool call's id when the loop passed it, else a journal id ("change-3"). */
+	/**
+	 * The tool call's id when the loop passed it (the engine's own, unique across chats), else a
+	 * journal id ("change-3").
+	 */
 	id: string;
 	tool: string;
 	path: string;
@@ -28,10 +31,14 @@ export class ChangeJournal {
 		private readonly now: () => number = Date.now,
 	) {}
 
+	/**
+	 * Files a change under the call's id. An id already filed never takes over the earlier change
+	 * (Revert by that id must undo the write it named): the new change gets a journal id instead.
+	 */
 	record(change: Omit<NoteChange, "id" | "at"> & { id?: string }): NoteChange {
-		const entry: NoteChange = { ...change, id: change.id ?? `change-${++this.counter}`, at: this.now() };
-		const old = this.changes.findIndex((c) => c.id === entry.id);
-		if (old >= 0) this.changes.splice(old, 1);
+		const taken = change.id !== undefined && this.get(change.id) !== undefined;
+		const id = change.id !== undefined && !taken ? change.id : `change-${++this.counter}`;
+		const entry: NoteChange = { ...change, id, at: this.now() };
 		this.changes.push(entry);
 		if (this.changes.length > MAX_CHANGES) this.changes.shift();
 		return entry;
