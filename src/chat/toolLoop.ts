@@ -11,6 +11,8 @@ import { defaultApprover, type ToolApprover } from "./toolCard";
 import { fitToolResult, stubOlderResults } from "./toolResults";
 import { chargedToolTokens } from "./toolDefinitions";
 import { runToolRound } from "./toolRound";
+import { MAX_TOOL_CALLS, runawayCallsError } from "../providers/toolCalls";
+import { TurnResultBytes } from "./turnResultBytes";
 import { randomCallId, type CallIdSource } from "./callIds";
 import { turnTail } from "./turnTail";
 import { summaryMessage, uncoveredHistory } from "./transcript";
@@ -90,6 +92,8 @@ export class ToolLoop {
 	private readonly newCallId: CallIdSource;
 	/** The engine's ids of the calls the request in flight streams, by their place in its answer. */
 	private streamIds = new Map<number, string>();
+	/** The turn's results saved so far, against their 2 MB. */
+	private readonly resultBytes = new TurnResultBytes();
 
 	constructor(private readonly opts: ToolLoopOptions) {
 		this.newCallId = opts.callIds ?? randomCallId;
@@ -154,6 +158,8 @@ export class ToolLoop {
 	 */
 	callsOf(result: GenerateResult): ToolCall[] {
 		if (!this.offering || !Array.isArray(result.toolCalls)) return [];
+		// As the dialects' collector refuses it, whatever adapter made the answer.
+		if (result.toolCalls.length > MAX_TOOL_CALLS) throw runawayCallsError();
 		return result.toolCalls.map((call, index) => ({ ...call, id: this.streamIds.get(index) ?? this.newCallId(), serverId: call.serverId ?? call.id }));
 	}
 
@@ -193,7 +199,8 @@ export class ToolLoop {
 			signal: ctx.signal,
 			onCard: (card) => this.opts.emitCard({ type: "tool", card }),
 			record: (call, tool, outcome) => {
-				const content = fitToolResult(outcome.text, share, outcome.isError ? "write" : (tool?.access ?? "write"), query, call.id, ctx.estimate);
+				const fitted = fitToolResult(outcome.text, share, outcome.isError ? "write" : (tool?.access ?? "write"), query, call.id, ctx.estimate);
+				const content = this.resultBytes.take(fitted);
 				// Saved even after Stop: a call is never left without its result.
 				const { saved } = ctx.recorder.toolResult(ctx.session, call, content, outcome.isError, { keep: true });
 				ctx.track(saved);
