@@ -7,8 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { asObsidianApp, createTestApp } from "../obsidian/harness";
 import { ProviderServer, type RecordedRequest } from "../support/providerServer";
-import { baseUrlFor, CHAT_PATHS, type Dialect } from "../support/providerStreams";
-import { toolCallStream, toolHeaders, type StreamedCall } from "../support/toolStreams";
+import { baseUrlFor, type Dialect } from "../support/providerStreams";
+import { serveToolSteps } from "../support/toolServer";
+import type { StreamedCall } from "../support/toolStreams";
 import { createChatRuntime } from "../../src/wiring/chatRuntime";
 import type { DiscoverHost } from "../../src/ui/host";
 import type { ChatEvent } from "../../src/ui/ports";
@@ -26,37 +27,8 @@ afterAll(() => server.close());
 
 const edit = (path: string, from: string, to: string): StreamedCall => ({ id: "call_0", name: "edit_note", args: JSON.stringify({ path, mode: "replace", old_text: from, new_text: to }) });
 
-function answer(dialect: Dialect, text: string): string {
-	switch (dialect) {
-		case "ollama":
-			return `${JSON.stringify({ model: "m", message: { role: "assistant", content: text }, done: false })}\n${JSON.stringify({ model: "m", message: { role: "assistant", content: "" }, done: true, done_reason: "stop", prompt_eval_count: 20, eval_count: 2 })}\n`;
-		case "openai":
-			return `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: text }, finish_reason: null }] })}\n\ndata: ${JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: "stop" }] })}\n\ndata: [DONE]\n\n`;
-		case "anthropic":
-			return [
-				`event: message_start\ndata: ${JSON.stringify({ type: "message_start", message: { id: "m", type: "message", role: "assistant", content: [], usage: { input_tokens: 20, output_tokens: 1 } } })}\n\n`,
-				`event: content_block_start\ndata: ${JSON.stringify({ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } })}\n\n`,
-				`event: content_block_delta\ndata: ${JSON.stringify({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text } })}\n\n`,
-				`event: content_block_stop\ndata: ${JSON.stringify({ type: "content_block_stop", index: 0 })}\n\n`,
-				`event: message_delta\ndata: ${JSON.stringify({ type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 2 } })}\n\n`,
-				`event: message_stop\ndata: ${JSON.stringify({ type: "message_stop" })}\n\n`,
-			].join("");
-	}
-}
-
 /** The server plays `steps` in order, one per chat request: calls (all named call_0) or a final answer. */
-function serve(dialect: Dialect, steps: (StreamedCall[] | string)[]): () => RecordedRequest[] {
-	server.reset();
-	let i = 0;
-	server.route("POST", CHAT_PATHS[dialect], () => {
-		const step = steps[Math.min(i++, steps.length - 1)] ?? "Done.";
-		return typeof step === "string"
-			? { headers: toolHeaders(dialect), body: answer(dialect, step) }
-			: { headers: toolHeaders(dialect), body: toolCallStream(dialect, { calls: step }) };
-	});
-	server.route("POST", "/api/show", { status: 404, body: "{}" });
-	return () => server.requests.filter((r) => r.path === CHAT_PATHS[dialect]);
-}
+const serve = (dialect: Dialect, steps: (StreamedCall[] | string)[]) => serveToolSteps(server, dialect, steps);
 
 async function panelEngine(dialect: Dialect) {
 	const app = await createTestApp({ files: { "A.md": A, "B.md": B } });
