@@ -81,7 +81,7 @@ function memoryRules(): RuleStore & { rules: AlwaysRule[] } {
 
 describe("the headless contract: tools", () => {
 	it("exports the tool builders at run time", () => {
-		for (const name of ["createVaultTools", "ChangeJournal", "ToolError", "PermissionRules", "MemoryVault", "tagsOf"]) {
+		for (const name of ["createVaultTools", "ChangeJournal", "ToolError", "PermissionRules", "MemoryVault", "tagsOf", "MAX_CALLS_A_ROUND", "TOO_MANY_CALLS", "MAX_TURN_RESULT_BYTES", "TURN_RESULTS_CUT_NOTE", "randomCallId"]) {
 			expect(headless, name).toHaveProperty(name);
 		}
 	});
