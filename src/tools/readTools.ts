@@ -4,6 +4,7 @@ import { isWithinFolder } from "../core/pathFences";
 import { optionalInt, optionalString, requiredString } from "./args";
 import { headingKey, sections } from "./headings";
 import { pageOf } from "./pages";
+import { noteView } from "./noteText";
 import { notePath, reachable, safePath, ToolError } from "./paths";
 import type { Tool, ToolScope, VaultAccess, VaultNote } from "./types";
 
@@ -20,9 +21,10 @@ function checkedNote(deps: ToolDeps, raw: unknown): string {
 	return notePath(safePath(raw, deps.vault.configDir, deps.scope));
 }
 
+/** The note as the model reads it (and edit_note finds passages in): without a BOM, line ends LF. */
 async function readExisting(deps: ToolDeps, path: string): Promise<string> {
 	if (!deps.vault.exists(path)) throw new ToolError(`There is no note "${path}". Use search_notes or list_notes to find the right path.`);
-	return deps.vault.read(path);
+	return noteView(await deps.vault.read(path));
 }
 
 export function searchNotesTool(deps: ToolDeps): Tool {

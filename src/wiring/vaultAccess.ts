@@ -57,6 +57,7 @@ export function obsidianVaultAccess(app: App, opts: VaultAccessOptions): VaultAc
 		},
 		exists: (path) => vault.getAbstractFileByPath(path) !== null,
 		read: (path) => vault.cachedRead(fileAt(path)),
+		readBytes: async (path) => new Uint8Array(await vault.readBinary(fileAt(path))),
 		process: (path, fn) => vault.process(fileAt(path), fn),
 		async create(path, content) {
 			const parts = path.split("/").slice(0, -1);

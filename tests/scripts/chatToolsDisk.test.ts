@@ -147,3 +147,25 @@ describe("the terminal chat's fences by real paths (issue 18 §1)", () => {
 		expect(tools.vault.listNotes().map((n) => n.path)).not.toContain("Private/Diary.md");
 	});
 });
+
+describe("the terminal chat's edits keep a note's bytes (issue 18 §6)", () => {
+	it("a Latin-1 note on disk is refused for editing and its bytes stay; a CRLF note with a BOM is edited in place and reverted to the same bytes", async () => {
+		const latin = join(vaultDir, "Latin.md");
+		const latinBytes = Buffer.from("# Recettes\n\nCafé crème.\n", "latin1");
+		await writeFile(latin, latinBytes);
+		const crlf = join(vaultDir, "Crlf.md");
+		const crlfBytes = Buffer.from("\uFEFF# Plan\r\n\r\n## Next\r\n\r\n- one\r\n", "utf8");
+		await writeFile(crlf, crlfBytes);
+		const tools = await openTerminalTools({ vaultDir, chatsDir: join(root, "chats"), io: io() });
+		const edit = tools.tools.find((t) => t.name === "edit_note")!;
+		const run = (args: Record<string, unknown>, callId: string) => edit.run(args, { signal: new AbortController().signal, callId });
+
+		await expect(run({ path: "Latin.md", mode: "append", text: "Ajouté." }, "l1")).rejects.toThrow(/Latin\.md is not valid UTF-8 text/);
+		expect((await readFile(latin)).equals(latinBytes)).toBe(true);
+
+		await run({ path: "Crlf.md", mode: "insert_under_heading", heading: "Next", text: "- two" }, "c1");
+		expect((await readFile(crlf)).equals(Buffer.from("\uFEFF# Plan\r\n\r\n## Next\r\n\r\n- one\r\n- two\r\n", "utf8"))).toBe(true);
+		await tools.changes.revert("c1");
+		expect((await readFile(crlf)).equals(crlfBytes)).toBe(true);
+	});
+});
