@@ -133,7 +133,9 @@ export const isReadTool = (tool: string): boolean => AGENT_READ_TOOLS.includes(t
  * Whether the agent lets a call of `tool` run without asking (for the permission rules). Only an
  * approved agent allows anything, and only the tools its `tools:` lists: a read tool anywhere it
  * reads, a write tool only when every path it writes is inside one of the agent's `writeFolders`
- * (compared by pathFences) and, given `fences`, none is in a fenced place. Anything else asks.
+ * (compared by pathFences, with no `..` segment) and, given `fences`, none is in a fenced place.
+ * Anything else asks. For the permission rules: `approved` is `approvalState(agent, …)` being
+ * "approved"; `paths` are every vault path the call would write (a move: both ends).
  */
 export function agentAllowsUnasked(agent: Agent | undefined, approved: boolean, tool: string, paths: readonly string[], access: "read" | "write", fences?: Fences): boolean {
 	if (agent === undefined || !approved || !agent.tools.includes(tool)) return false;
@@ -141,5 +143,7 @@ export function agentAllowsUnasked(agent: Agent | undefined, approved: boolean, 
 	// A folder naming the whole vault is refused when the note is read; it is never a grant here either.
 	const folders = (agent.writeFolders ?? []).filter((folder) => pathSegments(folder).length > 0);
 	if (paths.length === 0 || folders.length === 0) return false;
-	return paths.every((path) => folders.some((folder) => isWithinFolder(path, folder)) && (fences === undefined || !isFencedPath(path, fences)));
+	// A `..` segment could climb out of the folder it seems to be in: such a path always asks.
+	const climbs = (path: string): boolean => path.split(/[\\/]/).some((segment) => segment.trim() === "..");
+	return paths.every((path) => !climbs(path) && folders.some((folder) => isWithinFolder(path, folder)) && (fences === undefined || !isFencedPath(path, fences)));
 }
