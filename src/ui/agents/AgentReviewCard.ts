@@ -58,7 +58,12 @@ export class AgentReviewCard {
 
 	private readonly name: string;
 
-	constructor(parent: HTMLElement, review: AgentReview, settings: KeySettings, private readonly actions: ReviewActions) {
+	constructor(
+		private readonly parent: HTMLElement,
+		review: AgentReview,
+		settings: KeySettings,
+		private readonly actions: ReviewActions,
+	) {
 		this.name = titleValue(review.agent.name);
 		const id = `discover-agent-review-${++cardCount}`;
 		const agent = review.agent;
@@ -107,7 +112,11 @@ export class AgentReviewCard {
 		this.settled = true;
 		try {
 			await this.actions.approve();
-			if (this.el.isConnected) this.el.replaceWith(createDiv({ cls: "discover-agent-review-record", text: t("review.approvedRecord", { name: this.name }) }));
+			// The chat took the agent (and took the card away); a card shown since (the note changed
+			// again meanwhile) stays instead of the record.
+			const record = createDiv({ cls: "discover-agent-review-record", text: t("review.approvedRecord", { name: this.name }) });
+			if (this.el.isConnected) this.el.replaceWith(record);
+			else if (this.parent.childElementCount === 0) this.parent.appendChild(record);
 		} catch (err) {
 			this.settled = false;
 			this.el.createDiv({ cls: "discover-agent-review-error", text: t("review.approveFailed", { error: err instanceof Error ? err.message : String(err) }), attr: { role: "alert" } });
