@@ -273,6 +273,8 @@ export const de: Catalogue = {
 	"agents.outside": "{note} liegt nicht im Agenten-Ordner ({folder}) und wird daher nicht als Agent verwendet; der Chat nutzt den Standard-Agenten.",
 	"agents.keyWithheld": "{note}: Der Server dieses Agenten, {origin}, ist nicht der, für den dein Schlüssel in den Einstellungen gilt; deshalb wurde kein Schlüssel gesendet. Ergänze in der Notiz `secret` mit einem Geheimnis für diesen Server.",
 	"agents.keyBoundElsewhere": "{note}: `secret` nennt deinen Schlüssel aus den Einstellungen, der nur an {settingsOrigin} geht; deshalb wurde an {origin} kein Schlüssel gesendet. Nenne ein Geheimnis für diesen Server.",
+	"agents.secretMissing": "{note}: `secret` nennt „{secret}“, das nicht in Obsidians Schlüsselbund ist; deshalb wurde kein Schlüssel an {origin} gesendet. Lege es unter Einstellungen → Schlüsselbund an oder nenne ein anderes Geheimnis.",
+	"agents.secretRefused": "{note}: {origin} hat den Schlüssel „{secret}“ abgelehnt, den `secret` nennt. Prüfe diesen Schlüssel oder nenne ein anderes Geheimnis.",
 	"review.label": "Diesen Agenten prüfen",
 	"review.titleNew": "„{name}“ ist noch nicht freigegeben",
 	"review.titleChanged": "„{name}“ hat sich seit deiner Freigabe geändert",

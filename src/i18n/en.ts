@@ -272,6 +272,8 @@ export const en = {
 	"agents.outside": "{note} is not in the agents folder ({folder}), so it is not used as an agent; the chat uses the default agent.",
 	"agents.keyWithheld": "{note}: this agent's server, {origin}, is not the one your key in settings is for, so no key was sent. Add `secret` to the note, naming a secret for that server.",
 	"agents.keyBoundElsewhere": "{note}: `secret` names your key in settings, which goes only to {settingsOrigin}, so no key was sent to {origin}. Name a secret for this server.",
+	"agents.secretMissing": "{note}: `secret` names “{secret}”, which isn't in Obsidian's keychain, so no key was sent to {origin}. Add it in Settings → Keychain, or name another secret.",
+	"agents.secretRefused": "{note}: {origin} refused the key “{secret}” that `secret` names. Check that key, or name another secret.",
 	"review.label": "Review this agent",
 	"review.titleNew": "“{name}” has not been approved yet",
 	"review.titleChanged": "“{name}” changed since you approved it",

@@ -273,6 +273,8 @@ export const es: Catalogue = {
 	"agents.outside": "{note} no está en la carpeta de agentes ({folder}), así que no se usa como agente; el chat usa el agente predeterminado.",
 	"agents.keyWithheld": "{note}: el servidor de este agente, {origin}, no es para el que sirve tu clave de los ajustes, así que no se envió ninguna clave. Añade `secret` a la nota con un secreto para ese servidor.",
 	"agents.keyBoundElsewhere": "{note}: `secret` nombra tu clave de los ajustes, que solo va a {settingsOrigin}, así que no se envió ninguna clave a {origin}. Nombra un secreto para este servidor.",
+	"agents.secretMissing": "{note}: `secret` nombra «{secret}», que no está en el llavero de Obsidian, así que no se envió ninguna clave a {origin}. Añádelo en Ajustes → Llavero o nombra otro secreto.",
+	"agents.secretRefused": "{note}: {origin} rechazó la clave «{secret}» que nombra `secret`. Revisa esa clave o nombra otro secreto.",
 	"review.label": "Revisa este agente",
 	"review.titleNew": "«{name}» aún no está aprobado",
 	"review.titleChanged": "«{name}» cambió desde que lo aprobaste",

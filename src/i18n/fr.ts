@@ -273,6 +273,8 @@ export const fr: Catalogue = {
 	"agents.outside": "{note} n'est pas dans le dossier des agents ({folder}) : elle n'est donc pas utilisée comme agent ; le chat utilise l'agent par défaut.",
 	"agents.keyWithheld": "{note} : le serveur de cet agent, {origin}, n'est pas celui pour lequel votre clé des paramètres est prévue ; aucune clé n'a donc été envoyée. Ajoutez `secret` à la note, avec un secret pour ce serveur.",
 	"agents.keyBoundElsewhere": "{note} : `secret` désigne votre clé des paramètres, qui ne va qu'à {settingsOrigin} ; aucune clé n'a donc été envoyée à {origin}. Indiquez un secret pour ce serveur.",
+	"agents.secretMissing": "{note} : `secret` désigne « {secret} », absent du trousseau d'Obsidian ; aucune clé n'a donc été envoyée à {origin}. Ajoutez-le dans Paramètres → Trousseau, ou indiquez un autre secret.",
+	"agents.secretRefused": "{note} : {origin} a refusé la clé « {secret} » que désigne `secret`. Vérifiez cette clé, ou indiquez un autre secret.",
 	"review.label": "Vérifiez cet agent",
 	"review.titleNew": "« {name} » n'est pas encore approuvé",
 	"review.titleChanged": "« {name} » a changé depuis votre approbation",

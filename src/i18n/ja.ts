@@ -273,6 +273,8 @@ export const ja: Catalogue = {
 	"agents.outside": "{note} はエージェントフォルダ（{folder}）にないため、エージェントとしては使いません。チャットは既定のエージェントを使います。",
 	"agents.keyWithheld": "{note}: このエージェントのサーバー {origin} は、設定のキーの宛先ではないため、キーは送っていません。そのサーバー用のシークレットを `secret` としてノートに追加してください。",
 	"agents.keyBoundElsewhere": "{note}: `secret` が設定のキーを指していますが、このキーは {settingsOrigin} にしか送られないため、{origin} にはキーを送っていません。このサーバー用のシークレットを指定してください。",
+	"agents.secretMissing": "{note}: `secret` が指す「{secret}」は Obsidian のキーチェーンにないため、{origin} にキーを送っていません。設定 → キーチェーンで追加するか、別のシークレットを指定してください。",
+	"agents.secretRefused": "{note}: {origin} が `secret` の指すキー「{secret}」を拒否しました。キーを確認するか、別のシークレットを指定してください。",
 	"review.label": "このエージェントを確認してください",
 	"review.titleNew": "「{name}」はまだ承認されていません",
 	"review.titleChanged": "「{name}」は承認後に変更されています",

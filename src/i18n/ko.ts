@@ -273,6 +273,8 @@ export const ko: Catalogue = {
 	"agents.outside": "{note}은(는) 에이전트 폴더({folder})에 없으므로 에이전트로 쓰지 않습니다. 채팅은 기본 에이전트를 사용합니다.",
 	"agents.keyWithheld": "{note}: 이 에이전트의 서버 {origin}은(는) 설정의 키가 쓰이는 서버가 아니므로 키를 보내지 않았습니다. 노트에 그 서버용 비밀을 `secret`으로 추가하세요.",
 	"agents.keyBoundElsewhere": "{note}: `secret`이 설정의 키를 가리키는데, 이 키는 {settingsOrigin}에만 가므로 {origin}에는 키를 보내지 않았습니다. 이 서버용 비밀을 지정하세요.",
+	"agents.secretMissing": "{note}: `secret`이 가리키는 “{secret}”이(가) Obsidian 키체인에 없어서 {origin}에 키를 보내지 않았습니다. 설정 → 키체인에서 추가하거나 다른 비밀을 지정하세요.",
+	"agents.secretRefused": "{note}: {origin}이(가) `secret`이 가리키는 키 “{secret}”을(를) 거부했습니다. 그 키를 확인하거나 다른 비밀을 지정하세요.",
 	"review.label": "이 에이전트를 검토하세요",
 	"review.titleNew": "“{name}”은(는) 아직 승인되지 않았습니다",
 	"review.titleChanged": "“{name}”이(가) 승인 후 바뀌었습니다",

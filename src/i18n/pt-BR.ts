@@ -274,6 +274,8 @@ export const ptBR: Catalogue = {
 	"agents.outside": "{note} não está na pasta de agentes ({folder}), então não é usada como agente; o chat usa o agente padrão.",
 	"agents.keyWithheld": "{note}: o servidor deste agente, {origin}, não é aquele para o qual sua chave nas configurações serve, então nenhuma chave foi enviada. Adicione `secret` à nota, com um segredo para esse servidor.",
 	"agents.keyBoundElsewhere": "{note}: `secret` indica sua chave das configurações, que só vai para {settingsOrigin}, então nenhuma chave foi enviada para {origin}. Indique um segredo para este servidor.",
+	"agents.secretMissing": "{note}: `secret` indica “{secret}”, que não está no chaveiro do Obsidian, então nenhuma chave foi enviada para {origin}. Adicione-o em Configurações → Chaveiro ou indique outro segredo.",
+	"agents.secretRefused": "{note}: {origin} recusou a chave “{secret}” indicada por `secret`. Confira essa chave ou indique outro segredo.",
 	"review.label": "Revise este agente",
 	"review.titleNew": "“{name}” ainda não foi aprovado",
 	"review.titleChanged": "“{name}” mudou desde que você o aprovou",

@@ -273,6 +273,8 @@ export const zhCN: Catalogue = {
 	"agents.outside": "{note} 不在智能体文件夹（{folder}）中，因此不会作为智能体使用；对话使用默认智能体。",
 	"agents.keyWithheld": "{note}：该智能体的服务器 {origin} 不是设置中密钥所对应的服务器，因此没有发送密钥。请在笔记中添加 `secret`，指定该服务器的密钥。",
 	"agents.keyBoundElsewhere": "{note}：`secret` 指向设置中的密钥，它只会发送到 {settingsOrigin}，因此没有向 {origin} 发送密钥。请为该服务器指定一个密钥。",
+	"agents.secretMissing": "{note}：`secret` 指定的“{secret}”不在 Obsidian 钥匙串中，因此没有向 {origin} 发送密钥。请在 设置 → 钥匙串 中添加，或指定其他密钥。",
+	"agents.secretRefused": "{note}：{origin} 拒绝了 `secret` 指定的密钥“{secret}”。请检查该密钥，或指定其他密钥。",
 	"review.label": "请审核此智能体",
 	"review.titleNew": "“{name}”尚未获批",
 	"review.titleChanged": "“{name}”在你批准后已更改",

@@ -273,6 +273,8 @@ export const zhTW: Catalogue = {
 	"agents.outside": "{note} 不在代理資料夾（{folder}）中，因此不會作為代理使用；對話會使用預設代理。",
 	"agents.keyWithheld": "{note}：此代理的伺服器 {origin} 不是設定中金鑰所對應的伺服器，因此沒有傳送金鑰。請在筆記中加入 `secret`，指定該伺服器的密鑰。",
 	"agents.keyBoundElsewhere": "{note}：`secret` 指向設定中的金鑰，它只會傳送到 {settingsOrigin}，因此沒有向 {origin} 傳送金鑰。請為此伺服器指定一個密鑰。",
+	"agents.secretMissing": "{note}：`secret` 指定的「{secret}」不在 Obsidian 鑰匙圈中，因此沒有向 {origin} 傳送金鑰。請在 設定 → 鑰匙圈 中新增，或指定其他密鑰。",
+	"agents.secretRefused": "{note}：{origin} 拒絕了 `secret` 指定的金鑰「{secret}」。請檢查該金鑰，或指定其他密鑰。",
 	"review.label": "請審核此代理",
 	"review.titleNew": "「{name}」尚未核准",
 	"review.titleChanged": "「{name}」在你核准後已變更",

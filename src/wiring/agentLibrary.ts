@@ -100,7 +100,8 @@ export class AgentLibrary implements AgentsPort {
 	/** Discover wrote `text` at `path` itself: what it wrote is approved (a later change is not). */
 	private async approveWritten(path: string, text: string): Promise<void> {
 		const written = parseAgent(path, text);
-		if (written.ok) await this.approve(written.agent);
+		// A failed save keeps the approval in memory (saved with the next settings change); the note stays made.
+		if (written.ok) await this.approve(written.agent).catch(() => undefined);
 	}
 
 	/** Creates the default agent when the folder has no agent note; never replaces an existing note. */

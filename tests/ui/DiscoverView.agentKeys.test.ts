@@ -158,6 +158,16 @@ describe("a key goes only to the server it was set for", () => {
 		expect(m.root.querySelector(".discover-chat-error")?.textContent ?? "").toContain(`${AGENT_NOTE}: secret names your key in settings, which goes only to ${vendorA.url}, so no key was sent to ${vendorB.url}.`);
 	});
 
+	it("an agent naming a secret that is not in the keychain sends no key, and the refusal says so", async () => {
+		serveVendors();
+		const m = await setup("---\nname: Chatty\nprovider: openai\nmodel: gpt-4o\nsecret: gone-key\n---\nCHATTY");
+		m.cardButton("Approve and use").click();
+		await until(() => m.headerAgent() === "Chatty", "the agent in use");
+		await m.send("Hello");
+		expect(keysSeen(vendorB)).toEqual([]);
+		expect(m.root.querySelector(".discover-chat-error")?.textContent ?? "").toContain(`${AGENT_NOTE}: secret names “gone-key”, which isn't in Obsidian's keychain, so no key was sent to ${vendorB.url}.`);
+	});
+
 	it("a local-only (Ollama) setup sends no note text to another host because of an agent note: the review card comes first", async () => {
 		serveVendors();
 		const m = await setup(`---\nname: Chatty\nprovider: openai\nbaseUrl: ${vendorB.url}/v1\nmodel: gpt-4o\nsources: ["Notes/"]\n---\nCHATTY`, true);

@@ -144,6 +144,11 @@ export class ChatAgent {
 		const origin = originOf(server.baseUrl) ?? server.baseUrl;
 		if (server.withheld === "own-secret-needed") return t("agents.keyWithheld", { note: agent.path, origin });
 		if (server.withheld === "bound-elsewhere") return t("agents.keyBoundElsewhere", { note: agent.path, origin, settingsOrigin: originOf(s.baseUrl) ?? s.baseUrl });
+		// The agent's own key: missing from the keychain, or refused by its server.
+		if (agent.secret !== undefined && server.secret === agent.secret) {
+			const stored = this.host.app.secretStorage.getSecret(agent.secret);
+			return t(stored ? "agents.secretRefused" : "agents.secretMissing", { note: agent.path, secret: agent.secret, origin });
+		}
 		return undefined;
 	}
 
