@@ -29,6 +29,14 @@ describe("keyFor", () => {
 		expect(keyFor(anthropic, { secret: "company-key" })).toMatchObject({ secret: "company-key" });
 	});
 
+	it("an origin is shown as the browser compares it: case and default ports folded, a look-alike host in punycode", () => {
+		expect(originOf("HTTPS://API.OpenAI.com:443/v1")).toBe("https://api.openai.com");
+		// A Cyrillic "а" in the host: the card shows it as what it is, not as api.openai.com.
+		expect(originOf("https://\u0430pi.openai.com/v1")).toBe("https://xn--pi-6kc.openai.com");
+		expect(keyFor({ ...anthropic, provider: "openai", baseUrl: "https://api.openai.com/v1" }, { baseUrl: "https://\u0430pi.openai.com/v1" })).toMatchObject({ secret: undefined, withheld: "own-secret-needed" });
+		expect(originOf("localhost:11434")).toBeUndefined();
+	});
+
 	it("a local-only setup has no key to give, and an agent's own goes only with it", () => {
 		const ollama: KeySettings = { provider: "ollama", baseUrl: "http://localhost:11434", apiKeySecret: "" };
 		expect(keyFor(ollama, { provider: "openai" })).toEqual({ provider: "openai", baseUrl: DEFAULT_BASE_URLS.openai, secret: undefined });
