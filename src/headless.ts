@@ -125,3 +125,11 @@ export { MemoryVault, tagsOf } from "./tools/memoryVault";
 // Trust: the one path comparison every fence uses, and where no write may land.
 export { isFencedPath, isWithinFolder, pathKey, fenceOf } from "./core/pathFences";
 export type { Fences } from "./core/pathFences";
+// Trust: an agent is used only as the person approved it (the digest of its privileged fields), and
+// a key goes only to the origin it was chosen for.
+export { agentDigest, agentSnapshot, approvalState, agentAllowsUnasked, PRIVILEGED_FIELDS } from "./agents/agentTrust";
+export type { AgentApproval, AgentApprovalState, AgentSnapshot, PrivilegedField } from "./agents/agentTrust";
+export { agentFromNote } from "./agents/agent";
+export type { Agent, AgentIssue, AgentResult } from "./agents/agent";
+export { keyFor, boundKey, originOf } from "./settings/keyBinding";
+export type { KeyBinding, KeySettings, ServerKey, AgentServerFields } from "./settings/keyBinding";

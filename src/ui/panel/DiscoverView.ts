@@ -10,6 +10,7 @@ import type { Attachment } from "./AttachedSelection";
 import { ChatHeader } from "./ChatHeader";
 import { ChatModel } from "./ChatModel";
 import { ChatAgent } from "./ChatAgent";
+import { AgentReviewCard } from "../agents/AgentReviewCard";
 import { Composer } from "./Composer";
 import { ContextBar } from "./ContextBar";
 import { savedDraft, saveDraft } from "./draftState";
@@ -63,6 +64,9 @@ export class DiscoverView extends ItemView {
 	private composer!: Composer;
 	private chatModel!: ChatModel;
 	private chatAgent!: ChatAgent;
+	/** Where an agent's review card shows: under the messages, above the composer, always in view. */
+	private reviewEl!: HTMLElement;
+	private reviewCard: AgentReviewCard | undefined;
 	private emptyChat!: EmptyChat;
 	private turns!: TurnFlow;
 	private toolsSwitch!: ToolsSwitch;
@@ -123,6 +127,7 @@ export class DiscoverView extends ItemView {
 			onModelMenu: (anchor) => this.openModelMenu(anchor),
 		});
 		this.list.addIntro(this.emptyChat.el);
+		this.reviewEl = root.createDiv({ cls: "discover-agent-review-slot", attr: { "aria-live": "polite" } });
 		this.chatModel = new ChatModel(this.host, () => this.runtime, (shown) => {
 			this.header.setModel(shown.model, shown.where);
 			this.emptyChat.setModel(shown);
@@ -162,6 +167,14 @@ export class DiscoverView extends ItemView {
 			addSource: (ref) => this.sources.add(ref),
 			removeSource: (ref) => this.sources.remove(ref),
 			onChange: (agent) => this.header.setAgent(agent?.name ?? ""),
+			showReview: (review, actions) => {
+				this.reviewEl.empty();
+				this.reviewCard = new AgentReviewCard(this.reviewEl, review, this.host.settings, actions);
+			},
+			clearReview: () => {
+				this.reviewCard = undefined;
+				this.reviewEl.empty();
+			},
 		});
 		this.sources.acceptDrops(this, root);
 		this.composer = new Composer(root, {
