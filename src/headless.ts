@@ -75,7 +75,7 @@ export type { ToolsRecord } from "./sessions/records";
 // The tool loop: its messages to the model and the permission timeout.
 export { TOOLS_UNSUPPORTED_WARNING, ANSWER_NOW_NOTE } from "./chat/toolLoop";
 export { APPROVAL_TIMEOUT_MS, declined } from "./chat/toolRound";
-// The bounds of a turn's calls (issue 18 §5): 16 calls a round run, 2 MB of results a turn are saved;
+// The bounds of a turn's calls: 16 calls a round run, 2 MB of results a turn are saved;
 // each call goes by the engine's own id (ChatServiceOptions.callIds), the server's kept as ToolCall.serverId.
 export { MAX_CALLS_A_ROUND, TOO_MANY_CALLS } from "./chat/toolRound";
 export { MAX_TURN_RESULT_BYTES, TURN_RESULTS_CUT_NOTE } from "./chat/turnResultBytes";

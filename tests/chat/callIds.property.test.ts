@@ -1,4 +1,4 @@
-// Issue 18 §5 as a property: for random sequences of write calls with random, often repeated, server
+// Calls are ours to name, as a property: for random sequences of write calls with random, often repeated, server
 // ids (call_0 again and again, or none at all) across random chats of one engine sharing one change
 // journal, Revert of any call restores exactly that call's before-text and never another's, and is
 // refused, touching nothing, when the note changed since that call wrote it.

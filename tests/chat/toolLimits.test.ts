@@ -1,4 +1,4 @@
-// Attack 6 (issue 18 §5) on the engine: the review's 2,000 read_note calls a round for 8 rounds, and
+// Unbounded calls, on the engine: the review's 2,000 read_note calls a round for 8 rounds, and
 // the limits that bound a turn: at most 16 calls a round run (the others get an error result that
 // says so), more calls in one answer than any model makes is a runaway server (the turn fails with
 // nothing run, as the dialects' own cap does), and at most 2 MB of results are saved a turn.

@@ -148,7 +148,7 @@ describe("the terminal chat's fences by real paths (issue 18 §1)", () => {
 	});
 });
 
-describe("the terminal chat's edits keep a note's bytes (issue 18 §6)", () => {
+describe("the terminal chat's edits keep a note's bytes", () => {
 	it("a Latin-1 note on disk is refused for editing and its bytes stay; a CRLF note with a BOM is edited in place and reverted to the same bytes", async () => {
 		const latin = join(vaultDir, "Latin.md");
 		const latinBytes = Buffer.from("# Recettes\n\nCafé crème.\n", "latin1");

@@ -1,4 +1,4 @@
-// Issue 18 §6 as properties: for random notes with random line ends (LF, CRLF, mixed) and an
+// Edits keep every byte they do not change, as properties: for random notes with random line ends (LF, CRLF, mixed) and an
 // optional BOM, any edit_note edit changes no byte outside its span, and Revert gives back the exact
 // bytes; a note that is not UTF-8 is never written. The oracle here is independent of noteText.ts:
 // the note is built as a list of the view's characters, each with the bytes it stands for (a CRLF

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// Attack 4 (issue 18 §5) in the panel: the plugin's own engine (createChatRuntime) against a local
+// A server that reuses call ids, in the panel: the plugin's own engine (createChatRuntime) against a local
 // Ollama-like server that names every call `call_0`. The person accepts each write in its card,
 // then clicks Revert on the first card: A gets its text back, B keeps its edit, and B's card can
 // still revert it. Two chats of the panel share one change journal: the same holds across them.

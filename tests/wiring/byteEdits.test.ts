@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// Attack 5 (issue 18 §6): edits keep every byte they do not change. The panel's engine
+// Edits keep every byte they do not change. The panel's engine
 // (createChatRuntime) over the test vault, against a local OpenAI-compatible server that makes the
 // edit_note calls. A Latin-1 note is refused for editing and its bytes stay; a CRLF note with a BOM
 // is edited like any other (its heading found, a multi-line passage replaced) and keeps its line

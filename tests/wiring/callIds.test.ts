@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// Attack 4 (issue 18 §5): a server that reuses call ids. The panel's engine (createChatRuntime) over
+// A server that reuses call ids. The panel's engine (createChatRuntime) over
 // the test vault, against a local model server that names every call `call_0`, in each dialect:
 // each call gets the engine's own id, so Revert of the first write restores A (not B), B's write
 // can still be reverted, and two chats of one panel (which share one change journal) never mix

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// Attack 6 (issue 18 §5): unbounded calls. The panel's engine (createChatRuntime) over the test
+// Unbounded calls. The panel's engine (createChatRuntime) over the test
 // vault, against a local Ollama-like server that asks for 40 read_note calls of a large note in every
 // answer, for all 8 rounds: at most 16 calls a round run, each of the others gets an error result
 // saying so, and the turn's results saved in the chat file stay within 2 MB (the one that would
