@@ -116,7 +116,7 @@ describe("--exclude in the terminal chat's tools", () => {
 	});
 });
 
-describe("the terminal chat's fences by real paths (issue 18 §1)", () => {
+describe("the terminal chat's fences go by real paths", () => {
 	it("a --vault given through a symbolic link still fences the chats folder inside it", async () => {
 		const chatsDir = join(vaultDir, "Discover", "Chats");
 		await mkdir(chatsDir, { recursive: true });
