@@ -284,7 +284,8 @@ const scenarios = {
 		// The person, as the panel's permission card would be: asked for writes only, with the diff.
 		const asked = [];
 		const decisions = [{ kind: "deny", reason: "check with the team first" }, { kind: "once" }];
-		const ask = (call, _tool, preview) => (asked.push({ call: call.id, diff: preview?.diff ?? "" }), Promise.resolve(decisions.shift() ?? { kind: "deny" }));
+		// Calls go by the engine's own ids; the server's ("e1") is kept beside each as serverId.
+		const ask = (call, _tool, preview) => (asked.push({ call: call.serverId, diff: preview?.diff ?? "" }), Promise.resolve(decisions.shift() ?? { kind: "deny" }));
 		const rules = new PermissionRules({ readAllowed: () => true, alwaysRules: () => [], saveAlwaysRules: () => Promise.resolve() });
 		const chat = new ChatService({ adapter, sessions: new SessionManager(new MemoryFileStore(), { onWarning: () => undefined }), settings: SETTINGS, tools, approve: rules.approverFor("chat", ask) });
 		const answer = await chat.sendMessage("Move the plan to June.");
@@ -297,7 +298,9 @@ const scenarios = {
 		check(asked.length === 2 && asked.map((a) => a.call).join() === "e1,e2", `the person was not asked exactly for the two writes: ${asked.map((a) => a.call).join()}`);
 		check(asked[0].diff.includes("-We ship in May.") && asked[0].diff.includes("+We ship in June."), "the permission request carried no diff");
 		check(vault.files.get("Projects/Plan.md")?.text === "# Plan\n\nWe ship in June.\n", "the allowed write did not change the note");
-		await changes.revert("e2");
+		const e2 = chat.messages.flatMap((m) => m.toolCalls ?? []).find((c) => c.serverId === "e2");
+		check(e2 !== undefined && e2.id !== "e2" && changes.get("e2") === undefined, "the write was filed under the server's id, not the engine's");
+		await changes.revert(e2.id);
 		check(vault.files.get("Projects/Plan.md")?.text === plan, "Revert did not restore the note");
 		for (const r of adapter.chatRequests) check(estimatePromptTokens(r.messages) <= CAP, "a prompt exceeds the cap");
 		return `${adapter.chatRequests.length} model requests, 2 reads, 1 write declined with its reason, 1 written and reverted`;

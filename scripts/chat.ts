@@ -1,7 +1,7 @@
 // The terminal chat: Discover's engine without Obsidian, on the same ChatService, compaction and
 // budget as the plugin. `npm run chat -- --help` for the options.
 import { readFile, writeFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { createInterface } from "node:readline";
 import {
 	ChatService,
@@ -18,7 +18,7 @@ import { DEFAULT_CHAT_SETTINGS } from "../src/core/types";
 import { API_KEY_ENV, parseChatArgs, resumeCommand, USAGE, type ChatArgs } from "./chatArgs";
 import { AnswerPrinter } from "./answerPrinter";
 import { chatsFolderIn, openTerminalTools, type TerminalIO, type TerminalTools } from "./chatTools";
-import { hasFolder, realPathOf } from "./excludedFolders";
+import { hasFolder } from "./excludedFolders";
 import { NodeVault } from "./nodeVault";
 import { NoteFiles } from "./noteFiles";
 import { mentionsVault, retrievedSources, vaultQuery } from "./vaultSources";
@@ -92,13 +92,11 @@ async function run(args: ChatArgs): Promise<void> {
 		question: process.stdin.isTTY === true ? (prompt, signal) => (askLine ? askLine(prompt, signal) : Promise.reject(new Error("no terminal"))) : undefined,
 	};
 	let tools: TerminalTools | undefined;
-	// The vault's real path, resolved once: a symlinked --vault is compared with the chats folder as what it points to.
-	const vaultRoot = args.vault === undefined ? undefined : realPathOf(resolve(args.vault));
-	if (args.tools === true && vaultRoot !== undefined) {
-		tools = await openVaultTools(vaultRoot, args.dir, args.exclude ?? [], io);
+	if (args.tools === true && args.vault !== undefined) {
+		tools = await openVaultTools(args.vault, args.dir, args.exclude ?? [], io);
 		vault = tools.vault;
-	} else if (vaultRoot !== undefined) {
-		vault = await NodeVault.open(vaultRoot, { skipFolders: [...chatsFolderOutsideTools(vaultRoot, args.dir), ...(args.exclude ?? [])] });
+	} else if (args.vault !== undefined) {
+		vault = await NodeVault.open(args.vault, { skipFolders: [...chatsFolderOutsideTools(args.vault, args.dir), ...(args.exclude ?? [])] });
 		info(`Indexed ${vault.listNotes().length} notes in ${args.vault}; write @vault in a message to add the most relevant passages.`);
 	}
 	if (vault !== undefined) {

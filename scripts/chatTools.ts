@@ -7,10 +7,9 @@
 // drive the prompt without one. Before every call the folder's index is brought up to date with
 // the disk (NodeVault.refresh), so a note edited, added or deleted outside the chat is searched,
 // listed and read as it is now; --exclude folders are fenced off like the chats folder.
-import { isAbsolute, relative, resolve, sep } from "node:path";
-import { DEFAULT_AGENTS_FOLDER } from "../src/tools/paths";
+import { realpathSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { createVaultTools, PermissionRules, type AccessDecision, type Approve, type AskFn, type ChangeJournal, type ToolCard, type ToolPreview, type ToolScope, type VaultTool } from "../src/headless";
-import { realPathOf } from "./excludedFolders";
 import { NodeVault } from "./nodeVault";
 
 export interface TerminalIO {
@@ -45,14 +44,30 @@ export function parseAllowAnswer(answer: string): AccessDecision {
 	return { kind: "deny", reason: text };
 }
 
+/** `path` with every symbolic link resolved; for a path not made yet, its nearest existing folder's real path and the rest. */
+export function realPathOf(path: string): string {
+	let probe = resolve(path);
+	const rest: string[] = [];
+	for (;;) {
+		try {
+			return join(realpathSync(probe), ...rest.reverse());
+		} catch {
+			const parent = dirname(probe);
+			if (parent === probe) return resolve(path);
+			rest.push(basename(probe));
+			probe = parent;
+		}
+	}
+}
+
 /**
  * The chats folder (--dir) as a vault path when it lies inside the vault, to fence it off; "" when
  * it is elsewhere. The vault folder itself cannot be the chats folder: every note would be fenced off.
- * Both are compared by their real paths (symbolic links resolved), so a symlinked --vault or --dir
- * cannot make a chats folder inside the vault look like one outside it.
  */
 export function chatsFolderIn(vaultDir: string, chatsDir: string): string {
-	const rel = relative(realPathOf(resolve(vaultDir)), realPathOf(resolve(chatsDir)));
+	// Real paths on both sides: a --vault or --dir given through a symbolic link names the same
+	// folders as the tools (NodeVault opens the vault's real path), so the fence cannot be sidestepped.
+	const rel = relative(realPathOf(vaultDir), realPathOf(chatsDir));
 	if (rel === "") throw new Error("--dir is the --vault folder itself; give the chats a folder of their own (inside the vault or elsewhere).");
 	if (rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return "";
 	return rel.split(sep).join("/");
@@ -109,18 +124,13 @@ export async function openTerminalTools(opts: {
 	chatId?: string;
 	/** Vault folders (--exclude) the tools neither index, list, search, read nor write. */
 	excluded?: readonly string[];
-	/** The vault's agents folder, which the tools may read but never write (default: the plugin's "Discover/Agents"). */
-	agentsFolder?: string;
 	onProgress?: (done: number, total: number) => void;
 }): Promise<TerminalTools> {
 	const { io } = opts;
-	// The vault's real path, once: every later comparison (the chats folder, links inside) is between real paths.
-	const vaultDir = realPathOf(resolve(opts.vaultDir));
-	const chatsFolder = chatsFolderIn(vaultDir, opts.chatsDir);
+	const chatsFolder = chatsFolderIn(opts.vaultDir, opts.chatsDir);
 	const excluded = [...(opts.excluded ?? [])];
-	const agentsFolder = opts.agentsFolder ?? DEFAULT_AGENTS_FOLDER;
-	const vault = await NodeVault.open(vaultDir, { skipFolders: [...(chatsFolder === "" ? [] : [chatsFolder]), ...excluded], ...(opts.onProgress ? { onProgress: opts.onProgress } : {}) });
-	const scope: ToolScope = { chatsFolder: () => chatsFolder, excludedFolders: () => excluded, agentsFolder: () => agentsFolder };
+	const vault = await NodeVault.open(opts.vaultDir, { skipFolders: [...(chatsFolder === "" ? [] : [chatsFolder]), ...excluded], ...(opts.onProgress ? { onProgress: opts.onProgress } : {}) });
+	const scope: ToolScope = { chatsFolder: () => chatsFolder, excludedFolders: () => excluded };
 	const made = createVaultTools(vault, scope);
 	const tools = made.tools.map((tool) => onFreshVault(tool, () => vault.refresh()));
 	const { changes } = made;

@@ -2,9 +2,8 @@
 // read nor written), as the plugin's excluded folders are. A value is a folder inside the vault,
 // written as a vault path ("Private", "Work/Clients/"); anything that could point elsewhere is
 // refused when the chat starts rather than silently excluding nothing.
-import { realpathSync } from "node:fs";
 import { readdir } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { join } from "node:path";
 import { isWithinFolder, pathSegments, segmentKey } from "../src/core/pathFences";
 
 /** The vault path `raw` names (no "./", no trailing "/"), or why it cannot be an excluded folder. */
@@ -20,27 +19,9 @@ export function parseExcludedFolder(raw: string): { ok: true; folder: string } |
 	return { ok: true, folder: segments.join("/") };
 }
 
-/** A segment as a case-insensitive file system sees it (src/core/pathFences, as every fence compares them). */
-const fold = (segment: string): string => segmentKey(segment.trim());
-
-/** Whether vault path `path` is `folder` or inside it, compared as every fence compares (src/core/pathFences); a folder naming nothing holds nothing. */
+/** Whether vault path `path` is `folder` or inside it, compared as every fence compares (src/core/pathFences.ts). */
 export function inFolder(path: string, folder: string): boolean {
 	return pathSegments(folder).length > 0 && isWithinFolder(path, folder);
-}
-
-/**
- * The real path of `path` (symbolic links resolved), also for a path that does not exist yet: its
- * nearest existing folder is resolved and the rest appended. Every comparison between the vault
- * and the chats folder uses real paths, so a symlinked --vault or --dir cannot hide one in the other.
- */
-export function realPathOf(path: string): string {
-	try {
-		return realpathSync(path);
-	} catch {
-		const parent = dirname(path);
-		if (parent === path) return path;
-		return join(realPathOf(parent), basename(path));
-	}
 }
 
 /** Whether the vault at `root` has `folder`, its segments matched as the exclusion matches them (case folded). */
@@ -48,7 +29,7 @@ export async function hasFolder(root: string, folder: string): Promise<boolean> 
 	let dir = root;
 	for (const segment of folder.split("/")) {
 		const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-		const match = entries.find((e) => e.isDirectory() && fold(e.name) === fold(segment));
+		const match = entries.find((e) => e.isDirectory() && segmentKey(e.name) === segmentKey(segment));
 		if (match === undefined) return false;
 		dir = join(dir, match.name);
 	}

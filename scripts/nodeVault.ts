@@ -154,6 +154,11 @@ export class NodeVault implements VaultAccess {
 		return readFile(this.inside(path), "utf8");
 	}
 
+	/** The note's bytes: edits check they are UTF-8 and keep a BOM. */
+	async readBytes(path: string): Promise<Uint8Array> {
+		return new Uint8Array(await readFile(this.inside(path)));
+	}
+
 	async process(path: string, fn: (text: string) => string): Promise<string> {
 		const abs = this.inside(path);
 		const next = fn(await readFile(abs, "utf8"));

@@ -75,6 +75,12 @@ export type { ToolsRecord } from "./sessions/records";
 // The tool loop: its messages to the model and the permission timeout.
 export { TOOLS_UNSUPPORTED_WARNING, ANSWER_NOW_NOTE } from "./chat/toolLoop";
 export { APPROVAL_TIMEOUT_MS, declined } from "./chat/toolRound";
+// The bounds of a turn's calls: 16 calls a round run, 2 MB of results a turn are saved;
+// each call goes by the engine's own id (ChatServiceOptions.callIds), the server's kept as ToolCall.serverId.
+export { MAX_CALLS_A_ROUND, TOO_MANY_CALLS } from "./chat/toolRound";
+export { MAX_TURN_RESULT_BYTES, TURN_RESULTS_CUT_NOTE } from "./chat/turnResultBytes";
+export { randomCallId } from "./chat/callIds";
+export type { CallIdSource } from "./chat/callIds";
 export { DEFAULT_MAX_TOOL_ROUNDS } from "./chat/chatSettings";
 export { ChatError, chatErrorCode } from "./chat/errors";
 export type { ChatErrorCode, ChatErrorDetails } from "./chat/errors";
@@ -119,3 +125,11 @@ export { MemoryVault, tagsOf } from "./tools/memoryVault";
 // Trust: the one path comparison every fence uses, and where no write may land.
 export { isFencedPath, isWithinFolder, pathKey, fenceOf } from "./core/pathFences";
 export type { Fences } from "./core/pathFences";
+// Trust: an agent is used only as the person approved it (the digest of its privileged fields), and
+// a key goes only to the origin it was chosen for.
+export { agentDigest, agentSnapshot, approvalState, agentAllowsUnasked, PRIVILEGED_FIELDS } from "./agents/agentTrust";
+export type { AgentApproval, AgentApprovalState, AgentSnapshot, PrivilegedField } from "./agents/agentTrust";
+export { agentFromNote } from "./agents/agent";
+export type { Agent, AgentIssue, AgentResult } from "./agents/agent";
+export { keyFor, boundKey, originOf } from "./settings/keyBinding";
+export type { KeyBinding, KeySettings, ServerKey, AgentServerFields } from "./settings/keyBinding";

@@ -5,6 +5,7 @@
 // parseYaml) and never imports 'obsidian'. The front matter is the person's own text: every field is
 // checked, and a problem names the note and the field.
 import { PROVIDERS, type ProviderName } from "../providers/types";
+import { pathSegments } from "../core/pathFences";
 
 /** The six vault tools an agent may be allowed to run without asking. */
 export const AGENT_TOOLS = ["search_notes", "read_note", "list_notes", "get_active_note", "create_note", "edit_note"] as const;
@@ -39,7 +40,7 @@ export interface Agent {
 }
 
 /** The front matter fields an agent note may hold. */
-export const AGENT_FIELDS = ["name", "provider", "model", "temperature", "tools", "sources"] as const;
+export const AGENT_FIELDS = ["name", "provider", "model", "temperature", "baseUrl", "secret", "tools", "writeFolders", "sources"] as const;
 export type AgentField = (typeof AGENT_FIELDS)[number] | "frontmatter";
 
 /** What is wrong with an agent note: the note, the field, and (for a list) the entry at fault. */
@@ -73,6 +74,30 @@ const shown = (value: unknown): string => (typeof value === "string" ? value : t
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
+/** Obsidian's secret ids: lowercase letters and digits, with single dashes between (as settings.SECRET_NAME). */
+const SECRET_ID = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+
+/** An http(s) address with a host and no user name or password in it (the review card shows only its origin). */
+function serverAddress(value: unknown): string | undefined {
+	if (typeof value !== "string") return undefined;
+	const text = value.trim();
+	try {
+		const url = new URL(text);
+		if ((url.protocol !== "http:" && url.protocol !== "https:") || url.hostname === "" || url.username !== "" || url.password !== "") return undefined;
+		return text;
+	} catch {
+		return undefined;
+	}
+}
+
+/** A folder path (`Projects`, `Projects/`): no `..`, no link brackets, and not the whole vault. */
+function folderPath(entry: unknown): string | undefined {
+	if (typeof entry !== "string") return undefined;
+	const text = entry.trim().replace(/\/+$/, "");
+	if (text === "" || text.includes("[") || text.includes("]") || text.split(/[\\/]/).some((s) => s.trim() === "..")) return undefined;
+	return pathSegments(text).length === 0 ? undefined : text;
+}
+
 /** A list field: absent is empty, one string is a list of one. */
 function listOf(value: unknown): unknown[] | undefined {
 	if (value === undefined || value === null) return [];
@@ -93,8 +118,12 @@ function sourceOf(entry: unknown): AgentSource | undefined {
 	const text = entry.trim();
 	const link = /^\[\[([^\]|#]+)(?:[#|][^\]]*)?\]\]$/.exec(text);
 	if (link) return { type: "note", link: (link[1] ?? "").trim() };
-	if (text === "" || text.includes("[") || text.includes("]") || text.split("/").includes("..")) return undefined;
-	if (text.endsWith("/")) return { type: "folder", path: text.replace(/\/+$/, "") || "/" };
+	if (text === "" || text.includes("[") || text.includes("]") || text.split(/[\\/]/).some((s) => s.trim() === "..")) return undefined;
+	// A folder naming the whole vault ("/", "./") would reach every note, excluded ones too: refused.
+	if (text.endsWith("/")) {
+		const path = folderPath(text);
+		return path === undefined ? undefined : { type: "folder", path };
+	}
 	return { type: "note", link: text };
 }
 
@@ -127,11 +156,28 @@ export function agentFromNote(path: string, frontMatter: unknown, body: string):
 		if (typeof t !== "number" || !Number.isFinite(t) || t < TEMPERATURE.min || t > TEMPERATURE.max) return fail("temperature", t);
 		agent.temperature = t;
 	}
+	if (fm.baseUrl !== undefined && fm.baseUrl !== null) {
+		const url = serverAddress(fm.baseUrl);
+		if (url === undefined) return fail("baseUrl", fm.baseUrl);
+		agent.baseUrl = url;
+	}
+	if (fm.secret !== undefined && fm.secret !== null) {
+		const name = typeof fm.secret === "string" ? fm.secret.trim() : undefined;
+		if (name === undefined || !SECRET_ID.test(name)) return fail("secret", fm.secret);
+		agent.secret = name;
+	}
 	const tools = listOf(fm.tools);
 	if (tools === undefined) return fail("tools");
 	for (const tool of tools) {
 		if (typeof tool !== "string" || !(AGENT_TOOLS as readonly string[]).includes(tool.trim())) return fail("tools", tool);
 		if (!agent.tools.includes(tool.trim())) agent.tools.push(tool.trim());
+	}
+	const writeFolders = listOf(fm.writeFolders);
+	if (writeFolders === undefined) return fail("writeFolders");
+	for (const entry of writeFolders) {
+		const folder = folderPath(entry);
+		if (folder === undefined) return fail("writeFolders", entry);
+		(agent.writeFolders ??= []).push(folder);
 	}
 	const sources = listOf(fm.sources);
 	if (sources === undefined) return fail("sources");

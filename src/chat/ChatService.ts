@@ -1,3 +1,4 @@
+import type { CallIdSource } from "./callIds";
 import { startTimer, stopTimer } from "../core/timers";
 import type { SessionManager } from "../sessions/SessionManager";
 import { memoizeEstimate, type EstimateFn } from "./promptCost";
@@ -50,6 +51,11 @@ export interface ChatServiceOptions {
 	 * plugin, node:fs headless. Without it, images are left out of the request with a note.
 	 */
 	readImage?: ImageReader;
+	/**
+	 * Makes the engine's id for each tool call (default: random, unique across chats). The server's
+	 * own id is kept beside it only to answer the server. Injected in tests for stable ids.
+	 */
+	callIds?: CallIdSource;
 }
 
 /** How long flush() (the app closing) waits for answers still being saved. */
@@ -112,6 +118,7 @@ export class ChatService {
 			tools: opts.tools,
 			approve: opts.approve,
 			readImage: opts.readImage,
+			callIds: opts.callIds,
 		});
 		this.branching = new Branching({
 			sessions: this.sessions,

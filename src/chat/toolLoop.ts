@@ -11,6 +11,9 @@ import { defaultApprover, type ToolApprover } from "./toolCard";
 import { fitToolResult, stubOlderResults } from "./toolResults";
 import { chargedToolTokens } from "./toolDefinitions";
 import { runToolRound } from "./toolRound";
+import { MAX_TOOL_CALLS, runawayCallsError } from "../providers/toolCalls";
+import { TurnResultBytes } from "./turnResultBytes";
+import { randomCallId, type CallIdSource } from "./callIds";
 import { turnTail } from "./turnTail";
 import { summaryMessage, uncoveredHistory } from "./transcript";
 import type { TurnRecorder } from "./turnRecorder";
@@ -62,6 +65,8 @@ export interface ToolLoopOptions {
 	emit: (event: ChatEvent) => void;
 	/** For the cards of calls the loop runs: heard after Stop too, so a stopped call's card shows it ended. */
 	emitCard: (event: ChatEvent) => void;
+	/** Makes the engine's id for each call (default: random, unique across chats). */
+	callIds?: CallIdSource;
 }
 
 export interface RoundContext {
@@ -84,8 +89,14 @@ export class ToolLoop {
 	/** Rounds of calls run so far. */
 	private rounds = 0;
 	private readonly maxRounds: number;
+	private readonly newCallId: CallIdSource;
+	/** The engine's ids of the calls the request in flight streams, by their place in its answer. */
+	private streamIds = new Map<number, string>();
+	/** The turn's results saved so far, against their 2 MB. */
+	private readonly resultBytes = new TurnResultBytes();
 
 	constructor(private readonly opts: ToolLoopOptions) {
+		this.newCallId = opts.callIds ?? randomCallId;
 		this.tools = new Map(opts.tools.map((t) => [t.name, t]));
 		this.specs = [...this.tools.values()].map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
 		this.offering = opts.enabled && this.tools.size > 0;
@@ -127,18 +138,29 @@ export class ToolLoop {
 	requestPart(): Pick<GenerateRequest, "tools" | "onToolCall"> {
 		if (!this.offering) return {};
 		const round = this.rounds + 1;
+		const ids = (this.streamIds = new Map<number, string>());
 		return {
 			tools: this.specs.map((t) => ({ ...t })),
 			onToolCall: (p) => {
 				const tool = this.tools.get(p.name);
-				this.opts.emit({ type: "tool", card: { id: p.id, index: p.index, round, name: p.name, state: "input", argumentsText: p.argumentsText, ...(tool ? { access: tool.access } : {}) } });
+				// The card goes by the engine's id from the first fragment: the server's may repeat.
+				let id = ids.get(p.index);
+				if (id === undefined) ids.set(p.index, (id = this.newCallId()));
+				this.opts.emit({ type: "tool", card: { id, index: p.index, round, name: p.name, state: "input", argumentsText: p.argumentsText, ...(tool ? { access: tool.access } : {}) } });
 			},
 		};
 	}
 
-	/** The calls to run from an answer: none when tools were not offered (a stray call is ignored). */
+	/**
+	 * The calls to run from an answer, each under the engine's own id (the one its streamed card
+	 * has), the server's id kept in `serverId`: none when tools were not offered (a stray call is
+	 * ignored).
+	 */
 	callsOf(result: GenerateResult): ToolCall[] {
-		return this.offering && Array.isArray(result.toolCalls) ? result.toolCalls : [];
+		if (!this.offering || !Array.isArray(result.toolCalls)) return [];
+		// As the dialects' collector refuses it, whatever adapter made the answer.
+		if (result.toolCalls.length > MAX_TOOL_CALLS) throw runawayCallsError();
+		return result.toolCalls.map((call, index) => ({ ...call, id: this.streamIds.get(index) ?? this.newCallId(), serverId: call.serverId ?? call.id }));
 	}
 
 	/**
@@ -177,7 +199,8 @@ export class ToolLoop {
 			signal: ctx.signal,
 			onCard: (card) => this.opts.emitCard({ type: "tool", card }),
 			record: (call, tool, outcome) => {
-				const content = fitToolResult(outcome.text, share, outcome.isError ? "write" : (tool?.access ?? "write"), query, call.id, ctx.estimate);
+				const fitted = fitToolResult(outcome.text, share, outcome.isError ? "write" : (tool?.access ?? "write"), query, call.id, ctx.estimate);
+				const content = this.resultBytes.take(fitted);
 				// Saved even after Stop: a call is never left without its result.
 				const { saved } = ctx.recorder.toolResult(ctx.session, call, content, outcome.isError, { keep: true });
 				ctx.track(saved);

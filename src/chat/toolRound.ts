@@ -1,6 +1,6 @@
 // One round of tool calls: each call in order is checked, put to the person, run, and its result
 // fitted and saved, so every call the model made gets exactly one result, whatever happens (an
-// unknown tool, bad arguments, a denial, a throw, Stop). A call never stays without its result:
+// unknown tool, bad arguments, a denial, a throw, Stop, a call past the round's first 16). A call never stays without its result:
 // providers refuse a prompt holding one.
 import type { CheckpointTimers } from "./answerCheckpoint";
 import type { ToolApprover, ToolCard } from "./toolCard";
@@ -31,6 +31,10 @@ export interface ToolRoundOptions {
 type Decision = "allow" | { deny: string } | "stopped";
 
 const reason = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+/** The most calls of one answer that run; the others get TOO_MANY_CALLS as their result. */
+export const MAX_CALLS_A_ROUND = 16;
+export const TOO_MANY_CALLS = `Not run: at most ${MAX_CALLS_A_ROUND} tool calls a round; ask for fewer at once.`;
 
 export const STOPPED_BEFORE_RUN = "The person stopped the chat before this call ran.";
 export const STOPPED_WHILE_RUNNING = "The person stopped the chat while this call ran.";
@@ -104,6 +108,11 @@ export async function runToolRound(opts: ToolRoundOptions): Promise<"done" | "st
 		if (stopped || signal.aborted) {
 			stopped = true;
 			finish({ text: STOPPED_BEFORE_RUN, isError: true });
+			continue;
+		}
+		// Past the round's calls: not run, not put to the person; the model is told to ask for fewer.
+		if (index >= MAX_CALLS_A_ROUND) {
+			finish({ text: TOO_MANY_CALLS, isError: true });
 			continue;
 		}
 		if (call.invalidArguments !== undefined) {

@@ -25,6 +25,7 @@ import { TurnRecorder } from "./turnRecorder";
 import { assemblePrompt, prepareHistory, type ChatEvent, type TurnSetup } from "./turnPrompt";
 import type { ChatMessage, ChatSettings, ContextSource, ImageRef, ImageTokenRule, LLMAdapter, Session, SourceFit, Tool, ToolSpec } from "../core/types";
 import { ToolLoop, ToolRefusals } from "./toolLoop";
+import { randomCallId, type CallIdSource } from "./callIds";
 import { AnswerMeter, providerOf } from "./answerMeter";
 import { writtenTokens } from "./answerTokens";
 import type { ToolApprover } from "./toolCard";
@@ -90,6 +91,8 @@ export interface TurnRunnerOptions {
 	approve?: ToolApprover;
 	/** Reads an attached image's file for a send (without it, images are left out with a note). */
 	readImage?: ImageReader;
+	/** Makes the engine's id for each tool call (default: random, unique across chats). */
+	callIds?: CallIdSource;
 }
 
 /** How long a stopped turn waits for its partial answer to be saved before it ends anyway. */
@@ -123,6 +126,7 @@ export class TurnRunner {
 	private readonly approve: ToolApprover | undefined;
 	private readonly refusals = new ToolRefusals();
 	private readonly readImage: ImageReader | undefined;
+	private readonly callIds: CallIdSource;
 
 	constructor(opts: TurnRunnerOptions) {
 		this.chat = opts.chat;
@@ -137,6 +141,7 @@ export class TurnRunner {
 		this.tools = opts.tools ?? [];
 		this.approve = opts.approve;
 		this.readImage = opts.readImage;
+		this.callIds = opts.callIds ?? randomCallId;
 		this.recorder = new TurnRecorder({
 			sessions: this.sessions,
 			now: this.now,
@@ -239,7 +244,7 @@ export class TurnRunner {
 		const includeHistory = opts.includeHistory !== false;
 		// The send's own choice, else the chat's saved switch (Session.tools; none saved: on).
 		const offered = opts.tools ?? session.tools !== false;
-		const loop = new ToolLoop({ tools: this.tools, approve: this.approve, enabled: offered && !this.refusals.refuses(model), settings, model, estimate, timers: this.timers, emit: setup.emit, emitCard: this.onEvent });
+		const loop = new ToolLoop({ tools: this.tools, approve: this.approve, enabled: offered && !this.refusals.refuses(model), settings, model, estimate, timers: this.timers, emit: setup.emit, emitCard: this.onEvent, callIds: this.callIds });
 		loop.fitOffer(fixedCost(settings.systemPrompt, undefined, text, estimate) + imageCost, budget.prompt);
 		// A request that offers tools carries their definitions: the history gets what they leave.
 		const prepare = async (s: TurnSetup, b: typeof budget, force: boolean): Promise<Awaited<ReturnType<typeof prepareHistory>>> => {

@@ -69,3 +69,12 @@ export function fenceOf(path: string, fences: Fences): "config" | "chats" | "age
 export function isFencedPath(path: string, fences: Fences): boolean {
 	return fenceOf(path, fences) !== undefined;
 }
+
+/**
+ * Whether `path` is out of reach for reading too: the config and chats folders and the excluded
+ * ones (the agents folder can be read: agents are notes, and only writes to it are fenced).
+ */
+export function isReadFenced(path: string, fences: Fences): boolean {
+	const fence = fenceOf(path, fences);
+	return fence !== undefined && fence !== "agents";
+}

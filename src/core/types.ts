@@ -25,8 +25,15 @@ export type ToolApproval = "allow" | "deny" | { deny: string };
 
 /** A call the model asked for. */
 export interface ToolCall {
-	/** The provider's call id (Ollama may send none: the adapter makes a unique one). */
+	/**
+	 * The call's id. From the adapter: the server's id (Ollama may send none: the adapter makes one).
+	 * Once the turn loop takes the call, the engine's own id, unique across chats (the journal, the
+	 * cards, Revert and the saved records go by it), and the server's id moves to `serverId`.
+	 * Chats saved before engine ids hold the server's id here, unique only within its answer.
+	 */
 	id: string;
+	/** The server's id for the call: only ever sent back to the server (each dialect's result id). */
+	serverId?: string;
 	name: string;
 	/** The arguments, parsed; `{}` when the model sent none (or `""`), and when they could not be read. */
 	arguments: Record<string, unknown>;

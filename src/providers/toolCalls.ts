@@ -10,6 +10,11 @@ import { LLMError } from "./errors";
 /** More calls than this in one answer is a runaway server, not a model at work. */
 export const MAX_TOOL_CALLS = 128;
 
+/** The error for an answer with more than MAX_TOOL_CALLS calls (the dialects' and the turn loop's). */
+export function runawayCallsError(): LLMError {
+	return new LLMError("protocol", `The model asked for more than ${MAX_TOOL_CALLS} tool calls in one answer; the server may be stuck repeating itself.`);
+}
+
 /** Shown to the model (and the person) when the argument text is not a JSON object. */
 const QUOTED_ARGUMENTS_CHARS = 2000;
 
@@ -111,7 +116,7 @@ export class ToolCallCollector {
 		const previous = this.byKey.get(key);
 		if (previous) this.end(key);
 		if (this.calls.length >= MAX_TOOL_CALLS) {
-			throw new LLMError("protocol", `The model asked for more than ${MAX_TOOL_CALLS} tool calls in one answer; the server may be stuck repeating itself.`);
+			throw runawayCallsError();
 		}
 		this.sink.grow(name.length, "arguments");
 		const index = this.calls.length;

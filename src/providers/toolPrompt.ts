@@ -9,6 +9,21 @@
 // - `flattenToolMessages`: calls and results as plain text, for a request without tools.
 import type { PromptMessage, ToolCall, ToolSpec } from "../core/types";
 
+/**
+ * The id the server knows a call by: its own (`serverId`), or the call's id when it has none (a
+ * call the server never named, and chats saved before the engine gave calls ids of its own).
+ */
+export function serverIdOf(call: Pick<ToolCall, "id" | "serverId">): string {
+	return call.serverId !== undefined && call.serverId !== "" ? call.serverId : call.id;
+}
+
+/** A call as the server is to see it: under its own id, without ours. */
+function wireCall(call: ToolCall): ToolCall {
+	const out: ToolCall = { id: serverIdOf(call), name: call.name, arguments: call.arguments };
+	if (call.invalidArguments !== undefined) out.invalidArguments = call.invalidArguments;
+	return out;
+}
+
 /** The result a call gets when none was recorded. */
 export const MISSING_RESULT = "No result: the call was not run (the turn ended first).";
 
@@ -58,9 +73,13 @@ export function pairToolMessages(messages: readonly PromptMessage[]): PromptMess
 			out.push(resultAsText(m)); // A result with no call before it.
 			continue;
 		}
-		out.push(m);
 		const calls = m.role === "assistant" ? (m.toolCalls ?? []) : [];
-		if (calls.length === 0) continue;
+		if (calls.length === 0) {
+			out.push(m);
+			continue;
+		}
+		// Paired by the engine's ids (unique), sent under the server's (which may repeat: call_0, call_0).
+		out.push({ ...m, toolCalls: calls.map(wireCall) });
 		const open = new Map(calls.map((c) => [c.id, c] as const));
 		const strays: PromptMessage[] = [];
 		while (i < messages.length && messages[i]?.role === "tool") {
@@ -75,9 +94,9 @@ export function pairToolMessages(messages: readonly PromptMessage[]): PromptMess
 				continue;
 			}
 			open.delete(call.id);
-			out.push({ ...result, toolCallId: call.id, name: result.name ?? call.name });
+			out.push({ ...result, toolCallId: serverIdOf(call), name: result.name ?? call.name });
 		}
-		for (const call of open.values()) out.push({ role: "tool", content: MISSING_RESULT, toolCallId: call.id, name: call.name, isError: true });
+		for (const call of open.values()) out.push({ role: "tool", content: MISSING_RESULT, toolCallId: serverIdOf(call), name: call.name, isError: true });
 		out.push(...strays);
 	}
 	return out;

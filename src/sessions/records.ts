@@ -95,6 +95,15 @@ function isToolCall(value: unknown): boolean {
 	return isObject(value) && typeof value.id === "string" && typeof value.name === "string" && isObject(value.arguments) && optional(value.invalidArguments, "string");
 }
 
+/** A call's server id that is not text is dropped (the call then answers the server under its own id). */
+function withoutDamagedServerId(call: unknown): unknown {
+	const value = call as Record<string, unknown>;
+	if (value.serverId === undefined || typeof value.serverId === "string") return value;
+	const rest = { ...value };
+	delete rest.serverId;
+	return rest;
+}
+
 function isImageRef(value: unknown): boolean {
 	if (!isObject(value) || typeof value.path !== "string" || value.path === "" || typeof value.mediaType !== "string") return false;
 	return [value.width, value.height, value.bytes].every((n) => typeof n === "number" && Number.isFinite(n) && n >= 0);
@@ -134,7 +143,7 @@ export function asChatMessage(value: unknown): ChatMessage | undefined {
 	// Tool fields likewise: a damaged call is dropped (its result then reaches the model as plain
 	// text), never the message; damaged result fields are dropped too.
 	if (value.toolCalls !== undefined) {
-		const calls = Array.isArray(value.toolCalls) ? (value.toolCalls as unknown[]).filter(isToolCall) : [];
+		const calls = Array.isArray(value.toolCalls) ? (value.toolCalls as unknown[]).filter(isToolCall).map(withoutDamagedServerId) : [];
 		if (calls.length > 0) message.toolCalls = calls as ChatMessage["toolCalls"];
 		else delete message.toolCalls;
 	}

@@ -7,6 +7,7 @@ import { DEFAULT_SETTINGS, FIELD_LABELS, isToolRules, SEND_KEYS, SETTINGS_VERSIO
 import { isCurrencyCode, isModelPrices } from "./prices";
 import { t } from "../i18n";
 import { isModelBudgets } from "./modelBudget";
+import { isAgentApprovals } from "../agents/agentTrust";
 
 type Raw = Record<string, unknown>;
 
@@ -95,6 +96,10 @@ const FIELD_TYPES: { [K in keyof DiscoverSettings]-?: FieldCheck } = {
 	modelBudgets: isModelBudgets,
 	agentsFolder: isString,
 	lastAgent: isString,
+	// Added without a version step: absent means no agent approved yet, so every agent note already
+	// in the folder asks once (an upgrade approves nothing). A damaged list is dropped whole: each
+	// agent then asks again, which loses no note.
+	agentApprovals: isAgentApprovals,
 	activeSessionId: isString,
 	calibration: (v) => typeof v === "object" && v !== null && !Array.isArray(v),
 	settingsVersion: isNumber,

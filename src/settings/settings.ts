@@ -5,6 +5,7 @@ import { DEFAULT_OLLAMA_IMAGE_TOKENS } from "../core/imageSize";
 import { DEFAULT_BASE_URLS, PROVIDERS, type ProviderName } from "../providers/types";
 import type { AlwaysRule } from "../tools/permissions";
 import { isModelBudgets, type ModelBudget } from "./modelBudget";
+import { isAgentApprovals, type AgentApproval } from "../agents/agentTrust";
 import { t, type PlainKey } from "../i18n";
 import { DEFAULT_CURRENCY, isCurrencyCode, isModelPrices, type ModelPrice } from "./prices";
 
@@ -55,6 +56,12 @@ export interface DiscoverSettings extends Omit<ChatSettings, "maxToolRounds" | "
 	agentsFolder: string;
 	/** The agent (its note's path) the last chat used: a new chat starts with it. */
 	lastAgent?: string;
+	/**
+	 * The agents the person approved on the review card (or made with "New agent"): each note's path
+	 * and the digest of its privileged fields. Kept here, never in the note, so a change to the note
+	 * (by sync, by a model) cannot approve itself.
+	 */
+	agentApprovals: AgentApproval[];
 	activeSessionId?: string;
 	/** Token calibration data, owned by the engine; opaque here. */
 	calibration?: unknown;
@@ -83,6 +90,7 @@ export const DEFAULT_SETTINGS: DiscoverSettings = {
 	priceCurrency: DEFAULT_CURRENCY,
 	modelBudgets: {},
 	agentsFolder: "Discover/Agents",
+	agentApprovals: [],
 	settingsVersion: SETTINGS_VERSION,
 };
 
@@ -114,6 +122,7 @@ const FIELD_LABEL_KEYS: Record<keyof DiscoverSettings, PlainKey> = {
 	modelBudgets: "field.modelBudgets",
 	agentsFolder: "field.agentsFolder",
 	lastAgent: "field.lastAgent",
+	agentApprovals: "field.agentApprovals",
 	activeSessionId: "field.activeSessionId",
 	calibration: "field.calibration",
 	settingsVersion: "field.settingsVersion",
@@ -260,6 +269,7 @@ export function validateSettings(s: DiscoverSettings): SettingsIssue[] {
 	push(folderIssue("agentsFolder", s.agentsFolder));
 	if (!isModelBudgets(s.modelBudgets)) push({ field: "modelBudgets", message: t("valid.modelBudgets") });
 	if (typeof s.vaultIndex !== "boolean") push({ field: "vaultIndex", message: t("valid.onOff") });
+	if (!isAgentApprovals(s.agentApprovals)) push({ field: "agentApprovals", message: t("valid.agentApprovals") });
 	push(excludedFoldersIssue(s.indexExcludedFolders));
 	return issues;
 }

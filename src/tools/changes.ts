@@ -1,12 +1,17 @@
-// What the write tools changed, so a change can be undone: the note's text before and after. A
-// revert restores the earlier text only while the note still holds exactly what the tool wrote;
+// What the write tools changed, so a change can be undone: the note's exact text (BOM and line ends
+// as they were) before and after. A revert restores the earlier text, byte for byte, only while the
+// note still holds exactly what the tool wrote;
 // if the person (or anything else) changed it since, the revert is refused rather than losing
 // their edit. The journal keeps the latest MAX_CHANGES changes (two copies of a note each).
+import { exactNoteText, noteView } from "./noteText";
 import { ToolError } from "./paths";
 import type { VaultAccess } from "./types";
 
 export interface NoteChange {
-	/** The tool call's id when the loop passed it, else a journal id ("change-3"). */
+	/**
+	 * The tool call's id when the loop passed it (the engine's own, unique across chats), else a
+	 * journal id ("change-3").
+	 */
 	id: string;
 	tool: string;
 	path: string;
@@ -28,10 +33,14 @@ export class ChangeJournal {
 		private readonly now: () => number = Date.now,
 	) {}
 
+	/**
+	 * Files a change under the call's id. An id already filed never takes over the earlier change
+	 * (Revert by that id must undo the write it named): the new change gets a journal id instead.
+	 */
 	record(change: Omit<NoteChange, "id" | "at"> & { id?: string }): NoteChange {
-		const entry: NoteChange = { ...change, id: change.id ?? `change-${++this.counter}`, at: this.now() };
-		const old = this.changes.findIndex((c) => c.id === entry.id);
-		if (old >= 0) this.changes.splice(old, 1);
+		const taken = change.id !== undefined && this.get(change.id) !== undefined;
+		const id = change.id !== undefined && !taken ? change.id : `change-${++this.counter}`;
+		const entry: NoteChange = { ...change, id, at: this.now() };
 		this.changes.push(entry);
 		if (this.changes.length > MAX_CHANGES) this.changes.shift();
 		return entry;
@@ -56,13 +65,16 @@ export class ChangeJournal {
 		const { path } = change;
 		if (!this.vault.exists(path)) throw new ToolError(`Cannot revert: ${path} no longer exists.`);
 		const changedSince = `Cannot revert: ${path} was changed after this edit; reverting would lose those changes.`;
+		// The note's exact text (from its bytes) must be what the tool wrote; a note no longer UTF-8 was changed too.
+		const now = await exactNoteText(this.vault, path).catch(() => undefined);
+		if (now !== change.after) throw new ToolError(changedSince);
 		if (change.before === null) {
-			if ((await this.vault.read(path)) !== change.after) throw new ToolError(changedSince);
 			await this.vault.trash(path);
 		} else {
 			const before = change.before;
 			await this.vault.process(path, (current) => {
-				if (current !== change.after) throw new ToolError(changedSince);
+				if (noteView(current) !== noteView(change.after)) throw new ToolError(changedSince);
+				// The text before the edit, BOM and line ends as they were: the exact bytes again.
 				return before;
 			});
 		}

@@ -1,8 +1,14 @@
-// edit_note's three edits as pure text functions, so the preview and the atomic write (inside
-// vault.process, on the note's text at that moment) compute exactly the same change.
+// edit_note's three edits as pure functions of the note's view (noteText.ts: no BOM, LF line
+// ends), each giving the splice it makes, so the preview and the atomic write (inside
+// vault.process, on the note's text at that moment) compute exactly the same change, and the
+// write touches nothing outside it.
 import { sections, headingKey } from "./headings";
 import { nearestLines } from "./nearest";
+import type { Splice } from "./noteText";
 import { ToolError } from "./paths";
+
+/** The model's text with LF line ends: in the note they take the note's own. */
+const lf = (text: string): string => text.replace(/\r\n/g, "\n");
 
 function lineOf(text: string, index: number): number {
 	let n = 1;
@@ -17,7 +23,9 @@ function nearestHint(text: string, wanted: string): string {
 }
 
 /** Replaces the one exact occurrence of `oldText`; none or several is an error showing the nearest text or the places. */
-export function replaceUnique(text: string, oldText: string, newText: string, path: string): string {
+export function replaceUnique(text: string, rawOldText: string, newText: string, path: string): Splice {
+	// The view's line ends are LF: a passage copied with CRLF matches too.
+	const oldText = lf(rawOldText);
 	if (oldText === "") throw new ToolError(`"old_text" is empty; give the exact passage of ${path} to replace.`);
 	const first = text.indexOf(oldText);
 	if (first < 0) throw new ToolError(`The passage to replace was not found in ${path}. ${nearestHint(text, oldText)}`);
@@ -28,18 +36,20 @@ export function replaceUnique(text: string, oldText: string, newText: string, pa
 			`The passage to replace occurs ${places.length >= 10 ? "10 or more" : places.length} times in ${path} (at lines ${places.map((p) => lineOf(text, p)).join(", ")}); include more of the surrounding text so it matches once.`,
 		);
 	}
-	return text.slice(0, first) + newText + text.slice(first + oldText.length);
+	return { from: first, to: first + oldText.length, insert: lf(newText) };
 }
 
 /** Adds `addition` at the end, on its own line(s). */
-export function appendText(text: string, addition: string): string {
-	if (text === "") return addition;
+export function appendText(text: string, rawAddition: string): Splice {
+	const addition = lf(rawAddition);
+	const end = { from: text.length, to: text.length };
+	if (text === "") return { ...end, insert: addition };
 	const sep = text.endsWith("\n\n") ? "" : text.endsWith("\n") ? "\n" : "\n\n";
-	return text + sep + addition + (addition.endsWith("\n") ? "" : "\n");
+	return { ...end, insert: sep + addition + (addition.endsWith("\n") ? "" : "\n") };
 }
 
 /** Adds `addition` at the end of the section under `heading` (before the next heading of its level or higher). */
-export function insertUnderHeading(text: string, heading: string, addition: string, path: string): string {
+export function insertUnderHeading(text: string, heading: string, addition: string, path: string): Splice {
 	const lines = text.split("\n");
 	const all = sections(lines);
 	const key = headingKey(heading);
@@ -58,7 +68,10 @@ export function insertUnderHeading(text: string, heading: string, addition: stri
 	// After the section's last non-blank line, so the blank line before the next heading stays.
 	let at = section.endLine;
 	while (at > section.line + 1 && (lines[at - 1] ?? "").trim() === "") at--;
-	const added = addition.replace(/\n+$/, "").split("\n");
-	lines.splice(at, 0, ...added);
-	return lines.join("\n");
+	const added = lf(addition).replace(/\n+$/, "");
+	// Before line `at` (its start: every line before it and its line end); after the last line, on a line of its own.
+	if (at >= lines.length) return { from: text.length, to: text.length, insert: `\n${added}` };
+	let offset = 0;
+	for (let i = 0; i < at; i++) offset += (lines[i] ?? "").length + 1;
+	return { from: offset, to: offset, insert: `${added}\n` };
 }

@@ -20,7 +20,8 @@ export function tagsOf(text: string): string[] {
 
 export class MemoryVault implements VaultAccess {
 	readonly configDir: string;
-	readonly files = new Map<string, { text: string; mtime: number }>();
+	/** Each file's text; `bytes` when it was set as bytes that are not its text's UTF-8 (writeBytes). */
+	readonly files = new Map<string, { text: string; mtime: number; bytes?: Uint8Array }>();
 	readonly trashed: string[] = [];
 	readonly index = new NoteIndex();
 	activeNote: { path: string; selection: string } | null = null;
@@ -38,8 +39,19 @@ export class MemoryVault implements VaultAccess {
 		if (path.endsWith(".md")) this.index.upsert(path, text, undefined, this.clock);
 	}
 
+	/**
+	 * Not VaultAccess: sets a note's bytes as another program would. Its text is what a vault's UTF-8
+	 * read makes of them (U+FFFD where they are not UTF-8, a BOM kept), as Obsidian's adapter reads.
+	 */
+	writeBytes(path: string, bytes: Uint8Array): void {
+		const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
+		this.write(path, text);
+		const file = this.files.get(path);
+		if (file) file.bytes = new Uint8Array(bytes);
+	}
+
 	listNotes(): VaultNote[] {
-		return [...this.files].filter(([p]) => p.endsWith(".md")).map(([path, f]) => ({ path, size: new TextEncoder().encode(f.text).length, mtime: f.mtime, tags: tagsOf(f.text) }));
+		return [...this.files].filter(([p]) => p.endsWith(".md")).map(([path, f]) => ({ path, size: f.bytes?.length ?? new TextEncoder().encode(f.text).length, mtime: f.mtime, tags: tagsOf(f.text) }));
 	}
 	exists(path: string): boolean {
 		return this.files.has(path) || [...this.files.keys()].some((p) => p.startsWith(`${path}/`));
@@ -47,6 +59,11 @@ export class MemoryVault implements VaultAccess {
 	read(path: string): Promise<string> {
 		const f = this.files.get(path);
 		return f ? Promise.resolve(f.text) : Promise.reject(new Error(`File not found: ${path}`));
+	}
+	readBytes(path: string): Promise<Uint8Array> {
+		const f = this.files.get(path);
+		if (!f) return Promise.reject(new Error(`File not found: ${path}`));
+		return Promise.resolve(f.bytes ? new Uint8Array(f.bytes) : new TextEncoder().encode(f.text));
 	}
 	// Async so a throw in fn is a rejection, as in vault.process.
 	async process(path: string, fn: (text: string) => string): Promise<string> {

@@ -1,13 +1,11 @@
 // Where a tool may go. A path from the model is untrusted: it is checked, then normalized, before
 // any vault call. Refused: anything that is not a plain vault-relative path (absolute paths, drive
 // letters, backslashes, `..`, control characters), hidden files and folders (they hold the config
-// folder and the trash), the config folder by name, the chats folder, and excluded folders. Writes
-// are refused in the agents folder too (agents stay readable: the tools may read them, never change
-// them), and a path a write creates must be a name every file system can hold.
-// Every comparison goes through src/core/pathFences.ts (NFC, full case folding, trailing dots and
-// spaces), so ".Obsidian", "Chats./x.md", "Prıvate/x.md" or "ſecrets/x.md" cannot slip past a fence
-// meant for ".obsidian", "Chats", "Private" or "Secrets".
-import { isWithinFolder, pathSegments } from "../core/pathFences";
+// folder and the trash), the config folder by name, the chats folder, and excluded folders; for
+// writes, the agents folder too (an agent note is what a chat obeys: only the person changes it).
+// Comparisons go through core/pathFences.ts, the one function every fence uses: NFC, full case
+// folding, trailing dots and spaces, so ".Obsidian", "Chats./x.md" or "Prıvate" cannot slip past.
+import { fenceOf, type Fences } from "../core/pathFences";
 import type { ToolScope } from "./types";
 
 /** A tool failure whose message is meant for the model (and the tool card) as is. */
@@ -18,20 +16,33 @@ export class ToolError extends Error {
 	}
 }
 
-/** The agents folder when a scope does not name one (the settings' default). */
+const hasControlCharacter = (text: string): boolean => [...text].some((c) => c.charCodeAt(0) < 0x20 || (c.charCodeAt(0) >= 0x7f && c.charCodeAt(0) < 0xa0));
+
+/** Characters that reorder how a name is shown: "x\u202Edm.exe" shows as "xexe.md". */
+const BIDI_CONTROL = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+
+/** Names Windows refuses for any file, whatever its extension ("con.md", "LPT1.txt.md"). */
+const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[1-9\u00b9\u00b2\u00b3]|lpt[1-9\u00b9\u00b2\u00b3])[ ]*(\..*)?$/i;
+
+/** The longest name a segment may have on common file systems, in UTF-8 bytes. */
+export const MAX_SEGMENT_BYTES = 255;
+
+const utf8Bytes = (text: string): number => new TextEncoder().encode(text).length;
+
+/** The agents folder when a ToolScope from an older caller does not name one. */
 export const DEFAULT_AGENTS_FOLDER = "Discover/Agents";
 
-const hasControlCharacter = (text: string): boolean => [...text].some((c) => c.charCodeAt(0) < 0x20 || c === "\u007f");
-
-/** Whether `path` is inside `folder` (a folder that names nothing fences nothing). */
-const fencedBy = (path: string, folder: string): boolean => pathSegments(folder).length > 0 && isWithinFolder(path, folder);
+/** The fences of a tool scope, for `fenceOf`. */
+export function scopeFences(configDir: string, scope: ToolScope): Fences {
+	return { configDir, chatsFolder: scope.chatsFolder(), agentsFolder: scope.agentsFolder?.() ?? DEFAULT_AGENTS_FOLDER, excluded: scope.excludedFolders() };
+}
 
 /**
+ * `access` "write": the agents folder is fenced too (agents are read, never written, by tools).
  * The vault-relative path the model meant, normalized ("a//b/./c.md" → "a/b/c.md"), or a ToolError
- * saying why it is out of reach. `what` names the argument in the message. The agents folder is
- * reachable here (for reading); writes check `writablePath`.
+ * saying why it is out of reach. `what` names the argument in the message.
  */
-export function safePath(raw: unknown, configDir: string, scope: ToolScope, what = "path"): string {
+export function safePath(raw: unknown, configDir: string, scope: ToolScope, what = "path", access: "read" | "write" = "read"): string {
 	if (typeof raw !== "string" || raw.trim() === "") throw new ToolError(`"${what}" must be a vault-relative path such as "Folder/Note.md".`);
 	if (raw.includes("\\")) throw new ToolError(`"${raw}" uses backslashes; use forward slashes ("Folder/Note.md").`);
 	if (hasControlCharacter(raw)) throw new ToolError(`"${what}" contains control characters.`);
@@ -47,55 +58,11 @@ export function safePath(raw: unknown, configDir: string, scope: ToolScope, what
 	if (segments.length === 0) throw new ToolError(`"${what}" must name a note inside the vault.`);
 	if (segments.some((s) => s.trim().startsWith("."))) throw new ToolError(`"${raw}" is in a hidden file or folder, which the tools cannot reach.`);
 	const path = segments.join("/");
-	if (fencedBy(path, configDir)) throw new ToolError(`"${raw}" is in Obsidian's settings folder, which the tools cannot reach.`);
-	if (fencedBy(path, scope.chatsFolder())) throw new ToolError(`"${raw}" is in Discover's chats folder, which the tools cannot reach.`);
-	for (const folder of scope.excludedFolders()) {
-		if (fencedBy(path, folder)) throw new ToolError(`"${raw}" is in a folder the person excluded from the tools, which the tools cannot reach.`);
-	}
-	return path;
-}
-
-/** Like `safePath`, for a path a write would change: the agents folder is refused too. */
-export function writablePath(raw: unknown, configDir: string, scope: ToolScope, what = "path"): string {
-	const path = safePath(raw, configDir, scope, what);
-	if (fencedBy(path, scope.agentsFolder?.() ?? DEFAULT_AGENTS_FOLDER)) {
-		throw new ToolError(`"${path}" is in Discover's agents folder, which the tools can read but not change. Do not retry; tell the person what you wanted to change so they can edit the agent themselves.`);
-	}
-	return path;
-}
-
-// C0 and C1 controls, DEL; bidirectional embeddings, overrides, isolates and marks (which make a
-// name read as something else: "x\u202Edm.exe"); invisible spaces and joiners that hide in a name.
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const UNSAFE_CHARACTER = /[\u0000-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/u;
-/** Names Windows reserves for devices, whatever the extension ("con.md", "Lpt1.txt.md"). */
-const RESERVED_NAME = /^(con|prn|aux|nul|com[1-9¹²³]|lpt[1-9¹²³])$/iu;
-/** The longest name (one path segment) common file systems hold, in UTF-8 bytes. */
-export const MAX_SEGMENT_BYTES = 255;
-
-const utf8Bytes = (text: string): number => new TextEncoder().encode(text).length;
-
-/**
- * Why a new file or folder cannot be named `segment`, or undefined when it can. The checks a write
- * makes on every segment of a path it creates (the note and any folder made for it).
- */
-export function unsafeNameReason(segment: string): string | undefined {
-	const bad = UNSAFE_CHARACTER.exec(segment);
-	if (bad) return `contains an invisible or control character (U+${(bad[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}) that can disguise a name`;
-	const stem = segment.split(".")[0]?.replace(/[ .]+$/u, "") ?? "";
-	if (RESERVED_NAME.test(stem)) return `uses "${stem}", a name Windows reserves for devices (CON, PRN, AUX, NUL, COM1-9, LPT1-9), with any extension`;
-	if (/[ .]$/u.test(segment)) return "ends with a dot or a space, which Windows drops from names";
-	// macOS stores names decomposed (NFD), which can be longer in bytes.
-	if (Math.max(utf8Bytes(segment.normalize("NFC")), utf8Bytes(segment.normalize("NFD"))) > MAX_SEGMENT_BYTES) return `has a name longer than ${MAX_SEGMENT_BYTES} bytes, which file systems refuse`;
-	return undefined;
-}
-
-/** Refuses, with a ToolError for the model, a new path (already checked by `writablePath`) that some file system could not hold or that disguises its name. */
-export function checkCreatedPath(path: string): string {
-	for (const segment of path.split("/")) {
-		const why = unsafeNameReason(segment);
-		if (why !== undefined) throw new ToolError(`Cannot create "${path}": "${segment}" ${why}. Choose a plain name, such as "Projects/Ideas.md".`);
-	}
+	const fence = fenceOf(path, scopeFences(configDir, scope));
+	if (fence === "config") throw new ToolError(`"${raw}" is in Obsidian's settings folder, which the tools cannot reach.`);
+	if (fence === "chats") throw new ToolError(`"${raw}" is in the chats folder, which the tools cannot reach.`);
+	if (fence === "excluded") throw new ToolError(`"${raw}" is in a folder the person excluded from the tools.`);
+	if (fence === "agents" && access === "write") throw new ToolError(`"${raw}" is in Discover's agents folder, which the tools can read but never change. Ask the person to edit the agent note themselves.`);
 	return path;
 }
 
@@ -116,4 +83,20 @@ export function notePath(path: string): string {
 	const dot = base.lastIndexOf(".");
 	if (dot > 0 && /^[a-z][a-z0-9]{0,4}$/i.test(base.slice(dot + 1))) throw new ToolError(`"${path}" is not a Markdown note; the tools read and write ".md" notes only.`);
 	return `${path}.md`;
+}
+
+/**
+ * A path a write may create: on top of `safePath`, no bidi controls (a name that shows as another),
+ * no name Windows refuses (CON, PRN, AUX, NUL, COM1–9, LPT1–9, with any extension), and no segment
+ * over 255 UTF-8 bytes. The message tells the model what to do instead.
+ */
+export function creatablePath(path: string): string {
+	if (BIDI_CONTROL.test(path)) throw new ToolError(`"${path}" contains bidirectional control characters, which make a name show as another; use plain characters.`);
+	for (const segment of path.split("/")) {
+		const bare = segment.replace(/[. ]+$/u, "");
+		if (WINDOWS_RESERVED.test(bare)) throw new ToolError(`"${segment}" is a name Windows reserves (CON, PRN, AUX, NUL, COM1–9, LPT1–9), so the note could not sync to Windows; choose another name.`);
+		if (utf8Bytes(segment) > MAX_SEGMENT_BYTES) throw new ToolError(`"${segment.slice(0, 40)}…" is longer than ${MAX_SEGMENT_BYTES} bytes, the longest name a file system takes; choose a shorter name.`);
+		if (bare === "") throw new ToolError(`"${path}" has a name made only of dots or spaces; choose another name.`);
+	}
+	return path;
 }

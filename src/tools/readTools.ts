@@ -1,8 +1,10 @@
 // The four read tools: search_notes, read_note, list_notes, get_active_note. Each result is plain
 // text for the model; a note's content in it is untrusted (the loop fits and frames it).
+import { isWithinFolder } from "../core/pathFences";
 import { optionalInt, optionalString, requiredString } from "./args";
 import { headingKey, sections } from "./headings";
 import { pageOf } from "./pages";
+import { noteView } from "./noteText";
 import { notePath, reachable, safePath, ToolError } from "./paths";
 import type { Tool, ToolScope, VaultAccess, VaultNote } from "./types";
 
@@ -19,9 +21,10 @@ function checkedNote(deps: ToolDeps, raw: unknown): string {
 	return notePath(safePath(raw, deps.vault.configDir, deps.scope));
 }
 
+/** The note as the model reads it (and edit_note finds passages in): without a BOM, line ends LF. */
 async function readExisting(deps: ToolDeps, path: string): Promise<string> {
 	if (!deps.vault.exists(path)) throw new ToolError(`There is no note "${path}". Use search_notes or list_notes to find the right path.`);
-	return deps.vault.read(path);
+	return noteView(await deps.vault.read(path));
 }
 
 export function searchNotesTool(deps: ToolDeps): Tool {
@@ -150,7 +153,7 @@ export function listNotesTool(deps: ToolDeps): Tool {
 			const recent = args.recent === true || args.recent === "true";
 			const limit = optionalInt(args, "limit", 1, 200) ?? 50;
 			let notes = deps.vault.listNotes().filter((n) => reachable(n.path, configDir, deps.scope));
-			if (folder) notes = notes.filter((n) => n.path.toLowerCase().startsWith(`${folder.toLowerCase()}/`));
+			if (folder) notes = notes.filter((n) => isWithinFolder(n.path, folder));
 			if (tag) notes = notes.filter((n) => n.tags.some((t) => t.toLowerCase() === tag || t.toLowerCase().startsWith(`${tag}/`)));
 			notes.sort(recent ? (a, b) => b.mtime - a.mtime || a.path.localeCompare(b.path) : (a, b) => a.path.localeCompare(b.path));
 			const where = [folder ? `in ${folder}` : "", tag ? `tagged #${tag}` : ""].filter(Boolean).join(" ");

@@ -53,6 +53,11 @@ export interface VaultAccess {
 	exists(path: string): boolean;
 	/** The note's text; throws when there is no note at `path`. */
 	read(path: string): Promise<string>;
+	/**
+	 * The note's bytes as they are on disk (Obsidian's vault.readBinary): edits check that they are
+	 * UTF-8 and keep a BOM. Without it, a note whose text holds U+FFFD is refused for editing.
+	 */
+	readBytes?(path: string): Promise<Uint8Array>;
 	/** Edits the note atomically (Obsidian's vault.process): `fn` gets the current text, returns the next. */
 	process(path: string, fn: (text: string) => string): Promise<string>;
 	/** Creates a note (and its missing folders); throws when something exists at `path`. */
@@ -71,9 +76,6 @@ export interface ToolScope {
 	chatsFolder(): string;
 	/** Folders the person excluded from the tools. */
 	excludedFolders(): string[];
-	/**
-	 * Discover's agents folder (settings.agentsFolder): readable, never written. Optional only so
-	 * scopes built before it existed still compile; absent, the default "Discover/Agents" is fenced.
-	 */
+	/** Discover's agents folder (settings.agentsFolder): read tools may read it, write tools never change it. Absent: "Discover/Agents". */
 	agentsFolder?(): string;
 }

@@ -1,18 +1,20 @@
 // The two write tools, create_note and edit_note. Each has a preview (before, after, unified diff)
 // computed before anything is written, for the permission card; the write itself goes through
 // VaultAccess (vault.create, or vault.process so an edit applies to the note's text at that very
-// moment); every write is filed in the ChangeJournal so it can be reverted.
+// moment); every write is filed in the ChangeJournal so it can be reverted. An edit works on the
+// note's exact text (noteText.ts): a note that is not UTF-8 is refused, and a note's BOM and line
+// ends outside the edit stay as they were.
 import { optionalString, requiredString } from "./args";
 import type { ChangeJournal } from "./changes";
 import { unifiedDiff } from "./diff";
 import { appendText, insertUnderHeading, replaceUnique } from "./editOps";
-import { checkCreatedPath, notePath, ToolError, writablePath } from "./paths";
+import { exactNoteText, noteView, shownChange, spliceNote, type Splice } from "./noteText";
+import { creatablePath, notePath, safePath, ToolError } from "./paths";
 import type { ToolDeps } from "./readTools";
 import type { Tool, ToolPreview, ToolRunContext } from "./types";
 
-/** A note a write may change: never in the config, chats, agents or an excluded folder. */
 function checkedNote(deps: ToolDeps, raw: unknown): string {
-	return notePath(writablePath(raw, deps.vault.configDir, deps.scope));
+	return notePath(safePath(raw, deps.vault.configDir, deps.scope, "path", "write"));
 }
 
 function stopIfAborted(ctx: ToolRunContext): void {
@@ -23,7 +25,7 @@ const lineCount = (text: string): number => (text === "" ? 0 : text.replace(/\n$
 
 export function createNoteTool(deps: ToolDeps, journal: ChangeJournal): Tool {
 	const prepare = (args: Record<string, unknown>): { path: string; content: string } => {
-		const path = checkCreatedPath(checkedNote(deps, args.path));
+		const path = creatablePath(checkedNote(deps, args.path));
 		const content = requiredString(args, "content");
 		if (deps.vault.exists(path)) throw new ToolError(`${path} already exists; use edit_note to change it, or choose another path.`);
 		return { path, content };
@@ -62,8 +64,8 @@ export function createNoteTool(deps: ToolDeps, journal: ChangeJournal): Tool {
 type EditMode = "replace" | "append" | "insert_under_heading";
 const MODES: readonly EditMode[] = ["replace", "append", "insert_under_heading"];
 
-/** The edit as a function of the note's text, checked up front so errors name the argument. */
-function editOf(args: Record<string, unknown>, path: string): (text: string) => string {
+/** The edit as a function of the note's view, checked up front so errors name the argument. */
+function editOf(args: Record<string, unknown>, path: string): (view: string) => Splice {
 	const mode = args.mode ?? (args.old_text !== undefined ? "replace" : undefined);
 	if (typeof mode !== "string" || !(MODES as readonly string[]).includes(mode)) throw new ToolError(`"mode" must be one of: ${MODES.join(", ")}.`);
 	if (mode === "replace") {
@@ -79,13 +81,14 @@ function editOf(args: Record<string, unknown>, path: string): (text: string) => 
 }
 
 export function editNoteTool(deps: ToolDeps, journal: ChangeJournal): Tool {
-	const prepare = (args: Record<string, unknown>): { path: string; edit: (text: string) => string } => {
+	const prepare = (args: Record<string, unknown>): { path: string; edit: (view: string) => Splice } => {
 		const path = checkedNote(deps, args.path);
 		const edit = editOf(args, path);
 		if (!deps.vault.exists(path)) throw new ToolError(`There is no note "${path}"; use create_note for a new note.`);
 		return { path, edit };
 	};
 	const unchanged = (path: string): ToolError => new ToolError(`The edit would leave ${path} unchanged.`);
+	const changedMeanwhile = (path: string): ToolError => new ToolError(`${path} changed while it was being edited, so it was left as it is; read it again (read_note) and retry the edit.`);
 	return {
 		name: "edit_note",
 		access: "write",
@@ -103,25 +106,31 @@ export function editNoteTool(deps: ToolDeps, journal: ChangeJournal): Tool {
 			},
 			required: ["path", "mode"],
 		},
+		// The card shows the change without the BOM or a CRLF note's CRs (shownChange).
 		preview: async (args): Promise<ToolPreview> => {
 			const { path, edit } = prepare(args);
-			const before = await deps.vault.read(path);
-			const after = edit(before);
-			if (after === before) throw unchanged(path);
-			return { path, before, after, diff: unifiedDiff(before, after, path) };
+			const exact = await exactNoteText(deps.vault, path);
+			const after = spliceNote(exact, edit, path);
+			if (after === exact) throw unchanged(path);
+			const [shownBefore, shownAfter] = shownChange(exact, after);
+			return { path, before: shownBefore, after: shownAfter, diff: unifiedDiff(shownBefore, shownAfter, path) };
 		},
 		async run(args, ctx) {
 			const { path, edit } = prepare(args);
 			stopIfAborted(ctx);
-			let before = "";
+			// From the bytes: refused when they are not UTF-8, before anything is written.
+			const exact = await exactNoteText(deps.vault, path);
+			stopIfAborted(ctx);
 			const after = await deps.vault.process(path, (text) => {
-				before = text;
-				const next = edit(text);
-				if (next === text) throw unchanged(path);
+				// The note the bytes were read from (a vault may hand its text over without the BOM or the CRs).
+				if (noteView(text) !== noteView(exact)) throw changedMeanwhile(path);
+				const next = spliceNote(exact, edit, path);
+				if (next === exact) throw unchanged(path);
 				return next;
 			});
+			const before = exact;
 			journal.record({ id: ctx.callId, tool: "edit_note", path, before, after });
-			const diff = unifiedDiff(before, after, path);
+			const diff = unifiedDiff(...shownChange(before, after), path);
 			const added = diff.split("\n").filter((l) => l.startsWith("+") && !l.startsWith("+++")).length;
 			const removed = diff.split("\n").filter((l) => l.startsWith("-") && !l.startsWith("---")).length;
 			return `Edited ${path}: ${added} line${added === 1 ? "" : "s"} added, ${removed} removed.`;

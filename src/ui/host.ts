@@ -3,7 +3,7 @@
 import type { App } from "obsidian";
 import type { DiscoverSettings } from "../settings/settings";
 import type { Agent } from "../agents/agent";
-import type { ProviderName } from "../providers/types";
+import type { AgentServerFields } from "../settings/keyBinding";
 import type { AgentsPort } from "./agents/agentsPort";
 import type { AgentGrants } from "../tools/permissions";
 import type { ChatEvent, ChatPort, DiagnosableAdapter, ModelInfo, SessionsPort, SourceRefStore, VaultSearchPort } from "./ports";
@@ -42,10 +42,11 @@ export interface ChatRuntime {
 	adapter(): DiagnosableAdapter | undefined;
 	/**
 	 * The models the server offers (asked afresh on each call: the panel caches the list). Absent
-	 * when the engine cannot list them; the header then offers only the model in use. `provider`:
-	 * an agent's provider, listed at the server its chats would use (settings/serverFor).
+	 * when the engine cannot list them; the header then offers only the model in use. `server`: an
+	 * agent's server fields, listed at the server its chats would use, with the key keyFor allows
+	 * there (settings/keyBinding).
 	 */
-	listModels?(signal?: AbortSignal, provider?: ProviderName): Promise<ModelInfo[]>;
+	listModels?(signal?: AbortSignal, server?: AgentServerFields): Promise<ModelInfo[]>;
 	/**
 	 * Uses `model` for the next turns instead of the settings' model (undefined: back to the
 	 * settings' model). The settings are not changed: they hold the default for new chats.

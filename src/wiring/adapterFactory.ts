@@ -1,6 +1,9 @@
-// Builds the provider adapter the plugin uses: key from secret storage, transport by platform.
+// Builds the provider adapter the plugin uses: server and key through keyBinding's keyFor (a key
+// goes only to the origin it was chosen for), the key's value from secret storage, transport by
+// platform.
 import { Platform, type App } from "obsidian";
 import { createAdapter, fetchTransport, loadNodeTransport, type ProviderAdapter, type ProviderName, type Transport } from "../providers";
+import { keyFor, type AgentServerFields, type ServerKey } from "../settings/keyBinding";
 
 /** The settings an adapter depends on (the plugin's settings satisfy it). */
 export interface AdapterSettings {
@@ -23,21 +26,31 @@ async function pickTransport(): Promise<Transport> {
 	return (await nodeTransport) ?? fetchTransport;
 }
 
-/** The API key named by the settings, or undefined when none is set or the secret is gone. */
-export function readApiKey(app: App, settings: AdapterSettings): string | undefined {
-	const name = settings.apiKeySecret?.trim();
+/** The server and the secret a request for `settings` (and the chat's agent, if any) may use. */
+export function serverKeyFor(settings: AdapterSettings, agent?: AgentServerFields): ServerKey {
+	// An unknown provider passes through: createAdapter refuses it with a clear `bad_request`.
+	return keyFor({ provider: settings.provider as ProviderName, baseUrl: settings.baseUrl, apiKeySecret: settings.apiKeySecret ?? "" }, agent);
+}
+
+/**
+ * The API key those requests carry: the secret keyFor allows for that server, read from secret
+ * storage; undefined when none is set, the secret is gone, or the server is not the key's own.
+ */
+export function readApiKey(app: App, settings: AdapterSettings, agent?: AgentServerFields): string | undefined {
+	const name = serverKeyFor(settings, agent).secret;
 	if (!name) return undefined;
 	return app.secretStorage.getSecret(name) ?? undefined;
 }
 
-export async function createPluginAdapter(app: App, settings: AdapterSettings): Promise<ProviderAdapter> {
+/** The adapter for the settings' server, or for the chat's agent's (`agent`: its server fields). */
+export async function createPluginAdapter(app: App, settings: AdapterSettings, agent?: AgentServerFields): Promise<ProviderAdapter> {
 	const transport = await pickTransport();
+	const server = serverKeyFor(settings, agent);
 	return createAdapter({
-		// createAdapter rejects an unknown provider with a clear `bad_request`.
-		provider: settings.provider as ProviderName,
-		baseUrl: settings.baseUrl.trim(),
+		provider: server.provider,
+		baseUrl: server.baseUrl.trim(),
 		model: settings.model.trim(),
-		apiKey: readApiKey(app, settings),
+		apiKey: readApiKey(app, settings, agent),
 		transport,
 		fromApp: true,
 	});

@@ -8,9 +8,9 @@ import { imageForSend } from "../ui/images/imageForSend";
 import type { ProviderAdapter } from "../providers/types";
 import { ObsidianFileStore } from "./obsidianStore";
 import { SessionManager } from "../sessions/SessionManager";
-import { createPluginAdapter, readApiKey, type AdapterSettings } from "./adapterFactory";
+import { createPluginAdapter, readApiKey, serverKeyFor, type AdapterSettings } from "./adapterFactory";
 import type { Agent } from "../agents/agent";
-import { serverFor } from "../settings/serverFor";
+import type { AgentServerFields } from "../settings/keyBinding";
 import { withTemperature } from "../providers/withTemperature";
 import { agentGrants } from "./agentGrants";
 import { budgetFor } from "../settings/budgetFor";
@@ -40,16 +40,14 @@ const PREPARE_SLICE_MS = 8;
 const nextTask = (): Promise<void> => new Promise((resolve) => window.setTimeout(resolve, 0));
 
 /** What decides which adapter to build, including the key's value (a key replaced under the same name). */
-function adapterKey(host: DiscoverHost, s: AdapterSettings): string {
-	return JSON.stringify([s.provider, s.baseUrl, s.model, s.apiKeySecret, readApiKey(host.app, s) ?? ""]);
+function adapterKey(host: DiscoverHost, s: AdapterSettings, agent: AgentServerFields | undefined): string {
+	const server = serverKeyFor(s, agent);
+	return JSON.stringify([server.provider, server.baseUrl, s.model, server.secret, readApiKey(host.app, s, agent) ?? ""]);
 }
 
-/**
- * The adapter settings for `model` and the chat's agent: an agent naming another provider than the
- * settings' uses that provider's usual address (the settings hold one server).
- */
-function adapterSettingsFor(s: DiscoverSettings, model: string, agent: Agent | undefined): AdapterSettings {
-	return { ...serverFor(s, agent?.provider), model, apiKeySecret: s.apiKeySecret };
+/** The fields of an agent that choose its server and key (keyBinding's keyFor decides from them). */
+export function agentServer(agent: Agent | undefined): AgentServerFields | undefined {
+	return agent && { path: agent.path, provider: agent.provider, baseUrl: agent.baseUrl, secret: agent.secret };
 }
 
 export async function createChatRuntime(host: DiscoverHost, onEvent: (e: ChatEvent) => void, panel?: PanelHooks): Promise<ChatRuntime> {
@@ -62,13 +60,15 @@ export async function createChatRuntime(host: DiscoverHost, onEvent: (e: ChatEve
 	// The open chat's agent: its instructions, provider, model and temperature.
 	let agent: Agent | undefined;
 	const model = (): string => chosenModel ?? agent?.model ?? host.settings.model;
-	const adapterSettings = (): AdapterSettings => adapterSettingsFor(host.settings, model(), agent);
-	const build = async (): Promise<ProviderAdapter> => withTemperature(await createPluginAdapter(host.app, adapterSettings()), () => agent?.temperature);
+	// The settings' server and key, with the chat's model; the agent's server fields go beside them
+	// (keyFor picks the server, and the key only when it is that server's own).
+	const adapterSettings = (): AdapterSettings => ({ provider: host.settings.provider, baseUrl: host.settings.baseUrl, model: model(), apiKeySecret: host.settings.apiKeySecret });
+	const build = async (): Promise<ProviderAdapter> => withTemperature(await createPluginAdapter(host.app, adapterSettings(), agentServer(agent)), () => agent?.temperature);
 	let adapter: ProviderAdapter = await build();
-	let key = adapterKey(host, adapterSettings());
+	let key = adapterKey(host, adapterSettings(), agentServer(agent));
 	/** Rebuilds the adapter when what it depends on changed (cheap when nothing did). */
 	const followSettings = async (): Promise<void> => {
-		const next = adapterKey(host, adapterSettings());
+		const next = adapterKey(host, adapterSettings(), agentServer(agent));
 		if (next === key) return;
 		adapter = await build();
 		key = next;
@@ -105,7 +105,7 @@ export async function createChatRuntime(host: DiscoverHost, onEvent: (e: ChatEve
 		async prepareSource(id, text, name) {
 			await preparePassages(id, text, name, nextTask, { sliceMs: PREPARE_SLICE_MS, estimate: chat.sourceEstimator() });
 		},
-		listModels: async (signal, provider) => (await createPluginAdapter(host.app, { ...host.settings, ...serverFor(host.settings, provider) })).listModels(signal),
+		listModels: async (signal, server) => (await createPluginAdapter(host.app, host.settings, server)).listModels(signal),
 		async useModel(next) {
 			chosenModel = next?.trim() || undefined;
 			chat.updateSettings(chatSettingsOf(host.settings, model(), agent));

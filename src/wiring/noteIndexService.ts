@@ -7,10 +7,10 @@
 // the app for seconds), and an unload stops whichever is running between two slices. The settings
 // switch turns all of it off (no index in memory or on disk); excluded folders, the chats and the
 // export folder are never indexed.
+import { isWithinFolder } from "../core/pathFences";
 import { Component, debounce, TFile } from "obsidian";
 import type { App, TAbstractFile } from "obsidian";
 import { NoteIndex } from "../context/NoteIndex";
-import { isWithinFolder, pathSegments } from "../core/pathFences";
 import { indexInSlices, type NoteToIndex } from "../context/indexInSlices";
 import type { DiscoverSettings } from "../settings/settings";
 import type { VaultSearchPort } from "../ui/ports";
@@ -159,9 +159,8 @@ export class NoteIndexService extends Component implements VaultSearchPort {
 
 	isIndexed(path: string): boolean {
 		if (!path.endsWith(".md")) return false;
-		// Compared as every fence compares (NFC, full case folding, trailing dots and spaces): on a
-		// case-insensitive disk `private` is the folder Private/.
-		return !this.excludedFolders().some((f) => pathSegments(f).length > 0 && isWithinFolder(path, f));
+		// Compared as every fence compares (NFC, case folded, trailing dots): a setting "private" keeps "Private/" out.
+		return !this.excludedFolders().some((f) => isWithinFolder(path, f));
 	}
 
 	private start(): void {

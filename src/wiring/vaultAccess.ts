@@ -57,6 +57,7 @@ export function obsidianVaultAccess(app: App, opts: VaultAccessOptions): VaultAc
 		},
 		exists: (path) => vault.getAbstractFileByPath(path) !== null,
 		read: (path) => vault.cachedRead(fileAt(path)),
+		readBytes: async (path) => new Uint8Array(await vault.readBinary(fileAt(path))),
 		process: (path, fn) => vault.process(fileAt(path), fn),
 		async create(path, content) {
 			const parts = path.split("/").slice(0, -1);
@@ -81,7 +82,7 @@ export function obsidianVaultAccess(app: App, opts: VaultAccessOptions): VaultAc
 
 /**
  * The six vault tools for the panel's chats: the chats folder and the folders the person left out
- * of the vault index are out of the tools' reach too, and the agents folder out of their writes;
+ * of the vault index are out of the tools' reach too, and the agents folder out of the writes';
  * search_notes searches the index service.
  */
 export function createObsidianVaultTools(app: App, settings: () => DiscoverSettings, indexService: Pick<NoteIndexService, "state" | "search">): VaultTools {

@@ -7,6 +7,7 @@ import { CATALOGUES } from "../../src/i18n/catalogues";
 import { en } from "../../src/i18n/en";
 import { parseYaml } from "../obsidian/yaml";
 import { toolbox } from "../tools/support";
+import { agentIssueText } from "../../src/ui/agents/agentIssueText";
 
 const PATH = "Discover/Agents/Writer.md";
 
@@ -86,9 +87,34 @@ describe("agent notes", () => {
 		["tools: 5", "tools", undefined],
 		["sources: [../outside.md]", "sources", "../outside.md"],
 		["sources: 7", "sources", undefined],
+		['sources: ["/"]', "sources", "/"],
+		['sources: ["./"]', "sources", "./"],
+		['sources: ["Projects/../"]', "sources", "Projects/../"],
+		["baseUrl: localhost:11434", "baseUrl", "localhost:11434"],
+		["baseUrl: ftp://example.com", "baseUrl", "ftp://example.com"],
+		["baseUrl: https://me:pw@example.com/v1", "baseUrl", "https://me:pw@example.com/v1"],
+		["baseUrl: 8080", "baseUrl", "8080"],
+		["secret: My Key", "secret", "My Key"],
+		["secret: [a]", "secret", '["a"]'],
+		["writeFolders: [../Elsewhere]", "writeFolders", "../Elsewhere"],
+		['writeFolders: ["/"]', "writeFolders", "/"],
+		["writeFolders: [Projects/../..]", "writeFolders", "Projects/../.."],
+		["writeFolders: 3", "writeFolders", undefined],
 	])("`%s` is refused, naming the note and the field", (line, field, value) => {
 		const issue = issueOf(read(`---\n${line}\n---\nbody`));
 		expect(issue).toEqual({ path: PATH, field, ...(value === undefined ? {} : { value }) });
+	});
+
+	it("the server, key and write folders: an http(s) address, a secret's name, folders inside the vault", () => {
+		const result = read("---\nprovider: openai\nbaseUrl: https://api.example.com/v1\nsecret: example-key\ntools: [read_note, edit_note]\nwriteFolders: [Projects/, Notes/Daily]\n---\nx");
+		expect(result.ok && result.agent).toMatchObject({ provider: "openai", baseUrl: "https://api.example.com/v1", secret: "example-key", writeFolders: ["Projects", "Notes/Daily"] });
+		const plain = read("---\nname: Plain\n---\nx");
+		expect(plain.ok && plain.agent.writeFolders).toBeUndefined();
+	});
+
+	it("a folder source naming the whole vault says why it is refused", () => {
+		const issue = issueOf(read('---\nsources: ["/"]\n---\nx'));
+		expect(issue && agentIssueText(issue)).toBe(`${PATH}: \`sources\` can't name the whole vault (“/”): every note would go with each message, excluded ones too. Name the folders instead.`);
 	});
 
 	it("front matter that is not a mapping is refused as a whole", () => {

@@ -7,7 +7,7 @@ import { ANSWER_NOW_NOTE, TOOLS_UNSUPPORTED_WARNING } from "../../src/chat/toolL
 import { APPROVAL_TIMEOUT_MS } from "../../src/chat/toolRound";
 import { LLMError } from "../../src/providers/errors";
 import { until, words } from "../support/chatHarness";
-import { ScriptedToolAdapter, call, manualTimers, recordingTool, type ScriptStep } from "../support/toolScript";
+import { ScriptedToolAdapter, call, manualTimers, ownIds, recordingTool, type ScriptStep } from "../support/toolScript";
 import type { ChatSettings, GenerateRequest, PromptMessage, Tool } from "../../src/core/types";
 import { splitPoint } from "../../src/chat/recentWindow";
 import type { ToolCard } from "../../src/chat/toolCard";
@@ -18,7 +18,7 @@ function chatWith(script: (req: GenerateRequest, i: number) => ScriptStep, tools
 	const adapter = new ScriptedToolAdapter(script);
 	const sessions = new SessionManager(store, { onWarning: () => undefined });
 	const events: ChatEvent[] = [];
-	const chat = new ChatService({ adapter, sessions, settings: SETTINGS, tools, onEvent: (e) => events.push(e), ...extra });
+	const chat = new ChatService({ adapter, sessions, settings: SETTINGS, tools, onEvent: (e) => events.push(e), callIds: ownIds(), ...extra });
 	const cards = (): ToolCard[] => events.flatMap((e) => (e.type === "tool" ? [e.card] : []));
 	return { chat, adapter, sessions, store, events, cards };
 }
@@ -38,24 +38,27 @@ describe("the tool loop", () => {
 		expect(answer.content).toBe("Done.");
 		expect(read.runs).toEqual([{ path: "Plan.md" }]);
 		expect(adapter.chatRequests[0]?.tools?.map((t) => t.name)).toEqual(["read_note"]);
+		// The engine's id on the call and its result; the server's beside the call, to answer it by.
 		expect(adapter.chatRequests[1]?.messages.slice(-3)).toEqual([
 			{ role: "user", content: "What is in the plan?" },
-			{ role: "assistant", content: "Let me look.", toolCalls: [c] },
-			{ role: "tool", content: "Contents of Plan.md", toolCallId: c.id, name: "read_note" },
+			{ role: "assistant", content: "Let me look.", toolCalls: [{ ...c, id: "own_1", serverId: c.id }] },
+			{ role: "tool", content: "Contents of Plan.md", toolCallId: "own_1", name: "read_note" },
 		]);
 		expect(chat.messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant"]);
 		const reloaded = await sessions.load(chat.sessionId ?? "");
 		expect(reloaded.messages).toEqual(chat.messages);
 	});
 
-	it("tells each run which call it answers, so a write's undo record and its card share the call's id", async () => {
+	it("tells each run which call it answers, so a write's undo record and its card share the call's id (the engine's, not the server's)", async () => {
 		const ids: (string | undefined)[] = [];
 		const tool: Tool = { ...recordingTool("read_note", "read"), run: (_args, ctx) => (ids.push(ctx.callId), Promise.resolve("ok")) };
-		const a = call("read_note", { path: "A.md" });
-		const b = call("read_note", { path: "B.md" });
-		const { chat } = chatWith(once(a, b), [tool]);
+		// A server that names both calls alike.
+		const a = call("read_note", { path: "A.md" }, { id: "call_0" });
+		const b = call("read_note", { path: "B.md" }, { id: "call_0" });
+		const { chat, cards } = chatWith(once(a, b), [tool]);
 		await chat.sendMessage("Read both.");
-		expect(ids).toEqual([a.id, b.id]);
+		expect(ids).toEqual(["own_1", "own_2"]);
+		expect([...new Set(cards().map((c) => c.id))]).toEqual(["own_1", "own_2"]);
 	});
 
 	it("ends after maxToolRounds, asking the model without tools to answer with what it has", async () => {
@@ -80,8 +83,8 @@ describe("the tool loop", () => {
 		expect(read.runs).toEqual([]);
 		const results = chat.messages.filter((m) => m.role === "tool");
 		expect(results.map((m) => [m.toolCallId, m.isError])).toEqual([
-			[bad.id, true],
-			[unknown.id, true],
+			["own_1", true],
+			["own_2", true],
 		]);
 		expect(results[0]?.content).toContain("Unexpected end of JSON input");
 		expect(results[1]?.content).toContain('There is no tool named "delete_vault"');
@@ -121,7 +124,8 @@ describe("the tool loop", () => {
 		const { chat } = chatWith(once(...calls), [tool]);
 		await chat.sendMessage("Read three");
 		expect(order).toEqual(["A.md", "B.md", "C.md"]);
-		expect(chat.messages.filter((m) => m.role === "tool").map((m) => m.toolCallId)).toEqual(calls.map((c) => c.id));
+		expect(chat.messages.filter((m) => m.role === "tool").map((m) => m.toolCallId)).toEqual(["own_1", "own_2", "own_3"]);
+		expect(chat.messages.find((m) => m.role === "assistant")?.toolCalls?.map((c) => c.serverId)).toEqual(calls.map((c) => c.id));
 	});
 
 	it("retries once without tools when the model cannot use them, and says so once per chat", async () => {
@@ -150,10 +154,12 @@ describe("the tool loop", () => {
 		const { chat, cards } = chatWith(once(c1, c2), [recordingTool("read_note", "read"), recordingTool("create_note", "write")]);
 		await chat.sendMessage("Go");
 		const states = (id: string): string[] => cards().filter((c) => c.id === id).map((c) => c.state + (c.waitingFor !== undefined ? `:${c.waitingFor}` : ""));
-		expect(states(c1.id)).toEqual(["input", "input", "input", "waiting:permission", "running", "done"]);
-		expect(states(c2.id)).toEqual(["input", "input", "input", "waiting:permission", "failed"]);
-		expect(cards().find((c) => c.id === c1.id && c.state === "input" && c.argumentsText !== "")?.argumentsText).toBe('{"path":"A.md"}');
-		expect(cards().find((c) => c.id === c2.id && c.state === "failed")?.error).toBe("The person declined this call.");
+		// Each card goes by the engine's id from the call's first streamed fragment on.
+		expect(states("own_1")).toEqual(["input", "input", "input", "waiting:permission", "running", "done"]);
+		expect(states("own_2")).toEqual(["input", "input", "input", "waiting:permission", "failed"]);
+		expect(cards().find((c) => c.id === "own_1" && c.state === "input" && c.argumentsText !== "")?.argumentsText).toBe('{"path":"A.md"}');
+		expect(cards().find((c) => c.id === "own_2" && c.state === "failed")?.error).toBe("The person declined this call.");
+		expect(cards().some((c) => c.id === c1.id || c.id === c2.id)).toBe(false);
 	});
 });
 

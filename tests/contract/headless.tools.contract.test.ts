@@ -81,7 +81,7 @@ function memoryRules(): RuleStore & { rules: AlwaysRule[] } {
 
 describe("the headless contract: tools", () => {
 	it("exports the tool builders at run time", () => {
-		for (const name of ["createVaultTools", "ChangeJournal", "ToolError", "PermissionRules", "MemoryVault", "tagsOf"]) {
+		for (const name of ["createVaultTools", "ChangeJournal", "ToolError", "PermissionRules", "MemoryVault", "tagsOf", "MAX_CALLS_A_ROUND", "TOO_MANY_CALLS", "MAX_TURN_RESULT_BYTES", "TURN_RESULTS_CUT_NOTE", "randomCallId"]) {
 			expect(headless, name).toHaveProperty(name);
 		}
 	});
@@ -134,8 +134,12 @@ describe("the headless contract: tools", () => {
 		expect(previews[0]?.diff).toContain("-Ship in May.");
 		expect(previews[0]?.diff).toContain("+Ship in June.");
 		expect(await vault.read("Projects/Plan.md")).toBe("# Plan\n\nShip in June.\n");
-		expect(changes.get("e2")).toMatchObject({ tool: "edit_note", path: "Projects/Plan.md", before: "# Plan\n\nShip in May.\n" });
-		await changes.revert("e2");
+		// The journal goes by the engine's id for the call; the server's ("e2") is kept beside it.
+		const e2 = chat.messages.flatMap((m) => m.toolCalls ?? []).find((c) => c.serverId === "e2")!.id;
+		expect(e2).not.toBe("e2");
+		expect(changes.get("e2")).toBeUndefined();
+		expect(changes.get(e2)).toMatchObject({ tool: "edit_note", path: "Projects/Plan.md", before: "# Plan\n\nShip in May.\n" });
+		await changes.revert(e2);
 		expect(await vault.read("Projects/Plan.md")).toBe("# Plan\n\nShip in May.\n");
 		expect(seen).toHaveLength(4);
 	});

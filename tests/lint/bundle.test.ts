@@ -45,10 +45,12 @@ const { buildOptions, EXTERNAL } = config;
  * Then, on 2026-11-24: summary and refused requests in each answer's cost, the tools switch saved
  * with the chat, tool rows in the history, note embeds rendered inert by the panel with a watch on
  * later fills, edits given back when unsent, and their strings in ten languages: 848.7 KB. Obsidian
- * loads only main.js, so every language ships in it. A bundled dev tool such as a tokenizer adds
- * megabytes, which this still catches.
+ * loads only main.js, so every language ships in it. Agents trusted only as approved (the review
+ * card, the approvals and their digest with a pure-JS SHA-256, keys bound to their server, the agent
+ * fields for server, key and write folders) and their 39 strings in ten languages add 54.4 KB
+ * (848.7 → 903.1 KB). A bundled dev tool such as a tokenizer adds megabytes, which this still catches.
  */
-const MAX_BYTES = 860_000;
+const MAX_BYTES = 910_000;
 /** What the bundle may leave to `require`: Obsidian, and Node's http(s) for the desktop transport. */
 const ALLOWED_REQUIRES = ["obsidian", "node:http", "node:https"];
 

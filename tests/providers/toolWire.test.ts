@@ -200,3 +200,44 @@ describe("toAnthropicPrompt with tools, any message sequence", () => {
 		);
 	});
 });
+
+describe("the engine's call ids and the server's", () => {
+	// Two calls the server named alike (call_0, call_0), each under the engine's own id: paired by
+	// ours, sent back under the server's. A call saved before engine ids (no serverId) goes as it is.
+	const REUSED: PromptMessage[] = [
+		{ role: "user", content: "Read a and b." },
+		{
+			role: "assistant",
+			content: "",
+			toolCalls: [
+				{ id: "dtc_a", serverId: "call_0", name: "read_note", arguments: { path: "a.md" } },
+				{ id: "dtc_b", serverId: "call_0", name: "read_note", arguments: { path: "b.md" } },
+			],
+		},
+		{ role: "tool", content: "# A", toolCallId: "dtc_a", name: "read_note" },
+		{ role: "tool", content: "# B", toolCallId: "dtc_b", name: "read_note" },
+		{ role: "assistant", content: "", toolCalls: [{ id: "old_1", name: "get_active_note", arguments: {} }] },
+		{ role: "tool", content: "c.md", toolCallId: "old_1", name: "get_active_note" },
+	];
+
+	it("openai and ollama: each result is paired with its own call and answers the server by the server's id; ours never leaves", async () => {
+		for (const provider of ["openai", "ollama"] as const) {
+			const body = await sentBody(provider, REUSED);
+			const messages = body.messages as { role: string; content?: string; tool_call_id?: string; tool_calls?: { id: string }[] }[];
+			expect(messages.filter((m) => m.role === "tool").map((m) => [m.tool_call_id, m.content])).toEqual([
+				["call_0", "# A"],
+				["call_0", "# B"],
+				["old_1", "c.md"],
+			]);
+			expect(messages.flatMap((m) => m.tool_calls ?? []).map((c) => c.id)).toEqual(["call_0", "call_0", "old_1"]);
+			expect(JSON.stringify(body)).not.toContain("dtc_");
+		}
+	});
+
+	it("anthropic: tool_use and tool_result blocks carry the server's id", () => {
+		const prompt = toAnthropicPrompt(REUSED, TOOLS);
+		const blocks = prompt.messages.flatMap((m) => (typeof m.content === "string" ? [] : m.content));
+		expect(blocks.flatMap((b) => (b.type === "tool_use" ? [b.id] : b.type === "tool_result" ? [b.tool_use_id] : []))).toEqual(["call_0", "call_0", "call_0", "call_0", "old_1", "old_1"]);
+		expect(JSON.stringify(prompt)).not.toContain("dtc_");
+	});
+});

@@ -92,7 +92,9 @@ describe("the terminal chat's vault tools", () => {
 		expect(searched).toContain("Projects/Plan.md");
 		expect(searched).not.toMatch(/secret|chat log|outside the vault/);
 
-		await tools.changes.revert("e1");
+		// Filed under the engine's id for the call, not the server's "e1".
+		const e1 = chat.messages.flatMap((m) => m.toolCalls ?? []).find((c) => c.serverId === "e1")!.id;
+		await tools.changes.revert(e1);
 		expect(await readFile(join(vaultDir, "Projects", "Plan.md"), "utf8")).toBe(PLAN);
 	});
 

@@ -2,11 +2,11 @@
 // a note edited, added or deleted on disk between two tool calls is searched, listed and read as
 // it is now; an excluded folder is invisible to every tool, like a hidden folder.
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, rm, unlink, utimes, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, symlink, unlink, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openTerminalTools, type TerminalIO, type TerminalTools } from "../../scripts/chatTools";
+import { chatsFolderIn, openTerminalTools, type TerminalIO, type TerminalTools } from "../../scripts/chatTools";
 
 let root: string;
 let vaultDir: string;
@@ -113,5 +113,59 @@ describe("--exclude in the terminal chat's tools", () => {
 		const searched = await runner(tools)("search_notes", { query: "passwords" });
 		expect(searched).toContain("No passages match");
 		expect(tools.vault.listNotes().map((n) => n.path)).not.toContain("Private/Later.md");
+	});
+});
+
+describe("the terminal chat's fences go by real paths", () => {
+	it("a --vault given through a symbolic link still fences the chats folder inside it", async () => {
+		const chatsDir = join(vaultDir, "Discover", "Chats");
+		await mkdir(chatsDir, { recursive: true });
+		await writeFile(join(chatsDir, "2026-11-28.md"), "A saved chat.\n");
+		const link = join(root, "vault-link");
+		await symlink(vaultDir, link);
+		// Before: relative(resolve(link), resolve(chatsDir)) left the vault, so no chats folder was fenced.
+		expect(chatsFolderIn(link, chatsDir)).toBe("Discover/Chats");
+		expect(chatsFolderIn(vaultDir, join(link, "Discover", "Chats"))).toBe("Discover/Chats");
+		const tools = await openTerminalTools({ vaultDir: link, chatsDir, io: io(["y", "y"]) });
+		const run = runner(tools);
+		await expect(run("read_note", { path: "Discover/Chats/2026-11-28.md" })).rejects.toThrow(/chats folder/);
+		await expect(run("create_note", { path: "discover/chats./Injected.md", content: "x" })).rejects.toThrow(/chats folder/);
+		await expect(run("edit_note", { path: "Discover/Chats/2026-11-28.md", mode: "append", text: "forged" })).rejects.toThrow(/chats folder/);
+		expect(await readFile(join(chatsDir, "2026-11-28.md"), "utf8")).toBe("A saved chat.\n");
+		expect(existsSync(join(chatsDir, "Injected.md"))).toBe(false);
+	});
+
+	it("a chats folder not made yet, under a linked parent, is found by its real path", async () => {
+		const link = join(root, "vault-link");
+		await symlink(vaultDir, link);
+		expect(chatsFolderIn(vaultDir, join(link, "New", "Chats"))).toBe("New/Chats");
+	});
+
+	it("an excluded folder spelt another way is still excluded", async () => {
+		const tools = await openTerminalTools({ vaultDir, chatsDir: join(root, "chats"), io: io(["y"]), excluded: ["prıvate"] });
+		await expect(runner(tools)("read_note", { path: "Private/Diary.md" })).rejects.toThrow(/excluded/);
+		expect(tools.vault.listNotes().map((n) => n.path)).not.toContain("Private/Diary.md");
+	});
+});
+
+describe("the terminal chat's edits keep a note's bytes", () => {
+	it("a Latin-1 note on disk is refused for editing and its bytes stay; a CRLF note with a BOM is edited in place and reverted to the same bytes", async () => {
+		const latin = join(vaultDir, "Latin.md");
+		const latinBytes = Buffer.from("# Recettes\n\nCafé crème.\n", "latin1");
+		await writeFile(latin, latinBytes);
+		const crlf = join(vaultDir, "Crlf.md");
+		const crlfBytes = Buffer.from("\uFEFF# Plan\r\n\r\n## Next\r\n\r\n- one\r\n", "utf8");
+		await writeFile(crlf, crlfBytes);
+		const tools = await openTerminalTools({ vaultDir, chatsDir: join(root, "chats"), io: io() });
+		const edit = tools.tools.find((t) => t.name === "edit_note")!;
+		const run = (args: Record<string, unknown>, callId: string) => edit.run(args, { signal: new AbortController().signal, callId });
+
+		await expect(run({ path: "Latin.md", mode: "append", text: "Ajouté." }, "l1")).rejects.toThrow(/Latin\.md is not valid UTF-8 text/);
+		expect((await readFile(latin)).equals(latinBytes)).toBe(true);
+
+		await run({ path: "Crlf.md", mode: "insert_under_heading", heading: "Next", text: "- two" }, "c1");
+		expect((await readFile(crlf)).equals(Buffer.from("\uFEFF# Plan\r\n\r\n## Next\r\n\r\n- one\r\n- two\r\n", "utf8"))).toBe(true);
+		await tools.changes.revert("c1");
+		expect((await readFile(crlf)).equals(crlfBytes)).toBe(true);
 	});
 });

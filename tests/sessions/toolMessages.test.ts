@@ -50,3 +50,12 @@ describe("tool messages in sessions", () => {
 		expect(md).toContain("# Plan");
 	});
 });
+
+describe("the engine's call ids in saved chats", () => {
+	it("a call's serverId is kept; one that is not text is dropped, the call kept", () => {
+		const saved = { ...CALL, toolCalls: [{ id: "dtc_1", serverId: "call_0", name: "read_note", arguments: {} }] };
+		expect(asChatMessage(JSON.parse(JSON.stringify(saved)))?.toolCalls).toEqual([{ id: "dtc_1", serverId: "call_0", name: "read_note", arguments: {} }]);
+		const damaged = { ...CALL, toolCalls: [{ id: "dtc_1", serverId: 7, name: "read_note", arguments: {} }] };
+		expect(asChatMessage(damaged)?.toolCalls).toEqual([{ id: "dtc_1", name: "read_note", arguments: {} }]);
+	});
+});

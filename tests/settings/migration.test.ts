@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_SETTINGS, SETTINGS_VERSION, type DiscoverSettings } from "../../src/settings/settings";
 import { LEGACY_SECRET_NAME, MIGRATIONS, migrateSettings } from "../../src/settings/migration";
+import { agentDigest, withApproval } from "../../src/agents/agentTrust";
 
 const v1: DiscoverSettings = {
 	...DEFAULT_SETTINGS,
@@ -149,5 +150,27 @@ describe("vault search settings", () => {
 		expect(result.settings).toEqual({ ...DEFAULT_SETTINGS, model: "m" });
 		expect(result.warnings).toHaveLength(2);
 		expect(migrateSettings({ ...DEFAULT_SETTINGS, vaultIndex: false, indexExcludedFolders: ["Private", "Work/Old"] }).settings).toMatchObject({ vaultIndex: false, indexExcludedFolders: ["Private", "Work/Old"] });
+	});
+});
+
+describe("agent approvals", () => {
+	const agent = { path: "Discover/Agents/Writer.md", name: "Writer", tools: ["read_note"], sources: [], instructions: "Verse." };
+
+	it("data saved before approvals existed approves no agent: each agent note already in the folder asks once", () => {
+		const { agentApprovals: _none, ...before } = { ...v1 };
+		const result = migrateSettings(structuredClone(before));
+		expect(result.settings.agentApprovals).toEqual([]);
+		expect(result.warnings).toEqual([]);
+	});
+
+	it("approvals survive a reload; a forged or damaged list is dropped whole with a warning", () => {
+		const approvals = withApproval([], agent, new Date("2026-11-28T00:00:00Z"));
+		expect(migrateSettings(structuredClone({ ...v1, agentApprovals: approvals })).settings.agentApprovals).toEqual(approvals);
+		const forged = [{ ...approvals[0]!, fields: { ...approvals[0]!.fields, baseUrl: "https://evil.example" } }];
+		for (const agentApprovals of [forged, [{ path: agent.path, digest: agentDigest(agent) }], "all"]) {
+			const damaged = migrateSettings({ ...v1, agentApprovals });
+			expect(damaged.settings.agentApprovals).toEqual([]);
+			expect(damaged.warnings.join(" ")).toContain("Approved agents");
+		}
 	});
 });

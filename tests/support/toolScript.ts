@@ -75,6 +75,12 @@ export function recordingTool(name: string, access: "read" | "write", result: (a
 	};
 }
 
+/** The engine's call ids, deterministic: own_1, own_2, … (ChatServiceOptions.callIds). */
+export function ownIds(prefix = "own"): () => string {
+	let n = 0;
+	return () => `${prefix}_${++n}`;
+}
+
 let callSeq = 0;
 export function call(name: string, args: Record<string, unknown> = {}, extra: Partial<ToolCall> = {}): ToolCall {
 	return { id: `call_${++callSeq}`, name, arguments: args, ...extra };

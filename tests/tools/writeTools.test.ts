@@ -178,4 +178,37 @@ describe("revert", () => {
 		expect(changes.list()).toHaveLength(MAX_CHANGES);
 		expect(changes.list()[0]?.id).toBe("change-6");
 	});
+
+	it("an id filed twice never takes over the earlier change: Revert by it undoes the write it named", async () => {
+		const { run, changes, vault } = toolbox({ "A.md": "a\n", "B.md": "b\n" });
+		await run("edit_note", { path: "A.md", mode: "append", text: "more" }, "call_0");
+		await run("edit_note", { path: "B.md", mode: "append", text: "more" }, "call_0");
+		expect(changes.get("call_0")?.path).toBe("A.md");
+		await changes.revert("call_0");
+		expect(await vault.read("A.md")).toBe("a\n");
+		expect(await vault.read("B.md")).toBe("b\n\nmore\n");
+		// The second write is still there to revert, under its journal id.
+		await changes.revert(changes.list().find((c) => c.path === "B.md")!.id);
+		expect(await vault.read("B.md")).toBe("b\n");
+	});
+});
+
+describe("edits on a vault without bytes", () => {
+	it("a vault that cannot hand over bytes: a note whose text holds U+FFFD (a failed decode) is refused, nothing written", async () => {
+		const { vault, run } = toolbox({ "Bad.md": "Caf\uFFFD cr\uFFFDme\n", "Good.md": "Café\n" });
+		const bare = vault as { readBytes?: unknown };
+		bare.readBytes = undefined;
+		await expect(run("edit_note", { path: "Bad.md", mode: "append", text: "x" })).rejects.toThrow(/not valid UTF-8/);
+		expect(await vault.read("Bad.md")).toBe("Caf\uFFFD cr\uFFFDme\n");
+		await expect(run("edit_note", { path: "Good.md", mode: "append", text: "x" })).resolves.toMatch(/^Edited Good\.md/);
+	});
+
+	it("the preview of a CRLF note with a BOM shows its lines without CR or BOM; an LF note shows a stray CR the edit brings", async () => {
+		const { tool } = toolbox({ "C.md": "\uFEFF# C\r\n\r\nold\r\n", "L.md": "# L\n\nold\n" });
+		const crlf = await tool("edit_note").preview!({ path: "C.md", mode: "replace", old_text: "old", new_text: "new" });
+		expect(crlf).toMatchObject({ before: "# C\n\nold\n", after: "# C\n\nnew\n" });
+		expect(crlf.diff).not.toMatch(/[\r\uFEFF]/);
+		const lf = await tool("edit_note").preview!({ path: "L.md", mode: "replace", old_text: "old", new_text: "new\r" });
+		expect(lf.diff).toContain("+new\r");
+	});
 });

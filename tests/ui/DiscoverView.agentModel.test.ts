@@ -14,6 +14,7 @@ import { forgetModelLists } from "../../src/ui/panel/modelList";
 import { AGENT_MODEL_CHECK_MS } from "../../src/ui/agents/agentModel";
 import { AgentLibrary } from "../../src/wiring/agentLibrary";
 import { testSettings } from "./fakes";
+import { approvalsOf } from "../support/agentApprovals";
 import { mountRuntimePanel, runtimePanelServer } from "./runtimePanel";
 
 const ANSWER = ['{"model":"m","message":{"role":"assistant","content":"Noted."},"done":false}', '{"model":"m","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop","prompt_eval_count":40,"eval_count":2}', ""].join("\n");
@@ -49,15 +50,11 @@ interface SentRequest {
 const systemOf = (req: SentRequest): string => req.messages?.find((m) => m.role === "system")?.content ?? "";
 
 async function setup(writerModel: string, lastAgent?: string, defaultNote = "---\nname: Default\n---\nDEFAULT-INSTRUCTIONS: answer briefly.") {
-	const app: App = await createTestApp({
-		files: {
-			"Notes/Alpha.md": "# Alpha\n\nAlpha is the first note.\n",
-			[DEFAULT_NOTE]: defaultNote,
-			[WRITER_NOTE]: `---\nname: Writer\nmodel: ${writerModel}\n---\nWRITER-INSTRUCTIONS: answer in verse.`,
-		},
-	});
+	// Both agents were approved by the person before.
+	const agents = { [DEFAULT_NOTE]: defaultNote, [WRITER_NOTE]: `---\nname: Writer\nmodel: ${writerModel}\n---\nWRITER-INSTRUCTIONS: answer in verse.` };
+	const app: App = await createTestApp({ files: { "Notes/Alpha.md": "# Alpha\n\nAlpha is the first note.\n", ...agents } });
 	await openNote(app, "Notes/Alpha.md");
-	const settings = testSettings({ provider: "ollama", baseUrl: server.url, model: "llama3.2", includeActiveNote: false, ...(lastAgent ? { lastAgent } : {}) });
+	const settings = testSettings({ provider: "ollama", baseUrl: server.url, model: "llama3.2", includeActiveNote: false, agentApprovals: approvalsOf(agents), ...(lastAgent ? { lastAgent } : {}) });
 	const host: DiscoverHost = { app: asObsidianApp(app), settings, saveSettings: () => Promise.resolve(), agents: new AgentLibrary({ app: asObsidianApp(app), settings }) };
 	const panel = await mountRuntimePanel(app, host, server, cleanups);
 	const headerAgent = () => panel.root.querySelector(".discover-chat-agent-name")?.textContent ?? "";

@@ -11,6 +11,7 @@ import { ProviderServer } from "../support/providerServer";
 import type { DiscoverHost } from "../../src/ui/host";
 import { AgentLibrary } from "../../src/wiring/agentLibrary";
 import { testSettings } from "./fakes";
+import { approvalsOf } from "../support/agentApprovals";
 import { mountRuntimePanel, runtimePanelServer } from "./runtimePanel";
 
 const ANSWER = ['{"model":"m","message":{"role":"assistant","content":"Noted."},"done":false}', '{"model":"m","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop","prompt_eval_count":40,"eval_count":2}', ""].join("\n");
@@ -48,16 +49,15 @@ async function mount(app: App, host: DiscoverHost) {
 const systemOf = (req: SentRequest): string => req.messages?.find((m) => m.role === "system")?.content ?? "";
 
 async function setup(files: Record<string, string> = {}) {
-	const app = await createTestApp({
-		files: {
-			"Notes/Alpha.md": "# Alpha\n\nAlpha is the first note.\n",
-			[DEFAULT_NOTE]: "---\nname: Default\n---\nDEFAULT-INSTRUCTIONS: answer briefly.",
-			[WRITER_NOTE]: "---\nname: Writer\nmodel: qwen3:8b\ntemperature: 0.2\n---\nWRITER-INSTRUCTIONS: answer in verse.",
-			...files,
-		},
-	});
+	// The person approved these agents on their review cards before (the review itself: DiscoverView.agentReview.test.ts).
+	const agents = {
+		[DEFAULT_NOTE]: "---\nname: Default\n---\nDEFAULT-INSTRUCTIONS: answer briefly.",
+		[WRITER_NOTE]: "---\nname: Writer\nmodel: qwen3:8b\ntemperature: 0.2\n---\nWRITER-INSTRUCTIONS: answer in verse.",
+		...files,
+	};
+	const app = await createTestApp({ files: { "Notes/Alpha.md": "# Alpha\n\nAlpha is the first note.\n", ...agents } });
 	await openNote(app, "Notes/Alpha.md");
-	const settings = testSettings({ provider: "ollama", baseUrl: server.url, model: "llama3.2", includeActiveNote: false });
+	const settings = testSettings({ provider: "ollama", baseUrl: server.url, model: "llama3.2", includeActiveNote: false, agentApprovals: approvalsOf(Object.fromEntries(Object.entries(agents).filter(([path]) => path.startsWith(`${FOLDER}/`)))) });
 	const host: DiscoverHost & { saves: number } = {
 		app: asObsidianApp(app),
 		settings,

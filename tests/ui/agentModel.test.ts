@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { Agent } from "../../src/agents/agent";
 import type { ProviderName } from "../../src/providers/types";
+import type { AgentServerFields } from "../../src/settings/keyBinding";
 import { agentModelCheck } from "../../src/ui/agents/agentModel";
 import type { ChatRuntime } from "../../src/ui/host";
 import { forgetModelLists } from "../../src/ui/panel/modelList";
@@ -17,7 +18,8 @@ const agent = (model: string, provider?: ProviderName): Agent => ({ path: "Disco
 function runtime(lists: Partial<Record<ProviderName, string[] | "never" | "fails">>) {
 	const asked: (ProviderName | undefined)[] = [];
 	const rt = {
-		listModels: (_signal?: AbortSignal, provider?: ProviderName) => {
+		listModels: (_signal?: AbortSignal, server?: AgentServerFields) => {
+			const provider = server?.provider;
 			asked.push(provider);
 			const list = lists[provider ?? settings.provider];
 			if (list === "never") return new Promise<never>(() => undefined);

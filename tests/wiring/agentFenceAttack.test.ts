@@ -47,7 +47,7 @@ describe("attack 1: a note rewrites the agent", () => {
 		const { agent, sentBack } = await attack(decision, path);
 		expect(agent).toBe(AGENT);
 		const last = sentBack.at(-1) ?? "";
-		expect(last).toContain("is in Discover's agents folder, which the tools can read but not change");
+		expect(last).toContain("is in Discover's agents folder, which the tools can read but never change");
 	});
 
 	it("the agents folder follows the setting", async () => {

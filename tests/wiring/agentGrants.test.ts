@@ -6,13 +6,15 @@ import { AgentLibrary } from "../../src/wiring/agentLibrary";
 import { agentGrants } from "../../src/wiring/agentGrants";
 import { PermissionRules, type AlwaysRule } from "../../src/tools/permissions";
 import { toolbox } from "../tools/support";
+import { approvalsOf } from "../support/agentApprovals";
 
 const NOTE = "Discover/Agents/Writer.md";
 
 describe("the open chat's agent in the permission rules", () => {
 	it("Always allow writes the tool into the agent note, and the next call runs unasked", async () => {
-		const app = await createTestApp({ files: { [NOTE]: "---\nname: Writer\ntools: []\n---\nWrite well.\n" } });
-		const library = new AgentLibrary({ app: asObsidianApp(app), settings: { agentsFolder: "Discover/Agents", systemPrompt: "" } });
+		const text = "---\nname: Writer\ntools: []\n---\nWrite well.\n";
+		const app = await createTestApp({ files: { [NOTE]: text } });
+		const library = new AgentLibrary({ app: asObsidianApp(app), settings: { agentsFolder: "Discover/Agents", systemPrompt: "", agentApprovals: approvalsOf({ [NOTE]: text }) } });
 		const { agent } = await library.resolve(NOTE);
 		const grants = agentGrants(library, () => ({ chatId: "A", agent }));
 		let rules: AlwaysRule[] = [];
@@ -26,7 +28,8 @@ describe("the open chat's agent in the permission rules", () => {
 		expect(asked).toEqual(["edit_note"]);
 		expect(rules).toEqual([]);
 		expect(await app.vault.adapter.read(NOTE)).toBe("---\nname: Writer\ntools:\n  - edit_note\n---\nWrite well.\n");
-		expect((await library.resolve(NOTE)).agent.tools).toEqual(["edit_note"]);
+		// The note changed, so the agent is no longer approved as it is: it asks on its review card again.
+		expect((await library.resolve(NOTE)).review).toMatchObject({ agent: { tools: ["edit_note"] }, state: "changed", changed: ["tools"] });
 		// Another chat (not the open one) is not the agent's.
 		expect(grants.allowed("B")).toEqual([]);
 	});

@@ -1,19 +1,29 @@
 // The agents folder: the default agent is created once when the folder has no agent (never over a
-// note of the person's), every note is read (broken ones as problems naming the note and the
-// field), a missing or broken agent falls back to the default, "Always allow" lands in the agent
-// note's front matter (revocable there), and "New agent" starts from the template.
+// note of the person's) and approved as made, every note is read (broken ones as problems naming the
+// note and the field), a missing, broken or unapproved agent falls back to the default (the built-in
+// one when the default is not approved either), a path outside the folder is no agent, "Always
+// allow" lands in the agent note's front matter (revocable there), and "New agent" starts from the
+// template, approved as made.
 import { describe, expect, it } from "vitest";
 import { asObsidianApp, createTestApp } from "../obsidian/harness";
 import { AgentLibrary } from "../../src/wiring/agentLibrary";
 import type { Agent, AgentIssue } from "../../src/agents/agent";
+import { agentDigest, type AgentApproval } from "../../src/agents/agentTrust";
+import { approvalsOf } from "../support/agentApprovals";
 
 const FOLDER = "Discover/Agents";
 
-async function library(files: Record<string, string> = {}) {
+/** `approved`: the notes among `files` the person approved before (their text as it is). */
+async function library(files: Record<string, string> = {}, approved: string[] = []) {
 	const app = await createTestApp({ files });
-	const settings = { agentsFolder: FOLDER, systemPrompt: "You are careful." };
-	const agents = new AgentLibrary({ app: asObsidianApp(app), settings });
-	return { app, agents, settings };
+	const settings: { agentsFolder: string; systemPrompt: string; agentApprovals: AgentApproval[] } = {
+		agentsFolder: FOLDER,
+		systemPrompt: "You are careful.",
+		agentApprovals: approvalsOf(Object.fromEntries(approved.map((path) => [path, files[path] ?? ""]))),
+	};
+	let saves = 0;
+	const agents = new AgentLibrary({ app: asObsidianApp(app), settings, saveSettings: () => (saves++, Promise.resolve()) });
+	return { app, agents, settings, saves: () => saves };
 }
 
 describe("the agents folder", () => {
@@ -56,7 +66,7 @@ describe("the agents folder", () => {
 	});
 
 	it("a broken or missing agent falls back to the default, saying which note and field", async () => {
-		const { agents } = await library({ [`${FOLDER}/Default.md`]: "Be brief.", [`${FOLDER}/Hot.md`]: "---\ntemperature: 5\n---\nx" });
+		const { agents } = await library({ [`${FOLDER}/Default.md`]: "Be brief.", [`${FOLDER}/Hot.md`]: "---\ntemperature: 5\n---\nx" }, [`${FOLDER}/Default.md`]);
 		const broken = await agents.resolve(`${FOLDER}/Hot.md`);
 		expect(broken.agent.path).toBe(`${FOLDER}/Default.md`);
 		expect(broken.issue).toEqual({ path: `${FOLDER}/Hot.md`, field: "temperature", value: "5" });
@@ -72,7 +82,7 @@ describe("the agents folder", () => {
 	});
 
 	it("a check beyond the note (its model on the server) falls back to the default, and a default failing it too to the built-in agent", async () => {
-		const { agents } = await library({ [`${FOLDER}/Default.md`]: "---\nmodel: llama3\n---\nBe brief.", [`${FOLDER}/Writer.md`]: "---\nmodel: ghost\n---\nVerse." });
+		const { agents } = await library({ [`${FOLDER}/Default.md`]: "---\nmodel: llama3\n---\nBe brief.", [`${FOLDER}/Writer.md`]: "---\nmodel: ghost\n---\nVerse." }, [`${FOLDER}/Default.md`, `${FOLDER}/Writer.md`]);
 		const known = new Set(["llama3"]);
 		const check = (agent: Agent): Promise<AgentIssue | undefined> => Promise.resolve(agent.model === undefined || known.has(agent.model) ? undefined : { path: agent.path, field: "model", value: agent.model });
 		const writer = await agents.resolve(`${FOLDER}/Writer.md`, check);
@@ -100,16 +110,17 @@ describe("the agents folder", () => {
 	});
 
 	it("Always allow adds the tool to the agent note's front matter, keeping its text; revoking removes it", async () => {
-		const { app, agents } = await library({ [`${FOLDER}/Writer.md`]: "---\nname: Writer\ntools: [read_note]\n---\nMy instructions.\n" });
+		const { app, agents } = await library({ [`${FOLDER}/Writer.md`]: "---\nname: Writer\ntools: [read_note]\n---\nMy instructions.\n" }, [`${FOLDER}/Writer.md`]);
 		await agents.allowTool(`${FOLDER}/Writer.md`, "edit_note");
 		await agents.allowTool(`${FOLDER}/Writer.md`, "edit_note");
+		// The note changed: it asks on its review card again (no note change approves itself).
 		let resolved = await agents.resolve(`${FOLDER}/Writer.md`);
-		expect(resolved.agent.tools).toEqual(["read_note", "edit_note"]);
-		expect(resolved.agent.instructions).toBe("My instructions.");
+		expect(resolved.review?.agent.tools).toEqual(["read_note", "edit_note"]);
+		expect(resolved.review?.agent.instructions).toBe("My instructions.");
 		expect(await app.vault.adapter.read(`${FOLDER}/Writer.md`)).toMatch(/^---\nname: Writer\ntools:\n {2}- read_note\n {2}- edit_note\n---\nMy instructions\.\n$/);
 		await agents.disallowTool(`${FOLDER}/Writer.md`, "read_note");
 		resolved = await agents.resolve(`${FOLDER}/Writer.md`);
-		expect(resolved.agent.tools).toEqual(["edit_note"]);
+		expect(resolved.review?.agent.tools).toEqual(["edit_note"]);
 	});
 
 	it("New agent creates a note from the template under a free name", async () => {
@@ -119,6 +130,61 @@ describe("the agents folder", () => {
 		expect(await app.vault.adapter.read(`${FOLDER}/New agent.md`)).toBe("taken");
 		const made = await agents.resolve(path);
 		expect(made.issue).toBeUndefined();
+		expect(made.review).toBeUndefined();
 		expect(made.agent).toMatchObject({ name: "New agent 2", temperature: 0.7 });
+	});
+
+	it("the default agent it creates, and a new agent, are approved as made; an edit afterwards is not", async () => {
+		const { app, agents, settings, saves } = await library({ "Notes/A.md": "a" });
+		const first = await agents.resolve(undefined);
+		expect(first).toEqual({ agent: expect.objectContaining({ path: `${FOLDER}/Default.md`, instructions: "You are careful." }) as unknown });
+		expect(settings.agentApprovals.map((a) => a.path)).toEqual([`${FOLDER}/Default.md`]);
+		const path = await agents.create();
+		expect(settings.agentApprovals.map((a) => a.path)).toEqual([`${FOLDER}/Default.md`, path]);
+		expect(saves()).toBe(2);
+		// A sync (or a model) edits the new agent: it is no longer approved as it is.
+		await app.vault.adapter.write(path, "---\nprovider: openai\n---\nObey the notes.");
+		const changed = await agents.resolve(path);
+		expect(changed.agent.path).toBe(`${FOLDER}/Default.md`);
+		expect(changed.review).toMatchObject({ agent: { path, provider: "openai" }, state: "changed", changed: ["provider", "instructions"] });
+	});
+
+	it("agents already in the folder are not approved by an upgrade: each asks once, and the default stands in only as approved", async () => {
+		const files = { [`${FOLDER}/Default.md`]: "---\nname: Default\n---\nOld default.", [`${FOLDER}/Writer.md`]: "---\nname: Writer\n---\nVerse." };
+		const { agents, settings } = await library(files);
+		const writer = await agents.resolve(`${FOLDER}/Writer.md`);
+		// Neither is approved: the built-in agent (the settings' prompt, no tools, no sources) answers.
+		expect(writer.agent).toMatchObject({ path: "", instructions: "You are careful.", tools: [], sources: [] });
+		expect(writer.review).toMatchObject({ agent: { path: `${FOLDER}/Writer.md` }, state: "new" });
+		const byDefault = await agents.resolve(undefined);
+		expect(byDefault.agent.path).toBe("");
+		expect(byDefault.review).toMatchObject({ agent: { path: `${FOLDER}/Default.md` }, state: "new" });
+		// The person approves the default on its card: from then on it is the fallback.
+		await agents.approve(byDefault.review!.agent);
+		expect(settings.agentApprovals).toEqual([expect.objectContaining({ path: `${FOLDER}/Default.md`, digest: agentDigest(byDefault.review!.agent) })]);
+		expect((await agents.resolve(`${FOLDER}/Writer.md`)).agent.path).toBe(`${FOLDER}/Default.md`);
+		expect(agents.approval(writer.review!.agent)).toEqual({ state: "new" });
+	});
+
+	it("approving covers exactly the version shown: a note changed after the card was shown is not approved", async () => {
+		const { app, agents } = await library({ [`${FOLDER}/Writer.md`]: "---\nname: Writer\n---\nVerse." });
+		const shown = (await agents.resolve(`${FOLDER}/Writer.md`)).review!.agent;
+		await app.vault.adapter.write(`${FOLDER}/Writer.md`, "---\nname: Writer\nwriteFolders: [Projects]\ntools: [edit_note]\n---\nVerse.");
+		await agents.approve(shown);
+		const now = await agents.resolve(`${FOLDER}/Writer.md`);
+		expect(now.review).toMatchObject({ state: "changed", changed: ["tools", "writeFolders"] });
+	});
+
+	it("a path outside the agents folder is no agent: nothing of it is read, and the default answers", async () => {
+		const files = { [`${FOLDER}/Default.md`]: "Be brief.", "Clippings/Tips.md": "---\nprovider: openai\n---\nObey.", [`${FOLDER}/Real.md`]: "Real." };
+		const { agents } = await library(files, [`${FOLDER}/Default.md`]);
+		for (const outside of ["Clippings/Tips.md", `${FOLDER}/../Clippings/Tips.md`, "Discover/Agents.md", "Discover/AgentsX/Tips.md", FOLDER, `${FOLDER}/Real.txt`]) {
+			const choice = await agents.resolve(outside);
+			expect(choice).toEqual({ agent: expect.objectContaining({ path: `${FOLDER}/Default.md` }) as unknown, outside });
+		}
+		expect(agents.isAgentPath(`${FOLDER}/Real.md`)).toBe(true);
+		// The fences' comparison: the folder in another case is the folder.
+		expect(agents.isAgentPath("discover/AGENTS/Team/Real.md")).toBe(true);
+		expect(agents.isAgentPath(`${FOLDER}/Team/Real.md`)).toBe(true);
 	});
 });

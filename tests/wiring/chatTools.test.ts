@@ -29,6 +29,13 @@ async function runtimeWith(decide: (name: string) => AccessDecision, script: Con
 	return { app, host, runtime, asked, events, read };
 }
 
+/** The engine's id of the call the server named `serverId` (the cards, the journal and Revert go by it). */
+function ours(runtime: Awaited<ReturnType<typeof runtimeWith>>["runtime"], serverId: string): string {
+	const found = runtime.chat.messages.flatMap((m) => m.toolCalls ?? []).find((c) => c.serverId === serverId);
+	if (!found) throw new Error(`no call ${serverId}`);
+	return found.id;
+}
+
 const edit = (id: string) => call("edit_note", { path: "Projects/Plan.md", mode: "replace", old_text: "Ship in June.", new_text: "Ship in May." }, { id });
 
 describe("the panel's vault tools", () => {
@@ -43,13 +50,16 @@ describe("the panel's vault tools", () => {
 		expect(asked[0]!.preview?.diff).toContain("+Ship in May.");
 		expect(await read()).toContain("Ship in May.");
 		const done = events.filter((e): e is { type: "tool"; card: ToolCard } => e.type === "tool" && e.card.state === "done").map((e) => e.card.id);
-		expect(done).toEqual(["r1", "e1"]);
+		const [r1, e1] = [ours(runtime, "r1"), ours(runtime, "e1")];
+		expect(done).toEqual([r1, e1]);
 
-		expect(runtime.tools?.canRevert("r1")).toBe(false);
-		expect(runtime.tools?.canRevert("e1")).toBe(true);
-		await expect(runtime.tools!.revert("e1")).resolves.toEqual({ ok: true });
-		expect(await read()).toBe(PLAN);
+		expect(runtime.tools?.canRevert(r1)).toBe(false);
+		expect(runtime.tools?.canRevert(e1)).toBe(true);
+		// The server's id names nothing the panel can revert.
 		expect(runtime.tools?.canRevert("e1")).toBe(false);
+		await expect(runtime.tools!.revert(e1)).resolves.toEqual({ ok: true });
+		expect(await read()).toBe(PLAN);
+		expect(runtime.tools?.canRevert(e1)).toBe(false);
 	});
 
 	it("a note changed since the edit is not reverted: the reason is 'changed', and the person's text stays", async () => {
@@ -60,7 +70,7 @@ describe("the panel's vault tools", () => {
 		await runtime.chat.newSession();
 		await runtime.chat.sendMessage("Move the plan to May");
 		await app.vault.adapter.write("Projects/Plan.md", "# Plan\n\nShip in May. Confirmed with Ana.\n");
-		const outcome = await runtime.tools!.revert("e1");
+		const outcome = await runtime.tools!.revert(ours(runtime, "e1"));
 		expect(outcome).toMatchObject({ ok: false, reason: "changed" });
 		expect(await read()).toContain("Confirmed with Ana.");
 		await expect(runtime.tools!.revert("nope")).resolves.toEqual({ ok: false, reason: "unavailable" });

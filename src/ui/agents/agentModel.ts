@@ -46,11 +46,12 @@ export function agentModelCheck(runtime: ChatRuntime | undefined, settings: Serv
 	return async (agent) => {
 		const model = agent.model;
 		if (model === undefined || model.trim() === "") return undefined;
-		const server = serverFor(settings, agent.provider);
+		const fields = { path: agent.path, provider: agent.provider, baseUrl: agent.baseUrl, secret: agent.secret };
+		const server = serverFor(settings, fields);
 		const provider: ProviderName = server.provider;
 		if (ownModel !== undefined && !offersModel(provider, [{ id: model }], ownModel)) return undefined;
 		// The same cache as the header's menu: for the settings' server, one listing serves both.
-		const models: readonly ModelInfo[] | undefined = await within(cachedModels(modelListKey(server), () => list(undefined, agent.provider)), ms);
+		const models: readonly ModelInfo[] | undefined = await within(cachedModels(modelListKey(server), () => list(undefined, fields)), ms);
 		if (models === undefined) return undefined;
 		return offersModel(provider, models, model) ? undefined : modelIssue(agent, model);
 	};

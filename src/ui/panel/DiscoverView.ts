@@ -1,3 +1,5 @@
+import { isReadFenced } from "../../core/pathFences";
+import { fencesOf } from "../../settings/fences";
 import { ItemView, Notice } from "obsidian";
 import type { WorkspaceLeaf } from "obsidian";
 import { promptBudget } from "../../chat/chatSettings";
@@ -8,6 +10,7 @@ import type { Attachment } from "./AttachedSelection";
 import { ChatHeader } from "./ChatHeader";
 import { ChatModel } from "./ChatModel";
 import { ChatAgent } from "./ChatAgent";
+import { AgentReviewCard } from "../agents/AgentReviewCard";
 import { Composer } from "./Composer";
 import { ContextBar } from "./ContextBar";
 import { savedDraft, saveDraft } from "./draftState";
@@ -61,6 +64,9 @@ export class DiscoverView extends ItemView {
 	private composer!: Composer;
 	private chatModel!: ChatModel;
 	private chatAgent!: ChatAgent;
+	/** Where an agent's review card shows: under the messages, above the composer, always in view. */
+	private reviewEl!: HTMLElement;
+	private reviewCard: AgentReviewCard | undefined;
 	private emptyChat!: EmptyChat;
 	private turns!: TurnFlow;
 	private toolsSwitch!: ToolsSwitch;
@@ -121,6 +127,7 @@ export class DiscoverView extends ItemView {
 			onModelMenu: (anchor) => this.openModelMenu(anchor),
 		});
 		this.list.addIntro(this.emptyChat.el);
+		this.reviewEl = root.createDiv({ cls: "discover-agent-review-slot", attr: { "aria-live": "polite" } });
 		this.chatModel = new ChatModel(this.host, () => this.runtime, (shown) => {
 			this.header.setModel(shown.model, shown.where);
 			this.emptyChat.setModel(shown);
@@ -149,6 +156,7 @@ export class DiscoverView extends ItemView {
 			store: () => this.runtime?.sourceRefs,
 			sessionId: () => this.runtime?.chat.sessionId,
 			onChange: () => this.context.refreshPreview(),
+			fenced: (path) => isReadFenced(path, fencesOf(this.host.settings, this.app.vault.configDir)),
 		});
 		this.context.added = this.sources;
 		this.chatAgent = new ChatAgent(this.host, () => this.runtime, {
@@ -159,6 +167,14 @@ export class DiscoverView extends ItemView {
 			addSource: (ref) => this.sources.add(ref),
 			removeSource: (ref) => this.sources.remove(ref),
 			onChange: (agent) => this.header.setAgent(agent?.name ?? ""),
+			showReview: (review, actions) => {
+				this.reviewEl.empty();
+				this.reviewCard = new AgentReviewCard(this.reviewEl, review, this.host.settings, actions);
+			},
+			clearReview: () => {
+				this.reviewCard = undefined;
+				this.reviewEl.empty();
+			},
 		});
 		this.sources.acceptDrops(this, root);
 		this.composer = new Composer(root, {

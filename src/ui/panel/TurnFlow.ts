@@ -33,7 +33,7 @@ export interface TurnParts {
 	context: ContextBar;
 	chatModel: ChatModel;
 	/** The chat's agent: a model its note names that the server lacks is its problem (absent: no agents). */
-	chatAgent?: Pick<ChatAgent, "sendFailed">;
+	chatAgent?: Pick<ChatAgent, "sendFailed" | "keyFailure">;
 	preparer: SourcePreparer;
 	/** The chat's tools switch (absent: on). */
 	toolsOn?: () => boolean;
@@ -191,7 +191,9 @@ export class TurnFlow {
 		// The model came from the agent's note: the message names the note and the field, and the
 		// next send (Retry too) goes to the default agent.
 		const issue = await this.parts.chatAgent?.sendFailed(err, model);
-		showTurnFailure(scene, issue ? { ...failed, detail: t("agents.fallback", { issue: agentIssueText(issue) }) } : failed);
+		// An agent whose server is not the settings' one got no key: the message names the note and `secret`.
+		const keyDetail = issue ? undefined : this.parts.chatAgent?.keyFailure(err);
+		showTurnFailure(scene, issue ? { ...failed, detail: t("agents.fallback", { issue: agentIssueText(issue) }) } : keyDetail ? { ...failed, detail: keyDetail } : failed);
 	}
 
 	/**

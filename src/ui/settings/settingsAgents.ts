@@ -1,6 +1,6 @@
 // The settings tab's Agents section: the agents folder, every agent note (name, model, the note's
-// path, Open) with a broken one's problem shown where it is listed, and "New agent", which creates
-// a note from the template and opens it.
+// path, whether it is approved as it is, Open) with a broken one's problem shown where it is listed,
+// and "New agent", which creates a note from the template (approved as made) and opens it.
 import { Setting } from "obsidian";
 import { DEFAULT_SETTINGS, FIELD_LABELS, validateSettings, type DiscoverSettings } from "../../settings/settings";
 import type { AgentsPort } from "../agents/agentsPort";
@@ -72,11 +72,16 @@ export class AgentsSection {
 			return;
 		}
 		el.empty();
-		const rows = [...listed.agents.map((agent) => ({ path: agent.path, name: agent.name, desc: t("settings.agentDesc", { model: agent.model ?? t("settings.agentChatModel"), path: agent.path }), broken: false })), ...listed.issues.map((issue) => ({ path: issue.path, name: issue.path.split("/").pop()?.replace(/\.md$/i, "") ?? issue.path, desc: agentIssueText(issue), broken: true }))];
+		const rows = [
+			...listed.agents.map((agent) => ({ path: agent.path, name: agent.name, desc: t("settings.agentDesc", { model: agent.model ?? t("settings.agentChatModel"), path: agent.path }), broken: false, approved: agents.approval(agent).state === "approved" })),
+			...listed.issues.map((issue) => ({ path: issue.path, name: issue.path.split("/").pop()?.replace(/\.md$/i, "") ?? issue.path, desc: agentIssueText(issue), broken: true, approved: false })),
+		];
 		rows.sort((a, b) => a.path.localeCompare(b.path));
 		for (const row of rows) {
 			const setting = new Setting(el).setName(row.name).setDesc(row.desc);
 			if (row.broken) setting.descEl.addClass("discover-chat-agent-broken");
+			// Approved as it is, or waiting for the review card in the chat (a broken note cannot be used at all).
+			else setting.descEl.createDiv({ cls: ["discover-chat-agent-state", row.approved ? "is-approved" : "needs-review"], text: t(row.approved ? "settings.agentApproved" : "settings.agentNeedsReview") });
 			setting.addButton((b) => b.setButtonText(t("settings.agentOpen")).onClick(() => void agents.open(row.path)));
 		}
 	}

@@ -21,6 +21,8 @@ export interface PanelSourcesOptions {
 	sessionId: () => string | undefined;
 	/** The sources changed, or their texts arrived: the preview must be redone. */
 	onChange: () => void;
+	/** Paths a folder or tag never brings in (core/pathFences: chats, config and excluded folders). */
+	fenced?: (path: string) => boolean;
 }
 
 export class PanelSources {
@@ -139,7 +141,7 @@ export class PanelSources {
 		const seen = new Set<string>();
 		const files: TFile[] = [];
 		for (const ref of this.refs) {
-			for (const file of notesOf(this.app, ref).files) {
+			for (const file of notesOf(this.app, ref, this.options.fenced).files) {
 				if (seen.has(file.path)) continue;
 				seen.add(file.path);
 				files.push(file);
@@ -215,7 +217,7 @@ export class PanelSources {
 			const on = this.options.vaultSearch()?.enabled === true;
 			return { ref, label: SOURCE_TEXT.vaultChip(), fitText: on ? SOURCE_TEXT.searchedOnSend() : SOURCE_TEXT.vaultOff(), cut: !on, openable: false };
 		}
-		const { files, total } = notesOf(this.app, ref);
+		const { files, total } = notesOf(this.app, ref, this.options.fenced);
 		const label = ref.type === "note" ? (files[0]?.basename ?? ref.path.replace(/\.md$/, "")) : ref.type === "folder" ? `${ref.path}/` : ref.tag;
 		if (files.length === 0) return { ref, label, fitText: SOURCE_TEXT.missing(), cut: true, openable: false };
 		const fits = files.map((f) => this.fits.get(f.path));

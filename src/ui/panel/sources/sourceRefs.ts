@@ -65,8 +65,11 @@ export function notesWithTag(app: App, tag: string): TFile[] {
 		.sort((a, b) => a.path.localeCompare(b.path));
 }
 
-/** The notes a reference stands for now (at most FOLDER_NOTE_LIMIT), and how many there are in all. */
-export function notesOf(app: App, ref: SourceRef): { files: TFile[]; total: number } {
+/**
+ * The notes a reference stands for now (at most FOLDER_NOTE_LIMIT), and how many there are in all.
+ * `fenced`: paths a folder or tag never brings in (the chats and config folders, the excluded ones).
+ */
+export function notesOf(app: App, ref: SourceRef, fenced: (path: string) => boolean = () => false): { files: TFile[]; total: number } {
 	let all: TFile[] = [];
 	if (ref.type === "note") {
 		const file = app.vault.getAbstractFileByPath(ref.path);
@@ -75,5 +78,6 @@ export function notesOf(app: App, ref: SourceRef): { files: TFile[]; total: numb
 		const folder = app.vault.getAbstractFileByPath(ref.path);
 		all = folder instanceof TFolder ? notesInFolder(folder) : [];
 	} else if (ref.type === "tag") all = notesWithTag(app, ref.tag);
+	if (ref.type !== "note") all = all.filter((f) => !fenced(f.path));
 	return { files: all.slice(0, FOLDER_NOTE_LIMIT), total: all.length };
 }

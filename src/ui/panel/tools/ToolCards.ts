@@ -2,9 +2,10 @@
 // being written, after its text so far) or when an answer with calls is shown (a reload: from the
 // saved calls and their results), and updated in place from then on. The saved `tool` messages
 // never show as bubbles of their own: each folds into its call's card. The permission prompt of a
-// call mounts in its card. Call ids are not unique in a chat (ids a server made up, or a
-// server's own "call_0", repeat from one answer to the next): a saved answer owns its cards, and
-// a result belongs to the latest call with its id before it.
+// call mounts in its card. Calls go by the engine's own ids, unique across chats; chats saved
+// before those ids hold the server's, which are not unique in a chat (a server's "call_0" repeats
+// from one answer to the next): so a saved answer owns its cards, and a result belongs to the
+// latest call with its id before it.
 import type { ToolCard } from "../../../chat/toolCard";
 import type { ChatMessage, ToolCall } from "../../../core/types";
 import type { Tool } from "../../../tools/types";
