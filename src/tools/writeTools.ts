@@ -39,6 +39,7 @@ export function createNoteTool(deps: ToolDeps, journal: ChangeJournal): Tool {
 			},
 			required: ["path", "content"],
 		},
+		targets: (args) => [checkedNote(deps, args.path)],
 		// Async so a refusal is a rejection, as from run.
 		preview: async (args): Promise<ToolPreview> => {
 			const { path, content } = prepare(args);
@@ -102,6 +103,7 @@ export function editNoteTool(deps: ToolDeps, journal: ChangeJournal): Tool {
 			},
 			required: ["path", "mode"],
 		},
+		targets: (args) => [checkedNote(deps, args.path)],
 		preview: async (args): Promise<ToolPreview> => {
 			const { path, edit } = prepare(args);
 			const before = await deps.vault.read(path);

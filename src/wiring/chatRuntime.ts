@@ -76,8 +76,9 @@ export async function createChatRuntime(host: DiscoverHost, onEvent: (e: ChatEve
 	};
 	let folder = host.settings.sessionsFolder;
 	// The vault tools ask about a call in the chat on screen when it is made.
-	// The open chat's agent: its tools run unasked, and "Always allow" goes into its note.
-	const grants = agentGrants(host.agents, () => ({ chatId: chat.sessionId, agent }));
+	// The open chat's agent: its writes run unasked only while the person approved it, and only in its
+	// writeFolders. Until the agents' approval store is wired here, no agent counts as approved (asks).
+	const grants = agentGrants(() => ({ chatId: chat.sessionId, agent, approved: false }));
 	const tools = createPanelTools(host, () => chat.sessionId, panel?.ask, grants);
 	const chat = new ChatService({
 		adapter,
