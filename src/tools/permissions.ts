@@ -2,7 +2,8 @@
 // 1. read tools run unasked while the `toolsReadAllowed` setting is on (the default);
 // 2. a write whose text holds something another plugin may run (Templater, DataviewJS, an
 //    obsidian:// URI: see contentMarks.ts) is asked every time, whatever rule stands;
-// 3. "allow for this chat" (per tool, this session only, kept in memory, forgotten with the plugin);
+// 3. "allow for this chat" (per tool, this session only, kept in memory, forgotten with the plugin;
+//    like every standing grant, never for a fenced target);
 // 4. an "always" rule (saved in settings with when it was granted; revocable in the settings tab),
 //    scoped: it covers a write only when every path the call writes is inside the rule's folder
 //    ("" = the whole vault, by explicit choice), none of them is fenced (config, chats, agents,
@@ -182,12 +183,13 @@ export class PermissionRules {
 	 */
 	allowsUnasked(chatId: string, tool: Pick<Tool, "name" | "access">, paths?: readonly string[]): boolean {
 		if (tool.access === "read" && this.store.readAllowed()) return true;
-		if (this.chatAllows(chatId, tool.name)) return true;
 		if (tool.access === "write") {
-			if (paths === undefined) return this.store.alwaysRules().some((r) => r.tool === tool.name && r.agent === undefined && pathSegments(r.folder).length === 0);
+			if (paths === undefined) return this.chatAllows(chatId, tool.name) || this.store.alwaysRules().some((r) => r.tool === tool.name && r.agent === undefined && pathSegments(r.folder).length === 0);
+			// No standing grant, not even "this chat", reaches a fenced place.
 			const fences = this.fences();
 			if (paths.length === 0 || paths.some((p) => isFencedPath(p, fences))) return false;
 		}
+		if (this.chatAllows(chatId, tool.name)) return true;
 		if (this.ruleCovers(chatId, tool, tool.access === "write" ? paths : undefined)) return true;
 		return this.agents?.allowsUnasked(chatId, tool.name, paths ?? []) === true;
 	}
@@ -215,8 +217,8 @@ export class PermissionRules {
 			}
 			const marks = writeMarks(call.arguments, preview);
 			// Marked writes are asked every time; otherwise the standing rules (with the call's real targets).
+			// A write whose targets cannot be told gets no standing grant: it is asked (or refused, unshowable).
 			if (marks.length === 0 && targets !== undefined && this.allowsUnasked(chatId, tool, targets)) return "allow";
-			if (marks.length === 0 && targets === undefined && this.chatAllows(chatId, tool.name)) return "allow";
 			// Never write what the person could not be shown.
 			if (previewError !== undefined) return { deny: `the change could not be shown for approval, so nothing was written (${previewError})` };
 			const info: AskInfo = { marks, ...this.agentInfo(chatId), ...(targets?.[0] !== undefined ? { folder: folderScopeOf(targets[0]) } : {}) };
