@@ -121,6 +121,12 @@ export { createVaultTools, ChangeJournal, ToolError } from "./tools";
 export type { NoteChange, Tool as VaultTool, ToolPreview, ToolRunContext, ToolScope, VaultAccess, VaultNote, VaultTools } from "./tools";
 export { PermissionRules } from "./tools/permissions";
 export type { AccessDecision, AlwaysRule, Approve, AskFn, RuleStore } from "./tools/permissions";
+// Scoped standing permission: where an "Always allow" applies, what the card is told, the agent's
+// part; and what in a write's text another plugin may run (such a write is asked every time).
+export { folderScopeOf, writeTargets } from "./tools/permissions";
+export type { AgentGrants, AlwaysScope, AskInfo } from "./tools/permissions";
+export { writeMarks, marksIn, CONTENT_MARKS } from "./tools/contentMarks";
+export type { ContentMark } from "./tools/contentMarks";
 export { MemoryVault, tagsOf } from "./tools/memoryVault";
 // Trust: the one path comparison every fence uses, and where no write may land.
 export { isFencedPath, isWithinFolder, pathKey, fenceOf } from "./core/pathFences";

@@ -55,10 +55,22 @@ function migrateV1toV2(raw: Raw): Raw {
 	return { ...raw, toolsReadAllowed: DEFAULT_SETTINGS.toolsReadAllowed, toolRules: [], settingsVersion: 2 };
 }
 
+/**
+ * v2 → v3: "Always allow" rules gain a scope. A rule saved before had none and allowed its tool
+ * everywhere, so it becomes a whole-vault rule (folder ""), shown as such in the settings; nothing
+ * is widened or silently narrowed. Rules that are not objects are left for the field check.
+ */
+function migrateV2toV3(raw: Raw): Raw {
+	const rules = raw.toolRules;
+	const toolRules = Array.isArray(rules) ? rules.map((r: unknown) => (typeof r === "object" && r !== null && !("folder" in r) ? { ...r, folder: "" } : r)) : rules;
+	return { ...raw, toolRules, settingsVersion: 3 };
+}
+
 /** MIGRATIONS[n] turns version-n data into version n+1. Add the next step here; never edit old ones. */
 export const MIGRATIONS: Record<number, (raw: Raw, ctx: StepContext) => Raw> = {
 	0: migrateV0toV1,
 	1: migrateV1toV2,
+	2: migrateV2toV3,
 };
 
 type FieldCheck = (value: unknown) => boolean;

@@ -14,7 +14,7 @@ export const SEND_KEYS = ["enter", "mod-enter"] as const;
 export type SendKey = (typeof SEND_KEYS)[number];
 
 /** The version written by this code; migrateSettings brings older data up to it. */
-export const SETTINGS_VERSION = 2;
+export const SETTINGS_VERSION = 3;
 
 // The tool rounds are not a saved setting yet (the engine's default holds until the panel offers tools);
 // the image rule is derived from the provider (wiring), not saved.
@@ -180,11 +180,18 @@ function folderIssue(field: keyof DiscoverSettings, value: unknown): SettingsIss
 	return null;
 }
 
-/** A saved "always allow" rule: a tool name and a real ISO date. */
+/** A saved "always allow" rule: a tool name, its folder ("" = the whole vault), an optional agent note and a real ISO date. */
 export function isToolRule(value: unknown): value is AlwaysRule {
 	if (typeof value !== "object" || value === null) return false;
 	const r = value as Partial<AlwaysRule>;
-	return typeof r.tool === "string" && r.tool.trim() !== "" && typeof r.grantedAt === "string" && !Number.isNaN(Date.parse(r.grantedAt));
+	return (
+		typeof r.tool === "string" &&
+		r.tool.trim() !== "" &&
+		typeof r.folder === "string" &&
+		(r.agent === undefined || (typeof r.agent === "string" && r.agent.trim() !== "")) &&
+		typeof r.grantedAt === "string" &&
+		!Number.isNaN(Date.parse(r.grantedAt))
+	);
 }
 
 export const isToolRules = (value: unknown): value is AlwaysRule[] => Array.isArray(value) && value.every(isToolRule);

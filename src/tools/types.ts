@@ -12,6 +12,11 @@ import type { NoteSearchHit } from "../context/NoteIndex";
 export interface Tool extends CoreTool {
 	run(args: Record<string, unknown>, ctx: ToolRunContext): Promise<string>;
 	preview?: (args: Record<string, unknown>) => Promise<ToolPreview>;
+	/**
+	 * A write's targets: every vault path the call would write, as the tool resolves them. Throws
+	 * when they cannot be told; a write without `targets` is covered by no standing rule.
+	 */
+	targets?: (args: Record<string, unknown>) => string[];
 }
 
 /**

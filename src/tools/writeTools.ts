@@ -42,6 +42,7 @@ export function createNoteTool(deps: ToolDeps, journal: ChangeJournal): Tool {
 			},
 			required: ["path", "content"],
 		},
+		targets: (args) => [checkedNote(deps, args.path)],
 		// Async so a refusal is a rejection, as from run.
 		preview: async (args): Promise<ToolPreview> => {
 			const { path, content } = prepare(args);
@@ -106,6 +107,7 @@ export function editNoteTool(deps: ToolDeps, journal: ChangeJournal): Tool {
 			},
 			required: ["path", "mode"],
 		},
+		targets: (args) => [checkedNote(deps, args.path)],
 		// The card shows the change without the BOM or a CRLF note's CRs (shownChange).
 		preview: async (args): Promise<ToolPreview> => {
 			const { path, edit } = prepare(args);

@@ -63,7 +63,7 @@ export interface ChatRuntime {
 	 * the send does that work itself.
 	 */
 	prepareSource?(id: string, text: string, name: string): Promise<void>;
-	/** The open chat's agent for the permission rules: its tools run unasked, and "Always allow" goes into its note. */
+	/** The open chat's agent for the permission rules: its writes run unasked only while approved and inside its writeFolders. */
 	agentGrants?: AgentGrants;
 	/** Where the chat's attached sources are kept; absent: they last while the panel is open. */
 	sourceRefs?: SourceRefStore;

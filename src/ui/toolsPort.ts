@@ -1,10 +1,10 @@
 // What the panel needs from the engine's vault tools, as structural types: undo a write by the
 // call that made it, and forget a chat's "allow for this chat" grants when the chat closes. The
 // permission question itself goes the other way: the panel hands the wiring its `ask`.
-import type { AccessDecision, AskFn } from "../tools/permissions";
+import type { AccessDecision, AskFn, AskInfo } from "../tools/permissions";
 import type { ToolPreview } from "../tools/types";
 
-export type { AccessDecision, AskFn, ToolPreview };
+export type { AccessDecision, AskFn, AskInfo, ToolPreview };
 
 /** Why a write could not be undone: the note changed since, is gone, or the change is no longer known. */
 export type RevertRefusal = "changed" | "gone" | "unavailable" | "failed";

@@ -1,24 +1,35 @@
-// The permission rules' view of the open chat's agent: its `tools` run without asking, and an
-// "Always allow" given in the chat is written into the agent note's front matter (visible there,
-// and revoked by removing it). The engine serves one chat at a time, so only that chat has an agent
-// here; a chat whose agent is not a note (the built-in fallback) leaves the grant to the settings.
+// The permission rules' view of the open chat's agent. Its `tools` make tools available to the
+// model; its writes run without a card only while the person has approved the agent (`approved`,
+// supplied by the wiring) and only inside the folders it named (`writeFolders`, each compared
+// through pathFences). A read tool it lists runs unasked while it is approved. "Always allow" in a
+// chat with an agent never writes into the agent's note: it is a scoped rule in the settings,
+// optionally limited to this agent. The engine serves one chat at a time, so only that chat has an
+// agent here.
 import type { Agent } from "../agents/agent";
+import { isWithinFolder, pathSegments } from "../core/pathFences";
 import type { AgentGrants } from "../tools/permissions";
-import type { AgentsPort } from "../ui/agents/agentsPort";
 
-export function agentGrants(agents: AgentsPort | undefined, open: () => { chatId: string | undefined; agent: Agent | undefined }): AgentGrants {
+export interface OpenAgent {
+	chatId: string | undefined;
+	agent: Agent | undefined;
+	/** Whether the person approved this agent as it is now (its review); false: its writes ask. */
+	approved: boolean;
+}
+
+export function agentGrants(open: () => OpenAgent): AgentGrants {
+	const ofChat = (chatId: string): { agent: Agent; approved: boolean } | undefined => {
+		const { chatId: openId, agent, approved } = open();
+		// The built-in fallback (no note) is not an agent a rule can name or the person approved.
+		return openId === chatId && agent && agent.path !== "" ? { agent, approved } : undefined;
+	};
 	return {
-		allowed(chatId) {
-			const { chatId: openId, agent } = open();
-			return openId === chatId && agent ? agent.tools : [];
+		allowsUnasked(chatId, tool, paths) {
+			const found = ofChat(chatId);
+			if (!found?.approved || !found.agent.tools.includes(tool)) return false;
+			// A folder that names nothing is not a folder the agent named: it never means the whole vault.
+			const folders = (found.agent.writeFolders ?? []).filter((f) => pathSegments(f).length > 0);
+			return paths.every((p) => folders.some((f) => isWithinFolder(p, f)));
 		},
-		async grant(chatId, tool) {
-			const { chatId: openId, agent } = open();
-			if (!agents || openId !== chatId || !agent || agent.path === "") return false;
-			await agents.allowTool(agent.path, tool);
-			// The next call in this chat is allowed at once, before the note is read again.
-			if (!agent.tools.includes(tool)) agent.tools = [...agent.tools, tool];
-			return true;
-		},
+		agentOf: (chatId) => ofChat(chatId)?.agent.path,
 	};
 }

@@ -13,6 +13,7 @@ import type { Agent } from "../agents/agent";
 import type { AgentServerFields } from "../settings/keyBinding";
 import { withTemperature } from "../providers/withTemperature";
 import { agentGrants } from "./agentGrants";
+import { approvalState } from "../agents/agentTrust";
 import { budgetFor } from "../settings/budgetFor";
 import { persistedCalibration } from "./calibrationStore";
 import { normalizePath } from "obsidian";
@@ -76,8 +77,11 @@ export async function createChatRuntime(host: DiscoverHost, onEvent: (e: ChatEve
 	};
 	let folder = host.settings.sessionsFolder;
 	// The vault tools ask about a call in the chat on screen when it is made.
-	// The open chat's agent: its tools run unasked, and "Always allow" goes into its note.
-	const grants = agentGrants(host.agents, () => ({ chatId: chat.sessionId, agent }));
+	// The open chat's agent: its writes run unasked only while the person approved it, and only in its
+	// writeFolders. Approval is checked at each call against the digest the person approved (a note
+	// changed since, by sync or otherwise, is not approved: its writes ask).
+	const approved = (a: Agent | undefined): boolean => a !== undefined && approvalState(a, host.settings.agentApprovals ?? []).state === "approved";
+	const grants = agentGrants(() => ({ chatId: chat.sessionId, agent, approved: approved(agent) }));
 	const tools = createPanelTools(host, () => chat.sessionId, panel?.ask, grants);
 	const chat = new ChatService({
 		adapter,

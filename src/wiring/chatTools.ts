@@ -3,6 +3,7 @@
 // call id through the tools' change journal.
 import type { App } from "obsidian";
 import type { Tool as CoreTool, ToolApproval, ToolCall } from "../core/types";
+import type { Fences } from "../core/pathFences";
 import type { DiscoverSettings } from "../settings/settings";
 import { PermissionRules, type AgentGrants, type AskFn } from "../tools/permissions";
 import type { Tool } from "../tools/types";
@@ -35,8 +36,9 @@ function indexOf(host: DiscoverHost): Pick<NoteIndexService, "state" | "search">
 export function createPanelTools(host: DiscoverHost & { app: App; settings: DiscoverSettings }, chatId: () => string | undefined, ask: AskFn | undefined, grants?: AgentGrants): PanelTools {
 	const { tools, changes } = createObsidianVaultTools(host.app, () => host.settings, indexOf(host));
 	const byName = new Map(tools.map((t) => [t.name, t]));
-	// The chat's agent's tools run unasked; its "Always allow" goes into the agent's note.
-	const rules = new PermissionRules(settingsRuleStore(host), undefined, grants);
+	// Scoped "Always allow" rules in the settings, never over a fenced place; the chat's approved agent in its folders.
+	const fences = (): Fences => ({ configDir: host.app.vault.configDir, chatsFolder: host.settings.sessionsFolder, agentsFolder: host.settings.agentsFolder, excluded: host.settings.indexExcludedFolders });
+	const rules = new PermissionRules({ ...settingsRuleStore(host), fences }, undefined, grants);
 	// Without a panel to ask, nothing that needs asking runs (a denial the model is told about).
 	const askPanel: AskFn = ask ?? (() => Promise.resolve({ kind: "deny" }));
 	const revert = async (callId: string): Promise<RevertOutcome> => {

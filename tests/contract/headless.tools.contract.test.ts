@@ -148,7 +148,8 @@ describe("the headless contract: tools", () => {
 		const store = memoryRules();
 		const rules = new PermissionRules(store, () => new Date("2026-11-24T12:00:00Z"));
 		await rules.grantAlways("edit_note");
-		expect(rules.alwaysRules()).toEqual([{ tool: "edit_note", grantedAt: "2026-11-24T12:00:00.000Z" }]);
+		// Granted from code without a scope: a whole-vault rule, shown as such.
+		expect(rules.alwaysRules()).toEqual([{ tool: "edit_note", folder: "", grantedAt: "2026-11-24T12:00:00.000Z" }]);
 		expect(rules.allowsUnasked("c", { name: "edit_note", access: "write" })).toBe(true);
 		await rules.revoke("edit_note");
 		expect(rules.allowsUnasked("c", { name: "edit_note", access: "write" })).toBe(false);

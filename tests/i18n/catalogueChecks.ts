@@ -12,10 +12,10 @@ export const SAME_IN_EVERY_LANGUAGE = new Set(["Ollama", "OpenAI", "Anthropic", 
 export const MAX_SHARE_SAME_AS_ENGLISH = 0.03;
 
 /** Proper nouns, brands and key names that keep their capitals in English sentence case. */
-export const BRANDS = ["Discover", "Obsidian", "Ollama", "OpenAI", "Anthropic", "LM Studio", "Markdown", "Enter", "Shift", "Ctrl", "Cmd", "Esc", "Tab", "vLLM", "Retry-After", "I"];
+export const BRANDS = ["Discover", "Obsidian", "Ollama", "OpenAI", "Anthropic", "LM Studio", "Markdown", "Templater", "DataviewJS", "Dataview", "Enter", "Shift", "Ctrl", "Cmd", "Esc", "Tab", "vLLM", "Retry-After", "I"];
 /** Texts that name Obsidian's own "Settings" window as a place, and the quiet lowercase "stopped" mark asked for in the history. */
 export const IGNORE = ["Settings →", "^stopped$"];
-export const ACRONYMS = ["API", "URL", "URLs", "JSON", "JSONL", "ID", "OK"];
+export const ACRONYMS = ["API", "URL", "URLs", "URI", "JSON", "JSONL", "ID", "OK"];
 
 const textsOf = (m: Message): string[] => (typeof m === "string" ? [m] : Object.values(m).filter((v): v is string => typeof v === "string"));
 

@@ -19,7 +19,10 @@ const v1: DiscoverSettings = {
 	exportFolder: "AI/Exports",
 	activeSessionId: "01JABCDEF",
 	calibration: { models: { "qwen3-8b": { ratio: 1.1 } } },
-	toolRules: [{ tool: "edit_note", grantedAt: "2026-11-20T09:30:00.000Z" }],
+	toolRules: [
+		{ tool: "edit_note", folder: "Projects", grantedAt: "2026-11-20T09:30:00.000Z" },
+		{ tool: "create_note", folder: "", agent: "Discover/Agents/Writer.md", grantedAt: "2026-11-21T09:30:00.000Z" },
+	],
 	settingsVersion: SETTINGS_VERSION,
 };
 
@@ -64,9 +67,31 @@ describe("migrateSettings", () => {
 		expect(MIGRATIONS[1]?.({ settingsVersion: 1 }, { warnings: [] })).toEqual({ settingsVersion: 2, toolsReadAllowed: true, toolRules: [] });
 	});
 
+	it("v2 → v3: rules saved without a scope become whole-vault rules (nothing widened, nothing lost), silently", () => {
+		const saved = { ...v1, settingsVersion: 2, toolRules: [{ tool: "edit_note", grantedAt: "2026-11-20T09:30:00.000Z" }, { tool: "create_note", grantedAt: "2026-11-21T09:30:00.000Z" }] };
+		const wholeVault = [
+			{ tool: "edit_note", folder: "", grantedAt: "2026-11-20T09:30:00.000Z" },
+			{ tool: "create_note", folder: "", grantedAt: "2026-11-21T09:30:00.000Z" },
+		];
+		expect(migrateSettings(saved)).toEqual({ settings: { ...v1, toolRules: wholeVault }, warnings: [] });
+		expect(MIGRATIONS[2]?.({ settingsVersion: 2, toolRules: [{ tool: "edit_note", grantedAt: "2026-11-20T09:30:00.000Z" }] }, { warnings: [] })).toEqual({
+			settingsVersion: 3,
+			toolRules: [{ tool: "edit_note", folder: "", grantedAt: "2026-11-20T09:30:00.000Z" }],
+		});
+		// A damaged list is still dropped whole by the field check, with a warning.
+		expect(migrateSettings({ ...saved, toolRules: [{ tool: "edit_note" }] }).settings.toolRules).toEqual([]);
+	});
+
 	it("always-allowed tool rules survive a reload; a damaged list is dropped whole with a warning", () => {
 		expect(migrateSettings(structuredClone({ ...v1, toolsReadAllowed: false })).settings).toMatchObject({ toolsReadAllowed: false, toolRules: v1.toolRules });
-		for (const toolRules of [[{ tool: "edit_note" }], [{ tool: "", grantedAt: "2026-01-01" }], [{ tool: "x", grantedAt: "yesterday" }], "edit_note"]) {
+		for (const toolRules of [
+			[{ tool: "edit_note", folder: "" }],
+			[{ tool: "", folder: "", grantedAt: "2026-01-01" }],
+			[{ tool: "x", folder: "", grantedAt: "yesterday" }],
+			[{ tool: "x", folder: 3, grantedAt: "2026-01-01" }],
+			[{ tool: "x", folder: "", agent: "", grantedAt: "2026-01-01" }],
+			"edit_note",
+		]) {
 			const damaged = migrateSettings({ ...v1, toolRules });
 			expect(damaged.settings.toolRules).toEqual([]);
 			expect(damaged.warnings.join(" ")).toContain("Always allowed tools");

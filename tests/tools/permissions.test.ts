@@ -78,7 +78,8 @@ describe("tool permissions", () => {
 		const { ask, asked } = asker({ kind: "always" }, { kind: "once" });
 		const approver = rules.approverFor("A", ask);
 		expect(await approver(call("edit_note", appendArgs), edit)).toBe("allow");
-		expect(saved.rules).toEqual([{ tool: "edit_note", grantedAt: "2026-11-24T10:00:00.000Z" }]);
+		// The card's default scope: the folder of the path (a note at the root: that note).
+		expect(saved.rules).toEqual([{ tool: "edit_note", folder: "a.md", grantedAt: "2026-11-24T10:00:00.000Z" }]);
 		expect(await rules.approverFor("B", ask)(call("edit_note", appendArgs), edit)).toBe("allow");
 		expect(asked).toHaveLength(1);
 		await rules.revoke("edit_note");

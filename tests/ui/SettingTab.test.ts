@@ -360,19 +360,23 @@ describe("Settings tab: tools", () => {
 		expect((await saved()).toolsReadAllowed).toBe(false);
 	});
 
-	it("lists every always-allowed tool with when it was granted; Revoke removes it and saves", async () => {
+	it("lists every always-allowed rule with its scope and when it was granted; Revoke removes that rule alone and saves", async () => {
 		const toolRules = [
-			{ tool: "edit_note", grantedAt: "2026-11-20T09:30:00.000Z" },
-			{ tool: "create_note", grantedAt: "2026-11-21T10:00:00.000Z" },
+			{ tool: "edit_note", folder: "Projects", grantedAt: "2026-11-20T09:30:00.000Z" },
+			{ tool: "edit_note", folder: "Notes", agent: "Discover/Agents/Writer.md", grantedAt: "2026-11-20T09:40:00.000Z" },
+			{ tool: "create_note", folder: "", grantedAt: "2026-11-21T10:00:00.000Z" },
 		];
 		const { el, row, saved, plugin } = await setup(new FakeAdapter(), { ...DEFAULT_SETTINGS, toolRules });
-		expect(row("edit_note").find(".setting-item-description")?.getText()).toMatch(/^Allowed since .*2026/);
-		row("edit_note").find("button").click();
+		expect(el.findAll(".discover-chat-tool-rules .setting-item-name").map((n) => n.getText())).toEqual(["edit_note in Projects/", "edit_note in Notes/, for agent Writer", "create_note anywhere in the vault"]);
+		expect(row("edit_note in Projects/").find(".setting-item-description")?.getText()).toMatch(/^Allowed since .*2026/);
+		row("edit_note in Projects/").find("button").click();
 		await flush();
-		expect(plugin.settings.toolRules.map((r) => r.tool)).toEqual(["create_note"]);
-		expect((await saved()).toolRules).toEqual([toolRules[1]]);
-		expect(el.findAll(".setting-item-name").map((n) => n.getText())).not.toContain("edit_note");
-		row("create_note").find("button").click();
+		expect(plugin.settings.toolRules).toEqual([toolRules[1], toolRules[2]]);
+		expect((await saved()).toolRules).toEqual([toolRules[1], toolRules[2]]);
+		expect(el.findAll(".setting-item-name").map((n) => n.getText())).not.toContain("edit_note in Projects/");
+		row("edit_note in Notes/, for agent Writer").find("button").click();
+		await flush();
+		row("create_note anywhere in the vault").find("button").click();
 		await flush();
 		expect(el.getText()).toContain("No tool is always allowed.");
 	});
@@ -387,9 +391,9 @@ describe("Settings tab: tools", () => {
 	});
 
 	it("drops the no-rule line once a rule exists and shows it again after the last revoke", async () => {
-		const { el, row } = await setup(new FakeAdapter(), { ...DEFAULT_SETTINGS, toolRules: [{ tool: "edit_note", grantedAt: "2026-11-20T09:30:00.000Z" }] });
+		const { el, row } = await setup(new FakeAdapter(), { ...DEFAULT_SETTINGS, toolRules: [{ tool: "edit_note", folder: "", grantedAt: "2026-11-20T09:30:00.000Z" }] });
 		expect(el.getText()).not.toContain("No tool is always allowed.");
-		row("edit_note").find("button").click();
+		row("edit_note anywhere in the vault").find("button").click();
 		await flush();
 		expect(el.getText().split("No tool is always allowed.")).toHaveLength(2);
 		expect(row("Always allowed tools").getText()).toContain("No tool is always allowed.");

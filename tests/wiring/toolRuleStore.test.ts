@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_SETTINGS } from "../../src/settings/settings";
 import { PermissionRules } from "../../src/tools/permissions";
 import { settingsRuleStore } from "../../src/wiring/toolRuleStore";
+import { toolbox } from "../tools/support";
 
 describe("permission rules over the plugin's settings", () => {
 	it("an Always allow is saved in settings.toolRules; a revoke there (the settings tab) applies at the next call", async () => {
@@ -12,14 +13,15 @@ describe("permission rules over the plugin's settings", () => {
 			asked.push(call.id);
 			return Promise.resolve({ kind: "always" });
 		});
-		const tool = { name: "create_note", access: "write" as const, description: "", parameters: { type: "object" }, run: () => Promise.resolve("") };
-		expect(await approve({ id: "a", name: "create_note", arguments: {} }, tool)).toBe("allow");
-		expect(host.settings.toolRules).toEqual([{ tool: "create_note", grantedAt: "2026-11-24T12:00:00.000Z" }]);
+		const tool = toolbox({}).tool("create_note");
+		const args = (name: string): Record<string, unknown> => ({ path: `Inbox/${name}.md`, content: "x" });
+		expect(await approve({ id: "a", name: "create_note", arguments: args("a") }, tool)).toBe("allow");
+		expect(host.settings.toolRules).toEqual([{ tool: "create_note", folder: "Inbox", grantedAt: "2026-11-24T12:00:00.000Z" }]);
 		expect(host.saves).toBe(1);
-		expect(await approve({ id: "b", name: "create_note", arguments: {} }, tool)).toBe("allow");
+		expect(await approve({ id: "b", name: "create_note", arguments: args("b") }, tool)).toBe("allow");
 		expect(asked).toEqual(["a"]);
 		host.settings.toolRules = [];
-		await approve({ id: "c", name: "create_note", arguments: {} }, tool);
+		await approve({ id: "c", name: "create_note", arguments: args("c") }, tool);
 		expect(asked).toEqual(["a", "c"]);
 		host.settings.toolsReadAllowed = false;
 		expect(rules.allowsUnasked("chat", { name: "read_note", access: "read" })).toBe(false);

@@ -241,7 +241,7 @@ export class DiscoverView extends ItemView {
 		try {
 			const runtime = await this.createRuntime(this.host, (e) => this.onChatEvent(e), {
 				// A call no rule allows: the prompt mounts in its card.
-				ask: (call, tool, preview) => this.list.toolCards.ask(call, tool, preview),
+				ask: (call, tool, preview, info) => this.list.toolCards.ask(call, tool, preview, info),
 			});
 			// Closed while the engine was being built: nothing will use it.
 			if (this.closed) {

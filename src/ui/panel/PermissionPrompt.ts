@@ -4,18 +4,28 @@
 // the model sent is untrusted and only ever becomes text (createEl/setText, never HTML or Markdown).
 // Stop and the engine's 5-minute expiry abort `signal`: the prompt goes and the answer is a plain deny.
 import type { ToolCall } from "../../core/types";
-import type { AccessDecision } from "../../tools/permissions";
+import type { AccessDecision, AlwaysScope, AskInfo } from "../../tools/permissions";
+import type { ContentMark } from "../../tools/contentMarks";
 import type { ToolPreview } from "../../tools/types";
 import { t } from "../../i18n";
 import { renderDiff } from "./DiffView";
-import { argumentEntries, describeToolCall, titleValue } from "./permissionText";
+import { agentName, argumentEntries, describeToolCall, scopeFolderName, titleValue } from "./permissionText";
 
 export interface PermissionRequest {
 	call: ToolCall;
 	tool: { name: string; access: "read" | "write" };
 	/** A write's preview: with it the prompt shows the diff and asks Accept / Reject. */
 	preview?: ToolPreview;
+	/** What marks the write (asked every time: no standing choice) and what "Always allow" may offer. */
+	info?: AskInfo;
 }
+
+const MARK_TEXT: Record<ContentMark, "permission.markTemplater" | "permission.markDataviewjs" | "permission.markObsidianUri"> = {
+	templater: "permission.markTemplater",
+	dataviewjs: "permission.markDataviewjs",
+	obsidianUri: "permission.markObsidianUri",
+};
+
 
 /** The engine cuts a reason at 500 characters; the field says so by not taking more. */
 const REASON_MAX = 500;
@@ -68,6 +78,13 @@ class PermissionPrompt {
 		this.renderArguments(call.arguments);
 		const withDiff = isWrite && preview !== undefined;
 		if (withDiff) renderDiff(this.el, preview.diff, t("permission.diffLabel", { path: titleValue(preview.path) }), t("permission.diffEmpty"));
+		const marks = isWrite ? (req.info?.marks ?? []) : [];
+		const marked = marks.length > 0;
+		if (marked) {
+			const note = this.el.createDiv({ cls: "discover-permission-marks", attr: { role: "note" } });
+			for (const mark of marks) note.createDiv({ cls: "discover-permission-mark", text: t(MARK_TEXT[mark]) });
+			note.createDiv({ cls: "discover-permission-mark-asked", text: t("permission.markedAsked") });
+		}
 
 		this.actionsEl = this.el.createDiv({ cls: "discover-permission-actions" });
 		const toolName = titleValue(tool.name);
@@ -75,15 +92,20 @@ class PermissionPrompt {
 			const main = this.actionsEl.createDiv({ cls: "discover-permission-main" });
 			this.button(main, t("permission.accept"), undefined, ["mod-cta"], () => this.decide({ kind: "once" }));
 			this.denyButton = this.button(main, t("permission.reject"), undefined, [], () => this.openReason());
-			// Wider grants for a write are there, but quieter than the decision about this change.
-			const more = this.actionsEl.createDiv({ cls: "discover-permission-more" });
-			this.button(more, t("permission.allowChat"), t("permission.allowChatLabel", { tool: toolName }), ["discover-permission-secondary"], () => this.decide({ kind: "chat" }));
-			this.button(more, t("permission.allowAlways"), t("permission.allowAlwaysLabel", { tool: toolName }), ["discover-permission-secondary"], () => this.decide({ kind: "always" }));
+			// Wider grants for a write are there, but quieter than the decision about this change; a marked
+			// write has none (it is asked every time).
+			if (!marked) {
+				const more = this.actionsEl.createDiv({ cls: "discover-permission-more" });
+				this.button(more, t("permission.allowChat"), t("permission.allowChatLabel", { tool: toolName }), ["discover-permission-secondary"], () => this.decide({ kind: "chat" }));
+				this.alwaysControls(more, req.info, toolName, ["discover-permission-secondary"]);
+			}
 		} else {
 			const main = this.actionsEl.createDiv({ cls: "discover-permission-main" });
 			this.button(main, t("permission.allowOnce"), undefined, ["mod-cta"], () => this.decide({ kind: "once" }));
-			this.button(main, t("permission.allowChat"), t("permission.allowChatLabel", { tool: toolName }), [], () => this.decide({ kind: "chat" }));
-			this.button(main, t("permission.allowAlways"), t("permission.allowAlwaysLabel", { tool: toolName }), [], () => this.decide({ kind: "always" }));
+			if (!marked) {
+				this.button(main, t("permission.allowChat"), t("permission.allowChatLabel", { tool: toolName }), [], () => this.decide({ kind: "chat" }));
+				this.alwaysControls(main, req.info, toolName, []);
+			}
 			this.denyButton = this.button(main, t("permission.deny"), undefined, [], () => this.openReason());
 		}
 	}
@@ -112,6 +134,35 @@ class PermissionPrompt {
 			row.createDiv({ cls: "discover-permission-arg-name", text: name });
 			row.createDiv({ cls: "discover-permission-arg-value", text: value });
 		}
+	}
+
+	/**
+	 * "Always allow", with where it applies when the write names a folder: a select whose first
+	 * choice is the folder of the path in the card; the whole vault only by choosing it; each also
+	 * "only for" the chat's agent when it has one.
+	 */
+	private alwaysControls(parent: HTMLElement, info: AskInfo | undefined, toolName: string, cls: string[]): void {
+		const folder = info?.folder;
+		if (folder === undefined) {
+			this.button(parent, t("permission.allowAlways"), t("permission.allowAlwaysLabel", { tool: toolName }), cls, () => this.decide({ kind: "always" }));
+			return;
+		}
+		const group = parent.createDiv({ cls: "discover-permission-always" });
+		const where = scopeFolderName(folder);
+		const agent = info?.agent !== undefined ? agentName(info.agent) : undefined;
+		const choices: { value: string; text: string; scope: AlwaysScope }[] = [{ value: "folder", text: t("permission.scopeFolder", { folder: where }), scope: { scope: "folder" } }];
+		if (agent !== undefined) choices.push({ value: "folder-agent", text: t("permission.scopeFolderAgent", { folder: where, agent }), scope: { scope: "folder", onlyAgent: true } });
+		choices.push({ value: "vault", text: t("permission.scopeVault"), scope: { scope: "vault" } });
+		if (agent !== undefined) choices.push({ value: "vault-agent", text: t("permission.scopeVaultAgent", { agent }), scope: { scope: "vault", onlyAgent: true } });
+		const select = group.createEl("select", { cls: ["dropdown", "discover-permission-scope"], attr: { "aria-label": t("permission.scopeLabel") } });
+		for (const c of choices) select.createEl("option", { text: c.text, attr: { value: c.value } });
+		select.value = "folder";
+		this.button(group, t("permission.allowAlways"), t("permission.allowAlwaysLabel", { tool: toolName }), cls, () => {
+			const chosen = choices.find((c) => c.value === select.value) ?? choices[0]!;
+			this.decide({ kind: "always", ...chosen.scope });
+		});
+		// The select comes first in reading order ("In Notes/ ▾  Always allow").
+		group.prepend(select);
 	}
 
 	/** A real button; its label is its text unless the text alone would not say how far a grant goes. */

@@ -83,3 +83,13 @@ export function argumentEntries(args: Record<string, unknown>): { name: string; 
 		return { name: visibleText(name), value: text.replace(/\r\n/g, "\n").replace(HIDDEN_CHARS, (c) => (c === "\n" || c === "\t" ? c : codeOf(c))) };
 	});
 }
+
+/** A scope's folder as the person reads it: "Notes/", or the note itself at the vault's root. */
+export function scopeFolderName(folder: string): string {
+	return /\.md$/i.test(folder) ? titleValue(folder) : `${titleValue(folder)}/`;
+}
+
+/** An agent note's path as its name ("Discover/Agents/Writer.md" → "Writer"). */
+export function agentName(path: string): string {
+	return titleValue(path.replace(/^.*\//, "").replace(/\.md$/i, ""));
+}

@@ -1,9 +1,19 @@
 // The settings tab's Tools section: whether read tools run unasked, and every "always allow" rule
-// with when it was granted and a Revoke button. The rules live in settings.toolRules; the
-// permission rules read them at each call, so a revoked tool asks again from its next call on.
+// with its scope (a folder or the whole vault, perhaps limited to one agent), when it was granted
+// and a Revoke button. The rules live in settings.toolRules; the permission rules read them at
+// each call, so a revoked rule asks again from its next call on.
 import { Setting } from "obsidian";
 import { FIELD_LABELS, type DiscoverSettings } from "../../settings/settings";
 import { formatWhen, t } from "../../i18n";
+import { pathSegments } from "../../core/pathFences";
+import type { AlwaysRule } from "../../tools/permissions";
+import { agentName, scopeFolderName } from "../panel/permissionText";
+
+/** A rule in words: "edit_note in Projects/", "create_note anywhere in the vault", "…, for agent Writer". */
+export function ruleScopeText(rule: AlwaysRule): string {
+	const where = pathSegments(rule.folder).length === 0 ? t("settings.toolRuleVault", { tool: rule.tool }) : t("settings.toolRuleIn", { tool: rule.tool, folder: scopeFolderName(rule.folder) });
+	return rule.agent === undefined ? where : t("settings.toolRuleForAgent", { rule: where, agent: agentName(rule.agent) });
+}
 
 /** What the section needs: the settings, mutable, and a way to save them. */
 export interface ToolSettingsStore {
@@ -55,18 +65,19 @@ export class ToolsSection {
 		}
 		for (const rule of rules) {
 			new Setting(el)
-				.setName(rule.tool)
+				.setName(ruleScopeText(rule))
 				.setDesc(t("settings.toolRuleGranted", { when: formatWhen(rule.grantedAt) }))
 				.addButton((b) =>
-					b.setButtonText(t("settings.toolRevoke")).onClick(() => void this.revoke(rule.tool)),
+					b.setButtonText(t("settings.toolRevoke")).onClick(() => void this.revoke(rule)),
 				);
 		}
 	}
 
-	private async revoke(tool: string): Promise<void> {
+	/** Revokes this one rule (same tool, folder and agent); the tool's other scopes stand. */
+	private async revoke(rule: AlwaysRule): Promise<void> {
 		const s = this.store.settings;
 		const before = s.toolRules;
-		s.toolRules = before.filter((r) => r.tool !== tool);
+		s.toolRules = before.filter((r) => !(r.tool === rule.tool && r.folder === rule.folder && (r.agent ?? "") === (rule.agent ?? "")));
 		try {
 			await this.store.saveSettings();
 		} catch (err) {

@@ -10,7 +10,7 @@ import type { ToolCard } from "../../../chat/toolCard";
 import type { ChatMessage, ToolCall } from "../../../core/types";
 import type { Tool } from "../../../tools/types";
 import { t } from "../../../i18n";
-import type { AccessDecision, ToolPreview, ToolsPort } from "../../toolsPort";
+import type { AccessDecision, AskInfo, ToolPreview, ToolsPort } from "../../toolsPort";
 import { ToolCardView } from "./ToolCardView";
 
 /** The permission prompt's signature (PermissionPrompt.ts's showPermissionPrompt). */
@@ -117,13 +117,13 @@ export class ToolCards {
 	}
 
 	/** The engine's `ask`: the prompt mounts in the call's card (made if the card is not on screen). */
-	ask(call: ToolCall, tool: Pick<Tool, "name" | "access">, preview: ToolPreview | undefined): Promise<AccessDecision> {
+	ask(call: ToolCall, tool: Pick<Tool, "name" | "access">, preview: ToolPreview | undefined, info?: AskInfo): Promise<AccessDecision> {
 		let card = this.cards.get(call.id);
 		if (!card) {
 			this.show({ id: call.id, index: 0, round: 0, name: call.name, state: "waiting", waitingFor: "permission", arguments: call.arguments, access: tool.access });
 			card = this.cards.get(call.id)!;
 		}
-		const req = { call, tool: { name: tool.name, access: tool.access }, ...(preview ? { preview } : {}) };
+		const req = { call, tool: { name: tool.name, access: tool.access }, ...(preview ? { preview } : {}), ...(info ? { info } : {}) };
 		return card.ask((slot, signal) => this.opts.showPrompt(slot, req, signal));
 	}
 
