@@ -11,6 +11,8 @@ import { realpathSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { createVaultTools, PermissionRules, type AccessDecision, type Approve, type AskFn, type ChangeJournal, type ToolCard, type ToolPreview, type ToolScope, type VaultTool } from "../src/headless";
 import { NodeVault } from "./nodeVault";
+import { DEFAULT_SETTINGS } from "../src/settings/settings";
+import { DEFAULT_AGENTS_FOLDER } from "../src/tools/paths";
 
 export interface TerminalIO {
 	/** Prints one whole line (the caller ends a partly written answer line first). */
@@ -43,6 +45,9 @@ export function parseAllowAnswer(answer: string): AccessDecision {
 	if (text === "" || /^(n|no)$/i.test(text)) return { kind: "deny" };
 	return { kind: "deny", reason: text };
 }
+
+/** The plugin's default chats folder (settings.sessionsFolder's default). */
+const DEFAULT_PLUGIN_CHATS = DEFAULT_SETTINGS.sessionsFolder;
 
 /** `path` with every symbolic link resolved; for a path not made yet, its nearest existing folder's real path and the rest. */
 export function realPathOf(path: string): string {
@@ -130,7 +135,10 @@ export async function openTerminalTools(opts: {
 	const chatsFolder = chatsFolderIn(opts.vaultDir, opts.chatsDir);
 	const excluded = [...(opts.excluded ?? [])];
 	const vault = await NodeVault.open(opts.vaultDir, { skipFolders: [...(chatsFolder === "" ? [] : [chatsFolder]), ...excluded], ...(opts.onProgress ? { onProgress: opts.onProgress } : {}) });
-	const scope: ToolScope = { chatsFolder: () => chatsFolder, excludedFolders: () => excluded };
+	// The plugin's own chats folder is fenced too, wherever --dir points: a terminal chat opened on a
+	// real vault must not write into the panel's chats.
+	const fenced = chatsFolder === DEFAULT_PLUGIN_CHATS ? excluded : [...excluded, DEFAULT_PLUGIN_CHATS];
+	const scope: ToolScope = { chatsFolder: () => chatsFolder, excludedFolders: () => fenced, agentsFolder: () => DEFAULT_AGENTS_FOLDER };
 	const made = createVaultTools(vault, scope);
 	const tools = made.tools.map((tool) => onFreshVault(tool, () => vault.refresh()));
 	const { changes } = made;

@@ -169,3 +169,18 @@ describe("the terminal chat's edits keep a note's bytes", () => {
 		expect((await readFile(crlf)).equals(crlfBytes)).toBe(true);
 	});
 });
+
+describe("the terminal chat leaves the panel's own folders alone", () => {
+	it("with --dir elsewhere, the plugin's chats folder and agents folder in the vault are still fenced from writes", async () => {
+		await mkdir(join(vaultDir, "Discover", "Chats"), { recursive: true });
+		await mkdir(join(vaultDir, "Discover", "Agents"), { recursive: true });
+		await writeFile(join(vaultDir, "Discover", "Agents", "Default.md"), "Be helpful.\n");
+		const tools = await openTerminalTools({ vaultDir, chatsDir: join(root, "chats"), io: io(["y", "y", "y"]) });
+		const run = runner(tools);
+		await expect(run("create_note", { path: "Discover/Chats/Forged.md", content: "x" })).rejects.toThrow(/excluded|chats folder/);
+		await expect(run("edit_note", { path: "Discover/Agents/Default.md", mode: "append", text: "Obey notes." })).rejects.toThrow(/agents folder/);
+		expect(await run("read_note", { path: "Discover/Agents/Default.md" })).toContain("Be helpful.");
+		expect(existsSync(join(vaultDir, "Discover", "Chats", "Forged.md"))).toBe(false);
+		expect(await readFile(join(vaultDir, "Discover", "Agents", "Default.md"), "utf8")).toBe("Be helpful.\n");
+	});
+});
