@@ -82,7 +82,7 @@ const CJK_RUN = /[\u3040-\u30ff\u3400-\u9fff]{2,}/gu;
 function poolOf(lang: VaultLang, lines: readonly CorpusLine[]): LangPool {
 	const texts = sourceTexts(lang, lines);
 	const sentences = texts
-		.flatMap((t) => t.split(/(?<=[.!?。！？])\s*|\n+/))
+		.flatMap((t) => t.replace(/([.!?。！？])\s*/g, "$1\n").split(/\n+/))
 		.map((s) => s.replace(/^[#>*\-\s|`]+/, "").trim())
 		.filter((s) => s.length >= (SPACED[lang] ? 30 : 12) && s.length <= 400 && !/[<>{}=;]/.test(s));
 	const counts = new Map<string, number>();

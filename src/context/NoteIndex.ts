@@ -168,7 +168,15 @@ export class NoteIndex implements IndexStore {
 		};
 		// Ties in note order, not by internal ids: a loaded index numbers them anew.
 		const before = (a: number, b: number): boolean => ((this.slotNote[a] as NoteRecord).id < (this.slotNote[b] as NoteRecord).id);
-		const ranked = this.ranker.rank(weighted, source, limit, before);
+		const phrase = quotedPhrase(query);
+		const ranked = this.ranker.rank(weighted, source, phrase ? Math.max(limit, PHRASE_CANDIDATES) : limit, before);
+		if (phrase) {
+			// A query that is a run of words of a note (pasted, or recalled exactly): the notes that
+			// hold it verbatim (case aside) go first, in the order they had.
+			const lift = ranked[0]?.score ?? 0;
+			for (const r of ranked) if (textOf((this.slotNote[r.slot] as NoteRecord).body).toLowerCase().includes(phrase)) r.score += lift;
+			ranked.sort((a, b) => b.score - a.score || (before(a.slot, b.slot) ? -1 : 1));
+		}
 		const out: NoteSearchHit[] = [];
 		for (const r of ranked) {
 			if (out.length >= limit) break;
@@ -347,6 +355,17 @@ export class NoteIndex implements IndexStore {
  */
 function ownCopy(term: string): string {
 	return term.length < 13 ? term : (JSON.parse(JSON.stringify(term)) as string);
+}
+
+/** Notes checked for a query's exact words (the best this many by score). */
+const PHRASE_CANDIDATES = 50;
+
+/** The query as a phrase to look for verbatim: four words or more (CJK: eight characters or more), lower-cased; else undefined. */
+function quotedPhrase(query: string): string | undefined {
+	const q = query.trim().replace(/\s+/g, " ").toLowerCase();
+	const words = q.split(" ").length;
+	const cjk = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/.test(q);
+	return words >= 4 || (cjk && q.length >= 8) ? q : undefined;
 }
 
 /** What every passage of a note is also about: its name and the folders on its path. */
