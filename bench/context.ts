@@ -18,7 +18,7 @@ import { median, runStandalone } from "./stats";
 const NOTES = 10_000;
 const NOTE_CHARS = 4_000;
 
-function collectGarbage(): () => void {
+export function collectGarbage(): () => void {
 	setFlagsFromString("--expose-gc");
 	const gc = runInNewContext("gc") as () => void;
 	return () => {
@@ -32,7 +32,7 @@ function collectGarbage(): () => void {
  * loaded machine the wall clock also counts waiting for a core, so a task is reported as the smaller
  * of the two (as bench/checkpoint.ts does), with the wall clock beside it.
  */
-class TaskClock {
+export class TaskClock {
 	longestWall = 0;
 	longestCpu = 0;
 	private wall = performance.now();
@@ -60,7 +60,7 @@ class TaskClock {
 }
 
 /** CPU time the process has used, in milliseconds. */
-const cpuMs = (): number => {
+export const cpuMs = (): number => {
 	const u = process.cpuUsage();
 	return (u.user + u.system) / 1000;
 };

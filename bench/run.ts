@@ -21,6 +21,7 @@ const MODULES: readonly BenchModule[] = [
 	{ file: "limits.ts", exportName: "runLimitsBench", title: "Hostile and broken servers" },
 	{ file: "context.ts", exportName: "runContextBench", title: "Context: relevance fitting and the vault index" },
 	{ file: "retrieval.ts", exportName: "runRetrievalBench", title: "Context: retrieval quality" },
+	{ file: "vault100k.ts", exportName: "runVaultBench", title: "Context: a 100,000-note vault, known-item search, against MiniSearch" },
 	{ file: "tools.ts", exportName: "runToolsBench", title: "Vault tools" },
 	{ file: "vaultRefresh.ts", exportName: "runVaultRefreshBench", title: "Terminal chat: refreshing the vault index from disk" },
 	{ file: "windowUse.ts", exportName: "runWindowUseBench", title: "Window use against the server's count" },

@@ -10,6 +10,7 @@ import { registerDiscoverCommands } from "./wiring/commands";
 import { refreshDiscoverPanels, registerDiscoverPanel } from "./wiring/registerPanel";
 import { NoteIndexService } from "./wiring/noteIndexService";
 import { pluginDir } from "./wiring/pluginFile";
+import { showIndexProgress } from "./ui/indexProgress";
 import type { VaultSearchPort } from "./ui/ports";
 import type { AgentsPort } from "./ui/agents/agentsPort";
 import { AgentLibrary } from "./wiring/agentLibrary";
@@ -36,7 +37,10 @@ export default class DiscoverPlugin extends Plugin {
 		// Commands that act on the panel, and "Ask about selection" in the editor's menu.
 		registerDiscoverCommands(this);
 		// The vault index for @vault: built in the background once the layout is ready.
-		this.noteIndex = this.addChild(new NoteIndexService({ app: this.app, settings: () => this.settings, dir: pluginDir(this) }));
+		// Its progress in the status bar while it builds ("Indexing 41,200 of 100,000 notes").
+		const status = this.addStatusBarItem();
+		showIndexProgress(status, undefined);
+		this.noteIndex = this.addChild(new NoteIndexService({ app: this.app, settings: () => this.settings, dir: pluginDir(this), onProgress: (p) => showIndexProgress(status, p) }));
 	}
 
 	get vaultSearch(): VaultSearchPort | undefined {

@@ -14,7 +14,9 @@
 //   their terms, then finds each posting by binary search (lists are ascending, postingPool.ts).
 // Huge notes: `upsertSteps` analyzes a note in steps (indexInSlices drives it) and changes the index
 // only in its last step, so a search never sees half a note. Saving and loading: noteIndexFormat.ts.
-import { bm25Idf, bm25Term, weightedQuery } from "./bm25";
+import { weightedQuery } from "./bm25";
+import { expandMisspelled } from "./fuzzyTerms";
+import { NoteRanker } from "./noteRanking";
 import { passageTerms } from "./passageCache";
 import { indexFromJson, indexToJson } from "./noteIndexJson";
 import { decodeBinary, encodeBinary, TF_SLOTS, type IndexedNote, type IndexStore, type SavedPassage } from "./noteIndexFormat";
@@ -34,7 +36,7 @@ export interface NoteSearchHit {
 	text: string;
 }
 
-type NoteRecord = IndexedNote;
+type NoteRecord = IndexedNote & { slot: number };
 
 /** Characters of passages analyzed between two steps of a sliced upsert (about 5 ms). */
 const STEP_CHARS = 48_000;
@@ -50,6 +52,11 @@ export class NoteIndex implements IndexStore {
 	private readonly docEnd: number[] = [];
 	private readonly docLength: number[] = [];
 	private readonly docPath: string[] = [];
+	/** Per passage id: its note's slot (slotNote), −1 when free. */
+	private readonly docSlot: number[] = [];
+	private readonly slotNote: (NoteRecord | undefined)[] = [];
+	private readonly freeSlots: number[] = [];
+	private readonly ranker = new NoteRanker();
 	private readonly freeDocs: number[] = [];
 	private liveDocs = 0;
 	private totalLength = 0;
@@ -105,7 +112,7 @@ export class NoteIndex implements IndexStore {
 		const passages = cutPassages(text);
 		if (text.length > STEP_CHARS) yield;
 		const lists: string[][] = [];
-		yield* this.analyze(text, name, passages, lists);
+		yield* this.analyze(text, fieldsOf(id, name), passages, lists);
 		const oldTerms = old ? yield* this.termsOfSteps(old) : undefined;
 		if (this.notes.get(id) !== old) return;
 		if (old && oldTerms) this.drop(old, oldTerms);
@@ -113,7 +120,7 @@ export class NoteIndex implements IndexStore {
 	}
 
 	private addNote(id: string, text: string, name: string, mtime: number | undefined, passages: readonly Passage[], lists: readonly string[][]): void {
-		const note: NoteRecord = { id, name, body: compactText(text), chars: text.length, mtime, docs: [] };
+		const note = this.newNote(id, name, compactText(text), text.length, mtime);
 		const tf = new Map<number, number>();
 		passages.forEach((p, i) => {
 			const list = lists[i] ?? [];
@@ -137,42 +144,48 @@ export class NoteIndex implements IndexStore {
 		this.changes++;
 	}
 
-	/** The passages most relevant to `query`, best first (default limit 10). */
-	search(query: string, opts: { limit?: number } = {}): NoteSearchHit[] {
+	/**
+	 * The passages most relevant to `query`, best first (default limit 10). Notes are ranked on all
+	 * of them (noteRanking.ts): each query term counts once per note, by its best passage, so a rare
+	 * word in one paragraph and common words in another add up. A note's passages follow it, best
+	 * first, at most `perNote` of them (default 3); every hit's score is its note's.
+	 */
+	search(query: string, opts: { limit?: number; perNote?: number } = {}): NoteSearchHit[] {
 		const limit = Math.max(0, Math.floor(opts.limit ?? 10));
+		const perNote = Math.max(1, Math.floor(opts.perNote ?? 3));
 		if (limit === 0 || this.liveDocs === 0) return [];
-		const scores = new Float64Array(this.docNote.length);
-		const touched: number[] = [];
-		const avg = this.totalLength / this.liveDocs;
-		for (const [term, weight] of weightedQuery(query)) {
-			const id = this.termIds.get(term);
-			if (id === undefined) continue;
-			const list = this.pool.view(id);
-			const idf = bm25Idf(this.liveDocs, list.length);
-			for (let k = 0; k < list.length; k++) {
-				const v = list[k] ?? 0;
-				const doc = Math.floor(v / TF_SLOTS);
-				if (scores[doc] === 0) touched.push(doc);
-				scores[doc] = (scores[doc] ?? 0) + weight * bm25Term(idf, v % TF_SLOTS, this.docLength[doc] ?? 0, avg);
-			}
-		}
-		// Ties in note and document order, not by internal passage id: a loaded index numbers them anew.
-		const byPlace = (a: number, b: number): number => {
-			const na = (this.docNote[a] as NoteRecord).id;
-			const nb = (this.docNote[b] as NoteRecord).id;
-			return na < nb ? -1 : na > nb ? 1 : (this.docStart[a] ?? 0) - (this.docStart[b] ?? 0);
+		const weighted = expandMisspelled(weightedQuery(query), this.termIds);
+		const source = {
+			postings: (term: string): Uint32Array | undefined => {
+				const id = this.termIds.get(term);
+				return id === undefined ? undefined : this.pool.view(id);
+			},
+			docCount: this.liveDocs,
+			avgLength: this.totalLength / this.liveDocs,
+			docLength: this.docLength,
+			docSlot: this.docSlot,
+			noteSlots: this.slotNote.length,
 		};
-		touched.sort((a, b) => (scores[b] ?? 0) - (scores[a] ?? 0) || byPlace(a, b));
-		const texts = new Map<NoteRecord, string>();
-		return touched.slice(0, limit).map((doc) => {
-			const note = this.docNote[doc] as NoteRecord;
-			let text = texts.get(note);
-			if (text === undefined) {
-				text = textOf(note.body);
-				texts.set(note, text);
-			}
-			return { id: note.id, name: note.name, score: scores[doc] ?? 0, text: text.slice(this.docStart[doc], this.docEnd[doc]) };
-		});
+		// Ties in note order, not by internal ids: a loaded index numbers them anew.
+		const before = (a: number, b: number): boolean => ((this.slotNote[a] as NoteRecord).id < (this.slotNote[b] as NoteRecord).id);
+		const phrase = quotedPhrase(query);
+		const ranked = this.ranker.rank(weighted, source, phrase ? Math.max(limit, PHRASE_CANDIDATES) : limit, before);
+		if (phrase) {
+			// A query that is a run of words of a note (pasted, or recalled exactly): the notes that
+			// hold it verbatim (case aside) go first, in the order they had.
+			const lift = ranked[0]?.score ?? 0;
+			for (const r of ranked) if (textOf((this.slotNote[r.slot] as NoteRecord).body).toLowerCase().includes(phrase)) r.score += lift;
+			ranked.sort((a, b) => b.score - a.score || (before(a.slot, b.slot) ? -1 : 1));
+		}
+		const out: NoteSearchHit[] = [];
+		for (const r of ranked) {
+			if (out.length >= limit) break;
+			const note = this.slotNote[r.slot] as NoteRecord;
+			const docs = r.docs.sort((a, b) => r.passageScore(b) - r.passageScore(a) || (this.docStart[a] ?? 0) - (this.docStart[b] ?? 0)).slice(0, Math.min(perNote, limit - out.length));
+			const text = textOf(note.body);
+			for (const doc of docs) out.push({ id: note.id, name: note.name, score: r.score, text: text.slice(this.docStart[doc], this.docEnd[doc]) });
+		}
+		return out;
 	}
 
 	/** The saved form as JSON-ready data (noteIndexJson.ts; `toBinary` is smaller and loads faster). */
@@ -244,7 +257,7 @@ export class NoteIndex implements IndexStore {
 
 	/** @internal Adds a saved note with its passages; returns the note. */
 	loadNote(id: string, name: string, body: string | Uint8Array, chars: number, mtime: number | undefined, passages: readonly SavedPassage[]): void {
-		const note: NoteRecord = { id, name, body, chars, mtime, docs: [] };
+		const note = this.newNote(id, name, body, chars, mtime);
 		for (const p of passages) this.addDoc(note, p.start, p.end, p.headingPath, p.length);
 		this.notes.set(id, note);
 	}
@@ -272,7 +285,7 @@ export class NoteIndex implements IndexStore {
 		const text = textOf(note.body);
 		const passages = note.docs.map((doc) => ({ start: this.docStart[doc] ?? 0, end: this.docEnd[doc] ?? 0, headingPath: this.docPath[doc] ?? "" }));
 		const lists: string[][] = [];
-		yield* this.analyze(text, note.name, passages, lists);
+		yield* this.analyze(text, fieldsOf(note.id, note.name), passages, lists);
 		return lists;
 	}
 
@@ -293,10 +306,20 @@ export class NoteIndex implements IndexStore {
 			this.totalLength -= this.docLength[doc] ?? 0;
 			this.docNote[doc] = undefined;
 			this.docPath[doc] = "";
+			this.docSlot[doc] = -1;
 			this.freeDocs.push(doc);
 			this.liveDocs--;
 		}
+		this.slotNote[note.slot] = undefined;
+		this.freeSlots.push(note.slot);
 		this.notes.delete(note.id);
+	}
+
+	private newNote(id: string, name: string, body: string | Uint8Array, chars: number, mtime: number | undefined): NoteRecord {
+		const slot = this.freeSlots.pop() ?? this.slotNote.length;
+		const note: NoteRecord = { id, name, body, chars, mtime, docs: [], slot };
+		this.slotNote[slot] = note;
+		return note;
 	}
 
 	private termId(term: string): number {
@@ -317,6 +340,7 @@ export class NoteIndex implements IndexStore {
 		this.docEnd[doc] = end;
 		this.docLength[doc] = length;
 		this.docPath[doc] = headingPath;
+		this.docSlot[doc] = note.slot;
 		note.docs.push(doc);
 		this.liveDocs++;
 		this.totalLength += length;
@@ -331,6 +355,23 @@ export class NoteIndex implements IndexStore {
  */
 function ownCopy(term: string): string {
 	return term.length < 13 ? term : (JSON.parse(JSON.stringify(term)) as string);
+}
+
+/** Notes checked for a query's exact words (the best this many by score). */
+const PHRASE_CANDIDATES = 50;
+
+/** The query as a phrase to look for verbatim: four words or more (CJK: eight characters or more), lower-cased; else undefined. */
+function quotedPhrase(query: string): string | undefined {
+	const q = query.trim().replace(/\s+/g, " ").toLowerCase();
+	const words = q.split(" ").length;
+	const cjk = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/.test(q);
+	return words >= 4 || (cjk && q.length >= 8) ? q : undefined;
+}
+
+/** What every passage of a note is also about: its name and the folders on its path. */
+function fieldsOf(id: string, name: string): string {
+	const slash = id.lastIndexOf("/");
+	return slash < 0 ? name : `${name} ${id.slice(0, slash)}`;
 }
 
 /** A note's name from its path: "Folder/My note.md" → "My note". */

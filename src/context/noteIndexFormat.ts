@@ -15,8 +15,8 @@
 import type { Steps } from "./steps";
 
 export const NOTE_INDEX_FORMAT = "discover-note-index";
-/** Version 2: prefix terms (terms.ts) and the binary form. An index saved by another version is rebuilt. */
-export const NOTE_INDEX_VERSION = 2;
+/** Version 3: a note's folders are terms of its passages (version 2: prefix terms and the binary form). An index saved by another version is rebuilt. */
+export const NOTE_INDEX_VERSION = 3;
 /** Term frequency is kept up to this (more adds nothing to BM25's saturated score). */
 export const TF_SLOTS = 1024;
 

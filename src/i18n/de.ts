@@ -502,6 +502,7 @@ export const de: Catalogue = {
 	"sources.nothingSent": "Nichts davon wurde gesendet: Das Budget war voll.",
 	"settings.vaultHeading": "Vault-Suche",
 	"settings.vaultIndexDesc": "Hält einen Suchindex deiner Notizen im Ordner des Plugins, damit @vault in einer Nachricht die dazu relevantesten Textstellen hinzufügt. Aus: Es wird kein Index angelegt oder aufbewahrt.",
+	"status.indexing": "Indiziere {done} von {total} Notizen",
 	"settings.excludedFoldersDesc": "Ein Ordner pro Zeile; ihre Notizen werden nie indexiert. Chat- und Export-Ordner sind immer ausgenommen.",
 	// Settings migration: unreadable data.
 	"migration.unreadable": "Die gespeicherten Einstellungen waren nicht lesbar; die Standardwerte wurden verwendet.",

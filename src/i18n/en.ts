@@ -502,6 +502,7 @@ export const en = {
 	"sources.nothingSent": "Nothing of it was sent: the budget was full.",
 	"settings.vaultHeading": "Vault search",
 	"settings.vaultIndexDesc": "Keeps a search index of your notes in the plugin's folder, so @vault in a message adds the passages most relevant to it. Off: no index is built or kept.",
+	"status.indexing": "Indexing {done} of {total} notes",
 	"settings.excludedFoldersDesc": "One folder a line; their notes are never indexed. The chats and export folders are always left out.",
 	// Settings migration: unreadable data.
 	"migration.unreadable": "The saved settings were not readable; the defaults were used.",

@@ -502,6 +502,7 @@ export const es: Catalogue = {
 	"sources.nothingSent": "No se envió nada: el presupuesto estaba lleno.",
 	"settings.vaultHeading": "Búsqueda en la bóveda",
 	"settings.vaultIndexDesc": "Mantiene un índice de búsqueda de tus notas en la carpeta del plugin, para que @vault en un mensaje añada los fragmentos más relevantes. Desactivado: no se crea ni se guarda ningún índice.",
+	"status.indexing": "Indexando {done} de {total} notas",
 	"settings.excludedFoldersDesc": "Una carpeta por línea; sus notas nunca se indexan. Las carpetas de chats y de exportación siempre quedan fuera.",
 	// Settings migration: unreadable data.
 	"migration.unreadable": "Los ajustes guardados no se podían leer; se usaron los predeterminados.",

@@ -502,6 +502,7 @@ export const fr: Catalogue = {
 	"sources.nothingSent": "Rien n'en a été envoyé : le budget était plein.",
 	"settings.vaultHeading": "Recherche dans le coffre",
 	"settings.vaultIndexDesc": "Tient un index de recherche de vos notes dans le dossier du plugin, pour que @vault dans un message ajoute les passages les plus pertinents. Désactivé : aucun index n'est créé ni conservé.",
+	"status.indexing": "Indexation : {done} notes sur {total}",
 	"settings.excludedFoldersDesc": "Un dossier par ligne ; leurs notes ne sont jamais indexées. Les dossiers des chats et d'export sont toujours exclus.",
 	// Settings migration: unreadable data.
 	"migration.unreadable": "Les paramètres enregistrés étaient illisibles ; les valeurs par défaut ont été utilisées.",

@@ -502,6 +502,7 @@ export const ja: Catalogue = {
 	"sources.nothingSent": "何も送信されませんでした: 予算が上限に達していました。",
 	"settings.vaultHeading": "保管庫の検索",
 	"settings.vaultIndexDesc": "プラグインのフォルダーにノートの検索インデックスを保持し、メッセージ内の @vault でそのメッセージに最も関連する箇所を追加します。オフ: インデックスを作成・保持しません。",
+	"status.indexing": "ノートをインデックス中: {total} 件中 {done} 件",
 	"settings.excludedFoldersDesc": "1 行に 1 フォルダー。その中のノートはインデックスされません。チャットフォルダーとエクスポート先フォルダーは常に除外されます。",
 	// Settings migration: unreadable data.
 	"migration.unreadable": "保存された設定を読み込めなかったため、デフォルト設定を使用しました。",

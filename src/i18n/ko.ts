@@ -502,6 +502,7 @@ export const ko: Catalogue = {
 	"sources.nothingSent": "아무것도 보내지 않았습니다: 예산이 가득 찼습니다.",
 	"settings.vaultHeading": "보관함 검색",
 	"settings.vaultIndexDesc": "플러그인 폴더에 노트 검색 색인을 보관하여, 메시지에 @vault를 쓰면 가장 관련된 구절을 추가합니다. 끄면 색인을 만들거나 보관하지 않습니다.",
+	"status.indexing": "노트 색인 중: {total}개 중 {done}개",
 	"settings.excludedFoldersDesc": "한 줄에 폴더 하나씩 쓰세요. 그 안의 노트는 색인하지 않습니다. 채팅 폴더와 내보내기 폴더는 항상 제외됩니다.",
 	// Settings migration: unreadable data.
 	"migration.unreadable": "저장된 설정을 읽을 수 없어 기본값을 사용했습니다.",

@@ -503,6 +503,7 @@ export const ptBR: Catalogue = {
 	"sources.nothingSent": "Nada foi enviado: o orçamento estava cheio.",
 	"settings.vaultHeading": "Pesquisa no cofre",
 	"settings.vaultIndexDesc": "Mantém um índice de pesquisa das suas notas na pasta do plugin, para que @vault numa mensagem adicione os trechos mais relevantes para ela. Desativado: nenhum índice é criado ou mantido.",
+	"status.indexing": "Indexando {done} de {total} notas",
 	"settings.excludedFoldersDesc": "Uma pasta por linha; as notas delas nunca são indexadas. As pastas de chats e de exportação ficam sempre de fora.",
 	// Settings migration: unreadable data.
 	"migration.unreadable": "Não foi possível ler as configurações salvas; os padrões foram usados.",

@@ -502,6 +502,7 @@ export const zhCN: Catalogue = {
 	"sources.nothingSent": "未发送任何内容：预算已满。",
 	"settings.vaultHeading": "仓库搜索",
 	"settings.vaultIndexDesc": "在插件文件夹中保存笔记的搜索索引，这样消息中的 @vault 会加入与该消息最相关的段落。关闭时：不建立也不保留索引。",
+	"status.indexing": "正在索引笔记：{done} / {total}",
 	"settings.excludedFoldersDesc": "每行一个文件夹；其中的笔记永远不会被索引。对话文件夹和导出文件夹始终排除在外。",
 	// Settings migration: unreadable data.
 	"migration.unreadable": "无法读取已保存的设置，已使用默认设置。",

@@ -502,6 +502,7 @@ export const zhTW: Catalogue = {
 	"sources.nothingSent": "未傳送任何內容：預算已滿。",
 	"settings.vaultHeading": "儲存庫搜尋",
 	"settings.vaultIndexDesc": "在外掛程式的資料夾中保存筆記的搜尋索引，讓訊息中的 @vault 加入與該訊息最相關的段落。關閉時：不建立也不保留索引。",
+	"status.indexing": "正在建立筆記索引：{done} / {total}",
 	"settings.excludedFoldersDesc": "每行一個資料夾；其中的筆記一律不會建立索引。對話資料夾和匯出資料夾一律排除。",
 	// Settings migration: unreadable data.
 	"migration.unreadable": "無法讀取已儲存的設定，已改用預設值。",

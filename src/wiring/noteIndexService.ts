@@ -11,7 +11,7 @@ import { isWithinFolder } from "../core/pathFences";
 import { Component, debounce, TFile } from "obsidian";
 import type { App, TAbstractFile } from "obsidian";
 import { NoteIndex } from "../context/NoteIndex";
-import { indexInSlices, type NoteToIndex } from "../context/indexInSlices";
+import { indexInSlices, type NoteToIndex, type SliceReport } from "../context/indexInSlices";
 import type { DiscoverSettings } from "../settings/settings";
 import type { VaultSearchPort } from "../ui/ports";
 import { readPluginBinary, TMP_SUFFIX, writeBinaryAtomically } from "./pluginFile";
@@ -23,6 +23,16 @@ export const LEGACY_INDEX_FILE = "index.json";
 export const INDEX_SAVE_DELAY_MS = 5000;
 /** Work between two yields to the app, in milliseconds (each task stays well under 50 ms). */
 export const INDEX_SLICE_MS = 8;
+/** While a build runs, the index so far is saved this often, so an app closed mid-build resumes where it was. */
+export const INDEX_CHECKPOINT_MS = 60_000;
+/** Progress is told every this many notes (and at the start and end of a build). */
+const PROGRESS_EVERY = 100;
+
+/** How far a build is: notes indexed of the notes it has to index. */
+export interface IndexProgress {
+	done: number;
+	total: number;
+}
 
 export interface NoteIndexServiceOptions {
 	app: App;
@@ -34,6 +44,9 @@ export interface NoteIndexServiceOptions {
 	saveDelayMs?: number;
 	sliceMs?: number;
 	now?: () => number;
+	/** Told how far a build is while it runs, then undefined when it is over (the status bar shows it). */
+	onProgress?: (progress: IndexProgress | undefined) => void;
+	checkpointMs?: number;
 }
 
 export type IndexState = "off" | "waiting" | "loading" | "building" | "ready";
@@ -56,6 +69,7 @@ export class NoteIndexService extends Component implements VaultSearchPort {
 	/** Not yet started: the layout is not ready. */
 	private started = false;
 	private excludedKey = "";
+	private current: IndexProgress | undefined;
 
 	constructor(private readonly options: NoteIndexServiceOptions) {
 		super();
@@ -69,6 +83,16 @@ export class NoteIndexService extends Component implements VaultSearchPort {
 	/** Notes in the index (0 while off or loading). */
 	get size(): number {
 		return this.index?.size ?? 0;
+	}
+
+	/** How far the running build is (undefined when none runs). Search answers meanwhile, from the notes indexed so far. */
+	get progress(): IndexProgress | undefined {
+		return this.current ? { ...this.current } : undefined;
+	}
+
+	private tell(progress: IndexProgress | undefined): void {
+		this.current = progress;
+		this.options.onProgress?.(progress ? { ...progress } : undefined);
 	}
 
 	/** Resolves when the current build (if any) has finished. */
@@ -235,9 +259,24 @@ export class NoteIndexService extends Component implements VaultSearchPort {
 			}
 		}
 		const todo = [...files.values()].filter((f) => index.mtimeOf(f.path) !== f.stat.mtime);
+		const progress: IndexProgress = { done: 0, total: todo.length };
+		const now = this.options.now ?? ((): number => performance.now());
+		const checkpointMs = this.options.checkpointMs ?? INDEX_CHECKPOINT_MS;
+		let checkpoint = now();
+		if (todo.length > 0) this.tell(progress);
+		const tell = (p: IndexProgress): void => this.tell(p);
+		const save = (): Promise<void> => this.save();
 		async function* read(): AsyncGenerator<NoteToIndex> {
-			for (const file of todo) {
+			for (const [k, file] of todo.entries()) {
 				if (stale()) return;
+				progress.done = k;
+				if (k % PROGRESS_EVERY === 0) tell(progress);
+				if (k > 0 && now() - checkpoint >= checkpointMs) {
+					// The index so far, saved in slices (indexing waits): an app closed now resumes from here.
+					await save();
+					checkpoint = now();
+					if (stale()) return;
+				}
 				try {
 					yield { id: file.path, name: file.basename, text: await app.vault.cachedRead(file), mtime: file.stat.mtime };
 				} catch {
@@ -245,7 +284,12 @@ export class NoteIndexService extends Component implements VaultSearchPort {
 				}
 			}
 		}
-		const report = await indexInSlices(index, read(), this.options.yieldFn ?? defaultYield, { ...this.sliceOptions(), cancelled: stale });
+		let report: SliceReport;
+		try {
+			report = await indexInSlices(index, read(), this.options.yieldFn ?? defaultYield, { ...this.sliceOptions(), cancelled: stale });
+		} finally {
+			if (this.current === progress) this.tell(undefined);
+		}
 		if (stale()) return;
 		if (report.notes > 0) this.dirty = true;
 		this.state = "ready";

@@ -88,11 +88,11 @@ describe("NoteIndex huge notes", () => {
 		let clock = 0;
 		const seen: number[] = [];
 		const report = await indexInSlices(index, [{ id: "huge.md", text: huge }], async () => {
-			seen.push(index.search("lighthouse", { limit: 1000 }).filter((h) => h.id === "huge.md").length);
+			seen.push(index.search("lighthouse", { limit: 1000, perNote: 1000 }).filter((h) => h.id === "huge.md").length);
 		}, { sliceMs: 1, now: () => (clock += 1) });
 		expect(report.slices).toBeGreaterThan(2);
 		// Between slices the huge note is either absent or whole, never half indexed.
-		const whole = index.search("lighthouse", { limit: 1000 }).filter((h) => h.id === "huge.md").length;
+		const whole = index.search("lighthouse", { limit: 1000, perNote: 1000 }).filter((h) => h.id === "huge.md").length;
 		expect(whole).toBeGreaterThan(10);
 		expect(seen.every((n) => n === 0 || n === whole)).toBe(true);
 		expect(seen[0]).toBe(0);

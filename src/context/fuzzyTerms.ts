@@ -1,0 +1,56 @@
+// Misspelled query words: a word of the query that no note has (and that is long enough to be a
+// word, not a code) is looked up again at one edit (a letter dropped, added, changed, or two
+// neighbours swapped), over its script's alphabet. Bounded: a 12-letter Latin word makes about 900
+// lookups in the term table, well under a millisecond, so queries stay fast at any vault size.
+// Han, kana and Hangul are left alone: their terms are character pairs, and one wrong character
+// still leaves the query's other pairs to match.
+import type { WeightedQuery } from "./bm25";
+import { PREFIX_MARK } from "./terms";
+
+/** A variant at one edit counts this much of the word as typed. */
+export const FUZZY_WEIGHT = 0.8;
+/** Words shorter than this are not corrected: at three letters, one edit reaches half the vocabulary. */
+export const FUZZY_MIN_LENGTH = 4;
+/** At most this many variants per word (the first found). */
+const MAX_VARIANTS = 6;
+
+const LATIN = "abcdefghijklmnopqrstuvwxyz0123456789";
+const CYRILLIC = "абвгдежзийклмнопрстуфхцчшщъыьэюяіїєґў";
+const GREEK = "αβγδεζηθικλμνξοπρστυφχψω";
+
+function alphabetOf(word: string): string | undefined {
+	if (/^[a-z0-9]+$/.test(word)) return LATIN;
+	if (/^[\u0400-\u04ff]+$/.test(word)) return CYRILLIC;
+	if (/^[\u0370-\u03ff]+$/.test(word)) return GREEK;
+	return undefined;
+}
+
+/** The words at one edit from `word` that `known` holds, at most MAX_VARIANTS. */
+export function oneEditVariants(word: string, known: { has(term: string): boolean }): string[] {
+	const alphabet = alphabetOf(word);
+	if (!alphabet || word.length < FUZZY_MIN_LENGTH) return [];
+	const found = new Set<string>();
+	const consider = (w: string): boolean => {
+		if (w !== word && w.length >= FUZZY_MIN_LENGTH - 1 && known.has(w)) found.add(w);
+		return found.size >= MAX_VARIANTS;
+	};
+	const n = word.length;
+	for (let i = 0; i < n; i++) if (consider(word.slice(0, i) + word.slice(i + 1))) return [...found];
+	for (let i = 0; i + 1 < n; i++) if (consider(word.slice(0, i) + (word[i + 1] ?? "") + (word[i] ?? "") + word.slice(i + 2))) return [...found];
+	for (let i = 0; i < n; i++) for (const c of alphabet) if (c !== word[i] && consider(word.slice(0, i) + c + word.slice(i + 1))) return [...found];
+	for (let i = 0; i <= n; i++) for (const c of alphabet) if (consider(word.slice(0, i) + c + word.slice(i))) return [...found];
+	return [...found];
+}
+
+/** `query` plus, for each whole word no note has, its one-edit variants that some note has. */
+export function expandMisspelled(query: WeightedQuery, known: { has(term: string): boolean }): WeightedQuery {
+	let out: WeightedQuery | undefined;
+	for (const [term, weight] of query) {
+		if (term.endsWith(PREFIX_MARK) || known.has(term)) continue;
+		for (const v of oneEditVariants(term, known)) {
+			out ??= new Map(query);
+			out.set(v, Math.max(out.get(v) ?? 0, weight * FUZZY_WEIGHT));
+		}
+	}
+	return out ?? query;
+}

@@ -1,0 +1,95 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { NoteIndex } from "../../src/context/NoteIndex";
+import { seededRandom } from "../support/random";
+
+// A generated vault: 2,000 notes of invented words, a few hundred of them common across the vault.
+// In each of 25 target notes, one paragraph holds a word no other note has; another paragraph of the
+// same note mentions two common words. Elsewhere, short notes repeat those two common words.
+const SYLLABLES = ["ka", "lo", "min", "ter", "va", "sho", "rin", "de", "pa", "qu", "zel", "mo", "ri", "tan", "bel", "fo", "gri", "nu", "sta", "ve"];
+function word(rnd: () => number): string {
+	let w = "";
+	const n = 2 + Math.floor(rnd() * 2);
+	for (let i = 0; i < n; i++) w += SYLLABLES[Math.floor(rnd() * SYLLABLES.length)] ?? "";
+	return w;
+}
+
+function generatedVault(): { index: NoteIndex; queries: { query: string; id: string }[] } {
+	const rnd = seededRandom(19);
+	const common = Array.from({ length: 300 }, () => word(rnd));
+	const pick = (): string => common[Math.floor(rnd() ** 2 * common.length)] ?? "";
+	const paragraph = (n: number): string => Array.from({ length: n }, pick).join(" ") + ".";
+	const index = new NoteIndex();
+	const queries: { query: string; id: string }[] = [];
+	for (let i = 0; i < 2000; i++) {
+		const id = `Notes/${Math.floor(i / 100)}/note ${i}.md`;
+		if (i % 80 === 7) {
+			const rare = `zq${i.toString(36)}xylophant`;
+			const [a, b] = [common[200 + ((i * 7) % 40)] ?? "", common[200 + ((i * 11 + 3) % 40)] ?? ""];
+			const text = [`# Note ${i}`, `${paragraph(60)} The ${rare} sits here. ${paragraph(60)}`, `## More`, `${paragraph(30)} ${a} and ${b}. ${paragraph(30)}`].join("\n\n");
+			index.upsert(id, text);
+			queries.push({ query: `${rare} ${a} ${b}`, id });
+		} else if (i % 5 === 0) {
+			// Short notes that repeat common words.
+			const [a, b] = [common[200 + ((i * 7) % 40)] ?? "", common[200 + ((i * 11 + 3) % 40)] ?? ""];
+			index.upsert(id, `# Note ${i}\n\n${paragraph(40)}\n\n## ${a}\n\n${a} ${b} ${a} ${b} ${a} ${b}.`);
+		} else index.upsert(id, `# Note ${i}\n\n${paragraph(80)}\n\n${paragraph(80)}`);
+	}
+	// Every common word also repeated in many short notes of its own.
+	for (let i = 0; i < 40; i++) {
+		for (let k = 0; k < 15; k++) {
+			const a = common[200 + i] ?? "";
+			const b = common[200 + ((i + 1 + k) % 40)] ?? "";
+			index.upsert(`Short/${i}-${k}.md`, `${a} ${b} ${a} ${b}`);
+		}
+	}
+	return { index, queries };
+}
+
+describe("NoteIndex ranks whole notes", () => {
+	it("a query of a rare word (in one note only) plus two common words ranks that note in the top 3", () => {
+		const { index, queries } = generatedVault();
+		expect(queries.length).toBe(25);
+		const missed = queries.filter((q) => {
+			const notes = [...new Set(index.search(q.query, { limit: 30 }).map((h) => h.id))];
+			return !notes.slice(0, 3).includes(q.id);
+		});
+		expect(missed.map((q) => q.query)).toEqual([]);
+	});
+
+	it("still sends the best passages: the hit of the rare word's note is the passage that holds it", () => {
+		const { index, queries } = generatedVault();
+		const q = queries[0];
+		if (!q) throw new Error("no query");
+		const rare = q.query.split(" ")[0] ?? "";
+		const hit = index.search(rare)[0];
+		expect(hit?.id).toBe(q.id);
+		expect(hit?.text).toContain(rare);
+	});
+});
+
+describe("NoteIndex misspelled words", () => {
+	it("finds a note by a word typed with one edit (dropped, added, changed or swapped letters), in Latin and Cyrillic", () => {
+		const index = new NoteIndex();
+		index.upsert("lamp.md", "# Lamp\n\nThe lighthouse keeper polished the lantern.");
+		index.upsert("bees.md", "# Пчёлы\n\nСмотритель маяка держит пчёл.");
+		index.upsert("other.md", "# Other\n\nNothing about either topic at all.");
+		for (const q of ["lanten", "lanterns", "lamtern", "alntern"]) expect(index.search(q)[0]?.id, q).toBe("lamp.md");
+		expect(index.search("смотритль")[0]?.id).toBe("bees.md");
+		expect(index.search("zzzzzzzz")).toEqual([]);
+	});
+
+	it("a variant at one edit never outranks the word as typed", () => {
+		fc.assert(
+			fc.property(fc.stringMatching(/^[a-z]{5,9}$/), fc.nat(), (word, at) => {
+				const i = at % word.length;
+				const typo = word.slice(0, i) + word.slice(i + 1);
+				const index = new NoteIndex();
+				index.upsert("exact.md", `about ${typo} here`);
+				index.upsert("near.md", `about ${word} here`);
+				expect(index.search(typo)[0]?.id).toBe("exact.md");
+			}),
+			{ numRuns: 50 },
+		);
+	});
+});
