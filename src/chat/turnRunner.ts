@@ -340,7 +340,7 @@ export class TurnRunner {
 					const sourcesCap = Math.floor(failed.sourcesTokens * OVERFLOW_RETRY_SHRINK);
 					prompt = assemblePrompt(setup, prepared, text, asked, forced, sourcesCap, loop.definitionsTokens());
 					this.observeOverflow(model, failed, sentTools, report, session.id);
-					if (prompt.estimatedTokens > forced.prompt) err = retryTooBigError(err, prompt.estimatedTokens, forced.prompt, report, settings);
+					if (prompt.estimatedTokens > forced.prompt) err = retryTooBigError(err, prompt.estimatedTokens, forced.prompt, report, settings, failed.estimatedTokens);
 					else continue;
 				}
 				// An answer cut off (at the size cap) is kept, marked with why; the error is still reported.
