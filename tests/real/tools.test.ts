@@ -9,6 +9,7 @@ import { createAdapter } from "../../src/providers";
 import { fetchTransport, loadNodeTransport } from "../../src/providers/transport";
 import { createVaultTools, type ToolScope } from "../../src/tools";
 import { MemoryVault } from "../../src/tools/memoryVault";
+import { PermissionRules, type AlwaysRule, type RuleStore } from "../../src/tools/permissions";
 import { figure, MODEL, realChat, recording } from "./engine";
 import { serverUrl } from "./servers";
 
@@ -25,6 +26,18 @@ interface WireMessage {
 	tool_call_id?: string;
 }
 
+function memoryRules(): RuleStore {
+	let rules: AlwaysRule[] = [];
+	return {
+		readAllowed: () => true,
+		alwaysRules: () => rules,
+		saveAlwaysRules: (next: AlwaysRule[]) => {
+			rules = next;
+			return Promise.resolve();
+		},
+	};
+}
+
 /** Runs `prompt` with the vault tools under each seed until the model calls `wanted`; what happened. */
 async function untilCalled(prompt: string, wanted: string, transportName: "fetch" | "node") {
 	for (const seed of SEEDS) {
@@ -34,10 +47,11 @@ async function untilCalled(prompt: string, wanted: string, transportName: "fetch
 		const transport = recording(transportName === "fetch" ? fetchTransport : await loadNodeTransport(), { seed });
 		const real = realChat(serverUrl("chat"), transport, { maxPromptTokens: 2048, reservedResponseTokens: 256, maxToolRounds: 2 }, {
 			tools,
-			approve: (call) => {
+			// The plugin's own rules: reads run unasked, every write asks (here, allowed once).
+			approve: new PermissionRules(memoryRules()).approverFor(`tools-${seed}`, (call) => {
 				asked.push(call);
-				return Promise.resolve("allow");
-			},
+				return Promise.resolve({ kind: "once" });
+			}),
 		});
 		const answer = await real.chat.sendMessage(prompt);
 		const calls = real.chat.messages.flatMap((m) => m.toolCalls ?? []);
