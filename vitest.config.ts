@@ -10,7 +10,8 @@ export default defineConfig({
 	},
 	test: {
 		include: ["tests/**/*.test.ts"],
-		exclude: ["tests/e2e/**", "node_modules/**"],
+		// tests/real needs llama.cpp built and a model: `npm run test:real` (vitest.real.config.ts).
+		exclude: ["tests/e2e/**", "tests/real/**", "node_modules/**"],
 		environment: "node",
 		testTimeout: 20000,
 	},

@@ -7,7 +7,7 @@ import { calibrationDataOf, isModelName, isRatio, MAX_MODELS, parseCalibrationDa
 import { chatMargin } from "./followMargin";
 import { isLowOutlier, LowOutlierStreaks } from "./lowOutliers";
 import { learnedMargin, surpriseOf, type MarginRecord, type SafetyMargin } from "./safetyMargin";
-import { fitScriptFactors, parseScriptObservation, scriptRatios, SCRIPT_WINDOW, type ScriptObservation } from "./scriptCalibration";
+import { fitScriptFactors, parseScriptObservation, scriptEstimate, scriptRatios, SCRIPT_WINDOW, type ScriptObservation } from "./scriptCalibration";
 
 // The persisted form moved to calibrationData.ts; importers of this module keep their names.
 export { CALIBRATION_VERSION, parseCalibrationData, type CalibrationData } from "./calibrationData";
@@ -66,16 +66,29 @@ export class TokenCalibration {
 	 * the chat the prompt is for; when the model's last counted prompt was in that chat, the margin
 	 * follows that prompt's error (followMargin.ts).
 	 */
-	margin(model: string, chat?: string): SafetyMargin {
+	margin(model: string, chat?: string, record: MarginRecord | undefined = this.margins.get(model)): SafetyMargin {
 		const factors = this.scriptFactors(model);
 		const observations = this.scripts.get(model);
 		// With per-script factors the spread is what remains around them, not the whole script swing.
 		if (factors !== undefined && observations !== undefined) {
 			const ratios = scriptRatios(observations, factors, this.factor(model));
 			const follows = chat !== undefined && this.lastChat.get(model) === chat;
-			return chatMargin(ratios, observations, follows, this.margins.get(model));
+			return chatMargin(ratios, observations, follows, record);
 		}
-		return learnedMargin(this.ratios.get(model) ?? [], this.factor(model), this.margins.get(model));
+		return learnedMargin(this.ratios.get(model) ?? [], this.factor(model), record);
+	}
+
+	/**
+	 * After a surprise, whether a prompt the server counted at `reported` would have fitted the
+	 * margin without the surprise, as the engine estimated it before this count (its calibrated
+	 * estimate, per script when the split is known). Counted in a row, such answers end the surprise.
+	 */
+	private agrees(model: string, raw: number, reported: number, groups: readonly number[] | undefined, chat: string | undefined, record: MarginRecord): boolean {
+		const factors = this.scriptFactors(model);
+		const estimate = factors !== undefined && groups !== undefined && groups.length === factors.length ? scriptEstimate(groups, factors) : raw * this.factor(model);
+		if (!(estimate > 0)) return false;
+		const plain: MarginRecord = { answers: record.answers };
+		return reported <= estimate / this.margin(model, chat, plain).keep;
 	}
 
 	/**
@@ -107,6 +120,7 @@ export class TokenCalibration {
 		const surprise = surpriseOf(this.margin(model, chat), calibratedEstimate, reported);
 		record.surprise = Math.min(10, Math.round(surprise * 10000) / 10000 + 0.0001);
 		record.surpriseAt = record.answers;
+		delete record.agreeing;
 		// Records of models without ratios are not saved; in memory they stay few.
 		for (const name of this.margins.keys()) {
 			if (this.margins.size <= MAX_MODELS * 2) break;
@@ -149,6 +163,8 @@ export class TokenCalibration {
 			if (!this.acceptLowStreak(model, ratio)) return;
 		} else {
 			this.lowStreaks.delete(model);
+			// Judged before this count teaches the calibration anything.
+			if (record.surprise !== undefined) record.agreeing = this.agrees(model, estimatedPromptTokens, reportedPromptTokens, groups, chat, record) ? (record.agreeing ?? 0) + 1 : 0;
 			ratios.push(storedRatio(ratio));
 			if (ratios.length > WINDOW) ratios.splice(0, ratios.length - WINDOW);
 			this.remember(model, ratios);

@@ -33,6 +33,16 @@ export function overflowReportOf(err: unknown): OverflowReport {
 }
 
 /**
+ * How many of the server's tokens one of our estimated tokens turned out to be, from its count of
+ * the refused prompt: never below 1 (an overestimate is no reason to send more), and a count far
+ * off any tokenizer's is not about this prompt (the calibration sets it aside for the same reason).
+ */
+export function serverTokensPerEstimated(report: OverflowReport, failedEstimate: number): number {
+	const counted = report.promptTokens !== undefined && failedEstimate > 0 ? report.promptTokens / failedEstimate : 1;
+	return counted > MAX_PLAUSIBLE_RATIO ? 1 : Math.max(1, counted);
+}
+
+/**
  * The budget for the one retry, in the engine's estimated tokens: at most 0.7× the estimate of
  * the prompt that failed (so never the same prompt again), below the turn's budget, and, when the
  * server named its window, within that window less the answer's reserve. The server's count of
@@ -47,11 +57,7 @@ export function overflowRetryBudget(
 	keep?: number,
 ): CompactionBudget {
 	let prompt = Math.min(Math.floor(failedEstimate * OVERFLOW_RETRY_SHRINK), budget.prompt - 1);
-	// How many of the server's tokens one of our estimated tokens turned out to be: never below 1
-	// (an overestimate is no reason to send more), and a count far off any tokenizer's is not
-	// about this prompt (the calibration sets it aside for the same reason).
-	const counted = report.promptTokens !== undefined && failedEstimate > 0 ? report.promptTokens / failedEstimate : 1;
-	const ratio = counted > MAX_PLAUSIBLE_RATIO ? 1 : Math.max(1, counted);
+	const ratio = serverTokensPerEstimated(report, failedEstimate);
 	const window = report.window;
 	let summaryMaxTokens = budget.summaryMaxTokens;
 	let summaryRequest = budget.summaryRequest;
@@ -66,16 +72,23 @@ export function overflowRetryBudget(
 
 /**
  * The turn's end when even the shortest retry is not smaller than `limit`: the message and the
- * instructions alone are too big for what the server takes. Says what would help.
+ * instructions alone are too big for what the server takes. Says what would help. When the server
+ * counted the refused prompt (`report.promptTokens`, of a prompt the engine estimated at
+ * `failedEstimate`), the numbers are the server's: the engine's own estimate understated them by as
+ * much as the tokenizer differs (3,682 counted where 1,344 was estimated).
  */
-export function retryTooBigError(cause: unknown, retryEstimate: number, limit: number, report: OverflowReport, settings: Pick<ChatSettings, "reservedResponseTokens">): LLMError {
+export function retryTooBigError(cause: unknown, retryEstimate: number, limit: number, report: OverflowReport, settings: Pick<ChatSettings, "reservedResponseTokens">, failedEstimate = 0): LLMError {
+	const ratio = serverTokensPerEstimated(report, failedEstimate);
+	const counted = report.promptTokens !== undefined && failedEstimate > 0;
+	const said = counted ? `The server counted the prompt at ${fmt(report.promptTokens ?? 0)} tokens, more than it can take.` : "The server said the prompt was too long.";
+	const size = counted ? `about ${fmt(retryEstimate * ratio)} of the server's tokens` : `about ${fmt(retryEstimate)} tokens`;
 	const room =
 		report.window !== undefined
-			? `the server's window of ${fmt(report.window)} tokens (${fmt(settings.reservedResponseTokens)} of them kept for the answer) leaves room for about ${fmt(limit)}`
-			: `the server refused a prompt of about ${fmt(limit / OVERFLOW_RETRY_SHRINK)}`;
+			? `the server's window of ${fmt(report.window)} tokens (${fmt(settings.reservedResponseTokens)} of them kept for the answer) leaves room for ${counted ? fmt(report.window - settings.reservedResponseTokens) : `about ${fmt(limit)}`}`
+			: `the server refused a prompt of about ${fmt(counted ? report.promptTokens ?? 0 : limit / OVERFLOW_RETRY_SHRINK)}`;
 	return new LLMError(
 		"context_overflow",
-		`The server said the prompt was too long. Even shortened to its minimum (the instructions, a summary and your message), it is about ${fmt(retryEstimate)} tokens, and ${room}. Shorten the message or the system prompt, or load the model with a larger context.`,
+		`${said} Even shortened to its minimum (the instructions, a summary and your message), it is ${size}, and ${room}. Shorten the message or the system prompt, or load the model with a larger context.`,
 		{ cause, overflow: report },
 	);
 }

@@ -23,6 +23,11 @@ export interface MarginRecord {
 	surprise?: number;
 	/** `answers` when that surprise happened. */
 	surpriseAt?: number;
+	/**
+	 * Answers in a row since the surprise whose server count the margin would have covered without
+	 * it (calibrated estimate ÷ keep ≥ count). At AGREEMENTS_TO_CLEAR the surprise is over.
+	 */
+	agreeing?: number;
 }
 
 /** Never less than this is held back: reports come after the fact, and the next prompt differs. */
@@ -35,6 +40,13 @@ export const TAIL_CONSTANT = 0.01;
 export const FEW_SAMPLES_EXTRA = 0.1;
 /** How long a surprise keeps the margin wide, in answers. */
 export const SURPRISE_ANSWERS = 20;
+/**
+ * Answers in a row that agree with the server again (calibrated estimates within what the margin
+ * without the surprise covers) that end a surprise early. A refusal on a tokenizer never seen is
+ * corrected by calibration within two answers; holding the margin wide for SURPRISE_ANSWERS after
+ * that cost a third of a 2k window for 20 answers (issue 20).
+ */
+export const AGREEMENTS_TO_CLEAR = 3;
 /** A refusal without the server's count: taken as this much more than the margin allowed. */
 export const UNCOUNTED_SURPRISE = 1.05;
 
@@ -70,6 +82,7 @@ export function marginFromTail(tail: number | undefined, observed: number, recor
 
 function activeSurprise(record: MarginRecord | undefined): number | undefined {
 	if (record?.surprise === undefined) return undefined;
+	if ((record.agreeing ?? 0) >= AGREEMENTS_TO_CLEAR) return undefined;
 	return record.answers - (record.surpriseAt ?? record.answers) < SURPRISE_ANSWERS ? record.surprise : undefined;
 }
 
@@ -87,12 +100,13 @@ export function surpriseOf(current: SafetyMargin, estimated: number, reported: n
 /** Reads a persisted record; undefined when damaged. */
 export function parseMarginRecord(raw: unknown): MarginRecord | undefined {
 	if (typeof raw !== "object" || raw === null) return undefined;
-	const { answers, surprise, surpriseAt } = raw as Record<string, unknown>;
+	const { answers, surprise, surpriseAt, agreeing } = raw as Record<string, unknown>;
 	if (typeof answers !== "number" || !Number.isInteger(answers) || answers < 0 || answers > 1e9) return undefined;
 	const record: MarginRecord = { answers };
 	if (typeof surprise === "number" && Number.isFinite(surprise) && surprise >= 1 && surprise <= 10) {
 		record.surprise = surprise;
 		record.surpriseAt = typeof surpriseAt === "number" && Number.isInteger(surpriseAt) && surpriseAt >= 0 && surpriseAt <= answers ? surpriseAt : answers;
+		if (typeof agreeing === "number" && Number.isInteger(agreeing) && agreeing > 0 && agreeing <= answers - record.surpriseAt) record.agreeing = agreeing;
 	}
 	return record;
 }

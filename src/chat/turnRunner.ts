@@ -98,6 +98,9 @@ export interface TurnRunnerOptions {
 /** How long a stopped turn waits for its partial answer to be saved before it ends anyway. */
 const STOPPED_SAVE_WAIT_MS = 100;
 
+/** Saved on an answer that ended at the token limit (GenerateResult.cut), and shown with it. */
+export const CUT_AT_LIMIT = "The answer was cut off: it reached the token limit (the room kept for the answer, or the end of the model's context window). Ask the model to continue, or keep more room for the answer in settings.";
+
 /**
  * Runs one turn: save the person's message, fit the conversation into the window, stream the
  * answer (retrying once, smaller, when the server says it overflowed), save it. It also keeps what
@@ -300,7 +303,7 @@ export class TurnRunner {
 				this.observeUsage(model, settings, prompt, sentTools, result.usage?.promptTokens, session.id);
 				meter.add({ sentAt, firstTokenAt: answer.firstTokenAt, usage: result.usage, estimatedPrompt: sentPrompt, estimatedAnswer: writtenTokens(estimate, answer.finalText(result), answer.thinking(result).thinking, result.toolCalls) });
 				const calls = loop.callsOf(result);
-				if (calls.length === 0) return await this.finishAnswered(session, keep(answer.finalText(result)), { ...keepThought(answer.thinking(result)), ...sent(), ...costs() }, signal, checkpoint);
+				if (calls.length === 0) return await this.finishAnswered(session, keep(answer.finalText(result)), { ...keepThought(answer.thinking(result)), ...sent(), ...costs() }, signal, checkpoint, result.cut === "length" ? CUT_AT_LIMIT : undefined);
 				// A round: the answer with its calls is saved, then each call's result, then the model goes on.
 				const called = this.recorder.answer(session, keep(answer.finalText(result)), false, { signal, keep: true }, { ...keepThought(answer.thinking(result)), ...sent(), toolCalls: calls }, { checkpoint });
 				this.track(called.saved);
@@ -345,7 +348,7 @@ export class TurnRunner {
 					const sourcesCap = Math.floor(failed.sourcesTokens * OVERFLOW_RETRY_SHRINK);
 					prompt = assemblePrompt(setup, prepared, text, asked, forced, sourcesCap, loop.definitionsTokens());
 					this.observeOverflow(model, failed, sentTools, report, session.id);
-					if (prompt.estimatedTokens > forced.prompt) err = retryTooBigError(err, prompt.estimatedTokens, forced.prompt, report, settings);
+					if (prompt.estimatedTokens > forced.prompt) err = retryTooBigError(err, prompt.estimatedTokens, forced.prompt, report, settings, failed.estimatedTokens);
 					else continue;
 				}
 				// An answer cut off (at the size cap) is kept, marked with why; the error is still reported.
@@ -404,8 +407,9 @@ export class TurnRunner {
 	}
 
 	/** A whole answer: shown at once; a Stop while it is being saved stops the wait, not the save. */
-	private async finishAnswered(session: Session, content: string, thought: AnswerExtras, signal: AbortSignal, checkpoint?: AnswerCheckpoint): Promise<ChatMessage> {
-		const { message, saved } = this.recorder.answer(session, content, false, { signal, keep: true }, thought, { checkpoint });
+	/** `cut`: why the answer is not whole (saved as its error, shown with it). */
+	private async finishAnswered(session: Session, content: string, thought: AnswerExtras, signal: AbortSignal, checkpoint?: AnswerCheckpoint, cut?: string): Promise<ChatMessage> {
+		const { message, saved } = this.recorder.answer(session, content, false, { signal, keep: true }, thought, { checkpoint, ...(cut === undefined ? {} : { failure: cut }) });
 		this.track(saved);
 		await untilAborted(saved, signal).catch(() => undefined);
 		return message;

@@ -296,6 +296,11 @@ export interface GenerateResult {
 	thinking?: string;
 	/** The tools the model called, in order; absent when it called none. */
 	toolCalls?: ToolCall[];
+	/**
+	 * The answer ended at the token limit, not where the model finished: the answer's max_tokens
+	 * or, on llama.cpp, the end of the context window (OpenAI-compatible `finish_reason: "length"`).
+	 */
+	cut?: "length";
 }
 
 export interface LLMAdapter {

@@ -23,6 +23,8 @@ export class AnthropicStreamDecoder implements StreamDecoder {
 	private readonly sse = new SseReader();
 	private readonly answer: AnswerBuilder;
 	private stopped = false;
+	/** `stop_reason: "max_tokens"`: the answer hit the token limit. */
+	private cut = false;
 	private readonly onEvent = (event: EventSourceMessage): void => this.event(event);
 	private readonly onStray = (line: string): void => {
 		if (line.trim().startsWith("{")) throw protocolError(`Anthropic sent a line outside an event: ${line.slice(0, 80)}`);
@@ -47,7 +49,8 @@ export class AnthropicStreamDecoder implements StreamDecoder {
 	finish(): ProviderGenerateResult {
 		this.sse.end(this.onEvent, this.onStray);
 		if (!this.stopped) throw protocolError("Anthropic's stream ended before message_stop; the answer is incomplete.");
-		return this.answer.result();
+		const result = this.answer.result();
+		return this.cut ? { ...result, cut: "length" } : result;
 	}
 
 	/** Input tokens plus cache tokens: cached prompt tokens still occupy the context window. */
@@ -99,6 +102,7 @@ export class AnthropicStreamDecoder implements StreamDecoder {
 				this.answer.tools.end(blockKey(data.index));
 				break;
 			case "message_delta": {
+				if (isRecord(data.delta) && data.delta.stop_reason === "max_tokens") this.cut = true;
 				const usage = data.usage;
 				if (isRecord(usage)) {
 					// Newer servers repeat the (final) input counts here too.

@@ -20,6 +20,8 @@ export class OpenAIStreamDecoder implements StreamDecoder {
 	private readonly answer: AnswerBuilder;
 	private done = false;
 	private finished = false;
+	/** `finish_reason: "length"`: the answer hit the token limit. */
+	private cut = false;
 	private jsonBody: string[] | undefined;
 	private jsonBodySize = 0;
 	/** Tool calls: the server's index → the collector's key, and each call's server-given id. */
@@ -64,7 +66,8 @@ export class OpenAIStreamDecoder implements StreamDecoder {
 		if (this.jsonBody) return this.finishJson(this.jsonBody.join(""));
 		this.sse.end(this.onEvent, this.onStray);
 		if (!this.done && !this.finished) throw protocolError("The server's stream ended before the answer was finished; the answer is incomplete.");
-		return this.answer.result();
+		const result = this.answer.result();
+		return this.cut ? { ...result, cut: "length" } : result;
 	}
 
 	private finishJson(text: string): ProviderGenerateResult {
@@ -119,6 +122,7 @@ export class OpenAIStreamDecoder implements StreamDecoder {
 			if (Array.isArray(delta.tool_calls)) this.toolCallFragments(delta.tool_calls);
 		}
 		if (typeof choice.finish_reason === "string") this.finished = true;
+		if (choice.finish_reason === "length") this.cut = true;
 	}
 
 	/**

@@ -101,4 +101,21 @@ describe("ChatService: a prompt the server says is too long", () => {
 		expect(chat.messages[0]).toMatchObject({ content: text, role: "user" });
 		expect(events).toContainEqual({ type: "window", reported: 1024, configured: 8192 });
 	});
+
+	it("says the server's count, not the engine's estimate, when the server named it", async () => {
+		// llama.cpp names both: "request (9000 tokens) exceeds the available context size (1024 tokens)".
+		const { adapter } = refusingOnce(() => new LLMError("context_overflow", "request (9000 tokens) exceeds the available context size (1024 tokens), try increasing it", { overflow: { window: 1024, promptTokens: 9000 } }));
+		const requests = recorded(adapter);
+		const { chat } = setup(adapter, WIDE);
+		const text = "Please consider every word of this. ".repeat(250);
+		const err = await chat.sendMessage(text).catch((e: unknown) => e);
+		expect(err).toMatchObject({ kind: "context_overflow" });
+		const message = (err as Error).message;
+		expect(message).toContain("The server counted the prompt at 9,000 tokens");
+		// The shortest retry in the server's tokens: the engine's estimate scaled by how far it was off.
+		const about = Number(/Even shortened .* it is about ([\d,]+) of the server's tokens/.exec(message)?.[1]?.replace(/,/g, ""));
+		expect(about).toBeGreaterThan(1024);
+		expect(message).toContain("the server's window of 1,024 tokens (512 of them kept for the answer) leaves room for 512");
+		expect(requests).toHaveLength(1);
+	});
 });

@@ -56,6 +56,34 @@ describe("safety margin", () => {
 		expect(fresh.margin("m").share).toBeGreaterThan(DEFAULT_MARGIN.share);
 	});
 
+	it("comes back once three answers in a row agree with the server again, not 20 answers later", () => {
+		// Issue 20: turn 1 refused on a tokenizer never seen; calibration corrected the estimate within
+		// two answers, but the surprise held the margin wide for 20.
+		const cal = new TokenCalibration();
+		const twin = new TokenCalibration();
+		cal.surprise("m", 3000, 4050);
+		const wide = cal.margin("m").share;
+		for (let i = 0; i < 6; i++) {
+			cal.observe("m", 3000, 4050);
+			twin.observe("m", 3000, 4050);
+		}
+		// The estimate now agrees with the counts (the factor learned 1.35): the surprise is over.
+		expect(cal.margin("m").share).toBeLessThan(wide);
+		expect(cal.margin("m")).toEqual(twin.margin("m"));
+		// Saved and reloaded, it stays over.
+		expect(TokenCalibration.fromJSON(JSON.parse(JSON.stringify(cal.toJSON()))).margin("m")).toEqual(cal.margin("m"));
+	});
+
+	it("stays wide while the answers after a surprise keep missing the estimate", () => {
+		const cal = new TokenCalibration();
+		observeAll(cal, "m", [1, 1, 1, 1, 1, 1]);
+		cal.surprise("m", 3000, 3600);
+		const wide = cal.margin("m").share;
+		// Each count far above what the calibrated estimate and the unsurprised margin allow.
+		observeAll(cal, "m", [1.3, 1, 1.3, 1, 1.3]);
+		expect(cal.margin("m").share).toBeGreaterThanOrEqual(Math.min(wide, 1 - 1 / 1.3));
+	});
+
 	it("is saved with the calibration, per model, and files without margins still load", () => {
 		const saved: unknown[] = [];
 		const cal = new TokenCalibration({ onChange: (data) => saved.push(JSON.parse(JSON.stringify(data))) });
@@ -113,6 +141,28 @@ const ratioSequenceArb = fc.oneof(
 );
 
 describe("safety margin properties", () => {
+	it("a surprise holds the margin over what the refused prompt needed until three answers in a row agree, and no longer than 20", () => {
+		fc.assert(
+			fc.property(fc.array(fc.double({ min: 0.8, max: 1.6, noNaN: true }), { minLength: 1, maxLength: 8 }), fc.double({ min: 1.05, max: 3, noNaN: true }), fc.array(fc.double({ min: 0.8, max: 1.8, noNaN: true }), { maxLength: 25 }), (before, surprise, after) => {
+				const cal = new TokenCalibration();
+				observeAll(cal, "m", before);
+				cal.surprise("m", 3000, Math.round(3000 * surprise));
+				const record = cal.toJSON().margins?.m;
+				const held = record?.surprise ?? 0;
+				after.forEach((r, i) => {
+					cal.observe("m", 3000, Math.round(3000 * r));
+					if (i < 2) expect(1 / cal.margin("m").keep).toBeGreaterThanOrEqual(Math.min(held, 1 / (1 - MAX_MARGIN)) - 1e-9);
+				});
+				if (after.length >= 20) {
+					const twin = new TokenCalibration();
+					observeAll(twin, "m", [...before, ...after]);
+					expect(cal.margin("m")).toEqual(twin.margin("m"));
+				}
+			}),
+			{ numRuns: 200 },
+		);
+	});
+
 	it("never drops below its floor nor rises above its cap, whatever the counts and surprises", () => {
 		fc.assert(
 			fc.property(ratioSequenceArb, fc.array(fc.nat(60), { maxLength: 5 }), fc.integer({ min: 16, max: 100_000 }), (ratios, surprisesAt, raw) => {
