@@ -60,6 +60,7 @@ export const de: Catalogue = {
 	"composer.removeImage": "Bild entfernen",
 	"composer.imageNotSupported": "{name} kann nicht angehängt werden: nur PNG-, JPEG-, WebP- und GIF-Bilder.",
 	"composer.imageUnreadable": "{name} konnte nicht als Bild gelesen werden.",
+	"composer.imageTooLarge": "{name} ist zu groß zum Anhängen: Bilder über 50 Megapixel werden abgelehnt, bevor sie geöffnet werden.",
 	"composer.message": "Nachricht",
 	"composer.stop": "Antwort stoppen",
 	"composer.send": "Nachricht senden",

@@ -58,6 +58,7 @@ export const en = {
 	"composer.removeImage": "Remove image",
 	"composer.imageNotSupported": "{name} can't be attached: only PNG, JPEG, WebP and GIF images can.",
 	"composer.imageUnreadable": "{name} could not be read as an image.",
+	"composer.imageTooLarge": "{name} is too large to attach: images over 50 megapixels are refused before they are opened.",
 	"composer.message": "Message",
 	"composer.stop": "Stop answer",
 	"composer.send": "Send message",

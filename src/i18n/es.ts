@@ -60,6 +60,7 @@ export const es: Catalogue = {
 	"composer.removeImage": "Quitar imagen",
 	"composer.imageNotSupported": "No se puede adjuntar {name}: solo se admiten imágenes PNG, JPEG, WebP y GIF.",
 	"composer.imageUnreadable": "No se pudo leer {name} como imagen.",
+	"composer.imageTooLarge": "{name} es demasiado grande para adjuntarla: las imágenes de más de 50 megapíxeles se rechazan antes de abrirlas.",
 	"composer.message": "Mensaje",
 	"composer.stop": "Detener respuesta",
 	"composer.send": "Enviar mensaje",

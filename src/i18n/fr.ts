@@ -60,6 +60,7 @@ export const fr: Catalogue = {
 	"composer.removeImage": "Retirer l'image",
 	"composer.imageNotSupported": "Impossible de joindre {name} : seules les images PNG, JPEG, WebP et GIF sont acceptées.",
 	"composer.imageUnreadable": "Impossible de lire {name} comme image.",
+	"composer.imageTooLarge": "{name} est trop grande pour être jointe : les images de plus de 50 mégapixels sont refusées avant d'être ouvertes.",
 	"composer.message": "Message",
 	"composer.stop": "Arrêter la réponse",
 	"composer.send": "Envoyer le message",

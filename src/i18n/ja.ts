@@ -60,6 +60,7 @@ export const ja: Catalogue = {
 	"composer.removeImage": "画像を削除",
 	"composer.imageNotSupported": "{name} は添付できません: PNG、JPEG、WebP、GIF 画像のみ添付できます。",
 	"composer.imageUnreadable": "{name} を画像として読み込めませんでした。",
+	"composer.imageTooLarge": "{name} は大きすぎるため添付できません。50 メガピクセルを超える画像は開く前に拒否されます。",
 	"composer.message": "メッセージ",
 	"composer.stop": "回答を停止",
 	"composer.send": "メッセージを送信",

@@ -60,6 +60,7 @@ export const ko: Catalogue = {
 	"composer.removeImage": "이미지 제거",
 	"composer.imageNotSupported": "{name}은(는) 첨부할 수 없습니다. PNG, JPEG, WebP, GIF 이미지만 첨부할 수 있습니다.",
 	"composer.imageUnreadable": "{name}을(를) 이미지로 읽을 수 없습니다.",
+	"composer.imageTooLarge": "{name}은(는) 너무 커서 첨부할 수 없습니다. 50메가픽셀을 넘는 이미지는 열기 전에 거부됩니다.",
 	"composer.message": "메시지",
 	"composer.stop": "답변 중지",
 	"composer.send": "메시지 보내기",

@@ -61,6 +61,7 @@ export const ptBR: Catalogue = {
 	"composer.removeImage": "Remover imagem",
 	"composer.imageNotSupported": "Não é possível anexar {name}: só imagens PNG, JPEG, WebP e GIF.",
 	"composer.imageUnreadable": "Não foi possível ler {name} como imagem.",
+	"composer.imageTooLarge": "{name} é grande demais para anexar: imagens com mais de 50 megapixels são recusadas antes de serem abertas.",
 	"composer.message": "Mensagem",
 	"composer.stop": "Parar resposta",
 	"composer.send": "Enviar mensagem",

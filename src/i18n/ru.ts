@@ -70,6 +70,7 @@ export const ru: Catalogue = {
 	"composer.removeImage": "Убрать изображение",
 	"composer.imageNotSupported": "Нельзя прикрепить {name}: поддерживаются только изображения PNG, JPEG, WebP и GIF.",
 	"composer.imageUnreadable": "Не удалось прочитать {name} как изображение.",
+	"composer.imageTooLarge": "{name} слишком велико для вложения: изображения больше 50 мегапикселей отклоняются до открытия.",
 	"composer.message": "Сообщение",
 	"composer.stop": "Остановить ответ",
 	"composer.send": "Отправить сообщение",

@@ -60,6 +60,7 @@ export const zhCN: Catalogue = {
 	"composer.removeImage": "移除图片",
 	"composer.imageNotSupported": "无法附加 {name}：仅支持 PNG、JPEG、WebP 和 GIF 图片。",
 	"composer.imageUnreadable": "无法将 {name} 读取为图片。",
+	"composer.imageTooLarge": "{name} 太大，无法附加：超过 5000 万像素的图片在打开前即被拒绝。",
 	"composer.message": "消息",
 	"composer.stop": "停止回答",
 	"composer.send": "发送消息",

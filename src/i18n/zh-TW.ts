@@ -60,6 +60,7 @@ export const zhTW: Catalogue = {
 	"composer.removeImage": "移除圖片",
 	"composer.imageNotSupported": "無法附加 {name}：僅支援 PNG、JPEG、WebP 和 GIF 圖片。",
 	"composer.imageUnreadable": "無法將 {name} 讀取為圖片。",
+	"composer.imageTooLarge": "{name} 太大，無法附加：超過 5000 萬像素的圖片在開啟前即被拒絕。",
 	"composer.message": "訊息",
 	"composer.stop": "停止回答",
 	"composer.send": "傳送訊息",
