@@ -75,6 +75,7 @@ export const de: Catalogue = {
 	"status.continuing": "Setze das Gespräch fort …",
 	"note.summaryFallback": "Das Modell konnte frühere Nachrichten nicht zusammenfassen, daher wurden sie stattdessen gekürzt.",
 	"warning.imageMissing": "Ein angehängtes Bild ({name}) konnte nicht gelesen werden und wurde daher nicht gesendet.",
+	"warning.imagePathRefused": "Eine Chatdatei nennt ein Bild außerhalb des Tresors ({name}); es wurde ignoriert und nicht gelesen.",
 	"error.imagesUnsupported": "Modell „{model}“ kann keine Bilder lesen. Wähle ein Modell mit Bildverständnis oder sende die Nachricht ohne das Bild; das Bild bleibt angehängt.",
 	"warning.historyUnprepared": "Frühere Nachrichten konnten nicht vorbereitet werden, daher wurde diese Nachricht ohne sie gesendet.",
 	"warning.toolsUnsupported": "Dieses Modell kann keine Werkzeuge nutzen; es antwortet ohne sie.",

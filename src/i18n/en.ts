@@ -73,6 +73,7 @@ export const en = {
 	"status.continuing": "Continuing conversation…",
 	"note.summaryFallback": "The model could not summarize earlier messages, so they were shortened instead.",
 	"warning.imageMissing": "An attached image ({name}) could not be read, so it was not sent.",
+	"warning.imagePathRefused": "A chat file names an image outside the vault ({name}); it was ignored and not read.",
 	"error.imagesUnsupported": "Model “{model}” can't read images. Choose a model with vision, or send the message without the image; the image stays attached.",
 	"warning.historyUnprepared": "Earlier messages could not be prepared, so this message was sent without them.",
 	"warning.toolsUnsupported": "This model can't use tools; answering without them.",

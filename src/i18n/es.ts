@@ -75,6 +75,7 @@ export const es: Catalogue = {
 	"status.continuing": "Continuando la conversación…",
 	"note.summaryFallback": "El modelo no pudo resumir los mensajes anteriores, así que se acortaron.",
 	"warning.imageMissing": "No se pudo leer una imagen adjunta ({name}), así que no se envió.",
+	"warning.imagePathRefused": "Un archivo de chat nombra una imagen fuera de la bóveda ({name}); se ignoró y no se leyó.",
 	"error.imagesUnsupported": "El modelo «{model}» no puede leer imágenes. Elige un modelo con visión o envía el mensaje sin la imagen; la imagen sigue adjunta.",
 	"warning.historyUnprepared": "No se pudieron preparar los mensajes anteriores, así que este mensaje se envió sin ellos.",
 	"warning.toolsUnsupported": "Este modelo no puede usar herramientas; responde sin ellas.",

@@ -75,6 +75,7 @@ export const fr: Catalogue = {
 	"status.continuing": "Poursuite de la conversation…",
 	"note.summaryFallback": "Le modèle n'a pas pu résumer les messages précédents ; ils ont donc été raccourcis.",
 	"warning.imageMissing": "Une image jointe ({name}) n'a pas pu être lue ; elle n'a donc pas été envoyée.",
+	"warning.imagePathRefused": "Un fichier de discussion désigne une image hors du coffre ({name}) ; elle a été ignorée et n'a pas été lue.",
 	"error.imagesUnsupported": "Le modèle « {model} » ne peut pas lire d'images. Choisissez un modèle avec vision, ou envoyez le message sans l'image ; l'image reste jointe.",
 	"warning.historyUnprepared": "Les messages précédents n'ont pas pu être préparés ; ce message a donc été envoyé sans eux.",
 	"warning.toolsUnsupported": "Ce modèle ne peut pas utiliser d'outils ; il répond sans eux.",

@@ -75,6 +75,7 @@ export const ja: Catalogue = {
 	"status.continuing": "会話を続けています…",
 	"note.summaryFallback": "モデルが以前のメッセージを要約できなかったため、代わりに短縮しました。",
 	"warning.imageMissing": "添付画像（{name}）を読み込めなかったため、送信しませんでした。",
+	"warning.imagePathRefused": "チャットファイルが保管庫の外にある画像（{name}）を指定しています。無視し、読み込みませんでした。",
 	"error.imagesUnsupported": "モデル「{model}」は画像を読めません。画像を扱えるモデルを選ぶか、画像なしでメッセージを送ってください。画像は添付されたままです。",
 	"warning.historyUnprepared": "以前のメッセージを準備できなかったため、このメッセージはそれらなしで送信しました。",
 	"warning.toolsUnsupported": "このモデルはツールを使えません。ツールなしで回答します。",

@@ -75,6 +75,7 @@ export const ko: Catalogue = {
 	"status.continuing": "대화 이어가는 중…",
 	"note.summaryFallback": "모델이 이전 메시지를 요약하지 못해 대신 줄였습니다.",
 	"warning.imageMissing": "첨부한 이미지({name})를 읽을 수 없어 보내지 않았습니다.",
+	"warning.imagePathRefused": "채팅 파일이 보관함 밖의 이미지({name})를 가리킵니다. 무시했으며 읽지 않았습니다.",
 	"error.imagesUnsupported": "모델 “{model}”은(는) 이미지를 읽을 수 없습니다. 비전 모델을 선택하거나 이미지 없이 메시지를 보내세요. 이미지는 첨부된 채로 남습니다.",
 	"warning.historyUnprepared": "이전 메시지를 준비하지 못해 이 메시지는 이전 메시지 없이 보냈습니다.",
 	"warning.toolsUnsupported": "이 모델은 도구를 사용할 수 없어 도구 없이 답합니다.",

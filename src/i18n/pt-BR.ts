@@ -76,6 +76,7 @@ export const ptBR: Catalogue = {
 	"status.continuing": "Continuando a conversa…",
 	"note.summaryFallback": "O modelo não conseguiu resumir as mensagens anteriores, então elas foram encurtadas.",
 	"warning.imageMissing": "Não foi possível ler uma imagem anexada ({name}), então ela não foi enviada.",
+	"warning.imagePathRefused": "Um arquivo de chat aponta para uma imagem fora do cofre ({name}); ela foi ignorada e não foi lida.",
 	"error.imagesUnsupported": "O modelo “{model}” não consegue ler imagens. Escolha um modelo com visão ou envie a mensagem sem a imagem; a imagem continua anexada.",
 	"warning.historyUnprepared": "Não foi possível preparar as mensagens anteriores, então esta mensagem foi enviada sem elas.",
 	"warning.toolsUnsupported": "Este modelo não pode usar ferramentas; respondendo sem elas.",

@@ -75,6 +75,7 @@ export const zhCN: Catalogue = {
 	"status.continuing": "正在继续对话…",
 	"note.summaryFallback": "模型未能总结较早的消息，因此改为将其截短。",
 	"warning.imageMissing": "无法读取附加的图片（{name}），因此未发送。",
+	"warning.imagePathRefused": "聊天文件指向仓库之外的图片（{name}），已忽略且未读取。",
 	"error.imagesUnsupported": "模型“{model}”无法读取图片。请选择支持视觉的模型，或不带图片发送消息；图片仍保留在附件中。",
 	"warning.historyUnprepared": "无法准备较早的消息，因此本条消息未附带它们发送。",
 	"warning.toolsUnsupported": "此模型无法使用工具，将不使用工具回答。",

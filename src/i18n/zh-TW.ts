@@ -75,6 +75,7 @@ export const zhTW: Catalogue = {
 	"status.continuing": "正在繼續對話…",
 	"note.summaryFallback": "模型無法摘要較早的訊息，因此改為將其縮短。",
 	"warning.imageMissing": "無法讀取附加的圖片（{name}），因此未傳送。",
+	"warning.imagePathRefused": "聊天檔案指向儲存庫之外的圖片（{name}），已忽略且未讀取。",
 	"error.imagesUnsupported": "模型「{model}」無法讀取圖片。請選擇支援視覺的模型，或不帶圖片傳送訊息；圖片仍保留在附件中。",
 	"warning.historyUnprepared": "無法準備較早的訊息，因此這則訊息未附帶它們送出。",
 	"warning.toolsUnsupported": "此模型無法使用工具，將不使用工具回答。",
