@@ -1,0 +1,80 @@
+// Where Markdown from a model holds code that other plugins act on. Obsidian's MarkdownRenderer.render
+// hands every fenced block whose language a plugin registered (`dataviewjs`, `dataview`, `tasks`…) to
+// that plugin's code block processor, and every rendered element to every post-processor: Dataview's
+// reads inline code starting with `=` or `$=` as a query (`$=` runs JavaScript). So the text that
+// reaches the renderer holds neither: each fence's info string and each inline code span's content
+// is replaced by a marker (safeMarkdown.ts), so blocks render with a language no plugin registers and
+// spans render as code holding only marker characters; both are restored once the render is done.
+//
+// Found on purpose more often than any parser would: every line that looks like a fence opener (in a
+// quote, a list, indented) has its info string taken, whatever the context; a code span is paired as
+// CommonMark pairs backtick runs, and any `=` or `$=` just after a backtick run is taken besides, in
+// case the renderer pairs differently. Text taken in error is put back as it was.
+
+/** A fence line, in a container or not: the marker, then the info string. */
+const FENCE_LINE = /^([ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)*(?:`{3,}|~{3,})[ \t]*)(.*)$/gm;
+
+/** Mermaid diagrams are Obsidian's own (not a plugin's) and stay diagrams. */
+const OBSIDIAN_OWN = /^mermaid$/i;
+
+export interface CodePlace {
+	kind: "info" | "inline";
+	start: number;
+	end: number;
+}
+
+export function findCodePlaces(md: string): CodePlace[] {
+	const places: CodePlace[] = [];
+	const fenceLines: [number, number][] = [];
+	for (const m of md.matchAll(FENCE_LINE)) {
+		fenceLines.push([m.index, m.index + m[0].length]);
+		const info = (m[2] ?? "").replace(/\s+$/, "");
+		const word = info.split(/\s/)[0] ?? "";
+		if (info === "" || OBSIDIAN_OWN.test(word)) continue;
+		const start = m.index + (m[1] ?? "").length;
+		places.push({ kind: "info", start, end: start + info.length });
+	}
+	// Code spans, between fence lines (a span never crosses one).
+	let from = 0;
+	for (const [fs, fe] of [...fenceLines, [md.length, md.length] as [number, number]]) {
+		spans(md, from, fs, places);
+		from = fe;
+	}
+	return places.sort((a, b) => a.start - b.start);
+}
+
+function spans(md: string, from: number, to: number, places: CodePlace[]): void {
+	const runs: [number, number][] = [];
+	const re = /`+/g;
+	re.lastIndex = from;
+	for (let m = re.exec(md); m && m.index < to; m = re.exec(md)) {
+		let start = m.index;
+		let length = m[0].length;
+		// An escaped backtick is text: the run starts after it.
+		const slashes = /\\*$/.exec(md.slice(Math.max(from, start - 16), start))?.[0].length ?? 0;
+		if (slashes % 2 === 1) {
+			start++;
+			length--;
+		}
+		if (length > 0) runs.push([start, Math.min(start + length, to)]);
+	}
+	const taken: [number, number][] = [];
+	for (let i = 0; i < runs.length; i++) {
+		const [os, oe] = runs[i]!;
+		const close = runs.findIndex((r, j) => j > i && r[1] - r[0] === oe - os);
+		if (close < 0) continue;
+		const [cs] = runs[close]!;
+		if (cs > oe) {
+			places.push({ kind: "inline", start: oe, end: cs });
+			taken.push([oe, cs]);
+		}
+		i = close;
+	}
+	// `=` or `$=` just after any backtick run, wherever a parser might start a span there.
+	for (const [, end] of runs) {
+		const m = /^[ \t]*(\$?=)/.exec(md.slice(end, Math.min(to, end + 8)));
+		if (!m) continue;
+		const at = end + m[0].length - m[1]!.length;
+		if (!taken.some(([s, e]) => at >= s && at < e)) places.push({ kind: "inline", start: at, end: at + m[1]!.length });
+	}
+}
