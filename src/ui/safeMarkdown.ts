@@ -16,6 +16,7 @@ import { keepInert } from "./inertWatch";
 import { codeRegions } from "../sessions/codeRegions";
 import { findNoteEmbeds, noteEmbed, type NoteEmbedContext, type NoteEmbedRef } from "./noteEmbed";
 import { findCodePlaces, type CodePlace } from "./codePlaces";
+import { guardAppLinks } from "./appLinks";
 
 const OPEN = "\ue000";
 const CLOSE = "\ue001";
@@ -115,6 +116,8 @@ export async function renderUntrustedMarkdown(app: App, markdown: string, el: HT
 	if (guarded.pieces.length > 0) restoreMarkers(el, guarded.pieces, (ref) => noteEmbed(embeds, ref));
 	// After the markers: a restored placeholder or link is checked like everything else.
 	makeInert(el, inertOptions);
+	// `obsidian://` links can run other plugins' commands: their address shows, and a click asks.
+	guardAppLinks(el, app);
 	// What Obsidian or another plugin fills in later gets the same pass.
 	keepInert(el, inertOptions, component);
 }

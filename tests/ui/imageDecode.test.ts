@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// Images are checked before they are decoded (issue 18 §8): width × height comes from the header
+// Images are checked before they are decoded: width × height comes from the header
 // and is capped at 50 megapixels before anything decodes; an image whose header cannot be read is
 // refused rather than decoded to learn its size; a failed decode is refused, never tried again on
 // the main thread. `createImageBitmap` is the decode: a spy counts every call.

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// No other plugin's code runs on model output (issue 18 §7). Obsidian's MarkdownRenderer.render runs
+// No other plugin's code runs on model output. Obsidian's MarkdownRenderer.render runs
 // every code block processor (Dataview's `dataview` and `dataviewjs`, Tasks' `tasks`) and every
 // post-processor that any plugin registered; the test runtime does the same (markdownProcessors.ts).
 // A fake plugin registers all of them; the panel then shows an answer, thinking, a tool result, a

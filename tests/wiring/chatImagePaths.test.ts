@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// Image paths in chat files (issue 18 §8). A chat file is synced and can be edited outside the
+// Image paths in chat files. A chat file is synced and can be edited outside the
 // plugin: an attachment reference naming `../../etc/passwd.png`, an absolute path or the config
 // folder must not make the plugin read that file (and send it to the model) or show it. Such a
 // reference is ignored with a notice; a reference inside the vault is read as before.
