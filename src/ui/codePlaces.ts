@@ -28,11 +28,17 @@ export function findCodePlaces(md: string): CodePlace[] {
 	const fenceLines: [number, number][] = [];
 	for (const m of md.matchAll(FENCE_LINE)) {
 		fenceLines.push([m.index, m.index + m[0].length]);
+		// A block's code starting with `=` or `$=` reads as a query to a post-processor that scans every code element.
+		const next = m.index + m[0].length + 1;
+		const query = /^[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)*(\$?=)/.exec(md.slice(next, next + 64));
+		if (query) places.push({ kind: "inline", start: next + query[0].length - query[1]!.length, end: next + query[0].length });
 		const info = (m[2] ?? "").replace(/\s+$/, "");
 		const word = info.split(/\s/)[0] ?? "";
 		if (info === "" || OBSIDIAN_OWN.test(word)) continue;
+		// The language (the info string's first word) is what a processor matches: only it is taken,
+		// so a remote image later in the info string stays the guard's to replace.
 		const start = m.index + (m[1] ?? "").length;
-		places.push({ kind: "info", start, end: start + info.length });
+		if (word !== "") places.push({ kind: "info", start, end: start + word.length });
 	}
 	// Code spans, between fence lines (a span never crosses one).
 	let from = 0;

@@ -85,9 +85,13 @@ function guardedPlaces(markdown: string, remoteLoads: boolean): { load: RemoteLo
 	const embeds = findNoteEmbeds(markdown, codeRegions(markdown)?.skip ?? [])
 		.filter((e) => !loads.some((l) => overlaps(e, l)))
 		.map((e) => ({ load: { kind: "inert" as const, start: e.start, end: e.end }, embed: { target: e.target, alias: e.alias } }));
-	const taken = [...loads, ...embeds.map((e) => e.load)];
+	const taken: { start: number; end: number }[] = [...loads, ...embeds.map((e) => e.load)];
 	const code = findCodePlaces(markdown)
-		.filter((c) => !taken.some((t) => overlaps(c, t)))
+		.filter((c) => {
+			if (taken.some((t) => overlaps(c, t))) return false;
+			taken.push(c);
+			return true;
+		})
 		.map((c) => ({ load: { kind: "inert" as const, start: c.start, end: c.end }, code: c.kind }));
 	return [...loads.map((load) => ({ load })), ...embeds, ...code].sort((a, b) => a.load.start - b.load.start);
 }

@@ -5,6 +5,7 @@
 // A fake plugin registers all of them; the panel then shows an answer, thinking, a tool result, a
 // history transcript and a history snippet, each holding such blocks and Dataview inline queries
 // (`= …`, `$= …`). No code block processor may run, and no post-processor may see a code element.
+import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { Component, Plugin } from "obsidian";
 import type { MarkdownPostProcessorContext } from "obsidian";
@@ -147,5 +148,24 @@ describe("other plugins' processors on model output", () => {
 		await renderUntrustedMarkdown(asObsidianApp(app), '<pre><code class="language-dataviewjs">dv.el("b", 1)</code></pre>\n\nText `$= 1 + 1`', el, "", component, false);
 		expect(calls.filter((c) => c !== "post-processor")).toEqual([]);
 		expect(el.textContent).toContain("$= 1 + 1");
+	});
+
+	it("property: whatever mix of fences, containers and backticks, no code block processor runs and no post-processor sees an inline query", async () => {
+		const { app } = await loadPlugin(QueryPlugin);
+		const piece = fc.constantFrom("```dataviewjs", "```dataview", "~~~tasks", "````dataviewjs x", "```", "~~~", "> ```dataviewjs", "- ```tasks", "   ```dataview", "`", "``", "`$= 1`", "`= x`", "``$= y``", "\\`", " $= ", "=", "dv.el('b', 1)", "text", "\n", "\n\n", "<pre><code class=\"language-tasks\">", "</code></pre>", "![[Note]]", "![i](https://e.example/x.png)");
+		await fc.assert(
+			fc.asyncProperty(fc.array(piece, { maxLength: 14 }), fc.array(fc.constantFrom(" ", "\n", ""), { maxLength: 14 }), async (pieces, joins) => {
+				calls.length = 0;
+				const markdown = pieces.map((p, i) => p + (joins[i] ?? "\n")).join("");
+				const el = createDiv();
+				const component = new Component();
+				component.load();
+				await renderUntrustedMarkdown(asObsidianApp(app), markdown, el, "", component, false);
+				component.unload();
+				expect(calls.filter((c) => c !== "post-processor"), markdown).toEqual([]);
+				expect(el.textContent).not.toContain("RAN");
+			}),
+			{ numRuns: 300 },
+		);
 	});
 });
