@@ -33,7 +33,9 @@ export function findCodePlaces(md: string): CodePlace[] {
 		const query = /^[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)*(\$?=)/.exec(md.slice(next, next + 64));
 		if (query) places.push({ kind: "inline", start: next + query[0].length - query[1]!.length, end: next + query[0].length });
 		const info = (m[2] ?? "").replace(/\s+$/, "");
-		const word = info.split(/\s/)[0] ?? "";
+		// Up to the first sign a guard may own (a tag's `<`, an image's `!`): the language starts here
+		// either way, and with the marker in front of it no language any plugin registered can match.
+		const word = /^[^\s`<>&!\[\]\\()"']*/.exec(info)?.[0] ?? "";
 		if (info === "" || OBSIDIAN_OWN.test(word)) continue;
 		// The language (the info string's first word) is what a processor matches: only it is taken,
 		// so a remote image later in the info string stays the guard's to replace.
@@ -44,9 +46,20 @@ export function findCodePlaces(md: string): CodePlace[] {
 	let from = 0;
 	for (const [fs, fe] of [...fenceLines, [md.length, md.length] as [number, number]]) {
 		spans(md, from, fs, places);
+		// The fence line itself: only its `=` after a run (it may be read as a paragraph).
+		if (fe > fs) queriesAfterRuns(md, fs, fe, [], places);
 		from = fe;
 	}
 	return places.sort((a, b) => a.start - b.start);
+}
+
+/** Every backtick run in md[from, to), escaped or not. */
+function allRuns(md: string, from: number, to: number): [number, number][] {
+	const runs: [number, number][] = [];
+	const re = /`+/g;
+	re.lastIndex = from;
+	for (let m = re.exec(md); m && m.index < to; m = re.exec(md)) runs.push([m.index, Math.min(m.index + m[0].length, to)]);
+	return runs;
 }
 
 function spans(md: string, from: number, to: number, places: CodePlace[]): void {
@@ -76,8 +89,13 @@ function spans(md: string, from: number, to: number, places: CodePlace[]): void 
 		}
 		i = close;
 	}
-	// `=` or `$=` just after any backtick run, wherever a parser might start a span there.
-	for (const [, end] of runs) {
+	// Not only outside the spans found: a span may be dropped later (it overlaps a remote image).
+	queriesAfterRuns(md, from, to, [], places);
+}
+
+/** `=` or `$=` just after any backtick run, wherever a parser might start a span there. */
+function queriesAfterRuns(md: string, from: number, to: number, taken: [number, number][], places: CodePlace[]): void {
+	for (const [, end] of allRuns(md, from, to)) {
 		const m = /^[ \t]*(\$?=)/.exec(md.slice(end, Math.min(to, end + 8)));
 		if (!m) continue;
 		const at = end + m[0].length - m[1]!.length;
