@@ -35,7 +35,7 @@ export function findCodePlaces(md: string): CodePlace[] {
 		const info = (m[2] ?? "").replace(/\s+$/, "");
 		// Up to the first sign a guard may own (a tag's `<`, an image's `!`): the language starts here
 		// either way, and with the marker in front of it no language any plugin registered can match.
-		const word = /^[^\s`<>&!\[\]\\()"']*/.exec(info)?.[0] ?? "";
+		const word = /^[^\s`<>&![\]\\()"']*/.exec(info)?.[0] ?? "";
 		if (info === "" || OBSIDIAN_OWN.test(word)) continue;
 		// The language (the info string's first word) is what a processor matches: only it is taken,
 		// so a remote image later in the info string stays the guard's to replace.
