@@ -12,6 +12,7 @@ import { settlesWithin, untilAborted } from "../core/abortable";
 import { calibratedEstimate, calibratedTokens, type TokenCalibration } from "./calibration";
 import { DEFAULT_MARGIN } from "./safetyMargin";
 import { compactionBudget, type CompactionBudget } from "./compaction";
+import { RefusedImagePath } from "../core/imagePaths";
 import { attachmentTokens, loadPromptImages, missingImageNote, type ImageReader } from "./turnImages";
 import { ChatError } from "./errors";
 import type { BuiltPrompt } from "./prompt";
@@ -285,7 +286,7 @@ export class TurnRunner {
 			const meterPartial = (text: string): void => meter.add({ sentAt, firstTokenAt: answer.firstTokenAt, usage: undefined, estimatedPrompt: sentPrompt, estimatedAnswer: writtenTokens(estimate, text, answer.thinking().thinking) });
 			try {
 				// Image files are read for this request only; one that cannot be read is left out with a note.
-				const messages = await untilAborted(loadPromptImages(prompt.messages, this.readImage, (ref) => setup.emit({ type: "warning", message: missingImageNote(ref), code: "image_missing", params: { name: ref.path.split("/").pop() ?? ref.path } })), signal);
+				const messages = await untilAborted(loadPromptImages(prompt.messages, this.readImage, (ref, err) => setup.emit({ type: "warning", message: missingImageNote(ref), code: err instanceof RefusedImagePath ? "image_path_refused" : "image_missing", params: { name: ref.path.split(/[\\/]/).pop() ?? ref.path } })), signal);
 				const toolPart = loop.requestPart();
 				sentTools = toolPart.tools ?? [];
 				const request = setup.adapter.generate({

@@ -37,6 +37,8 @@ export const WARNING_CODES = [
 	"session_rewrite_finished",
 	/** An attached image could not be read, so it was not sent. Params: name. */
 	"image_missing",
+	/** A chat file named an image outside the vault (or in the config folder): not read. Params: name. */
+	"image_path_refused",
 ] as const;
 
 export type WarningCode = (typeof WARNING_CODES)[number];

@@ -15,6 +15,8 @@ import { makeInert, type InertOptions } from "./inertDom";
 import { keepInert } from "./inertWatch";
 import { codeRegions } from "../sessions/codeRegions";
 import { findNoteEmbeds, noteEmbed, type NoteEmbedContext, type NoteEmbedRef } from "./noteEmbed";
+import { findCodePlaces, type CodePlace } from "./codePlaces";
+import { guardAppLinks } from "./appLinks";
 
 const OPEN = "\ue000";
 const CLOSE = "\ue001";
@@ -25,6 +27,8 @@ interface Piece {
 	load: RemoteLoad | undefined;
 	/** An embed of a note, rendered by the panel (noteEmbed.ts) rather than filled in by Obsidian. */
 	embed?: NoteEmbedRef;
+	/** Code other plugins act on (codePlaces.ts): a fence's info string, or inline code's content. */
+	code?: CodePlace["kind"];
 	/** Text just before an embed that went into its marker (a `<` or `/`), shown as text. */
 	before?: string;
 	/** The Markdown the marker stands for. */
@@ -54,13 +58,15 @@ export function guardMarkdown(markdown: string, remoteLoads = true): GuardedMark
 		});
 	let out = "";
 	let pos = 0;
-	for (const { load, embed } of guardedPlaces(markdown, remoteLoads)) {
+	for (const { load, embed, code } of guardedPlaces(markdown, remoteLoads)) {
 		// `<` or `</` just before a marker goes into it: a lax HTML parser could read `<` + marker +
 		// letters as a tag (a spec parser reads it as text).
 		let start = load.start;
 		while (start > pos && /[</]/.test(markdown[start - 1] ?? "")) start--;
 		out += plain(markdown.slice(pos, start));
-		pieces.push(embed ? { load: undefined, embed, before: markdown.slice(start, load.start), text: markdown.slice(start, load.end) } : { load, text: markdown.slice(start, load.end) });
+		pieces.push(
+			embed ? { load: undefined, embed, before: markdown.slice(start, load.start), text: markdown.slice(start, load.end) } : code ? { load: undefined, code, text: markdown.slice(start, load.end) } : { load, text: markdown.slice(start, load.end) },
+		);
 		out += marker(pieces.length - 1);
 		pos = load.end;
 	}
@@ -68,13 +74,26 @@ export function guardMarkdown(markdown: string, remoteLoads = true): GuardedMark
 	return { markdown: out, pieces };
 }
 
-/** Remote loads and embeds of notes, in order; an embed inside a remote load is part of it. */
-function guardedPlaces(markdown: string, remoteLoads: boolean): { load: RemoteLoad; embed?: NoteEmbedRef }[] {
+/**
+ * Remote loads, embeds of notes and code other plugins act on, in order, none overlapping: an embed
+ * inside a remote load is part of it, and code overlapping either is left to them (a remote load
+ * is never shown, whatever a parser makes of the code around it).
+ */
+function guardedPlaces(markdown: string, remoteLoads: boolean): { load: RemoteLoad; embed?: NoteEmbedRef; code?: CodePlace["kind"] }[] {
 	const loads = remoteLoads ? findRemoteLoads(markdown) : [];
+	const overlaps = (a: { start: number; end: number }, b: { start: number; end: number }): boolean => a.start < b.end && b.start < a.end;
 	const embeds = findNoteEmbeds(markdown, codeRegions(markdown)?.skip ?? [])
-		.filter((e) => !loads.some((l) => e.start < l.end && l.start < e.end))
+		.filter((e) => !loads.some((l) => overlaps(e, l)))
 		.map((e) => ({ load: { kind: "inert" as const, start: e.start, end: e.end }, embed: { target: e.target, alias: e.alias } }));
-	return [...loads.map((load) => ({ load })), ...embeds].sort((a, b) => a.load.start - b.load.start);
+	const taken: { start: number; end: number }[] = [...loads, ...embeds.map((e) => e.load)];
+	const code = findCodePlaces(markdown)
+		.filter((c) => {
+			if (taken.some((t) => overlaps(c, t))) return false;
+			taken.push(c);
+			return true;
+		})
+		.map((c) => ({ load: { kind: "inert" as const, start: c.start, end: c.end }, code: c.kind }));
+	return [...loads.map((load) => ({ load })), ...embeds, ...code].sort((a, b) => a.load.start - b.load.start);
 }
 
 /** Images the person chose to load ("load" on a placeholder): the inert pass leaves them alone. */
@@ -101,6 +120,8 @@ export async function renderUntrustedMarkdown(app: App, markdown: string, el: HT
 	if (guarded.pieces.length > 0) restoreMarkers(el, guarded.pieces, (ref) => noteEmbed(embeds, ref));
 	// After the markers: a restored placeholder or link is checked like everything else.
 	makeInert(el, inertOptions);
+	// `obsidian://` links can run other plugins' commands: their address shows, and a click asks.
+	guardAppLinks(el, app);
 	// What Obsidian or another plugin fills in later gets the same pass.
 	keepInert(el, inertOptions, component);
 }
@@ -125,6 +146,13 @@ function restoreMarkers(root: HTMLElement, pieces: Piece[], embed: (ref: NoteEmb
 		parts.push(text.slice(pos));
 		node.replaceWith(...parts.filter((p) => p !== ""));
 	}
+	// A fence's language, taken so no plugin's code block processor matched it, goes back on the
+	// rendered block as its class (a `language-x` class for styles and highlighting).
+	for (const el of Array.from(root.querySelectorAll("[class]"))) {
+		const value = el.getAttribute("class") ?? "";
+		if (!value.includes(OPEN)) continue;
+		el.setAttribute("class", value.replace(MARKER, (whole, digits: string) => languageOf(pieces[Number([...digits].map((c) => c.charCodeAt(0) - DIGIT_ZERO).join(""))]?.text) ?? "unknown"));
+	}
 	// Alt texts and titles are attributes: they show the original text.
 	for (const el of Array.from(root.querySelectorAll("[alt], [title], [aria-label]"))) {
 		for (const name of ["alt", "title", "aria-label"]) {
@@ -132,6 +160,12 @@ function restoreMarkers(root: HTMLElement, pieces: Piece[], embed: (ref: NoteEmb
 			if (value?.includes(OPEN)) el.setAttribute(name, value.replace(MARKER, (whole, digits: string) => pieces[Number([...digits].map((c) => c.charCodeAt(0) - DIGIT_ZERO).join(""))]?.text ?? whole));
 		}
 	}
+}
+
+/** A fence info string's language as a class name: its first word, letters and a few signs only. */
+function languageOf(info: string | undefined): string | undefined {
+	const word = (info ?? "").trim().split(/\s/)[0]?.replace(/[^\w#+.-]/g, "") ?? "";
+	return word === "" ? undefined : word;
 }
 
 /** What a marker shows outside code. */

@@ -37,7 +37,7 @@ export const COVERED = {
 	],
 	WorkspaceLeaf: ["view", "open", "openFile", "setViewState", "getViewState", "detach", "getDisplayText", "getIcon", "setPinned", "togglePinned", "isDeferred", "loadIfDeferred", "getEphemeralState", "setEphemeralState", "onResize"],
 	Setting: ["settingEl", "infoEl", "nameEl", "descEl", "controlEl", "components", "setName", "setDesc", "setClass", "setTooltip", "setHeading", "setDisabled", "addButton", "addExtraButton", "addToggle", "addText", "addTextArea", "addDropdown", "addComponent", "then", "clear"],
-	Plugin: ["app", "manifest", "onload", "loadData", "saveData", "addCommand", "removeCommand", "addRibbonIcon", "addStatusBarItem", "addSettingTab", "registerView", "registerEvent", "register", "registerDomEvent", "registerInterval", "addChild", "removeChild", "load", "unload", "onunload"],
+	Plugin: ["app", "manifest", "onload", "loadData", "saveData", "addCommand", "removeCommand", "addRibbonIcon", "addStatusBarItem", "addSettingTab", "registerView", "registerMarkdownPostProcessor", "registerMarkdownCodeBlockProcessor", "registerEvent", "register", "registerDomEvent", "registerInterval", "addChild", "removeChild", "load", "unload", "onunload"],
 	Modal: ["app", "containerEl", "modalEl", "titleEl", "contentEl", "scope", "open", "close", "onOpen", "onClose", "setTitle", "setContent", "setCloseCallback"],
 	ItemView: ["app", "leaf", "containerEl", "contentEl", "icon", "navigation", "addAction", "getViewType", "getDisplayText", "getState", "setState", "getIcon", "onResize", "load", "unload", "register", "registerDomEvent"],
 	MarkdownView: ["app", "file", "editor", "getViewType", "getViewData"],

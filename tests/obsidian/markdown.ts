@@ -4,6 +4,7 @@ import { Component } from "./events";
 import { appendHtml, takeDefinitions } from "./markdownHtml";
 import { renderInline } from "./markdownInline";
 import { fillEmbedsLater } from "./markdownEmbeds";
+import { postProcess } from "./markdownProcessors";
 
 export class MarkdownRenderChild extends Component {
 	constructor(public containerEl: HTMLElement) {
@@ -159,15 +160,16 @@ export function renderMarkdownBlocks(el: HTMLElement, markdown: string, sourcePa
 }
 
 export abstract class MarkdownRenderer extends MarkdownRenderChild {
-	static render(this: void, app: O.App, markdown: string, el: HTMLElement, sourcePath: string, component: O.Component): Promise<void> {
+	static async render(this: void, app: O.App, markdown: string, el: HTMLElement, sourcePath: string, component: O.Component): Promise<void> {
 		renderMarkdownBlocks(el, markdown, sourcePath);
+		// Every plugin's code block processors and post-processors run on what was rendered.
+		await postProcess(el, sourcePath, component as Component);
 		// Embedded notes are filled in after the render, once read (markdownEmbeds.ts).
 		fillEmbedsLater(app, el, sourcePath, component, renderMarkdownBlocks);
-		return Promise.resolve();
 	}
 
-	static renderMarkdown(this: void, markdown: string, el: HTMLElement, sourcePath: string, _component: O.Component): Promise<void> {
+	static async renderMarkdown(this: void, markdown: string, el: HTMLElement, sourcePath: string, component: O.Component): Promise<void> {
 		renderMarkdownBlocks(el, markdown, sourcePath);
-		return Promise.resolve();
+		await postProcess(el, sourcePath, component as Component);
 	}
 }

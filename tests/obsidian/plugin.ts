@@ -6,6 +6,7 @@ import { setIcon } from "./icons";
 import type { PluginSettingTab } from "./setting";
 import type { ViewCreator } from "./workspace";
 import { normalizePath } from "./paths";
+import { codeBlockPostProcessor, registerPostProcessor } from "./markdownProcessors";
 
 export abstract class Plugin extends Component {
 	app: App;
@@ -74,6 +75,19 @@ export abstract class Plugin extends Component {
 	registerView(type: string, viewCreator: ViewCreator): void {
 		this.app.workspace.registerViewType(type, viewCreator);
 		this.register(() => this.app.workspace.unregisterViewType(type));
+	}
+
+	/** Runs on every MarkdownRenderer.render of any plugin, until this plugin unloads (markdownProcessors.ts). */
+	registerMarkdownPostProcessor(postProcessor: O.MarkdownPostProcessor, sortOrder?: number): O.MarkdownPostProcessor {
+		this.register(registerPostProcessor(postProcessor, sortOrder ?? postProcessor.sortOrder ?? 0));
+		return postProcessor;
+	}
+
+	/** A post-processor that hands ```language blocks to `handler` (markdownProcessors.ts). */
+	registerMarkdownCodeBlockProcessor(language: string, handler: (source: string, el: HTMLElement, ctx: O.MarkdownPostProcessorContext) => Promise<unknown> | void, sortOrder?: number): O.MarkdownPostProcessor {
+		const processor = codeBlockPostProcessor(language, handler);
+		// Obsidian runs code block processors before ordinary post-processors.
+		return this.registerMarkdownPostProcessor(processor, sortOrder ?? -100);
 	}
 
 	registerExtensions(_extensions: string[], _viewType: string): void {}

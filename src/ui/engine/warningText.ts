@@ -26,6 +26,7 @@ const WARNING_TEXT: Record<WarningCode, Render> = {
 	session_not_compacted: (p) => t("warning.sessionNotCompacted", { id: param(p, "id") }),
 	session_rewrite_finished: (p) => t("warning.sessionRewriteFinished", { id: param(p, "id") }),
 	image_missing: (p) => t("warning.imageMissing", { name: param(p, "name") }),
+	image_path_refused: (p) => t("warning.imagePathRefused", { name: param(p, "name") }),
 };
 
 const STATUS_TEXT: Record<StatusCode, () => string> = {

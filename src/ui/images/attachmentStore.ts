@@ -5,6 +5,7 @@ import { normalizePath, type App } from "obsidian";
 import type { ImageRef } from "../../core/types";
 import { attachmentName } from "./imagePlan";
 import type { PreparedImage } from "./downscale";
+import { vaultImagePath } from "../../core/imagePaths";
 
 export function attachmentsFolder(chatsFolder: string): string {
 	return normalizePath(`${chatsFolder}/attachments`);
@@ -30,7 +31,11 @@ export async function discardAttachment(app: App, ref: ImageRef): Promise<void> 
 	if (await app.vault.adapter.exists(path)) await app.vault.adapter.remove(path);
 }
 
-/** The image's address inside the app (a vault resource), for an <img>. */
-export function attachmentSrc(app: App, ref: ImageRef): string {
-	return app.vault.adapter.getResourcePath(normalizePath(ref.path));
+/**
+ * The image's address inside the app (a vault resource), for an <img>; undefined when the reference
+ * (read from a chat file) names no path inside the vault: then nothing is shown for it.
+ */
+export function attachmentSrc(app: App, ref: ImageRef): string | undefined {
+	const path = vaultImagePath(ref.path, app.vault.configDir);
+	return path === undefined ? undefined : app.vault.adapter.getResourcePath(normalizePath(path));
 }

@@ -14,8 +14,14 @@ export interface PreparedImage {
 	scaledIn: "worker" | "main" | "canvas" | "none";
 }
 
+/**
+ * The most pixels an image may have before it is decoded: 50 MP is 200 MB of RGBA. Read from the
+ * header; a header claiming more (30000×30000 is 3.35 GiB decoded) is refused undecoded.
+ */
+export const MAX_DECODE_PIXELS = 50_000_000;
+
 export class ImageRejected extends Error {
-	constructor(readonly reason: "unsupported" | "unreadable") {
+	constructor(readonly reason: "unsupported" | "unreadable" | "tooLarge") {
 		super(reason);
 	}
 }
@@ -106,31 +112,20 @@ async function onCanvas(job: ScaleJob): Promise<Blob> {
 	return new Promise<Blob>((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error("encode failed"))), job.type, job.quality));
 }
 
-/** The decoded size, orientation applied (what the person sees, and what the model will). */
-async function decodedSize(blob: Blob): Promise<{ width: number; height: number }> {
-	const bitmap = await createImageBitmap(blob);
-	const size = { width: bitmap.width, height: bitmap.height };
-	bitmap.close();
-	return size;
-}
-
 /**
  * The image as it will be sent: its real format checked by its bytes (anything but PNG, JPEG, WebP
- * and GIF is refused), scaled to at most 1568 px on the long side and about 1.15 MP, and
+ * and GIF is refused), its size read from the header and capped (MAX_DECODE_PIXELS), scaled to at most 1568 px on the long side and about 1.15 MP, and
  * re-encoded only where imagePlan.ts says that is needed or saves bytes.
  */
 export async function prepareImage(bytes: Uint8Array, opts: { worker?: boolean } = {}): Promise<PreparedImage> {
 	const type: AcceptedType | undefined = sniffImageType(bytes);
 	if (type === undefined) throw new ImageRejected("unsupported");
 	const blob = new Blob([bytes.slice()], { type });
-	let size = headerSize(type, bytes);
-	if (size === undefined) {
-		try {
-			size = await decodedSize(blob);
-		} catch {
-			throw new ImageRejected("unreadable");
-		}
-	}
+	// Nothing is decoded before its size is known from the header and within the cap: an image
+	// whose header cannot be read is refused, never decoded to learn its size.
+	const size = headerSize(type, bytes);
+	if (size === undefined) throw new ImageRejected("unreadable");
+	if (size.width * size.height > MAX_DECODE_PIXELS) throw new ImageRejected("tooLarge");
 	const plan = planImage(type, size, bytes.byteLength);
 	if (plan.asIs) return { bytes, mediaType: type, width: size.width, height: size.height, scaledIn: "none" };
 	const job: ScaleJob = { blob, width: plan.target.width, height: plan.target.height, type: plan.encodeAs, quality: 0.85 };
@@ -150,12 +145,9 @@ export async function prepareImage(bytes: Uint8Array, opts: { worker?: boolean }
 			scaledIn = "canvas";
 		}
 	} catch {
-		try {
-			out = await onCanvas(job);
-			scaledIn = "canvas";
-		} catch {
-			throw new ImageRejected("unreadable");
-		}
+		// A decode that failed (or ran out of memory) in the worker is refused, never tried again on
+		// the main thread, where a hostile image would freeze the app.
+		throw new ImageRejected("unreadable");
 	}
 	const encoded = new Uint8Array(await out.arrayBuffer());
 	return { bytes: encoded, mediaType: plan.encodeAs, width: plan.target.width, height: plan.target.height, scaledIn };

@@ -5,9 +5,13 @@ import { normalizePath, type App } from "obsidian";
 import { headerSize } from "./imageHeader";
 import { planImage, sniffImageType } from "./imagePlan";
 import { prepareImage } from "./downscale";
+import { RefusedImagePath, vaultImagePath } from "../../core/imagePaths";
 
 export async function imageForSend(app: App, path: string): Promise<{ bytes: Uint8Array; mediaType: string }> {
-	const bytes = new Uint8Array(await app.vault.adapter.readBinary(normalizePath(path)));
+	// The path comes from a chat file, which may be synced or edited: only a path inside the vault is read.
+	const vaultPath = vaultImagePath(path, app.vault.configDir);
+	if (vaultPath === undefined) throw new RefusedImagePath(path);
+	const bytes = new Uint8Array(await app.vault.adapter.readBinary(normalizePath(vaultPath)));
 	const type = sniffImageType(bytes);
 	if (type === undefined) throw new Error("not an image");
 	const size = headerSize(type, bytes);

@@ -2,11 +2,16 @@
 // path for the saved attachment, never a URL from model output.
 import type { ImageRef } from "../../core/types";
 
-export function renderMessageImages(el: HTMLElement, images: readonly ImageRef[], src: (ref: ImageRef) => string): void {
+export function renderMessageImages(el: HTMLElement, images: readonly ImageRef[], src: (ref: ImageRef) => string | undefined): void {
 	el.empty();
-	el.toggleClass("discover-chat-hidden", images.length === 0);
-	for (const ref of images) {
+	// A reference with no vault address (a path outside the vault in a chat file) shows nothing.
+	const shown = images.flatMap((ref) => {
+		const address = src(ref);
+		return address === undefined ? [] : [{ ref, address }];
+	});
+	el.toggleClass("discover-chat-hidden", shown.length === 0);
+	for (const { ref, address } of shown) {
 		const name = ref.path.split("/").pop() ?? ref.path;
-		el.createEl("img", { cls: "discover-chat-message-image", attr: { src: src(ref), alt: name, loading: "lazy" } });
+		el.createEl("img", { cls: "discover-chat-message-image", attr: { src: address, alt: name, loading: "lazy" } });
 	}
 }

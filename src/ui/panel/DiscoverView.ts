@@ -190,7 +190,8 @@ export class DiscoverView extends ItemView {
 			images: {
 				attach: (file) => attachImageFile(this.app, this.host.settings.sessionsFolder, file),
 				discard: (ref) => void discardAttachment(this.app, ref).catch(() => undefined),
-				src: (ref) => attachmentSrc(this.app, ref),
+				// The composer's own attachments are always in the chats folder: an empty address never shows.
+				src: (ref) => attachmentSrc(this.app, ref) ?? "",
 				onError: (message) => new Notice(message),
 				// The meter counts the images too.
 				onChange: () => this.context.refreshPreview(),
