@@ -737,6 +737,8 @@ try {
 		const cardOver = await overflows(page, [`${VIEW} .discover-tool-card`, `${VIEW} .discover-tool-card-title`, `${VIEW} .discover-permission`, `${VIEW} .discover-permission-actions`]);
 		check(cardOver.length === 0, `the cards and the permission card fit the panel (${cardOver.join("; ") || "none"})`);
 		await themed("tool-permission", shot);
+		const scopes = await page.locator(`${VIEW} .discover-permission-scope option`).allTextContents();
+		check(scopes.length >= 2 && scopes[0].includes("Notes/"), `"Always allow" offers where it applies, the card's folder first (${scopes.join(" | ")})`);
 
 		await page.click(`${VIEW} .discover-permission button:has-text("Accept")`);
 		await idle();
@@ -758,6 +760,20 @@ try {
 		check((await readNote("Notes/Tides.md")) === before, "Revert: the note has its earlier text again");
 		const reverted = await page.locator(`${VIEW} .discover-tool-card-revert-note`).textContent();
 		check(reverted?.startsWith("Reverted") === true, `the card says it reverted (${reverted})`);
+
+		// A write whose text Templater would run: marked in its card, and no standing permission offered.
+		model.queue({ calls: [{ name: "create_note", arguments: { path: "Notes/Daily.md", content: "# <% tp.date.now() %>\n\n<%* tR += 'x' %>\n" } }] });
+		model.queue({ tokens: ["I left it."], tokensPerSecond: 200 });
+		await page.fill(`${VIEW} .discover-chat-input`, "Make me a daily note template.");
+		await page.press(`${VIEW} .discover-chat-input`, "Enter");
+		await page.waitForSelector(`${VIEW} .discover-permission .discover-permission-marks`, { timeout: 10000 });
+		const marks = await page.locator(`${VIEW} .discover-permission-marks`).textContent();
+		check(marks?.includes("Templater") === true, `a Templater write is marked in its card (${marks})`);
+		check((await page.locator(`${VIEW} .discover-permission button:has-text("Always allow")`).count()) === 0, "a marked write offers no standing permission");
+		await themed("tool-permission-marked", shot);
+		await page.click(`${VIEW} .discover-permission button:has-text("Reject")`);
+		await idle();
+		check(!(await page.evaluate(() => window.e2e.app.vault.adapter.exists("Notes/Daily.md"))), "Reject: the marked note was not written");
 
 		await page.setViewportSize({ width: 390, height: 844 });
 		await page.evaluate(() => document.body.classList.add("is-mobile"));

@@ -14,7 +14,6 @@ import type { StreamedCall } from "../support/toolStreams";
 import { createChatRuntime } from "../../src/wiring/chatRuntime";
 import type { DiscoverHost } from "../../src/ui/host";
 import type { ChatEvent } from "../../src/ui/ports";
-import type { ToolCard } from "../../src/chat/toolCard";
 import type { AccessDecision } from "../../src/ui/toolsPort";
 import { testSettings } from "../ui/fakes";
 
@@ -58,7 +57,7 @@ for (const dialect of ["openai", "anthropic", "ollama"] as Dialect[]) {
 			expect(await app.vault.adapter.read("Discover/Agents/Default.md")).toBe(AGENT);
 			expect(await app.vault.adapter.exists("Discover/Agents/Helper.md")).toBe(false);
 			expect(asked).toEqual(["edit_note"]);
-			const failed = events.flatMap((e) => (e.type === "tool" && e.card.state === "failed" ? [e.card as ToolCard] : []));
+			const failed = events.flatMap((e) => (e.type === "tool" && e.card.state === "failed" ? [e.card] : []));
 			expect(failed.map((c) => c.name).sort()).toEqual(["create_note", "edit_note"]);
 			for (const card of failed) expect(card.error).toMatch(/agents folder/);
 			// The refusal went back to the model, in the request after the call.
