@@ -44,7 +44,7 @@ export const SURPRISE_ANSWERS = 20;
  * Answers in a row that agree with the server again (calibrated estimates within what the margin
  * without the surprise covers) that end a surprise early. A refusal on a tokenizer never seen is
  * corrected by calibration within two answers; holding the margin wide for SURPRISE_ANSWERS after
- * that cost a third of a 2k window for 20 answers (issue 20).
+ * that cost a third of a 2k window for 20 answers, on a tokenizer the estimator had never seen.
  */
 export const AGREEMENTS_TO_CLEAR = 3;
 /** A refusal without the server's count: taken as this much more than the margin allowed. */

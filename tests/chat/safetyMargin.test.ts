@@ -57,7 +57,7 @@ describe("safety margin", () => {
 	});
 
 	it("comes back once three answers in a row agree with the server again, not 20 answers later", () => {
-		// Issue 20: turn 1 refused on a tokenizer never seen; calibration corrected the estimate within
+		// A real server's first hour: turn 1 refused on a tokenizer never seen; calibration corrected the estimate within
 		// two answers, but the surprise held the margin wide for 20.
 		const cal = new TokenCalibration();
 		const twin = new TokenCalibration();

@@ -8,7 +8,7 @@ import { en } from "../../src/i18n/en";
 import { join } from "node:path";
 
 /** Words that keep their capital anywhere. */
-const PROPER = new Set(["Ollama", "OpenAI", "Anthropic", "Discover", "LM", "Studio", "API", "URL", "URLs", "Markdown", "Obsidian", "Enter", "Shift", "Esc", "Ctrl", "Cmd", "Tab", "vLLM", "Retry-After", "JSON", "HTTP", "HTTPS", "I"]);
+const PROPER = new Set(["Ollama", "OpenAI", "Anthropic", "Discover", "LM", "Studio", "API", "URL", "URLs", "Markdown", "Obsidian", "Enter", "Shift", "Esc", "Ctrl", "Cmd", "Tab", "vLLM", "Retry-After", "JSON", "HTTP", "HTTPS", "I", "Templater", "Dataview", "DataviewJS", "URI"]);
 
 /** Names shown as they are in every language. */
 const NAMES = new Set(["Ollama", "Anthropic", "Discover", "OpenAI", "Base URL"]);

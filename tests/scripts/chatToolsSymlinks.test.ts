@@ -1,4 +1,4 @@
-// Issue 18, attack 7: in the terminal chat, a symlinked --vault defeated the chats-folder fence
+// In the terminal chat, a symlinked --vault defeated the chats-folder fence
 // (the chats folder, given by its real path, looked like a folder outside the vault). The vault root
 // is resolved once to its real path and every comparison is between real paths; links inside the
 // vault are never followed. Real symbolic links in a temporary folder.

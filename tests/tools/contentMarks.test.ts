@@ -1,4 +1,4 @@
-// What in a write's text another plugin may run (issue 18 §7): Templater commands, DataviewJS
+// What in a write's text another plugin may run: Templater commands, DataviewJS
 // blocks and inline queries, obsidian:// URIs; found in the call's text and in the changed part
 // of the note, and nowhere else.
 import fc from "fast-check";

@@ -1,4 +1,4 @@
-// Issue 18 §1: no write tool creates or edits anything in the config, chats or agents folder or an
+// No write tool creates or edits anything in the config, chats or agents folder or an
 // excluded one, however the path is spelt; created paths refuse names that show as others or that
 // Windows cannot hold. Reading agent notes stays allowed.
 import fc from "fast-check";

@@ -1,6 +1,6 @@
-// Standing permission is scoped (issue 18 §4): an "Always allow" given for one harmless edit covers
+// Standing permission is scoped: an "Always allow" given for one harmless edit covers
 // that folder only (the whole vault only by explicit choice), only the agent it was limited to,
-// never a fenced place; and a write holding something another plugin may run (§7) is asked every
+// never a fenced place; and a write holding something another plugin may run is asked every
 // time, whatever rule stands. Real write tools over a MemoryVault, the real approver.
 import { describe, expect, it } from "vitest";
 import type { ToolCall } from "../../src/core/types";

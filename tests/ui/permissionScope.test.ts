@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
-// The permission card's "Always allow" scope (issue 18 §4): the folder of the path in the card by
+// The permission card's "Always allow" scope: the folder of the path in the card by
 // default, the whole vault only by choosing it, "only for" the chat's agent when it has one; and a
-// write holding something another plugin may run (§7) says so, one line per kind, with no standing
+// write holding something another plugin may run says so, one line per kind, with no standing
 // choice offered. The settings' rule list names each rule's scope.
 import { afterEach, describe, expect, it } from "vitest";
 import { installDomHelpers } from "../obsidian/dom";

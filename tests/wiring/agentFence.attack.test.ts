@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// Attack 1 of issue 18: a clipped note carries a prompt injection; with one earlier "Always allow"
+// A note rewrote the agent: a clipped note carries a prompt injection; with one earlier "Always allow"
 // for edit_note (given for a harmless edit), the model reads the clipping, then edits the default
 // agent's note. On the old code the agent was rewritten with no card. Now the agents folder is
 // fenced from every write tool, whatever rule stands: the note keeps its bytes and the model is told

@@ -1,4 +1,4 @@
-// Issue 18, attack 1, through the real engine (createChatRuntime with the test Obsidian runtime and a
+// A note rewrites the agent, through the real engine (createChatRuntime with the test Obsidian runtime and a
 // scripted model): a clipped note tells the model to rewrite the default agent; with an earlier
 // "Always allow" for edit_note, the model edits Discover/Agents/Default.md. The agents folder is
 // fenced from every write: the note stays as it was, and the model is told why in plain words.
