@@ -2,6 +2,8 @@
 // already fitted to its share of the prompt, but a large window and many rounds can still add up
 // to megabytes of saved text; past the limit, a result is saved cut, with a note saying so.
 
+import { utf8Length as utf8Bytes } from "../sessions/fileText";
+
 /** The most UTF-8 bytes of tool results one turn saves. */
 export const MAX_TURN_RESULT_BYTES = 2 * 1024 * 1024;
 
@@ -10,21 +12,6 @@ export const TURN_RESULTS_CUT_NOTE =
 	"[Result cut: this message's tool results reached their limit of 2 MB. Ask for less at once (one section of a note, a line range, fewer notes), or answer with what you have.]";
 
 const NOTE_BYTES = TURN_RESULTS_CUT_NOTE.length + 1;
-
-/** UTF-8 bytes of `text`, without encoding it. */
-export function utf8Bytes(text: string): number {
-	let n = 0;
-	for (let i = 0; i < text.length; i++) {
-		const c = text.charCodeAt(i);
-		if (c < 0x80) n += 1;
-		else if (c < 0x800) n += 2;
-		else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-			n += 4;
-			i++;
-		} else n += 3;
-	}
-	return n;
-}
 
 /** The longest start of `text` within `limit` UTF-8 bytes, never ending inside a character. */
 function headWithin(text: string, limit: number): string {
