@@ -772,6 +772,8 @@ try {
 		check((await page.locator(`${VIEW} .discover-permission button:has-text("Always allow")`).count()) === 0, "a marked write offers no standing permission");
 		await themed("tool-permission-marked", shot);
 		await page.click(`${VIEW} .discover-permission button:has-text("Reject")`);
+		// Reject opens the optional reason; Enter declines without one.
+		await page.press(`${VIEW} .discover-permission-reason-input`, "Enter");
 		await idle();
 		check(!(await page.evaluate(() => window.e2e.app.vault.adapter.exists("Notes/Daily.md"))), "Reject: the marked note was not written");
 
