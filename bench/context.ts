@@ -32,7 +32,7 @@ function collectGarbage(): () => void {
  * loaded machine the wall clock also counts waiting for a core, so a task is reported as the smaller
  * of the two (as bench/checkpoint.ts does), with the wall clock beside it.
  */
-class TaskClock {
+export class TaskClock {
 	longestWall = 0;
 	longestCpu = 0;
 	private wall = performance.now();

@@ -36,8 +36,8 @@ export interface NoteSearchHit {
 
 type NoteRecord = IndexedNote;
 
-/** Characters of passages analyzed between two steps of a sliced upsert (about 5 ms). */
-const STEP_CHARS = 48_000;
+/** Characters of passages analyzed between two steps of a sliced upsert (a few ms, CJK included). */
+const STEP_CHARS = 16_000;
 /** Postings added or removed between two steps of a sliced upsert. */
 const STAGE_POSTINGS = 4_000;
 

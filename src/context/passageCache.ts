@@ -63,7 +63,7 @@ export function passageCost(entry: NotePassages, index: number, estimate: (text:
 }
 
 /** Characters of passages analyzed per step of `analyzeNoteSteps`. */
-const STEP_CHARS = 64_000;
+const STEP_CHARS = 16_000;
 
 /** The passages of a note and their BM25 index. */
 export function analyzeNote(text: string, name = ""): NotePassages {
