@@ -72,6 +72,9 @@ export class NoteIndex implements IndexStore {
 	private liveDocs = 0;
 	/** Passages staged for a note not yet live, or of a replaced note whose postings are being removed. */
 	private hiddenDocs = 0;
+	/** Per note id, the ticket of the change started last while one is running. */
+	private readonly latest = new Map<string, number>();
+	private tickets = 0;
 	private totalLength = 0;
 	/** Counts every change (a sliced save restarts when it moved). */
 	private changes = 0;
@@ -121,6 +124,10 @@ export class NoteIndex implements IndexStore {
 	 * while these steps wait, that newer change wins and these steps change nothing.
 	 */
 	*upsertSteps(id: string, fullText: string, name: string = defaultName(id), mtime?: number): Steps<void> {
+		// The change started last wins, whichever finishes first (a vault event during a build).
+		const ticket = ++this.tickets;
+		this.latest.set(id, ticket);
+		const superseded = (): boolean => this.latest.get(id) !== ticket || this.notes.get(id) !== old;
 		const old = this.notes.get(id);
 		// Past the size limit only the note's start is indexed (searched, and kept for the hits' text).
 		const cut = indexedLength(fullText, Math.max(1, Math.floor(this.maxNoteChars)));
@@ -132,7 +139,7 @@ export class NoteIndex implements IndexStore {
 		const body = compactText(text);
 		if (text.length > STEP_CHARS) yield;
 		const oldTerms = old ? yield* this.termsOfSteps(old) : undefined;
-		if (this.notes.get(id) !== old) return;
+		if (superseded()) return;
 		// The new version's postings go in step by step, under passages no search sees yet (staged);
 		// one step then switches the note (the old version's passages hidden, the new ones live), and
 		// the old postings are removed step by step after. A search sees the old note or the new one.
@@ -140,10 +147,11 @@ export class NoteIndex implements IndexStore {
 		let live = false;
 		try {
 			yield* this.stageSteps(note, passages, lists);
-			if (this.notes.get(id) !== old) return;
+			if (superseded()) return;
 			if (old) this.hide(old);
 			this.show(note);
 			live = true;
+			this.latest.delete(id);
 			if (cut < fullText.length) this.partial.set(id, fullText.length);
 			else this.partial.delete(id);
 		} finally {
@@ -211,12 +219,22 @@ export class NoteIndex implements IndexStore {
 
 	/** Drops a note and all its passages (nothing if it is not indexed). */
 	remove(id: string): void {
+		drain(this.removeSteps(id));
+	}
+
+	/** `remove` as steps: the note leaves search at once, its postings go step by step. Wins over any upsert of it still running. */
+	*removeSteps(id: string): Steps<void> {
+		const ticket = ++this.tickets;
+		this.latest.set(id, ticket);
 		const note = this.notes.get(id);
-		if (!note) return;
-		const lists = drain(this.termsOfSteps(note));
-		this.hide(note);
-		drain(this.dropSteps(note, lists));
+		// Its terms are read before it is hidden (from its kept text); an upsert started meanwhile wins.
+		const lists = note ? yield* this.termsOfSteps(note) : [];
+		if (this.latest.get(id) !== ticket) return;
+		this.latest.delete(id);
+		if (!note || this.notes.get(id) !== note) return;
 		this.partial.delete(id);
+		this.hide(note);
+		yield* this.dropSteps(note, lists);
 	}
 
 	/** The passages most relevant to `query`, best first (default limit 10). */
