@@ -20,6 +20,7 @@ const MODULES: readonly BenchModule[] = [
 	{ file: "providers.ts", exportName: "runProviderBench", title: "Providers" },
 	{ file: "limits.ts", exportName: "runLimitsBench", title: "Hostile and broken servers" },
 	{ file: "context.ts", exportName: "runContextBench", title: "Context: relevance fitting and the vault index" },
+	{ file: "linear.ts", exportName: "runLinearBench", title: "Context: linear text work, 0.5 to 16 MB notes" },
 	{ file: "retrieval.ts", exportName: "runRetrievalBench", title: "Context: retrieval quality" },
 	{ file: "vault100k.ts", exportName: "runVaultBench", title: "Context: a 100,000-note vault, known-item search, against MiniSearch" },
 	{ file: "tools.ts", exportName: "runToolsBench", title: "Vault tools" },

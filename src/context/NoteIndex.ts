@@ -21,7 +21,7 @@ import { passageTerms } from "./passageCache";
 import { indexFromJson, indexToJson } from "./noteIndexJson";
 import { decodeBinary, encodeBinary, TF_SLOTS, type IndexedNote, type IndexStore, type SavedPassage } from "./noteIndexFormat";
 import { compactText, textOf } from "./noteText";
-import { cutPassages, type Passage } from "./passages";
+import { cutPassagesSteps, type Passage } from "./passages";
 import { PostingPool } from "./postingPool";
 import { drain, runInSlices, type SliceTiming, type Steps } from "./steps";
 
@@ -38,10 +38,28 @@ export interface NoteSearchHit {
 
 type NoteRecord = IndexedNote & { slot: number };
 
-/** Characters of passages analyzed between two steps of a sliced upsert (about 5 ms). */
-const STEP_CHARS = 48_000;
+/** Characters of passages analyzed between two steps of a sliced upsert (a few ms, CJK included). */
+const STEP_CHARS = 16_000;
+/** Postings added or removed between two steps of a sliced upsert. */
+const STAGE_POSTINGS = 4_000;
+
+/** Notes longer than this many characters are indexed in part (their first this-many), by default. */
+export const DEFAULT_INDEX_NOTE_CHARS = 4 * 1024 * 1024;
+
+/** Where a note longer than `limit` is cut for the index: at a line end near the limit, never inside a surrogate pair. */
+export function indexedLength(text: string, limit: number): number {
+	if (text.length <= limit) return text.length;
+	const nl = text.lastIndexOf("\n", limit - 1);
+	if (nl >= limit - 4096 && nl > 0) return nl + 1;
+	const c = text.charCodeAt(limit - 1);
+	return c >= 0xd800 && c <= 0xdbff ? limit - 1 : limit;
+}
 
 export class NoteIndex implements IndexStore {
+	/** Notes longer than this are indexed in part (their first this-many characters). */
+	maxNoteChars = DEFAULT_INDEX_NOTE_CHARS;
+	/** Notes indexed in part, with their full length in characters. */
+	private readonly partial = new Map<string, number>();
 	private readonly notes = new Map<string, NoteRecord>();
 	private readonly termIds = new Map<string, number>();
 	private readonly termNames: (string | undefined)[] = [];
@@ -59,6 +77,11 @@ export class NoteIndex implements IndexStore {
 	private readonly ranker = new NoteRanker();
 	private readonly freeDocs: number[] = [];
 	private liveDocs = 0;
+	/** Passages staged for a note not yet live, or of a replaced note whose postings are being removed. */
+	private hiddenDocs = 0;
+	/** Per note id, the ticket of the change started last while one is running. */
+	private readonly latest = new Map<string, number>();
+	private tickets = 0;
 	private totalLength = 0;
 	/** Counts every change (a sliced save restarts when it moved). */
 	private changes = 0;
@@ -107,22 +130,61 @@ export class NoteIndex implements IndexStore {
 	 * The index changes only in the last step. If the note is upserted or removed by someone else
 	 * while these steps wait, that newer change wins and these steps change nothing.
 	 */
-	*upsertSteps(id: string, text: string, name: string = defaultName(id), mtime?: number): Steps<void> {
+	*upsertSteps(id: string, fullText: string, name: string = defaultName(id), mtime?: number): Steps<void> {
+		// The change started last wins, whichever finishes first (a vault event during a build).
+		const ticket = ++this.tickets;
+		this.latest.set(id, ticket);
+		const superseded = (): boolean => this.latest.get(id) !== ticket || this.notes.get(id) !== old;
 		const old = this.notes.get(id);
-		const passages = cutPassages(text);
+		// Past the size limit only the note's start is indexed (searched, and kept for the hits' text).
+		const cut = indexedLength(fullText, Math.max(1, Math.floor(this.maxNoteChars)));
+		const text = cut < fullText.length ? fullText.slice(0, cut) : fullText;
+		const passages = yield* cutPassagesSteps(text);
 		if (text.length > STEP_CHARS) yield;
 		const lists: string[][] = [];
 		yield* this.analyze(text, fieldsOf(id, name), passages, lists);
+		const body = compactText(text);
+		if (text.length > STEP_CHARS) yield;
 		const oldTerms = old ? yield* this.termsOfSteps(old) : undefined;
-		if (this.notes.get(id) !== old) return;
-		if (old && oldTerms) this.drop(old, oldTerms);
-		this.addNote(id, text, name, mtime, passages, lists);
+		if (superseded()) return;
+		// The new version's postings go in step by step, under passages no search sees yet (staged);
+		// one step then switches the note (the old version's passages hidden, the new ones live), and
+		// the old postings are removed step by step after. A search sees the old note or the new one.
+		// The staged note has its slot at once (its passages get it when `show` makes them live).
+		const note = this.newNote(id, name, body, text.length, mtime);
+		let live = false;
+		try {
+			yield* this.stageSteps(note, passages, lists);
+			if (superseded()) return;
+			if (old) this.hide(old);
+			this.show(note);
+			live = true;
+			this.latest.delete(id);
+			if (cut < fullText.length) this.partial.set(id, fullText.length);
+			else this.partial.delete(id);
+		} finally {
+			// Superseded, or abandoned between two steps (a stopped build): its staged postings go.
+			if (!live) drain(this.dropSteps(note, lists));
+		}
+		if (old && oldTerms) yield* this.dropSteps(old, oldTerms);
 	}
 
-	private addNote(id: string, text: string, name: string, mtime: number | undefined, passages: readonly Passage[], lists: readonly string[][]): void {
-		const note = this.newNote(id, name, compactText(text), text.length, mtime);
+	/** The full length of a note indexed in part (over `maxNoteChars`), or undefined when it was indexed whole. */
+	partialLength(id: string): number | undefined {
+		return this.notes.has(id) ? this.partial.get(id) : undefined;
+	}
+
+	/** Notes indexed in part: id and full length. */
+	partialNotes(): { id: string; chars: number }[] {
+		return [...this.partial].filter(([id]) => this.notes.has(id)).map(([id, chars]) => ({ id, chars }));
+	}
+
+	/** Adds the note's passages and postings, not yet live (search skips them), yielding every STAGE_POSTINGS terms. */
+	private *stageSteps(note: NoteRecord, passages: readonly Passage[], lists: readonly string[][]): Steps<void> {
 		const tf = new Map<number, number>();
-		passages.forEach((p, i) => {
+		let work = 0;
+		for (let i = 0; i < passages.length; i++) {
+			const p = passages[i] as Passage;
 			const list = lists[i] ?? [];
 			const doc = this.addDoc(note, p.start, p.end, p.headingPath, list.length);
 			tf.clear();
@@ -131,17 +193,58 @@ export class NoteIndex implements IndexStore {
 				tf.set(t, (tf.get(t) ?? 0) + 1);
 			}
 			for (const [t, f] of tf) this.pool.insert(t, doc * TF_SLOTS + Math.min(f, TF_SLOTS - 1));
-		});
-		this.notes.set(id, note);
+			work += list.length + 8;
+			if (work >= STAGE_POSTINGS) {
+				work = 0;
+				yield;
+			}
+		}
+	}
+
+	/** Makes a staged note live: its passages count and are searched. */
+	private show(note: NoteRecord): void {
+		for (const doc of note.docs) {
+			this.docNote[doc] = note;
+			this.docSlot[doc] = note.slot;
+			this.liveDocs++;
+			this.totalLength += this.docLength[doc] ?? 0;
+			this.hiddenDocs--;
+		}
+		this.notes.set(note.id, note);
+		this.changes++;
+	}
+
+	/** Takes a live note out of search (its postings stay until dropSteps removes them). */
+	private hide(note: NoteRecord): void {
+		for (const doc of note.docs) {
+			this.totalLength -= this.docLength[doc] ?? 0;
+			this.docNote[doc] = undefined;
+			this.docSlot[doc] = -1;
+			this.liveDocs--;
+			this.hiddenDocs++;
+		}
+		this.notes.delete(note.id);
 		this.changes++;
 	}
 
 	/** Drops a note and all its passages (nothing if it is not indexed). */
 	remove(id: string): void {
+		drain(this.removeSteps(id));
+	}
+
+	/** `remove` as steps: the note leaves search at once, its postings go step by step. Wins over any upsert of it still running. */
+	*removeSteps(id: string): Steps<void> {
+		const ticket = ++this.tickets;
+		this.latest.set(id, ticket);
 		const note = this.notes.get(id);
-		if (!note) return;
-		this.drop(note, drain(this.termsOfSteps(note)));
-		this.changes++;
+		// Its terms are read before it is hidden (from its kept text); an upsert started meanwhile wins.
+		const lists = note ? yield* this.termsOfSteps(note) : [];
+		if (this.latest.get(id) !== ticket) return;
+		this.latest.delete(id);
+		if (!note || this.notes.get(id) !== note) return;
+		this.partial.delete(id);
+		this.hide(note);
+		yield* this.dropSteps(note, lists);
 	}
 
 	/**
@@ -247,7 +350,15 @@ export class NoteIndex implements IndexStore {
 
 	/** @internal Every live term with its postings (internal passage ids × TF_SLOTS + tf). */
 	*savedTerms(): Generator<[string, Uint32Array]> {
-		for (const [term, id] of this.termIds) yield [term, this.pool.view(id)];
+		for (const [term, id] of this.termIds) {
+			let list = this.pool.view(id);
+			// While a note is staged or being removed, its postings are not part of the saved state.
+			if (this.hiddenDocs > 0) {
+				list = list.filter((v) => this.docNote[Math.floor(v / TF_SLOTS)] !== undefined);
+				if (list.length === 0) continue;
+			}
+			yield [term, list];
+		}
 	}
 
 	/** @internal The highest internal passage id + 1. */
@@ -259,7 +370,8 @@ export class NoteIndex implements IndexStore {
 	loadNote(id: string, name: string, body: string | Uint8Array, chars: number, mtime: number | undefined, passages: readonly SavedPassage[]): void {
 		const note = this.newNote(id, name, body, chars, mtime);
 		for (const p of passages) this.addDoc(note, p.start, p.end, p.headingPath, p.length);
-		this.notes.set(id, note);
+		this.show(note);
+		this.changes--;
 	}
 
 	/** @internal Sets a saved term's postings (passage ids as loaded). */
@@ -289,10 +401,13 @@ export class NoteIndex implements IndexStore {
 		return lists;
 	}
 
-	/** Removes the note's postings (binary search in each of its passages' terms' lists), drops emptied terms, frees its passages. */
-	private drop(note: NoteRecord, lists: readonly string[][]): void {
-		note.docs.forEach((doc, i) => {
-			for (const term of new Set(lists[i])) {
+	/** Removes a hidden (or staged) note's postings, drops emptied terms and frees its passages, yielding every STAGE_POSTINGS terms. */
+	private *dropSteps(note: NoteRecord, lists: readonly string[][]): Steps<void> {
+		let work = 0;
+		for (let i = 0; i < note.docs.length; i++) {
+			const doc = note.docs[i] as number;
+			const list = lists[i] ?? [];
+			for (const term of new Set(list)) {
 				const t = this.termIds.get(term);
 				if (t === undefined) continue;
 				if (this.pool.removeRange(t, doc * TF_SLOTS, (doc + 1) * TF_SLOTS) === 0) {
@@ -301,18 +416,22 @@ export class NoteIndex implements IndexStore {
 					this.freeTerms.push(t);
 				}
 			}
-		});
-		for (const doc of note.docs) {
-			this.totalLength -= this.docLength[doc] ?? 0;
-			this.docNote[doc] = undefined;
 			this.docPath[doc] = "";
 			this.docSlot[doc] = -1;
 			this.freeDocs.push(doc);
-			this.liveDocs--;
+			this.hiddenDocs--;
+			work += list.length + 8;
+			if (work >= STAGE_POSTINGS && i + 1 < note.docs.length) {
+				work = 0;
+				yield;
+			}
 		}
-		this.slotNote[note.slot] = undefined;
-		this.freeSlots.push(note.slot);
-		this.notes.delete(note.id);
+		note.docs.length = 0;
+		// Its slot is free once its passages are (a staged note had one too: newNote).
+		if (this.slotNote[note.slot] === note) {
+			this.slotNote[note.slot] = undefined;
+			this.freeSlots.push(note.slot);
+		}
 	}
 
 	private newNote(id: string, name: string, body: string | Uint8Array, chars: number, mtime: number | undefined): NoteRecord {
@@ -333,17 +452,18 @@ export class NoteIndex implements IndexStore {
 		return id;
 	}
 
+	/** A passage slot for the note, not yet live (`show` makes it so). */
 	private addDoc(note: NoteRecord, start: number, end: number, headingPath: string, length: number): number {
 		const doc = this.freeDocs.pop() ?? this.docNote.length;
-		this.docNote[doc] = note;
+		this.docNote[doc] = undefined;
 		this.docStart[doc] = start;
 		this.docEnd[doc] = end;
 		this.docLength[doc] = length;
 		this.docPath[doc] = headingPath;
-		this.docSlot[doc] = note.slot;
+		// Staged: the ranker skips it until `show` gives it its note's slot.
+		this.docSlot[doc] = -1;
 		note.docs.push(doc);
-		this.liveDocs++;
-		this.totalLength += length;
+		this.hiddenDocs++;
 		return doc;
 	}
 }

@@ -1,6 +1,7 @@
 // BM25 over a fixed set of documents (the passages of one note), and the query side every BM25
 // here shares: which terms a query has and how much each weighs. The vault index (NoteIndex.ts)
 // keeps its own incremental postings but scores with the same `bm25Term`.
+import { drain, type Steps } from "./steps";
 import { appendTerms, PREFIX_MARK, type CjkMode } from "./terms";
 
 /** A prefix term (terms.ts) in a query counts this much of a whole word: it matches more loosely. */
@@ -48,30 +49,47 @@ export function weightedQuery(message: string, context = "", messageWeight = 2, 
  * arrays (term ids, then each term's documents grouped): a 1 MB note has ~130k terms, and a Map of
  * growing arrays per term cost several times more in allocation and garbage.
  */
-export class Bm25Corpus {
-	private readonly ids = new Map<string, number>();
-	/** Per term id: where its postings start in `docs`/`tfs` (the next id's start ends them). */
-	private readonly offsets: Uint32Array;
-	private readonly docs: Uint32Array;
-	private readonly tfs: Uint32Array;
-	private readonly lengths: Float64Array;
-	private readonly avgLength: number;
+/** Terms counted between two steps of a corpus build. */
+const CORPUS_STEP = 50_000;
 
-	constructor(docList: readonly (readonly string[])[]) {
-		this.lengths = new Float64Array(docList.length);
+export class Bm25Corpus {
+	private ids = new Map<string, number>();
+	/** Per term id: where its postings start in `docs`/`tfs` (the next id's start ends them). */
+	private offsets = new Uint32Array(1);
+	private docs = new Uint32Array(0);
+	private tfs = new Uint32Array(0);
+	private lengths = new Float64Array(0);
+	private avgLength = 0;
+
+	constructor(docList: readonly (readonly string[])[] = []) {
+		drain(this.buildSteps(docList));
+	}
+
+	/** A corpus built in steps of about CORPUS_STEP terms (preparePassages runs them between yields). */
+	static *build(docList: readonly (readonly string[])[]): Steps<Bm25Corpus> {
+		const corpus = new Bm25Corpus();
+		yield* corpus.buildSteps(docList);
+		return corpus;
+	}
+
+	private *buildSteps(docList: readonly (readonly string[])[]): Steps<void> {
+		const ids = new Map<string, number>();
+		const lengths = new Float64Array(docList.length);
 		let total = 0;
 		for (const d of docList) total += d.length;
 		const occurrences = new Uint32Array(total);
 		let k = 0;
+		let work = 0;
 		const df: number[] = [];
 		const lastDoc: number[] = [];
-		docList.forEach((terms, doc) => {
-			this.lengths[doc] = terms.length;
+		for (let doc = 0; doc < docList.length; doc++) {
+			const terms = docList[doc] ?? [];
+			lengths[doc] = terms.length;
 			for (const term of terms) {
-				let id = this.ids.get(term);
+				let id = ids.get(term);
 				if (id === undefined) {
-					id = this.ids.size;
-					this.ids.set(term, id);
+					id = ids.size;
+					ids.set(term, id);
 					df.push(0);
 					lastDoc.push(-1);
 				}
@@ -81,28 +99,44 @@ export class Bm25Corpus {
 					df[id] = (df[id] ?? 0) + 1;
 				}
 			}
-		});
-		const termCount = this.ids.size;
-		this.offsets = new Uint32Array(termCount + 1);
-		for (let t = 0; t < termCount; t++) this.offsets[t + 1] = (this.offsets[t] ?? 0) + (df[t] ?? 0);
-		const postings = this.offsets[termCount] ?? 0;
-		this.docs = new Uint32Array(postings);
-		this.tfs = new Uint32Array(postings);
+			work += terms.length;
+			if (work >= CORPUS_STEP) {
+				work = 0;
+				yield;
+			}
+		}
+		const termCount = ids.size;
+		const offsets = new Uint32Array(termCount + 1);
+		for (let t = 0; t < termCount; t++) offsets[t + 1] = (offsets[t] ?? 0) + (df[t] ?? 0);
+		const postings = offsets[termCount] ?? 0;
+		const docs = new Uint32Array(postings);
+		const tfs = new Uint32Array(postings);
 		// Second pass: each term's next free slot; a term seen again in the same document adds to its frequency.
-		const fill = Uint32Array.from(this.offsets.subarray(0, termCount));
+		const fill = Uint32Array.from(offsets.subarray(0, termCount));
 		k = 0;
-		docList.forEach((terms, doc) => {
-			for (let j = 0; j < terms.length; j++) {
+		for (let doc = 0; doc < docList.length; doc++) {
+			const count = docList[doc]?.length ?? 0;
+			for (let j = 0; j < count; j++) {
 				const id = occurrences[k++] ?? 0;
 				const at = fill[id] ?? 0;
-				if (at > (this.offsets[id] ?? 0) && this.docs[at - 1] === doc) this.tfs[at - 1] = (this.tfs[at - 1] ?? 0) + 1;
+				if (at > (offsets[id] ?? 0) && docs[at - 1] === doc) tfs[at - 1] = (tfs[at - 1] ?? 0) + 1;
 				else {
-					this.docs[at] = doc;
-					this.tfs[at] = 1;
+					docs[at] = doc;
+					tfs[at] = 1;
 					fill[id] = at + 1;
 				}
 			}
-		});
+			work += count;
+			if (work >= CORPUS_STEP) {
+				work = 0;
+				yield;
+			}
+		}
+		this.ids = ids;
+		this.offsets = offsets;
+		this.docs = docs;
+		this.tfs = tfs;
+		this.lengths = lengths;
 		this.avgLength = docList.length > 0 ? total / docList.length : 0;
 	}
 

@@ -10,6 +10,8 @@ export interface NoteToIndex {
 	text: string;
 	name?: string;
 	mtime?: number;
+	/** The note is gone: it is removed from the index (in steps too), `text` is ignored. */
+	remove?: boolean;
 }
 
 export interface SliceReport {
@@ -42,7 +44,7 @@ export async function indexInSlices(
 	let work = 0;
 	for await (const note of notes) {
 		if (options.cancelled?.()) break;
-		const steps = index.upsertSteps(note.id, note.text, note.name, note.mtime);
+		const steps = note.remove === true ? index.removeSteps(note.id) : index.upsertSteps(note.id, note.text, note.name, note.mtime);
 		for (;;) {
 			const started = now();
 			const done = steps.next().done === true;

@@ -6,17 +6,27 @@
 // by total characters, least recently used first out.
 import { Bm25Corpus } from "./bm25";
 import { headingLine } from "./excerpts";
-import { cutPassages, type Passage } from "./passages";
+import { cutPassages, cutPassagesSteps, type Passage } from "./passages";
 import { runInSlices, type SliceTiming, type Steps } from "./steps";
 import { appendTerms } from "./terms";
+
+export interface NoteCosts {
+	total: number;
+	passage: (number | undefined)[];
+	approximate?: boolean;
+}
 
 export interface NotePassages {
 	text: string;
 	name: string;
 	passages: Passage[];
 	corpus: Bm25Corpus;
-	/** Per estimator: the whole note's tokens and each passage's (filled as needed). */
-	costs: WeakMap<object, { total: number; passage: (number | undefined)[] }>;
+	/**
+	 * Per estimator: the whole note's tokens and each passage's (filled as needed). `approximate`:
+	 * the total is the sum of the note's pieces' estimates (preparePassages counts a long note in
+	 * slices), so a send that might send it whole estimates it once more, whole.
+	 */
+	costs: WeakMap<object, NoteCosts>;
 }
 
 const MAX_ENTRIES = 64;
@@ -53,7 +63,7 @@ export function passageCost(entry: NotePassages, index: number, estimate: (text:
 }
 
 /** Characters of passages analyzed per step of `analyzeNoteSteps`. */
-const STEP_CHARS = 64_000;
+const STEP_CHARS = 16_000;
 
 /** The passages of a note and their BM25 index. */
 export function analyzeNote(text: string, name = ""): NotePassages {
@@ -64,7 +74,7 @@ export function analyzeNote(text: string, name = ""): NotePassages {
 
 /** `analyzeNote` as steps: cutting, then the passages' terms STEP_CHARS at a time, then the index. */
 function* analyzeNoteSteps(text: string, name: string): Steps<NotePassages> {
-	const passages = cutPassages(text);
+	const passages = yield* cutPassagesSteps(text);
 	yield;
 	const docs: string[][] = [];
 	let from = 0;
@@ -76,7 +86,39 @@ function* analyzeNoteSteps(text: string, name: string): Steps<NotePassages> {
 		from = to;
 		yield;
 	}
-	return { text, name, passages, corpus: new Bm25Corpus(docs), costs: new WeakMap() };
+	const corpus = yield* Bm25Corpus.build(docs);
+	return { text, name, passages, corpus, costs: new WeakMap() };
+}
+
+/** Characters estimated per step when a long note's total is counted in pieces. */
+const ESTIMATE_STEP_CHARS = 256_000;
+
+/**
+ * Where the piece of `text` from `start` ends: at a line end (else a space) near ESTIMATE_STEP_CHARS
+ * on, never inside a surrogate pair, so the pieces' estimates add up close to the whole's.
+ */
+function pieceEnd(text: string, start: number): number {
+	const limit = start + ESTIMATE_STEP_CHARS;
+	if (limit >= text.length) return text.length;
+	const nl = text.lastIndexOf("\n", limit);
+	if (nl > start + ESTIMATE_STEP_CHARS / 2) return nl + 1;
+	const sp = text.lastIndexOf(" ", limit);
+	if (sp > start + ESTIMATE_STEP_CHARS / 2) return sp + 1;
+	const c = text.charCodeAt(limit - 1);
+	return c >= 0xd800 && c <= 0xdbff ? limit + 1 : limit;
+}
+
+/** The note's tokens under `estimate`: whole for a short note, else the sum of its pieces', a piece a step. */
+export function* estimateSteps(text: string, estimate: (text: string) => number): Steps<NoteCosts> {
+	if (text.length <= ESTIMATE_STEP_CHARS) return { total: estimate(text), passage: [] };
+	let total = 0;
+	for (let at = 0; at < text.length; ) {
+		const end = pieceEnd(text, at);
+		total += estimate(text.slice(at, end));
+		at = end;
+		yield;
+	}
+	return { total, passage: [], approximate: true };
 }
 
 function* pricePassages(entry: NotePassages, estimate: (text: string) => number, costs: (number | undefined)[]): Steps<void> {
@@ -124,7 +166,7 @@ export async function preparePassages(id: string, text: string, name: string, yi
 	const { estimate } = options;
 	if (estimate && !entry.costs.has(estimate)) {
 		await yieldFn();
-		const costs = { total: estimate(text), passage: [] as (number | undefined)[] };
+		const costs = await runInSlices(estimateSteps(text, estimate), yieldFn, options);
 		entry.costs.set(estimate, costs);
 		// Each passage's price too: a send that weighs passages which do not fit would price them all.
 		await runInSlices(pricePassages(entry, estimate, costs.passage), yieldFn, options);

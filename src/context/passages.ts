@@ -8,6 +8,8 @@
 // Sizes here are a cheap character-class approximation (CJK ≈ 1 token a character, else ≈ 4
 // characters a token): passages are cut once per note version, whatever estimator sends them.
 
+import { drain, type Steps } from "./steps";
+
 export interface Passage {
 	/** Character range in the note: [start, end). */
 	start: number;
@@ -20,8 +22,12 @@ export const PASSAGE_TARGET_TOKENS = 200;
 export const PASSAGE_MAX_TOKENS = 300;
 export const PASSAGE_MIN_TOKENS = 100;
 
+/** Characters the cutter has scanned to count sizes (tests check the cut stays linear by it). */
+export const passageScan = { chars: 0 };
+
 /** Approximate tokens of text[start, end): CJK and other dense letters count 1, the rest ¼. */
 export function roughTokens(text: string, start = 0, end = text.length): number {
+	passageScan.chars += Math.max(0, end - start);
 	let dense = 0;
 	for (let i = start; i < end; i++) {
 		const c = text.charCodeAt(i);
@@ -42,9 +48,12 @@ interface Block {
 const HEADING = /^ {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
-/** The note as blocks: heading lines, fenced code blocks and paragraphs (each with its trailing blank lines). */
-function blocks(text: string): Block[] {
-	const out: Block[] = [];
+/**
+ * The note as blocks: heading lines, fenced code blocks and paragraphs (each with its trailing blank
+ * lines), appended to `out`, yielding every CUT_STEP_CHARS characters.
+ */
+function* blocks(text: string, out: Block[]): Steps<void> {
+	let sinceYield = 0;
 	const stack: { level: number; title: string }[] = [];
 	let path = "";
 	let pos = 0;
@@ -92,11 +101,15 @@ function blocks(text: string): Block[] {
 			} else if (para) para.end = lineEnd;
 			else para = { start: pos, end: lineEnd, headingPath: path, heading: false, fence: false };
 		}
+		sinceYield += lineEnd - pos;
 		pos = lineEnd;
+		if (sinceYield >= CUT_STEP_CHARS) {
+			sinceYield = 0;
+			yield;
+		}
 	}
 	if (fence) out.push(fence.block);
 	close();
-	return out;
 }
 
 /** The first character of text[start, end) that is not white space, or -1 for a blank line. */
@@ -110,41 +123,52 @@ function firstNonSpace(text: string, start: number, end: number): number {
 
 const SENTENCE_END = /[.!?。！？]["')\]」』]*(?:\s+|(?=[^\s]))|\n/g;
 
-/** Cut points inside text[start, end) so no piece is over `max` rough tokens. */
-function splitHuge(text: string, start: number, end: number, max: number, lines: boolean): number[] {
-	const cuts: number[] = [];
+/**
+ * Cut points inside text[start, end), appended to `cuts`, so no piece is over `max` rough tokens.
+ * One pass: each boundary's span is counted once, and a span over the maximum is cut at spaces
+ * (hardCut) with what is left of it counted down, never recounted from the piece's start.
+ */
+function* splitHuge(text: string, start: number, end: number, max: number, lines: boolean, cuts: number[]): Steps<void> {
 	let pieceStart = start;
 	let lastBoundary = -1;
-	const re = lines ? /\n/g : SENTENCE_END;
+	// A regex of its own: two notes may be cut at once, their steps interleaved.
+	const re = new RegExp(lines ? "\n" : SENTENCE_END.source, "g");
 	re.lastIndex = start;
-	const boundaries: number[] = [];
-	for (let m = re.exec(text); m !== null && m.index < end; m = re.exec(text)) {
-		const at = m.index + m[0].length;
-		if (at >= end) break;
-		boundaries.push(at);
-		if (m[0].length === 0) re.lastIndex++;
-	}
-	boundaries.push(end);
-	// Tokens of text[pieceStart, lastBoundary), kept as boundaries pass (not re-counted from the piece's start).
+	// Tokens of text[pieceStart, lastBoundary), kept as boundaries pass.
 	let pieceTokens = 0;
-	for (const b of boundaries) {
-		const step = roughTokens(text, Math.max(lastBoundary, pieceStart), b);
+	let sinceYield = 0;
+	let b = start;
+	while (b < end) {
+		const m = re.exec(text);
+		if (m === null || m.index >= end) b = end;
+		else {
+			b = Math.min(end, m.index + m[0].length);
+			if (m[0].length === 0) re.lastIndex++;
+		}
+		const from = Math.max(lastBoundary, pieceStart);
+		const step = roughTokens(text, from, b);
 		if (pieceTokens + step > max) {
+			let left = step;
 			if (lastBoundary > pieceStart) {
 				cuts.push(lastBoundary);
 				pieceStart = lastBoundary;
-			}
+			} else left += pieceTokens;
 			// One sentence or line over the maximum: cut it at spaces (or anywhere, for CJK).
-			while (roughTokens(text, pieceStart, b) > max) {
+			while (left > max) {
 				const cut = hardCut(text, pieceStart, b, max);
+				left -= roughTokens(text, pieceStart, cut);
 				cuts.push(cut);
 				pieceStart = cut;
 			}
-			pieceTokens = roughTokens(text, pieceStart, b);
+			pieceTokens = left;
 		} else pieceTokens += step;
 		lastBoundary = b;
+		sinceYield += b - from;
+		if (sinceYield >= CUT_STEP_CHARS) {
+			sinceYield = 0;
+			yield;
+		}
 	}
-	return cuts.filter((c) => c > start && c < end);
 }
 
 function hardCut(text: string, start: number, end: number, max: number): number {
@@ -155,6 +179,7 @@ function hardCut(text: string, start: number, end: number, max: number): number 
 		tokens += c >= 0x2e80 && c < 0xdc00 ? 1 : 0.25;
 		at++;
 	}
+	passageScan.chars += at - start;
 	// Back to a space when one is near; never between the halves of a surrogate pair.
 	for (let i = at; i > at - 40 && i > start + 1; i--) {
 		if (text.charCodeAt(i - 1) === 32) return i;
@@ -164,16 +189,35 @@ function hardCut(text: string, start: number, end: number, max: number): number 
 	return Math.min(Math.max(at, start + 1), end);
 }
 
+/** Characters cut between two yields of `cutPassagesSteps` (about a millisecond of work). */
+export const CUT_STEP_CHARS = 128_000;
+
 /** Cuts `text` into passages (uncached; see `passagesOf` for the cached form). */
 export function cutPassages(text: string, target = PASSAGE_TARGET_TOKENS, max = PASSAGE_MAX_TOKENS): Passage[] {
+	return drain(cutPassagesSteps(text, target, max));
+}
+
+/**
+ * `cutPassages` as steps of about CUT_STEP_CHARS characters each, so a 16 MB note is cut across
+ * many tasks (indexInSlices and preparePassages run the steps between yields). Linear in the length.
+ */
+export function* cutPassagesSteps(text: string, target = PASSAGE_TARGET_TOKENS, max = PASSAGE_MAX_TOKENS): Steps<Passage[]> {
 	const out: Passage[] = [];
 	let cur: { start: number; end: number; headingPath: string; tokens: number; body: boolean } | null = null;
 	const flush = (): void => {
 		if (cur) out.push({ start: cur.start, end: cur.end, headingPath: cur.headingPath });
 		cur = null;
 	};
-	for (const b of blocks(text)) {
+	const all: Block[] = [];
+	yield* blocks(text, all);
+	let sinceYield = 0;
+	for (const b of all) {
 		const tokens = roughTokens(text, b.start, b.end);
+		sinceYield += b.end - b.start;
+		if (sinceYield >= CUT_STEP_CHARS) {
+			sinceYield = 0;
+			yield;
+		}
 		if (b.heading) {
 			// A heading right after a heading (no body yet) joins it: one passage, the deeper path.
 			if (cur && !cur.body) {
@@ -188,8 +232,10 @@ export function cutPassages(text: string, target = PASSAGE_TARGET_TOKENS, max = 
 		}
 		if (tokens > max) {
 			flush();
+			const cuts: number[] = [];
+			yield* splitHuge(text, b.start, b.end, max, b.fence, cuts);
 			let from = b.start;
-			for (const cut of [...splitHuge(text, b.start, b.end, max, b.fence), b.end]) {
+			for (const cut of [...cuts.filter((c) => c > b.start && c < b.end), b.end]) {
 				out.push({ start: from, end: cut, headingPath: b.headingPath });
 				from = cut;
 			}
@@ -205,11 +251,17 @@ export function cutPassages(text: string, target = PASSAGE_TARGET_TOKENS, max = 
 	flush();
 	// Huge blocks are pushed straight after a heading-only passage: fold that heading into the first piece.
 	const merged: Passage[] = [];
+	sinceYield = 0;
 	for (const p of out) {
 		const prev = merged[merged.length - 1];
 		if (prev && prev.end === p.start && prev.headingPath === p.headingPath && prev.end - prev.start < 400 && roughTokens(text, prev.start, prev.end) < 20 && firstNonSpace(text, prev.start, prev.end) === 0x23 && roughTokens(text, p.start, p.end) < max) {
 			prev.end = p.end;
 		} else merged.push({ ...p });
+		sinceYield += p.end - p.start;
+		if (sinceYield >= CUT_STEP_CHARS) {
+			sinceYield = 0;
+			yield;
+		}
 	}
 	return merged;
 }

@@ -62,6 +62,11 @@ export function fitSource(source: FitInput, budgetTokens: number, query: string,
 		costs = { total: estimate(source.text), passage: [] };
 		entry.costs.set(estimate, costs);
 	}
+	// A total summed from pieces (a long note prepared in slices) is checked whole before the note is sent whole.
+	if (costs.approximate === true && costs.total <= budget * 1.1 + 16) {
+		costs.total = estimate(source.text);
+		costs.approximate = false;
+	}
 	const totalTokens = costs.total;
 	if (totalTokens <= budget) return { text: source.text, sentTokens: totalTokens, totalTokens, fit: "whole", passages: [{ start: 0, end: source.text.length, headingPath: "" }] };
 	const none: FittedSource = { text: "", sentTokens: 0, totalTokens, fit: "none", passages: [] };

@@ -8,7 +8,7 @@ import { SessionFiles, SessionNotFoundError } from "./sessionFiles";
 import { compareNewestFirst } from "./sessionIndex";
 import { DEFAULT_TITLE, type SessionState } from "./sessionState";
 import { alternativesOf, hiddenTurns, hideTurn, openBranch, switchBefore, switchTo, type Alternatives } from "./branchOps";
-import { branchOfHit, toolOfHit } from "./search";
+import { hitLookup } from "./search";
 import { compactRecords } from "./stateRecords";
 import type { FileStore } from "./store";
 import type { SearchHit, SearchOptions, SessionManagerOptions, SessionSummary, WriteOptions } from "./types";
@@ -338,11 +338,12 @@ export class SessionManager {
 					if (state === undefined) continue;
 					if (role !== "system" && !state.searchText().includes(needle)) continue;
 					const pool = role === "system" ? (state.summary === undefined ? [] : [state.summary]) : state.transcript;
+					const lookup = hitLookup(state);
 					for (const message of pool) {
 						if (role !== undefined && message.role !== role) continue;
 						const snippet = matchMessage(message, needle);
 						if (snippet === undefined) continue;
-						hits.push({ sessionId: state.id, messageId: message.id, role: message.role, snippet, createdAt: message.createdAt, ...branchOfHit(state, message.id), ...toolOfHit(state, message) });
+						hits.push({ sessionId: state.id, messageId: message.id, role: message.role, snippet, createdAt: message.createdAt, ...lookup.branch(message.id), ...lookup.tool(message) });
 						if (hits.length >= limit) return hits;
 					}
 				}

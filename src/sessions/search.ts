@@ -84,3 +84,40 @@ export function toolOfHit(state: SessionState, message: ChatMessage): Pick<Searc
 	if (found !== undefined) return { tool: { name: found.name, arguments: found.arguments, ...failed } };
 	return message.name !== undefined && message.name !== "" ? { tool: { name: message.name, arguments: {}, ...failed } } : {};
 }
+
+/**
+ * `branchOfHit` and `toolOfHit` for many hits of one session, in one pass over its transcript
+ * instead of one per hit: a search with hundreds of hits in a long session stays linear.
+ */
+export function hitLookup(state: SessionState): { branch(messageId: string): ReturnType<typeof branchOfHit>; tool(message: ChatMessage): Pick<SearchHit, "tool"> } {
+	let active: Set<string> | undefined;
+	let calls: Map<string, ToolCall> | undefined;
+	const answered = (): Map<string, ToolCall> => {
+		if (calls) return calls;
+		calls = new Map();
+		const latest = new Map<string, ToolCall>();
+		for (const m of state.transcript) {
+			if (m.role === "tool" && m.toolCallId !== undefined) {
+				const found = latest.get(m.toolCallId);
+				if (found) calls.set(m.id, found);
+			}
+			for (const c of m.toolCalls ?? []) latest.set(c.id, c);
+		}
+		return calls;
+	};
+	return {
+		branch(messageId) {
+			if (!state.tree.has(messageId)) return { leafId: messageId, onActiveBranch: true };
+			active ??= new Set(state.tree.path());
+			const on = active.has(messageId);
+			return { leafId: on ? (state.tree.leaf ?? messageId) : state.tree.latestDescendant(messageId), onActiveBranch: on };
+		},
+		tool(message) {
+			if (message.role !== "tool") return {};
+			const failed = message.isError === true ? { isError: true } : {};
+			const found = message.toolCallId !== undefined ? answered().get(message.id) : undefined;
+			if (found !== undefined) return { tool: { name: found.name, arguments: found.arguments, ...failed } };
+			return message.name !== undefined && message.name !== "" ? { tool: { name: message.name, arguments: {}, ...failed } } : {};
+		},
+	};
+}

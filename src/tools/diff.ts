@@ -4,6 +4,9 @@
 // changed middle is aligned by longest common subsequence when it is small enough, else shown as
 // one block removed and added. Either way the output applies: it is a correct diff, if not always
 // the shortest for large rewrites.
+// Linear in the texts' length: lines are compared as numbers (each distinct line hashed once), the
+// alignment is bounded by LCS_CELLS whatever the lines' length, and hunks number their lines as
+// they go.
 
 const CONTEXT = 3;
 /** Beyond this many cells (lines × lines) the middle is shown as one replaced block. */
@@ -18,20 +21,44 @@ function splitLines(text: string): string[] {
 	return lines;
 }
 
+/** Work done by the last diffs (tests check it stays linear): characters of lines hashed, alignment cells filled. */
+export const diffWork = { chars: 0, cells: 0 };
+
+/** Each line as a number, equal lines equal numbers: comparing two long lines is then one step, not their length. */
+function lineIds(a: readonly string[], b: readonly string[]): [Int32Array, Int32Array] {
+	const ids = new Map<string, number>();
+	const of = (lines: readonly string[]): Int32Array => {
+		const out = new Int32Array(lines.length);
+		lines.forEach((line, k) => {
+			diffWork.chars += line.length;
+			let id = ids.get(line);
+			if (id === undefined) {
+				id = ids.size;
+				ids.set(line, id);
+			}
+			out[k] = id;
+		});
+		return out;
+	};
+	return [of(a), of(b)];
+}
+
 function alignMiddle(a: string[], b: string[]): Op[] {
 	if (a.length * b.length > LCS_CELLS) return [...a.map((line) => ({ kind: "-" as const, line })), ...b.map((line) => ({ kind: "+" as const, line }))];
+	const [x, y] = lineIds(a, b);
 	const w = b.length + 1;
 	const lcs = new Uint32Array((a.length + 1) * w);
+	diffWork.cells += a.length * b.length;
 	for (let i = a.length - 1; i >= 0; i--) {
 		for (let j = b.length - 1; j >= 0; j--) {
-			lcs[i * w + j] = a[i] === b[j] ? (lcs[(i + 1) * w + j + 1] ?? 0) + 1 : Math.max(lcs[(i + 1) * w + j] ?? 0, lcs[i * w + j + 1] ?? 0);
+			lcs[i * w + j] = x[i] === y[j] ? (lcs[(i + 1) * w + j + 1] ?? 0) + 1 : Math.max(lcs[(i + 1) * w + j] ?? 0, lcs[i * w + j + 1] ?? 0);
 		}
 	}
 	const ops: Op[] = [];
 	let i = 0;
 	let j = 0;
 	while (i < a.length || j < b.length) {
-		if (i < a.length && j < b.length && a[i] === b[j]) {
+		if (i < a.length && j < b.length && x[i] === y[j]) {
 			ops.push({ kind: " ", line: a[i] ?? "" });
 			i++;
 			j++;
@@ -57,6 +84,10 @@ export function unifiedDiff(before: string, after: string, path: string): string
 	];
 	const out = [`--- ${before === "" ? "/dev/null" : `a/${path}`}`, `+++ b/${path}`];
 	let k = 0;
+	// Line numbers of ops[numbered], advanced as hunks go (not recounted from the top for each hunk).
+	let numbered = 0;
+	let oldLine = 1;
+	let newLine = 1;
 	while (k < ops.length) {
 		while (k < ops.length && ops[k]?.kind === " ") k++;
 		if (k >= ops.length) break;
@@ -74,11 +105,9 @@ export function unifiedDiff(before: string, after: string, path: string): string
 				break;
 			}
 		}
-		let oldLine = 1;
-		let newLine = 1;
-		for (let x = 0; x < start; x++) {
-			if (ops[x]?.kind !== "+") oldLine++;
-			if (ops[x]?.kind !== "-") newLine++;
+		for (; numbered < start; numbered++) {
+			if (ops[numbered]?.kind !== "+") oldLine++;
+			if (ops[numbered]?.kind !== "-") newLine++;
 		}
 		const hunk = ops.slice(start, end);
 		const oldCount = hunk.filter((o) => o.kind !== "+").length;

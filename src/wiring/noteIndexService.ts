@@ -70,6 +70,10 @@ export class NoteIndexService extends Component implements VaultSearchPort {
 	private started = false;
 	private excludedKey = "";
 	private current: IndexProgress | undefined;
+	/** Vault changes waiting to be indexed: path → the file to index, or null for a deleted note. */
+	private readonly pending = new Map<string, TFile | null>();
+	private draining = false;
+	private drained: Promise<void> = Promise.resolve();
 
 	constructor(private readonly options: NoteIndexServiceOptions) {
 		super();
@@ -298,22 +302,74 @@ export class NoteIndexService extends Component implements VaultSearchPort {
 
 	private onChanged(file: TAbstractFile): void {
 		if (!(file instanceof TFile) || !this.index || !this.enabled || !this.isIndexed(file.path)) return;
-		const index = this.index;
-		const generation = this.generation;
-		this.options.app.vault.cachedRead(file).then(
-			(text) => {
-				if (generation !== this.generation || this.index !== index) return;
-				index.upsert(file.path, text, file.basename, file.stat.mtime);
-				this.changed();
-			},
-			() => undefined,
-		);
+		this.queue(file.path, file);
 	}
 
 	private onDeleted(path: string): void {
-		if (!this.index?.has(path)) return;
-		this.index.remove(path);
-		this.changed();
+		if (!this.index) return;
+		this.queue(path, null);
+	}
+
+	/**
+	 * Vault events are indexed in the background, in slices like the build: a sync that brings
+	 * thousands of changed notes (or one 16 MB note) never holds the app longer than a slice. The
+	 * latest event for a path wins; the queue is read as it drains.
+	 */
+	private queue(path: string, file: TFile | null): void {
+		this.pending.delete(path);
+		this.pending.set(path, file);
+		if (this.draining) return;
+		const index = this.index;
+		const generation = this.generation;
+		if (!index) return;
+		this.draining = true;
+		this.drained = this.drainQueue(index, generation)
+			.catch((err: unknown) => {
+				if (!(err instanceof Stopped)) console.error("Discover: a vault change could not be indexed", err);
+			})
+			.finally(() => {
+				this.draining = false;
+				// Events that came after the index or generation changed start a new drain.
+				if (this.pending.size > 0 && this.index) {
+					const [next] = this.pending;
+					if (next) this.queue(next[0], next[1]);
+				}
+			});
+	}
+
+	private async drainQueue(index: NoteIndex, generation: number): Promise<void> {
+		const { app } = this.options;
+		const stale = (): boolean => generation !== this.generation || this.index !== index;
+		const pending = this.pending;
+		let changes = 0;
+		async function* changed(): AsyncGenerator<NoteToIndex> {
+			while (pending.size > 0 && !stale()) {
+				const [entry] = pending;
+				if (!entry) return;
+				const [path, file] = entry;
+				pending.delete(path);
+				if (file === null) {
+					if (!index.has(path)) continue;
+					changes++;
+					yield { id: path, text: "", remove: true };
+					continue;
+				}
+				try {
+					const text = await app.vault.cachedRead(file);
+					changes++;
+					yield { id: file.path, name: file.basename, text, mtime: file.stat.mtime };
+				} catch {
+					// Gone since the event: its delete event follows.
+				}
+			}
+		}
+		await indexInSlices(index, changed(), this.yieldFor(generation), { ...this.sliceOptions(), cancelled: stale });
+		if (changes > 0 && !stale()) this.changed();
+	}
+
+	/** Resolves when the vault changes queued so far are indexed. */
+	async whenChangesIndexed(): Promise<void> {
+		while (this.draining) await this.drained;
 	}
 
 	private changed(): void {

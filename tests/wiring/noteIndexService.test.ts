@@ -55,6 +55,11 @@ async function start(opts: { app?: App; settings?: Partial<DiscoverSettings>; la
 const ids = (h: Harness, query: string): string[] => [...new Set(h.service.search(query).map((hit) => hit.id))];
 /** The vault events' reads settle. */
 const flush = (): Promise<void> => new Promise((resolve) => window.setTimeout(resolve, 0));
+/** The vault events' reads settle and the changes they queued are indexed (in slices, in the background). */
+const settled = async (h: Harness): Promise<void> => {
+	await flush();
+	await h.service.whenChangesIndexed();
+};
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => window.setTimeout(resolve, ms));
 /** The saved index as the engine reads it back (undefined: no file). */
 const saved = async (app: App): Promise<{ notes: unknown[] } | undefined> => {
@@ -115,18 +120,54 @@ describe("the vault index service", () => {
 	it("follows create, modify, rename and delete", async () => {
 		const h = await start();
 		const file = await h.app.vault.create("Notes/Cats.md", "Cats purr on the windowsill.");
-		await flush();
+		await settled(h);
 		expect(ids(h, "windowsill")).toEqual(["Notes/Cats.md"]);
 		await h.app.vault.modify(file, "Cats chase the laser pointer.");
-		await flush();
+		await settled(h);
 		expect(ids(h, "windowsill")).toEqual([]);
 		expect(ids(h, "laser")).toEqual(["Notes/Cats.md"]);
 		await h.app.vault.rename(file, "Notes/Felines.md");
-		await flush();
+		await settled(h);
 		expect(ids(h, "laser")).toEqual(["Notes/Felines.md"]);
 		await deleteFromExplorer(h.app, "Notes/Felines.md");
-		await flush();
+		await settled(h);
 		expect(ids(h, "laser")).toEqual([]);
+	});
+
+	it("a sync that brings 5,000 changed notes is indexed in the background: many short slices, never one note-sized task", async () => {
+		// Work is counted, not timed: the clock moves 0.5 ms each time it is read, so an 8 ms slice holds
+		// about eight steps of indexing, and the yields between slices are counted.
+		let clock = 0;
+		const app = await createTestApp({ files: FILES, layoutReady: true });
+		const h = await start({ app, sliceMs: 8 });
+		const service = h.service as unknown as { options: { now?: () => number } };
+		service.options.now = () => (clock += 0.5);
+		const yieldsBefore = h.yields;
+		// Notes whose indexing starts between two yields to the app: the notes one task indexes.
+		const perTask = new Map<number, number>();
+		const index = (h.service as unknown as { index: NoteIndex }).index;
+		const upsertSteps = index.upsertSteps.bind(index);
+		let counting = false;
+		index.upsertSteps = (...args) => {
+			if (counting) perTask.set(h.yields, (perTask.get(h.yields) ?? 0) + 1);
+			return upsertSteps(...args);
+		};
+		// Notes are written first, then the sync's 5,000 modify events come at once.
+		const files: O.TFile[] = [];
+		await app.vault.createFolder("Synced");
+		for (let i = 0; i < 5000; i++) files.push(await app.vault.create(`Synced/Note ${i}.md`, `Note ${i} about tide${i} and harbours.`));
+		await settled(h);
+		counting = true;
+		await Promise.all(files.map((f) => app.vault.modify(f, `Note ${f.basename} changed: lighthouse${f.basename.replace(/\D/g, "")}.`)));
+		await settled(h);
+		counting = false;
+		expect(h.service.size).toBe(5003);
+		expect(ids(h, "lighthouse4321")).toEqual(["Synced/Note 4321.md"]);
+		expect(ids(h, "tide4321")).toEqual([]);
+		// Indexed in many slices, the app running between them; none of them took the whole sync.
+		expect(h.yields - yieldsBefore).toBeGreaterThan(5000 / 16);
+		expect(Math.max(...perTask.values())).toBeLessThanOrEqual(20);
+		h.owner.unload();
 	});
 
 	it("is saved in the plugin's folder and loaded on restart; only a note whose mtime changed is read again", async () => {
