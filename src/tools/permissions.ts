@@ -54,8 +54,8 @@ export interface RuleStore {
  * unasked only while the person has approved the agent, and only inside its `writeFolders`.
  */
 export interface AgentGrants {
-	/** Whether chat `chatId`'s agent runs `tool` unasked on `paths` (the call's targets; [] for a read). */
-	allowsUnasked(chatId: string, tool: string, paths: readonly string[]): boolean;
+	/** Whether chat `chatId`'s agent runs `tool` unasked on `paths` (the call's targets; [] for a read). `access`: the tool's (default: a read when there are no paths). */
+	allowsUnasked(chatId: string, tool: string, paths: readonly string[], access?: "read" | "write"): boolean;
 	/** The agent note's path of chat `chatId`, for rules limited to an agent; undefined without one. */
 	agentOf(chatId: string): string | undefined;
 }
@@ -191,7 +191,7 @@ export class PermissionRules {
 		}
 		if (this.chatAllows(chatId, tool.name)) return true;
 		if (this.ruleCovers(chatId, tool, tool.access === "write" ? paths : undefined)) return true;
-		return this.agents?.allowsUnasked(chatId, tool.name, paths ?? []) === true;
+		return this.agents?.allowsUnasked(chatId, tool.name, paths ?? [], tool.access) === true;
 	}
 
 	/**

@@ -1,12 +1,12 @@
 // The permission rules' view of the open chat's agent. Its `tools` make tools available to the
 // model; its writes run without a card only while the person has approved the agent (`approved`,
-// supplied by the wiring) and only inside the folders it named (`writeFolders`, each compared
-// through pathFences). A read tool it lists runs unasked while it is approved. "Always allow" in a
+// supplied by the wiring) and only inside the folders it named (`writeFolders`): the rule is
+// agentTrust's agentAllowsUnasked. A read tool it lists runs unasked while it is approved. "Always allow" in a
 // chat with an agent never writes into the agent's note: it is a scoped rule in the settings,
 // optionally limited to this agent. The engine serves one chat at a time, so only that chat has an
 // agent here.
 import type { Agent } from "../agents/agent";
-import { isWithinFolder, pathSegments } from "../core/pathFences";
+import { agentAllowsUnasked } from "../agents/agentTrust";
 import type { AgentGrants } from "../tools/permissions";
 
 export interface OpenAgent {
@@ -23,12 +23,9 @@ export function agentGrants(open: () => OpenAgent): AgentGrants {
 		return openId === chatId && agent && agent.path !== "" ? { agent, approved } : undefined;
 	};
 	return {
-		allowsUnasked(chatId, tool, paths) {
+		allowsUnasked(chatId, tool, paths, access = paths.length === 0 ? "read" : "write") {
 			const found = ofChat(chatId);
-			if (!found?.approved || !found.agent.tools.includes(tool)) return false;
-			// A folder that names nothing is not a folder the agent named: it never means the whole vault.
-			const folders = (found.agent.writeFolders ?? []).filter((f) => pathSegments(f).length > 0);
-			return paths.every((p) => folders.some((f) => isWithinFolder(p, f)));
+			return found !== undefined && agentAllowsUnasked(found.agent, found.approved, tool, paths, access);
 		},
 		agentOf: (chatId) => ofChat(chatId)?.agent.path,
 	};
