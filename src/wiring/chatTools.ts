@@ -5,6 +5,7 @@ import type { App } from "obsidian";
 import type { Tool as CoreTool, ToolApproval, ToolCall } from "../core/types";
 import type { Fences } from "../core/pathFences";
 import type { DiscoverSettings } from "../settings/settings";
+import { fencesOf } from "../settings/fences";
 import { PermissionRules, type AgentGrants, type AskFn } from "../tools/permissions";
 import type { Tool } from "../tools/types";
 import type { DiscoverHost } from "../ui/host";
@@ -37,7 +38,7 @@ export function createPanelTools(host: DiscoverHost & { app: App; settings: Disc
 	const { tools, changes } = createObsidianVaultTools(host.app, () => host.settings, indexOf(host));
 	const byName = new Map(tools.map((t) => [t.name, t]));
 	// Scoped "Always allow" rules in the settings, never over a fenced place; the chat's approved agent in its folders.
-	const fences = (): Fences => ({ configDir: host.app.vault.configDir, chatsFolder: host.settings.sessionsFolder, agentsFolder: host.settings.agentsFolder, excluded: host.settings.indexExcludedFolders });
+	const fences = (): Fences => fencesOf(host.settings, host.app.vault.configDir);
 	const rules = new PermissionRules({ ...settingsRuleStore(host), fences }, undefined, grants);
 	// Without a panel to ask, nothing that needs asking runs (a denial the model is told about).
 	const askPanel: AskFn = ask ?? (() => Promise.resolve({ kind: "deny" }));
