@@ -11,9 +11,8 @@ import type { DiscoverHost } from "../../src/ui/host";
 import { AgentLibrary } from "../../src/wiring/agentLibrary";
 import { testSettings } from "./fakes";
 import { approvalsOf } from "../support/agentApprovals";
-import { mountRuntimePanel, runtimePanelServer } from "./runtimePanel";
+import { mountRuntimePanel, runtimePanelServer, serveOllama, systemOf, type SentRequest } from "./runtimePanel";
 
-const ANSWER = ['{"model":"m","message":{"role":"assistant","content":"Noted."},"done":false}', '{"model":"m","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop","prompt_eval_count":40,"eval_count":2}', ""].join("\n");
 const FOLDER = "Discover/Agents";
 const DEFAULT_NOTE = `${FOLDER}/Default.md`;
 const DEFAULT_TEXT = "---\nname: Default\n---\nDEFAULT-INSTRUCTIONS: answer briefly.";
@@ -27,17 +26,7 @@ beforeAll(() => {
 	server = shared.server();
 });
 
-function serve(): void {
-	server.route("GET", "/api/tags", { headers: { "content-type": "application/json" }, body: JSON.stringify({ models: ["llama3.2", "evil-model"].map((name) => ({ name, model: name })) }) });
-	server.route("POST", "/api/chat", { headers: { "content-type": "application/x-ndjson" }, body: ANSWER });
-	server.route("POST", "/api/show", { status: 404, body: "{}" });
-}
-
-interface SentRequest {
-	model?: string;
-	messages?: { role: string; content: string }[];
-}
-const systemOf = (req: SentRequest): string => req.messages?.find((m) => m.role === "system")?.content ?? "";
+const serve = (): void => serveOllama(server, ["llama3.2", "evil-model"]);
 
 async function setup(lastAgent?: string) {
 	const app: App = await createTestApp({

@@ -14,9 +14,8 @@ import { AgentLibrary } from "../../src/wiring/agentLibrary";
 import { agentDigest } from "../../src/agents/agentTrust";
 import { testSettings } from "./fakes";
 import { agentOf, approvalsOf } from "../support/agentApprovals";
-import { mountRuntimePanel, runtimePanelServer } from "./runtimePanel";
+import { mountRuntimePanel, runtimePanelServer, serveOllama, systemOf, type SentRequest } from "./runtimePanel";
 
-const ANSWER = ['{"model":"m","message":{"role":"assistant","content":"Noted."},"done":false}', '{"model":"m","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop","prompt_eval_count":40,"eval_count":2}', ""].join("\n");
 const FOLDER = "Discover/Agents";
 const DEFAULT_NOTE = `${FOLDER}/Default.md`;
 const DEFAULT_TEXT = "---\nname: Default\n---\nDEFAULT-INSTRUCTIONS";
@@ -30,17 +29,7 @@ beforeAll(() => {
 	server = shared.server();
 });
 
-function serve(): void {
-	server.route("GET", "/api/tags", { headers: { "content-type": "application/json" }, body: JSON.stringify({ models: ["llama3.2", "qwen3:8b"].map((name) => ({ name, model: name })) }) });
-	server.route("POST", "/api/chat", { headers: { "content-type": "application/x-ndjson" }, body: ANSWER });
-	server.route("POST", "/api/show", { status: 404, body: "{}" });
-}
-
-interface SentRequest {
-	model?: string;
-	messages?: { role: string; content: string }[];
-}
-const systemOf = (req: SentRequest): string => req.messages?.find((m) => m.role === "system")?.content ?? "";
+const serve = (): void => serveOllama(server, ["llama3.2", "qwen3:8b"]);
 
 /** `approved`: the agent notes the person approved before, as they are in `files`. */
 async function setup(files: Record<string, string>, approved: string[], lastAgent?: string) {

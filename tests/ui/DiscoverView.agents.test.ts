@@ -12,9 +12,8 @@ import type { DiscoverHost } from "../../src/ui/host";
 import { AgentLibrary } from "../../src/wiring/agentLibrary";
 import { testSettings } from "./fakes";
 import { approvalsOf } from "../support/agentApprovals";
-import { mountRuntimePanel, runtimePanelServer } from "./runtimePanel";
+import { mountRuntimePanel, runtimePanelServer, serveOllama, systemOf, type SentRequest } from "./runtimePanel";
 
-const ANSWER = ['{"model":"m","message":{"role":"assistant","content":"Noted."},"done":false}', '{"model":"m","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop","prompt_eval_count":40,"eval_count":2}', ""].join("\n");
 const FOLDER = "Discover/Agents";
 const DEFAULT_NOTE = `${FOLDER}/Default.md`;
 const WRITER_NOTE = `${FOLDER}/Writer.md`;
@@ -26,17 +25,7 @@ beforeAll(() => {
 	server = shared.server();
 });
 
-function serve(): void {
-	server.route("GET", "/api/tags", { headers: { "content-type": "application/json" }, body: JSON.stringify({ models: ["llama3.2", "qwen3:8b"].map((name) => ({ name, model: name })) }) });
-	server.route("POST", "/api/chat", { headers: { "content-type": "application/x-ndjson" }, body: ANSWER });
-	server.route("POST", "/api/show", { status: 404, body: "{}" });
-}
-
-interface SentRequest {
-	model?: string;
-	messages?: { role: string; content: string }[];
-	options?: { temperature?: number };
-}
+const serve = (): void => serveOllama(server, ["llama3.2", "qwen3:8b"]);
 
 async function mount(app: App, host: DiscoverHost) {
 	const panel = await mountRuntimePanel(app, host, server, cleanups);
@@ -45,8 +34,6 @@ async function mount(app: App, host: DiscoverHost) {
 	const send = async (text: string): Promise<SentRequest> => (await panel.sendAndCapture(text)) as SentRequest;
 	return { ...panel, headerAgent, pickAgent, send };
 }
-
-const systemOf = (req: SentRequest): string => req.messages?.find((m) => m.role === "system")?.content ?? "";
 
 async function setup(files: Record<string, string> = {}) {
 	// The person approved these agents on their review cards before (the review itself: DiscoverView.agentReview.test.ts).

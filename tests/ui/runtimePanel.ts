@@ -78,3 +78,23 @@ export function runtimePanelServer(): { cleanups: (() => void)[]; server: () => 
 		},
 	};
 }
+
+/** A short Ollama answer ("Noted."), streamed as NDJSON with the server's counts. */
+export const NOTED_ANSWER = ['{"model":"m","message":{"role":"assistant","content":"Noted."},"done":false}', '{"model":"m","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop","prompt_eval_count":40,"eval_count":2}', ""].join("\n");
+
+/** The local server as an Ollama that lists `models` and answers every chat with NOTED_ANSWER. */
+export function serveOllama(server: ProviderServer, models: readonly string[]): void {
+	server.route("GET", "/api/tags", { headers: { "content-type": "application/json" }, body: JSON.stringify({ models: models.map((name) => ({ name, model: name })) }) });
+	server.route("POST", "/api/chat", { headers: { "content-type": "application/x-ndjson" }, body: NOTED_ANSWER });
+	server.route("POST", "/api/show", { status: 404, body: "{}" });
+}
+
+/** A chat request as the Ollama stub received it. */
+export interface SentRequest {
+	model?: string;
+	messages?: { role: string; content: string }[];
+	options?: { temperature?: number };
+}
+
+/** The leading system message of a sent request ("" when none). */
+export const systemOf = (req: SentRequest): string => req.messages?.find((m) => m.role === "system")?.content ?? "";
