@@ -411,6 +411,47 @@ try {
 		check(sent.includes("Stomata are **pores**") && !sent.includes("guard cells"), "the next prompt carries the answer but not its thinking");
 	});
 
+	await step("an answer in Obsidian's Markdown: callouts, tables, highlighted code, links, tags, math; queries stay code", async () => {
+		const answer = [
+			"> [!tip] Photosynthesis in ==one line==",
+			"> Light + water + CO₂ → sugar + oxygen. See [[Photosynthesis]] and #biology/plants.",
+			"",
+			"| Stage | Where | Makes |",
+			"|:--|:--|--:|",
+			"| Light reactions | Thylakoids | ATP |",
+			"| Calvin cycle | Stroma | Sugar |",
+			"",
+			"- [x] Read the chapter",
+			"- [ ] Draw the cycle",
+			"",
+			"```ts",
+			"const yieldOf = (light: number): number => light * 0.3; // rough",
+			"```",
+			"",
+			"```dataviewjs",
+			'dv.paragraph("a query stays code")',
+			"```",
+			"",
+			"Energy: $E = h\\nu$. Raw <span class=\"x\">HTML</span> shows as text.",
+		].join("\n");
+		model.queue({ tokens: answer.split(/(?=\n)/), tokensPerSecond: 400 });
+		await page.fill(`${VIEW} .discover-chat-input`, "Sum it up with a table.");
+		await page.press(`${VIEW} .discover-chat-input`, "Enter");
+		await page.waitForFunction(() => document.querySelector(".discover-chat-send")?.getAttribute("aria-label") === "Send message" && (document.querySelector(".discover-chat-messages")?.textContent ?? "").includes("shows as text"), null, { timeout: 10000 });
+		const last = page.locator(`${VIEW} .discover-chat-message-assistant`).last();
+		await last.locator("pre code .token.keyword").first().waitFor({ timeout: 5000 });
+		check((await last.locator(".callout[data-callout=tip] .callout-title-inner").textContent()) === "Photosynthesis in one line", "a callout shows with its title");
+		check((await last.locator("table tbody tr").count()) === 2, "a table shows its rows");
+		check((await last.locator("pre code.language-dataviewjs").textContent()) === 'dv.paragraph("a query stays code")', "a dataviewjs block shows as code");
+		check((await last.locator("a.internal-link").first().getAttribute("data-href")) === "Photosynthesis" && (await last.locator("a.tag").textContent()) === "#biology/plants", "links and tags show as Obsidian shows them");
+		check((await last.locator("span.x").count()) === 0 && (await last.textContent()).includes('<span class="x">HTML</span>'), "raw HTML shows as text");
+		await last.scrollIntoViewIfNeeded();
+		await page.screenshot({ path: join(artifacts, "answer-markdown-light.png") });
+		await page.evaluate(() => document.body.classList.replace("theme-light", "theme-dark"));
+		await page.screenshot({ path: join(artifacts, "answer-markdown-dark.png") });
+		await page.evaluate(() => document.body.classList.replace("theme-dark", "theme-light"));
+	});
+
 	await step("images in an answer load nothing from their host until clicked", async () => {
 		const hostile = Object.values(hostileImages(attackerOrigin)).join("\n\n");
 		model.queue({ tokens: `Here are the pictures.\n\n${hostile}\n\nYour clipping:\n\n![[Tracked page]]\n\nThat is all.`.split(/(?=\n)/), tokensPerSecond: 400 });

@@ -472,6 +472,7 @@ export const de: Catalogue = {
 	"clipboard.copied": "In die Zwischenablage kopiert",
 	"clipboard.failed": "Kopieren in die Zwischenablage fehlgeschlagen",
 	"rename.label": "Chat-Titel",
+	"markdown.copyCode": "Code kopieren",
 	"image.from": "Bild von {host}",
 	"image.fromLoad": "Bild von {host} – laden",
 	"image.load": "Bild von {host} laden",

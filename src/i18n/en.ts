@@ -472,6 +472,7 @@ export const en = {
 	"clipboard.copied": "Copied to clipboard",
 	"clipboard.failed": "Couldn't copy to the clipboard",
 	"rename.label": "Chat title",
+	"markdown.copyCode": "Copy code",
 	"image.from": "Image from {host}",
 	"image.fromLoad": "Image from {host} — load",
 	"image.load": "Load the image from {host}",

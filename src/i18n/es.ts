@@ -472,6 +472,7 @@ export const es: Catalogue = {
 	"clipboard.copied": "Copiado al portapapeles",
 	"clipboard.failed": "No se pudo copiar al portapapeles",
 	"rename.label": "Título del chat",
+	"markdown.copyCode": "Copiar código",
 	"image.from": "Imagen de {host}",
 	"image.fromLoad": "Imagen de {host}: cargar",
 	"image.load": "Cargar la imagen de {host}",

@@ -472,6 +472,7 @@ export const fr: Catalogue = {
 	"clipboard.copied": "Copié dans le presse-papiers",
 	"clipboard.failed": "Impossible de copier dans le presse-papiers",
 	"rename.label": "Titre du chat",
+	"markdown.copyCode": "Copier le code",
 	"image.from": "Image de {host}",
 	"image.fromLoad": "Image de {host} — charger",
 	"image.load": "Charger l'image de {host}",

@@ -472,6 +472,7 @@ export const ja: Catalogue = {
 	"clipboard.copied": "クリップボードにコピーしました",
 	"clipboard.failed": "クリップボードにコピーできませんでした",
 	"rename.label": "チャットのタイトル",
+	"markdown.copyCode": "コードをコピー",
 	"image.from": "{host} の画像",
 	"image.fromLoad": "{host} の画像 — 読み込む",
 	"image.load": "{host} から画像を読み込む",

@@ -472,6 +472,7 @@ export const ko: Catalogue = {
 	"clipboard.copied": "클립보드에 복사됨",
 	"clipboard.failed": "클립보드에 복사할 수 없습니다",
 	"rename.label": "채팅 제목",
+	"markdown.copyCode": "코드 복사",
 	"image.from": "{host}의 이미지",
 	"image.fromLoad": "{host}의 이미지 — 불러오기",
 	"image.load": "{host}에서 이미지 불러오기",

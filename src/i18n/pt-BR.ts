@@ -473,6 +473,7 @@ export const ptBR: Catalogue = {
 	"clipboard.copied": "Copiado para a área de transferência",
 	"clipboard.failed": "Não foi possível copiar para a área de transferência",
 	"rename.label": "Título do chat",
+	"markdown.copyCode": "Copiar código",
 	"image.from": "Imagem de {host}",
 	"image.fromLoad": "Imagem de {host} — carregar",
 	"image.load": "Carregar a imagem de {host}",

@@ -482,6 +482,7 @@ export const ru: Catalogue = {
 	"clipboard.copied": "Скопировано в буфер обмена",
 	"clipboard.failed": "Не удалось скопировать в буфер обмена",
 	"rename.label": "Название чата",
+	"markdown.copyCode": "Копировать код",
 	"image.from": "Изображение с {host}",
 	"image.fromLoad": "Изображение с {host} — загрузить",
 	"image.load": "Загрузить изображение с {host}",

@@ -472,6 +472,7 @@ export const zhCN: Catalogue = {
 	"clipboard.copied": "已复制到剪贴板",
 	"clipboard.failed": "无法复制到剪贴板",
 	"rename.label": "对话标题",
+	"markdown.copyCode": "复制代码",
 	"image.from": "来自 {host} 的图片",
 	"image.fromLoad": "来自 {host} 的图片 — 加载",
 	"image.load": "从 {host} 加载图片",

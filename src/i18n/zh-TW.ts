@@ -472,6 +472,7 @@ export const zhTW: Catalogue = {
 	"clipboard.copied": "已複製到剪貼簿",
 	"clipboard.failed": "無法複製到剪貼簿",
 	"rename.label": "對話標題",
+	"markdown.copyCode": "複製程式碼",
 	"image.from": "來自 {host} 的圖片",
 	"image.fromLoad": "來自 {host} 的圖片 — 載入",
 	"image.load": "從 {host} 載入圖片",

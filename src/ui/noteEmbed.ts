@@ -81,33 +81,3 @@ export function section(markdown: string, cache: CachedMetadata | null, subpath:
 	const next = headings.slice(at + 1).find((h) => h.level <= heading.level);
 	return markdown.slice(heading.position.start.offset, next?.position.start.offset ?? markdown.length);
 }
-
-/** `![[target]]` or `![[target|alias]]` on one line. */
-const EMBED = /!\[\[([^[\]|\n]+)(?:\|([^[\]\n]*))?\]\]/g;
-
-/**
- * Files Obsidian embeds from the vault alone (images, audio, video, PDF): left to Obsidian. Every
- * other embed (a note, a canvas or a base, which can show web pages or images named in properties,
- * an unknown type) is the panel's: a note is rendered inert, anything else becomes a link.
- */
-const LOCAL_MEDIA = /\.(?:png|jpe?g|gif|webp|avif|bmp|svg|mp3|wav|m4a|ogg|flac|3gp|webm|mp4|mov|mkv|ogv|pdf)$/i;
-
-/**
- * Where `markdown` embeds something other than local media, outside fenced code (`skip`): each such
- * embed is rendered by the panel. Embeds of a URL are remote images, found elsewhere; an escaped
- * `\![[…]]` is text.
- */
-export function findNoteEmbeds(markdown: string, skip: readonly (readonly [number, number])[]): (NoteEmbedRef & { start: number; end: number })[] {
-	const found: (NoteEmbedRef & { start: number; end: number })[] = [];
-	for (const m of markdown.matchAll(EMBED)) {
-		const start = m.index;
-		if (skip.some(([s, e]) => start >= s && start < e)) continue;
-		const backslashes = /\\*$/.exec(markdown.slice(Math.max(0, start - 16), start))?.[0].length ?? 0;
-		if (backslashes % 2 === 1) continue;
-		const target = (m[1] ?? "").trim();
-		const linkpath = target.split("#")[0]?.trim() ?? "";
-		if (/^[a-z][a-z0-9+.-]*:|^\/\//i.test(linkpath) || LOCAL_MEDIA.test(linkpath)) continue;
-		found.push({ target, alias: m[2]?.trim(), start, end: start + m[0].length });
-	}
-	return found;
-}

@@ -49,10 +49,14 @@ const { buildOptions, EXTERNAL } = config;
  * card, the approvals and their digest with a pure-JS SHA-256, keys bound to their server, the agent
  * fields for server, key and write folders) and their 39 strings in ten languages add 54.4 KB
  * (848.7 → 903.1 KB). Scoped permissions, content marks, the obsidian:// confirm, image checks and
- * the index's progress, with their strings in ten languages: 939.1 KB on 2026-11-28. A bundled dev
- * tool such as a tokenizer adds megabytes, which this still catches.
+ * the index's progress, with their strings in ten languages: 939.1 KB on 2026-11-28. Discover's own
+ * renderer for model output (src/ui/markdown/, so no other plugin's processors run on it) adds 60.7 KB
+ * (943.0 → 1,003.7 KB): marked's lexer about 50 KB of it (the smallest full CommonMark and GitHub
+ * parser: micromark with its GFM extensions or markdown-it are larger), the DOM builder, callouts,
+ * highlighting through Obsidian's Prism and vault media about 10 KB. A bundled dev tool such as a
+ * tokenizer adds megabytes, which this still catches.
  */
-const MAX_BYTES = 950_000;
+const MAX_BYTES = 1_030_000;
 /** What the bundle may leave to `require`: Obsidian, and Node's http(s) for the desktop transport. */
 const ALLOWED_REQUIRES = ["obsidian", "node:http", "node:https"];
 

@@ -1,14 +1,17 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { MarkdownRenderer } from "obsidian";
 import { asObsidianApp, clearNotices, createTestApp, flush, notices, pressKey, typeInto } from "../obsidian/harness";
 import { HISTORY_PAGE_SIZE } from "../../src/ui/history/HistoryList";
 import { historyStateFor, invalidateSessionList } from "../../src/ui/history/historyState";
 import { TRANSCRIPT_PAGE_SIZE } from "../../src/ui/history/HistoryTranscript";
 import { HistoryModal, type HistoryModalOptions } from "../../src/ui/history/HistoryModal";
 import { fakeWorld, message } from "./fakes";
+import { renderSpy } from "./renderSpy";
+
+vi.mock("../../src/ui/safeMarkdown", async (original) => (await import("./renderSpy")).spiedSafeMarkdown(original));
 
 afterEach(() => {
+	renderSpy.hook = undefined;
 	vi.useRealTimers();
 	document.body.empty();
 });
@@ -219,8 +222,7 @@ describe("history browser", () => {
 		first.close();
 		// Markdown renders when the test says so, as a slow renderer would.
 		const held: (() => void)[] = [];
-		const render = MarkdownRenderer.render.bind(MarkdownRenderer);
-		const spy = vi.spyOn(MarkdownRenderer, "render").mockImplementation((...args) => new Promise<void>((resolve) => held.push(() => void render(...args).then(resolve))));
+		renderSpy.hook = (real, ...args) => new Promise<void>((resolve) => held.push(() => void real(...args).then(resolve)));
 		try {
 			await t.open();
 			const transcript = t.el(".discover-chat-history-messages")!;
@@ -234,7 +236,7 @@ describe("history browser", () => {
 			expect(transcript.scrollTop).toBe(420);
 			expect(transcript.querySelector(".discover-chat-history-message-text strong")?.textContent).toBe("0");
 		} finally {
-			spy.mockRestore();
+			renderSpy.hook = undefined;
 		}
 	});
 

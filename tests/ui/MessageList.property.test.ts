@@ -3,12 +3,15 @@
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type * as O from "obsidian";
-import { MarkdownRenderer } from "obsidian";
 import { asObsidianApp, createTestApp, flush } from "../obsidian/harness";
 import { MessageList } from "../../src/ui/panel/MessageList";
 import { ManualFrames, message } from "./fakes";
+import { renderSpy } from "./renderSpy";
+
+vi.mock("../../src/ui/safeMarkdown", async (original) => (await import("./renderSpy")).spiedSafeMarkdown(original));
 
 afterEach(() => {
+	renderSpy.hook = undefined;
 	vi.restoreAllMocks();
 	document.body.empty();
 });
@@ -32,14 +35,13 @@ const op: fc.Arbitrary<Op> = fc.oneof(
 describe("MessageList invariants", () => {
 	it("shows messages once each, in order, and unloads every rendering that is no longer on screen", async () => {
 		const app = asObsidianApp(await createTestApp());
-		const real = MarkdownRenderer.render.bind(MarkdownRenderer);
 		let rendered: { el: HTMLElement; unloaded: boolean }[] = [];
-		vi.spyOn(MarkdownRenderer, "render").mockImplementation((a, markdown, el, path, component: O.Component) => {
+		renderSpy.hook = (real, a, markdown, el, path, component: O.Component, ...rest) => {
 			const entry = { el, unloaded: false };
 			component.register(() => (entry.unloaded = true));
 			rendered.push(entry);
-			return real(a, markdown, el, path, component);
-		});
+			return real(a, markdown, el, path, component, ...rest);
+		};
 
 		await fc.assert(
 			fc.asyncProperty(fc.array(op, { maxLength: 25 }), async (ops) => {

@@ -1,12 +1,16 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type * as O from "obsidian";
-import { Component, MarkdownRenderer } from "obsidian";
+import { Component } from "obsidian";
 import { asObsidianApp, createTestApp, flush } from "../obsidian/harness";
 import { MessageList } from "../../src/ui/panel/MessageList";
 import { ManualFrames, message } from "./fakes";
+import { renderSpy } from "./renderSpy";
+
+vi.mock("../../src/ui/safeMarkdown", async (original) => (await import("./renderSpy")).spiedSafeMarkdown(original));
 
 afterEach(() => {
+	renderSpy.hook = undefined;
 	vi.restoreAllMocks();
 	document.body.empty();
 });
@@ -18,13 +22,12 @@ async function setup() {
 	const list = new MessageList(parent, { app: asObsidianApp(app), sourcePath: () => "", scheduler: frames.options });
 	list.load();
 	const rendered: { markdown: string; component: O.Component; unloaded: boolean }[] = [];
-	const real = MarkdownRenderer.render.bind(MarkdownRenderer);
-	vi.spyOn(MarkdownRenderer, "render").mockImplementation((app, markdown, el, path, component) => {
+	renderSpy.hook = (real, app, markdown, el, path, component, ...rest) => {
 		const entry = { markdown, component, unloaded: false };
 		component.register(() => (entry.unloaded = true));
 		rendered.push(entry);
-		return real(app, markdown, el, path, component);
-	});
+		return real(app, markdown, el, path, component, ...rest);
+	};
 	return { list, frames, rendered, parent };
 }
 

@@ -58,7 +58,7 @@ describe("embeds in answers stay inert when their note fills in", () => {
 	it("an embed inside the embedded note, of a section, with remote images allowed: iframes and styles still load nothing", async () => {
 		const files = {
 			[NOTE]: `# Tracked page\n\n![[Inner#Part]]\n`,
-			"Clippings/Inner.md": `# Intro\n\nskip me\n\n# Part\n\nInner words.\n\n${hostile("iframe")}\n\n${hostile("style element")}\n\n${hostile("HTML img")}\n`,
+			"Clippings/Inner.md": `# Intro\n\nskip me\n\n# Part\n\nInner words.\n\n${hostile("iframe")}\n\n${hostile("style element")}\n\n${hostile("inline image")}\n`,
 		};
 		const { shown } = await renderAnswer("![[Tracked page]]", files, true);
 		await settle();

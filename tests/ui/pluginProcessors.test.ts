@@ -4,7 +4,8 @@
 // post-processor that any plugin registered; the test runtime does the same (markdownProcessors.ts).
 // A fake plugin registers all of them; the panel then shows an answer, thinking, a tool result, a
 // history transcript and a history snippet, each holding such blocks and Dataview inline queries
-// (`= …`, `$= …`). No code block processor may run, and no post-processor may see a code element.
+// (`= …`, `$= …`). Neither a code block processor nor a post-processor may run: Discover renders
+// model output itself (src/ui/markdown/), never through MarkdownRenderer.
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { Component, Plugin } from "obsidian";
@@ -100,7 +101,7 @@ describe("other plugins' processors on model output", () => {
 		expect(el.textContent).toContain("RAN");
 	});
 
-	it("an answer and its thinking: no code block processor runs, no inline query is seen; every block shows as code", async () => {
+	it("an answer and its thinking: no code block processor or post-processor runs; every block shows as code", async () => {
 		const m = (mounted = await mountView());
 		await loadPlugin(QueryPlugin, { app: m.app });
 		typeInto(m.input(), "Show me a query");
@@ -114,7 +115,7 @@ describe("other plugins' processors on model output", () => {
 		const answer = m.messages().at(-1)!;
 		expectShownAsCode(answer.querySelector<HTMLElement>(".discover-chat-message-body > .discover-chat-message-markdown")!);
 		expect(answer.querySelector(".discover-chat-thinking-body")?.textContent).toContain("```dataviewjs");
-		expect(calls.filter((c) => c !== "post-processor")).toEqual([]);
+		expect(calls).toEqual([]);
 	});
 
 	it("a tool result, a history transcript and a history snippet: none of them runs either", async () => {
@@ -137,7 +138,7 @@ describe("other plugins' processors on model output", () => {
 		appendHighlighted(snippet, plainSnippet(HOSTILE), "query");
 		expect(snippet.querySelector("code, pre")).toBeNull();
 		transcript.destroy();
-		expect(calls.filter((c) => c !== "post-processor")).toEqual([]);
+		expect(calls).toEqual([]);
 	});
 
 	it("raw HTML spelling a code block's class runs nothing either", async () => {
@@ -146,11 +147,11 @@ describe("other plugins' processors on model output", () => {
 		const component = new Component();
 		component.load();
 		await renderUntrustedMarkdown(asObsidianApp(app), '<pre><code class="language-dataviewjs">dv.el("b", 1)</code></pre>\n\nText `$= 1 + 1`', el, "", component, false);
-		expect(calls.filter((c) => c !== "post-processor")).toEqual([]);
+		expect(calls).toEqual([]);
 		expect(el.textContent).toContain("$= 1 + 1");
 	});
 
-	it("property: whatever mix of fences, containers and backticks, no code block processor runs and no post-processor sees an inline query", async () => {
+	it("property: whatever mix of fences, containers and backticks, no code block processor or post-processor runs", async () => {
 		const { app } = await loadPlugin(QueryPlugin);
 		const piece = fc.constantFrom("```dataviewjs", "```dataview", "~~~tasks", "````dataviewjs x", "```", "~~~", "> ```dataviewjs", "- ```tasks", "   ```dataview", "`", "``", "`$= 1`", "`= x`", "``$= y``", "\\`", " $= ", "=", "dv.el('b', 1)", "text", "\n", "\n\n", "<pre><code class=\"language-tasks\">", "</code></pre>", "![[Note]]", "![i](https://e.example/x.png)");
 		await fc.assert(
@@ -162,7 +163,7 @@ describe("other plugins' processors on model output", () => {
 				component.load();
 				await renderUntrustedMarkdown(asObsidianApp(app), markdown, el, "", component, false);
 				component.unload();
-				expect(calls.filter((c) => c !== "post-processor"), markdown).toEqual([]);
+				expect(calls, markdown).toEqual([]);
 				expect(el.textContent).not.toContain("RAN");
 			}),
 			{ numRuns: 300 },

@@ -73,21 +73,24 @@ describe("remote images in answers", () => {
 		expect(el.querySelector("button")).toBeNull();
 	});
 
-	it("protocol-relative and backslashed addresses load over https when clicked; file: is never offered", async () => {
+	it("protocol-relative and backslashed addresses load over https when clicked; file: is never offered; HTML is text", async () => {
 		// A file: URL (or a Windows share reached as one) would send the person's credentials to the host.
-		const el = await renderSafely(String.raw`![](//${HOST}/p.png) <img src="\\${HOST}\share\x.png"> ![](file://${HOST}/x.png)`);
+		const el = await renderSafely(String.raw`![](//${HOST}/p.png) ![](\\\\${HOST}\\share\\x.png) <img src="\\${HOST}\share\y.png"> ![](file://${HOST}/x.png)`);
 		const buttons = Array.from(el.querySelectorAll("button.discover-chat-remote-image"));
 		expect(buttons.map((b) => b.textContent)).toEqual([`Image from ${HOST} — load`, `Image from ${HOST} — load`]);
 		for (const b of buttons) b.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true }));
 		expect(Array.from(el.querySelectorAll("img")).map((i) => i.getAttribute("src"))).toEqual([`https://${HOST}/p.png`, `https://${HOST}/share/x.png`]);
 		expect(Array.from(el.querySelectorAll("span.discover-chat-remote-image")).map((s) => s.textContent)).toEqual([`Image from ${HOST}`]);
+		// Raw HTML is the text the model wrote.
+		expect(el.textContent).toContain(String.raw`<img src="\\${HOST}\share\y.png">`);
 	});
 
 	it("vault images, wiki embeds, app:// and data: images still show", async () => {
 		const data = "data:image/png;base64,iVBORw0KGgo=";
 		const el = await renderSafely(`![a](Pics/a.png) ![b](<Pics/my b.png>) ![[c.png]] ![d](${data}) ![e](app://local/vault/e.png) <img src="${data}" alt="f">`);
 		expect(Array.from(el.querySelectorAll("span.internal-embed")).map((s) => s.getAttribute("src"))).toEqual(["Pics/a.png", "Pics/my b.png", "c.png"]);
-		expect(Array.from(el.querySelectorAll("img")).map((i) => i.getAttribute("src"))).toEqual([data, "app://local/vault/e.png", data]);
+		expect(Array.from(el.querySelectorAll("img")).map((i) => i.getAttribute("src"))).toEqual([data, "app://local/vault/e.png"]);
+		expect(el.textContent).toContain(`<img src="${data}" alt="f">`);
 		expect(el.querySelector(".discover-chat-remote-image")).toBeNull();
 	});
 
@@ -96,8 +99,8 @@ describe("remote images in answers", () => {
 		const el = await renderSafely(`Inline \`${code}\`\n\n\`\`\`html\n${code}\n\`\`\`\n\n- nested:\n  \`\`\`\n  ${code}\n  \`\`\`\n\n<span class="x">text</span> a<b and c>d <br> <sub>2</sub> <https://example.org/x?a=b>`);
 		const codes = Array.from(el.querySelectorAll("code")).map((c) => c.textContent?.trim());
 		expect(codes).toEqual([code, code, code]);
-		// An opening tag is shown as text; a bare closing tag stays a tag (and shows nothing).
-		expect(el.textContent).toContain('<span class="x">text a<b and c>d');
+		// Tags are shown as text, but for bare tags that only format text (`<sub>`, `<br>`).
+		expect(el.textContent).toContain('<span class="x">text</span> a<b and c>d');
 		expect(el.querySelector("sub")).not.toBeNull();
 		expect(el.querySelector("br")).not.toBeNull();
 		expect(el.querySelector('a.external-link[href="https://example.org/x?a=b"]')?.textContent).toBe("https://example.org/x?a=b");

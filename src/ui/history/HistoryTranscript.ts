@@ -134,7 +134,7 @@ export class HistoryTranscript {
 		if (m.interrupted) meta.createSpan({ cls: "discover-chat-message-interrupted", text: t("message.interrupted") });
 		iconButton(meta, "copy", t("message.copy"), () => void copyToClipboard(m.content));
 		useAsPromptButton(meta, () => this.handlers.onToPrompt(m.content));
-		this.markdown.add(el.createDiv({ cls: "discover-chat-history-message-text" }), m.content.trim());
+		this.markdown.add(el.createDiv({ cls: ["discover-chat-history-message-text", "markdown-rendered"] }), m.content.trim());
 	}
 }
 

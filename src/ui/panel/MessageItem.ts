@@ -217,7 +217,7 @@ export class MessageItem {
 			this.component?.unload();
 			this.component = undefined;
 			this.bodyEl.empty();
-			this.blocksEl = this.bodyEl.createDiv({ cls: "discover-chat-message-markdown" });
+			this.blocksEl = this.bodyEl.createDiv({ cls: ["discover-chat-message-markdown", "markdown-rendered"] });
 		}
 		const container = this.blocksEl;
 		if (!container) return;
@@ -266,7 +266,7 @@ export class MessageItem {
 		void renderAndSwap({
 			render: (target, component) => this.renderMarkdown(text, target, component),
 			fallbackText: text,
-			cls: "discover-chat-message-markdown",
+			cls: "discover-chat-message-markdown markdown-rendered",
 			isCurrent: () => seq === this.renderSeq,
 			swap: (target, component) => {
 				this.component?.unload();

@@ -1,0 +1,143 @@
+// Markdown from a model (answers, thinking, tool results, notes embedded in them) read into tokens by
+// `marked`'s lexer: CommonMark with GitHub's tables, task lists, strikethrough and bare links, plus
+// what Obsidian adds — [[links]], ![[embeds]], ==highlights==, $math$, %%comments%%. Only the
+// lexer is used: the panel builds the DOM from the tokens itself (markdownDom.ts), so no HTML string
+// is ever made and no other plugin's processor ever sees the result (Obsidian's MarkdownRenderer
+// would hand every block to every registered code block processor and post-processor).
+import { Marked, type Token, type TokenizerExtension, type Tokens } from "marked";
+
+export type { Token, Tokens };
+
+/** `[[target|alias]]` or `![[target|alias]]`. */
+export interface WikiLinkToken {
+	type: "wikilink";
+	raw: string;
+	embed: boolean;
+	/** As written, with its `#heading` or `#^block`. */
+	target: string;
+	alias: string | undefined;
+}
+
+export interface HighlightToken {
+	type: "highlight";
+	raw: string;
+	tokens: Token[];
+}
+
+export interface MathToken {
+	type: "math";
+	raw: string;
+	text: string;
+	display: boolean;
+}
+
+export interface CommentToken {
+	type: "comment";
+	raw: string;
+}
+
+const WIKILINK = /^(!?)\[\[([^[\]\n]+?)\]\]/;
+const HIGHLIGHT = /^==(?=[^\s=])((?:\\.|[^\\\n])*?[^\s\\])==(?!=)/;
+const INLINE_MATH = /^\$(?=[^\s$])((?:\\.|[^\\$\n])*?[^\s\\])\$(?!\d)/;
+const BLOCK_MATH = /^ {0,3}\$\$([\s\S]+?)\$\$[ \t]*(?:\n+|$)/;
+const INLINE_COMMENT = /^%%[\s\S]*?%%/;
+/** A closed comment only: an unclosed `%%` stays text, so no answer can hide the rest of itself. */
+const BLOCK_COMMENT = /^ {0,3}%%[\s\S]*?%%[ \t]*(?:\n+|$)/;
+
+/** The first place in `src` where `marker` starts, for the inline text tokenizer to stop at. */
+const startAt =
+	(marker: string) =>
+	(src: string): number | undefined => {
+		const at = src.indexOf(marker);
+		return at < 0 ? undefined : at;
+	};
+
+/** Where the first line of `src` matching `line` (anchored after a newline or at the start) begins: a block begins only there. */
+const lineStartAt =
+	(line: RegExp) =>
+	(src: string): number | undefined => {
+		const m = line.exec(src);
+		if (!m) return undefined;
+		return m.index + (m[0].startsWith("\n") ? 1 : 0);
+	};
+
+const wikiLink: TokenizerExtension = {
+	name: "wikilink",
+	level: "inline",
+	start: (src) => {
+		const at = src.indexOf("[[");
+		if (at < 0) return undefined;
+		return at > 0 && src[at - 1] === "!" ? at - 1 : at;
+	},
+	tokenizer(src): WikiLinkToken | undefined {
+		const m = WIKILINK.exec(src);
+		if (!m) return undefined;
+		const inner = m[2] ?? "";
+		const bar = inner.indexOf("|");
+		const target = (bar < 0 ? inner : inner.slice(0, bar)).trim();
+		if (target === "") return undefined;
+		return { type: "wikilink", raw: m[0], embed: m[1] === "!", target, alias: bar < 0 ? undefined : inner.slice(bar + 1).trim() };
+	},
+};
+
+const highlight: TokenizerExtension = {
+	name: "highlight",
+	level: "inline",
+	start: startAt("=="),
+	tokenizer(src): HighlightToken | undefined {
+		const m = HIGHLIGHT.exec(src);
+		if (!m) return undefined;
+		return { type: "highlight", raw: m[0], tokens: this.lexer.inlineTokens(m[1] ?? "") };
+	},
+	childTokens: ["tokens"],
+};
+
+const inlineMath: TokenizerExtension = {
+	name: "math",
+	level: "inline",
+	start: startAt("$"),
+	tokenizer(src): MathToken | undefined {
+		const block = /^\$\$([^$]+?)\$\$/.exec(src);
+		if (block) return { type: "math", raw: block[0], text: (block[1] ?? "").trim(), display: true };
+		const m = INLINE_MATH.exec(src);
+		return m ? { type: "math", raw: m[0], text: m[1] ?? "", display: false } : undefined;
+	},
+};
+
+const blockMath: TokenizerExtension = {
+	name: "mathBlock",
+	level: "block",
+	start: lineStartAt(/(?:^|\n) {0,3}\$\$/),
+	tokenizer(src): MathToken | undefined {
+		const m = BLOCK_MATH.exec(src);
+		return m ? { type: "math", raw: m[0], text: (m[1] ?? "").trim(), display: true } : undefined;
+	},
+};
+
+const inlineComment: TokenizerExtension = {
+	name: "comment",
+	level: "inline",
+	start: startAt("%%"),
+	tokenizer(src): CommentToken | undefined {
+		const m = INLINE_COMMENT.exec(src);
+		return m ? { type: "comment", raw: m[0] } : undefined;
+	},
+};
+
+const blockComment: TokenizerExtension = {
+	name: "commentBlock",
+	level: "block",
+	start: lineStartAt(/(?:^|\n) {0,3}%%/),
+	tokenizer(src): CommentToken | undefined {
+		const m = BLOCK_COMMENT.exec(src);
+		return m ? { type: "comment", raw: m[0] } : undefined;
+	},
+};
+
+/** Obsidian's defaults: GitHub's extensions, and a single line break shown as one ("strict line breaks" off). */
+const marked = new Marked({ gfm: true, breaks: true, extensions: [blockMath, blockComment, wikiLink, highlight, inlineMath, inlineComment] });
+
+/** The tokens of `markdown`, blocks with their inline tokens. */
+export function lexModelMarkdown(markdown: string): Token[] {
+	return marked.lexer(markdown);
+}
