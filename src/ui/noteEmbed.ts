@@ -4,7 +4,7 @@
 // <img> as soon as it is created with a src, before any later pass could stop it). The person still
 // sees their note, rendered through the same guarded path as the answer: a remote image in it shows
 // "Image from host — load", like any other. Embeds that could show the web another way (a canvas's
-// web pages, a base's cover images from properties) become links; local media stays Obsidian's.
+// web pages, a base's cover images from properties) become links; local media is shown from the vault (markdown/vaultMedia.ts).
 import type { App, CachedMetadata, Component, TFile } from "obsidian";
 
 /** Embeds inside embeds, as deep as Obsidian goes before it stops; deeper ones become links. */
