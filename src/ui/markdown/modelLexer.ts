@@ -104,35 +104,22 @@ const inlineMath: TokenizerExtension = {
 	},
 };
 
-const blockMath: TokenizerExtension = {
-	name: "mathBlock",
-	level: "block",
-	start: lineStartAt(/(?:^|\n) {0,3}\$\$/),
-	tokenizer(src): MathToken | undefined {
-		const m = BLOCK_MATH.exec(src);
-		return m ? { type: "math", raw: m[0], text: (m[1] ?? "").trim(), display: true } : undefined;
-	},
-};
+/** An extension that is one regular expression: its match made into a token. */
+function matching(name: string, level: "block" | "inline", start: (src: string) => number | undefined, re: RegExp, token: (m: RegExpExecArray) => MathToken | CommentToken): TokenizerExtension {
+	return {
+		name,
+		level,
+		start,
+		tokenizer(src) {
+			const m = re.exec(src);
+			return m ? token(m) : undefined;
+		},
+	};
+}
 
-const inlineComment: TokenizerExtension = {
-	name: "comment",
-	level: "inline",
-	start: startAt("%%"),
-	tokenizer(src): CommentToken | undefined {
-		const m = INLINE_COMMENT.exec(src);
-		return m ? { type: "comment", raw: m[0] } : undefined;
-	},
-};
-
-const blockComment: TokenizerExtension = {
-	name: "commentBlock",
-	level: "block",
-	start: lineStartAt(/(?:^|\n) {0,3}%%/),
-	tokenizer(src): CommentToken | undefined {
-		const m = BLOCK_COMMENT.exec(src);
-		return m ? { type: "comment", raw: m[0] } : undefined;
-	},
-};
+const blockMath = matching("mathBlock", "block", lineStartAt(/(?:^|\n) {0,3}\$\$/), BLOCK_MATH, (m) => ({ type: "math", raw: m[0], text: (m[1] ?? "").trim(), display: true }));
+const inlineComment = matching("comment", "inline", startAt("%%"), INLINE_COMMENT, (m) => ({ type: "comment", raw: m[0] }));
+const blockComment = matching("commentBlock", "block", lineStartAt(/(?:^|\n) {0,3}%%/), BLOCK_COMMENT, (m) => ({ type: "comment", raw: m[0] }));
 
 /** Obsidian's defaults: GitHub's extensions, and a single line break shown as one ("strict line breaks" off). */
 const marked = new Marked({ gfm: true, breaks: true, extensions: [blockMath, blockComment, wikiLink, highlight, inlineMath, inlineComment] });
