@@ -827,6 +827,22 @@ try {
 		check(phoneCovering.length === 0, `phone: an answer's actions cover no tool card (${phoneCovering.join("; ") || "none"})`);
 		await themed("phone-tool-cards", (name) => page.screenshot({ path: join(artifacts, `${name}.png`) }));
 
+		// The marked write on a phone: the mark and the card fit, and no standing permission is offered.
+		model.queue({ calls: [{ name: "create_note", arguments: { path: "Notes/Weekly.md", content: "# <% tp.date.now(\"YYYY-[W]ww\") %>\n\n```dataviewjs\ndv.list([1])\n```\n" } }] });
+		model.queue({ tokens: ["Left as it was."], tokensPerSecond: 200 });
+		await page.fill(`${VIEW} .discover-chat-input`, "Make me a weekly note template.");
+		await page.press(`${VIEW} .discover-chat-input`, "Enter");
+		await page.waitForSelector(`${VIEW} .discover-permission .discover-permission-marks`, { timeout: 10000 });
+		const phoneMarksOver = await overflows(page, [`${VIEW} .discover-permission`, `${VIEW} .discover-permission-marks`, `${VIEW} .discover-permission-actions`]);
+		check(phoneMarksOver.length === 0, `phone, marked write: nothing overflows or is clipped (${phoneMarksOver.join("; ") || "none"})`);
+		check((await page.locator(`${VIEW} .discover-permission button:has-text("Always allow")`).count()) === 0, "phone: a marked write offers no standing permission");
+		await page.locator(`${VIEW} .discover-permission-marks`).scrollIntoViewIfNeeded();
+		await themed("phone-tool-permission-marked", (name) => page.screenshot({ path: join(artifacts, `${name}.png`) }));
+		await page.click(`${VIEW} .discover-permission button:has-text("Reject")`);
+		await page.press(`${VIEW} .discover-permission-reason-input`, "Enter");
+		await idle();
+		check(!(await page.evaluate(() => window.e2e.app.vault.adapter.exists("Notes/Weekly.md"))), "phone, Reject: the marked note was not written");
+
 		// Stop while a write waits for permission: the loop ends, what was said stays, nothing is written.
 		model.queue({ text: "First I search.", calls: [{ name: "search_notes", arguments: { query: "photosynthesis" } }] });
 		model.queue({ calls: [{ name: "create_note", arguments: { path: "Notes/Summary.md", content: "# Summary\n\nLight becomes sugar.\n" } }] });
