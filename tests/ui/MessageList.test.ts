@@ -158,4 +158,14 @@ describe("MessageList", () => {
 		await flush();
 		expect(rendered.every((r) => r.unloaded)).toBe(true);
 	});
+
+	it("a chat file's image outside the vault is not read: its place says so, and the vault image beside it shows", async () => {
+		const { list, parent } = await setup();
+		const ref = (path: string) => ({ path, mediaType: "image/png" as const, width: 10, height: 10, bytes: 100 });
+		list.setMessages([message("user", "Look", { attachments: [ref("../../etc/secret.png"), ref("Discover/Chats/attachments/ok.png")] })]);
+		await flush();
+		expect(Array.from(parent.querySelectorAll(".discover-chat-message-image-refused")).map((e) => e.textContent)).toEqual(["A chat file names an image outside the vault (secret.png); it was ignored and not read."]);
+		expect(Array.from(parent.querySelectorAll("img.discover-chat-message-image")).map((i) => i.getAttribute("alt"))).toEqual(["ok.png"]);
+		expect(parent.innerHTML).not.toContain("etc/secret");
+	});
 });
