@@ -78,7 +78,13 @@ export function createNodeTransport(): Transport {
 	throw new Error("The Node transport is only available on desktop.");
 }
 
-function send(url: string, init: TransportInit, request: HttpModule["request"]): Promise<Response> {
+/**
+ * A kept-alive connection can be closed by the server just as the next request goes out on it
+ * (llama.cpp's server does this after a streamed answer): Node then fails with ECONNRESET ("socket
+ * hang up") before any response. Nothing reached the server's handler, so that request is sent
+ * once more on a new connection, as Node's documentation advises. Any other failure is final.
+ */
+function send(url: string, init: TransportInit, request: HttpModule["request"], fresh = false): Promise<Response> {
 	return new Promise<Response>((resolve, reject) => {
 		const { signal } = init;
 		if (signal?.aborted) {
@@ -88,7 +94,7 @@ function send(url: string, init: TransportInit, request: HttpModule["request"]):
 		const target = new URL(url);
 		const headers: Record<string, string> = { ...init.headers };
 		if (init.body !== undefined) headers["content-length"] = String(new TextEncoder().encode(init.body).byteLength);
-		const req = request(target, { method: init.method, headers });
+		const req = request(target, fresh ? { method: init.method, headers, agent: false } : { method: init.method, headers });
 		let res: IncomingMessage | undefined;
 		const destroy = (err?: Error): void => {
 			req.destroy(err);
@@ -100,8 +106,12 @@ function send(url: string, init: TransportInit, request: HttpModule["request"]):
 			destroy(err);
 		};
 		signal?.addEventListener("abort", onAbort, { once: true });
-		req.on("error", (err) => {
+		req.on("error", (err: Error & { code?: string }) => {
 			signal?.removeEventListener("abort", onAbort);
+			if (!fresh && res === undefined && req.reusedSocket && err.code === "ECONNRESET" && signal?.aborted !== true) {
+				send(url, init, request, true).then(resolve, reject);
+				return;
+			}
 			reject(err);
 		});
 		req.on("response", (incoming) => {

@@ -3,7 +3,7 @@
 // one slot and one thread (`-np 1 -t 1`) beside the test runner. Stopped by pid at the end.
 import type { TestProject } from "vitest/node";
 import { ensureLlamaServer, startLlamaServer } from "../../scripts/llama-server.mjs";
-import { SERVER_CONTEXTS, type ServerName } from "./servers";
+import { SERVER_CONTEXTS, type ServerName } from "./serverContexts";
 
 declare module "vitest" {
 	export interface ProvidedContext {

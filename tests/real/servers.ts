@@ -1,14 +1,8 @@
-// The servers test:real starts (globalSetup.ts), by the context size each group of tests needs.
+// The base URLs of the servers test:real started (globalSetup.ts), injected into the test workers.
 import { inject } from "vitest";
+import type { ServerName } from "./serverContexts";
 
-export const SERVER_CONTEXTS = {
-	/** The chat of the issue: a long note, 40 turns, 256 reserved. */
-	chat: 2048,
-	/** Small enough that a note overflows it and an answer runs into its end. */
-	small: 512,
-} as const;
-
-export type ServerName = keyof typeof SERVER_CONTEXTS;
+export { SERVER_CONTEXTS, type ServerName } from "./serverContexts";
 
 /** The base URL (no path) of a server started by the global setup. */
 export function serverUrl(name: ServerName): string {

@@ -1,7 +1,9 @@
 // Tool calls from a real model through Discover's loop, against a memory vault: a read tool runs
 // unasked, a write asks, the results go back on the wire, and the chat reloads with them. The model
 // is tiny: the prompt makes a call likely, and where it answers without one, another seed is tried
-// (at most 3 seeds), said in the log. Only the protocol is asserted, never the model's words.
+// (at most 3 seeds), said in the log. Only the protocol is asserted, never the model's words. The
+// read tool is list_notes: the tiny model never called search_notes (Discover's description of it)
+// with any seed or wording tried; the loop treats every read tool alike (unasked).
 import { describe, expect, it } from "vitest";
 import { ChatService } from "../../src/chat/ChatService";
 import type { ChatMessage, ToolCall } from "../../src/core/types";
@@ -42,10 +44,12 @@ function memoryRules(): RuleStore {
 async function untilCalled(prompt: string, wanted: string, transportName: "fetch" | "node") {
 	for (const seed of SEEDS) {
 		const vault = new MemoryVault({ ...NOTES }, { configDir: ".obsidian" });
-		const { tools } = createVaultTools(vault, SCOPE);
+		// Only the tool under test, and no system prompt: offered all six tools or given Discover's
+		// system prompt, this 5 M model answers in words instead (seen with every seed).
+		const tools = createVaultTools(vault, SCOPE).tools.filter((t) => t.name === wanted);
 		const asked: ToolCall[] = [];
 		const transport = recording(transportName === "fetch" ? fetchTransport : await loadNodeTransport(), { seed });
-		const real = realChat(serverUrl("chat"), transport, { maxPromptTokens: 2048, reservedResponseTokens: 256, maxToolRounds: 2 }, {
+		const real = realChat(serverUrl("chat"), transport, { maxPromptTokens: 2048, reservedResponseTokens: 256, maxToolRounds: 2, systemPrompt: "" }, {
 			tools,
 			// The plugin's own rules: reads run unasked, every write asks (here, allowed once).
 			approve: new PermissionRules(memoryRules()).approverFor(`tools-${seed}`, (call) => {
@@ -81,22 +85,22 @@ async function expectReloads(real: { chat: ChatService; sessions: import("../../
 
 describe("tool calls from llama.cpp through Discover's loop", () => {
 	for (const transportName of ["fetch", "node"] as const) {
-		it(`search_notes runs unasked, its result goes back, and the chat reloads with it (${transportName})`, async () => {
-			const run = await untilCalled("Use the search_notes tool to search my notes for lighthouse.", "search_notes", transportName);
-			figure(`search_notes called (${transportName}), seed`, run.seed);
-			expect(run.asked.filter((c) => c.name === "search_notes")).toEqual([]);
+		it(`a read tool (list_notes) runs unasked, its result goes back, and the chat reloads with it (${transportName})`, async () => {
+			const run = await untilCalled("List my notes in the folder Boats.", "list_notes", transportName);
+			figure(`list_notes called (${transportName}), seed`, run.seed);
+			expect(run.asked.filter((c) => c.name === "list_notes")).toEqual([]);
 			const results = run.chat.messages.filter((m) => m.role === "tool");
-			const searchCall = run.calls.find((c) => c.name === "search_notes");
-			expect(results.map((m) => m.toolCallId)).toContain(searchCall?.id);
+			const readCall = run.calls.find((c) => c.name === "list_notes");
+			expect(results.map((m) => m.toolCallId)).toContain(readCall?.id);
 			expect(run.transport.statuses.every((s) => s === 200)).toBe(true);
 			expectResultsWentBack(run.transport.bodies);
 			const reloaded = await expectReloads(run);
-			expect(reloaded.some((m) => m.role === "tool" && m.toolCallId === searchCall?.id)).toBe(true);
+			expect(reloaded.some((m) => m.role === "tool" && m.toolCallId === readCall?.id)).toBe(true);
 		});
 	}
 
 	it("a write asks first, and runs once allowed", async () => {
-		const run = await untilCalled("Use the create_note tool to create the note Ideas.md with the text: ship in May.", "create_note", "fetch");
+		const run = await untilCalled("Please create a note named Ideas with the text ship in May.", "create_note", "fetch");
 		figure("create_note called, seed", run.seed);
 		const writes = run.calls.filter((c) => c.name === "create_note");
 		// Every write was asked about, before the result existed.
