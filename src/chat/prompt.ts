@@ -51,7 +51,7 @@ export interface BuiltPrompt {
 	context: ContextInclusion;
 	/** Every source given, once, in prompt order, with how much of it went in. */
 	sources: SourceFit[];
-	/** Estimated tokens of the sources section in the system message (0 when none went in). */
+	/** Estimated tokens of the sources section with the latest user message (0 when none went in). */
 	sourcesTokens: number;
 }
 
@@ -75,12 +75,27 @@ export function composeSystemMessage(systemPrompt: string, contextBlock: string,
 	return parts.join(SECTION_SEPARATOR);
 }
 
-function assemble(input: PromptInput, contextBlock: string, history: readonly PromptMessage[]): PromptMessage[] {
+/**
+ * The latest user message as sent: this turn's sources section (framed as data, sourceBlock.ts),
+ * then the person's words. The sources ride with the message rather than in the system message so
+ * that everything before it (instructions, summary, earlier turns) is the previous request repeated
+ * exactly: a server's prefix cache reuses it. One message keeps every dialect's rules: one leading
+ * system message, and user and assistant taking turns.
+ */
+export function withSources(sourcesSection: string, text: string): string {
+	return sourcesSection === "" ? text : sourcesSection + SECTION_SEPARATOR + text;
+}
+
+/**
+ * The stable head (instructions and summary in one leading system message), the earlier turns as
+ * given, and the latest user message carrying this turn's sources.
+ */
+function assemble(input: PromptInput, sourcesSection: string, history: readonly PromptMessage[]): PromptMessage[] {
 	const messages: PromptMessage[] = [];
-	const system = composeSystemMessage(input.systemPrompt, contextBlock, input.summary);
+	const system = composeSystemMessage(input.systemPrompt, "", input.summary);
 	if (system !== "") messages.push({ role: "system", content: system });
 	for (const m of history) messages.push(toPromptMessage(m));
-	const current: PromptMessage = { role: "user", content: input.current };
+	const current: PromptMessage = { role: "user", content: withSources(sourcesSection, input.current) };
 	if (input.currentImages !== undefined && input.currentImages.length > 0) current.attachments = [...input.currentImages];
 	messages.push(current);
 	for (const m of input.after ?? []) messages.push(toPromptMessage(m));

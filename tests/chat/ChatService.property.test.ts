@@ -12,6 +12,7 @@ import { ChatService } from "../../src/chat/ChatService";
 import { CONDENSED_PREFIX, compactionBudget } from "../../src/chat/compaction";
 import { chatErrorCode } from "../../src/chat/errors";
 import { buildPrompt } from "../../src/chat/prompt";
+import { SOURCES_PREAMBLE } from "../../src/chat/sourceBlock";
 import { estimateTokens } from "../../src/chat/tokens";
 import { isPromptWorthy, summaryMessage, uncoveredHistory } from "../../src/chat/transcript";
 import type { ChatMessage, PromptMessage } from "../../src/core/types";
@@ -113,8 +114,11 @@ describe("ChatService properties", () => {
 						expect(request.maxTokens).toBeLessThanOrEqual(settings.reservedResponseTokens);
 						expect(request.contextWindow).toBe(settings.maxPromptTokens);
 						expect(promptCost(messages, estimate)).toBeLessThanOrEqual(budget.prompt);
-						expect(messages[messages.length - 1]).toEqual({ role: "user", content: text });
-						expect(messages.filter((m) => m.content === text)).toHaveLength(1);
+						// The turn goes last, once: alone, or after this turn's sources (framed as data).
+						const current = messages[messages.length - 1]!;
+						expect(current.role).toBe("user");
+						if (current.content !== text) expect(current.content.startsWith(SOURCES_PREAMBLE) && current.content.endsWith(`\n\n${text}`)).toBe(true);
+						expect(messages.filter((m) => m.content === text || m.content.endsWith(`\n\n${text}`))).toHaveLength(1);
 						expect(messages.slice(1).every((m) => m.role !== "system")).toBe(true);
 					}
 					const [first, retry] = chatRequests;
