@@ -29,6 +29,11 @@ export interface PromptInput {
 	 * shrinks it below what the failed prompt carried). Default: all that remains.
 	 */
 	sourcesCap?: number;
+	/**
+	 * Estimated tokens the sources leave free for the turns to come, so that later prompts can
+	 * repeat this one (with its sources) and still fit: the prefix a server's cache reuses.
+	 */
+	sourcesHeadroom?: number;
 	/** The persisted conversation summary standing in for earlier messages. */
 	summary?: string;
 	/** Earlier user/assistant messages, oldest first, without the current message. */
@@ -53,6 +58,8 @@ export interface BuiltPrompt {
 	sources: SourceFit[];
 	/** Estimated tokens of the sources section with the latest user message (0 when none went in). */
 	sourcesTokens: number;
+	/** The sources section as sent with the latest user message ("" when none went in). */
+	sourcesSection: string;
 }
 
 const SECTION_SEPARATOR = "\n\n";
@@ -84,6 +91,50 @@ export function composeSystemMessage(systemPrompt: string, contextBlock: string,
  */
 export function withSources(sourcesSection: string, text: string): string {
 	return sourcesSection === "" ? text : sourcesSection + SECTION_SEPARATOR + text;
+}
+
+/**
+ * Share of the prompt budget this turn's sources leave free when the chat carries its history:
+ * the room in which the next turns (question, answer) repeat this prompt, sources and all, as an
+ * exact prefix a server's cache reuses, before a compaction sheds the earlier sources.
+ */
+export const SOURCES_HEADROOM_SHARE = 0;
+
+export function sourcesHeadroom(budget: number): number {
+	return Math.max(0, Math.floor(budget * SOURCES_HEADROOM_SHARE));
+}
+
+/**
+ * The sources section each user message was sent with, by message (in memory only: after a reload
+ * the next prompt goes without them, which costs one cache miss and nothing else).
+ */
+const sentSources = new WeakMap<object, string>();
+
+/** Records the sources section `message` went with ("" for none). */
+export function recordSentSources(message: object, section: string): void {
+	if (section === "") sentSources.delete(message);
+	else sentSources.set(message, section);
+}
+
+/** Sheds the sources every message in `messages` was sent with: they are never repeated again. */
+export function shedSentSources(messages: readonly object[]): void {
+	for (const m of messages) sentSources.delete(m);
+}
+
+/** An earlier user message as it was sent: its sources section (kept as sent), then its words. */
+function asSent<M extends PromptMessage>(m: M): M {
+	const section = m.role === "user" ? sentSources.get(m) : undefined;
+	return section === undefined ? m : { ...m, content: withSources(section, m.content) };
+}
+
+/**
+ * The earlier messages as sent, their sources kept, when they cost at most `room`; the messages
+ * themselves when none kept sources; undefined when the kept sources no longer fit (they are shed).
+ */
+export function historyAsSent<M extends PromptMessage>(history: readonly M[], room: number, estimate: EstimateFn): M[] | undefined {
+	if (!history.some((m) => sentSources.has(m))) return [...history];
+	const sent = history.map(asSent);
+	return promptCost(sent, estimate) <= room ? sent : undefined;
 }
 
 /**
@@ -154,8 +205,9 @@ export function buildPrompt(input: PromptInput): BuiltPrompt {
 		context: activeInclusion(sources, fitted.fits),
 		sources: fitted.fits,
 		sourcesTokens,
+		sourcesSection: sourcesTokens > 0 ? fitted.section : "",
 	});
-	let room = input.budget - baseTokens - estimate(SECTION_SEPARATOR);
+	let room = input.budget - baseTokens - estimate(SECTION_SEPARATOR) - Math.max(0, input.sourcesHeadroom ?? 0);
 	if (input.sourcesCap !== undefined) room = Math.min(room, input.sourcesCap);
 	for (let attempt = 0; attempt <= OVERSHOOT_RETRIES && sources.length > 0; attempt++) {
 		const fitted = fitSources({ sources, room, query, estimate, fitter });

@@ -15,7 +15,7 @@ import { compactionBudget, type CompactionBudget } from "./compaction";
 import { RefusedImagePath } from "../core/imagePaths";
 import { attachmentTokens, loadPromptImages, missingImageNote, type ImageReader } from "./turnImages";
 import { ChatError } from "./errors";
-import type { BuiltPrompt } from "./prompt";
+import { recordSentSources, type BuiltPrompt } from "./prompt";
 import { isAbort } from "./summarizer";
 import { OVERFLOW_RETRY_SHRINK, overflowReportOf, overflowRetryBudget, retryTooBigError } from "./overflowRetry";
 import type { SourceFitter } from "./sourceFitter";
@@ -289,6 +289,8 @@ export class TurnRunner {
 				const messages = await untilAborted(loadPromptImages(prompt.messages, this.readImage, (ref, err) => setup.emit({ type: "warning", message: missingImageNote(ref), code: err instanceof RefusedImagePath ? "image_path_refused" : "image_missing", params: { name: ref.path.split(/[\\/]/).pop() ?? ref.path } })), signal);
 				const toolPart = loop.requestPart();
 				sentTools = toolPart.tools ?? [];
+				// The sources as sent go with the message: later prompts repeat them (a cache's prefix).
+				recordSentSources(user, prompt.sourcesSection);
 				const request = setup.adapter.generate({
 					purpose: "chat",
 					messages,
