@@ -22,6 +22,8 @@ import { chatScript, loadCorpus, RESERVED, TURNS, type ChatScript } from "./wind
 const WINDOWS = [8192, 32768] as const;
 const DEFAULT_CHATS = 16;
 const MODEL = "bench-model";
+/** `headroom=0.25`: the share of the budget this turn's sources leave for later turns (the engine's default otherwise). */
+export const BENCH_HEADROOM = ((v) => (v === undefined ? undefined : Number(v)))(process.argv.find((a) => a.startsWith("headroom="))?.slice("headroom=".length));
 /** The simulated server's cost of one prompt token it has not cached. */
 const MS_PER_UNCACHED_TOKEN = 2;
 /** How many processed prefixes the simulated server keeps (llama.cpp's server keeps one per slot). */
@@ -137,7 +139,8 @@ async function runChat(script: ChatScript, counter: TokenCounter, window: number
 	});
 	const adapter = new RecordingAdapter(sim);
 	const sessions = new SessionManager(new MemoryFileStore(), { onWarning: () => undefined });
-	const chat = new ChatService({ adapter, sessions, model: MODEL, calibration, settings: { maxPromptTokens: window, reservedResponseTokens: RESERVED } });
+	const chat = new ChatService({ adapter, sessions, model: MODEL, calibration, settings: { maxPromptTokens: window, reservedResponseTokens: RESERVED },
+		sourcesHeadroomShare: BENCH_HEADROOM });
 	const server = new PrefixCacheServer();
 	const turns: TurnReuse[] = [];
 	let previous: number[] | undefined;

@@ -33,6 +33,8 @@ const WARMUP_ANSWERS = 5;
 const WINDOWS = [4096, 8192, 32768] as const;
 export const RESERVED = 512;
 const MODEL = "bench-model";
+/** `headroom=0.25`: the share of the budget this turn's sources leave for later turns (the engine's default otherwise). */
+export const BENCH_HEADROOM = ((v) => (v === undefined ? undefined : Number(v)))(process.argv.find((a) => a.startsWith("headroom="))?.slice("headroom=".length));
 
 type ServerKind = Tokenizer | "none";
 /**
@@ -139,6 +141,7 @@ async function runChat(script: ChatScript, chatIndex: number, counter: TokenCoun
 		model: MODEL,
 		calibration,
 		settings: { maxPromptTokens: window, reservedResponseTokens: RESERVED },
+		sourcesHeadroomShare: BENCH_HEADROOM,
 		onEvent: (e) => {
 			if (e.type === "prompt") {
 				estimate = e.estimatedTokens;

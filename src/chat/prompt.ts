@@ -100,8 +100,8 @@ export function withSources(sourcesSection: string, text: string): string {
  */
 export const SOURCES_HEADROOM_SHARE = 0;
 
-export function sourcesHeadroom(budget: number): number {
-	return Math.max(0, Math.floor(budget * SOURCES_HEADROOM_SHARE));
+export function sourcesHeadroom(budget: number, share = SOURCES_HEADROOM_SHARE): number {
+	return Math.max(0, Math.floor(budget * Math.min(1, Math.max(0, share))));
 }
 
 /**

@@ -43,6 +43,8 @@ export interface TurnSetup {
 	estimate: EstimateFn;
 	/** Fits a source larger than its share. */
 	fitter: SourceFitter;
+	/** Share of the budget the sources leave free for later turns (default SOURCES_HEADROOM_SHARE). */
+	sourcesHeadroomShare?: number;
 	recorder: TurnRecorder;
 	emit: (event: ChatEvent) => void;
 	signal: AbortSignal;
@@ -164,7 +166,7 @@ export function assemblePrompt(
 		fitter: setup.fitter,
 		sourcesCap,
 		// With history, the sources leave room for the next turns to repeat this prompt (a cache's prefix).
-		sourcesHeadroom: prepared.withHistory === true ? sourcesHeadroom(budget.prompt) : 0,
+		sourcesHeadroom: prepared.withHistory === true ? sourcesHeadroom(budget.prompt, setup.sourcesHeadroomShare) : 0,
 		summary: prepared.summary,
 		history: prepared.recent,
 		current: text,

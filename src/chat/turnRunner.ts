@@ -84,6 +84,8 @@ export interface TurnRunnerOptions {
 	fineEstimate?: EstimateFn;
 	/** Fits a source larger than its share. */
 	fitter: SourceFitter;
+	/** See ChatServiceOptions.sourcesHeadroomShare. */
+	sourcesHeadroomShare?: number;
 	now: () => number;
 	timers: CheckpointTimers;
 	onEvent: (event: ChatEvent) => void;
@@ -131,6 +133,7 @@ export class TurnRunner {
 	private readonly refusals = new ToolRefusals();
 	private readonly readImage: ImageReader | undefined;
 	private readonly callIds: CallIdSource;
+	private readonly sourcesHeadroomShare: number | undefined;
 
 	constructor(opts: TurnRunnerOptions) {
 		this.chat = opts.chat;
@@ -139,6 +142,7 @@ export class TurnRunner {
 		this.rawEstimate = opts.rawEstimate;
 		this.fineEstimate = opts.fineEstimate ?? memoizeEstimate(modelTokens);
 		this.fitter = opts.fitter;
+		this.sourcesHeadroomShare = opts.sourcesHeadroomShare;
 		this.now = opts.now;
 		this.timers = opts.timers;
 		this.onEvent = opts.onEvent;
@@ -223,6 +227,7 @@ export class TurnRunner {
 			adapter,
 			estimate: this.estimatorFor(model, settings.imageTokens),
 			fitter: this.fitter,
+			sourcesHeadroomShare: this.sourcesHeadroomShare,
 			recorder: this.recorder,
 			emit: (event) => {
 				// Whatever an abandoned call does later is not this turn's news.
