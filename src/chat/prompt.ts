@@ -69,7 +69,9 @@ export function summaryBlock(summary: string): string {
 }
 
 /**
- * Instructions, document and summary go into ONE leading system message, in that order.
+ * Instructions, document and summary go into ONE leading system message, in that order. (The
+ * chat prompt passes no document here: its sources go with the latest user message, see
+ * withSources, so the system message stays the same from turn to turn.)
  * Anthropic accepts only a top-level system prompt, and several local chat templates reject a
  * second system message or one that is not first; a single leading one works everywhere and
  * leaves adapters nothing to merge.
