@@ -18,7 +18,7 @@
 import { weightedQuery } from "./bm25";
 import { hitsOf, liftPhrase, quotedPhrase, type Candidate } from "./noteHits";
 import { decodeTermIds, encodeTermIds, textHash } from "./noteTerms";
-import { expandMisspelled } from "./fuzzyTerms";
+import { expandMisspelled, isCjkPair } from "./fuzzyTerms";
 import { NoteRanker } from "./noteRanking";
 import { passageTerms } from "./passageCache";
 import { indexFromJson, indexToJson } from "./noteIndexJson";
@@ -74,6 +74,8 @@ export class NoteIndex implements IndexStore {
 	private readonly termIds = new Map<string, number>();
 	private readonly termNames: (string | undefined)[] = [];
 	private readonly freeTerms: number[] = [];
+	/** Per CJK character, the characters after it in the index's CJK pair terms (fuzzyTerms.ts corrects a mistyped one). */
+	private readonly followers = new Map<string, Set<string>>();
 	private readonly pool = new PostingPool();
 	private readonly docNote: (NoteRecord | undefined)[] = [];
 	private readonly docStart: number[] = [];
@@ -300,7 +302,7 @@ export class NoteIndex implements IndexStore {
 	 */
 	candidates(query: string, limit: number, forPhrase: boolean): Candidate[] {
 		if (limit <= 0 || this.liveDocs === 0) return [];
-		const weighted = expandMisspelled(weightedQuery(query), this.termIds);
+		const weighted = expandMisspelled(weightedQuery(query), this.termIds, (c) => this.followers.get(c));
 		const source = {
 			postings: (term: string): Uint32Array | undefined => {
 				const id = this.termIds.get(term);
@@ -475,7 +477,10 @@ export class NoteIndex implements IndexStore {
 			}
 			if (left === 0) {
 				const term = this.termNames[t];
-				if (term !== undefined) this.termIds.delete(term);
+				if (term !== undefined) {
+					this.termIds.delete(term);
+					if (isCjkPair(term)) this.followers.get(term[0] ?? "")?.delete(term[1] ?? "");
+				}
 				this.termNames[t] = undefined;
 				this.freeTerms.push(t);
 			}
@@ -514,6 +519,12 @@ export class NoteIndex implements IndexStore {
 			const own = ownCopy(term);
 			this.termIds.set(own, id);
 			this.termNames[id] = own;
+			if (isCjkPair(own)) {
+				const first = own[0] ?? "";
+				let set = this.followers.get(first);
+				if (!set) this.followers.set(first, (set = new Set()));
+				set.add(own[1] ?? "");
+			}
 		}
 		return id;
 	}

@@ -34,7 +34,8 @@ export function quotedPhrase(query: string): string | undefined {
 export function liftPhrase(candidates: Candidate[], phrase: string, text: (c: Candidate) => string | undefined): void {
 	const lift = candidates[0]?.score ?? 0;
 	const order = new Map(candidates.map((c, i) => [c, i]));
-	for (const c of candidates) if (text(c)?.toLowerCase().includes(phrase)) c.score += lift;
+	// Spaces as in the query: a phrase recalled across a line break or a double space still matches.
+	for (const c of candidates) if (text(c)?.replace(/\s+/g, " ").toLowerCase().includes(phrase)) c.score += lift;
 	candidates.sort((a, b) => b.score - a.score || (order.get(a) ?? 0) - (order.get(b) ?? 0));
 }
 
