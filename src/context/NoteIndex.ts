@@ -74,6 +74,8 @@ export class NoteIndex implements IndexStore {
 	private readonly termIds = new Map<string, number>();
 	private readonly termNames: (string | undefined)[] = [];
 	private readonly freeTerms: number[] = [];
+	/** While an index loads: (note slot, term id) pairs from its postings, gathered into each note's term ids by finishLoad. */
+	private loadPairs = { slots: new Uint32Array(0), terms: new Uint32Array(0), n: 0 };
 	/** Per CJK character, the characters after it in the index's CJK pair terms (fuzzyTerms.ts corrects a mistyped one). */
 	private readonly followers = new Map<string, Set<string>>();
 	private readonly pool = new PostingPool();
@@ -401,7 +403,7 @@ export class NoteIndex implements IndexStore {
 	/** @internal Adds a saved note with its passages; returns the note. */
 	loadNote(id: string, name: string, body: string | Uint8Array | undefined, chars: number, mtime: number | undefined, passages: readonly SavedPassage[], hash: number): void {
 		const note = this.newNote(id, name, this.keepText ? body : undefined, chars, mtime, hash);
-		note.terms = [];
+		note.terms = new Uint8Array(0);
 		for (const p of passages) this.addDoc(note, p.start, p.end, p.headingPath, p.length);
 		this.show(note);
 		this.changes--;
@@ -412,24 +414,55 @@ export class NoteIndex implements IndexStore {
 		const id = this.termId(term);
 		this.pool.fill(id, postings);
 		// Each note's term ids are not saved: they are the terms whose postings name its passages.
-		let last: NoteRecord | undefined;
+		const pairs = this.loadPairs;
+		if (pairs.n + postings.length > pairs.slots.length) {
+			const size = Math.max(pairs.n + postings.length, pairs.slots.length * 2, 1024);
+			const slots = new Uint32Array(size);
+			const terms = new Uint32Array(size);
+			slots.set(pairs.slots.subarray(0, pairs.n));
+			terms.set(pairs.terms.subarray(0, pairs.n));
+			pairs.slots = slots;
+			pairs.terms = terms;
+		}
+		let last = -1;
 		for (let i = 0; i < postings.length; i++) {
-			const note = this.docNote[Math.floor((postings[i] ?? 0) / TF_SLOTS)];
-			if (note && note !== last) {
-				(note.terms as number[]).push(id);
-				last = note;
+			const slot = this.docSlot[Math.floor((postings[i] ?? 0) / TF_SLOTS)] ?? -1;
+			if (slot >= 0 && slot !== last) {
+				pairs.slots[pairs.n] = slot;
+				pairs.terms[pairs.n++] = id;
+				last = slot;
 			}
 		}
 	}
 
 	/** @internal After loading: each note's term ids (gathered by loadTerm) into their compact form. */
 	*finishLoad(): Steps<void> {
+		const { slots, terms, n } = this.loadPairs;
+		this.loadPairs = { slots: new Uint32Array(0), terms: new Uint32Array(0), n: 0 };
+		// Pairs grouped by note slot (a counting sort); within a note, term ids stay in load order.
+		const start = new Uint32Array(this.slotNote.length + 1);
+		for (let i = 0; i < n; i++) {
+			const s = (slots[i] ?? 0) + 1;
+			start[s] = (start[s] ?? 0) + 1;
+		}
+		for (let s = 0; s < this.slotNote.length; s++) start[s + 1] = (start[s + 1] ?? 0) + (start[s] ?? 0);
+		const at = start.slice(0, this.slotNote.length);
+		const grouped = new Uint32Array(n);
+		for (let i = 0; i < n; i++) {
+			const s = slots[i] ?? 0;
+			const k = at[s] ?? 0;
+			grouped[k] = terms[i] ?? 0;
+			at[s] = k + 1;
+		}
+		yield;
 		let work = 0;
-		for (const note of this.notes.values()) {
-			if (!Array.isArray(note.terms)) continue;
-			work += note.terms.length;
-			note.terms = encodeTermIds(note.terms);
-			if (work >= STAGE_POSTINGS * 10) {
+		for (let s = 0; s < this.slotNote.length; s++) {
+			const note = this.slotNote[s];
+			if (!note) continue;
+			const ids = grouped.subarray(start[s], start[s + 1]);
+			note.terms = encodeTermIds(ids);
+			work += ids.length;
+			if (work >= STAGE_POSTINGS * 50) {
 				work = 0;
 				yield;
 			}
