@@ -7,15 +7,18 @@
 // Memory (10,000 notes / 40 MB must stay under 150 MB, see the README):
 // - postings are pooled (postingPool.ts): one entry, passage id × 1024 + term frequency, 4 bytes;
 // - a term whose last posting goes is dropped from the term table, and its id reused;
-// - each note's text is kept, because search returns passage text, but in its compact form: UTF-8
-//   bytes when those are smaller than the JS string (a note with one "—" or one Cyrillic word is a
-//   two-byte string in the engine), decoded per hit;
-// - no per-passage term lists: removing a note re-analyzes its passages (kept as ranges) to learn
-//   their terms, then finds each posting by binary search (lists are ascending, postingPool.ts).
+// - a note's text is kept only with `keepText` (the default, for scripts; the app's index service
+//   turns it off and reads a hit's note from the vault instead: noteHits.ts), in its compact form:
+//   UTF-8 bytes when those are smaller than the JS string, decoded per hit;
+// - per note, the ids of its terms as delta varints (noteTerms.ts) and a hash of its text: removing
+//   a note finds each of its postings by binary search (lists are ascending, postingPool.ts), and a
+//   hit whose note changed since is re-indexed before its offsets are used.
 // Huge notes: `upsertSteps` analyzes a note in steps (indexInSlices drives it) and changes the index
 // only in its last step, so a search never sees half a note. Saving and loading: noteIndexFormat.ts.
 import { weightedQuery } from "./bm25";
-import { expandMisspelled } from "./fuzzyTerms";
+import { hitsOf, liftPhrase, quotedPhrase, type Candidate } from "./noteHits";
+import { decodeTermIds, encodeTermIds, textHash } from "./noteTerms";
+import { expandMisspelled, isCjkPair } from "./fuzzyTerms";
 import { NoteRanker } from "./noteRanking";
 import { passageTerms } from "./passageCache";
 import { indexFromJson, indexToJson } from "./noteIndexJson";
@@ -32,11 +35,16 @@ export interface NoteSearchHit {
 	id: string;
 	name: string;
 	score: number;
-	/** The passage's text. */
+	/** The passage's text ("" from `search` of an index that keeps no texts: use searchWithText). */
 	text: string;
+	/** Where the passage is in the note's text (UTF-16 units). */
+	start?: number;
+	end?: number;
 }
 
-type NoteRecord = IndexedNote & { slot: number };
+/** A note's term ids: while staged, a set; once live, delta varints; while an index loads, a list. */
+type NoteTermIds = Set<number> | Uint8Array | number[];
+type NoteRecord = IndexedNote & { slot: number; terms: NoteTermIds };
 
 /** Characters of passages analyzed between two steps of a sliced upsert (a few ms, CJK included). */
 const STEP_CHARS = 16_000;
@@ -56,6 +64,8 @@ export function indexedLength(text: string, limit: number): number {
 }
 
 export class NoteIndex implements IndexStore {
+	/** Whether each note's text is kept (hits carry their text); without it, searchWithText reads them. */
+	readonly keepText: boolean;
 	/** Notes longer than this are indexed in part (their first this-many characters). */
 	maxNoteChars = DEFAULT_INDEX_NOTE_CHARS;
 	/** Notes indexed in part, with their full length in characters. */
@@ -64,12 +74,18 @@ export class NoteIndex implements IndexStore {
 	private readonly termIds = new Map<string, number>();
 	private readonly termNames: (string | undefined)[] = [];
 	private readonly freeTerms: number[] = [];
+	/** While an index loads: (note slot, term id) pairs from its postings, gathered into each note's term ids by finishLoad. */
+	private loadPairs = { slots: new Uint32Array(0), terms: new Uint32Array(0), n: 0 };
+	/** Per CJK character, the characters after it in the index's CJK pair terms (fuzzyTerms.ts corrects a mistyped one). */
+	private readonly followers = new Map<string, Set<string>>();
 	private readonly pool = new PostingPool();
 	private readonly docNote: (NoteRecord | undefined)[] = [];
 	private readonly docStart: number[] = [];
 	private readonly docEnd: number[] = [];
 	private readonly docLength: number[] = [];
 	private readonly docPath: string[] = [];
+	/** Per passage id: the slot of the note it belongs to, live or not (−1 when free). */
+	private readonly docOwner: number[] = [];
 	/** Per passage id: its note's slot (slotNote), −1 when free. */
 	private readonly docSlot: number[] = [];
 	private readonly slotNote: (NoteRecord | undefined)[] = [];
@@ -85,6 +101,10 @@ export class NoteIndex implements IndexStore {
 	private totalLength = 0;
 	/** Counts every change (a sliced save restarts when it moved). */
 	private changes = 0;
+
+	constructor(options: { keepText?: boolean } = {}) {
+		this.keepText = options.keepText ?? true;
+	}
 
 	/** Notes indexed. */
 	get size(): number {
@@ -143,15 +163,15 @@ export class NoteIndex implements IndexStore {
 		if (text.length > STEP_CHARS) yield;
 		const lists: string[][] = [];
 		yield* this.analyze(text, fieldsOf(id, name), passages, lists);
-		const body = compactText(text);
+		const body = this.keepText ? compactText(text) : undefined;
+		const hash = textHash(text);
 		if (text.length > STEP_CHARS) yield;
-		const oldTerms = old ? yield* this.termsOfSteps(old) : undefined;
 		if (superseded()) return;
 		// The new version's postings go in step by step, under passages no search sees yet (staged);
 		// one step then switches the note (the old version's passages hidden, the new ones live), and
 		// the old postings are removed step by step after. A search sees the old note or the new one.
 		// The staged note has its slot at once (its passages get it when `show` makes them live).
-		const note = this.newNote(id, name, body, text.length, mtime);
+		const note = this.newNote(id, name, body, text.length, mtime, hash);
 		let live = false;
 		try {
 			yield* this.stageSteps(note, passages, lists);
@@ -164,9 +184,15 @@ export class NoteIndex implements IndexStore {
 			else this.partial.delete(id);
 		} finally {
 			// Superseded, or abandoned between two steps (a stopped build): its staged postings go.
-			if (!live) drain(this.dropSteps(note, lists));
+			if (!live) drain(this.dropSteps(note));
 		}
-		if (old && oldTerms) yield* this.dropSteps(old, oldTerms);
+		if (old) yield* this.dropSteps(old);
+	}
+
+	/** The part of a note's text this index indexes (all of it, unless it is over maxNoteChars). */
+	indexedPart(text: string): string {
+		const cut = indexedLength(text, Math.max(1, Math.floor(this.maxNoteChars)));
+		return cut < text.length ? text.slice(0, cut) : text;
 	}
 
 	/** The full length of a note indexed in part (over `maxNoteChars`), or undefined when it was indexed whole. */
@@ -182,6 +208,7 @@ export class NoteIndex implements IndexStore {
 	/** Adds the note's passages and postings, not yet live (search skips them), yielding every STAGE_POSTINGS terms. */
 	private *stageSteps(note: NoteRecord, passages: readonly Passage[], lists: readonly string[][]): Steps<void> {
 		const tf = new Map<number, number>();
+		const ids = note.terms as Set<number>;
 		let work = 0;
 		for (let i = 0; i < passages.length; i++) {
 			const p = passages[i] as Passage;
@@ -192,7 +219,10 @@ export class NoteIndex implements IndexStore {
 				const t = this.termId(term);
 				tf.set(t, (tf.get(t) ?? 0) + 1);
 			}
-			for (const [t, f] of tf) this.pool.insert(t, doc * TF_SLOTS + Math.min(f, TF_SLOTS - 1));
+			for (const [t, f] of tf) {
+				this.pool.insert(t, doc * TF_SLOTS + Math.min(f, TF_SLOTS - 1));
+				ids.add(t);
+			}
 			work += list.length + 8;
 			if (work >= STAGE_POSTINGS) {
 				work = 0;
@@ -203,6 +233,7 @@ export class NoteIndex implements IndexStore {
 
 	/** Makes a staged note live: its passages count and are searched. */
 	private show(note: NoteRecord): void {
+		if (note.terms instanceof Set) note.terms = encodeTermIds(note.terms);
 		for (const doc of note.docs) {
 			this.docNote[doc] = note;
 			this.docSlot[doc] = note.slot;
@@ -237,14 +268,14 @@ export class NoteIndex implements IndexStore {
 		const ticket = ++this.tickets;
 		this.latest.set(id, ticket);
 		const note = this.notes.get(id);
-		// Its terms are read before it is hidden (from its kept text); an upsert started meanwhile wins.
-		const lists = note ? yield* this.termsOfSteps(note) : [];
+		// An upsert started meanwhile wins.
+		if (note && note.chars > STEP_CHARS) yield;
 		if (this.latest.get(id) !== ticket) return;
 		this.latest.delete(id);
 		if (!note || this.notes.get(id) !== note) return;
 		this.partial.delete(id);
 		this.hide(note);
-		yield* this.dropSteps(note, lists);
+		yield* this.dropSteps(note);
 	}
 
 	/**
@@ -256,8 +287,24 @@ export class NoteIndex implements IndexStore {
 	search(query: string, opts: { limit?: number; perNote?: number } = {}): NoteSearchHit[] {
 		const limit = Math.max(0, Math.floor(opts.limit ?? 10));
 		const perNote = Math.max(1, Math.floor(opts.perNote ?? 3));
-		if (limit === 0 || this.liveDocs === 0) return [];
-		const weighted = expandMisspelled(weightedQuery(query), this.termIds);
+		const phrase = quotedPhrase(query);
+		const candidates = this.candidates(query, limit, phrase !== undefined);
+		const text = (c: Candidate): string | undefined => {
+			const body = this.notes.get(c.id)?.body;
+			return body === undefined ? undefined : textOf(body);
+		};
+		if (phrase) liftPhrase(candidates, phrase, text);
+		return hitsOf(candidates, limit, perNote, text);
+	}
+
+	/**
+	 * @internal The best notes for `query`, best first, each with its passages that hold a query
+	 * term (best first): `limit` notes, or more (PHRASE_CANDIDATES) when `forPhrase`, for
+	 * liftPhrase to reorder. Ties in note order, not by internal ids: a loaded index numbers them anew.
+	 */
+	candidates(query: string, limit: number, forPhrase: boolean): Candidate[] {
+		if (limit <= 0 || this.liveDocs === 0) return [];
+		const weighted = expandMisspelled(weightedQuery(query), this.termIds, (c) => this.followers.get(c));
 		const source = {
 			postings: (term: string): Uint32Array | undefined => {
 				const id = this.termIds.get(term);
@@ -269,26 +316,13 @@ export class NoteIndex implements IndexStore {
 			docSlot: this.docSlot,
 			noteSlots: this.slotNote.length,
 		};
-		// Ties in note order, not by internal ids: a loaded index numbers them anew.
-		const before = (a: number, b: number): boolean => ((this.slotNote[a] as NoteRecord).id < (this.slotNote[b] as NoteRecord).id);
-		const phrase = quotedPhrase(query);
-		const ranked = this.ranker.rank(weighted, source, phrase ? Math.max(limit, PHRASE_CANDIDATES) : limit, before);
-		if (phrase) {
-			// A query that is a run of words of a note (pasted, or recalled exactly): the notes that
-			// hold it verbatim (case aside) go first, in the order they had.
-			const lift = ranked[0]?.score ?? 0;
-			for (const r of ranked) if (textOf((this.slotNote[r.slot] as NoteRecord).body).toLowerCase().includes(phrase)) r.score += lift;
-			ranked.sort((a, b) => b.score - a.score || (before(a.slot, b.slot) ? -1 : 1));
-		}
-		const out: NoteSearchHit[] = [];
-		for (const r of ranked) {
-			if (out.length >= limit) break;
+		const before = (a: number, b: number): boolean => (this.slotNote[a] as NoteRecord).id < (this.slotNote[b] as NoteRecord).id;
+		const ranked = this.ranker.rank(weighted, source, forPhrase ? Math.max(limit, PHRASE_CANDIDATES) : limit, before);
+		return ranked.map((r) => {
 			const note = this.slotNote[r.slot] as NoteRecord;
-			const docs = r.docs.sort((a, b) => r.passageScore(b) - r.passageScore(a) || (this.docStart[a] ?? 0) - (this.docStart[b] ?? 0)).slice(0, Math.min(perNote, limit - out.length));
-			const text = textOf(note.body);
-			for (const doc of docs) out.push({ id: note.id, name: note.name, score: r.score, text: text.slice(this.docStart[doc], this.docEnd[doc]) });
-		}
-		return out;
+			const docs = r.docs.sort((a, b) => r.passageScore(b) - r.passageScore(a) || (this.docStart[a] ?? 0) - (this.docStart[b] ?? 0));
+			return { id: note.id, name: note.name, score: r.score, hash: note.hash, chars: note.chars, passages: docs.map((d) => ({ start: this.docStart[d] ?? 0, end: this.docEnd[d] ?? 0 })) };
+		});
 	}
 
 	/** The saved form as JSON-ready data (noteIndexJson.ts; `toBinary` is smaller and loads faster). */
@@ -302,7 +336,7 @@ export class NoteIndex implements IndexStore {
 	 */
 	static fromJSON(data: unknown): NoteIndex {
 		const index = new NoteIndex();
-		indexFromJson(data, index, compactText);
+		indexFromJson(data, index, compactText, textHash);
 		return index;
 	}
 
@@ -325,15 +359,15 @@ export class NoteIndex implements IndexStore {
 	}
 
 	/** Loads bytes written by `toBinary` (an ArrayBuffer from `adapter.readBinary` is fine). Throws like fromJSON. */
-	static fromBinary(data: ArrayBuffer | Uint8Array): NoteIndex {
-		const index = new NoteIndex();
+	static fromBinary(data: ArrayBuffer | Uint8Array, options: { keepText?: boolean } = {}): NoteIndex {
+		const index = new NoteIndex(options);
 		drain(decodeBinary(data, index));
 		return index;
 	}
 
 	/** `fromBinary` spread over slices of about `sliceMs`, awaiting `yieldFn` between them. */
-	static async loadInSlices(data: ArrayBuffer | Uint8Array, yieldFn: () => Promise<void>, options: { sliceMs?: number; now?: () => number; timing?: SliceTiming } = {}): Promise<NoteIndex> {
-		const index = new NoteIndex();
+	static async loadInSlices(data: ArrayBuffer | Uint8Array, yieldFn: () => Promise<void>, options: { sliceMs?: number; now?: () => number; timing?: SliceTiming; keepText?: boolean } = {}): Promise<NoteIndex> {
+		const index = new NoteIndex({ keepText: options.keepText });
 		await runInSlices(decodeBinary(data, index), yieldFn, options);
 		return index;
 	}
@@ -367,8 +401,9 @@ export class NoteIndex implements IndexStore {
 	}
 
 	/** @internal Adds a saved note with its passages; returns the note. */
-	loadNote(id: string, name: string, body: string | Uint8Array, chars: number, mtime: number | undefined, passages: readonly SavedPassage[]): void {
-		const note = this.newNote(id, name, body, chars, mtime);
+	loadNote(id: string, name: string, body: string | Uint8Array | undefined, chars: number, mtime: number | undefined, passages: readonly SavedPassage[], hash: number): void {
+		const note = this.newNote(id, name, this.keepText ? body : undefined, chars, mtime, hash);
+		note.terms = new Uint8Array(0);
 		for (const p of passages) this.addDoc(note, p.start, p.end, p.headingPath, p.length);
 		this.show(note);
 		this.changes--;
@@ -376,7 +411,62 @@ export class NoteIndex implements IndexStore {
 
 	/** @internal Sets a saved term's postings (passage ids as loaded). */
 	loadTerm(term: string, postings: ArrayLike<number>): void {
-		this.pool.fill(this.termId(term), postings);
+		const id = this.termId(term);
+		this.pool.fill(id, postings);
+		// Each note's term ids are not saved: they are the terms whose postings name its passages.
+		const pairs = this.loadPairs;
+		if (pairs.n + postings.length > pairs.slots.length) {
+			const size = Math.max(pairs.n + postings.length, pairs.slots.length * 2, 1024);
+			const slots = new Uint32Array(size);
+			const terms = new Uint32Array(size);
+			slots.set(pairs.slots.subarray(0, pairs.n));
+			terms.set(pairs.terms.subarray(0, pairs.n));
+			pairs.slots = slots;
+			pairs.terms = terms;
+		}
+		let last = -1;
+		for (let i = 0; i < postings.length; i++) {
+			const slot = this.docSlot[Math.floor((postings[i] ?? 0) / TF_SLOTS)] ?? -1;
+			if (slot >= 0 && slot !== last) {
+				pairs.slots[pairs.n] = slot;
+				pairs.terms[pairs.n++] = id;
+				last = slot;
+			}
+		}
+	}
+
+	/** @internal After loading: each note's term ids (gathered by loadTerm) into their compact form. */
+	*finishLoad(): Steps<void> {
+		const { slots, terms, n } = this.loadPairs;
+		this.loadPairs = { slots: new Uint32Array(0), terms: new Uint32Array(0), n: 0 };
+		// Pairs grouped by note slot (a counting sort); within a note, term ids stay in load order.
+		const start = new Uint32Array(this.slotNote.length + 1);
+		for (let i = 0; i < n; i++) {
+			const s = (slots[i] ?? 0) + 1;
+			start[s] = (start[s] ?? 0) + 1;
+		}
+		for (let s = 0; s < this.slotNote.length; s++) start[s + 1] = (start[s + 1] ?? 0) + (start[s] ?? 0);
+		const at = start.slice(0, this.slotNote.length);
+		const grouped = new Uint32Array(n);
+		for (let i = 0; i < n; i++) {
+			const s = slots[i] ?? 0;
+			const k = at[s] ?? 0;
+			grouped[k] = terms[i] ?? 0;
+			at[s] = k + 1;
+		}
+		yield;
+		let work = 0;
+		for (let s = 0; s < this.slotNote.length; s++) {
+			const note = this.slotNote[s];
+			if (!note) continue;
+			const ids = grouped.subarray(start[s], start[s + 1]);
+			note.terms = encodeTermIds(ids);
+			work += ids.length;
+			if (work >= STAGE_POSTINGS * 50) {
+				work = 0;
+				yield;
+			}
+		}
 	}
 
 	/** Each passage's terms, appended to `lists`, yielding every STEP_CHARS characters. */
@@ -392,41 +482,55 @@ export class NoteIndex implements IndexStore {
 		}
 	}
 
-	/** Each passage's terms of an indexed note (its kept text re-analyzed), in the order of note.docs. */
-	private *termsOfSteps(note: NoteRecord): Steps<string[][]> {
-		const text = textOf(note.body);
-		const passages = note.docs.map((doc) => ({ start: this.docStart[doc] ?? 0, end: this.docEnd[doc] ?? 0, headingPath: this.docPath[doc] ?? "" }));
-		const lists: string[][] = [];
-		yield* this.analyze(text, fieldsOf(note.id, note.name), passages, lists);
-		return lists;
-	}
-
-	/** Removes a hidden (or staged) note's postings, drops emptied terms and frees its passages, yielding every STAGE_POSTINGS terms. */
-	private *dropSteps(note: NoteRecord, lists: readonly string[][]): Steps<void> {
+	/** Removes a hidden (or staged) note's postings, drops emptied terms and frees its passages, yielding every STAGE_POSTINGS postings. */
+	private *dropSteps(note: NoteRecord): Steps<void> {
+		const docs = note.docs;
+		const ids = note.terms instanceof Uint8Array ? decodeTermIds(note.terms) : [...note.terms];
+		let lo = Infinity;
+		let hi = -1;
+		for (const doc of docs) {
+			lo = Math.min(lo, doc);
+			hi = Math.max(hi, doc);
+		}
+		const slot = note.slot;
+		const owned = (v: number): boolean => this.docOwner[Math.floor(v / TF_SLOTS)] === slot;
 		let work = 0;
-		for (let i = 0; i < note.docs.length; i++) {
-			const doc = note.docs[i] as number;
-			const list = lists[i] ?? [];
-			for (const term of new Set(list)) {
-				const t = this.termIds.get(term);
-				if (t === undefined) continue;
-				if (this.pool.removeRange(t, doc * TF_SLOTS, (doc + 1) * TF_SLOTS) === 0) {
-					this.termIds.delete(term);
-					this.termNames[t] = undefined;
-					this.freeTerms.push(t);
-				}
+		for (let i = 0; i < ids.length && docs.length > 0; i++) {
+			const t = ids[i] as number;
+			let left: number;
+			if (docs.length <= FEW_PASSAGES) {
+				left = this.pool.count(t);
+				for (const doc of docs) left = this.pool.removeRange(t, doc * TF_SLOTS, (doc + 1) * TF_SLOTS);
+				work += docs.length;
+			} else {
+				// A long note: one scan of the term's postings between its first and last passage.
+				const r = this.pool.removeWhere(t, lo * TF_SLOTS, (hi + 1) * TF_SLOTS, owned);
+				left = r.length;
+				work += r.scanned;
 			}
-			this.docPath[doc] = "";
-			this.docSlot[doc] = -1;
-			this.freeDocs.push(doc);
-			this.hiddenDocs--;
-			work += list.length + 8;
-			if (work >= STAGE_POSTINGS && i + 1 < note.docs.length) {
+			if (left === 0) {
+				const term = this.termNames[t];
+				if (term !== undefined) {
+					this.termIds.delete(term);
+					if (isCjkPair(term)) this.followers.get(term[0] ?? "")?.delete(term[1] ?? "");
+				}
+				this.termNames[t] = undefined;
+				this.freeTerms.push(t);
+			}
+			if (++work >= STAGE_POSTINGS && i + 1 < ids.length) {
 				work = 0;
 				yield;
 			}
 		}
-		note.docs.length = 0;
+		for (const doc of docs) {
+			this.docPath[doc] = "";
+			this.docSlot[doc] = -1;
+			this.docOwner[doc] = -1;
+			this.freeDocs.push(doc);
+			this.hiddenDocs--;
+		}
+		note.docs = [];
+		note.terms = new Uint8Array(0);
 		// Its slot is free once its passages are (a staged note had one too: newNote).
 		if (this.slotNote[note.slot] === note) {
 			this.slotNote[note.slot] = undefined;
@@ -434,9 +538,9 @@ export class NoteIndex implements IndexStore {
 		}
 	}
 
-	private newNote(id: string, name: string, body: string | Uint8Array, chars: number, mtime: number | undefined): NoteRecord {
+	private newNote(id: string, name: string, body: string | Uint8Array | undefined, chars: number, mtime: number | undefined, hash: number): NoteRecord {
 		const slot = this.freeSlots.pop() ?? this.slotNote.length;
-		const note: NoteRecord = { id, name, body, chars, mtime, docs: [], slot };
+		const note: NoteRecord = { id, name, body, chars, mtime, hash, docs: [], slot, terms: new Set() };
 		this.slotNote[slot] = note;
 		return note;
 	}
@@ -448,6 +552,12 @@ export class NoteIndex implements IndexStore {
 			const own = ownCopy(term);
 			this.termIds.set(own, id);
 			this.termNames[id] = own;
+			if (isCjkPair(own)) {
+				const first = own[0] ?? "";
+				let set = this.followers.get(first);
+				if (!set) this.followers.set(first, (set = new Set()));
+				set.add(own[1] ?? "");
+			}
 		}
 		return id;
 	}
@@ -460,6 +570,7 @@ export class NoteIndex implements IndexStore {
 		this.docEnd[doc] = end;
 		this.docLength[doc] = length;
 		this.docPath[doc] = headingPath;
+		this.docOwner[doc] = note.slot;
 		// Staged: the ranker skips it until `show` gives it its note's slot.
 		this.docSlot[doc] = -1;
 		note.docs.push(doc);
@@ -479,14 +590,8 @@ function ownCopy(term: string): string {
 
 /** Notes checked for a query's exact words (the best this many by score). */
 const PHRASE_CANDIDATES = 50;
-
-/** The query as a phrase to look for verbatim: four words or more (CJK: eight characters or more), lower-cased; else undefined. */
-function quotedPhrase(query: string): string | undefined {
-	const q = query.trim().replace(/\s+/g, " ").toLowerCase();
-	const words = q.split(" ").length;
-	const cjk = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/.test(q);
-	return words >= 4 || (cjk && q.length >= 8) ? q : undefined;
-}
+/** A note of at most this many passages has its postings removed passage by passage (else by one scan per term). */
+const FEW_PASSAGES = 8;
 
 /** What every passage of a note is also about: its name and the folders on its path. */
 function fieldsOf(id: string, name: string): string {

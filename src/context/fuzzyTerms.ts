@@ -2,8 +2,12 @@
 // word, not a code) is looked up again at one edit (a letter dropped, added, changed, or two
 // neighbours swapped), over its script's alphabet. Bounded: a 12-letter Latin word makes about 900
 // lookups in the term table, well under a millisecond, so queries stay fast at any vault size.
-// Han, kana and Hangul are left alone: their terms are character pairs, and one wrong character
-// still leaves the query's other pairs to match.
+// Han, kana and Hangul terms are character pairs, and one wrong character in the middle of a word
+// breaks both pairs it is in (a three-character name loses all of its terms). A query pair no note
+// has, "PQ", is looked up again as P followed by a character Y that some note has after P (the
+// index keeps, per character, the characters that follow it in its pairs: `followers`), where Y also
+// joins the query's next character (PY and YR known: Q was mistyped as Y's neighbour) or Q itself
+// (PY and YQ known: Y was left out). Both pairs known makes a one-character correction, not noise.
 import type { WeightedQuery } from "./bm25";
 import { PREFIX_MARK } from "./terms";
 
@@ -42,12 +46,39 @@ export function oneEditVariants(word: string, known: { has(term: string): boolea
 	return [...found];
 }
 
-/** `query` plus, for each whole word no note has, its one-edit variants that some note has. */
-export function expandMisspelled(query: WeightedQuery, known: { has(term: string): boolean }): WeightedQuery {
+/** A term that is a pair of Han, kana or Hangul characters (the CJK terms). */
+export function isCjkPair(term: string): boolean {
+	return term.length === 2 && CJK_CHAR.test(term[0] ?? "") && CJK_CHAR.test(term[1] ?? "");
+}
+const CJK_CHAR = /^[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]$/;
+
+/** Known pairs at one character from the unknown pair `pq` of `query` (see the header), at most 2 × MAX_VARIANTS pairs. */
+function cjkVariants(pq: string, query: WeightedQuery, known: { has(term: string): boolean }, followers: (c: string) => Iterable<string> | undefined): string[] {
+	const p = pq[0] ?? "";
+	const q = pq[1] ?? "";
+	const next: string[] = [];
+	for (const t of query.keys()) if (isCjkPair(t) && t[0] === q) next.push(t[1] ?? "");
+	const found: string[] = [];
+	for (const y of followers(p) ?? []) {
+		if (y === q) continue;
+		const joined = next.find((r) => known.has(y + r));
+		if (joined !== undefined) found.push(p + y, y + joined);
+		else if (known.has(y + q)) found.push(p + y, y + q);
+		if (found.length >= 2 * MAX_VARIANTS) break;
+	}
+	return found;
+}
+
+/**
+ * `query` plus, for each whole word no note has, its one-edit variants that some note has; and for
+ * each CJK pair no note has, its one-character corrections (when `followers` is given).
+ */
+export function expandMisspelled(query: WeightedQuery, known: { has(term: string): boolean }, followers?: (c: string) => Iterable<string> | undefined): WeightedQuery {
 	let out: WeightedQuery | undefined;
 	for (const [term, weight] of query) {
 		if (term.endsWith(PREFIX_MARK) || known.has(term)) continue;
-		for (const v of oneEditVariants(term, known)) {
+		const variants = followers && isCjkPair(term) ? cjkVariants(term, query, known, followers) : oneEditVariants(term, known);
+		for (const v of variants) {
 			out ??= new Map(query);
 			out.set(v, Math.max(out.get(v) ?? 0, weight * FUZZY_WEIGHT));
 		}

@@ -15,8 +15,12 @@
 import type { Steps } from "./steps";
 
 export const NOTE_INDEX_FORMAT = "discover-note-index";
-/** Version 3: a note's folders are terms of its passages (version 2: prefix terms and the binary form). An index saved by another version is rebuilt. */
-export const NOTE_INDEX_VERSION = 3;
+/**
+ * Version 4: each note's text hash, and its text only when the index keeps texts (version 3: a
+ * note's folders are terms of its passages; 2: prefix terms and the binary form). An index saved
+ * by another version is rebuilt.
+ */
+export const NOTE_INDEX_VERSION = 4;
 /** Term frequency is kept up to this (more adds nothing to BM25's saturated score). */
 export const TF_SLOTS = 1024;
 
@@ -28,10 +32,12 @@ const HEADER = 16;
 export interface IndexedNote {
 	id: string;
 	name: string;
-	/** The text, or its UTF-8 bytes when smaller (noteText.ts). */
-	body: string | Uint8Array;
-	/** The text's length in UTF-16 units. */
+	/** The text, or its UTF-8 bytes when smaller (noteText.ts); undefined when the index keeps no texts. */
+	body: string | Uint8Array | undefined;
+	/** The indexed text's length in UTF-16 units. */
 	chars: number;
+	/** textHash of the indexed text (noteTerms.ts). */
+	hash: number;
 	mtime: number | undefined;
 	docs: number[];
 }
@@ -53,8 +59,10 @@ export interface IndexStore {
 	savedNotes(): Iterable<IndexedNote>;
 	savedPassages(note: IndexedNote): SavedPassage[];
 	savedTerms(): Iterable<[string, Uint32Array]>;
-	loadNote(id: string, name: string, body: string | Uint8Array, chars: number, mtime: number | undefined, passages: readonly SavedPassage[]): void;
+	loadNote(id: string, name: string, body: string | Uint8Array | undefined, chars: number, mtime: number | undefined, passages: readonly SavedPassage[], hash: number): void;
 	loadTerm(term: string, postings: ArrayLike<number>): void;
+	/** After the last loadTerm: what is derived from the postings (each note's term ids). */
+	finishLoad(): Steps<void>;
 }
 
 const encoder = new TextEncoder();
@@ -119,7 +127,7 @@ export function* encodeBinary(store: IndexStore): Steps<Uint8Array | undefined> 
 	yield;
 	if (store.version !== at) return undefined;
 	for (const note of store.savedNotes()) {
-		const text = typeof note.body === "string" ? encoder.encode(note.body) : note.body;
+		const text = note.body === undefined ? new Uint8Array(0) : typeof note.body === "string" ? encoder.encode(note.body) : note.body;
 		const chars = note.chars;
 		strings.push(note.id, note.name);
 		nums.varint(note.id.length);
@@ -134,6 +142,7 @@ export function* encodeBinary(store: IndexStore): Steps<Uint8Array | undefined> 
 			nums.float(m);
 		}
 		nums.varint(chars);
+		nums.varint(note.hash);
 		nums.varint(text.length);
 		texts.push(text);
 		textBytes += text.length;
@@ -252,12 +261,14 @@ export function* decodeBinary(data: ArrayBuffer | Uint8Array, store: IndexStore)
 			p += 8;
 		} else if (flag !== 0) fail(`note "${id}" has a damaged mtime`);
 		const chars = int();
+		const hash = int();
 		const size = int();
 		if (t + size > bytes.length) fail(`the text of note "${id}" is cut short`);
 		const raw = bytes.subarray(t, t + size);
 		t += size;
 		// As kept in memory (noteText.ts): mostly-CJK texts as strings, the rest as UTF-8.
-		const body = size >= 2 * chars ? decoder.decode(raw) : raw.slice();
+		// No bytes for a non-empty text: the index kept no texts.
+		const body = size === 0 && chars > 0 ? undefined : size >= 2 * chars ? decoder.decode(raw) : raw.slice();
 		const passages: SavedPassage[] = [];
 		const count = int();
 		let end = 0;
@@ -272,7 +283,7 @@ export function* decodeBinary(data: ArrayBuffer | Uint8Array, store: IndexStore)
 			passages.push({ start, end, length, headingPath: path });
 		}
 		passagesSeen += count;
-		store.loadNote(id, name, body, chars, mtime, passages);
+		store.loadNote(id, name, body, chars, mtime, passages, hash);
 		yield;
 	}
 	if (passagesSeen !== passageCount) fail("its passage count is damaged");
@@ -294,4 +305,5 @@ export function* decodeBinary(data: ArrayBuffer | Uint8Array, store: IndexStore)
 			yield;
 		}
 	}
+	yield* store.finishLoad();
 }

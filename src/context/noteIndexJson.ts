@@ -3,6 +3,7 @@
 // binary form (noteIndexFormat.ts), which loads several times faster and is what the app writes.
 import { NOTE_INDEX_FORMAT, NOTE_INDEX_VERSION, TF_SLOTS, type IndexStore, type SavedPassage } from "./noteIndexFormat";
 import { textOf } from "./noteText";
+import { drain } from "./steps";
 
 interface SavedIndex {
 	format: typeof NOTE_INDEX_FORMAT;
@@ -11,7 +12,10 @@ interface SavedIndex {
 		id: string;
 		name: string;
 		mtime?: number;
+		/** The text; "" with `chars` and `hash` when the index keeps no texts. */
 		text: string;
+		chars?: number;
+		hash?: number;
 		/** Per passage: start, end, length in terms. Passages are numbered across notes in this order. */
 		passages: number[];
 		paths: string[];
@@ -33,7 +37,7 @@ export function indexToJson(store: IndexStore): unknown {
 			passages.push(p.start, p.end, p.length);
 			paths.push(p.headingPath);
 		}
-		notes.push({ id: note.id, name: note.name, ...(note.mtime !== undefined ? { mtime: note.mtime } : {}), text: textOf(note.body), passages, paths });
+		notes.push({ id: note.id, name: note.name, ...(note.mtime !== undefined ? { mtime: note.mtime } : {}), ...(note.body === undefined ? { text: "", chars: note.chars, hash: note.hash } : { text: textOf(note.body) }), passages, paths });
 	}
 	const terms: string[] = [];
 	const postings: string[] = [];
@@ -54,13 +58,14 @@ export function indexToJson(store: IndexStore): unknown {
 }
 
 /** Reads `data` into `store` (an empty index). Throws an Error saying what is wrong; the caller rebuilds. */
-export function indexFromJson(data: unknown, store: IndexStore, compact: (text: string) => string | Uint8Array): void {
+export function indexFromJson(data: unknown, store: IndexStore, compact: (text: string) => string | Uint8Array, hash: (text: string) => number): void {
 	const saved = checkSaved(data);
 	let docs = 0;
 	for (const n of saved.notes) {
 		const passages: SavedPassage[] = [];
 		for (let p = 0; p * 3 < n.passages.length; p++) passages.push({ start: n.passages[p * 3] ?? 0, end: n.passages[p * 3 + 1] ?? 0, length: n.passages[p * 3 + 2] ?? 0, headingPath: n.paths[p] ?? "" });
-		store.loadNote(n.id, n.name, compact(n.text), n.text.length, n.mtime, passages);
+		const kept = n.chars === undefined;
+		store.loadNote(n.id, n.name, kept ? compact(n.text) : undefined, n.chars ?? n.text.length, n.mtime, passages, n.hash ?? hash(n.text));
 		docs += passages.length;
 	}
 	saved.terms.forEach((term, i) => {
@@ -69,6 +74,7 @@ export function indexFromJson(data: unknown, store: IndexStore, compact: (text: 
 		if (!values) throw new Error(`NoteIndex.fromJSON: the postings of "${term}" are damaged or name a passage the saved index does not have; rebuild the index`);
 		store.loadTerm(term, values);
 	});
+	drain(store.finishLoad());
 }
 
 /** Base-36 comma-separated (delta × TF_SLOTS + tf) back to postings; undefined when damaged. */
@@ -109,9 +115,11 @@ function checkSaved(data: unknown): SavedIndex {
 			return fail("a note in it is damaged");
 		}
 		if (n.mtime !== undefined && typeof n.mtime !== "number") return fail(`note "${n.id}" has a damaged mtime`);
+		if ((n.chars !== undefined && (typeof n.chars !== "number" || n.text !== "")) || (n.hash !== undefined && typeof n.hash !== "number")) return fail(`note "${n.id}" is damaged`);
+		const chars = n.chars ?? n.text.length;
 		for (let i = 0; i < n.passages.length; i++) {
 			const v = n.passages[i];
-			if (typeof v !== "number" || v < 0 || (i % 3 !== 2 && v > n.text.length)) return fail(`note "${n.id}" has a passage outside its text`);
+			if (typeof v !== "number" || v < 0 || (i % 3 !== 2 && v > chars)) return fail(`note "${n.id}" has a passage outside its text`);
 		}
 	}
 	return d as SavedIndex;

@@ -106,6 +106,33 @@ export class PostingPool {
 		return n - 1;
 	}
 
+	/**
+	 * Removes every entry in [from, to) whose value `drop` accepts (a note's postings when its
+	 * passages are not one run of ids). Returns the new length and the entries looked at.
+	 */
+	removeWhere(list: number, from: number, to: number, drop: (value: number) => boolean): { length: number; scanned: number } {
+		const n = this.length.get(list);
+		if (n === 0) return { length: 0, scanned: 0 };
+		const data = this.pages[this.page.get(list)] as Uint32Array;
+		const off = this.offset.get(list);
+		const at = lowerBound(data, off, off + n, from);
+		let w = at;
+		let r = at;
+		for (; r < off + n && (data[r] ?? 0) < to; r++) {
+			const v = data[r] ?? 0;
+			if (!drop(v)) data[w++] = v;
+		}
+		const removed = r - w;
+		if (removed === 0) return { length: n, scanned: r - at };
+		data.copyWithin(w, r, off + n);
+		const left = n - removed;
+		this.length.set(list, left);
+		const c = this.held.get(list) - 1;
+		if (left === 0) this.clear(list);
+		else if (c > 3 && left <= sizeOf(c) / 4) this.move(list, left, classFor(left * 2));
+		return { length: left, scanned: r - at };
+	}
+
 	/** Replaces the list's entries (a loaded index fills each list once). */
 	fill(list: number, values: ArrayLike<number>): void {
 		this.clear(list);

@@ -45,7 +45,7 @@ export function searchNotesTool(deps: ToolDeps): Tool {
 			if (query === "") throw new ToolError('"query" is empty; give keywords to search for.');
 			const limit = optionalInt(args, "limit", 1, 20) ?? 8;
 			// Ask for more than needed: hits in unreachable folders are dropped after.
-			const hits = deps.vault.search(query, limit * 3).filter((h) => reachable(h.id, deps.vault.configDir, deps.scope)).slice(0, limit);
+			const hits = (await deps.vault.search(query, limit * 3)).filter((h) => reachable(h.id, deps.vault.configDir, deps.scope)).slice(0, limit);
 			if (hits.length === 0) return `No passages match "${query}".`;
 			const parts = hits.map((h, i) => {
 				const text = h.text.length > PASSAGE_CHARS ? `${h.text.slice(0, PASSAGE_CHARS)}…` : h.text;

@@ -72,7 +72,8 @@ export interface VaultAccess {
 	/** The note open in the editor and its selection ("" when none), or null. */
 	active(): { path: string; selection: string } | null;
 	/** The note index's best passages (NoteIndex.search). */
-	search(query: string, limit: number): NoteSearchHit[];
+	/** Passages with their text (an index that keeps no texts reads them back: a promise). */
+	search(query: string, limit: number): NoteSearchHit[] | Promise<NoteSearchHit[]>;
 }
 
 /** Where the tools may not go besides configDir and paths outside the vault; read when a tool runs. */

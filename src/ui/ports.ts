@@ -63,6 +63,8 @@ export interface VaultSearchPort {
 	readonly enabled: boolean;
 	/** The passages most relevant to `query`, best first; `id` is the note's vault path. */
 	search(query: string, opts?: { limit?: number }): { id: string; name: string; score: number; text: string }[];
+	/** `search` with the passages' text read back from the vault (and a note changed since re-indexed first). */
+	searchText?(query: string, opts?: { limit?: number }): Promise<{ id: string; name: string; score: number; text: string }[]>;
 }
 
 /** Where the sources attached to each chat are kept (by chat id). */

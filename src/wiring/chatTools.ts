@@ -22,7 +22,7 @@ export interface PanelTools extends ToolsPort {
 }
 
 /** The note index as search_notes needs it, through the host's `@vault` search (the plugin's index service). */
-function indexOf(host: DiscoverHost): Pick<NoteIndexService, "state" | "search"> {
+function indexOf(host: DiscoverHost): Pick<NoteIndexService, "state" | "search" | "searchText"> {
 	return {
 		get state(): IndexState {
 			// The plugin's index service says how far it is; another search is ready when enabled.
@@ -31,6 +31,11 @@ function indexOf(host: DiscoverHost): Pick<NoteIndexService, "state" | "search">
 			return search.state ?? "ready";
 		},
 		search: (query, opts) => host.vaultSearch?.search(query, opts) ?? [],
+		searchText: async (query, opts) => {
+			const search = host.vaultSearch;
+			if (!search) return [];
+			return search.searchText ? await search.searchText(query, opts) : search.search(query, opts);
+		},
 	};
 }
 

@@ -10,8 +10,9 @@
 import { isWithinFolder } from "../core/pathFences";
 import { Component, debounce, TFile } from "obsidian";
 import type { App, TAbstractFile } from "obsidian";
-import { NoteIndex } from "../context/NoteIndex";
+import { NoteIndex, type NoteSearchHit } from "../context/NoteIndex";
 import { indexInSlices, type NoteToIndex, type SliceReport } from "../context/indexInSlices";
+import { searchWithText } from "../context/noteHits";
 import type { DiscoverSettings } from "../settings/settings";
 import type { VaultSearchPort } from "../ui/ports";
 import { readPluginBinary, TMP_SUFFIX, writeBinaryAtomically } from "./pluginFile";
@@ -170,9 +171,37 @@ export class NoteIndexService extends Component implements VaultSearchPort {
 		if (this.state === "off" || this.excludedKey !== this.excludedSignature()) this.start();
 	}
 
+	/** The best notes' passages, without their text (the index keeps none): for ranking notes. `searchText` gives the text. */
 	search(query: string, opts: { limit?: number } = {}): { id: string; name: string; score: number; text: string }[] {
 		if (!this.enabled || !this.index) return [];
 		return this.index.search(query, opts);
+	}
+
+	/**
+	 * `search` with each passage's text, read back from the vault; a note edited since it was
+	 * indexed is re-indexed first (in slices), so offsets are never cut from a newer text.
+	 */
+	async searchText(query: string, opts: { limit?: number } = {}): Promise<NoteSearchHit[]> {
+		const index = this.index;
+		if (!this.enabled || !index) return [];
+		const { vault } = this.options.app;
+		const generation = this.generation;
+		return searchWithText(
+			index,
+			query,
+			async (id) => {
+				const file = vault.getAbstractFileByPath(id);
+				return file instanceof TFile ? { text: await vault.cachedRead(file), mtime: file.stat.mtime } : undefined;
+			},
+			{
+				...opts,
+				reindex: async (id, text, mtime) => {
+					const file = vault.getAbstractFileByPath(id);
+					await indexInSlices(index, [{ id, name: file instanceof TFile ? file.basename : undefined, text, mtime }], this.yieldFor(generation), this.sliceOptions());
+					this.changed();
+				},
+			},
+		);
 	}
 
 	/** Folders never indexed: the person's, the chats and the exports. */
@@ -230,7 +259,7 @@ export class NoteIndexService extends Component implements VaultSearchPort {
 		}
 		if (bytes === undefined || generation !== this.generation) return undefined;
 		try {
-			return await NoteIndex.loadInSlices(bytes, this.yieldFor(generation), this.sliceOptions());
+			return await NoteIndex.loadInSlices(bytes, this.yieldFor(generation), { ...this.sliceOptions(), keepText: false });
 		} catch (err) {
 			if (err instanceof Stopped) throw err;
 			return undefined;
@@ -250,7 +279,8 @@ export class NoteIndexService extends Component implements VaultSearchPort {
 				throw err;
 			}
 			if (stale()) return;
-			this.index = saved ?? new NoteIndex();
+			// The index keeps no note texts (100,000 notes' text is the vault's size again): hits read theirs back.
+			this.index = saved ?? new NoteIndex({ keepText: false });
 			if (!saved) this.dirty = true;
 		}
 		const index = this.index;

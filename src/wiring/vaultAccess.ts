@@ -14,6 +14,8 @@ import type { NoteIndexService } from "./noteIndexService";
 /** What search_notes searches: a NoteIndex, or the index service (ready once built). */
 export interface NoteSearch {
 	search(query: string, opts?: { limit?: number }): NoteSearchHit[];
+	/** The hits with their text read back from the vault (an index that keeps no texts). */
+	searchText?(query: string, opts?: { limit?: number }): Promise<NoteSearchHit[]>;
 }
 
 export interface VaultAccessOptions {
@@ -72,10 +74,10 @@ export function obsidianVaultAccess(app: App, opts: VaultAccessOptions): VaultAc
 		},
 		trash: (path) => app.fileManager.trashFile(fileAt(path)),
 		active: () => (opts.active ? opts.active() : activeNote(app)),
-		search(query, limit): NoteSearchHit[] {
+		search(query, limit): NoteSearchHit[] | Promise<NoteSearchHit[]> {
 			const index = opts.index();
 			if (!index) throw new ToolError("The note index is off or still being built; use list_notes and read_note instead, or try search_notes again in a moment.");
-			return index.search(query, { limit });
+			return index.searchText ? index.searchText(query, { limit }) : index.search(query, { limit });
 		},
 	};
 }
@@ -85,7 +87,7 @@ export function obsidianVaultAccess(app: App, opts: VaultAccessOptions): VaultAc
  * of the vault index are out of the tools' reach too, and the agents folder out of the writes';
  * search_notes searches the index service.
  */
-export function createObsidianVaultTools(app: App, settings: () => DiscoverSettings, indexService: Pick<NoteIndexService, "state" | "search">): VaultTools {
+export function createObsidianVaultTools(app: App, settings: () => DiscoverSettings, indexService: Pick<NoteIndexService, "state" | "search"> & Partial<Pick<NoteIndexService, "searchText">>): VaultTools {
 	const access = obsidianVaultAccess(app, { index: () => (indexService.state === "ready" ? indexService : undefined) });
 	return createVaultTools(access, {
 		chatsFolder: () => settings().sessionsFolder,

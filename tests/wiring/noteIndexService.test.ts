@@ -117,6 +117,16 @@ describe("the vault index service", () => {
 		}
 	});
 
+	it("keeps no note's text, in memory or in index.bin: a hit's passage is read back from the vault", async () => {
+		const h = await start();
+		await h.service.save();
+		const saved = new TextDecoder().decode(await h.app.vault.adapter.readBinary(`${DIR}/${INDEX_FILE}`));
+		expect(saved).not.toContain("sailboat crosses");
+		expect(h.service.search("sailboat")[0]?.text).toBe("");
+		const hits = await h.service.searchText("sailboat");
+		expect(hits.map((hit) => [hit.id, hit.text.trim()])).toEqual([["Notes/Boats.md", "# Boats\n\nA sailboat crosses the harbour."]]);
+	});
+
 	it("follows create, modify, rename and delete", async () => {
 		const h = await start();
 		const file = await h.app.vault.create("Notes/Cats.md", "Cats purr on the windowsill.");

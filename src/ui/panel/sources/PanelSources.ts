@@ -183,7 +183,9 @@ export class PanelSources {
 		if (this.refs.some((r) => r.type === "vault") && vault?.enabled) {
 			const taken = new Set(files.map((f) => f.path));
 			const notes: string[] = [];
-			for (const hit of vault.search(query, { limit: VAULT_PASSAGES })) {
+			// searchText: a phrase query is matched against the notes' text, and a note edited since it was indexed is re-indexed first.
+			const hits = vault.searchText ? await vault.searchText(query, { limit: VAULT_PASSAGES }) : vault.search(query, { limit: VAULT_PASSAGES });
+			for (const hit of hits) {
 				if (notes.length >= VAULT_NOTES) break;
 				if (taken.has(hit.id) || notes.includes(hit.id)) continue;
 				notes.push(hit.id);

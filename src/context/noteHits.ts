@@ -1,0 +1,94 @@
+// From ranked notes to search hits: a query that is a phrase lifts the notes that hold it verbatim,
+// then each note gives its best passages. The index may keep no texts (NoteIndex keepText off, as
+// the app's index service runs it, so 100,000 notes do not hold the vault's text in memory twice):
+// `searchWithText` then reads each hit's note back, and a note whose text is not the one indexed
+// (its hash differs: edited since, and its modify event not yet indexed) is re-indexed and the
+// search run again, rather than cutting the new text at the old offsets.
+import type { NoteIndex, NoteSearchHit } from "./NoteIndex";
+import { textHash } from "./noteTerms";
+
+export interface Candidate {
+	id: string;
+	name: string;
+	score: number;
+	/** textHash of the text the note was indexed from, and its length. */
+	hash: number;
+	chars: number;
+	/** Its passages that hold a query term, best first. */
+	passages: { start: number; end: number }[];
+}
+
+/** The query as a phrase to look for verbatim: four words or more (CJK: eight characters or more), lower-cased; else undefined. */
+export function quotedPhrase(query: string): string | undefined {
+	const q = query.trim().replace(/\s+/g, " ").toLowerCase();
+	const words = q.split(" ").length;
+	const cjk = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/.test(q);
+	return words >= 4 || (cjk && q.length >= 8) ? q : undefined;
+}
+
+/**
+ * A query that is a run of words of a note (pasted, or recalled exactly): the notes that hold it
+ * verbatim (case aside) go first, in the order they had. `text` gives a note's text (undefined: not
+ * known, not lifted).
+ */
+export function liftPhrase(candidates: Candidate[], phrase: string, text: (c: Candidate) => string | undefined): void {
+	const lift = candidates[0]?.score ?? 0;
+	const order = new Map(candidates.map((c, i) => [c, i]));
+	// Spaces as in the query: a phrase recalled across a line break or a double space still matches.
+	for (const c of candidates) if (text(c)?.replace(/\s+/g, " ").toLowerCase().includes(phrase)) c.score += lift;
+	candidates.sort((a, b) => b.score - a.score || (order.get(a) ?? 0) - (order.get(b) ?? 0));
+}
+
+/** Up to `limit` hits: each note's best `perNote` passages, notes best first; every hit's score is its note's. */
+export function hitsOf(candidates: readonly Candidate[], limit: number, perNote: number, text: (c: Candidate) => string | undefined): NoteSearchHit[] {
+	const out: NoteSearchHit[] = [];
+	for (const c of candidates) {
+		if (out.length >= limit) break;
+		const body = text(c) ?? "";
+		for (const p of c.passages.slice(0, Math.min(perNote, limit - out.length))) out.push({ id: c.id, name: c.name, score: c.score, text: body.slice(p.start, p.end), start: p.start, end: p.end });
+	}
+	return out;
+}
+
+/** A note as read from the vault now (undefined: it is gone). */
+export type ReadNote = (id: string) => Promise<{ text: string; mtime?: number } | undefined>;
+
+/**
+ * `index.search` with each hit's text read from the vault (for an index that keeps no texts; one
+ * that does answers the same). A note read back with another text than the one indexed is
+ * re-indexed first (`reindex`, default index.upsert) and the search run again, once; a note gone
+ * from the vault is left out.
+ */
+export async function searchWithText(index: NoteIndex, query: string, read: ReadNote, opts: { limit?: number; perNote?: number; reindex?: (id: string, text: string, mtime: number | undefined) => Promise<void> } = {}): Promise<NoteSearchHit[]> {
+	const limit = Math.max(0, Math.floor(opts.limit ?? 10));
+	const perNote = Math.max(1, Math.floor(opts.perNote ?? 3));
+	const phrase = quotedPhrase(query);
+	const reindex = opts.reindex ?? ((id: string, text: string, mtime: number | undefined): Promise<void> => Promise.resolve(index.upsert(id, text, undefined, mtime)));
+	for (let round = 0; ; round++) {
+		const candidates = index.candidates(query, limit, phrase !== undefined);
+		// Without a phrase only the notes that give hits are read: at most `limit` of them.
+		const wanted = phrase ? candidates : candidates.slice(0, limit);
+		const texts = new Map<Candidate, string | undefined>();
+		const stale: { id: string; text: string; mtime: number | undefined }[] = [];
+		await Promise.all(
+			wanted.map(async (c) => {
+				const note = await read(c.id);
+				if (!note) {
+					texts.set(c, undefined);
+					return;
+				}
+				const indexed = index.indexedPart(note.text);
+				if (indexed.length !== c.chars || textHash(indexed) !== c.hash) stale.push({ id: c.id, text: note.text, mtime: note.mtime });
+				texts.set(c, indexed);
+			}),
+		);
+		if (stale.length > 0 && round === 0) {
+			for (const s of stale) await reindex(s.id, s.text, s.mtime);
+			continue;
+		}
+		const known = wanted.filter((c) => texts.get(c) !== undefined && !stale.some((s) => s.id === c.id));
+		const text = (c: Candidate): string | undefined => texts.get(c);
+		if (phrase) liftPhrase(known, phrase, text);
+		return hitsOf(known, limit, perNote, text);
+	}
+}
