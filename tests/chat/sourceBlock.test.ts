@@ -1,16 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { buildPrompt, summaryBlock } from "../../src/chat/prompt";
+import { buildPrompt } from "../../src/chat/prompt";
 import { SOURCES_PREAMBLE } from "../../src/chat/sourceBlock";
 
-/** The sources section sent with the latest message: everything before the person's own words. */
-const sourcesOf = (built: ReturnType<typeof buildPrompt>, current: string): string => {
-	const last = built.messages[built.messages.length - 1];
-	expect(last?.role).toBe("user");
-	expect(last?.content.endsWith(`\n\n${current}`)).toBe(true);
-	return last?.content.slice(0, -(current.length + 2)) ?? "";
-};
+const system = (built: ReturnType<typeof buildPrompt>): string => (built.messages[0]?.role === "system" ? built.messages[0].content : "");
 
-describe("sources with the latest message", () => {
+describe("sources in the system message", () => {
 	it("each source sits under a heading with its name and path, after the instructions and a frame saying it is data", () => {
 		const built = buildPrompt({
 			systemPrompt: "Be brief.",
@@ -24,14 +18,14 @@ describe("sources with the latest message", () => {
 			current: "When?",
 			budget: 5000,
 		});
-		const text = sourcesOf(built, "When?");
-		expect(built.messages[0]).toEqual({ role: "system", content: `Be brief.\n\n${summaryBlock("Earlier they talked.")}` });
-		expect(text.startsWith(SOURCES_PREAMBLE)).toBe(true);
+		const text = system(built);
 		const order = [
+			"Be brief.",
 			SOURCES_PREAMBLE,
 			"⟦SOURCE 1⟧ Selection · path: selection · whole\nin May\n⟦END OF SOURCE 1⟧",
 			"⟦SOURCE 2⟧ Plan · path: Projects/Plan.md · whole\nShip in May.\n⟦END OF SOURCE 2⟧",
 			"⟦SOURCE 3⟧ Today · path: Daily/Today.md · whole\nActive text.\n⟦END OF SOURCE 3⟧",
+			"Earlier they talked.",
 		];
 		const at = order.map((part) => text.indexOf(part));
 		expect(at.every((p) => p >= 0)).toBe(true);
@@ -50,7 +44,7 @@ describe("sources with the latest message", () => {
 			current: "Q",
 			budget: 5000,
 		});
-		const text = sourcesOf(built, "Q");
+		const text = system(built);
 		expect(text.match(/⟦END OF SOURCE \d+⟧/g)).toHaveLength(1);
 		expect(text.match(/⟦SOURCE \d+⟧/g)).toHaveLength(1);
 		expect(text.endsWith("⟦END OF SOURCE 1⟧")).toBe(true);
@@ -62,6 +56,6 @@ describe("sources with the latest message", () => {
 	it("the active note given the old way (context, contextName) is one source of kind active, named by its name", () => {
 		const built = buildPrompt({ systemPrompt: "", context: { text: "Body.", name: "Budgets" }, history: [], current: "Q", budget: 5000 });
 		expect(built.sources).toEqual([{ id: "Budgets", name: "Budgets", totalTokens: built.sources[0]?.totalTokens, sentTokens: built.sources[0]?.totalTokens, fit: "whole" }]);
-		expect(sourcesOf(built, "Q")).toContain("⟦SOURCE 1⟧ Budgets · path: Budgets · whole\nBody.\n⟦END OF SOURCE 1⟧");
+		expect(system(built)).toContain("⟦SOURCE 1⟧ Budgets · path: Budgets · whole\nBody.\n⟦END OF SOURCE 1⟧");
 	});
 });
