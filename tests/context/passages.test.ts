@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { cutPassages, PASSAGE_MAX_TOKENS, roughTokens } from "../../src/context/passages";
 import { textArb } from "../support/scriptTexts";
+import { expectTiling } from "../support/passageTiling";
 
 const markdownArb = fc
 	.array(
@@ -18,14 +19,7 @@ describe("cutPassages", () => {
 	it("tiles the text: passages are consecutive, without overlap or gap, and cover it all", () => {
 		fc.assert(
 			fc.property(markdownArb, (text) => {
-				const ps = cutPassages(text);
-				let at = 0;
-				for (const p of ps) {
-					expect(p.start).toBe(at);
-					expect(p.end).toBeGreaterThan(p.start);
-					at = p.end;
-				}
-				expect(at).toBe(text.length);
+				expectTiling(text, cutPassages(text));
 			}),
 		);
 	});

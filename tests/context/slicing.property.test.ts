@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { cutPassages, cutPassagesSteps } from "../../src/context/passages";
 import { NoteIndex } from "../../src/context/NoteIndex";
+import { expectTiling } from "../support/passageTiling";
 
 // Pathological pieces: long lines, no spaces, CJK without punctuation, surrogate pairs, CRLF.
 const pieceArb = fc.oneof(
@@ -20,15 +21,7 @@ describe("slicing properties", () => {
 		fc.assert(
 			fc.property(noteArb, (text) => {
 				const ps = cutPassages(text);
-				let at = 0;
-				for (const p of ps) {
-					expect(p.start).toBe(at);
-					expect(p.end).toBeGreaterThan(p.start);
-					const c = text.charCodeAt(p.end - 1);
-					if (p.end < text.length) expect(c >= 0xd800 && c <= 0xdbff).toBe(false);
-					at = p.end;
-				}
-				expect(at).toBe(text.length);
+				expectTiling(text, ps, { surrogates: true });
 				expect(ps.map((p) => text.slice(p.start, p.end)).join("")).toBe(text);
 			}),
 			{ numRuns: 150 },
