@@ -185,7 +185,6 @@ export class NoteIndexService extends Component implements VaultSearchPort {
 		const index = this.index;
 		if (!this.enabled || !index) return [];
 		const { vault } = this.options.app;
-		const generation = this.generation;
 		return searchWithText(
 			index,
 			query,
@@ -195,10 +194,12 @@ export class NoteIndexService extends Component implements VaultSearchPort {
 			},
 			{
 				...opts,
-				reindex: async (id, text, mtime) => {
+				// Through the queue that indexes vault changes: one indexer at a time, and the note's
+				// own modify event, if it is still waiting there, is the same entry.
+				reindex: async (id) => {
 					const file = vault.getAbstractFileByPath(id);
-					await indexInSlices(index, [{ id, name: file instanceof TFile ? file.basename : undefined, text, mtime }], this.yieldFor(generation), this.sliceOptions());
-					this.changed();
+					this.queue(id, file instanceof TFile ? file : null);
+					await this.whenChangesIndexed();
 				},
 			},
 		);

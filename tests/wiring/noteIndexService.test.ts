@@ -127,6 +127,15 @@ describe("the vault index service", () => {
 		expect(hits.map((hit) => [hit.id, hit.text.trim()])).toEqual([["Notes/Boats.md", "# Boats\n\nA sailboat crosses the harbour."]]);
 	});
 
+	it("a note changed on disk before its event is indexed again through the change queue, and its hit is the new text", async () => {
+		const h = await start();
+		// Written behind the vault's back: no modify event has reached the index yet.
+		await h.app.vault.adapter.write("Notes/Boats.md", "# Boats\n\nA sailboat rounds the lighthouse.");
+		const hits = await h.service.searchText("sailboat");
+		expect(hits.map((hit) => hit.text.trim())).toEqual(["# Boats\n\nA sailboat rounds the lighthouse."]);
+		expect(ids(h, "lighthouse")).toEqual(["Notes/Boats.md"]);
+	});
+
 	it("follows create, modify, rename and delete", async () => {
 		const h = await start();
 		const file = await h.app.vault.create("Notes/Cats.md", "Cats purr on the windowsill.");
