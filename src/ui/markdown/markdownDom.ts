@@ -4,7 +4,7 @@
 // internal links, tags, task lists, code), so themes style it as they style notes. What needs the
 // app — links into the vault, embeds, images, math, highlighting — comes from the context.
 import { decodeEntities } from "./entities";
-import { lexModelMarkdown, type CommentToken, type HighlightToken, type MathToken, type Token, type Tokens, type WikiLinkToken } from "./modelLexer";
+import { lexModelMarkdown, type HighlightToken, type MathToken, type Token, type Tokens, type WikiLinkToken } from "./modelLexer";
 import { calloutOf, type Callout } from "./callouts";
 
 export interface MarkdownDomContext {
@@ -238,7 +238,6 @@ function inlineToken(parent: HTMLElement, token: Token, ctx: MarkdownDomContext,
 			parent.createEl("input", { cls: "task-list-item-checkbox", type: "checkbox", attr: { disabled: "" } }).checked = (token as Tokens.Checkbox).checked;
 			return;
 		case "comment":
-			void (token as CommentToken);
 			return;
 		case "html":
 			// Raw HTML is text, but for a line break.

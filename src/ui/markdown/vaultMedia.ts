@@ -6,7 +6,12 @@ import type { App } from "obsidian";
 const IMAGE = /^(?:png|jpe?g|gif|webp|avif|bmp|svg)$/i;
 const AUDIO = /^(?:mp3|wav|m4a|ogg|flac|3gp|webm)$/i;
 const VIDEO = /^(?:mp4|mov|mkv|ogv)$/i;
-const MEDIA = /\.(?:png|jpe?g|gif|webp|avif|bmp|svg|mp3|wav|m4a|ogg|flac|3gp|webm|mp4|mov|mkv|ogv|pdf)$/i;
+
+/** Whether a path's extension is media: an image, a sound, a video or a PDF. */
+function isMedia(path: string): boolean {
+	const ext = /\.([^./]+)$/.exec(path)?.[1] ?? "";
+	return IMAGE.test(ext) || AUDIO.test(ext) || VIDEO.test(ext) || /^pdf$/i.test(ext);
+}
 
 /** `300` or `300x200` after the bar: a size, not words. */
 const SIZE = /^(\d{1,5})(?:x(\d{1,5}))?$/;
@@ -17,7 +22,7 @@ const SIZE = /^(\d{1,5})(?:x(\d{1,5}))?$/;
  */
 export function vaultMedia(app: App, target: string, alias: string | undefined, sourcePath: string, link: (target: string, text: string) => HTMLElement): HTMLElement | undefined {
 	const linkpath = (target.split("#")[0] ?? "").trim();
-	if (!MEDIA.test(linkpath)) return undefined;
+	if (!isMedia(linkpath)) return undefined;
 	const size = SIZE.exec(alias ?? "");
 	const file = app.metadataCache.getFirstLinkpathDest(linkpath, sourcePath);
 	const alt = size || alias === undefined ? (file?.basename ?? linkpath) : alias;
