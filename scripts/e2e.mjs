@@ -1321,6 +1321,8 @@ async function languagePass(language) {
 		await lp.waitForSelector(`${VIEW} .discover-chat-empty-prompt`, { timeout: 5000 });
 		await lp.waitForTimeout(300);
 		const shots = [];
+		const tofu = await missingGlyphs(lp);
+		check(tofu.length === 0, `${language}: the panel's own text renders in a font that has its glyphs (${tofu.length ? `missing: ${tofu.join(" ")}; install a CJK font, e.g. Debian's fonts-noto-cjk` : "none missing"})`);
 		const shoot = async (name, opts = {}) => {
 			const path = join(artifacts, `lang-${language}-${name}.png`);
 			await lp.screenshot({ path, ...opts });
@@ -1362,6 +1364,33 @@ async function languagePass(language) {
 	} finally {
 		await lp.close();
 	}
+}
+
+/**
+ * Characters of the panel's visible text that render as the missing-glyph box in the panel's font:
+ * each is drawn on a canvas and compared with a code point no font has (U+10FFFD); a character whose
+ * pixels match it has no glyph. Without a CJK font every Japanese or Chinese label is a row of boxes,
+ * and a screenshot of boxes passes every layout check.
+ */
+async function missingGlyphs(p) {
+	return p.evaluate(() => {
+		const view = document.querySelector(".discover-chat-view");
+		const font = `16px ${getComputedStyle(view ?? document.body).fontFamily}`;
+		const chars = [...new Set([...(view?.textContent ?? "")].filter((c) => c.codePointAt(0) > 0x2e7f))].slice(0, 60);
+		const canvas = document.createElement("canvas");
+		canvas.width = 24;
+		canvas.height = 24;
+		const ctx = canvas.getContext("2d", { willReadFrequently: true });
+		const pixels = (c) => {
+			ctx.clearRect(0, 0, 24, 24);
+			ctx.font = font;
+			ctx.fillStyle = "#000";
+			ctx.fillText(c, 2, 18);
+			return ctx.getImageData(0, 0, 24, 24).data.join(",");
+		};
+		const none = pixels(String.fromCodePoint(0x10fffd));
+		return chars.filter((c) => pixels(c) === none);
+	});
 }
 
 /**
