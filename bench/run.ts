@@ -1,4 +1,5 @@
-// `npm run bench`: runs every benchmark module present and prints its tables. Modules are loaded
+// `npm run bench`: runs every benchmark module present and prints its tables; `npm run bench --
+// linear vault100k` runs only the modules named (by file name, without `.ts`). Modules are loaded
 // dynamically so a missing one is skipped with a note instead of failing the whole run.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -44,9 +45,18 @@ async function runOne(mod: BenchModule): Promise<{ text: string; ok: boolean }> 
 	}
 }
 
+/** The modules the command line names (all when it names none); an unknown name is an error. */
+function chosen(args: readonly string[]): readonly BenchModule[] {
+	if (args.length === 0) return MODULES;
+	const stem = (m: BenchModule): string => m.file.replace(/\.ts$/, "");
+	const unknown = args.filter((a) => !MODULES.some((m) => stem(m) === a));
+	if (unknown.length > 0) throw new Error(`No bench module named ${unknown.join(", ")}. Modules: ${MODULES.map(stem).join(", ")}.`);
+	return MODULES.filter((m) => args.includes(stem(m)));
+}
+
 async function main(): Promise<void> {
 	let failures = 0;
-	for (const mod of MODULES) {
+	for (const mod of chosen(process.argv.slice(2))) {
 		const started = performance.now();
 		const { text, ok } = await runOne(mod);
 		if (!ok) failures++;

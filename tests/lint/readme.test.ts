@@ -1,6 +1,6 @@
-// The README describes what the code does: its figures come from the engine's own functions, its
-// prompt diagram follows the order composeSystemMessage writes, and its quick start names what a
-// new user needs.
+// The README and docs/architecture.md describe what the code does: the figures come from the
+// engine's own functions, the prompt diagram follows the order composeSystemMessage writes, the quick
+// start names what a new user needs, and every setting and command is documented, in the tab's order.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -11,17 +11,23 @@ import { DEFAULT_CHAT_SETTINGS } from "../../src/core/types";
 import { ROOT } from "./sourceGraph";
 
 const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+const architecture = readFileSync(join(ROOT, "docs/architecture.md"), "utf8");
 const manifest = JSON.parse(readFileSync(join(ROOT, "manifest.json"), "utf8")) as { minAppVersion: string };
 const fmt = (n: number): string => n.toLocaleString("en-US");
 
-function section(title: string): string {
-	const start = readme.indexOf(`## ${title}`);
+function section(title: string, doc = readme): string {
+	const start = doc.indexOf(`## ${title}`);
 	expect(start).toBeGreaterThan(-1);
-	const end = readme.indexOf("\n## ", start + 3);
-	return readme.slice(start, end < 0 ? undefined : end);
+	const end = doc.indexOf("\n## ", start + 3);
+	return doc.slice(start, end < 0 ? undefined : end);
 }
 
 describe("README", () => {
+	it("is for people who use the plugin: under 250 lines, with the details in docs/", () => {
+		expect(readme.split("\n").length).toBeLessThan(250);
+		for (const doc of ["architecture", "security", "reliability", "performance", "development"]) expect(readme).toContain(`(docs/${doc}.md)`);
+	});
+
 	it("quick start: the minimum Obsidian version and what must be running", () => {
 		const quick = section("Quick start");
 		expect(quick).toContain(`Obsidian ${manifest.minAppVersion} or newer`);
@@ -31,7 +37,7 @@ describe("README", () => {
 	});
 
 	it("gives the budget figures the engine computes, and summary requests their own limit (not B)", () => {
-		const window = section("How a chat stays inside the model's window");
+		const window = section("How a chat stays inside the model's window", architecture);
 		const budget = compactionBudget(DEFAULT_CHAT_SETTINGS);
 		const { maxPromptTokens } = DEFAULT_CHAT_SETTINGS;
 		expect(window).toContain(`budget B (${promptBudget(DEFAULT_CHAT_SETTINGS)})`);
@@ -43,7 +49,7 @@ describe("README", () => {
 	});
 
 	it("draws the prompt in the order it is sent: instructions, note and summary in the leading system message", () => {
-		const diagram = /```\n( maxPromptTokens[\s\S]*?)```/.exec(section("How a chat stays inside the model's window"))?.[1] ?? "";
+		const diagram = /```\n( maxPromptTokens[\s\S]*?)```/.exec(section("How a chat stays inside the model's window", architecture))?.[1] ?? "";
 		const row = diagram.split("\n").find((l) => l.includes("instructions")) ?? "";
 		const composed = composeSystemMessage("INSTRUCTIONS", "NOTE", "SUMMARY");
 		const inCode = ["INSTRUCTIONS", "NOTE", "SUMMARY"].sort((a, b) => composed.indexOf(a) - composed.indexOf(b));
