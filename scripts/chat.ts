@@ -43,11 +43,15 @@ async function loadCalibration(dir: string): Promise<TokenCalibration> {
 	});
 }
 
+/** A failed send or start as one line for the person: the message, without the engine's kind tag. */
 function describeError(err: unknown): string {
-	const kind = errorKind(err);
 	const message = err instanceof Error ? err.message : String(err);
-	return kind ? `${kind}: ${message}` : message;
+	// The kind names the failure only when the message alone would not ("aborted", a bare code).
+	return message.trim() === "" ? (errorKind(err) ?? "unknown error") : message.replace(/\s+/g, " ").trim();
 }
+
+/** Bad input found before the chat starts: printed alone, exit code 2. */
+class UsageError extends Error {}
 
 async function listSessions(sessions: SessionManager): Promise<void> {
 	const list = await sessions.list();
@@ -73,6 +77,10 @@ async function run(args: ChatArgs): Promise<void> {
 	// at each message when it changed on disk. One that cannot be read now is bad input: said before anything else.
 	const notes = await NoteFiles.open(args.notes, (line) => info(line));
 	const apiKey = process.env[API_KEY_ENV] || undefined;
+	if (args.provider === "anthropic" && apiKey === undefined) {
+		// Anthropic refuses every request without a key: say so now, not after the first question.
+		throw new UsageError(`Anthropic needs an API key: set ${API_KEY_ENV} to it (it is never taken from a flag), e.g. ${API_KEY_ENV}=sk-ant-… npm run chat -- --provider anthropic --model ${args.model}`);
+	}
 	const adapter = createAdapter({ provider: args.provider, baseUrl: args.baseUrl, model: args.model, apiKey });
 	// A server that accepts the connection but never answers must not hold the prompt for a minute.
 	const limit = AbortSignal.timeout(CONNECTION_TEST_MS);
@@ -173,7 +181,10 @@ async function run(args: ChatArgs): Promise<void> {
 	process.on("SIGINT", onInterrupt);
 
 	rl.prompt();
+	// Whether "you> " is waiting for a line: piped input that ends there leaves it open.
+	let promptOpen = true;
 	for await (const line of rl) {
+		promptOpen = false;
 		interrupted = false;
 		const text = line.trim();
 		if (text === "/quit" || text === "/exit") break;
@@ -185,13 +196,17 @@ async function run(args: ChatArgs): Promise<void> {
 			info(`New chat; it is saved with its first message.${left === undefined ? "" : `\n${left.replace("this chat", "the previous chat")}`}`);
 		} else if (text !== "") {
 			const tty = process.stdout.isTTY === true;
+			// Piped input is not echoed: the transcript shows what was asked after "you> ".
+			if (process.stdin.isTTY !== true) process.stdout.write(`${text}\n`);
 			printer = new AnswerPrinter((s) => void process.stdout.write(s), () => (tty ? (process.stdout.columns ?? 0) : 0), tty);
-			await answer(chat, text, await messageSources(text, notes, vault), printer);
+			await answer(chat, text, await messageSources(text, notes, vault), printer, tty);
 			printer = undefined;
 		}
 		if (quitting) break;
 		rl.prompt();
+		promptOpen = true;
 	}
+	if (promptOpen && process.stdin.isTTY !== true) process.stdout.write("\n");
 	await chat.flush();
 	rl.close();
 	const hint = resumeHint();
@@ -225,9 +240,11 @@ function chatsFolderOutsideTools(vaultDir: string, chatsDir: string): string[] {
 	}
 }
 
-async function answer(chat: ChatService, text: string, sources: ContextSource[], printer: AnswerPrinter): Promise<void> {
+async function answer(chat: ChatService, text: string, sources: ContextSource[], printer: AnswerPrinter, tty: boolean): Promise<void> {
 	// Wrapped at the terminal's width as it is now (a resize applies to the next word); not when piped.
-	printer.begin();
+	// On a terminal the prefix shows at once (and is taken back if nothing follows it); piped, it is
+	// written with the answer's first words, so a failed send is one line of its own.
+	if (tty) printer.begin();
 	let message: ChatMessage;
 	try {
 		message = await chat.sendMessage(text, {
@@ -270,8 +287,8 @@ if (!parsed.ok) {
 	run(parsed.args).then(
 		() => process.exit(0),
 		(err: unknown) => {
-			console.error(`error: ${describeError(err)}`);
-			process.exit(1);
+			console.error(err instanceof UsageError ? err.message : `error: ${describeError(err)}`);
+			process.exit(err instanceof UsageError ? 2 : 1);
 		},
 	);
 }
