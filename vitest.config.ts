@@ -14,5 +14,18 @@ export default defineConfig({
 		exclude: ["tests/e2e/**", "tests/real/**", "node_modules/**"],
 		environment: "node",
 		testTimeout: 20000,
+		environmentOptions: {
+			happyDOM: {
+				settings: {
+					// Tests never reach the network: a clicked web link does not navigate the test page,
+					// and a stylesheet an attack test inserts counts as loaded without being fetched.
+					navigation: { disableMainFrameNavigation: true, disableChildFrameNavigation: true, disableChildPageNavigation: true },
+					handleDisabledFileLoadingAsSuccess: true,
+				},
+			},
+		},
+		// The attack tests insert iframes on purpose; happy-dom reports each as "loading is disabled"
+		// (which is the point). Only that expected line is kept out of the output.
+		onConsoleLog: (log) => !/Failed to load iframe page "[^"]*"\. Iframe page loading is disabled\./.test(log),
 	},
 });
