@@ -11,7 +11,11 @@ export default defineConfig({
 	test: {
 		include: ["tests/**/*.test.ts"],
 		// tests/real needs llama.cpp built and a model: `npm run test:real` (vitest.real.config.ts).
-		exclude: ["tests/e2e/**", "tests/real/**", "node_modules/**"],
+		// tests/processes start the terminal chat and other scripts as processes: `npm run
+		// test:processes` (vitest.processes.config.ts), which CI runs too.
+		exclude: ["tests/e2e/**", "tests/real/**", "tests/processes/**", "node_modules/**"],
+		// Worker threads start faster than forked processes; no test shares state across files.
+		pool: "threads",
 		environment: "node",
 		testTimeout: 20000,
 		environmentOptions: {

@@ -4,7 +4,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { ROOT } from "./sourceGraph";
+import { ROOT } from "../lint/sourceGraph";
 
 let dir = "";
 afterEach(() => rmSync(dir, { recursive: true, force: true }));

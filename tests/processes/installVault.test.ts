@@ -5,7 +5,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { ROOT } from "./sourceGraph";
+import { ROOT } from "../lint/sourceGraph";
 
 let dir = "";
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
