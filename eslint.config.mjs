@@ -19,7 +19,7 @@ export default defineConfig([
 	},
 	{
 		// Development-only code: tests, benchmarks and scripts run in Node, never in the app.
-		files: ["tests/**", "bench/**", "scripts/**", "*.mjs", "vitest.config.ts", "vitest.real.config.ts", "**/*.test.ts"],
+		files: ["tests/**", "bench/**", "scripts/**", "*.mjs", "vitest.config.ts", "vitest.real.config.ts", "vitest.processes.config.ts", "**/*.test.ts"],
 		languageOptions: { globals: { ...globals.node } },
 		rules: {
 			// Node is the platform here; the mobile rule guards plugin code only.
