@@ -86,14 +86,31 @@ function renumbered(postings: Uint32Array, number: Int32Array): Uint32Array {
 	return out.sort();
 }
 
+/** Bytes written in chunks (no growing buffer copied whole: a task stays short at any index size). */
 class ByteWriter {
-	bytes = new Uint8Array(1 << 16);
+	readonly chunks: Uint8Array[] = [];
+	bytes = new Uint8Array(CHUNK_BYTES);
 	n = 0;
+	private filled = 0;
+	/** Bytes written. */
+	get length(): number {
+		return this.filled + this.n;
+	}
 	private room(k: number): void {
 		if (this.n + k <= this.bytes.length) return;
-		const grown = new Uint8Array(Math.max(this.n + k, this.bytes.length * 2));
-		grown.set(this.bytes.subarray(0, this.n));
-		this.bytes = grown;
+		this.push(this.bytes.subarray(0, this.n));
+		this.bytes = new Uint8Array(Math.max(CHUNK_BYTES, k));
+		this.n = 0;
+	}
+	/** Appends bytes already encoded (kept as they are, not copied). */
+	push(chunk: Uint8Array): void {
+		if (chunk.length === 0) return;
+		this.chunks.push(chunk);
+		this.filled += chunk.length;
+	}
+	/** Every chunk in order, the open one included. */
+	all(): Uint8Array[] {
+		return this.n > 0 ? [...this.chunks, this.bytes.subarray(0, this.n)] : this.chunks;
 	}
 	varint(v: number): void {
 		this.room(8);
@@ -105,10 +122,33 @@ class ByteWriter {
 	}
 	float(v: number): void {
 		this.room(8);
-		new DataView(this.bytes.buffer).setFloat64(this.n, v, true);
+		new DataView(this.bytes.buffer, this.bytes.byteOffset).setFloat64(this.n, v, true);
 		this.n += 8;
 	}
 }
+
+/** Strings UTF-8-encoded a batch at a time as they come (one encode of them all is a long task at 100,000 notes). */
+class StringWriter {
+	readonly out = new ByteWriter();
+	private pending: string[] = [];
+	private chars = 0;
+	push(...strings: string[]): void {
+		for (const s of strings) {
+			this.pending.push(s);
+			this.chars += s.length;
+		}
+		if (this.chars >= CHUNK_BYTES) this.flush();
+	}
+	flush(): void {
+		if (this.pending.length > 0) this.out.push(encoder.encode(this.pending.join("")));
+		this.pending = [];
+		this.chars = 0;
+	}
+}
+
+/** A chunk of the writers' output, and bytes copied between two steps of the final assembly. */
+const CHUNK_BYTES = 1 << 18;
+const COPY_BYTES = 4 << 20;
 
 /**
  * The binary form, as steps. Returns undefined if the index changed between two steps (the caller
@@ -118,7 +158,7 @@ export function* encodeBinary(store: IndexStore): Steps<Uint8Array | undefined> 
 	const at = store.version;
 	const { number, count } = numberPassages(store);
 	const nums = new ByteWriter();
-	const strings: string[] = [];
+	const strings = new StringWriter();
 	const texts: Uint8Array[] = [];
 	let textBytes = 0;
 	nums.varint(store.size);
@@ -184,25 +224,26 @@ export function* encodeBinary(store: IndexStore): Steps<Uint8Array | undefined> 
 			if (store.version !== at) return undefined;
 		}
 	}
+	strings.flush();
 	yield;
 	if (store.version !== at) return undefined;
-	const stringBytes = encoder.encode(strings.join(""));
-	yield;
-	if (store.version !== at) return undefined;
-	const out = new Uint8Array(HEADER + nums.n + stringBytes.length + textBytes);
+	const stringBytes = strings.out.length;
+	const out = new Uint8Array(HEADER + nums.length + stringBytes + textBytes);
 	out.set(MAGIC, 0);
 	const view = new DataView(out.buffer);
 	view.setUint32(4, NOTE_INDEX_VERSION, true);
-	view.setUint32(8, nums.n, true);
-	view.setUint32(12, stringBytes.length, true);
-	out.set(nums.bytes.subarray(0, nums.n), HEADER);
-	out.set(stringBytes, HEADER + nums.n);
-	let o = HEADER + nums.n + stringBytes.length;
-	for (let i = 0; i < texts.length; i++) {
-		const t = texts[i] as Uint8Array;
-		out.set(t, o);
-		o += t.length;
-		if (i % 1024 === 1023) yield;
+	view.setUint32(8, nums.length, true);
+	view.setUint32(12, stringBytes, true);
+	let o = HEADER;
+	let copied = 0;
+	for (const chunk of [...nums.all(), ...strings.out.all(), ...texts]) {
+		out.set(chunk, o);
+		o += chunk.length;
+		copied += chunk.length + 64;
+		if (copied >= COPY_BYTES) {
+			copied = 0;
+			yield;
+		}
 	}
 	return out;
 }

@@ -4,7 +4,7 @@
 // passage gains no more from them than the repetition saturates to: a rare word anywhere in a note
 // outweighs common words repeated across the vault (the case: 7 of 25 such queries missed
 // the top 3 when a note was scored by its best passage alone; tests/context/noteRanking.test.ts).
-// The title, folders and heading path are terms of every passage (NoteIndex.analyze), so they count
+// The title, folders and heading path are terms of every passage (noteUpserts.ts: analyze), so they count
 // once per note too. Passage scores are kept to pick which passages of a note are sent.
 import { bm25Idf, bm25Term, type WeightedQuery } from "./bm25";
 import { TF_SLOTS } from "./noteIndexFormat";

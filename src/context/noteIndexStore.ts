@@ -1,0 +1,106 @@
+// The vault index as its saved forms see it (IndexStore, noteIndexFormat.ts): what is written
+// (notes, passages, live terms' postings) and what a load fills in (notes, terms, then each note's
+// term ids, derived from the postings in finishLoad).
+import { encodeTermIds } from "./noteTerms";
+import { TF_SLOTS, type IndexStore, type SavedPassage } from "./noteIndexFormat";
+import { NoteTables, STAGE_POSTINGS, type NoteRecord } from "./noteTables";
+import type { Steps } from "./steps";
+
+export class StoredNoteTables extends NoteTables implements IndexStore {
+	/** @internal Notes in insertion order. */
+	savedNotes(): Iterable<NoteRecord> {
+		return this.notes.values();
+	}
+
+	/** @internal A note's passages as saved. */
+	savedPassages(note: NoteRecord): SavedPassage[] {
+		return note.docs.map((doc) => ({ start: this.docStart[doc] ?? 0, end: this.docEnd[doc] ?? 0, length: this.docLength[doc] ?? 0, headingPath: this.docPath[doc] ?? "" }));
+	}
+
+	/** @internal Every live term with its postings (internal passage ids × TF_SLOTS + tf). */
+	*savedTerms(): Generator<[string, Uint32Array]> {
+		for (const [term, id] of this.termIds) {
+			let list = this.pool.view(id);
+			// While a note is staged or being removed, its postings are not part of the saved state.
+			if (this.hiddenDocs > 0) {
+				list = list.filter((v) => this.docNote[Math.floor(v / TF_SLOTS)] !== undefined);
+				if (list.length === 0) continue;
+			}
+			yield [term, list];
+		}
+	}
+
+	/** @internal The highest internal passage id + 1. */
+	get passageSlots(): number {
+		return this.docNote.length;
+	}
+
+	/** @internal Adds a saved note with its passages; returns the note. */
+	loadNote(id: string, name: string, body: string | Uint8Array | undefined, chars: number, mtime: number | undefined, passages: readonly SavedPassage[], hash: number): void {
+		const note = this.newNote(id, name, this.keepText ? body : undefined, chars, mtime, hash);
+		note.terms = new Uint8Array(0);
+		for (const p of passages) this.addDoc(note, p.start, p.end, p.headingPath, p.length);
+		this.show(note);
+		this.changes--;
+	}
+
+	/** @internal Sets a saved term's postings (passage ids as loaded). */
+	loadTerm(term: string, postings: ArrayLike<number>): void {
+		const id = this.termId(term);
+		this.pool.fill(id, postings);
+		// Each note's term ids are not saved: they are the terms whose postings name its passages.
+		const pairs = this.loadPairs;
+		if (pairs.n + postings.length > pairs.slots.length) {
+			const size = Math.max(pairs.n + postings.length, pairs.slots.length * 2, 1024);
+			const slots = new Uint32Array(size);
+			const terms = new Uint32Array(size);
+			slots.set(pairs.slots.subarray(0, pairs.n));
+			terms.set(pairs.terms.subarray(0, pairs.n));
+			pairs.slots = slots;
+			pairs.terms = terms;
+		}
+		let last = -1;
+		for (let i = 0; i < postings.length; i++) {
+			const slot = this.docSlot[Math.floor((postings[i] ?? 0) / TF_SLOTS)] ?? -1;
+			if (slot >= 0 && slot !== last) {
+				pairs.slots[pairs.n] = slot;
+				pairs.terms[pairs.n++] = id;
+				last = slot;
+			}
+		}
+	}
+
+	/** @internal After loading: each note's term ids (gathered by loadTerm) into their compact form. */
+	*finishLoad(): Steps<void> {
+		const { slots, terms, n } = this.loadPairs;
+		this.loadPairs = { slots: new Uint32Array(0), terms: new Uint32Array(0), n: 0 };
+		// Pairs grouped by note slot (a counting sort); within a note, term ids stay in load order.
+		const start = new Uint32Array(this.slotNote.length + 1);
+		for (let i = 0; i < n; i++) {
+			const s = (slots[i] ?? 0) + 1;
+			start[s] = (start[s] ?? 0) + 1;
+		}
+		for (let s = 0; s < this.slotNote.length; s++) start[s + 1] = (start[s + 1] ?? 0) + (start[s] ?? 0);
+		const at = start.slice(0, this.slotNote.length);
+		const grouped = new Uint32Array(n);
+		for (let i = 0; i < n; i++) {
+			const s = slots[i] ?? 0;
+			const k = at[s] ?? 0;
+			grouped[k] = terms[i] ?? 0;
+			at[s] = k + 1;
+		}
+		yield;
+		let work = 0;
+		for (let s = 0; s < this.slotNote.length; s++) {
+			const note = this.slotNote[s];
+			if (!note) continue;
+			const ids = grouped.subarray(start[s], start[s + 1]);
+			note.terms = encodeTermIds(ids);
+			work += ids.length;
+			if (work >= STAGE_POSTINGS * 50) {
+				work = 0;
+				yield;
+			}
+		}
+	}
+}

@@ -1,0 +1,228 @@
+// The vault index's tables and the moves that change them: the term table (ids reused once a term's
+// last posting goes), the pooled postings (postingPool.ts), passages (docs) and note slots, each
+// CJK character's followers (fuzzyTerms.ts), and the primitives the upserts and removals are made
+// of: stage a passage (addDoc), make a note live (show) or hide it, drop its postings step by step.
+// NoteIndex.ts describes the whole; noteUpserts.ts changes notes, noteIndexStore.ts saves and loads.
+import { decodeTermIds, encodeTermIds } from "./noteTerms";
+import { isCjkPair } from "./fuzzyTerms";
+import { TF_SLOTS, type IndexedNote } from "./noteIndexFormat";
+import { PostingPool } from "./postingPool";
+import { NoteRanker } from "./noteRanking";
+import type { Steps } from "./steps";
+
+/** A note's term ids: while staged, a set; once live, delta varints; while an index loads, a list. */
+type NoteTermIds = Set<number> | Uint8Array | number[];
+export type NoteRecord = IndexedNote & { slot: number; terms: NoteTermIds };
+
+/** Postings added or removed between two steps of a sliced upsert. */
+export const STAGE_POSTINGS = 4_000;
+/** A note of at most this many passages has its postings removed passage by passage (else by one scan per term). */
+const FEW_PASSAGES = 8;
+
+export class NoteTables {
+	/** Whether each note's text is kept (hits carry their text); without it, searchWithText reads them. */
+	readonly keepText: boolean;
+	/** Notes indexed in part, with their full length in characters. */
+	protected readonly partial = new Map<string, number>();
+	protected readonly notes = new Map<string, NoteRecord>();
+	protected readonly termIds = new Map<string, number>();
+	protected readonly termNames: (string | undefined)[] = [];
+	protected readonly freeTerms: number[] = [];
+	/** While an index loads: (note slot, term id) pairs from its postings, gathered into each note's term ids by finishLoad. */
+	protected loadPairs = { slots: new Uint32Array(0), terms: new Uint32Array(0), n: 0 };
+	/** Per CJK character, the characters after it in the index's CJK pair terms (fuzzyTerms.ts corrects a mistyped one). */
+	protected readonly followers = new Map<string, Set<string>>();
+	protected readonly pool = new PostingPool();
+	protected readonly docNote: (NoteRecord | undefined)[] = [];
+	protected readonly docStart: number[] = [];
+	protected readonly docEnd: number[] = [];
+	protected readonly docLength: number[] = [];
+	protected readonly docPath: string[] = [];
+	/** Per passage id: the slot of the note it belongs to, live or not (−1 when free). */
+	protected readonly docOwner: number[] = [];
+	/** Per passage id: its note's slot (slotNote), −1 when free. */
+	protected readonly docSlot: number[] = [];
+	protected readonly slotNote: (NoteRecord | undefined)[] = [];
+	protected readonly freeSlots: number[] = [];
+	protected readonly ranker = new NoteRanker();
+	protected readonly freeDocs: number[] = [];
+	protected liveDocs = 0;
+	/** Passages staged for a note not yet live, or of a replaced note whose postings are being removed. */
+	protected hiddenDocs = 0;
+	/** Per note id, the ticket of the change started last while one is running. */
+	protected readonly latest = new Map<string, number>();
+	protected tickets = 0;
+	protected totalLength = 0;
+	/** Counts every change (a sliced save restarts when it moved). */
+	protected changes = 0;
+
+	constructor(options: { keepText?: boolean } = {}) {
+		this.keepText = options.keepText ?? true;
+	}
+
+	/** Notes indexed. */
+	get size(): number {
+		return this.notes.size;
+	}
+
+	/** Passages indexed. */
+	get passageCount(): number {
+		return this.liveDocs;
+	}
+
+	/** Distinct terms indexed (a term no note has any more is not counted: it is gone). */
+	get termCount(): number {
+		return this.termIds.size;
+	}
+
+	/** A number that changes whenever the index does. */
+	get version(): number {
+		return this.changes;
+	}
+
+	has(id: string): boolean {
+		return this.notes.has(id);
+	}
+
+	/** The modification time given with the note's last upsert, if any. */
+	mtimeOf(id: string): number | undefined {
+		return this.notes.get(id)?.mtime;
+	}
+
+	/** Every note's id and the mtime it was indexed at (to find what changed since a saved index). */
+	entries(): { id: string; mtime: number | undefined }[] {
+		return [...this.notes.values()].map((n) => ({ id: n.id, mtime: n.mtime }));
+	}
+
+	/** Makes a staged note live: its passages count and are searched. */
+	protected show(note: NoteRecord): void {
+		if (note.terms instanceof Set) note.terms = encodeTermIds(note.terms);
+		for (const doc of note.docs) {
+			this.docNote[doc] = note;
+			this.docSlot[doc] = note.slot;
+			this.liveDocs++;
+			this.totalLength += this.docLength[doc] ?? 0;
+			this.hiddenDocs--;
+		}
+		this.notes.set(note.id, note);
+		this.changes++;
+	}
+
+	/** Takes a live note out of search (its postings stay until dropSteps removes them). */
+	protected hide(note: NoteRecord): void {
+		for (const doc of note.docs) {
+			this.totalLength -= this.docLength[doc] ?? 0;
+			this.docNote[doc] = undefined;
+			this.docSlot[doc] = -1;
+			this.liveDocs--;
+			this.hiddenDocs++;
+		}
+		this.notes.delete(note.id);
+		this.changes++;
+	}
+
+	/** Removes a hidden (or staged) note's postings, drops emptied terms and frees its passages, yielding every STAGE_POSTINGS postings. */
+	protected *dropSteps(note: NoteRecord): Steps<void> {
+		const docs = note.docs;
+		const ids = note.terms instanceof Uint8Array ? decodeTermIds(note.terms) : [...note.terms];
+		let lo = Infinity;
+		let hi = -1;
+		for (const doc of docs) {
+			lo = Math.min(lo, doc);
+			hi = Math.max(hi, doc);
+		}
+		const slot = note.slot;
+		const owned = (v: number): boolean => this.docOwner[Math.floor(v / TF_SLOTS)] === slot;
+		let work = 0;
+		for (let i = 0; i < ids.length && docs.length > 0; i++) {
+			const t = ids[i] as number;
+			let left: number;
+			if (docs.length <= FEW_PASSAGES) {
+				left = this.pool.count(t);
+				for (const doc of docs) left = this.pool.removeRange(t, doc * TF_SLOTS, (doc + 1) * TF_SLOTS);
+				work += docs.length;
+			} else {
+				// A long note: one scan of the term's postings between its first and last passage.
+				const r = this.pool.removeWhere(t, lo * TF_SLOTS, (hi + 1) * TF_SLOTS, owned);
+				left = r.length;
+				work += r.scanned;
+			}
+			if (left === 0) {
+				const term = this.termNames[t];
+				if (term !== undefined) {
+					this.termIds.delete(term);
+					if (isCjkPair(term)) this.followers.get(term[0] ?? "")?.delete(term[1] ?? "");
+				}
+				this.termNames[t] = undefined;
+				this.freeTerms.push(t);
+			}
+			if (++work >= STAGE_POSTINGS && i + 1 < ids.length) {
+				work = 0;
+				yield;
+			}
+		}
+		for (const doc of docs) {
+			this.docPath[doc] = "";
+			this.docSlot[doc] = -1;
+			this.docOwner[doc] = -1;
+			this.freeDocs.push(doc);
+			this.hiddenDocs--;
+		}
+		note.docs = [];
+		note.terms = new Uint8Array(0);
+		// Its slot is free once its passages are (a staged note had one too: newNote).
+		if (this.slotNote[note.slot] === note) {
+			this.slotNote[note.slot] = undefined;
+			this.freeSlots.push(note.slot);
+		}
+	}
+
+	protected newNote(id: string, name: string, body: string | Uint8Array | undefined, chars: number, mtime: number | undefined, hash: number): NoteRecord {
+		const slot = this.freeSlots.pop() ?? this.slotNote.length;
+		const note: NoteRecord = { id, name, body, chars, mtime, hash, docs: [], slot, terms: new Set() };
+		this.slotNote[slot] = note;
+		return note;
+	}
+
+	protected termId(term: string): number {
+		let id = this.termIds.get(term);
+		if (id === undefined) {
+			id = this.freeTerms.pop() ?? this.termNames.length;
+			const own = ownCopy(term);
+			this.termIds.set(own, id);
+			this.termNames[id] = own;
+			if (isCjkPair(own)) {
+				const first = own[0] ?? "";
+				let set = this.followers.get(first);
+				if (!set) this.followers.set(first, (set = new Set()));
+				set.add(own[1] ?? "");
+			}
+		}
+		return id;
+	}
+
+	/** A passage slot for the note, not yet live (`show` makes it so). */
+	protected addDoc(note: NoteRecord, start: number, end: number, headingPath: string, length: number): number {
+		const doc = this.freeDocs.pop() ?? this.docNote.length;
+		this.docNote[doc] = undefined;
+		this.docStart[doc] = start;
+		this.docEnd[doc] = end;
+		this.docLength[doc] = length;
+		this.docPath[doc] = headingPath;
+		this.docOwner[doc] = note.slot;
+		// Staged: the ranker skips it until `show` gives it its note's slot.
+		this.docSlot[doc] = -1;
+		note.docs.push(doc);
+		this.hiddenDocs++;
+		return doc;
+	}
+}
+
+/**
+ * A term that does not hold on to the text it was cut from. Engines keep a slice of 13 characters
+ * or more as a view of its parent string, so a long word kept as a key of the term table would keep
+ * its whole note's text (the full string, not the compact form) alive for as long as the term lives.
+ */
+function ownCopy(term: string): string {
+	return term.length < 13 ? term : (JSON.parse(JSON.stringify(term)) as string);
+}

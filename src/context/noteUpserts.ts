@@ -1,0 +1,167 @@
+// Changing the vault index one note at a time: upsert (cut into passages, analyzed, staged, then
+// switched live in one step, the old version's postings dropped after) and remove, each also as
+// steps for indexInSlices; the size limit past which a note is indexed in part.
+import { passageTerms } from "./passageCache";
+import { textHash } from "./noteTerms";
+import { compactText } from "./noteText";
+import { cutPassagesSteps, type Passage } from "./passages";
+import { TF_SLOTS } from "./noteIndexFormat";
+import { StoredNoteTables } from "./noteIndexStore";
+import { STAGE_POSTINGS, type NoteRecord } from "./noteTables";
+import { drain, type Steps } from "./steps";
+
+/** Characters of passages analyzed between two steps of a sliced upsert (a few ms, CJK included). */
+const STEP_CHARS = 16_000;
+
+/** Notes longer than this many characters are indexed in part (their first this-many), by default. */
+export const DEFAULT_INDEX_NOTE_CHARS = 4 * 1024 * 1024;
+
+/** Where a note longer than `limit` is cut for the index: at a line end near the limit, never inside a surrogate pair. */
+export function indexedLength(text: string, limit: number): number {
+	if (text.length <= limit) return text.length;
+	const nl = text.lastIndexOf("\n", limit - 1);
+	if (nl >= limit - 4096 && nl > 0) return nl + 1;
+	const c = text.charCodeAt(limit - 1);
+	return c >= 0xd800 && c <= 0xdbff ? limit - 1 : limit;
+}
+
+export class NoteUpserts extends StoredNoteTables {
+	/** Notes longer than this are indexed in part (their first this-many characters). */
+	maxNoteChars = DEFAULT_INDEX_NOTE_CHARS;
+
+	/** Indexes a note's passages; a note already indexed under `id` is replaced. */
+	upsert(id: string, text: string, name: string = defaultName(id), mtime?: number): void {
+		drain(this.upsertSteps(id, text, name, mtime));
+	}
+
+	/**
+	 * `upsert` as steps of about STEP_CHARS characters each (indexInSlices runs them between yields).
+	 * The index changes only in the last step. If the note is upserted or removed by someone else
+	 * while these steps wait, that newer change wins and these steps change nothing.
+	 */
+	*upsertSteps(id: string, fullText: string, name: string = defaultName(id), mtime?: number): Steps<void> {
+		// The change started last wins, whichever finishes first (a vault event during a build).
+		const ticket = ++this.tickets;
+		this.latest.set(id, ticket);
+		const superseded = (): boolean => this.latest.get(id) !== ticket || this.notes.get(id) !== old;
+		const old = this.notes.get(id);
+		// Past the size limit only the note's start is indexed (searched, and kept for the hits' text).
+		const cut = indexedLength(fullText, Math.max(1, Math.floor(this.maxNoteChars)));
+		const text = cut < fullText.length ? fullText.slice(0, cut) : fullText;
+		const passages = yield* cutPassagesSteps(text);
+		if (text.length > STEP_CHARS) yield;
+		const lists: string[][] = [];
+		yield* this.analyze(text, fieldsOf(id, name), passages, lists);
+		const body = this.keepText ? compactText(text) : undefined;
+		const hash = textHash(text);
+		if (text.length > STEP_CHARS) yield;
+		if (superseded()) return;
+		// The new version's postings go in step by step, under passages no search sees yet (staged);
+		// one step then switches the note (the old version's passages hidden, the new ones live), and
+		// the old postings are removed step by step after. A search sees the old note or the new one.
+		// The staged note has its slot at once (its passages get it when `show` makes them live).
+		const note = this.newNote(id, name, body, text.length, mtime, hash);
+		let live = false;
+		try {
+			yield* this.stageSteps(note, passages, lists);
+			if (superseded()) return;
+			if (old) this.hide(old);
+			this.show(note);
+			live = true;
+			this.latest.delete(id);
+			if (cut < fullText.length) this.partial.set(id, fullText.length);
+			else this.partial.delete(id);
+		} finally {
+			// Superseded, or abandoned between two steps (a stopped build): its staged postings go.
+			if (!live) drain(this.dropSteps(note));
+		}
+		if (old) yield* this.dropSteps(old);
+	}
+
+	/** The part of a note's text this index indexes (all of it, unless it is over maxNoteChars). */
+	indexedPart(text: string): string {
+		const cut = indexedLength(text, Math.max(1, Math.floor(this.maxNoteChars)));
+		return cut < text.length ? text.slice(0, cut) : text;
+	}
+
+	/** The full length of a note indexed in part (over `maxNoteChars`), or undefined when it was indexed whole. */
+	partialLength(id: string): number | undefined {
+		return this.notes.has(id) ? this.partial.get(id) : undefined;
+	}
+
+	/** Notes indexed in part: id and full length. */
+	partialNotes(): { id: string; chars: number }[] {
+		return [...this.partial].filter(([id]) => this.notes.has(id)).map(([id, chars]) => ({ id, chars }));
+	}
+
+	/** Adds the note's passages and postings, not yet live (search skips them), yielding every STAGE_POSTINGS terms. */
+	private *stageSteps(note: NoteRecord, passages: readonly Passage[], lists: readonly string[][]): Steps<void> {
+		const tf = new Map<number, number>();
+		const ids = note.terms as Set<number>;
+		let work = 0;
+		for (let i = 0; i < passages.length; i++) {
+			const p = passages[i] as Passage;
+			const list = lists[i] ?? [];
+			const doc = this.addDoc(note, p.start, p.end, p.headingPath, list.length);
+			tf.clear();
+			for (const term of list) {
+				const t = this.termId(term);
+				tf.set(t, (tf.get(t) ?? 0) + 1);
+			}
+			for (const [t, f] of tf) {
+				this.pool.insert(t, doc * TF_SLOTS + Math.min(f, TF_SLOTS - 1));
+				ids.add(t);
+			}
+			work += list.length + 8;
+			if (work >= STAGE_POSTINGS) {
+				work = 0;
+				yield;
+			}
+		}
+	}
+
+	/** Drops a note and all its passages (nothing if it is not indexed). */
+	remove(id: string): void {
+		drain(this.removeSteps(id));
+	}
+
+	/** `remove` as steps: the note leaves search at once, its postings go step by step. Wins over any upsert of it still running. */
+	*removeSteps(id: string): Steps<void> {
+		const ticket = ++this.tickets;
+		this.latest.set(id, ticket);
+		const note = this.notes.get(id);
+		// An upsert started meanwhile wins.
+		if (note && note.chars > STEP_CHARS) yield;
+		if (this.latest.get(id) !== ticket) return;
+		this.latest.delete(id);
+		if (!note || this.notes.get(id) !== note) return;
+		this.partial.delete(id);
+		this.hide(note);
+		yield* this.dropSteps(note);
+	}
+
+	/** Each passage's terms, appended to `lists`, yielding every STEP_CHARS characters. */
+	private *analyze(text: string, name: string, passages: readonly Passage[], lists: string[][]): Steps<void> {
+		let from = 0;
+		while (from < passages.length) {
+			let to = from;
+			const stop = (passages[from]?.start ?? 0) + STEP_CHARS;
+			while (to < passages.length && (to === from || (passages[to]?.end ?? 0) <= stop)) to++;
+			for (const list of passageTerms(text, name, passages.slice(from, to))) lists.push(list);
+			from = to;
+			if (from < passages.length) yield;
+		}
+	}
+}
+
+/** What every passage of a note is also about: its name and the folders on its path. */
+function fieldsOf(id: string, name: string): string {
+	const slash = id.lastIndexOf("/");
+	return slash < 0 ? name : `${name} ${id.slice(0, slash)}`;
+}
+
+/** A note's name from its path: "Folder/My note.md" → "My note". */
+export function defaultName(id: string): string {
+	const base = id.slice(id.lastIndexOf("/") + 1);
+	return base.replace(/\.md$/i, "");
+}
