@@ -6,7 +6,7 @@
 import { calibrationDataOf, isModelName, isRatio, MAX_MODELS, parseCalibrationData, storedRatio, upperMedian, WINDOW, type CalibrationData } from "./calibrationData";
 import { chatMargin } from "./followMargin";
 import { isLowOutlier, LowOutlierStreaks } from "./lowOutliers";
-import { learnedMargin, surpriseOf, type MarginRecord, type SafetyMargin } from "./safetyMargin";
+import { AGREEMENTS_TO_CLEAR, learnedMargin, surpriseOf, type MarginRecord, type SafetyMargin } from "./safetyMargin";
 import { fitScriptFactors, parseScriptObservation, scriptEstimate, scriptRatios, SCRIPT_WINDOW, type ScriptObservation } from "./scriptCalibration";
 
 // The persisted form moved to calibrationData.ts; importers of this module keep their names.
@@ -92,6 +92,26 @@ export class TokenCalibration {
 	}
 
 	/**
+	 * One more answer after a surprise, agreeing with the server or not. At AGREEMENTS_TO_CLEAR in a
+	 * row the surprise is over and forgotten: a later count that misses is the learned margin's to
+	 * cover (its ratios hold it), not a reason to bring back a refusal the calibration has corrected.
+	 */
+	private judgeSurprise(record: MarginRecord, agreed: boolean): void {
+		record.agreeing = agreed ? (record.agreeing ?? 0) + 1 : 0;
+		if (record.agreeing < AGREEMENTS_TO_CLEAR) return;
+		delete record.surprise;
+		delete record.surpriseAt;
+		delete record.agreeing;
+	}
+
+	/** The per-script calibrated estimate of a prompt split as `groups`, with its count; undefined before per-script factors or without a split. */
+	private scriptExpected(model: string, groups: readonly number[] | undefined, reported: number): { estimate: number; reported: number } | undefined {
+		const factors = this.scriptFactors(model);
+		if (factors === undefined || groups === undefined || groups.length !== factors.length) return undefined;
+		return { estimate: scriptEstimate(groups, factors), reported };
+	}
+
+	/**
 	 * A factor per script group (tokenFast.ts's SCRIPT_GROUPS) for `model`, once it has reported a
 	 * count of a prompt whose split was known; undefined before (the single factor applies).
 	 */
@@ -158,13 +178,13 @@ export class TokenCalibration {
 		const ratios = this.ratios.get(model) ?? [];
 		// Taken before the ratio joins, so an old file's record starts from the ratios it had.
 		const record = this.marginRecord(model);
-		if (isLowOutlier(ratios, ratio)) {
+		if (isLowOutlier(ratios, ratio, this.scriptExpected(model, groups, reportedPromptTokens))) {
 			this.lastChat.delete(model);
 			if (!this.acceptLowStreak(model, ratio)) return;
 		} else {
 			this.lowStreaks.delete(model);
 			// Judged before this count teaches the calibration anything.
-			if (record.surprise !== undefined) record.agreeing = this.agrees(model, estimatedPromptTokens, reportedPromptTokens, groups, chat, record) ? (record.agreeing ?? 0) + 1 : 0;
+			if (record.surprise !== undefined) this.judgeSurprise(record, this.agrees(model, estimatedPromptTokens, reportedPromptTokens, groups, chat, record));
 			ratios.push(storedRatio(ratio));
 			if (ratios.length > WINDOW) ratios.splice(0, ratios.length - WINDOW);
 			this.remember(model, ratios);

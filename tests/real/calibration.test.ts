@@ -57,7 +57,7 @@ it("a 40-turn chat at -c 2048: window use when cutting ≥ 0.9 after 5 answers, 
 		expect(answer.error).toBeUndefined();
 		expect(answer.stats?.reported.prompt).toBe(true);
 		const prompt = answer.stats?.promptTokens ?? 0;
-		turns.push({ turn: t + 1, use: (prompt + RESERVED) / WINDOW, leftOut, ratio: prompt / estimate, refused: answer.stats?.refused ?? 0, margin: calibration.margin(MODEL).share });
+		turns.push({ turn: t + 1, use: (prompt + RESERVED) / WINDOW, leftOut, ratio: prompt / estimate, refused: answer.stats?.refused ?? 0, margin: calibration.margin(MODEL, chat.sessionId).share });
 	}
 	const elapsed = Date.now() - started;
 	const refusals = transport.statuses.filter((s) => s === 400).length;
