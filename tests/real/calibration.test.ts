@@ -55,7 +55,12 @@ it("a 40-turn chat at -c 2048: window use when cutting ≥ 0.9 after 5 answers, 
 		leftOut = false;
 		const question = (QUESTIONS[t % QUESTIONS.length] ?? "?").replace("{n}", String((t % 48) + 1));
 		const answer = await chat.sendMessage(question, { context: NOTE, contextName: "Harbour ledger.md" });
-		expect(answer.error).toBeUndefined();
+		// The tiny model sometimes rambles to the end of its room (256 tokens): that answer is cut, by
+		// the model's choice. Cut earlier, it would have met the end of the window: the prompt's fault.
+		if (answer.error !== undefined) {
+			expect(answer.error).toMatch(/cut off/);
+			expect(answer.stats?.answerTokens).toBe(RESERVED);
+		}
 		expect(answer.stats?.reported.prompt).toBe(true);
 		const prompt = answer.stats?.promptTokens ?? 0;
 		turns.push({ turn: t + 1, use: (prompt + RESERVED) / WINDOW, leftOut, ratio: prompt / estimate, refused: answer.stats?.refused ?? 0, margin: calibration.margin(MODEL, chat.sessionId).share });
