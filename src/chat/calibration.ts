@@ -4,9 +4,10 @@
 // model's safety margin (safetyMargin.ts): how much of the window to hold back for the estimate's error.
 
 import { calibrationDataOf, isModelName, isRatio, MAX_MODELS, parseCalibrationData, storedRatio, upperMedian, WINDOW, type CalibrationData } from "./calibrationData";
+import { agreedMargin, ChatPredictions } from "./chatAgreement";
 import { chatMargin } from "./followMargin";
 import { isLowOutlier, LowOutlierStreaks } from "./lowOutliers";
-import { learnedMargin, surpriseOf, type MarginRecord, type SafetyMargin } from "./safetyMargin";
+import { AGREEMENTS_TO_CLEAR, learnedMargin, surpriseOf, type MarginRecord, type SafetyMargin } from "./safetyMargin";
 import { fitScriptFactors, parseScriptObservation, scriptEstimate, scriptRatios, SCRIPT_WINDOW, type ScriptObservation } from "./scriptCalibration";
 
 // The persisted form moved to calibrationData.ts; importers of this module keep their names.
@@ -37,6 +38,8 @@ export class TokenCalibration {
 	/** The chat of each model's last script observation, in memory only (a restart starts afresh). */
 	private readonly lastChat = new Map<string, string>();
 	private readonly lowStreaks = new LowOutlierStreaks();
+	/** How well each model's current chat was predicted, in memory only. */
+	private readonly predictions = new ChatPredictions();
 	private readonly onChange: ((data: CalibrationData) => void) | undefined;
 
 	constructor(opts: TokenCalibrationOptions = {}) {
@@ -67,6 +70,13 @@ export class TokenCalibration {
 	 * follows that prompt's error (followMargin.ts).
 	 */
 	margin(model: string, chat?: string, record: MarginRecord | undefined = this.margins.get(model)): SafetyMargin {
+		const learned = this.learnedMargin(model, chat, record);
+		// The chat's own recent prompts, predicted well, support a narrower one (chatAgreement.ts).
+		const agreed = agreedMargin(this.predictions.of(model, chat), 1 / learned.keep, record);
+		return agreed !== undefined && agreed.share < learned.share ? agreed : learned;
+	}
+
+	private learnedMargin(model: string, chat: string | undefined, record: MarginRecord | undefined): SafetyMargin {
 		const factors = this.scriptFactors(model);
 		const observations = this.scripts.get(model);
 		// With per-script factors the spread is what remains around them, not the whole script swing.
@@ -78,17 +88,42 @@ export class TokenCalibration {
 		return learnedMargin(this.ratios.get(model) ?? [], this.factor(model), record);
 	}
 
+	/** The calibrated estimate of a prompt (raw estimate `raw`, split as `groups`) as the engine makes it now: per script when the split is known. */
+	private predicted(model: string, raw: number, groups: readonly number[] | undefined): number {
+		const factors = this.scriptFactors(model);
+		return factors !== undefined && groups !== undefined && groups.length === factors.length ? scriptEstimate(groups, factors) : raw * this.factor(model);
+	}
+
 	/**
 	 * After a surprise, whether a prompt the server counted at `reported` would have fitted the
 	 * margin without the surprise, as the engine estimated it before this count (its calibrated
 	 * estimate, per script when the split is known). Counted in a row, such answers end the surprise.
 	 */
 	private agrees(model: string, raw: number, reported: number, groups: readonly number[] | undefined, chat: string | undefined, record: MarginRecord): boolean {
-		const factors = this.scriptFactors(model);
-		const estimate = factors !== undefined && groups !== undefined && groups.length === factors.length ? scriptEstimate(groups, factors) : raw * this.factor(model);
+		const estimate = this.predicted(model, raw, groups);
 		if (!(estimate > 0)) return false;
 		const plain: MarginRecord = { answers: record.answers };
 		return reported <= estimate / this.margin(model, chat, plain).keep;
+	}
+
+	/**
+	 * One more answer after a surprise, agreeing with the server or not. At AGREEMENTS_TO_CLEAR in a
+	 * row the surprise is over and forgotten: a later count that misses is the learned margin's to
+	 * cover (its ratios hold it), not a reason to bring back a refusal the calibration has corrected.
+	 */
+	private judgeSurprise(record: MarginRecord, agreed: boolean): void {
+		record.agreeing = agreed ? (record.agreeing ?? 0) + 1 : 0;
+		if (record.agreeing < AGREEMENTS_TO_CLEAR) return;
+		delete record.surprise;
+		delete record.surpriseAt;
+		delete record.agreeing;
+	}
+
+	/** The per-script calibrated estimate of a prompt split as `groups`, with its count; undefined before per-script factors or without a split. */
+	private scriptExpected(model: string, groups: readonly number[] | undefined, reported: number): { estimate: number; reported: number } | undefined {
+		const factors = this.scriptFactors(model);
+		if (factors === undefined || groups === undefined || groups.length !== factors.length) return undefined;
+		return { estimate: scriptEstimate(groups, factors), reported };
 	}
 
 	/**
@@ -158,13 +193,16 @@ export class TokenCalibration {
 		const ratios = this.ratios.get(model) ?? [];
 		// Taken before the ratio joins, so an old file's record starts from the ratios it had.
 		const record = this.marginRecord(model);
-		if (isLowOutlier(ratios, ratio)) {
+		if (isLowOutlier(ratios, ratio, this.scriptExpected(model, groups, reportedPromptTokens))) {
 			this.lastChat.delete(model);
+			this.predictions.delete(model);
 			if (!this.acceptLowStreak(model, ratio)) return;
 		} else {
 			this.lowStreaks.delete(model);
 			// Judged before this count teaches the calibration anything.
-			if (record.surprise !== undefined) record.agreeing = this.agrees(model, estimatedPromptTokens, reportedPromptTokens, groups, chat, record) ? (record.agreeing ?? 0) + 1 : 0;
+			const estimate = this.predicted(model, estimatedPromptTokens, groups);
+			this.predictions.add(model, chat, chat !== undefined && this.lastChat.get(model) === chat, estimate > 0 ? reportedPromptTokens / estimate : NaN);
+			if (record.surprise !== undefined) this.judgeSurprise(record, this.agrees(model, estimatedPromptTokens, reportedPromptTokens, groups, chat, record));
 			ratios.push(storedRatio(ratio));
 			if (ratios.length > WINDOW) ratios.splice(0, ratios.length - WINDOW);
 			this.remember(model, ratios);
@@ -212,6 +250,7 @@ export class TokenCalibration {
 			this.margins.delete(oldest);
 			this.scripts.delete(oldest);
 			this.lastChat.delete(oldest);
+			this.predictions.delete(oldest);
 			this.fitted.delete(oldest);
 		}
 	}

@@ -17,9 +17,17 @@ const MIN_SAMPLES_FOR_OUTLIERS = 2;
 const LOW_STREAK_TO_RESET = 6;
 const LOW_STREAK_SPREAD = 0.05;
 
-/** True when `ratio` is too far below the model's learned `ratios` to be trusted on its own. */
-export function isLowOutlier(ratios: readonly number[], ratio: number): boolean {
-	return ratios.length >= MIN_SAMPLES_FOR_OUTLIERS && ratio < upperMedian(ratios) * LOW_OUTLIER;
+/**
+ * True when `ratio` is too far below the model's learned `ratios` to be trusted on its own. With
+ * `expected` (the per-script calibrated estimate of the same prompt, before this count), the count
+ * is judged against it instead: a prompt that mixes the scripts differently has a plain ratio far
+ * from the median although the per-script fit expected exactly its count (a tokenizer that splits
+ * Hebrew 4× finer than Latin: a prompt without Hebrew after one with much of it).
+ */
+export function isLowOutlier(ratios: readonly number[], ratio: number, expected?: { estimate: number; reported: number }): boolean {
+	if (ratios.length < MIN_SAMPLES_FOR_OUTLIERS) return false;
+	if (expected !== undefined && expected.estimate > 0) return expected.reported < expected.estimate * LOW_OUTLIER;
+	return ratio < upperMedian(ratios) * LOW_OUTLIER;
 }
 
 /** Recent low outliers per model, kept in memory only. */

@@ -4,6 +4,7 @@ import type { SessionManager } from "../sessions/SessionManager";
 import { memoizeEstimate, type EstimateFn } from "./promptCost";
 import { fixedCost } from "./recentWindow";
 import { usageObservation } from "./usageObservation";
+import { countFirstPrompt, needsFirstCount } from "./firstCount";
 import { modelTokens } from "./tokenFast";
 import { scriptEstimate } from "./scriptCalibration";
 import { ScriptSplits } from "./scriptSplits";
@@ -196,6 +197,13 @@ export class TurnRunner {
 		return this.calibration?.margin(model, chatId) ?? DEFAULT_MARGIN;
 	}
 
+	/** Before the first send of a model never counted: the server's count of this turn's prompt, learned (firstCount.ts). */
+	private async countFirst(adapter: LLMAdapter, model: string, settings: ChatSettings, text: string, opts: SendOptions, signal: AbortSignal): Promise<void> {
+		if (!needsFirstCount(adapter, this.calibration, model)) return;
+		const estimate = this.estimatorFor(model, settings.imageTokens);
+		await countFirstPrompt({ adapter, calibration: this.calibration, model, settings, text, document: opts, estimate, rawEstimate: this.rawEstimate, splits: this.groups, fitter: this.fitter, margin: this.marginFor(model).keep, signal });
+	}
+
 	/** Writes the running answer to the chat's file at once. Does nothing when idle. */
 	checkpointNow(): Promise<void> {
 		return this.checkpoint?.writeNow() ?? Promise.resolve();
@@ -216,6 +224,8 @@ export class TurnRunner {
 		if (text.trim() === "") throw new ChatError("empty_message", "Type a message first.", { text });
 		await untilAborted(this.chat.switching(), signal).catch(rethrowAsStopped(signal));
 		const { adapter, model, settings } = this.chat.current();
+		// A model never counted: the server counts this turn's prompt first, where it can.
+		await this.countFirst(adapter, model, settings, text, opts, signal);
 		// What the answer costs, every request of the turn summed (summary requests apart); the answer that ends the turn carries it.
 		const meter = new AnswerMeter(this.now, model, providerOf(adapter));
 		const setup: TurnSetup = {

@@ -310,6 +310,11 @@ export interface LLMAdapter {
 	 * engine applies it to every answer it keeps, including one joined from streamed deltas on Stop.
 	 */
 	redact?(text: string): string;
+	/**
+	 * The server's own count of the prompt `req` would send, where the server can count (llama.cpp,
+	 * Anthropic), within a short time limit; undefined otherwise. Never throws, never generates.
+	 */
+	countPromptTokens?(req: GenerateRequest): Promise<number | undefined>;
 }
 
 /** Every error an adapter throws carries one of these kinds. */

@@ -4,6 +4,7 @@ import { LLMError } from "./errors";
 import type { Dialect } from "./dialect";
 import { diagnoseConnection } from "./diagnose";
 import { redactParams, redactSecret } from "./redact";
+import { countPromptTokens } from "./promptCount";
 import { offeredTools } from "./toolPrompt";
 import { requestJson, scrubError, streamRequest, type RequestContext } from "./request";
 import type { ConnectionDiagnosis, ModelInfo, ProviderAdapter, ProviderConfig, ProviderGenerateResult, ProviderName } from "./types";
@@ -53,6 +54,20 @@ export class HttpAdapter implements ProviderAdapter {
 			return result;
 		} catch (err) {
 			throw scrubError(err, { apiKey: this.config.apiKey, provider: this.provider });
+		}
+	}
+
+	/**
+	 * The server's count of the prompt `req` would send, asked at the chat request's own address
+	 * (promptCount.ts); undefined where it cannot say within the time limit. Never throws.
+	 */
+	async countPromptTokens(req: GenerateRequest): Promise<number | undefined> {
+		if (this.model.trim() === "") return undefined;
+		try {
+			return await countPromptTokens(this.ctx, this.dialect.chatCall(req), req.signal);
+		} catch {
+			// A prompt the dialect cannot write is the send's to report, not the count's.
+			return undefined;
 		}
 	}
 

@@ -64,6 +64,8 @@ export interface ProviderAdapter extends LLMAdapter {
 	/** The model's trained context length, when the server says (Ollama's `/api/show`). */
 	modelContextLength(model: string, signal?: AbortSignal): Promise<number | undefined>;
 	testConnection(signal?: AbortSignal): Promise<ConnectionDiagnosis>;
+	/** The server's count of the prompt `req` would send, where it can count in time (promptCount.ts). */
+	countPromptTokens(req: GenerateRequest): Promise<number | undefined>;
 }
 
 export const PROVIDER_LABELS: Record<ProviderName, string> = {

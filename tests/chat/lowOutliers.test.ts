@@ -16,6 +16,19 @@ describe("isLowOutlier", () => {
 	});
 });
 
+describe("isLowOutlier against the per-script estimate", () => {
+	it("judges the count by what the per-script fit expected of this prompt, not by the plain median", () => {
+		const ratios = [1.8, 1.06];
+		// A prompt without the finely split script: plain ratio 1.2, far below the median 1.8, but the fit expected 1000.
+		expect(isLowOutlier(ratios, 1.2)).toBe(true);
+		expect(isLowOutlier(ratios, 1.2, { estimate: 1000, reported: 990 })).toBe(false);
+		// A silent cut: a count far below what the fit expected, whatever the plain ratio says.
+		expect(isLowOutlier(ratios, 1.8, { estimate: 1000, reported: 700 })).toBe(true);
+		// Still nothing to judge by before two samples.
+		expect(isLowOutlier([1.8], 1.2, { estimate: 1000, reported: 100 })).toBe(false);
+	});
+});
+
 describe("LowOutlierStreaks", () => {
 	it("hands back six consistent low ratios, as stored, and then starts over", () => {
 		const streaks = new LowOutlierStreaks();

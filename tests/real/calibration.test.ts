@@ -2,7 +2,8 @@
 // chat about a long multilingual note at `-c 2048` with 256 reserved. Once the first 5 answers have
 // reported usage, the prompts sent when something had to be left out use at least 0.9 of the
 // window (the server's count plus the reserve); no request is refused except ones the one retry
-// recovers. Judged by the server's counts only.
+// recovers; the first is not refused at all, the server having counted it before it was sent.
+// Judged by the server's counts only.
 import { expect, it } from "vitest";
 import { estimateTokens } from "../../src/chat/tokens";
 import { fetchTransport } from "../../src/providers/transport";
@@ -54,12 +55,21 @@ it("a 40-turn chat at -c 2048: window use when cutting ≥ 0.9 after 5 answers, 
 		leftOut = false;
 		const question = (QUESTIONS[t % QUESTIONS.length] ?? "?").replace("{n}", String((t % 48) + 1));
 		const answer = await chat.sendMessage(question, { context: NOTE, contextName: "Harbour ledger.md" });
-		expect(answer.error).toBeUndefined();
+		// The tiny model sometimes rambles to the end of its room (256 tokens): that answer is cut, by
+		// the model's choice. Cut earlier, it would have met the end of the window: the prompt's fault.
+		if (answer.error !== undefined) {
+			expect(answer.error).toMatch(/cut off/);
+			expect(answer.stats?.answerTokens).toBe(RESERVED);
+		}
 		expect(answer.stats?.reported.prompt).toBe(true);
 		const prompt = answer.stats?.promptTokens ?? 0;
-		turns.push({ turn: t + 1, use: (prompt + RESERVED) / WINDOW, leftOut, ratio: prompt / estimate, refused: answer.stats?.refused ?? 0, margin: calibration.margin(MODEL).share });
+		turns.push({ turn: t + 1, use: (prompt + RESERVED) / WINDOW, leftOut, ratio: prompt / estimate, refused: answer.stats?.refused ?? 0, margin: calibration.margin(MODEL, chat.sessionId).share });
 	}
 	const elapsed = Date.now() - started;
+	// The same paragraphs, estimated as the calibrated engine estimates them after the chat.
+	const calibrated = chat.sourceEstimator();
+	const perLanguageAfter = await Promise.all(PARAGRAPHS.map(async (p) => Math.round(((await serverTokens(url, p)) / calibrated(p)) * 100) / 100));
+	figure("server ÷ estimate per paragraph (en, de, he, ar, digits, fr), calibrated after 40 turns", perLanguageAfter);
 	const refusals = transport.statuses.filter((s) => s === 400).length;
 	const cutting = turns.filter((t) => t.turn > WARMUP && t.leftOut);
 	const uses = cutting.map((t) => t.use);
@@ -76,6 +86,9 @@ it("a 40-turn chat at -c 2048: window use when cutting ≥ 0.9 after 5 answers, 
 	});
 	// The note is larger than the window: from turn 6 on, every turn cuts something.
 	expect(cutting.length).toBeGreaterThanOrEqual(TURNS - WARMUP - 2);
+	// The server counted the first prompt before it was sent (the model was new): turn 1 is not refused.
+	expect(transport.urls.filter((u) => u.endsWith("/v1/chat/completions/input_tokens"))).toHaveLength(1);
+	expect(turns[0]?.refused ?? 0).toBe(0);
 	// Every refusal was a turn's first request, recovered by its one retry (no turn failed above).
 	expect(refusals).toBe(turns.reduce((n, t) => n + t.refused, 0));
 	expect(turns.every((t) => t.refused <= 1)).toBe(true);

@@ -16,19 +16,28 @@ export const TRANSPORTS: { name: string; load: () => Promise<Transport> }[] = [
 	{ name: "node", load: loadNodeTransport },
 ];
 
-/** A transport that records each response's status and adds fields (a seed) to every JSON body. */
-export function recording(transport: Transport, extra: Record<string, unknown> = {}): Transport & { statuses: number[]; bodies: unknown[] } {
+/** The server's count endpoints: OpenAI-compatible and Anthropic dialects. */
+export const COUNT_PATH = /\/(input_tokens|count_tokens)$/;
+
+/** A transport that records each request's address and response's status, and adds fields (a seed) to every JSON body. */
+export function recording(transport: Transport, extra: Record<string, unknown> = {}): Transport & { statuses: number[]; bodies: unknown[]; urls: string[]; counts: { tokens: number; ms: number }[] } {
 	const statuses: number[] = [];
 	const bodies: unknown[] = [];
+	const urls: string[] = [];
+	const counts: { tokens: number; ms: number }[] = [];
 	const wrapped = async (url: string, init: TransportInit): Promise<Response> => {
 		let body = init.body;
 		if (typeof body === "string" && Object.keys(extra).length > 0) body = JSON.stringify({ ...(JSON.parse(body) as object), ...extra });
 		if (typeof body === "string") bodies.push(JSON.parse(body));
+		urls.push(url);
+		const sentAt = Date.now();
 		const res = await transport(url, { ...init, body });
 		statuses.push(res.status);
+		// A count's answer (llama.cpp's /input_tokens, /count_tokens): its number and how long it took.
+		if (COUNT_PATH.test(url) && res.ok) counts.push({ tokens: ((await res.clone().json()) as { input_tokens: number }).input_tokens, ms: Date.now() - sentAt });
 		return res;
 	};
-	return Object.assign(wrapped, { statuses, bodies, sendsNoOrigin: transport.sendsNoOrigin });
+	return Object.assign(wrapped, { statuses, bodies, urls, counts, sendsNoOrigin: transport.sendsNoOrigin });
 }
 
 export interface RealChat {

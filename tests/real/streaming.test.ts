@@ -1,4 +1,5 @@
-// Streaming against llama.cpp: the usage chunk (`stream_options.include_usage`) is read, and Stop
+// Streaming against llama.cpp: the count before the first send of a new model (the same number as
+// the answer's usage), the usage chunk (`stream_options.include_usage`) is read, and Stop
 // mid-answer keeps and saves the partial while the server frees its slot within 500 ms. Over both
 // transports, with the OpenAI-compatible and the Anthropic (`/v1/messages`) dialects.
 import { describe, expect, it } from "vitest";
@@ -18,9 +19,11 @@ for (const { name, load } of TRANSPORTS) {
 				const { chat, sessions } = realChat(url, transport, SETTINGS, { provider });
 				const deltas: string[] = [];
 				const answer = await chat.sendMessage("Hello! What is the capital of France?", { onToken: (t) => deltas.push(t) });
-				expect(transport.statuses).toEqual([200]);
-				if (provider === "openai") expect(transport.bodies[0]).toMatchObject({ stream: true, stream_options: { include_usage: true } });
-				else expect(transport.bodies[0]).toMatchObject({ stream: true });
+				// A new model: the server counts the prompt first, at the chat request's address, then answers it.
+				expect(transport.urls.map((u) => new URL(u).pathname)).toEqual(provider === "openai" ? ["/v1/chat/completions/input_tokens", "/v1/chat/completions"] : ["/v1/messages/count_tokens", "/v1/messages"]);
+				expect(transport.statuses).toEqual([200, 200]);
+				if (provider === "openai") expect(transport.bodies[1]).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+				else expect(transport.bodies[1]).toMatchObject({ stream: true });
 				expect(deltas.length).toBeGreaterThan(0);
 				expect(answer.content).toBe(deltas.join(""));
 				expect(answer.cancelled).toBeUndefined();
@@ -31,6 +34,10 @@ for (const { name, load } of TRANSPORTS) {
 				expect(answer.stats?.answerTokens).toBeGreaterThan(0);
 				expect(answer.stats?.firstTokenMs).toBeGreaterThanOrEqual(0);
 				figure(`time to first token, ${provider} over ${name} (ms)`, answer.stats?.firstTokenMs);
+				// The count before the send is the usage the answer reported: the same prompt, counted the same way.
+				expect(transport.counts.map((c) => c.tokens)).toEqual([answer.stats?.promptTokens]);
+				figure(`count before the first send, ${provider} over ${name} (ms)`, transport.counts[0]?.ms);
+				expect(transport.counts[0]?.ms).toBeLessThan(300);
 				const saved = await sessions.load(chat.sessionId ?? "");
 				expect(saved.messages.at(-1)).toMatchObject({ role: "assistant", content: answer.content });
 			});
