@@ -15,7 +15,7 @@ import { compactionBudget, type CompactionBudget } from "./compaction";
 import { RefusedImagePath } from "../core/imagePaths";
 import { attachmentTokens, loadPromptImages, missingImageNote, type ImageReader } from "./turnImages";
 import { ChatError } from "./errors";
-import type { BuiltPrompt } from "./prompt";
+import { recordSentSources, type BuiltPrompt } from "./prompt";
 import { isAbort } from "./summarizer";
 import { OVERFLOW_RETRY_SHRINK, overflowReportOf, overflowRetryBudget, retryTooBigError } from "./overflowRetry";
 import type { SourceFitter } from "./sourceFitter";
@@ -84,6 +84,8 @@ export interface TurnRunnerOptions {
 	fineEstimate?: EstimateFn;
 	/** Fits a source larger than its share. */
 	fitter: SourceFitter;
+	/** See ChatServiceOptions.sourcesHeadroomShare. */
+	sourcesHeadroomShare?: number;
 	now: () => number;
 	timers: CheckpointTimers;
 	onEvent: (event: ChatEvent) => void;
@@ -131,6 +133,7 @@ export class TurnRunner {
 	private readonly refusals = new ToolRefusals();
 	private readonly readImage: ImageReader | undefined;
 	private readonly callIds: CallIdSource;
+	private readonly sourcesHeadroomShare: number | undefined;
 
 	constructor(opts: TurnRunnerOptions) {
 		this.chat = opts.chat;
@@ -139,6 +142,7 @@ export class TurnRunner {
 		this.rawEstimate = opts.rawEstimate;
 		this.fineEstimate = opts.fineEstimate ?? memoizeEstimate(modelTokens);
 		this.fitter = opts.fitter;
+		this.sourcesHeadroomShare = opts.sourcesHeadroomShare;
 		this.now = opts.now;
 		this.timers = opts.timers;
 		this.onEvent = opts.onEvent;
@@ -223,6 +227,7 @@ export class TurnRunner {
 			adapter,
 			estimate: this.estimatorFor(model, settings.imageTokens),
 			fitter: this.fitter,
+			sourcesHeadroomShare: this.sourcesHeadroomShare,
 			recorder: this.recorder,
 			emit: (event) => {
 				// Whatever an abandoned call does later is not this turn's news.
@@ -289,6 +294,8 @@ export class TurnRunner {
 				const messages = await untilAborted(loadPromptImages(prompt.messages, this.readImage, (ref, err) => setup.emit({ type: "warning", message: missingImageNote(ref), code: err instanceof RefusedImagePath ? "image_path_refused" : "image_missing", params: { name: ref.path.split(/[\\/]/).pop() ?? ref.path } })), signal);
 				const toolPart = loop.requestPart();
 				sentTools = toolPart.tools ?? [];
+				// The sources as sent go with the message: later prompts repeat them (a cache's prefix).
+				recordSentSources(user, prompt.sourcesSection);
 				const request = setup.adapter.generate({
 					purpose: "chat",
 					messages,
