@@ -1,4 +1,4 @@
-// How much of each follow-up prompt a server's prefix cache can reuse (issue 21). The window-use
+// How much of each follow-up prompt a server's prefix cache can reuse. The window-use
 // bench's seeded multilingual chats about a note larger than the window (bench/windowUse.ts), run
 // against its simulated server counting in o200k and reporting usage. Every request is serialized
 // as a chat template would (role marker, text, end marker per message, tool definitions first) and
@@ -17,7 +17,7 @@ import { MemoryFileStore } from "../src/sessions/memoryStore";
 import { SessionManager } from "../src/sessions/SessionManager";
 import { median, runStandalone } from "./stats";
 import { SimulatedServer, TokenCounter } from "./windowServer";
-import { chatScript, loadCorpus, RESERVED, TURNS, type ChatScript } from "./windowUse";
+import { BENCH_EARLIER, chatScript, loadCorpus, RESERVED, TURNS, type ChatScript } from "./windowUse";
 
 const WINDOWS = [8192, 32768] as const;
 const DEFAULT_CHATS = 16;
@@ -140,7 +140,7 @@ async function runChat(script: ChatScript, counter: TokenCounter, window: number
 	const adapter = new RecordingAdapter(sim);
 	const sessions = new SessionManager(new MemoryFileStore(), { onWarning: () => undefined });
 	const chat = new ChatService({ adapter, sessions, model: MODEL, calibration, settings: { maxPromptTokens: window, reservedResponseTokens: RESERVED },
-		sourcesHeadroomShare: BENCH_HEADROOM });
+		sourcesHeadroomShare: BENCH_HEADROOM, earlierSources: BENCH_EARLIER });
 	const server = new PrefixCacheServer();
 	const turns: TurnReuse[] = [];
 	let previous: number[] | undefined;

@@ -34,6 +34,8 @@ const WINDOWS = [4096, 8192, 32768] as const;
 export const RESERVED = 512;
 const MODEL = "bench-model";
 /** `headroom=0.25`: the share of the budget this turn's sources leave for later turns (the engine's default otherwise). */
+/** `earlier=drop`: earlier turns' sources dropped at once (ChatServiceOptions.earlierSources; "keep" otherwise). */
+export const BENCH_EARLIER = process.argv.includes("earlier=drop") ? "drop" : process.argv.includes("earlier=keep") ? "keep" : undefined;
 export const BENCH_HEADROOM = ((v) => (v === undefined ? undefined : Number(v)))(process.argv.find((a) => a.startsWith("headroom="))?.slice("headroom=".length));
 
 type ServerKind = Tokenizer | "none";
@@ -142,6 +144,7 @@ async function runChat(script: ChatScript, chatIndex: number, counter: TokenCoun
 		calibration,
 		settings: { maxPromptTokens: window, reservedResponseTokens: RESERVED },
 		sourcesHeadroomShare: BENCH_HEADROOM,
+		earlierSources: BENCH_EARLIER,
 		onEvent: (e) => {
 			if (e.type === "prompt") {
 				estimate = e.estimatedTokens;

@@ -142,7 +142,7 @@ const scenarios = {
 		// The long note is cut, so the lower tier (the active note) gets nothing.
 		check(byId["Daily/Today.md"].fit === "none", "a lower tier took tokens a higher one needed");
 		const sent = adapter.chatRequests[0].messages;
-		// This turn's sources ride with the latest message (issue 21).
+		// This turn's sources ride with the latest message.
 		const system = sent[sent.length - 1].content;
 		check(byId.selection.fit === "whole" && system.includes(escapeSourceText(selection)), "the selection was not sent whole");
 		check(byId["Harbour/Hours.md"].fit === "whole" && system.includes(small), "the small note was not sent whole beside the long one");

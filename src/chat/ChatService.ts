@@ -2,6 +2,7 @@ import type { CallIdSource } from "./callIds";
 import { startTimer, stopTimer } from "../core/timers";
 import type { SessionManager } from "../sessions/SessionManager";
 import { memoizeEstimate, type EstimateFn } from "./promptCost";
+import type { EarlierSources } from "./promptSentSources";
 import type { TokenCalibration } from "./calibration";
 import { normalizeChatSettings } from "./chatSettings";
 import { ChatError } from "./errors";
@@ -43,6 +44,12 @@ export interface ChatServiceOptions {
 	 * prompt as a cache's prefix (default SOURCES_HEADROOM_SHARE; bench/promptCache.ts weighs it).
 	 */
 	sourcesHeadroomShare?: number;
+	/**
+	 * Earlier turns' sources: "keep" repeats them exactly as sent while the budget allows and each
+	 * source is unchanged (the default: the previous request stays the next one's prefix); "drop"
+	 * sends only this turn's (bench/promptCache.ts measures both).
+	 */
+	earlierSources?: EarlierSources;
 	sourceFitter?: SourceFitter;
 	/** Tools the model may call during a turn (none by default). */
 	tools?: Tool[];
@@ -81,6 +88,7 @@ export class ChatService {
 	private readonly runner: TurnRunner;
 	private readonly fitter: SourceFitter;
 	private readonly sourcesHeadroomShare: number | undefined;
+	private readonly earlierSources: EarlierSources | undefined;
 	/** The latest session switch (newSession, loadSession), if any; settled otherwise. */
 	private switching: Promise<unknown> = Promise.resolve();
 	/** Switches asked for, and the latest one applied: a later switch wins over an earlier, slower one. */
@@ -99,6 +107,7 @@ export class ChatService {
 		const listener = opts.onEvent;
 		this.fitter = opts.sourceFitter ?? defaultSourceFitter;
 		this.sourcesHeadroomShare = opts.sourcesHeadroomShare;
+		this.earlierSources = opts.earlierSources;
 		this.onEvent = (event) => {
 			try {
 				listener?.(event);
@@ -120,6 +129,7 @@ export class ChatService {
 			rawEstimate: memoizeEstimate(estimateTokens),
 			fitter: this.fitter,
 			sourcesHeadroomShare: opts.sourcesHeadroomShare,
+			earlierSources: opts.earlierSources,
 			now: opts.now ?? Date.now,
 			timers: opts.timers ?? { set: startTimer, clear: stopTimer },
 			onEvent: this.onEvent,
@@ -277,7 +287,7 @@ export class ChatService {
 	 */
 	previewPrompt(draft: string, opts: { context?: string; contextName?: string; sources?: readonly ContextSource[]; includeHistory?: boolean; images?: readonly ImageRef[]; tools?: boolean } = {}): PromptPreview {
 		const toolTokens = this.runner.toolDefinitionsTokens(this.model, this.settings, opts.tools ?? this.toolsOn);
-		return previewPrompt({ settings: this.settings, messages: this.session?.messages ?? [], draft, ...opts, estimate: this.runner.estimatorFor(this.model, this.settings.imageTokens), fitter: this.fitter, headroomShare: this.sourcesHeadroomShare, margin: this.runner.marginFor(this.model, this.session?.id), toolTokens });
+		return previewPrompt({ settings: this.settings, messages: this.session?.messages ?? [], draft, ...opts, estimate: this.runner.estimatorFor(this.model, this.settings.imageTokens), fitter: this.fitter, headroomShare: this.sourcesHeadroomShare, earlierSources: this.earlierSources, margin: this.runner.marginFor(this.model, this.session?.id), toolTokens });
 	}
 
 	/**

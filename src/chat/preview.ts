@@ -1,7 +1,8 @@
 import type { EstimateFn } from "./promptCost";
 import { compactionBudget } from "./compaction";
 import type { ContextInclusion } from "./contextTrim";
-import { buildPrompt, historyAsSent, sourcesHeadroom, type BuiltPrompt } from "./prompt";
+import { buildPrompt, promptSources, sourcesHeadroom, type BuiltPrompt } from "./prompt";
+import { historyAsSent, type EarlierSources } from "./promptSentSources";
 import { summaryMessage, uncoveredHistory } from "./transcript";
 import type { SourceFitter } from "./sourceFitter";
 import type { ChatMessage, ChatSettings, ContextSource, ImageRef, SourceFit } from "../core/types";
@@ -34,6 +35,8 @@ export interface PreviewInput {
 	fitter?: SourceFitter;
 	/** Share of the budget the sources leave free for later turns (ChatServiceOptions.sourcesHeadroomShare). */
 	headroomShare?: number;
+	/** ChatServiceOptions.earlierSources. */
+	earlierSources?: EarlierSources;
 	/** The model's learned margin; today's default without one. */
 	margin?: SafetyMargin;
 	/** The tool definitions the send would carry (0 without tools): counted, and the messages get what they leave. */
@@ -64,7 +67,7 @@ export function previewPrompt(input: PreviewInput): PromptPreview {
 		const summary = summaryMessage(messages)?.content;
 		const written = uncoveredHistory(messages, messages.length);
 		// Earlier sources go as sent while they fit (turnPrompt.ts), else they are shed.
-		const history = historyAsSent(written, budget.prompt - fixedCost(settings.systemPrompt, summary, draft, estimate), estimate) ?? written;
+		const history = input.earlierSources === "drop" ? written : historyAsSent(written, budget.prompt - fixedCost(settings.systemPrompt, summary, draft, estimate), estimate, promptSources(base)) ?? written;
 		const plan = planWindow({
 			systemPrompt: settings.systemPrompt,
 			previousSummary: summary,

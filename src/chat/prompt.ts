@@ -107,39 +107,6 @@ export function sourcesHeadroom(budget: number, share = SOURCES_HEADROOM_SHARE):
 }
 
 /**
- * The sources section each user message was sent with, by message (in memory only: after a reload
- * the next prompt goes without them, which costs one cache miss and nothing else).
- */
-const sentSources = new WeakMap<object, string>();
-
-/** Records the sources section `message` went with ("" for none). */
-export function recordSentSources(message: object, section: string): void {
-	if (section === "") sentSources.delete(message);
-	else sentSources.set(message, section);
-}
-
-/** Sheds the sources every message in `messages` was sent with: they are never repeated again. */
-export function shedSentSources(messages: readonly object[]): void {
-	for (const m of messages) sentSources.delete(m);
-}
-
-/** An earlier user message as it was sent: its sources section (kept as sent), then its words. */
-function asSent<M extends PromptMessage>(m: M): M {
-	const section = m.role === "user" ? sentSources.get(m) : undefined;
-	return section === undefined ? m : { ...m, content: withSources(section, m.content) };
-}
-
-/**
- * The earlier messages as sent, their sources kept, when they cost at most `room`; the messages
- * themselves when none kept sources; undefined when the kept sources no longer fit (they are shed).
- */
-export function historyAsSent<M extends PromptMessage>(history: readonly M[], room: number, estimate: EstimateFn): M[] | undefined {
-	if (!history.some((m) => sentSources.has(m))) return [...history];
-	const sent = history.map(asSent);
-	return promptCost(sent, estimate) <= room ? sent : undefined;
-}
-
-/**
  * The stable head (instructions and summary in one leading system message), the earlier turns as
  * given, and the latest user message carrying this turn's sources.
  */

@@ -2,7 +2,8 @@ import { untilAborted } from "../core/abortable";
 import { compactHistory, type CompactionBudget, type CompactionResult } from "./compaction";
 import type { ContextInclusion } from "./contextTrim";
 import type { EstimateFn } from "./promptCost";
-import { buildPrompt, historyAsSent, shedSentSources, sourcesHeadroom, type BuiltPrompt } from "./prompt";
+import { buildPrompt, sourcesHeadroom, type BuiltPrompt } from "./prompt";
+import { historyAsSent, shedSentSources } from "./promptSentSources";
 import { isAbort, type SummaryRequestCost } from "./summarizer";
 import { summaryMessage, uncoveredHistory } from "./transcript";
 import { fitTurnMessages, turnTail } from "./turnTail";
@@ -45,6 +46,12 @@ export interface TurnSetup {
 	fitter: SourceFitter;
 	/** Share of the budget the sources leave free for later turns (default SOURCES_HEADROOM_SHARE). */
 	sourcesHeadroomShare?: number;
+	/**
+	 * This turn's sources as they are now (the active note included): an earlier message's sources
+	 * are repeated only while each is among them with the same text. Default: none (no earlier
+	 * sources are repeated).
+	 */
+	currentSources?: readonly ContextSource[];
 	recorder: TurnRecorder;
 	emit: (event: ChatEvent) => void;
 	signal: AbortSignal;
@@ -67,8 +74,8 @@ export interface PreparedHistory {
  * and tool calls (`room`); otherwise the earlier sources are shed, for good (the session keeps
  * the change), and the messages go as written: what compaction then fits.
  */
-function withEarlierSources(session: Session, history: readonly ChatMessage[], room: number, estimate: EstimateFn): ChatMessage[] {
-	const sent = historyAsSent(history, room, estimate);
+function withEarlierSources(session: Session, history: readonly ChatMessage[], room: number, estimate: EstimateFn, current: readonly ContextSource[]): ChatMessage[] {
+	const sent = historyAsSent(history, room, estimate, current);
 	if (sent !== undefined) return sent;
 	shedSentSources(session.messages);
 	return [...history];
@@ -109,7 +116,7 @@ export async function prepareHistory(
 		const fixed = fixedCost(settings.systemPrompt, previous?.content, user.content, setup.estimate);
 		const plain = fitTurnMessages({ ...base, history: uncovered, previousSummary: previous?.content });
 		// Earlier turns go as sent (with their sources) while they fit: the previous request is then this one's prefix.
-		const turn = fitTurnMessages({ ...base, history: withEarlierSources(session, uncovered, budget.prompt - plain.afterCost - fixed, setup.estimate), previousSummary: previous?.content });
+		const turn = fitTurnMessages({ ...base, history: withEarlierSources(session, uncovered, budget.prompt - plain.afterCost - fixed, setup.estimate, setup.currentSources ?? []), previousSummary: previous?.content });
 		// Old messages' images go before any of their words are summarized (turnImages.ts).
 		const room = budget.prompt - turn.afterCost - fixed;
 		const history = dropOldImages(turn.history, room, setup.estimate).history;

@@ -15,7 +15,8 @@ import { compactionBudget, type CompactionBudget } from "./compaction";
 import { RefusedImagePath } from "../core/imagePaths";
 import { attachmentTokens, loadPromptImages, missingImageNote, type ImageReader } from "./turnImages";
 import { ChatError } from "./errors";
-import { recordSentSources, type BuiltPrompt } from "./prompt";
+import { promptSources, type BuiltPrompt } from "./prompt";
+import { recordSentSources, shedSentSources, shedStaleSources, type EarlierSources } from "./promptSentSources";
 import { isAbort } from "./summarizer";
 import { OVERFLOW_RETRY_SHRINK, overflowReportOf, overflowRetryBudget, retryTooBigError } from "./overflowRetry";
 import type { SourceFitter } from "./sourceFitter";
@@ -86,6 +87,8 @@ export interface TurnRunnerOptions {
 	fitter: SourceFitter;
 	/** See ChatServiceOptions.sourcesHeadroomShare. */
 	sourcesHeadroomShare?: number;
+	/** See ChatServiceOptions.earlierSources. */
+	earlierSources?: EarlierSources;
 	now: () => number;
 	timers: CheckpointTimers;
 	onEvent: (event: ChatEvent) => void;
@@ -134,6 +137,7 @@ export class TurnRunner {
 	private readonly readImage: ImageReader | undefined;
 	private readonly callIds: CallIdSource;
 	private readonly sourcesHeadroomShare: number | undefined;
+	private readonly earlierSources: EarlierSources | undefined;
 
 	constructor(opts: TurnRunnerOptions) {
 		this.chat = opts.chat;
@@ -143,6 +147,7 @@ export class TurnRunner {
 		this.fineEstimate = opts.fineEstimate ?? memoizeEstimate(modelTokens);
 		this.fitter = opts.fitter;
 		this.sourcesHeadroomShare = opts.sourcesHeadroomShare;
+		this.earlierSources = opts.earlierSources;
 		this.now = opts.now;
 		this.timers = opts.timers;
 		this.onEvent = opts.onEvent;
@@ -250,6 +255,12 @@ export class TurnRunner {
 		const imageCost = attachmentTokens(user.attachments, estimate);
 		const lessImages = (b: CompactionBudget): CompactionBudget => (imageCost === 0 ? b : { ...b, prompt: b.prompt - imageCost });
 		const asked = { ...opts, images: user.attachments };
+		// This turn's sources as they are now: an earlier message's sources that are not (edited,
+		// deleted, left out) are shed for good, never sent again.
+		const current = promptSources({ sources: opts.sources, context: opts.context !== undefined && opts.context !== "" ? { text: opts.context, name: opts.contextName } : undefined });
+		setup.currentSources = current;
+		if (this.earlierSources === "drop") shedSentSources(session.messages);
+		else shedStaleSources(session.messages, current);
 		const includeHistory = opts.includeHistory !== false;
 		// The send's own choice, else the chat's saved switch (Session.tools; none saved: on).
 		const offered = opts.tools ?? session.tools !== false;
@@ -295,7 +306,7 @@ export class TurnRunner {
 				const toolPart = loop.requestPart();
 				sentTools = toolPart.tools ?? [];
 				// The sources as sent go with the message: later prompts repeat them (a cache's prefix).
-				recordSentSources(user, prompt.sourcesSection);
+				recordSentSources(user, prompt.sourcesSection, prompt.sources, current);
 				const request = setup.adapter.generate({
 					purpose: "chat",
 					messages,

@@ -11,7 +11,8 @@ import { modelTokens } from "../../src/chat/tokenFast";
 import { ChatService } from "../../src/chat/ChatService";
 import { CONDENSED_PREFIX, compactionBudget } from "../../src/chat/compaction";
 import { chatErrorCode } from "../../src/chat/errors";
-import { buildPrompt, historyAsSent } from "../../src/chat/prompt";
+import { buildPrompt, promptSources } from "../../src/chat/prompt";
+import { historyAsSent } from "../../src/chat/promptSentSources";
 import { SOURCES_PREAMBLE } from "../../src/chat/sourceBlock";
 import { estimateTokens } from "../../src/chat/tokens";
 import { isPromptWorthy, summaryMessage, uncoveredHistory } from "../../src/chat/transcript";
@@ -71,7 +72,9 @@ describe("ChatService properties", () => {
 					const budget = compactionBudget(settings, calibration?.margin("m").keep);
 					const before = chat.messages.slice();
 					// Earlier user messages go as sent (their sources first) while they fit, else as written.
-					const sentBefore = new Map(before.map((m) => [m.id, historyAsSent([m], Infinity, estimate)?.[0]?.content ?? m.content]));
+					// (only those whose sources are still this turn's, unchanged)
+					const current = promptSources({ context: turn.context === undefined || turn.context === "" ? undefined : { text: turn.context } });
+					const sentBefore = new Map(before.map((m) => [m.id, historyAsSent([m], Infinity, estimate, current)?.[0]?.content ?? m.content]));
 					const asSent = (m: ChatMessage): string => sentBefore.get(m.id) ?? m.content;
 					const adapter = adapterFor(turn, failSummaries);
 					chat.setAdapter(adapter);

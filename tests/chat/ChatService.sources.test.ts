@@ -38,7 +38,7 @@ describe("ChatService: context sources", () => {
 		// The active note's chip still reads `context`: there is none here.
 		expect(promptEvents(events)[0]?.context).toEqual({ included: "none", fraction: 0 });
 		const sent = adapter.chatRequests[0]?.messages;
-		// This turn's sources ride with the latest message, not in the system message (issue 21).
+		// This turn's sources ride with the latest message, not in the system message.
 		const system = sent?.[sent.length - 1]?.content ?? "";
 		expect(sent?.[0]?.content ?? "").not.toContain("⟦SOURCE");
 		expect(system).toContain("⟦SOURCE 2⟧ Log · path: Harbour/Log.md · excerpts");

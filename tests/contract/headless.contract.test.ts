@@ -224,7 +224,7 @@ describe("the headless contract", () => {
 			expect(chat.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
 			const sent = seen[0] ?? [];
 			expect(sent.filter((m) => m.content.includes("What is in the note?"))).toHaveLength(1);
-			// Last: the message, after this turn's sources (issue 21: they ride with the latest message).
+			// Last: the message, after this turn's sources (they ride with the latest message).
 			expect(sent[sent.length - 1]?.role).toBe("user");
 			expect(sent[sent.length - 1]?.content.endsWith("\n\nWhat is in the note?")).toBe(true);
 
