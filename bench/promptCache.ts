@@ -124,6 +124,33 @@ export interface TurnReuse {
 	ttftMs: number;
 }
 
+/** The needle: a last section of the note, asked about on turn NEEDLE_TURN (its words appear nowhere else). */
+const NEEDLE_SECTION = "\n\n## The last section\n\nThe spare key to the boathouse hangs behind the barometer in the hallway.\n";
+const NEEDLE_QUESTION = "Where is the spare key to the boathouse?";
+const NEEDLE_ANSWER = "behind the barometer";
+const NEEDLE_TURN = 6;
+
+/**
+ * The context bench's needle check, in a chat: the note with the needle section at its end, the
+ * chat's own questions, then on turn NEEDLE_TURN the needle's question. True when that turn's
+ * chat request carried the needle (from this turn's sources or an earlier turn's kept as sent).
+ */
+async function needleChat(script: ChatScript, counter: TokenCounter, window: number, calibration: TokenCalibration): Promise<boolean> {
+	const sim = new SimulatedServer({ counter, tokenizer: "o200k", window, reportsUsage: true, answer: (n) => script.answers[n % script.answers.length] ?? "", summary: () => "Summary." });
+	const adapter = new RecordingAdapter(sim);
+	const sessions = new SessionManager(new MemoryFileStore(), { onWarning: () => undefined });
+	const chat = new ChatService({ adapter, sessions, model: MODEL, calibration, settings: { maxPromptTokens: window, reservedResponseTokens: RESERVED }, sourcesHeadroomShare: BENCH_HEADROOM, earlierSources: BENCH_EARLIER });
+	const note = script.note + NEEDLE_SECTION;
+	for (let t = 1; t <= NEEDLE_TURN; t++) {
+		const before = adapter.served.length;
+		await chat.sendMessage(t === NEEDLE_TURN ? NEEDLE_QUESTION : (script.questions[t - 1] ?? "?"), { context: note, contextName: "Note" }).catch(() => undefined);
+		if (t < NEEDLE_TURN) continue;
+		const last = adapter.served.slice(before).filter((x) => x.purpose === "chat").pop();
+		return last !== undefined && last.request.messages.some((m) => m.content.includes(NEEDLE_ANSWER));
+	}
+	return false;
+}
+
 /** The turns of one chat: each chat request's reuse of the previous turn's, and the simulated time to first token. */
 async function runChat(script: ChatScript, counter: TokenCounter, window: number, calibration: TokenCalibration): Promise<TurnReuse[]> {
 	const sim = new SimulatedServer({
@@ -177,6 +204,8 @@ export interface CacheRow {
 	withSummary: number;
 	ttftMedian: number;
 	ttftP95: number;
+	/** Chats whose needle question's request carried the needle. */
+	needles: number;
 }
 
 const share = (turns: readonly TurnReuse[]): number => turns.reduce((a, t) => a + t.reused, 0) / Math.max(1, turns.reduce((a, t) => a + t.promptTokens, 0));
@@ -193,6 +222,9 @@ export async function measurePromptCache(windows: readonly number[], chats: numb
 		const calibration = new TokenCalibration();
 		const turns: TurnReuse[] = [];
 		for (let seed = 1; seed <= chats; seed++) turns.push(...(await runChat(chatScript(corpus, counter, seed, window), counter, window, calibration)));
+		let needles = 0;
+		const needleCalibration = new TokenCalibration();
+		for (let seed = 1; seed <= chats; seed++) if (await needleChat(chatScript(corpus, counter, seed, window), counter, window, needleCalibration)) needles++;
 		const late = turns.filter((t) => t.turn >= TTFT_FROM_TURN).map((t) => t.ttftMs);
 		rows.push({
 			window,
@@ -202,6 +234,7 @@ export async function measurePromptCache(windows: readonly number[], chats: numb
 			withSummary: turns.filter((t) => t.summaryRequested).length,
 			ttftMedian: median(late),
 			ttftP95: quantile(late, 0.95),
+			needles,
 		});
 	}
 	return rows;
@@ -213,11 +246,11 @@ const secs = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
 export async function runPromptCacheBench(windows: readonly number[] = WINDOWS, chats = DEFAULT_CHATS): Promise<string> {
 	const rows = await measurePromptCache(windows, chats);
 	return [
-		`Prompt reuse: ${chats} multilingual chats × ${TURNS} turns about a note larger than the window, usage reported (o200k). Reuse = tokens of a follow-up's chat request that are an exact prefix of the previous turn's request plus its answer, over all its tokens (pooled). Time to first token: a simulated server at ${MS_PER_UNCACHED_TOKEN} ms per uncached prompt token with an LRU of ${LRU_SLOTS} prefixes, turns ≥ ${TTFT_FROM_TURN}, summary requests and retries included.`,
+		`Prompt reuse: ${chats} multilingual chats × ${TURNS} turns about a note larger than the window, usage reported (o200k). Reuse = tokens of a follow-up's chat request that are an exact prefix of the previous turn's request plus its answer, over all its tokens (pooled). Time to first token: a simulated server at ${MS_PER_UNCACHED_TOKEN} ms per uncached prompt token with an LRU of ${LRU_SLOTS} prefixes, turns ≥ ${TTFT_FROM_TURN}, summary requests and retries included. Needle: the context bench's needle (a last section of the note) asked about on turn ${NEEDLE_TURN} of a chat about the note; chats whose request carried it. Earlier sources: ${BENCH_EARLIER ?? "keep"}, headroom ${BENCH_HEADROOM ?? "default"}.`,
 		"",
-		"| window | all follow-up turns | turns without a summary request | follow-ups (with a summary request) | TTFT median | TTFT p95 |",
-		"|---|--:|--:|--:|--:|--:|",
-		...rows.map((r) => `| ${r.window / 1024}k | ${pct(r.reuseAll)} | ${pct(r.reuseNoSummary)} | ${r.followUps} (${r.withSummary}) | ${secs(r.ttftMedian)} | ${secs(r.ttftP95)} |`),
+		"| window | all follow-up turns | turns without a summary request | follow-ups (with a summary request) | TTFT median | TTFT p95 | needle found |",
+		"|---|--:|--:|--:|--:|--:|--:|",
+		...rows.map((r) => `| ${r.window / 1024}k | ${pct(r.reuseAll)} | ${pct(r.reuseNoSummary)} | ${r.followUps} (${r.withSummary}) | ${secs(r.ttftMedian)} | ${secs(r.ttftP95)} | ${r.needles} of ${chats} |`),
 	].join("\n");
 }
 
