@@ -34,8 +34,8 @@ const WINDOWS = [4096, 8192, 32768] as const;
 export const RESERVED = 512;
 const MODEL = "bench-model";
 /** `headroom=0.25`: the share of the budget this turn's sources leave for later turns (the engine's default otherwise). */
-/** `earlier=drop`: earlier turns' sources dropped at once (ChatServiceOptions.earlierSources; "keep" otherwise). */
-export const BENCH_EARLIER = process.argv.includes("earlier=drop") ? "drop" : process.argv.includes("earlier=keep") ? "keep" : undefined;
+/** `earlier=keep|yield|drop`: ChatServiceOptions.earlierSources (the engine's default otherwise). */
+export const BENCH_EARLIER = (["keep", "yield", "drop"] as const).find((p) => process.argv.includes(`earlier=${p}`));
 export const BENCH_HEADROOM = ((v) => (v === undefined ? undefined : Number(v)))(process.argv.find((a) => a.startsWith("headroom="))?.slice("headroom=".length));
 
 type ServerKind = Tokenizer | "none";

@@ -45,9 +45,10 @@ export interface ChatServiceOptions {
 	 */
 	sourcesHeadroomShare?: number;
 	/**
-	 * Earlier turns' sources: "keep" repeats them exactly as sent while the budget allows and each
-	 * source is unchanged (the default: the previous request stays the next one's prefix); "drop"
-	 * sends only this turn's (bench/promptCache.ts measures both).
+	 * Earlier turns' sources, each only while unchanged: "keep" repeats them exactly as sent while
+	 * the budget allows (the previous request stays the next one's prefix); "yield" (the default,
+	 * DEFAULT_EARLIER_SOURCES) only while this turn's sources fit whole beside them; "drop" sends
+	 * only this turn's (bench/promptCache.ts measures them).
 	 */
 	earlierSources?: EarlierSources;
 	sourceFitter?: SourceFitter;

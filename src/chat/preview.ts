@@ -2,7 +2,7 @@ import type { EstimateFn } from "./promptCost";
 import { compactionBudget } from "./compaction";
 import type { ContextInclusion } from "./contextTrim";
 import { buildPrompt, promptSources, sourcesHeadroom, type BuiltPrompt } from "./prompt";
-import { historyAsSent, type EarlierSources } from "./promptSentSources";
+import { DEFAULT_EARLIER_SOURCES, historyAsSent, wholeSourcesCost, type EarlierSources } from "./promptSentSources";
 import { summaryMessage, uncoveredHistory } from "./transcript";
 import type { SourceFitter } from "./sourceFitter";
 import type { ChatMessage, ChatSettings, ContextSource, ImageRef, SourceFit } from "../core/types";
@@ -67,7 +67,7 @@ export function previewPrompt(input: PreviewInput): PromptPreview {
 		const summary = summaryMessage(messages)?.content;
 		const written = uncoveredHistory(messages, messages.length);
 		// Earlier sources go as sent while they fit (turnPrompt.ts), else they are shed.
-		const history = input.earlierSources === "drop" ? written : historyAsSent(written, budget.prompt - fixedCost(settings.systemPrompt, summary, draft, estimate), estimate, promptSources(base)) ?? written;
+		const history = input.earlierSources === "drop" ? written : historyAsSent(written, budget.prompt - fixedCost(settings.systemPrompt, summary, draft, estimate) - ((input.earlierSources ?? DEFAULT_EARLIER_SOURCES) === "yield" ? wholeSourcesCost(promptSources(base), estimate) : 0), estimate, promptSources(base)) ?? written;
 		const plan = planWindow({
 			systemPrompt: settings.systemPrompt,
 			previousSummary: summary,

@@ -7,8 +7,25 @@ import { promptCost, type EstimateFn } from "./promptCost";
 import { withSources } from "./prompt";
 import type { ContextSource, PromptMessage, SourceFit } from "../core/types";
 
-/** What becomes of earlier turns' sources: repeated as sent while they fit and are unchanged, or dropped at once. */
-export type EarlierSources = "keep" | "drop";
+/**
+ * What becomes of earlier turns' sources (each only while unchanged): "keep" repeats them as sent
+ * while they fit; "yield" only while this turn's sources still fit whole beside them (they never
+ * take room from the sources of the question being asked); "drop" sheds them at once.
+ */
+export type EarlierSources = "keep" | "yield" | "drop";
+
+/**
+ * "yield": measured on the window-use bench's chats (bench/promptCache.ts), "keep" left a later
+ * question's own passages out for the earlier ones (the needle missed in 6 of 16 chats at 32k)
+ * and gained no time to first token from turn 5 on; "yield" keeps the prefix whenever it is free.
+ */
+export const DEFAULT_EARLIER_SOURCES: EarlierSources = "yield";
+
+/** Estimated tokens of `sources` sent whole: what "yield" leaves them before repeating earlier ones. */
+export function wholeSourcesCost(sources: readonly ContextSource[], estimate: EstimateFn): number {
+	// A source's heading and frame (sourceBlock.ts) cost a few tokens beside its name.
+	return sources.reduce((sum, s) => sum + estimate(s.text) + estimate(s.name) + estimate(s.id) + 16, 0);
+}
 
 interface SentSources {
 	section: string;

@@ -3,7 +3,7 @@ import { compactHistory, type CompactionBudget, type CompactionResult } from "./
 import type { ContextInclusion } from "./contextTrim";
 import type { EstimateFn } from "./promptCost";
 import { buildPrompt, sourcesHeadroom, type BuiltPrompt } from "./prompt";
-import { historyAsSent, shedSentSources } from "./promptSentSources";
+import { DEFAULT_EARLIER_SOURCES, historyAsSent, shedSentSources, wholeSourcesCost, type EarlierSources } from "./promptSentSources";
 import { isAbort, type SummaryRequestCost } from "./summarizer";
 import { summaryMessage, uncoveredHistory } from "./transcript";
 import { fitTurnMessages, turnTail } from "./turnTail";
@@ -52,6 +52,8 @@ export interface TurnSetup {
 	 * sources are repeated).
 	 */
 	currentSources?: readonly ContextSource[];
+	/** ChatServiceOptions.earlierSources. */
+	earlierSources?: EarlierSources;
 	recorder: TurnRecorder;
 	emit: (event: ChatEvent) => void;
 	signal: AbortSignal;
@@ -114,9 +116,11 @@ export async function prepareHistory(
 		// Older tool results become stubs before any conversation text is summarized.
 		const uncovered = uncoveredHistory(session.messages, at);
 		const fixed = fixedCost(settings.systemPrompt, previous?.content, user.content, setup.estimate);
+		// "yield": this turn's sources go whole before any earlier ones are repeated.
+		const freshRoom = (setup.earlierSources ?? DEFAULT_EARLIER_SOURCES) === "yield" ? wholeSourcesCost(setup.currentSources ?? [], setup.estimate) : 0;
 		const plain = fitTurnMessages({ ...base, history: uncovered, previousSummary: previous?.content });
 		// Earlier turns go as sent (with their sources) while they fit: the previous request is then this one's prefix.
-		const turn = fitTurnMessages({ ...base, history: withEarlierSources(session, uncovered, budget.prompt - plain.afterCost - fixed, setup.estimate, setup.currentSources ?? []), previousSummary: previous?.content });
+		const turn = fitTurnMessages({ ...base, history: withEarlierSources(session, uncovered, budget.prompt - plain.afterCost - fixed - freshRoom, setup.estimate, setup.currentSources ?? []), previousSummary: previous?.content });
 		// Old messages' images go before any of their words are summarized (turnImages.ts).
 		const room = budget.prompt - turn.afterCost - fixed;
 		const history = dropOldImages(turn.history, room, setup.estimate).history;

@@ -233,6 +233,7 @@ export class TurnRunner {
 			estimate: this.estimatorFor(model, settings.imageTokens),
 			fitter: this.fitter,
 			sourcesHeadroomShare: this.sourcesHeadroomShare,
+			earlierSources: this.earlierSources,
 			recorder: this.recorder,
 			emit: (event) => {
 				// Whatever an abandoned call does later is not this turn's news.

@@ -4,16 +4,17 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ChatService } from "../../src/chat/ChatService";
+import type { EarlierSources } from "../../src/chat/promptSentSources";
 import type { ContextSource } from "../../src/core/types";
 import { MemoryFileStore } from "../../src/sessions/memoryStore";
 import { SessionManager } from "../../src/sessions/SessionManager";
 import { StubAdapter } from "../support/stubAdapter";
 
-const chatWith = (): { chat: ChatService; adapter: StubAdapter } => {
+const chatWith = (earlierSources?: EarlierSources, maxPromptTokens = 8192): { chat: ChatService; adapter: StubAdapter } => {
 	const sessions = new SessionManager(new MemoryFileStore(), { onWarning: () => undefined });
 	const adapter = new StubAdapter({ reply: "Noted." });
-	const settings = { maxPromptTokens: 8192, reservedResponseTokens: 512, recentMessagesToKeep: 40, minRecentMessagesToKeep: 2 };
-	return { chat: new ChatService({ adapter, sessions, settings, model: "m" }), adapter };
+	const settings = { maxPromptTokens, reservedResponseTokens: 512, recentMessagesToKeep: 40, minRecentMessagesToKeep: 2 };
+	return { chat: new ChatService({ adapter, sessions, settings, model: "m", earlierSources }), adapter };
 };
 
 const lastChatText = (adapter: StubAdapter): string => adapter.chatRequests[adapter.chatRequests.length - 1]!.messages.map((m) => m.content).join("\n");
@@ -62,5 +63,22 @@ describe("earlier sources after the person's edits", () => {
 			}),
 			{ numRuns: 60 },
 		);
+	});
+
+	it("yield: earlier sources repeat while this turn's fit whole beside them, and never squeeze them", async () => {
+		const small = "The café opens on Sundays at nine.";
+		const { chat, adapter } = chatWith("yield");
+		await chat.sendMessage("When does it open?", { context: small, contextName: "Hours" });
+		await chat.sendMessage("And on Mondays?", { context: small, contextName: "Hours" });
+		expect(lastChatText(adapter).split("Sundays at nine").length - 1).toBe(2);
+		// A note that fits whole alone but not twice: repeating its first copy would cut this turn's.
+		const big = Array.from({ length: 270 }, (_, i) => `Line ${i} of the long note, about the harbour and its boats.`).join("\n") + "\nThe spare key hangs behind the barometer.";
+		const long = chatWith("yield");
+		await long.chat.sendMessage("What is line 3 about?", { context: big, contextName: "Long" });
+		await long.chat.sendMessage("Where is the spare key?", { context: big, contextName: "Long" });
+		const second = lastChatText(long.adapter);
+		expect(second.split("Line 0 of").length - 1).toBe(1);
+		expect(second.split("behind the barometer").length - 1).toBe(1);
+		expect(second).toContain("Line 269 of");
 	});
 });
