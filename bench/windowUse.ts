@@ -27,12 +27,16 @@ const MIN_CHATS = 40;
 const DEFAULT_CHATS = 3 * MIN_CHATS;
 /** Resamples of the chats for the median's interval. */
 const BOOTSTRAP = 1000;
-const TURNS = 12;
+export const TURNS = 12;
 /** The model's first answers, not counted: the margin has had this many reports to learn from. */
 const WARMUP_ANSWERS = 5;
 const WINDOWS = [4096, 8192, 32768] as const;
-const RESERVED = 512;
+export const RESERVED = 512;
 const MODEL = "bench-model";
+/** `headroom=0.25`: the share of the budget this turn's sources leave for later turns (the engine's default otherwise). */
+/** `earlier=keep|yield|drop`: ChatServiceOptions.earlierSources (the engine's default otherwise). */
+export const BENCH_EARLIER = (["keep", "yield", "drop"] as const).find((p) => process.argv.includes(`earlier=${p}`));
+export const BENCH_HEADROOM = ((v) => (v === undefined ? undefined : Number(v)))(process.argv.find((a) => a.startsWith("headroom="))?.slice("headroom=".length));
 
 type ServerKind = Tokenizer | "none";
 /**
@@ -48,7 +52,7 @@ const SERVERS: readonly ServerKind[] = ["none", "o200k", "cl100k", "claude"];
 export const TARGET_USE = 0.95;
 export const TARGET_OVER = 0.005;
 
-function loadCorpus(): CorpusText[] {
+export function loadCorpus(): CorpusText[] {
 	const path = fileURLToPath(new URL("./data/tokens-dev.jsonl", import.meta.url));
 	return readFileSync(path, "utf8")
 		.split("\n")
@@ -69,13 +73,13 @@ function leadingLines(counter: TokenCounter, text: string, tokens: number): stri
 	return kept.join("\n").trim() || text.slice(0, 200);
 }
 
-interface ChatScript {
+export interface ChatScript {
 	note: string;
 	questions: string[];
 	answers: string[];
 }
 
-function chatScript(corpus: readonly CorpusText[], counter: TokenCounter, seed: number, window: number): ChatScript {
+export function chatScript(corpus: readonly CorpusText[], counter: TokenCounter, seed: number, window: number): ChatScript {
 	const random = seededRandom(seed * 7919 + window);
 	const pick = (): CorpusText => corpus[Math.floor(random() * corpus.length)] ?? corpus[0]!;
 	// A note of every language in the corpus, larger than the window: some of it is always left out.
@@ -139,6 +143,8 @@ async function runChat(script: ChatScript, chatIndex: number, counter: TokenCoun
 		model: MODEL,
 		calibration,
 		settings: { maxPromptTokens: window, reservedResponseTokens: RESERVED },
+		sourcesHeadroomShare: BENCH_HEADROOM,
+		earlierSources: BENCH_EARLIER,
 		onEvent: (e) => {
 			if (e.type === "prompt") {
 				estimate = e.estimatedTokens;

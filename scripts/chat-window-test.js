@@ -112,8 +112,8 @@ const scenarios = {
 		check(prompt.context.included === "partial" && prompt.context.fraction > 0 && prompt.context.fraction < 1, "the note was not trimmed");
 		const last = adapter.chatRequests[1];
 		check(last.messages.length === 4, "messages were dropped for the document");
-		check(/⟦SOURCE 1⟧[^\n]*excerpts/.test(last.messages[0].content), "the note's heading does not say it holds excerpts");
-		check(last.messages[0].content.includes("⟦SOURCE 1⟧ Budgets · path: Budgets · excerpts"), "no heading with the note's name");
+		check(/⟦SOURCE 1⟧[^\n]*excerpts/.test(last.messages[last.messages.length - 1].content), "the note's heading does not say it holds excerpts");
+		check(last.messages[last.messages.length - 1].content.includes("⟦SOURCE 1⟧ Budgets · path: Budgets · excerpts"), "no heading with the note's name");
 		check(estimatePromptTokens(last.messages) > CAP * 0.9, "the document did not use the room left");
 		return checkPrompts(adapter);
 	},
@@ -141,7 +141,9 @@ const scenarios = {
 		check(byId["Harbour/Log.md"].fit === "excerpts" && byId["Harbour/Log.md"].sentTokens < byId["Harbour/Log.md"].totalTokens, "the long note was not fitted");
 		// The long note is cut, so the lower tier (the active note) gets nothing.
 		check(byId["Daily/Today.md"].fit === "none", "a lower tier took tokens a higher one needed");
-		const system = adapter.chatRequests[0].messages[0].content;
+		const sent = adapter.chatRequests[0].messages;
+		// This turn's sources ride with the latest message.
+		const system = sent[sent.length - 1].content;
 		check(byId.selection.fit === "whole" && system.includes(escapeSourceText(selection)), "the selection was not sent whole");
 		check(byId["Harbour/Hours.md"].fit === "whole" && system.includes(small), "the small note was not sent whole beside the long one");
 		// The needle can only be found by relevance fitting (src/context's fitSource); the top cut sends

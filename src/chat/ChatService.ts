@@ -2,6 +2,7 @@ import type { CallIdSource } from "./callIds";
 import { startTimer, stopTimer } from "../core/timers";
 import type { SessionManager } from "../sessions/SessionManager";
 import { memoizeEstimate, type EstimateFn } from "./promptCost";
+import type { EarlierSources } from "./promptSentSources";
 import type { TokenCalibration } from "./calibration";
 import { normalizeChatSettings } from "./chatSettings";
 import { ChatError } from "./errors";
@@ -38,6 +39,18 @@ export interface ChatServiceOptions {
 	timers?: CheckpointTimers;
 	onEvent?: (event: ChatEvent) => void;
 	/** Fits a source larger than its share of the budget (default: defaultSourceFitter). */
+	/**
+	 * Share of the prompt budget this turn's sources leave free so the next turns can repeat the
+	 * prompt as a cache's prefix (default SOURCES_HEADROOM_SHARE; bench/promptCache.ts weighs it).
+	 */
+	sourcesHeadroomShare?: number;
+	/**
+	 * Earlier turns' sources, each only while unchanged: "keep" repeats them exactly as sent while
+	 * the budget allows (the previous request stays the next one's prefix); "yield" (the default,
+	 * DEFAULT_EARLIER_SOURCES) only while this turn's sources fit whole beside them; "drop" sends
+	 * only this turn's (bench/promptCache.ts measures them).
+	 */
+	earlierSources?: EarlierSources;
 	sourceFitter?: SourceFitter;
 	/** Tools the model may call during a turn (none by default). */
 	tools?: Tool[];
@@ -75,6 +88,8 @@ export class ChatService {
 	private readonly sessions: SessionManager;
 	private readonly runner: TurnRunner;
 	private readonly fitter: SourceFitter;
+	private readonly sourcesHeadroomShare: number | undefined;
+	private readonly earlierSources: EarlierSources | undefined;
 	/** The latest session switch (newSession, loadSession), if any; settled otherwise. */
 	private switching: Promise<unknown> = Promise.resolve();
 	/** Switches asked for, and the latest one applied: a later switch wins over an earlier, slower one. */
@@ -92,6 +107,8 @@ export class ChatService {
 		this.settings = normalizeChatSettings(opts.settings);
 		const listener = opts.onEvent;
 		this.fitter = opts.sourceFitter ?? defaultSourceFitter;
+		this.sourcesHeadroomShare = opts.sourcesHeadroomShare;
+		this.earlierSources = opts.earlierSources;
 		this.onEvent = (event) => {
 			try {
 				listener?.(event);
@@ -112,6 +129,8 @@ export class ChatService {
 			// Raw estimates by text, so an unchanged history is not re-estimated every send.
 			rawEstimate: memoizeEstimate(estimateTokens),
 			fitter: this.fitter,
+			sourcesHeadroomShare: opts.sourcesHeadroomShare,
+			earlierSources: opts.earlierSources,
 			now: opts.now ?? Date.now,
 			timers: opts.timers ?? { set: startTimer, clear: stopTimer },
 			onEvent: this.onEvent,
@@ -269,7 +288,7 @@ export class ChatService {
 	 */
 	previewPrompt(draft: string, opts: { context?: string; contextName?: string; sources?: readonly ContextSource[]; includeHistory?: boolean; images?: readonly ImageRef[]; tools?: boolean } = {}): PromptPreview {
 		const toolTokens = this.runner.toolDefinitionsTokens(this.model, this.settings, opts.tools ?? this.toolsOn);
-		return previewPrompt({ settings: this.settings, messages: this.session?.messages ?? [], draft, ...opts, estimate: this.runner.estimatorFor(this.model, this.settings.imageTokens), fitter: this.fitter, margin: this.runner.marginFor(this.model, this.session?.id), toolTokens });
+		return previewPrompt({ settings: this.settings, messages: this.session?.messages ?? [], draft, ...opts, estimate: this.runner.estimatorFor(this.model, this.settings.imageTokens), fitter: this.fitter, headroomShare: this.sourcesHeadroomShare, earlierSources: this.earlierSources, margin: this.runner.marginFor(this.model, this.session?.id), toolTokens });
 	}
 
 	/**

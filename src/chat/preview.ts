@@ -1,11 +1,12 @@
 import type { EstimateFn } from "./promptCost";
 import { compactionBudget } from "./compaction";
 import type { ContextInclusion } from "./contextTrim";
-import { buildPrompt, type BuiltPrompt } from "./prompt";
+import { buildPrompt, promptSources, sourcesHeadroom, type BuiltPrompt } from "./prompt";
+import { DEFAULT_EARLIER_SOURCES, historyAsSent, wholeSourcesCost, type EarlierSources } from "./promptSentSources";
 import { summaryMessage, uncoveredHistory } from "./transcript";
 import type { SourceFitter } from "./sourceFitter";
 import type { ChatMessage, ChatSettings, ContextSource, ImageRef, SourceFit } from "../core/types";
-import { planWindow, summaryAllowance } from "./recentWindow";
+import { fixedCost, planWindow, summaryAllowance } from "./recentWindow";
 import { DEFAULT_MARGIN, type SafetyMargin } from "./safetyMargin";
 
 export interface PromptPreview {
@@ -32,6 +33,10 @@ export interface PreviewInput {
 	includeHistory?: boolean;
 	estimate: EstimateFn;
 	fitter?: SourceFitter;
+	/** Share of the budget the sources leave free for later turns (ChatServiceOptions.sourcesHeadroomShare). */
+	headroomShare?: number;
+	/** ChatServiceOptions.earlierSources. */
+	earlierSources?: EarlierSources;
 	/** The model's learned margin; today's default without one. */
 	margin?: SafetyMargin;
 	/** The tool definitions the send would carry (0 without tools): counted, and the messages get what they leave. */
@@ -55,11 +60,14 @@ export function previewPrompt(input: PreviewInput): PromptPreview {
 	const context = input.context !== undefined && input.context !== "" ? { text: input.context, name: input.contextName } : undefined;
 	const base = { systemPrompt: settings.systemPrompt, context, sources: input.sources, fitter: input.fitter, current: draft, currentImages: input.images, estimate };
 	if (input.includeHistory === false || messages.length === 0) {
-		return preview(buildPrompt({ ...base, history: [], budget: budget.prompt }), whole.prompt, margin, tools);
+		const headroom = input.includeHistory === false ? 0 : sourcesHeadroom(budget.prompt, input.headroomShare);
+		return preview(buildPrompt({ ...base, history: [], budget: budget.prompt, sourcesHeadroom: headroom }), whole.prompt, margin, tools);
 	}
 	try {
 		const summary = summaryMessage(messages)?.content;
-		const history = uncoveredHistory(messages, messages.length);
+		const written = uncoveredHistory(messages, messages.length);
+		// Earlier sources go as sent while they fit (turnPrompt.ts), else they are shed.
+		const history = input.earlierSources === "drop" ? written : historyAsSent(written, budget.prompt - fixedCost(settings.systemPrompt, summary, draft, estimate) - ((input.earlierSources ?? DEFAULT_EARLIER_SOURCES) === "yield" ? wholeSourcesCost(promptSources(base), estimate) : 0), estimate, promptSources(base)) ?? written;
 		const plan = planWindow({
 			systemPrompt: settings.systemPrompt,
 			previousSummary: summary,
@@ -70,9 +78,9 @@ export function previewPrompt(input: PreviewInput): PromptPreview {
 			summaryMaxTokens: budget.summaryMaxTokens,
 			estimate,
 		});
-		if (plan.fits) return preview(buildPrompt({ ...base, summary, history, budget: budget.prompt }), whole.prompt, margin, tools);
+		if (plan.fits) return preview(buildPrompt({ ...base, summary, history, budget: budget.prompt, sourcesHeadroom: sourcesHeadroom(budget.prompt, input.headroomShare) }), whole.prompt, margin, tools);
 		const allowance = summaryAllowance(budget.summaryMaxTokens, estimate);
-		const built = buildPrompt({ ...base, history: history.slice(plan.split), budget: budget.prompt - allowance });
+		const built = buildPrompt({ ...base, history: history.slice(plan.split), budget: budget.prompt - allowance, sourcesHeadroom: sourcesHeadroom(budget.prompt, input.headroomShare) });
 		return { estimatedTokens: Math.min(budget.prompt, built.estimatedTokens + allowance) + tools, budget: whole.prompt, context: built.context, sources: built.sources, margin };
 	} catch {
 		// A damaged session: the send goes out without history too (see ChatService).

@@ -29,6 +29,11 @@ export interface PromptInput {
 	 * shrinks it below what the failed prompt carried). Default: all that remains.
 	 */
 	sourcesCap?: number;
+	/**
+	 * Estimated tokens the sources leave free for the turns to come, so that later prompts can
+	 * repeat this one (with its sources) and still fit: the prefix a server's cache reuses.
+	 */
+	sourcesHeadroom?: number;
 	/** The persisted conversation summary standing in for earlier messages. */
 	summary?: string;
 	/** Earlier user/assistant messages, oldest first, without the current message. */
@@ -51,8 +56,10 @@ export interface BuiltPrompt {
 	context: ContextInclusion;
 	/** Every source given, once, in prompt order, with how much of it went in. */
 	sources: SourceFit[];
-	/** Estimated tokens of the sources section in the system message (0 when none went in). */
+	/** Estimated tokens of the sources section with the latest user message (0 when none went in). */
 	sourcesTokens: number;
+	/** The sources section as sent with the latest user message ("" when none went in). */
+	sourcesSection: string;
 }
 
 const SECTION_SEPARATOR = "\n\n";
@@ -62,7 +69,9 @@ export function summaryBlock(summary: string): string {
 }
 
 /**
- * Instructions, document and summary go into ONE leading system message, in that order.
+ * Instructions, document and summary go into ONE leading system message, in that order. (The
+ * chat prompt passes no document here: its sources go with the latest user message, see
+ * withSources, so the system message stays the same from turn to turn.)
  * Anthropic accepts only a top-level system prompt, and several local chat templates reject a
  * second system message or one that is not first; a single leading one works everywhere and
  * leaves adapters nothing to merge.
@@ -75,12 +84,38 @@ export function composeSystemMessage(systemPrompt: string, contextBlock: string,
 	return parts.join(SECTION_SEPARATOR);
 }
 
-function assemble(input: PromptInput, contextBlock: string, history: readonly PromptMessage[]): PromptMessage[] {
+/**
+ * The latest user message as sent: this turn's sources section (framed as data, sourceBlock.ts),
+ * then the person's words. The sources ride with the message rather than in the system message so
+ * that everything before it (instructions, summary, earlier turns) is the previous request repeated
+ * exactly: a server's prefix cache reuses it. One message keeps every dialect's rules: one leading
+ * system message, and user and assistant taking turns.
+ */
+export function withSources(sourcesSection: string, text: string): string {
+	return sourcesSection === "" ? text : sourcesSection + SECTION_SEPARATOR + text;
+}
+
+/**
+ * Share of the prompt budget this turn's sources leave free when the chat carries its history:
+ * the room in which the next turns (question, answer) repeat this prompt, sources and all, as an
+ * exact prefix a server's cache reuses, before a compaction sheds the earlier sources.
+ */
+export const SOURCES_HEADROOM_SHARE = 0;
+
+export function sourcesHeadroom(budget: number, share = SOURCES_HEADROOM_SHARE): number {
+	return Math.max(0, Math.floor(budget * Math.min(1, Math.max(0, share))));
+}
+
+/**
+ * The stable head (instructions and summary in one leading system message), the earlier turns as
+ * given, and the latest user message carrying this turn's sources.
+ */
+function assemble(input: PromptInput, sourcesSection: string, history: readonly PromptMessage[]): PromptMessage[] {
 	const messages: PromptMessage[] = [];
-	const system = composeSystemMessage(input.systemPrompt, contextBlock, input.summary);
+	const system = composeSystemMessage(input.systemPrompt, "", input.summary);
 	if (system !== "") messages.push({ role: "system", content: system });
 	for (const m of history) messages.push(toPromptMessage(m));
-	const current: PromptMessage = { role: "user", content: input.current };
+	const current: PromptMessage = { role: "user", content: withSources(sourcesSection, input.current) };
 	if (input.currentImages !== undefined && input.currentImages.length > 0) current.attachments = [...input.currentImages];
 	messages.push(current);
 	for (const m of input.after ?? []) messages.push(toPromptMessage(m));
@@ -139,8 +174,9 @@ export function buildPrompt(input: PromptInput): BuiltPrompt {
 		context: activeInclusion(sources, fitted.fits),
 		sources: fitted.fits,
 		sourcesTokens,
+		sourcesSection: sourcesTokens > 0 ? fitted.section : "",
 	});
-	let room = input.budget - baseTokens - estimate(SECTION_SEPARATOR);
+	let room = input.budget - baseTokens - estimate(SECTION_SEPARATOR) - Math.max(0, input.sourcesHeadroom ?? 0);
 	if (input.sourcesCap !== undefined) room = Math.min(room, input.sourcesCap);
 	for (let attempt = 0; attempt <= OVERSHOOT_RETRIES && sources.length > 0; attempt++) {
 		const fitted = fitSources({ sources, room, query, estimate, fitter });

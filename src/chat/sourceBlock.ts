@@ -1,4 +1,4 @@
-// How context sources are laid out inside the leading system message. A source is untrusted text
+// How context sources are laid out: this turn's sources section goes with the latest user message (prompt.ts). A source is untrusted text
 // (a note can carry a prompt injection): the frame says it is data, and its markers use brackets
 // a source's own text cannot contain, since they are replaced in it, so no note can close its
 // block early and speak as the instructions.

@@ -2,7 +2,8 @@ import { untilAborted } from "../core/abortable";
 import { compactHistory, type CompactionBudget, type CompactionResult } from "./compaction";
 import type { ContextInclusion } from "./contextTrim";
 import type { EstimateFn } from "./promptCost";
-import { buildPrompt, type BuiltPrompt } from "./prompt";
+import { buildPrompt, sourcesHeadroom, type BuiltPrompt } from "./prompt";
+import { DEFAULT_EARLIER_SOURCES, historyAsSent, shedSentSources, wholeSourcesCost, type EarlierSources } from "./promptSentSources";
 import { isAbort, type SummaryRequestCost } from "./summarizer";
 import { summaryMessage, uncoveredHistory } from "./transcript";
 import { fitTurnMessages, turnTail } from "./turnTail";
@@ -43,6 +44,16 @@ export interface TurnSetup {
 	estimate: EstimateFn;
 	/** Fits a source larger than its share. */
 	fitter: SourceFitter;
+	/** Share of the budget the sources leave free for later turns (default SOURCES_HEADROOM_SHARE). */
+	sourcesHeadroomShare?: number;
+	/**
+	 * This turn's sources as they are now (the active note included): an earlier message's sources
+	 * are repeated only while each is among them with the same text. Default: none (no earlier
+	 * sources are repeated).
+	 */
+	currentSources?: readonly ContextSource[];
+	/** ChatServiceOptions.earlierSources. */
+	earlierSources?: EarlierSources;
 	recorder: TurnRecorder;
 	emit: (event: ChatEvent) => void;
 	signal: AbortSignal;
@@ -56,6 +67,20 @@ export interface PreparedHistory {
 	compacted: boolean;
 	/** This turn's tool calls and results so far (older results possibly stubbed), after the person's message. */
 	after: PromptMessage[];
+	/** The turn carries the chat's history (so later turns will repeat this prompt). */
+	withHistory?: boolean;
+}
+
+/**
+ * The earlier messages with their sources as sent when they all fit beside this turn's fixed part
+ * and tool calls (`room`); otherwise the earlier sources are shed, for good (the session keeps
+ * the change), and the messages go as written: what compaction then fits.
+ */
+function withEarlierSources(session: Session, history: readonly ChatMessage[], room: number, estimate: EstimateFn, current: readonly ContextSource[]): ChatMessage[] {
+	const sent = historyAsSent(history, room, estimate, current);
+	if (sent !== undefined) return sent;
+	shedSentSources(session.messages);
+	return [...history];
 }
 
 async function saveSummary(setup: TurnSetup, session: Session, result: CompactionResult): Promise<void> {
@@ -89,9 +114,15 @@ export async function prepareHistory(
 	try {
 		const previous = summaryMessage(session.messages);
 		// Older tool results become stubs before any conversation text is summarized.
-		const turn = fitTurnMessages({ ...base, history: uncoveredHistory(session.messages, at), previousSummary: previous?.content });
+		const uncovered = uncoveredHistory(session.messages, at);
+		const fixed = fixedCost(settings.systemPrompt, previous?.content, user.content, setup.estimate);
+		// "yield": this turn's sources go whole before any earlier ones are repeated.
+		const freshRoom = (setup.earlierSources ?? DEFAULT_EARLIER_SOURCES) === "yield" ? wholeSourcesCost(setup.currentSources ?? [], setup.estimate) : 0;
+		const plain = fitTurnMessages({ ...base, history: uncovered, previousSummary: previous?.content });
+		// Earlier turns go as sent (with their sources) while they fit: the previous request is then this one's prefix.
+		const turn = fitTurnMessages({ ...base, history: withEarlierSources(session, uncovered, budget.prompt - plain.afterCost - fixed - freshRoom, setup.estimate, setup.currentSources ?? []), previousSummary: previous?.content });
 		// Old messages' images go before any of their words are summarized (turnImages.ts).
-		const room = budget.prompt - turn.afterCost - fixedCost(settings.systemPrompt, previous?.content, user.content, setup.estimate);
+		const room = budget.prompt - turn.afterCost - fixed;
 		const history = dropOldImages(turn.history, room, setup.estimate).history;
 		const keep = force ? settings.minRecentMessagesToKeep : settings.recentMessagesToKeep;
 		// Raced with Stop: a summary request that never answers must not hold the turn.
@@ -114,7 +145,7 @@ export async function prepareHistory(
 		const result = await untilAborted(compaction, signal);
 		await saveSummary(setup, session, result);
 		const compacted = result.summaryOf !== undefined || result.condensedCount > 0 || result.lastResort;
-		return { summary: result.summary, recent: result.recent, compacted, after: turn.after };
+		return { summary: result.summary, recent: result.recent, compacted, after: turn.after, withHistory: true };
 	} catch (err) {
 		if (isAbort(err, signal)) return "aborted";
 		const why = reasonOf(err);
@@ -145,6 +176,8 @@ export function assemblePrompt(
 		sources: document.sources,
 		fitter: setup.fitter,
 		sourcesCap,
+		// With history, the sources leave room for the next turns to repeat this prompt (a cache's prefix).
+		sourcesHeadroom: prepared.withHistory === true ? sourcesHeadroom(budget.prompt, setup.sourcesHeadroomShare) : 0,
 		summary: prepared.summary,
 		history: prepared.recent,
 		current: text,

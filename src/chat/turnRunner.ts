@@ -16,7 +16,8 @@ import { compactionBudget, type CompactionBudget } from "./compaction";
 import { RefusedImagePath } from "../core/imagePaths";
 import { attachmentTokens, loadPromptImages, missingImageNote, type ImageReader } from "./turnImages";
 import { ChatError } from "./errors";
-import type { BuiltPrompt } from "./prompt";
+import { promptSources, type BuiltPrompt } from "./prompt";
+import { recordSentSources, shedSentSources, shedStaleSources, type EarlierSources } from "./promptSentSources";
 import { isAbort } from "./summarizer";
 import { OVERFLOW_RETRY_SHRINK, overflowReportOf, overflowRetryBudget, retryTooBigError } from "./overflowRetry";
 import type { SourceFitter } from "./sourceFitter";
@@ -85,6 +86,10 @@ export interface TurnRunnerOptions {
 	fineEstimate?: EstimateFn;
 	/** Fits a source larger than its share. */
 	fitter: SourceFitter;
+	/** See ChatServiceOptions.sourcesHeadroomShare. */
+	sourcesHeadroomShare?: number;
+	/** See ChatServiceOptions.earlierSources. */
+	earlierSources?: EarlierSources;
 	now: () => number;
 	timers: CheckpointTimers;
 	onEvent: (event: ChatEvent) => void;
@@ -132,6 +137,8 @@ export class TurnRunner {
 	private readonly refusals = new ToolRefusals();
 	private readonly readImage: ImageReader | undefined;
 	private readonly callIds: CallIdSource;
+	private readonly sourcesHeadroomShare: number | undefined;
+	private readonly earlierSources: EarlierSources | undefined;
 
 	constructor(opts: TurnRunnerOptions) {
 		this.chat = opts.chat;
@@ -140,6 +147,8 @@ export class TurnRunner {
 		this.rawEstimate = opts.rawEstimate;
 		this.fineEstimate = opts.fineEstimate ?? memoizeEstimate(modelTokens);
 		this.fitter = opts.fitter;
+		this.sourcesHeadroomShare = opts.sourcesHeadroomShare;
+		this.earlierSources = opts.earlierSources;
 		this.now = opts.now;
 		this.timers = opts.timers;
 		this.onEvent = opts.onEvent;
@@ -233,6 +242,8 @@ export class TurnRunner {
 			adapter,
 			estimate: this.estimatorFor(model, settings.imageTokens),
 			fitter: this.fitter,
+			sourcesHeadroomShare: this.sourcesHeadroomShare,
+			earlierSources: this.earlierSources,
 			recorder: this.recorder,
 			emit: (event) => {
 				// Whatever an abandoned call does later is not this turn's news.
@@ -255,6 +266,12 @@ export class TurnRunner {
 		const imageCost = attachmentTokens(user.attachments, estimate);
 		const lessImages = (b: CompactionBudget): CompactionBudget => (imageCost === 0 ? b : { ...b, prompt: b.prompt - imageCost });
 		const asked = { ...opts, images: user.attachments };
+		// This turn's sources as they are now: an earlier message's sources that are not (edited,
+		// deleted, left out) are shed for good, never sent again.
+		const current = promptSources({ sources: opts.sources, context: opts.context !== undefined && opts.context !== "" ? { text: opts.context, name: opts.contextName } : undefined });
+		setup.currentSources = current;
+		if (this.earlierSources === "drop") shedSentSources(session.messages);
+		else shedStaleSources(session.messages, current);
 		const includeHistory = opts.includeHistory !== false;
 		// The send's own choice, else the chat's saved switch (Session.tools; none saved: on).
 		const offered = opts.tools ?? session.tools !== false;
@@ -299,6 +316,8 @@ export class TurnRunner {
 				const messages = await untilAborted(loadPromptImages(prompt.messages, this.readImage, (ref, err) => setup.emit({ type: "warning", message: missingImageNote(ref), code: err instanceof RefusedImagePath ? "image_path_refused" : "image_missing", params: { name: ref.path.split(/[\\/]/).pop() ?? ref.path } })), signal);
 				const toolPart = loop.requestPart();
 				sentTools = toolPart.tools ?? [];
+				// The sources as sent go with the message: later prompts repeat them (a cache's prefix).
+				recordSentSources(user, prompt.sourcesSection, prompt.sources, current);
 				const request = setup.adapter.generate({
 					purpose: "chat",
 					messages,

@@ -11,7 +11,9 @@ import { modelTokens } from "../../src/chat/tokenFast";
 import { ChatService } from "../../src/chat/ChatService";
 import { CONDENSED_PREFIX, compactionBudget } from "../../src/chat/compaction";
 import { chatErrorCode } from "../../src/chat/errors";
-import { buildPrompt } from "../../src/chat/prompt";
+import { buildPrompt, promptSources } from "../../src/chat/prompt";
+import { historyAsSent } from "../../src/chat/promptSentSources";
+import { SOURCES_PREAMBLE } from "../../src/chat/sourceBlock";
 import { estimateTokens } from "../../src/chat/tokens";
 import { isPromptWorthy, summaryMessage, uncoveredHistory } from "../../src/chat/transcript";
 import type { ChatMessage, PromptMessage } from "../../src/core/types";
@@ -69,6 +71,11 @@ describe("ChatService properties", () => {
 					// The model's margin as the turn starts (a refusal before widens it for the turns after).
 					const budget = compactionBudget(settings, calibration?.margin("m").keep);
 					const before = chat.messages.slice();
+					// Earlier user messages go as sent (their sources first) while they fit, else as written.
+					// (only those whose sources are still this turn's, unchanged)
+					const current = promptSources({ context: turn.context === undefined || turn.context === "" ? undefined : { text: turn.context } });
+					const sentBefore = new Map(before.map((m) => [m.id, historyAsSent([m], Infinity, estimate, current)?.[0]?.content ?? m.content]));
+					const asSent = (m: ChatMessage): string => sentBefore.get(m.id) ?? m.content;
 					const adapter = adapterFor(turn, failSummaries);
 					chat.setAdapter(adapter);
 					const onToken = turn.mode === "stop" ? () => chat.cancel() : undefined;
@@ -113,8 +120,11 @@ describe("ChatService properties", () => {
 						expect(request.maxTokens).toBeLessThanOrEqual(settings.reservedResponseTokens);
 						expect(request.contextWindow).toBe(settings.maxPromptTokens);
 						expect(promptCost(messages, estimate)).toBeLessThanOrEqual(budget.prompt);
-						expect(messages[messages.length - 1]).toEqual({ role: "user", content: text });
-						expect(messages.filter((m) => m.content === text)).toHaveLength(1);
+						// The turn goes last, once: alone, or after this turn's sources (framed as data).
+						const current = messages[messages.length - 1]!;
+						expect(current.role).toBe("user");
+						if (current.content !== text) expect(current.content.startsWith(SOURCES_PREAMBLE) && current.content.endsWith(`\n\n${text}`)).toBe(true);
+						expect(messages.filter((m) => m.content === text || m.content.endsWith(`\n\n${text}`))).toHaveLength(1);
 						expect(messages.slice(1).every((m) => m.role !== "system")).toBe(true);
 					}
 					const [first, retry] = chatRequests;
@@ -130,14 +140,17 @@ describe("ChatService properties", () => {
 					let cursor = 0;
 					for (const m of body) {
 						if (m.content.startsWith(CONDENSED_PREFIX)) continue;
-						while (cursor < transcript.length && transcript[cursor]?.content !== m.content) cursor++;
+						while (cursor < transcript.length && transcript[cursor]?.content !== m.content && asSent(transcript[cursor]!) !== m.content) cursor++;
 						expect(cursor).toBeLessThan(transcript.length);
 						cursor++;
 					}
 					if (turn.includeHistory) {
 						const uncovered = uncoveredHistory(before, before.length);
 						const all = buildPrompt({ systemPrompt: settings.systemPrompt, summary: summaryMessage(before)?.content, history: uncovered, current: text, budget: budget.prompt, estimate });
-						if (all.estimatedTokens <= budget.prompt) expect(body).toEqual(uncovered.map((m) => ({ role: m.role, content: m.content })));
+						if (all.estimatedTokens <= budget.prompt) {
+							expect(body.map((m) => m.role)).toEqual(uncovered.map((m) => m.role));
+							for (const [i, m] of uncovered.entries()) expect([m.content, asSent(m)]).toContain(body[i]?.content);
+						}
 					} else {
 						expect(body).toEqual([]);
 					}

@@ -37,7 +37,10 @@ describe("ChatService: context sources", () => {
 		expect(answer.sources).toEqual(preview.sources);
 		// The active note's chip still reads `context`: there is none here.
 		expect(promptEvents(events)[0]?.context).toEqual({ included: "none", fraction: 0 });
-		const system = adapter.chatRequests[0]?.messages[0]?.content ?? "";
+		const sent = adapter.chatRequests[0]?.messages;
+		// This turn's sources ride with the latest message, not in the system message.
+		const system = sent?.[sent.length - 1]?.content ?? "";
+		expect(sent?.[0]?.content ?? "").not.toContain("⟦SOURCE");
 		expect(system).toContain("⟦SOURCE 2⟧ Log · path: Harbour/Log.md · excerpts");
 		expect(system).toContain("⟦SOURCE 3⟧ Key · path: Harbour/Key.md · whole\nThe key is under the mat.\n⟦END OF SOURCE 3⟧");
 	});

@@ -126,7 +126,9 @@ describe("ChatService turns", () => {
 		await chat.sendMessage("Summarize this note", { includeHistory: false, context: "The note.", contextName: "Note" });
 		const last = adapter.chatRequests[1];
 		expect(last?.messages.map((m) => m.role)).toEqual(["system", "user"]);
-		expect(last?.messages[0]?.content).toContain("The note.");
+		expect(last?.messages[0]?.content).toBe("Be brief.");
+		expect(last?.messages[1]?.content).toContain("The note.");
+		expect(last?.messages[1]?.content.endsWith("\n\nSummarize this note")).toBe(true);
 		expect(chat.messages.filter((m) => m.role === "user").map((m) => m.content)).toEqual(["Earlier", "Summarize this note"]);
 	});
 

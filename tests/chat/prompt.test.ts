@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { lineArb, messageTextArb, textArb } from "../support/scriptTexts";
 import { promptCost } from "../../src/chat/promptCost";
 import { renderSourceBlock, SOURCES_PREAMBLE, SOURCE_SEPARATOR } from "../../src/chat/sourceBlock";
-import { buildPrompt, summaryBlock } from "../../src/chat/prompt";
+import { buildPrompt, composeSystemMessage, summaryBlock } from "../../src/chat/prompt";
 import { estimateTokens } from "../../src/chat/tokens";
 import type { PromptMessage } from "../../src/core/types";
 
@@ -18,7 +18,7 @@ function lines(count: number, prefix = "line"): string {
 }
 
 describe("buildPrompt", () => {
-	it("orders instructions, document, summary, history, then the current message once", () => {
+	it("orders instructions and summary, history, then this turn's sources and the current message once", () => {
 		const built = buildPrompt({
 			systemPrompt: "Be brief.",
 			context: { text: "Alpha\nBeta", name: "Note" },
@@ -28,12 +28,11 @@ describe("buildPrompt", () => {
 			budget: 10_000,
 		});
 		expect(built.messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "user"]);
-		const system = built.messages[0]?.content ?? "";
-		const order = ["Be brief.", SOURCES_PREAMBLE, renderSourceBlock(1, "Note", "Note", "whole", "Alpha\nBeta"), summaryBlock("They talked about windows.")];
-		const positions = order.map((part) => system.indexOf(part));
-		expect(positions.every((p) => p >= 0)).toBe(true);
-		expect([...positions].sort((a, b) => a - b)).toEqual(positions);
-		expect(built.messages[3]).toEqual({ role: "user", content: "And the budget?" });
+		// The stable head: nothing of this turn's sources in it.
+		expect(built.messages[0]?.content).toBe(`Be brief.\n\n${summaryBlock("They talked about windows.")}`);
+		expect(built.messages.slice(1, 3)).toEqual(history);
+		const sourcesSection = [SOURCES_PREAMBLE, renderSourceBlock(1, "Note", "Note", "whole", "Alpha\nBeta")].join(SOURCE_SEPARATOR);
+		expect(built.messages[3]).toEqual({ role: "user", content: `${sourcesSection}\n\nAnd the budget?` });
 		expect(built.context).toEqual({ included: "whole", fraction: 1 });
 		expect(built.estimatedTokens).toBe(promptCost(built.messages, estimateTokens));
 	});
@@ -61,7 +60,8 @@ describe("buildPrompt", () => {
 		expect(built.context.fraction).toBeGreaterThan(0);
 		expect(built.context.fraction).toBeLessThan(1);
 		expect(built.estimatedTokens).toBeLessThanOrEqual(1000);
-		const system = built.messages[0]?.content ?? "";
+		expect(built.messages[0]?.content).toBe("Be brief.");
+		const system = built.messages[built.messages.length - 1]?.content ?? "";
 		const heading = system.indexOf("⟦SOURCE 1⟧");
 		const body = system.slice(system.indexOf("\n", heading) + 1, system.indexOf("\n[Cut here to fit"));
 		expect(text.startsWith(body + "\n")).toBe(true);
@@ -75,13 +75,16 @@ describe("buildPrompt", () => {
 		const short = buildPrompt({ systemPrompt: "", context: { text }, history: [], current: "Q", budget: 2000, fitter: topCutFitter });
 		const long = buildPrompt({ systemPrompt: "", context: { text }, history, current: "Q", budget: 2000, fitter: topCutFitter });
 		expect(long.context.fraction).toBeLessThan(short.context.fraction);
-		expect(long.messages.slice(1)).toEqual([...history, { role: "user", content: "Q" }]);
+		expect(long.messages.slice(0, -1)).toEqual(history);
+		const current = long.messages[long.messages.length - 1]?.content ?? "";
+		expect(current.startsWith(SOURCES_PREAMBLE)).toBe(true);
+		expect(current.endsWith("\n\nQ")).toBe(true);
 	});
 
 	it("includes nothing of the document when the messages fill the budget", () => {
 		const built = buildPrompt({ systemPrompt: "S", context: { text: "Some note" }, history, current: "Q", budget: 30 });
 		expect(built.context).toEqual({ included: "none", fraction: 0 });
-		expect(built.messages[0]?.content).toBe("S");
+		expect(built.messages).toEqual([{ role: "system", content: "S" }, ...history, { role: "user", content: "Q" }]);
 	});
 
 	it("cuts a document that is one enormous line instead of dropping it", () => {
@@ -115,7 +118,7 @@ describe("buildPrompt", () => {
 			budget: 1000,
 		});
 		expect(built.messages.filter((m) => m.role === "system")).toHaveLength(1);
-		expect(built.messages[0]?.content).toBe("S");
+		expect(built.messages).toEqual([{ role: "system", content: "S" }, ...history, { role: "user", content: "Q" }]);
 	});
 
 	it("uses the estimator it is given", () => {
@@ -149,7 +152,14 @@ describe("buildPrompt properties", () => {
 				(systemPrompt, context, summary, hist, current, budget) => {
 					const built = buildPrompt({ systemPrompt, context, summary, history: hist, current, budget });
 					const ms = built.messages;
-					expect(ms[ms.length - 1]).toEqual({ role: "user", content: current });
+					// The head never depends on the sources: instructions and summary only.
+					const head = composeSystemMessage(systemPrompt, "", summary);
+					if (head !== "") expect(ms[0]).toEqual({ role: "system", content: head });
+					// This turn's sources ride with the current message, before the person's words.
+					const last = ms[ms.length - 1]!;
+					expect(last.role).toBe("user");
+					if (built.sourcesTokens === 0) expect(last.content).toBe(current);
+					else expect(last.content.startsWith(SOURCES_PREAMBLE) && last.content.endsWith(`\n\n${current}`)).toBe(true);
 					expect(ms.slice(1).every((m) => m.role !== "system")).toBe(true);
 					const body = ms[0]?.role === "system" ? ms.slice(1, -1) : ms.slice(0, -1);
 					expect(body).toEqual(hist);
@@ -157,14 +167,14 @@ describe("buildPrompt properties", () => {
 					const bare = buildPrompt({ systemPrompt, summary, history: hist, current, budget });
 					if (bare.estimatedTokens <= budget) expect(built.estimatedTokens).toBeLessThanOrEqual(budget);
 					if (built.context.included === "whole") {
-						expect(ms[0]?.content).toContain(context?.text ?? "");
+						expect(last.content).toContain(context?.text ?? "");
 						expect(built.context.fraction).toBe(1);
 					}
 					if (built.context.included === "partial") {
 						expect(built.context.fraction).toBeGreaterThan(0);
 						expect(built.context.fraction).toBeLessThan(1);
 					}
-					if (built.context.included === "none") expect(ms[0]?.content ?? "").not.toContain("⟦SOURCE");
+					if (built.context.included === "none") expect(last.content).toBe(current);
 				},
 			),
 			{ numRuns: 300 },

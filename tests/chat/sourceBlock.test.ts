@@ -1,10 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { buildPrompt } from "../../src/chat/prompt";
+import { buildPrompt, summaryBlock } from "../../src/chat/prompt";
 import { SOURCES_PREAMBLE } from "../../src/chat/sourceBlock";
 
-const system = (built: ReturnType<typeof buildPrompt>): string => (built.messages[0]?.role === "system" ? built.messages[0].content : "");
+/** The sources section sent with the latest message: everything before the person's own words. */
+const sourcesOf = (built: ReturnType<typeof buildPrompt>, current: string): string => {
+	const last = built.messages[built.messages.length - 1];
+	expect(last?.role).toBe("user");
+	expect(last?.content.endsWith(`\n\n${current}`)).toBe(true);
+	return last?.content.slice(0, -(current.length + 2)) ?? "";
+};
 
-describe("sources in the system message", () => {
+describe("sources with the latest message", () => {
 	it("each source sits under a heading with its name and path, after the instructions and a frame saying it is data", () => {
 		const built = buildPrompt({
 			systemPrompt: "Be brief.",
@@ -18,14 +24,14 @@ describe("sources in the system message", () => {
 			current: "When?",
 			budget: 5000,
 		});
-		const text = system(built);
+		const text = sourcesOf(built, "When?");
+		expect(built.messages[0]).toEqual({ role: "system", content: `Be brief.\n\n${summaryBlock("Earlier they talked.")}` });
+		expect(text.startsWith(SOURCES_PREAMBLE)).toBe(true);
 		const order = [
-			"Be brief.",
 			SOURCES_PREAMBLE,
 			"⟦SOURCE 1⟧ Selection · path: selection · whole\nin May\n⟦END OF SOURCE 1⟧",
 			"⟦SOURCE 2⟧ Plan · path: Projects/Plan.md · whole\nShip in May.\n⟦END OF SOURCE 2⟧",
 			"⟦SOURCE 3⟧ Today · path: Daily/Today.md · whole\nActive text.\n⟦END OF SOURCE 3⟧",
-			"Earlier they talked.",
 		];
 		const at = order.map((part) => text.indexOf(part));
 		expect(at.every((p) => p >= 0)).toBe(true);
@@ -44,7 +50,7 @@ describe("sources in the system message", () => {
 			current: "Q",
 			budget: 5000,
 		});
-		const text = system(built);
+		const text = sourcesOf(built, "Q");
 		expect(text.match(/⟦END OF SOURCE \d+⟧/g)).toHaveLength(1);
 		expect(text.match(/⟦SOURCE \d+⟧/g)).toHaveLength(1);
 		expect(text.endsWith("⟦END OF SOURCE 1⟧")).toBe(true);
@@ -56,6 +62,6 @@ describe("sources in the system message", () => {
 	it("the active note given the old way (context, contextName) is one source of kind active, named by its name", () => {
 		const built = buildPrompt({ systemPrompt: "", context: { text: "Body.", name: "Budgets" }, history: [], current: "Q", budget: 5000 });
 		expect(built.sources).toEqual([{ id: "Budgets", name: "Budgets", totalTokens: built.sources[0]?.totalTokens, sentTokens: built.sources[0]?.totalTokens, fit: "whole" }]);
-		expect(system(built)).toContain("⟦SOURCE 1⟧ Budgets · path: Budgets · whole\nBody.\n⟦END OF SOURCE 1⟧");
+		expect(sourcesOf(built, "Q")).toContain("⟦SOURCE 1⟧ Budgets · path: Budgets · whole\nBody.\n⟦END OF SOURCE 1⟧");
 	});
 });

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import { messageTextArb } from "../support/scriptTexts";
 import { sourcesArb } from "../support/sourcesArb";
 import { allocateTiers, orderSources, SOURCE_TIERS, tierOf, waterFill } from "../../src/chat/sourceBudget";
-import { buildPrompt } from "../../src/chat/prompt";
+import { buildPrompt, withSources } from "../../src/chat/prompt";
 import { promptCost } from "../../src/chat/promptCost";
 import { escapeSourceText } from "../../src/chat/sourceBlock";
 import type { SourceFitter } from "../../src/chat/sourceFitter";
@@ -128,11 +128,14 @@ describe("sources in the prompt (properties)", () => {
 					else expect(built.estimatedTokens).toBe(bare.estimatedTokens);
 					if (sourcesCap !== undefined) expect(built.sourcesTokens).toBeLessThanOrEqual(sourcesCap);
 					// The latest turn: once, last.
-					expect(ms[ms.length - 1]).toEqual({ role: "user", content: current });
-					expect(ms.filter((m) => m.role === "user" && m.content === current).length).toBe(history.filter((m) => m.content === current && m.role === "user").length + 1);
+					// This turn's sources ride with it, before the person's words.
+					const last = ms[ms.length - 1]!;
+					expect(last).toEqual({ role: "user", content: withSources(built.sourcesSection, current) });
+					expect(ms.filter((m) => m.role === "user" && m.content === current).length).toBe(history.filter((m) => m.content === current && m.role === "user").length + (built.sourcesSection === "" ? 1 : 0));
 					// Every source reported exactly once.
 					expect(built.sources.map((f) => f.id).sort()).toEqual(sources.map((s) => s.id).sort());
-					const system = ms[0]?.role === "system" ? ms[0].content : "";
+					expect(ms[0]?.role === "system" ? ms[0].content : "").toBe("Be brief.");
+					const system = built.sourcesSection;
 					for (const fit of built.sources) {
 						const source = sources.find((s) => s.id === fit.id) as ContextSource;
 						expect(fit.sentTokens).toBeLessThanOrEqual(built.sourcesTokens);

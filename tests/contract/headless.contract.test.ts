@@ -224,7 +224,9 @@ describe("the headless contract", () => {
 			expect(chat.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
 			const sent = seen[0] ?? [];
 			expect(sent.filter((m) => m.content.includes("What is in the note?"))).toHaveLength(1);
-			expect(sent[sent.length - 1]).toEqual({ role: "user", content: "What is in the note?" });
+			// Last: the message, after this turn's sources (they ride with the latest message).
+			expect(sent[sent.length - 1]?.role).toBe("user");
+			expect(sent[sent.length - 1]?.content.endsWith("\n\nWhat is in the note?")).toBe(true);
 
 			const reopened = new ChatService({ adapter, sessions: new SessionManager(new NodeFileStore(dir)) });
 			const loaded = await reopened.loadSession(session.id);
@@ -277,7 +279,8 @@ describe("the headless contract", () => {
 				["selection", "whole"],
 				["Notes/Plan.md", "whole"],
 			]);
-			expect(seen[0]?.[0]?.content).toContain("The plan is to ship in May.");
+			const request = seen[0] ?? [];
+			expect(request[request.length - 1]?.content).toContain("The plan is to ship in May.");
 			const loaded = await new ChatService({ adapter, sessions: new SessionManager(new NodeFileStore(dir)) }).loadSession(chat.sessionId ?? "");
 			expect(loaded.messages[1]?.sources).toEqual(answer.sources);
 		} finally {

@@ -1,0 +1,259 @@
+// How much of each follow-up prompt a server's prefix cache can reuse. The window-use
+// bench's seeded multilingual chats about a note larger than the window (bench/windowUse.ts), run
+// against its simulated server counting in o200k and reporting usage. Every request is serialized
+// as a chat template would (role marker, text, end marker per message, tool definitions first) and
+// tokenized in o200k, message by message. A follow-up turn's reuse is the longest common token
+// prefix of its chat request with the previous turn's chat request plus that request's answer,
+// over the request's tokens. A second simulated server charges 2 ms per prompt token it has not
+// cached (a 7B model on a laptop CPU) and keeps an LRU of the prefixes it has processed: its
+// time to first token for a turn is the prompt time of every request the turn sent (summary
+// requests and an overflow's retry included) before the answer's first word.
+// Standalone: npx tsx bench/promptCache.ts [8k] [32k] [chats=N]
+import { encode } from "gpt-tokenizer/encoding/o200k_base";
+import { ChatService } from "../src/chat/ChatService";
+import { TokenCalibration } from "../src/chat/calibration";
+import type { GenerateRequest, GenerateResult, LLMAdapter, PromptMessage } from "../src/core/types";
+import { MemoryFileStore } from "../src/sessions/memoryStore";
+import { SessionManager } from "../src/sessions/SessionManager";
+import { median, runStandalone } from "./stats";
+import { SimulatedServer, TokenCounter } from "./windowServer";
+import { BENCH_EARLIER, chatScript, loadCorpus, RESERVED, TURNS, type ChatScript } from "./windowUse";
+
+const WINDOWS = [8192, 32768] as const;
+const DEFAULT_CHATS = 16;
+const MODEL = "bench-model";
+/** `headroom=0.25`: the share of the budget this turn's sources leave for later turns (the engine's default otherwise). */
+export const BENCH_HEADROOM = ((v) => (v === undefined ? undefined : Number(v)))(process.argv.find((a) => a.startsWith("headroom="))?.slice("headroom=".length));
+/** The simulated server's cost of one prompt token it has not cached. */
+const MS_PER_UNCACHED_TOKEN = 2;
+/** How many processed prefixes the simulated server keeps (llama.cpp's server keeps one per slot). */
+const LRU_SLOTS = 4;
+/** Time to first token is reported for turns from this one on (1-based). */
+const TTFT_FROM_TURN = 5;
+
+/** Stable JSON: keys sorted, so the same definitions always serialize the same. */
+function stableJson(value: unknown): string {
+	if (Array.isArray(value)) return `[${value.map(stableJson).join(",")}]`;
+	if (value !== null && typeof value === "object") {
+		const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+		entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+		return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(",")}}`;
+	}
+	return JSON.stringify(value);
+}
+
+const tokenMemo = new Map<string, number[]>();
+function tokensOf(text: string): number[] {
+	let t = tokenMemo.get(text);
+	if (t === undefined) {
+		t = encode(text);
+		if (tokenMemo.size > 20_000) tokenMemo.clear();
+		tokenMemo.set(text, t);
+	}
+	return t;
+}
+
+function messageText(m: PromptMessage): string {
+	const extras: string[] = [];
+	if (m.toolCalls !== undefined && m.toolCalls.length > 0) extras.push(stableJson(m.toolCalls));
+	if (m.toolCallId !== undefined) extras.push(m.toolCallId);
+	if (m.attachments !== undefined && m.attachments.length > 0) extras.push(stableJson(m.attachments));
+	return `<${m.role}>\n${m.content}${extras.length > 0 ? `\n${extras.join("\n")}` : ""}</${m.role}>\n`;
+}
+
+/** A request's prompt as a template serializes it, one message at a time (so messages never merge tokens). */
+export function serializedTokens(req: Pick<GenerateRequest, "messages" | "tools">, answer?: string): number[] {
+	const out: number[] = [];
+	if (req.tools !== undefined && req.tools.length > 0) out.push(...tokensOf(`<tools>\n${stableJson(req.tools)}</tools>\n`));
+	for (const m of req.messages) out.push(...tokensOf(messageText(m)));
+	if (answer !== undefined) out.push(...tokensOf(messageText({ role: "assistant", content: answer })));
+	return out;
+}
+
+function commonPrefix(a: readonly number[], b: readonly number[]): number {
+	const n = Math.min(a.length, b.length);
+	let i = 0;
+	while (i < n && a[i] === b[i]) i++;
+	return i;
+}
+
+/** A server that keeps the last LRU_SLOTS processed prefixes and charges for the tokens past the longest match. */
+class PrefixCacheServer {
+	private readonly slots: number[][] = [];
+	/** Prompt time in ms for `prompt`; then remembers `processed` (the prompt plus its answer). */
+	serve(prompt: readonly number[], processed: number[]): number {
+		let best = 0;
+		let bestSlot = -1;
+		for (const [i, slot] of this.slots.entries()) {
+			const n = commonPrefix(slot, prompt);
+			if (n > best) [best, bestSlot] = [n, i];
+		}
+		// The slot whose prefix was reused is overwritten (as a server's slot is); otherwise the least recently used goes.
+		if (bestSlot >= 0) this.slots.splice(bestSlot, 1);
+		this.slots.unshift(processed);
+		if (this.slots.length > LRU_SLOTS) this.slots.pop();
+		return (prompt.length - best) * MS_PER_UNCACHED_TOKEN;
+	}
+}
+
+interface Served {
+	purpose: GenerateRequest["purpose"];
+	request: Pick<GenerateRequest, "messages" | "tools">;
+	answer?: string;
+}
+
+/** Records every request and its answer on the way to the window-use bench's server. */
+class RecordingAdapter implements LLMAdapter {
+	readonly served: Served[] = [];
+	constructor(private readonly inner: LLMAdapter) {}
+	async generate(req: GenerateRequest): Promise<GenerateResult> {
+		const entry: Served = { purpose: req.purpose, request: { messages: structuredClone(req.messages), tools: req.tools === undefined ? undefined : structuredClone(req.tools) } };
+		this.served.push(entry);
+		const result = await this.inner.generate(req);
+		entry.answer = result.text;
+		return result;
+	}
+}
+
+export interface TurnReuse {
+	/** 1-based. */
+	turn: number;
+	promptTokens: number;
+	reused: number;
+	summaryRequested: boolean;
+	ttftMs: number;
+}
+
+/** The needle: a last section of the note, asked about on turn NEEDLE_TURN (its words appear nowhere else). */
+const NEEDLE_SECTION = "\n\n## The last section\n\nThe spare key to the boathouse hangs behind the barometer in the hallway.\n";
+const NEEDLE_QUESTION = "Where is the spare key to the boathouse?";
+const NEEDLE_ANSWER = "behind the barometer";
+const NEEDLE_TURN = 6;
+
+/**
+ * The context bench's needle check, in a chat: the note with the needle section at its end, the
+ * chat's own questions, then on turn NEEDLE_TURN the needle's question. True when that turn's
+ * chat request carried the needle (from this turn's sources or an earlier turn's kept as sent).
+ */
+async function needleChat(script: ChatScript, counter: TokenCounter, window: number, calibration: TokenCalibration): Promise<boolean> {
+	const sim = new SimulatedServer({ counter, tokenizer: "o200k", window, reportsUsage: true, answer: (n) => script.answers[n % script.answers.length] ?? "", summary: () => "Summary." });
+	const adapter = new RecordingAdapter(sim);
+	const sessions = new SessionManager(new MemoryFileStore(), { onWarning: () => undefined });
+	const chat = new ChatService({ adapter, sessions, model: MODEL, calibration, settings: { maxPromptTokens: window, reservedResponseTokens: RESERVED }, sourcesHeadroomShare: BENCH_HEADROOM, earlierSources: BENCH_EARLIER });
+	const note = script.note + NEEDLE_SECTION;
+	for (let t = 1; t <= NEEDLE_TURN; t++) {
+		const before = adapter.served.length;
+		await chat.sendMessage(t === NEEDLE_TURN ? NEEDLE_QUESTION : (script.questions[t - 1] ?? "?"), { context: note, contextName: "Note" }).catch(() => undefined);
+		if (t < NEEDLE_TURN) continue;
+		const last = adapter.served.slice(before).filter((x) => x.purpose === "chat").pop();
+		return last !== undefined && last.request.messages.some((m) => m.content.includes(NEEDLE_ANSWER));
+	}
+	return false;
+}
+
+/** The turns of one chat: each chat request's reuse of the previous turn's, and the simulated time to first token. */
+async function runChat(script: ChatScript, counter: TokenCounter, window: number, calibration: TokenCalibration): Promise<TurnReuse[]> {
+	const sim = new SimulatedServer({
+		counter,
+		tokenizer: "o200k",
+		window,
+		reportsUsage: true,
+		answer: (n) => script.answers[n % script.answers.length] ?? "",
+		summary: (req) => {
+			const text = req.messages[req.messages.length - 1]?.content ?? "";
+			return text.slice(0, Math.floor(req.maxTokens * 0.7 * 3));
+		},
+	});
+	const adapter = new RecordingAdapter(sim);
+	const sessions = new SessionManager(new MemoryFileStore(), { onWarning: () => undefined });
+	const chat = new ChatService({ adapter, sessions, model: MODEL, calibration, settings: { maxPromptTokens: window, reservedResponseTokens: RESERVED },
+		sourcesHeadroomShare: BENCH_HEADROOM, earlierSources: BENCH_EARLIER });
+	const server = new PrefixCacheServer();
+	const turns: TurnReuse[] = [];
+	let previous: number[] | undefined;
+	for (let t = 0; t < TURNS; t++) {
+		const before = adapter.served.length;
+		try {
+			await chat.sendMessage(script.questions[t] ?? "?", { context: script.note, contextName: "Note" });
+		} catch {
+			// A failed turn counts as sent; the window-use bench judges failures.
+		}
+		const served = adapter.served.slice(before);
+		let ttftMs = 0;
+		for (const s of served) {
+			const prompt = serializedTokens(s.request);
+			ttftMs += server.serve(prompt, s.answer === undefined ? prompt : serializedTokens(s.request, s.answer));
+		}
+		const chats = served.filter((s) => s.purpose === "chat" && s.answer !== undefined);
+		const last = chats[chats.length - 1];
+		if (last === undefined) continue;
+		const prompt = serializedTokens(last.request);
+		if (previous !== undefined) {
+			turns.push({ turn: t + 1, promptTokens: prompt.length, reused: commonPrefix(previous, prompt), summaryRequested: served.some((s) => s.purpose === "summary"), ttftMs });
+		}
+		previous = serializedTokens(last.request, last.answer);
+	}
+	return turns;
+}
+
+export interface CacheRow {
+	window: number;
+	reuseAll: number;
+	reuseNoSummary: number;
+	followUps: number;
+	withSummary: number;
+	ttftMedian: number;
+	ttftP95: number;
+	/** Chats whose needle question's request carried the needle. */
+	needles: number;
+}
+
+const share = (turns: readonly TurnReuse[]): number => turns.reduce((a, t) => a + t.reused, 0) / Math.max(1, turns.reduce((a, t) => a + t.promptTokens, 0));
+const quantile = (values: readonly number[], q: number): number => {
+	const sorted = [...values].sort((a, b) => a - b);
+	return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? NaN;
+};
+
+export async function measurePromptCache(windows: readonly number[], chats: number): Promise<CacheRow[]> {
+	const corpus = loadCorpus();
+	const counter = new TokenCounter(corpus);
+	const rows: CacheRow[] = [];
+	for (const window of windows) {
+		const calibration = new TokenCalibration();
+		const turns: TurnReuse[] = [];
+		for (let seed = 1; seed <= chats; seed++) turns.push(...(await runChat(chatScript(corpus, counter, seed, window), counter, window, calibration)));
+		let needles = 0;
+		const needleCalibration = new TokenCalibration();
+		for (let seed = 1; seed <= chats; seed++) if (await needleChat(chatScript(corpus, counter, seed, window), counter, window, needleCalibration)) needles++;
+		const late = turns.filter((t) => t.turn >= TTFT_FROM_TURN).map((t) => t.ttftMs);
+		rows.push({
+			window,
+			reuseAll: share(turns),
+			reuseNoSummary: share(turns.filter((t) => !t.summaryRequested)),
+			followUps: turns.length,
+			withSummary: turns.filter((t) => t.summaryRequested).length,
+			ttftMedian: median(late),
+			ttftP95: quantile(late, 0.95),
+			needles,
+		});
+	}
+	return rows;
+}
+
+const pct = (n: number): string => `${(n * 100).toFixed(1)}%`;
+const secs = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
+
+export async function runPromptCacheBench(windows: readonly number[] = WINDOWS, chats = DEFAULT_CHATS): Promise<string> {
+	const rows = await measurePromptCache(windows, chats);
+	return [
+		`Prompt reuse: ${chats} multilingual chats × ${TURNS} turns about a note larger than the window, usage reported (o200k). Reuse = tokens of a follow-up's chat request that are an exact prefix of the previous turn's request plus its answer, over all its tokens (pooled). Time to first token: a simulated server at ${MS_PER_UNCACHED_TOKEN} ms per uncached prompt token with an LRU of ${LRU_SLOTS} prefixes, turns ≥ ${TTFT_FROM_TURN}, summary requests and retries included. Needle: the context bench's needle (a last section of the note) asked about on turn ${NEEDLE_TURN} of a chat about the note; chats whose request carried it. Earlier sources: ${BENCH_EARLIER ?? "keep"}, headroom ${BENCH_HEADROOM ?? "default"}.`,
+		"",
+		"| window | all follow-up turns | turns without a summary request | follow-ups (with a summary request) | TTFT median | TTFT p95 | needle found |",
+		"|---|--:|--:|--:|--:|--:|--:|",
+		...rows.map((r) => `| ${r.window / 1024}k | ${pct(r.reuseAll)} | ${pct(r.reuseNoSummary)} | ${r.followUps} (${r.withSummary}) | ${secs(r.ttftMedian)} | ${secs(r.ttftP95)} | ${r.needles} of ${chats} |`),
+	].join("\n");
+}
+
+const named = WINDOWS.filter((w) => process.argv.includes(`${w / 1024}k`));
+const chatsArg = Number(process.argv.find((a) => a.startsWith("chats="))?.slice("chats=".length) ?? DEFAULT_CHATS);
+runStandalone(import.meta.url, () => runPromptCacheBench(named.length > 0 ? named : WINDOWS, Number.isInteger(chatsArg) && chatsArg > 0 ? chatsArg : DEFAULT_CHATS));
