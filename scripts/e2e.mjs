@@ -64,6 +64,68 @@ async function contrasts(page, selectors) {
 	}, selectors);
 }
 
+/** Where the header's title, buttons and model sit, and which are cut short by an ellipsis. */
+async function headerLayout(page) {
+	return page.evaluate(() => {
+		const q = (sel) => document.querySelector(`.discover-chat-view ${sel}`);
+		const rect = (sel) => q(sel)?.getBoundingClientRect() ?? { top: NaN, bottom: NaN, left: NaN, right: NaN };
+		const cut = (sel) => {
+			const el = q(sel);
+			return el ? el.scrollWidth > el.clientWidth + 1 : false;
+		};
+		const title = rect(".discover-chat-title");
+		return {
+			titleBottom: Math.round(title.bottom),
+			titleGap: Math.round(rect(".discover-chat-header-actions").left - title.right),
+			modelTop: Math.round(rect(".discover-chat-model").top),
+			titleCut: cut(".discover-chat-title-text"),
+			agent: q(".discover-chat-agent-name:not(.discover-chat-hidden)")?.textContent ?? "",
+			agentCut: cut(".discover-chat-agent-name"),
+			model: q(".discover-chat-model-name")?.textContent ?? "",
+			modelCut: cut(".discover-chat-model-name"),
+			label: q(".discover-chat-title")?.getAttribute("aria-label") ?? "",
+		};
+	});
+}
+
+/**
+ * The last answer (every assistant message after the last message of the person's): the blank
+ * between its cards, and its action rows on screen with where they sit.
+ */
+async function answerLayout(page) {
+	return page.evaluate(() => {
+		const list = [...document.querySelectorAll(".discover-chat-view .discover-chat-messages .discover-chat-message")];
+		const start = list.findLastIndex((m) => m.classList.contains("discover-chat-message-user")) + 1;
+		const rounds = list.slice(start);
+		const cards = rounds.flatMap((m) => [...m.querySelectorAll(".discover-tool-card")]).map((c) => c.getBoundingClientRect());
+		const gaps = cards.slice(1).map((c, i) => Math.round(c.top - cards[i].bottom));
+		const rows = rounds.map((m) => m.querySelector(":scope > .discover-chat-message-meta")).filter((r) => r && getComputedStyle(r).display !== "none");
+		const texts = rounds.flatMap((m) => [...m.querySelectorAll(":scope > .discover-chat-message-body p, .discover-tool-card")]).map((e) => e.getBoundingClientRect().bottom);
+		const row = rows.at(-1)?.getBoundingClientRect();
+		return { gaps, rows: rows.length, rowBelowAll: row !== undefined && texts.every((b) => row.top >= b - 1) };
+	});
+}
+
+/** The permission prompt in its card: a box of its own or not, how often its title shows, and whether its bottom is in view. */
+async function permissionLayout(page) {
+	return page.evaluate(() => {
+		const prompt = document.querySelector(".discover-chat-view .discover-tool-card .discover-permission");
+		if (!prompt) return null;
+		const card = prompt.closest(".discover-tool-card");
+		const style = getComputedStyle(prompt);
+		const title = card.querySelector(".discover-tool-card-title")?.textContent ?? "";
+		const shown = [...card.querySelectorAll("*")].filter((e) => e.childElementCount === 0 && e.textContent === title && e.checkVisibility() && e.getBoundingClientRect().width > 2);
+		const list = document.querySelector(".discover-chat-view .discover-chat-messages").getBoundingClientRect();
+		const actions = prompt.querySelector(".discover-permission-actions").getBoundingClientRect();
+		return {
+			boxed: style.borderTopWidth !== "0px" || style.backgroundColor !== "rgba(0, 0, 0, 0)",
+			titleShown: shown.length,
+			title,
+			bottomInView: Math.round(list.bottom - actions.bottom),
+		};
+	});
+}
+
 async function step(name, fn) {
 	try {
 		await fn();
@@ -185,6 +247,8 @@ try {
 		check((await offer.textContent())?.includes("Open settings") === true, "the prompt has a button that opens the settings");
 		check((await page.inputValue(`${VIEW} .discover-chat-input`)) === "What happens in the stroma?", "the text stays in the input");
 		check((await page.locator(`${VIEW} .discover-chat-error`).count()) === 0 && model.lastChatRequest() === undefined, "no error card, and nothing reached the server");
+		const header = await headerLayout(page);
+		check(header.agent === "" && header.model === "Choose a model" && !header.modelCut, `before a model is picked the header reads "Choose a model", whole and alone (${header.agent} · ${header.model})`);
 		await page.screenshot({ path: join(artifacts, "panel-no-model.png") });
 	});
 
@@ -292,6 +356,9 @@ try {
 		});
 		check(Math.abs(lines.title - lines.message) <= 1, `the title lines up with the messages (title at ${lines.title} px, messages at ${lines.message} px)`);
 		check(Math.abs(lines.send - lines.input) <= 1, `Send is as tall as the one-line input (${lines.send} px, input ${lines.input} px)`);
+		const header = await headerLayout(page);
+		check(header.titleGap <= 8 && header.modelTop >= header.titleBottom - 1, `the title takes the free space (${header.titleGap} px left before the buttons), the model on the line under it`);
+		check(header.label.includes("Explain photosynthesis step by step."), `hovering the title shows it whole (${header.label})`);
 		for (const theme of ["light", "dark"]) {
 			if (theme === "dark") await page.evaluate(() => document.body.classList.replace("theme-light", "theme-dark"));
 			const ratios = await contrasts(page, [`${VIEW} .discover-chat-meter`, `${VIEW} .discover-chat-context-fit`, `${VIEW} .discover-chat-context-name`]);
@@ -777,6 +844,9 @@ try {
 		check((await page.locator(`${VIEW} .discover-chat-message-tool`).count()) === 0, "tool results fold into their cards, no 'Tool result' bubbles");
 		const cardOver = await overflows(page, [`${VIEW} .discover-tool-card`, `${VIEW} .discover-tool-card-title`, `${VIEW} .discover-permission`, `${VIEW} .discover-permission-actions`]);
 		check(cardOver.length === 0, `the cards and the permission card fit the panel (${cardOver.join("; ") || "none"})`);
+		const perm = await permissionLayout(page);
+		check(perm !== null && !perm.boxed, "the permission prompt is the card's body, not a box inside the card");
+		check(perm?.titleShown === 1, `the card says "${perm?.title}" once (${perm?.titleShown} times)`);
 		await themed("tool-permission", shot);
 		const scopes = await page.locator(`${VIEW} .discover-permission-scope option`).allTextContents();
 		check(scopes.length >= 2 && scopes[0].includes("Notes/"), `"Always allow" offers where it applies, the card's folder first (${scopes.join(" | ")})`);
@@ -789,6 +859,9 @@ try {
 		check(states.join(",") === "is-done,is-done,is-done", `every card is done (${states.join(", ")})`);
 		const answer = await page.locator(`${VIEW} .discover-chat-message-assistant`).last().textContent();
 		check(answer?.includes("I added today's high tide") === true, "the answer after the calls is shown after the cards");
+		const laid = await answerLayout(page);
+		check(laid.gaps.length === 2 && laid.gaps.every((g) => g <= 12), `the cards follow each other at the cards' own gap, no blank between them (${laid.gaps.join(", ")} px)`);
+		check(laid.rows === 1 && laid.rowBelowAll, `the answer has one action row, under its last text and its cards (${laid.rows} rows${laid.rowBelowAll ? "" : ", not last"})`);
 		const covering = await actionsOverCards(page);
 		check(covering.length === 0, `an answer's actions (shown on hover) cover no tool card (${covering.join("; ") || "none"})`);
 		// Hovered, as in the screenshots: the last card's answer shows its actions.
@@ -825,6 +898,8 @@ try {
 		check(phoneOver.length === 0, `phone, tool cards: nothing overflows or is clipped (${phoneOver.join("; ") || "none"})`);
 		const phoneCovering = await actionsOverCards(page);
 		check(phoneCovering.length === 0, `phone: an answer's actions cover no tool card (${phoneCovering.join("; ") || "none"})`);
+		const phoneLaid = await answerLayout(page);
+		check(phoneLaid.rows === 1 && phoneLaid.rowBelowAll, `phone: the declined write's answer has one action row, under "I left it." (${phoneLaid.rows} rows)`);
 		await themed("phone-tool-cards", (name) => page.screenshot({ path: join(artifacts, `${name}.png`) }));
 
 		// The marked write on a phone: the mark and the card fit, and no standing permission is offered.
@@ -849,6 +924,9 @@ try {
 		await page.fill(`${VIEW} .discover-chat-input`, "Make a summary note.");
 		await page.press(`${VIEW} .discover-chat-input`, "Enter");
 		await page.waitForSelector(`${VIEW} .discover-permission .discover-permission-diff`, { timeout: 10000 });
+		await page.waitForTimeout(300);
+		const phonePerm = await permissionLayout(page);
+		check(phonePerm !== null && phonePerm.bottomInView >= 0, `phone: the permission card's buttons are in view above the status line (${phonePerm?.bottomInView} px to spare)`);
 		const phonePermissionOver = await overflows(page, [`${VIEW} .discover-permission`, `${VIEW} .discover-permission-diff`, `${VIEW} .discover-permission-actions`]);
 		check(phonePermissionOver.length === 0, `phone, permission card: nothing overflows or is clipped (${phonePermissionOver.join("; ") || "none"})`);
 		await themed("phone-tool-permission", (name) => page.screenshot({ path: join(artifacts, `${name}.png`) }));
@@ -1031,11 +1109,10 @@ try {
 		await page.waitForTimeout(200);
 		const over = await overflows(page, [`${VIEW} .discover-chat-header`, `${VIEW} .discover-chat-model`]);
 		check(over.length === 0, `phone: the header with an agent and its model fits (${over.join("; ") || "none"})`);
-		const header = await page.evaluate(() => {
-			const rect = (sel) => document.querySelector(sel)?.getBoundingClientRect();
-			return { header: rect(".discover-chat-header")?.height ?? NaN, button: rect(".discover-chat-model")?.height ?? NaN };
-		});
-		check(header.header < 2 * header.button + 8, `phone: the header stays one line (${header.header} px, the button ${header.button} px)`);
+		const header = await headerLayout(page);
+		check(header.modelTop >= header.titleBottom - 1, `phone: the agent and model sit on a second line under the title (model at ${header.modelTop} px, title ends at ${header.titleBottom} px)`);
+		check(header.titleGap <= 8, `phone: the title takes the free space up to the buttons (${header.titleGap} px left between them)`);
+		check(header.agent === "Poet" && !header.agentCut && !header.modelCut, `phone: the agent and model are not cut (${header.agent} · ${header.model})`);
 		await page.screenshot({ path: join(artifacts, "phone-agent-light.png") });
 		await page.evaluate(() => document.body.classList.replace("theme-light", "theme-dark"));
 		await page.screenshot({ path: join(artifacts, "phone-agent-dark.png") });
