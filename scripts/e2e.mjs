@@ -126,6 +126,11 @@ async function permissionLayout(page) {
 	});
 }
 
+/** How many rows of a list paint a highlight (a background of their own). */
+async function highlightedRows(page, sel) {
+	return page.evaluate((s) => [...document.querySelectorAll(s)].filter((r) => getComputedStyle(r).backgroundColor !== "rgba(0, 0, 0, 0)").length, sel);
+}
+
 async function step(name, fn) {
 	try {
 		await fn();
@@ -591,6 +596,9 @@ try {
 			});
 		});
 		check(covered.length === 0, `the / menu covers neither the note chip nor the meter (covers: ${covered.join(", ") || "nothing"})`);
+		await page.hover(`${VIEW} .discover-chat-command >> nth=1`);
+		const litCommands = await highlightedRows(page, `${VIEW} .discover-chat-command`);
+		check(litCommands === 1, `the / menu highlights one row, the one under the pointer (${litCommands} highlighted)`);
 		await page.screenshot({ path: join(artifacts, "panel-commands-all.png") });
 		await page.fill(`${VIEW} .discover-chat-input`, "/sum");
 		await page.waitForFunction(() => document.querySelectorAll(".discover-chat-command").length === 1, null, { timeout: 2000 });
@@ -642,6 +650,14 @@ try {
 		await page.evaluate(() => document.body.classList.replace("theme-dark", "theme-light"));
 		await page.fill(`${VIEW} .discover-chat-input`, "@");
 		await page.waitForSelector(`${VIEW} .discover-chat-source-option`, { timeout: 2000 });
+		await page.hover(`${VIEW} .discover-chat-source-option >> nth=2`);
+		const lit = await highlightedRows(page, `${VIEW} .discover-chat-source-option`);
+		check(lit === 1, `the @ list highlights one row, the one under the pointer (${lit} highlighted)`);
+		const offered = await page.locator(`${VIEW} .discover-chat-source-option`).allTextContents();
+		const own = await page.evaluate(() => [window.e2e.plugin.settings.sessionsFolder, window.e2e.plugin.settings.agentsFolder]);
+		check(!offered.some((o) => own.some((f) => o.includes(`${f}/`))), `the @ list offers none of Discover's own folders (${own.join(", ")}) or their notes (${offered.join(" | ")})`);
+		const icons = await page.locator(`${VIEW} .discover-chat-source-option .discover-chat-source-option-icon svg`).count();
+		check(icons === offered.length, `every @ row has its kind's icon (${icons} of ${offered.length})`);
 		await page.screenshot({ path: join(artifacts, "source-suggester-light.png") });
 		await page.press(`${VIEW} .discover-chat-input`, "Escape");
 

@@ -200,6 +200,7 @@ export class DiscoverView extends ItemView {
 		const suggest = new SourceSuggest(this.composer.el, this.composer.inputEl, this.app, {
 			vault: () => this.host.vaultSearch?.enabled === true,
 			attached: () => this.sources.keys(),
+			ownFolders: () => [this.host.settings.sessionsFolder, this.host.settings.agentsFolder],
 			onChoose: (ref) => this.sources.add(ref),
 		});
 		this.composer.interceptKey = (e) => suggest.handleKey(e);
