@@ -540,6 +540,13 @@ try {
 		const embedded = answer.locator(".internal-embed.is-loaded");
 		check((await embedded.count()) === 1 && (await embedded.textContent()).includes("Clipped words.") && (await embedded.locator("button.discover-chat-remote-image").count()) === 1, "an embedded note with a web image shows, its image as \"Image from host — load\"");
 		await embedded.scrollIntoViewIfNeeded();
+		const frame = await embedded.evaluate((el) => {
+			const style = getComputedStyle(el);
+			const h1 = el.querySelector("h1");
+			const p = el.querySelector("p");
+			return { border: parseFloat(style.borderInlineStartWidth), heading: h1 ? parseFloat(getComputedStyle(h1).fontSize) : 0, text: p ? parseFloat(getComputedStyle(p).fontSize) : 0 };
+		});
+		check(frame.border > 0 && frame.heading > 0 && frame.heading <= 1.25 * frame.text, `the embedded note sits in an embed frame, its "# Tracked page" no bigger than 1.25 × its text (border ${frame.border} px, heading ${frame.heading} px, text ${frame.text} px)`);
 		await page.screenshot({ path: join(artifacts, "panel-embedded-note.png") });
 		await answer.scrollIntoViewIfNeeded();
 		await page.screenshot({ path: join(artifacts, "panel-remote-images.png") });
@@ -655,7 +662,10 @@ try {
 		check(lit === 1, `the @ list highlights one row, the one under the pointer (${lit} highlighted)`);
 		const offered = await page.locator(`${VIEW} .discover-chat-source-option`).allTextContents();
 		const own = await page.evaluate(() => [window.e2e.plugin.settings.sessionsFolder, window.e2e.plugin.settings.agentsFolder]);
-		check(!offered.some((o) => own.some((f) => o.includes(`${f}/`))), `the @ list offers none of Discover's own folders (${own.join(", ")}) or their notes (${offered.join(" | ")})`);
+		// The test vault's "Discover/" holds only Discover's own folders: it is not offered either.
+		check(!offered.some((o) => o.startsWith("Discover/") || own.some((f) => o.includes(`${f}/`))), `the @ list offers none of Discover's own folders (${own.join(", ")}), the folder around them or their notes (${offered.join(" | ")})`);
+		const cutNames = await page.evaluate((view) => [...document.querySelectorAll(`${view} .discover-chat-source-option-name`)].filter((n) => n.scrollWidth > n.clientWidth + 1).map((n) => n.textContent), VIEW);
+		check(cutNames.length === 0, `no @ row's name is cut short (${cutNames.join(", ") || "none"})`);
 		const icons = await page.locator(`${VIEW} .discover-chat-source-option .discover-chat-source-option-icon svg`).count();
 		check(icons === offered.length, `every @ row has its kind's icon (${icons} of ${offered.length})`);
 		await page.screenshot({ path: join(artifacts, "source-suggester-light.png") });

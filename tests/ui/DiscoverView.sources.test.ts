@@ -98,8 +98,9 @@ describe("the @ and [[ suggester", () => {
 	});
 
 	it("never offers Discover's own chats and agents folders, nor what is in them; each row has its kind's icon", async () => {
-		const m = await setup({ files: { ...FILES, "Discover/Agents/Default.md": "---\nname: Default\n---\n", "Discover/Notes about Discover.md": "x" } });
-		m.host.settings.sessionsFolder = "Discover";
+		// "Discover/" holds only Discover's own folders: it is not offered either.
+		const m = await setup({ files: { ...FILES, "Discover/Agents/Default.md": "---\nname: Default\n---\n", "Discover/Chats/Notes about Discover.md": "x" } });
+		m.host.settings.sessionsFolder = "Discover/Chats";
 		m.host.settings.agentsFolder = "Discover/Agents";
 		typeInto(m.input(), "@d");
 		const texts = optionTexts(m);

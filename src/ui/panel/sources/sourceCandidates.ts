@@ -28,6 +28,12 @@ export interface SuggestOptions {
 	ownFolders?: readonly string[];
 }
 
+/** A folder holding Discover's own folders and no note of the person's ("Discover/" around "Discover/Agents"). */
+function onlyOwn(folder: TFolder, own: readonly string[]): boolean {
+	if (!own.some((f) => f.replace(/^\/+|\/+$/g, "") !== "" && isWithinFolder(f, folder.path))) return false;
+	return notesInFolder(folder).every((note) => hiddenBy(note.path, own));
+}
+
 /** A folder that names nothing (an unset setting) hides nothing. */
 function hiddenBy(path: string, folders: readonly string[]): boolean {
 	return folders.some((f) => f.replace(/^\/+|\/+$/g, "") !== "" && isWithinFolder(path, f));
@@ -61,7 +67,7 @@ function noteCandidates(app: App, query: string, out: Candidate[], attached: Rea
 function folderCandidates(app: App, query: string, out: Candidate[], attached: ReadonlySet<string>, own: readonly string[]): void {
 	const q = query.replace(/\/$/, "");
 	for (const folder of app.vault.getAllFolders(false)) {
-		if (!(folder instanceof TFolder) || attached.has(`folder:${folder.path}`) || hiddenBy(folder.path, own)) continue;
+		if (!(folder instanceof TFolder) || attached.has(`folder:${folder.path}`) || hiddenBy(folder.path, own) || onlyOwn(folder, own)) continue;
 		const m = fuzzyMatch(q, folder.path);
 		if (!m) continue;
 		// A trailing "/" says the person wants a folder.
