@@ -404,6 +404,10 @@ try {
 		await page.evaluate(() => window.e2e.app.setDarkMode(true));
 		await page.evaluate(() => document.body.classList.replace("theme-light", "theme-dark"));
 		await answer.hover();
+		// The row fades in over 120 ms: shot before it ends, the icons were caught half faded.
+		await page.waitForTimeout(200);
+		const darkShown = await answer.locator(".discover-chat-message-meta").evaluate((el) => getComputedStyle(el).opacity);
+		check(darkShown === "1", `dark: the hovered answer's actions are fully shown (opacity ${darkShown})`);
 		await page.screenshot({ path: join(artifacts, "message-actions-dark.png") });
 		await page.evaluate(() => window.e2e.app.setDarkMode(false));
 		await page.evaluate(() => document.body.classList.replace("theme-dark", "theme-light"));
@@ -467,6 +471,12 @@ try {
 		check(after.open === false && /^Thought for \d+ s$/.test(after.label ?? ""), `the block folds once the answer starts, with how long it thought ("${after.label}")`);
 		check(after.answer.startsWith("Stomata are pores") && !/think|carbon/.test(after.answer), `the answer holds no <think> tags and no thinking ("${after.answer.slice(0, 60)}")`);
 		await page.waitForTimeout(300);
+		const foldedBorders = await page.evaluate(() => {
+			const el = [...document.querySelectorAll(".discover-chat-message-assistant details.discover-chat-thinking")].at(-1);
+			const s = getComputedStyle(el);
+			return [s.borderLeftWidth, s.borderRightWidth, s.borderTopWidth, s.borderBottomWidth].filter((w) => w !== "0px").length;
+		});
+		check(foldedBorders === 0, `the folded thinking block draws no bar beside its summary (${foldedBorders} borders)`);
 		await page.screenshot({ path: join(artifacts, "thinking-folded-light.png") });
 		await page.click(`${VIEW} details.discover-chat-thinking summary`);
 		await page.evaluate(() => document.body.classList.replace("theme-light", "theme-dark"));
@@ -995,6 +1005,12 @@ try {
 		await page.waitForTimeout(200);
 		const meterOff = await meterNow();
 		check(meterOff < meterOn, `tools off: the meter leaves the tool definitions out (${meterOn} → ${meterOff} tokens)`);
+		const offLook = await page.evaluate((view) => {
+			const sw = document.querySelector(`${view} .discover-tools-switch`);
+			const other = document.querySelector(`${view} .discover-chat-header-actions [aria-label="Open history"]`);
+			return { opacity: getComputedStyle(sw).opacity, same: getComputedStyle(sw).color === getComputedStyle(other).color, struck: getComputedStyle(sw, "::after").content !== "none" };
+		}, VIEW);
+		check(offLook.opacity === "1" && offLook.same && offLook.struck, `tools off: the wrench looks off (struck through, full strength), not disabled (${JSON.stringify(offLook)})`);
 		await themed("header-tools-off", (name) => page.locator(`${VIEW} .discover-chat-header`).screenshot({ path: join(artifacts, `${name}.png`) }));
 		const toolsChat = await page.evaluate(() => window.e2e.plugin.settings.activeSessionId);
 		const saved = await page.evaluate((id) => window.e2e.app.vault.adapter.read(`${window.e2e.plugin.settings.sessionsFolder}/sessions/${id}.jsonl`), toolsChat);
@@ -1068,6 +1084,28 @@ try {
 		await page.waitForTimeout(200);
 		const settingsOver = await overflows(page, ["#e2e-settings", "#e2e-settings .setting-item", "#e2e-settings .setting-item-control"]);
 		check(settingsOver.length === 0, `phone, settings: nothing overflows or is clipped (${settingsOver.join("; ") || "none"})`);
+		const phoneSettings = await page.evaluate(() => {
+			const root = document.querySelector("#e2e-settings");
+			const name = root.querySelector("input.discover-chat-price-model");
+			const row = name?.closest(".setting-item");
+			const context = [...root.querySelectorAll(".setting-item")].find((r) => r.querySelector(".discover-chat-setting-use-context"));
+			const use = context?.querySelector(".discover-chat-setting-use-context");
+			const headings = [...root.querySelectorAll(".setting-item-heading .setting-item-name")].map((h) => h.textContent);
+			const storage = [...root.querySelectorAll(".setting-item")].findIndex((r) => r.classList.contains("setting-item-heading") && r.textContent === "Storage");
+			const images = [...root.querySelectorAll(".setting-item")].findIndex((r) => r.querySelector(".setting-item-name")?.textContent === "Send images from the note");
+			return {
+				nameShare: name && row ? Math.round((name.getBoundingClientRect().width / row.getBoundingClientRect().width) * 100) : null,
+				field: context?.querySelector("input")?.value ?? "",
+				use: use && use.checkVisibility() ? use.textContent : "",
+				headings,
+				imagesAfterStorage: storage >= 0 && images > storage,
+				newAgentRow: [...root.querySelectorAll(".setting-item")].some((r) => r.querySelector(".setting-item-name")?.textContent === "New agent" && r.querySelector(".setting-item-description")?.textContent !== "" && r.querySelector("button") !== null),
+			};
+		});
+		check(phoneSettings.nameShare !== null && phoneSettings.nameShare >= 60, `phone: the price row's model name field has a line of its own (${phoneSettings.nameShare}% of the row), its placeholder whole`);
+		check(phoneSettings.use === "" || phoneSettings.use.replace(/\D/g, "") !== phoneSettings.field, `"Use N" is not offered beside a field that already says N (field ${phoneSettings.field}, offered "${phoneSettings.use}")`);
+		check(phoneSettings.newAgentRow, "New agent is a setting row with its name and what it does, not a lone button");
+		check(phoneSettings.headings.includes("Images") && !phoneSettings.imagesAfterStorage, `the image settings have their own heading, not under Storage (${phoneSettings.headings.join(", ")})`);
 		await page.screenshot({ path: join(artifacts, "phone-settings-light.png"), fullPage: true });
 		await page.evaluate(() => document.body.classList.replace("theme-light", "theme-dark"));
 		await page.screenshot({ path: join(artifacts, "phone-settings-dark.png"), fullPage: true });
