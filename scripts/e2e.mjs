@@ -1477,6 +1477,24 @@ async function languagePass(language) {
 		await lp.fill(`${VIEW} .discover-chat-input`, language.startsWith("zh") ? "请解释光合作用。" : "光合成について説明してください。");
 		await lp.press(`${VIEW} .discover-chat-input`, "Enter");
 		await lp.waitForFunction(() => (document.querySelector(".discover-chat-message-streaming .discover-chat-message-body")?.textContent?.length ?? 0) > 200, null, { timeout: 8000 });
+		// The "Assistant" label is drawn bold, not only asked to be: its ink against the same text at 400.
+		const label = await lp.evaluate((view) => {
+			const el = document.querySelector(`${view} .discover-chat-message-role-assistant`);
+			const style = getComputedStyle(el);
+			const ink = (weight) => {
+				const canvas = document.createElement("canvas");
+				canvas.width = 400;
+				canvas.height = 60;
+				const g = canvas.getContext("2d");
+				g.font = `${weight} ${style.fontSize} ${style.fontFamily}`;
+				g.fillText(el.textContent, 2, 40);
+				let sum = 0;
+				for (const [i, v] of g.getImageData(0, 0, 400, 60).data.entries()) if (i % 4 === 3) sum += v;
+				return sum;
+			};
+			return { text: el.textContent, shown: ink(style.fontWeight), regular: ink(400) };
+		}, VIEW);
+		check(label.shown > label.regular * 1.15, `${language}: the "${label.text}" label keeps its bold (ink ${label.shown} against ${label.regular} at regular weight)`);
 		await shoot("streaming");
 		await lp.click(`${VIEW} .discover-chat-send.discover-chat-stop`);
 		await lp.waitForSelector(`${VIEW} .discover-chat-send:not(.discover-chat-stop)`, { timeout: 5000 });
