@@ -1073,6 +1073,16 @@ try {
 		await page.waitForSelector(".discover-chat-history-message", { timeout: 5000 });
 		await page.waitForTimeout(300);
 		await shoot("history", [".discover-chat-history", ".discover-chat-history .modal-content", ".discover-chat-history-list", ".discover-chat-history-messages", ".discover-chat-history-session-header"]);
+		const listEdge = await page.evaluate(() => {
+			const list = document.querySelector(".discover-chat-history-list");
+			const box = list.getBoundingClientRect();
+			const cut = [...list.querySelectorAll(".discover-chat-history-item")].filter((r) => {
+				const b = r.getBoundingClientRect();
+				return b.top < box.bottom - 1 && b.bottom > box.bottom + 1;
+			}).length;
+			return { cut, mask: getComputedStyle(list).maskImage || getComputedStyle(list).webkitMaskImage };
+		});
+		check(listEdge.cut === 0 || (listEdge.mask !== "" && listEdge.mask !== "none"), `phone, history: a row the list's edge cuts fades out instead of showing cut in half (${listEdge.cut} cut, mask ${listEdge.mask})`);
 		await page.keyboard.press("Escape");
 
 		await page.evaluate(() => {
