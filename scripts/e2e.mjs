@@ -131,6 +131,22 @@ async function highlightedRows(page, sel) {
 	return page.evaluate((s) => [...document.querySelectorAll(s)].filter((r) => getComputedStyle(r).backgroundColor !== "rgba(0, 0, 0, 0)").length, sel);
 }
 
+/** The label-to-text space of the first answers (panel-light), which every later answer must match. */
+let panelLabelGap;
+
+/** For each answer on screen: the space from its "Assistant" label to its first line of text. */
+async function labelGaps(page) {
+	return page.evaluate(() =>
+		[...document.querySelectorAll(".discover-chat-view .discover-chat-message-assistant:not(.discover-chat-message-continued)")]
+			.map((m) => {
+				const label = m.querySelector(":scope > .discover-chat-message-role");
+				const text = m.querySelector(":scope > .discover-chat-message-body p");
+				return label && text && label.checkVisibility() ? Math.round(text.getBoundingClientRect().top - label.getBoundingClientRect().bottom) : null;
+			})
+			.filter((g) => g !== null),
+	);
+}
+
 async function step(name, fn) {
 	try {
 		await fn();
@@ -361,6 +377,9 @@ try {
 		});
 		check(Math.abs(lines.title - lines.message) <= 1, `the title lines up with the messages (title at ${lines.title} px, messages at ${lines.message} px)`);
 		check(Math.abs(lines.send - lines.input) <= 1, `Send is as tall as the one-line input (${lines.send} px, input ${lines.input} px)`);
+		const gaps = await labelGaps(page);
+		check(gaps.length === 2 && Math.abs(gaps[0] - gaps[1]) <= 1, `the streamed and the stopped answer start as far under their labels (${gaps.join(", ")} px)`);
+		panelLabelGap = gaps[0];
 		const header = await headerLayout(page);
 		check(header.titleGap <= 8 && header.modelTop >= header.titleBottom - 1, `the title takes the free space (${header.titleGap} px left before the buttons), the model on the line under it`);
 		check(header.label.includes("Explain photosynthesis step by step."), `hovering the title shows it whole (${header.label})`);
@@ -1391,6 +1410,8 @@ async function branchSteps() {
 		check((await prev.getAttribute("aria-label")) === "Previous version" && (await next.isDisabled()), "the arrows are labelled, and Next is disabled at the end");
 		await page.mouse.move(5, 5);
 		await page.waitForTimeout(200);
+		const branchGaps = await labelGaps(page);
+		check(branchGaps.length >= 2 && branchGaps.every((g) => Math.abs(g - panelLabelGap) <= 1), `every answer's text starts as far under its label as in panel-light, streamed or not (${branchGaps.join(", ")} px; panel-light ${panelLabelGap} px)`);
 		await themed("branch-arrows");
 		await prev.click();
 		await page.waitForFunction(() => document.querySelector(".discover-chat-message-last .discover-chat-message-body")?.textContent?.includes("breaks down") === true, null, { timeout: 5000 });
