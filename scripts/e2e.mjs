@@ -1008,6 +1008,12 @@ try {
 		await page.waitForSelector(".discover-chat-history-message.is-highlighted", { timeout: 5000 });
 		const historyRoles = await page.locator(".discover-chat-history-message .discover-chat-history-role").allTextContents();
 		check(historyRoles.includes("Searched notes for “tide”") && historyRoles.includes("Read Notes/Tides.md") && !historyRoles.includes("Tool result"), `the transcript names tool results as the cards do (${historyRoles.join(" | ")})`);
+		const toolRows = await page.evaluate(() => {
+			const rows = [...document.querySelectorAll(".discover-chat-history-message-tool")];
+			return { rows: rows.length, headings: rows.filter((r) => r.querySelector("h1, h2, h3")).length, prompts: rows.filter((r) => r.querySelector(".discover-chat-history-use")).length, quoted: rows.filter((r) => r.querySelector(".discover-chat-history-tool-result")).length };
+		});
+		check(toolRows.rows > 0 && toolRows.headings === 0 && toolRows.quoted === toolRows.rows, `tool results are quoted text, no note's "# Tides" as a heading (${JSON.stringify(toolRows)})`);
+		check(toolRows.prompts === 0, `tool rows do not offer "Use as prompt" (${toolRows.prompts} do)`);
 		await page.waitForTimeout(300);
 		await page.screenshot({ path: join(artifacts, "history-tool-rows-light.png") });
 		await page.evaluate(() => document.body.classList.replace("theme-light", "theme-dark"));
