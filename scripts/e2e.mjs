@@ -64,6 +64,89 @@ async function contrasts(page, selectors) {
 	}, selectors);
 }
 
+/** Where the header's title, buttons and model sit, and which are cut short by an ellipsis. */
+async function headerLayout(page) {
+	return page.evaluate(() => {
+		const q = (sel) => document.querySelector(`.discover-chat-view ${sel}`);
+		const rect = (sel) => q(sel)?.getBoundingClientRect() ?? { top: NaN, bottom: NaN, left: NaN, right: NaN };
+		const cut = (sel) => {
+			const el = q(sel);
+			return el ? el.scrollWidth > el.clientWidth + 1 : false;
+		};
+		const title = rect(".discover-chat-title");
+		return {
+			titleBottom: Math.round(title.bottom),
+			titleGap: Math.round(rect(".discover-chat-header-actions").left - title.right),
+			modelTop: Math.round(rect(".discover-chat-model").top),
+			titleCut: cut(".discover-chat-title-text"),
+			agent: q(".discover-chat-agent-name:not(.discover-chat-hidden)")?.textContent ?? "",
+			agentCut: cut(".discover-chat-agent-name"),
+			model: q(".discover-chat-model-name")?.textContent ?? "",
+			modelCut: cut(".discover-chat-model-name"),
+			label: q(".discover-chat-title")?.getAttribute("aria-label") ?? "",
+		};
+	});
+}
+
+/**
+ * The last answer (every assistant message after the last message of the person's): the blank
+ * between its cards, and its action rows on screen with where they sit.
+ */
+async function answerLayout(page) {
+	return page.evaluate(() => {
+		const list = [...document.querySelectorAll(".discover-chat-view .discover-chat-messages .discover-chat-message")];
+		const start = list.findLastIndex((m) => m.classList.contains("discover-chat-message-user")) + 1;
+		const rounds = list.slice(start);
+		const cards = rounds.flatMap((m) => [...m.querySelectorAll(".discover-tool-card")]).map((c) => c.getBoundingClientRect());
+		const gaps = cards.slice(1).map((c, i) => Math.round(c.top - cards[i].bottom));
+		const rows = rounds.map((m) => m.querySelector(":scope > .discover-chat-message-meta")).filter((r) => r && getComputedStyle(r).display !== "none");
+		const texts = rounds.flatMap((m) => [...m.querySelectorAll(":scope > .discover-chat-message-body p, .discover-tool-card")]).map((e) => e.getBoundingClientRect().bottom);
+		const row = rows.at(-1)?.getBoundingClientRect();
+		return { gaps, rows: rows.length, rowBelowAll: row !== undefined && texts.every((b) => row.top >= b - 1) };
+	});
+}
+
+/** The permission prompt in its card: a box of its own or not, how often its title shows, and whether its bottom is in view. */
+async function permissionLayout(page) {
+	return page.evaluate(() => {
+		const prompt = document.querySelector(".discover-chat-view .discover-tool-card .discover-permission");
+		if (!prompt) return null;
+		const card = prompt.closest(".discover-tool-card");
+		const style = getComputedStyle(prompt);
+		const title = card.querySelector(".discover-tool-card-title")?.textContent ?? "";
+		const shown = [...card.querySelectorAll("*")].filter((e) => e.childElementCount === 0 && e.textContent === title && e.checkVisibility() && e.getBoundingClientRect().width > 2);
+		const list = document.querySelector(".discover-chat-view .discover-chat-messages").getBoundingClientRect();
+		const actions = prompt.querySelector(".discover-permission-actions").getBoundingClientRect();
+		return {
+			boxed: style.borderTopWidth !== "0px" || style.backgroundColor !== "rgba(0, 0, 0, 0)",
+			titleShown: shown.length,
+			title,
+			bottomInView: Math.round(list.bottom - actions.bottom),
+		};
+	});
+}
+
+/** How many rows of a list paint a highlight (a background of their own). */
+async function highlightedRows(page, sel) {
+	return page.evaluate((s) => [...document.querySelectorAll(s)].filter((r) => getComputedStyle(r).backgroundColor !== "rgba(0, 0, 0, 0)").length, sel);
+}
+
+/** The label-to-text space of the first answers (panel-light), which every later answer must match. */
+let panelLabelGap;
+
+/** For each answer on screen: the space from its "Assistant" label to its first line of text. */
+async function labelGaps(page) {
+	return page.evaluate(() =>
+		[...document.querySelectorAll(".discover-chat-view .discover-chat-message-assistant:not(.discover-chat-message-continued)")]
+			.map((m) => {
+				const label = m.querySelector(":scope > .discover-chat-message-role");
+				const text = m.querySelector(":scope > .discover-chat-message-body p");
+				return label && text && label.checkVisibility() ? Math.round(text.getBoundingClientRect().top - label.getBoundingClientRect().bottom) : null;
+			})
+			.filter((g) => g !== null),
+	);
+}
+
 async function step(name, fn) {
 	try {
 		await fn();
@@ -185,6 +268,8 @@ try {
 		check((await offer.textContent())?.includes("Open settings") === true, "the prompt has a button that opens the settings");
 		check((await page.inputValue(`${VIEW} .discover-chat-input`)) === "What happens in the stroma?", "the text stays in the input");
 		check((await page.locator(`${VIEW} .discover-chat-error`).count()) === 0 && model.lastChatRequest() === undefined, "no error card, and nothing reached the server");
+		const header = await headerLayout(page);
+		check(header.agent === "" && header.model === "Choose a model" && !header.modelCut, `before a model is picked the header reads "Choose a model", whole and alone (${header.agent} · ${header.model})`);
 		await page.screenshot({ path: join(artifacts, "panel-no-model.png") });
 	});
 
@@ -292,6 +377,12 @@ try {
 		});
 		check(Math.abs(lines.title - lines.message) <= 1, `the title lines up with the messages (title at ${lines.title} px, messages at ${lines.message} px)`);
 		check(Math.abs(lines.send - lines.input) <= 1, `Send is as tall as the one-line input (${lines.send} px, input ${lines.input} px)`);
+		const gaps = await labelGaps(page);
+		check(gaps.length === 2 && Math.abs(gaps[0] - gaps[1]) <= 1, `the streamed and the stopped answer start as far under their labels (${gaps.join(", ")} px)`);
+		panelLabelGap = gaps[0];
+		const header = await headerLayout(page);
+		check(header.titleGap <= 8 && header.modelTop >= header.titleBottom - 1, `the title takes the free space (${header.titleGap} px left before the buttons), the model on the line under it`);
+		check(header.label.includes("Explain photosynthesis step by step."), `hovering the title shows it whole (${header.label})`);
 		for (const theme of ["light", "dark"]) {
 			if (theme === "dark") await page.evaluate(() => document.body.classList.replace("theme-light", "theme-dark"));
 			const ratios = await contrasts(page, [`${VIEW} .discover-chat-meter`, `${VIEW} .discover-chat-context-fit`, `${VIEW} .discover-chat-context-name`]);
@@ -332,6 +423,10 @@ try {
 		await page.evaluate(() => window.e2e.app.setDarkMode(true));
 		await page.evaluate(() => document.body.classList.replace("theme-light", "theme-dark"));
 		await answer.hover();
+		// The row fades in over 120 ms: shot before it ends, the icons were caught half faded.
+		await page.waitForTimeout(200);
+		const darkShown = await answer.locator(".discover-chat-message-meta").evaluate((el) => getComputedStyle(el).opacity);
+		check(darkShown === "1", `dark: the hovered answer's actions are fully shown (opacity ${darkShown})`);
 		await page.screenshot({ path: join(artifacts, "message-actions-dark.png") });
 		await page.evaluate(() => window.e2e.app.setDarkMode(false));
 		await page.evaluate(() => document.body.classList.replace("theme-dark", "theme-light"));
@@ -395,6 +490,12 @@ try {
 		check(after.open === false && /^Thought for \d+ s$/.test(after.label ?? ""), `the block folds once the answer starts, with how long it thought ("${after.label}")`);
 		check(after.answer.startsWith("Stomata are pores") && !/think|carbon/.test(after.answer), `the answer holds no <think> tags and no thinking ("${after.answer.slice(0, 60)}")`);
 		await page.waitForTimeout(300);
+		const foldedBorders = await page.evaluate(() => {
+			const el = [...document.querySelectorAll(".discover-chat-message-assistant details.discover-chat-thinking")].at(-1);
+			const s = getComputedStyle(el);
+			return [s.borderLeftWidth, s.borderRightWidth, s.borderTopWidth, s.borderBottomWidth].filter((w) => w !== "0px").length;
+		});
+		check(foldedBorders === 0, `the folded thinking block draws no bar beside its summary (${foldedBorders} borders)`);
 		await page.screenshot({ path: join(artifacts, "thinking-folded-light.png") });
 		await page.click(`${VIEW} details.discover-chat-thinking summary`);
 		await page.evaluate(() => document.body.classList.replace("theme-light", "theme-dark"));
@@ -468,6 +569,13 @@ try {
 		const embedded = answer.locator(".internal-embed.is-loaded");
 		check((await embedded.count()) === 1 && (await embedded.textContent()).includes("Clipped words.") && (await embedded.locator("button.discover-chat-remote-image").count()) === 1, "an embedded note with a web image shows, its image as \"Image from host — load\"");
 		await embedded.scrollIntoViewIfNeeded();
+		const frame = await embedded.evaluate((el) => {
+			const style = getComputedStyle(el);
+			const h1 = el.querySelector("h1");
+			const p = el.querySelector("p");
+			return { border: parseFloat(style.borderInlineStartWidth), heading: h1 ? parseFloat(getComputedStyle(h1).fontSize) : 0, text: p ? parseFloat(getComputedStyle(p).fontSize) : 0 };
+		});
+		check(frame.border > 0 && frame.heading > 0 && frame.heading <= 1.25 * frame.text, `the embedded note sits in an embed frame, its "# Tracked page" no bigger than 1.25 × its text (border ${frame.border} px, heading ${frame.heading} px, text ${frame.text} px)`);
 		await page.screenshot({ path: join(artifacts, "panel-embedded-note.png") });
 		await answer.scrollIntoViewIfNeeded();
 		await page.screenshot({ path: join(artifacts, "panel-remote-images.png") });
@@ -524,6 +632,9 @@ try {
 			});
 		});
 		check(covered.length === 0, `the / menu covers neither the note chip nor the meter (covers: ${covered.join(", ") || "nothing"})`);
+		await page.hover(`${VIEW} .discover-chat-command >> nth=1`);
+		const litCommands = await highlightedRows(page, `${VIEW} .discover-chat-command`);
+		check(litCommands === 1, `the / menu highlights one row, the one under the pointer (${litCommands} highlighted)`);
 		await page.screenshot({ path: join(artifacts, "panel-commands-all.png") });
 		await page.fill(`${VIEW} .discover-chat-input`, "/sum");
 		await page.waitForFunction(() => document.querySelectorAll(".discover-chat-command").length === 1, null, { timeout: 2000 });
@@ -575,6 +686,17 @@ try {
 		await page.evaluate(() => document.body.classList.replace("theme-dark", "theme-light"));
 		await page.fill(`${VIEW} .discover-chat-input`, "@");
 		await page.waitForSelector(`${VIEW} .discover-chat-source-option`, { timeout: 2000 });
+		await page.hover(`${VIEW} .discover-chat-source-option >> nth=2`);
+		const lit = await highlightedRows(page, `${VIEW} .discover-chat-source-option`);
+		check(lit === 1, `the @ list highlights one row, the one under the pointer (${lit} highlighted)`);
+		const offered = await page.locator(`${VIEW} .discover-chat-source-option`).allTextContents();
+		const own = await page.evaluate(() => [window.e2e.plugin.settings.sessionsFolder, window.e2e.plugin.settings.agentsFolder]);
+		// The test vault's "Discover/" holds only Discover's own folders: it is not offered either.
+		check(!offered.some((o) => o.startsWith("Discover/") || own.some((f) => o.includes(`${f}/`))), `the @ list offers none of Discover's own folders (${own.join(", ")}), the folder around them or their notes (${offered.join(" | ")})`);
+		const cutNames = await page.evaluate((view) => [...document.querySelectorAll(`${view} .discover-chat-source-option-name`)].filter((n) => n.scrollWidth > n.clientWidth + 1).map((n) => n.textContent), VIEW);
+		check(cutNames.length === 0, `no @ row's name is cut short (${cutNames.join(", ") || "none"})`);
+		const icons = await page.locator(`${VIEW} .discover-chat-source-option .discover-chat-source-option-icon svg`).count();
+		check(icons === offered.length, `every @ row has its kind's icon (${icons} of ${offered.length})`);
 		await page.screenshot({ path: join(artifacts, "source-suggester-light.png") });
 		await page.press(`${VIEW} .discover-chat-input`, "Escape");
 
@@ -777,6 +899,9 @@ try {
 		check((await page.locator(`${VIEW} .discover-chat-message-tool`).count()) === 0, "tool results fold into their cards, no 'Tool result' bubbles");
 		const cardOver = await overflows(page, [`${VIEW} .discover-tool-card`, `${VIEW} .discover-tool-card-title`, `${VIEW} .discover-permission`, `${VIEW} .discover-permission-actions`]);
 		check(cardOver.length === 0, `the cards and the permission card fit the panel (${cardOver.join("; ") || "none"})`);
+		const perm = await permissionLayout(page);
+		check(perm !== null && !perm.boxed, "the permission prompt is the card's body, not a box inside the card");
+		check(perm?.titleShown === 1, `the card says "${perm?.title}" once (${perm?.titleShown} times)`);
 		await themed("tool-permission", shot);
 		const scopes = await page.locator(`${VIEW} .discover-permission-scope option`).allTextContents();
 		check(scopes.length >= 2 && scopes[0].includes("Notes/"), `"Always allow" offers where it applies, the card's folder first (${scopes.join(" | ")})`);
@@ -789,6 +914,9 @@ try {
 		check(states.join(",") === "is-done,is-done,is-done", `every card is done (${states.join(", ")})`);
 		const answer = await page.locator(`${VIEW} .discover-chat-message-assistant`).last().textContent();
 		check(answer?.includes("I added today's high tide") === true, "the answer after the calls is shown after the cards");
+		const laid = await answerLayout(page);
+		check(laid.gaps.length === 2 && laid.gaps.every((g) => g <= 12), `the cards follow each other at the cards' own gap, no blank between them (${laid.gaps.join(", ")} px)`);
+		check(laid.rows === 1 && laid.rowBelowAll, `the answer has one action row, under its last text and its cards (${laid.rows} rows${laid.rowBelowAll ? "" : ", not last"})`);
 		const covering = await actionsOverCards(page);
 		check(covering.length === 0, `an answer's actions (shown on hover) cover no tool card (${covering.join("; ") || "none"})`);
 		// Hovered, as in the screenshots: the last card's answer shows its actions.
@@ -825,6 +953,8 @@ try {
 		check(phoneOver.length === 0, `phone, tool cards: nothing overflows or is clipped (${phoneOver.join("; ") || "none"})`);
 		const phoneCovering = await actionsOverCards(page);
 		check(phoneCovering.length === 0, `phone: an answer's actions cover no tool card (${phoneCovering.join("; ") || "none"})`);
+		const phoneLaid = await answerLayout(page);
+		check(phoneLaid.rows === 1 && phoneLaid.rowBelowAll, `phone: the declined write's answer has one action row, under "I left it." (${phoneLaid.rows} rows)`);
 		await themed("phone-tool-cards", (name) => page.screenshot({ path: join(artifacts, `${name}.png`) }));
 
 		// The marked write on a phone: the mark and the card fit, and no standing permission is offered.
@@ -849,6 +979,9 @@ try {
 		await page.fill(`${VIEW} .discover-chat-input`, "Make a summary note.");
 		await page.press(`${VIEW} .discover-chat-input`, "Enter");
 		await page.waitForSelector(`${VIEW} .discover-permission .discover-permission-diff`, { timeout: 10000 });
+		await page.waitForTimeout(300);
+		const phonePerm = await permissionLayout(page);
+		check(phonePerm !== null && phonePerm.bottomInView >= 0, `phone: the permission card's buttons are in view above the status line (${phonePerm?.bottomInView} px to spare)`);
 		const phonePermissionOver = await overflows(page, [`${VIEW} .discover-permission`, `${VIEW} .discover-permission-diff`, `${VIEW} .discover-permission-actions`]);
 		check(phonePermissionOver.length === 0, `phone, permission card: nothing overflows or is clipped (${phonePermissionOver.join("; ") || "none"})`);
 		await themed("phone-tool-permission", (name) => page.screenshot({ path: join(artifacts, `${name}.png`) }));
@@ -875,6 +1008,12 @@ try {
 		await page.waitForSelector(".discover-chat-history-message.is-highlighted", { timeout: 5000 });
 		const historyRoles = await page.locator(".discover-chat-history-message .discover-chat-history-role").allTextContents();
 		check(historyRoles.includes("Searched notes for “tide”") && historyRoles.includes("Read Notes/Tides.md") && !historyRoles.includes("Tool result"), `the transcript names tool results as the cards do (${historyRoles.join(" | ")})`);
+		const toolRows = await page.evaluate(() => {
+			const rows = [...document.querySelectorAll(".discover-chat-history-message-tool")];
+			return { rows: rows.length, headings: rows.filter((r) => r.querySelector("h1, h2, h3")).length, prompts: rows.filter((r) => r.querySelector(".discover-chat-history-use")).length, quoted: rows.filter((r) => r.querySelector(".discover-chat-history-tool-result")).length };
+		});
+		check(toolRows.rows > 0 && toolRows.headings === 0 && toolRows.quoted === toolRows.rows, `tool results are quoted text, no note's "# Tides" as a heading (${JSON.stringify(toolRows)})`);
+		check(toolRows.prompts === 0, `tool rows do not offer "Use as prompt" (${toolRows.prompts} do)`);
 		await page.waitForTimeout(300);
 		await page.screenshot({ path: join(artifacts, "history-tool-rows-light.png") });
 		await page.evaluate(() => document.body.classList.replace("theme-light", "theme-dark"));
@@ -891,6 +1030,12 @@ try {
 		await page.waitForTimeout(200);
 		const meterOff = await meterNow();
 		check(meterOff < meterOn, `tools off: the meter leaves the tool definitions out (${meterOn} → ${meterOff} tokens)`);
+		const offLook = await page.evaluate((view) => {
+			const sw = document.querySelector(`${view} .discover-tools-switch`);
+			const other = document.querySelector(`${view} .discover-chat-header-actions [aria-label="Open history"]`);
+			return { opacity: getComputedStyle(sw).opacity, same: getComputedStyle(sw).color === getComputedStyle(other).color, struck: getComputedStyle(sw, "::after").content !== "none" };
+		}, VIEW);
+		check(offLook.opacity === "1" && offLook.same && offLook.struck, `tools off: the wrench looks off (struck through, full strength), not disabled (${JSON.stringify(offLook)})`);
 		await themed("header-tools-off", (name) => page.locator(`${VIEW} .discover-chat-header`).screenshot({ path: join(artifacts, `${name}.png`) }));
 		const toolsChat = await page.evaluate(() => window.e2e.plugin.settings.activeSessionId);
 		const saved = await page.evaluate((id) => window.e2e.app.vault.adapter.read(`${window.e2e.plugin.settings.sessionsFolder}/sessions/${id}.jsonl`), toolsChat);
@@ -953,6 +1098,16 @@ try {
 		await page.waitForSelector(".discover-chat-history-message", { timeout: 5000 });
 		await page.waitForTimeout(300);
 		await shoot("history", [".discover-chat-history", ".discover-chat-history .modal-content", ".discover-chat-history-list", ".discover-chat-history-messages", ".discover-chat-history-session-header"]);
+		const listEdge = await page.evaluate(() => {
+			const list = document.querySelector(".discover-chat-history-list");
+			const box = list.getBoundingClientRect();
+			const cut = [...list.querySelectorAll(".discover-chat-history-item")].filter((r) => {
+				const b = r.getBoundingClientRect();
+				return b.top < box.bottom - 1 && b.bottom > box.bottom + 1;
+			}).length;
+			return { cut, mask: getComputedStyle(list).maskImage || getComputedStyle(list).webkitMaskImage };
+		});
+		check(listEdge.cut === 0 || (listEdge.mask !== "" && listEdge.mask !== "none"), `phone, history: a row the list's edge cuts fades out instead of showing cut in half (${listEdge.cut} cut, mask ${listEdge.mask})`);
 		await page.keyboard.press("Escape");
 
 		await page.evaluate(() => {
@@ -964,6 +1119,28 @@ try {
 		await page.waitForTimeout(200);
 		const settingsOver = await overflows(page, ["#e2e-settings", "#e2e-settings .setting-item", "#e2e-settings .setting-item-control"]);
 		check(settingsOver.length === 0, `phone, settings: nothing overflows or is clipped (${settingsOver.join("; ") || "none"})`);
+		const phoneSettings = await page.evaluate(() => {
+			const root = document.querySelector("#e2e-settings");
+			const name = root.querySelector("input.discover-chat-price-model");
+			const row = name?.closest(".setting-item");
+			const context = [...root.querySelectorAll(".setting-item")].find((r) => r.querySelector(".discover-chat-setting-use-context"));
+			const use = context?.querySelector(".discover-chat-setting-use-context");
+			const headings = [...root.querySelectorAll(".setting-item-heading .setting-item-name")].map((h) => h.textContent);
+			const storage = [...root.querySelectorAll(".setting-item")].findIndex((r) => r.classList.contains("setting-item-heading") && r.textContent === "Storage");
+			const images = [...root.querySelectorAll(".setting-item")].findIndex((r) => r.querySelector(".setting-item-name")?.textContent === "Send images from the note");
+			return {
+				nameShare: name && row ? Math.round((name.getBoundingClientRect().width / row.getBoundingClientRect().width) * 100) : null,
+				field: context?.querySelector("input")?.value ?? "",
+				use: use && use.checkVisibility() ? use.textContent : "",
+				headings,
+				imagesAfterStorage: storage >= 0 && images > storage,
+				newAgentRow: [...root.querySelectorAll(".setting-item")].some((r) => r.querySelector(".setting-item-name")?.textContent === "New agent" && r.querySelector(".setting-item-description")?.textContent !== "" && r.querySelector("button") !== null),
+			};
+		});
+		check(phoneSettings.nameShare !== null && phoneSettings.nameShare >= 60, `phone: the price row's model name field has a line of its own (${phoneSettings.nameShare}% of the row), its placeholder whole`);
+		check(phoneSettings.use === "" || phoneSettings.use.replace(/\D/g, "") !== phoneSettings.field, `"Use N" is not offered beside a field that already says N (field ${phoneSettings.field}, offered "${phoneSettings.use}")`);
+		check(phoneSettings.newAgentRow, "New agent is a setting row with its name and what it does, not a lone button");
+		check(phoneSettings.headings.includes("Images") && !phoneSettings.imagesAfterStorage, `the image settings have their own heading, not under Storage (${phoneSettings.headings.join(", ")})`);
 		await page.screenshot({ path: join(artifacts, "phone-settings-light.png"), fullPage: true });
 		await page.evaluate(() => document.body.classList.replace("theme-light", "theme-dark"));
 		await page.screenshot({ path: join(artifacts, "phone-settings-dark.png"), fullPage: true });
@@ -1031,11 +1208,10 @@ try {
 		await page.waitForTimeout(200);
 		const over = await overflows(page, [`${VIEW} .discover-chat-header`, `${VIEW} .discover-chat-model`]);
 		check(over.length === 0, `phone: the header with an agent and its model fits (${over.join("; ") || "none"})`);
-		const header = await page.evaluate(() => {
-			const rect = (sel) => document.querySelector(sel)?.getBoundingClientRect();
-			return { header: rect(".discover-chat-header")?.height ?? NaN, button: rect(".discover-chat-model")?.height ?? NaN };
-		});
-		check(header.header < 2 * header.button + 8, `phone: the header stays one line (${header.header} px, the button ${header.button} px)`);
+		const header = await headerLayout(page);
+		check(header.modelTop >= header.titleBottom - 1, `phone: the agent and model sit on a second line under the title (model at ${header.modelTop} px, title ends at ${header.titleBottom} px)`);
+		check(header.titleGap <= 8, `phone: the title takes the free space up to the buttons (${header.titleGap} px left between them)`);
+		check(header.agent === "Poet" && !header.agentCut && !header.modelCut, `phone: the agent and model are not cut (${header.agent} · ${header.model})`);
 		await page.screenshot({ path: join(artifacts, "phone-agent-light.png") });
 		await page.evaluate(() => document.body.classList.replace("theme-light", "theme-dark"));
 		await page.screenshot({ path: join(artifacts, "phone-agent-dark.png") });
@@ -1240,6 +1416,8 @@ async function branchSteps() {
 		check((await prev.getAttribute("aria-label")) === "Previous version" && (await next.isDisabled()), "the arrows are labelled, and Next is disabled at the end");
 		await page.mouse.move(5, 5);
 		await page.waitForTimeout(200);
+		const branchGaps = await labelGaps(page);
+		check(branchGaps.length >= 2 && branchGaps.every((g) => Math.abs(g - panelLabelGap) <= 1), `every answer's text starts as far under its label as in panel-light, streamed or not (${branchGaps.join(", ")} px; panel-light ${panelLabelGap} px)`);
 		await themed("branch-arrows");
 		await prev.click();
 		await page.waitForFunction(() => document.querySelector(".discover-chat-message-last .discover-chat-message-body")?.textContent?.includes("breaks down") === true, null, { timeout: 5000 });
@@ -1336,6 +1514,24 @@ async function languagePass(language) {
 		await lp.fill(`${VIEW} .discover-chat-input`, language.startsWith("zh") ? "请解释光合作用。" : "光合成について説明してください。");
 		await lp.press(`${VIEW} .discover-chat-input`, "Enter");
 		await lp.waitForFunction(() => (document.querySelector(".discover-chat-message-streaming .discover-chat-message-body")?.textContent?.length ?? 0) > 200, null, { timeout: 8000 });
+		// The "Assistant" label is drawn bold, not only asked to be: its ink against the same text at 400.
+		const label = await lp.evaluate((view) => {
+			const el = document.querySelector(`${view} .discover-chat-message-role-assistant`);
+			const style = getComputedStyle(el);
+			const ink = (weight) => {
+				const canvas = document.createElement("canvas");
+				canvas.width = 400;
+				canvas.height = 60;
+				const g = canvas.getContext("2d");
+				g.font = `${weight} ${style.fontSize} ${style.fontFamily}`;
+				g.fillText(el.textContent, 2, 40);
+				let sum = 0;
+				for (const [i, v] of g.getImageData(0, 0, 400, 60).data.entries()) if (i % 4 === 3) sum += v;
+				return sum;
+			};
+			return { text: el.textContent, shown: ink(style.fontWeight), regular: ink(400) };
+		}, VIEW);
+		check(label.shown > label.regular * 1.15, `${language}: the "${label.text}" label keeps its bold (ink ${label.shown} against ${label.regular} at regular weight)`);
 		await shoot("streaming");
 		await lp.click(`${VIEW} .discover-chat-send.discover-chat-stop`);
 		await lp.waitForSelector(`${VIEW} .discover-chat-send:not(.discover-chat-stop)`, { timeout: 5000 });

@@ -41,7 +41,8 @@ export function noteEmbed(ctx: NoteEmbedContext, ref: NoteEmbedRef): HTMLElement
 		return createEl("a", { cls: "internal-link", text: shownText, href: ref.target, attr: { "data-href": ref.target } });
 	}
 	const embed = createSpan({ cls: ["internal-embed", "markdown-embed", "inline-embed", "discover-chat-embed"], attr: { src: ref.target, alt: ref.alias ?? null } });
-	const content = embed.createDiv({ cls: "markdown-embed-content" });
+	// Until the note is read, its name holds the place: one quiet line, not a blank the size of a note.
+	const content = embed.createDiv({ cls: "markdown-embed-content", text: shownText });
 	let closed = false;
 	ctx.component.register(() => {
 		closed = true;

@@ -32,6 +32,10 @@ const ICONS: Record<string, string> = {
 	"chevron-right": '<path d="M9 6l6 6-6 6"/>',
 	"trash-2": '<path d="M4 7h16M9 7V4h6v3M6 7l1 13h10l1-13M10 11v6M14 11v6"/>',
 	"step-forward": '<path d="M6 5l10 7-10 7z"/><path d="M19 5v14"/>',
+	// The @ list's kinds: a folder, a tag, the whole vault (a note is "file-text" above).
+	folder: '<path d="M3 6h6l2 2h10v11H3z"/>',
+	tag: '<path d="M3 3h8l10 10-8 8L3 11z"/><path d="M7.5 7.5h.01"/>',
+	library: '<path d="M5 4v16M9 4v16"/><path d="M13 5l4 15"/><path d="M3 20h18"/>',
 };
 
 /** Fills the runtime's empty icon placeholders with a drawing, as they appear. */

@@ -45,3 +45,11 @@ describe("the shipped catalogues", () => {
 		expect(copies.length, `copied from English: ${copies.join(", ")}`).toBeLessThanOrEqual(Math.floor(Object.keys(en).length * MAX_SHARE_SAME_AS_ENGLISH));
 	});
 });
+
+describe("one word for one thing", () => {
+	it("Japanese says フォルダー throughout, never also フォルダ", () => {
+		const texts = Object.values(CATALOGUES.ja as AnyCatalogue).flatMap((v) => (typeof v === "string" ? [v] : v === undefined ? [] : Object.values(v)));
+		expect(texts.filter((s) => /フォルダ(?!ー)/.test(s))).toEqual([]);
+		expect(texts.some((s) => s.includes("フォルダー"))).toBe(true);
+	});
+});

@@ -80,12 +80,17 @@ describe("a model chosen in settings while the panel is open", () => {
 		await flush();
 		expect(root.querySelector(".discover-chat-offer")).not.toBeNull();
 		expect(root.querySelector(".discover-chat-empty-model")?.textContent).toMatch(/No model chosen/);
+		// The header's button reads "Choose a model" alone: no agent name squeezed beside it ("Defau… Choose a mo…").
+		const shown = () => [...root.querySelectorAll(".discover-chat-model > span:not(.discover-chat-hidden)")].map((s) => s.textContent).join("|");
+		expect(root.querySelector(".discover-chat-agent-name")?.textContent).toBe("Default");
+		expect(shown()).toBe("Choose a model|");
 
 		plugin.settings.model = "llama3.2";
 		await plugin.saveSettings();
 		expect(root.querySelector(".discover-chat-offer")).toBeNull();
 		expect(root.querySelector(".discover-chat-empty-model")?.textContent).toMatch(/^llama3\.2 · /);
 		expect(root.querySelector(".discover-chat-model-name")?.textContent).toBe("llama3.2");
+		expect(shown()).toBe("Default|llama3.2|");
 		unloadPlugin(plugin);
 	});
 });

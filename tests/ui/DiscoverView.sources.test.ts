@@ -97,6 +97,33 @@ describe("the @ and [[ suggester", () => {
 		expect(optionTexts(m)).toEqual(["#work2 notes"]);
 	});
 
+	it("never offers Discover's own chats and agents folders, nor what is in them; each row has its kind's icon", async () => {
+		// "Discover/" holds only Discover's own folders: it is not offered either.
+		const m = await setup({ files: { ...FILES, "Discover/Agents/Default.md": "---\nname: Default\n---\n", "Discover/Chats/Notes about Discover.md": "x" } });
+		m.host.settings.sessionsFolder = "Discover/Chats";
+		m.host.settings.agentsFolder = "Discover/Agents";
+		typeInto(m.input(), "@d");
+		const texts = optionTexts(m);
+		expect(texts.length).toBeGreaterThan(0);
+		expect(texts.filter((t) => t.includes("Discover") || t.startsWith("Default"))).toEqual([]);
+		typeInto(m.input(), "@");
+		const kinds = new Set(options(m).map((o) => [...o.classList].find((c) => /^discover-chat-source-option-(note|folder|tag|vault)$/.test(c))));
+		expect([...kinds].sort()).toEqual(["discover-chat-source-option-folder", "discover-chat-source-option-note", "discover-chat-source-option-tag", "discover-chat-source-option-vault"]);
+		for (const o of options(m)) expect(o.querySelector(".discover-chat-source-option-icon")?.childElementCount).toBe(1);
+	});
+
+	it("the pointer moves the one highlight: never two rows highlighted at once", async () => {
+		const m = await setup();
+		typeInto(m.input(), "@");
+		const rows = options(m);
+		expect(rows.length).toBeGreaterThan(2);
+		rows[2]!.dispatchEvent(new MouseEvent("mousemove", { bubbles: true }));
+		expect(options(m).filter((o) => o.hasClass("is-selected")).map((o) => options(m).indexOf(o))).toEqual([2]);
+		expect(m.input().getAttribute("aria-activedescendant")).toBe(rows[2]!.id);
+		pressKey(m.input(), "ArrowDown");
+		expect(options(m).filter((o) => o.hasClass("is-selected")).map((o) => options(m).indexOf(o))).toEqual([3]);
+	});
+
 	it("offers @vault only while vault search is on, and Escape closes the list", async () => {
 		const m = await setup({ vault: { enabled: false, search: () => [] } });
 		typeInto(m.input(), "@vau");

@@ -182,7 +182,8 @@ describe("live tool cards", () => {
 		expect(titleOf(b!)).toBe(t("permission.titleRead", { path: "Projects/Plan.md" }));
 		expect(b!.textContent).toContain(t("toolCard.waitingPermission"));
 		expect(c!.hasClass("is-failed")).toBe(true);
-		expect(c!.querySelector(".discover-tool-card-error")?.textContent).toBe("The person declined: not now");
+		// What the model was told ("The person declined: not now"), in the person's words.
+		expect(c!.querySelector(".discover-tool-card-error")?.textContent).toBe("You declined: not now");
 	});
 
 	it("the engine's 'no tools' warning shows once, in the person's language", async () => {
@@ -221,7 +222,7 @@ describe("saved tool calls after a reload", () => {
 		expect(titleOf(read!)).toBe(t("toolCard.doneRead", { path: "Projects/Plan.md" }));
 		expect(read!.querySelector("details")?.textContent).toContain("Ship in May");
 		expect(edit!.hasClass("is-failed")).toBe(true);
-		expect(edit!.textContent).toContain("The person declined: not today");
+		expect(edit!.textContent).toContain("You declined: not today");
 	});
 
 	it("two answers whose calls share an id (made up by the server) each keep their own card and result", async () => {

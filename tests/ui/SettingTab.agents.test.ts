@@ -40,7 +40,10 @@ describe("Settings tab: agents", () => {
 	it("New agent creates a note from the template, opens it and lists it", async () => {
 		const { app, el, agentRows } = await setup();
 		await until(() => agentRows().length === 1, "the default agent");
-		el.findAll("button").find((b) => b.getText() === "New agent")!.click();
+		// Its own row, named and described like every setting, not a lone button.
+		const row = el.findAll(".setting-item").find((r) => r.querySelector(".setting-item-name")?.textContent === "New agent")!;
+		expect(row.querySelector(".setting-item-description")?.textContent).toBe("Makes an agent note from a template in the agents folder and opens it.");
+		row.find("button").click();
 		await until(() => agentRows().length === 2, "the new agent listed");
 		expect(agentRows()[1]).toBe("New agent | Chat's model · Discover/Agents/New agent.md [Approved]");
 		expect(await app.vault.adapter.read("Discover/Agents/New agent.md")).toContain("temperature: 0.7");

@@ -153,6 +153,8 @@ describe("Settings tab: provider and model", () => {
 		expect(plugin.settings.modelBudgets).toEqual({ "llama3.2": { maxPromptTokens: 131072 } });
 		expect(plugin.settings.maxPromptTokens).toBe(DEFAULT_SETTINGS.maxPromptTokens);
 		expect(input("Context size").value).toBe(String(DEFAULT_SETTINGS.maxPromptTokens));
+		// Used now: not offered again.
+		expect(useButton.hasClass("discover-chat-hidden")).toBe(true);
 		// A listed context length is used without asking the server again.
 		selectOption(select, "qwen3:8b");
 		await flush();
@@ -161,6 +163,16 @@ describe("Settings tab: provider and model", () => {
 		await flush();
 		expect(plugin.settings.modelBudgets).toEqual({ "llama3.2": { maxPromptTokens: 131072 }, "qwen3:8b": { maxPromptTokens: 40960 } });
 		expect(plugin.settings.maxPromptTokens).toBe(DEFAULT_SETTINGS.maxPromptTokens);
+	});
+
+	it("does not offer \"Use N\" when the model already uses N tokens", async () => {
+		const adapter = new FakeAdapter();
+		adapter.contextLengths = { "llama3.2": DEFAULT_SETTINGS.maxPromptTokens };
+		const { row } = await setup(adapter);
+		selectOption(row("Model").find("select") as HTMLSelectElement, "llama3.2");
+		await flush();
+		expect(adapter.calls).toContain("contextLength llama3.2");
+		expect((row("Context size").find("button") as HTMLButtonElement).hasClass("discover-chat-hidden")).toBe(true);
 	});
 
 	it("a model the server does not list is marked, but only when the server answered", async () => {

@@ -13,6 +13,7 @@ import type { ChatMessage } from "../../src/core/types";
 import { t } from "../../src/i18n";
 import { fakeWorld } from "./fakes";
 import { toolRowLabels } from "../../src/ui/history/toolRows";
+import { STOPPED_BEFORE_RUN } from "../../src/chat/toolRound";
 
 const toolRowLabelsOf = (session: { messages: ChatMessage[] }): string[] => [...toolRowLabels(session.messages).values()].map((l) => l.title);
 
@@ -70,6 +71,34 @@ describe("tool calls in the history browser", () => {
 		expect(document.body.querySelector(".discover-chat-history b")).toBeNull();
 		expect(h.all(".discover-chat-history-message-tool .discover-chat-history-tool-icon svg")).toHaveLength(3);
 		h.modal.close();
+	});
+
+	it("a tool result is quoted as text (a note's heading is no heading here) and is not offered as a prompt", async () => {
+		const h = await open();
+		h.all(".discover-chat-history-item")[0]!.click();
+		await until(() => h.all(".discover-chat-history-message").length > 0, "the transcript");
+		await flush();
+		const rows = h.all(".discover-chat-history-message-tool");
+		expect(rows).toHaveLength(3);
+		expect(rows[1]!.querySelector(".discover-chat-history-tool-result")?.textContent).toBe("# Tides\n\nHigh tide at 6:40.");
+		expect(document.body.querySelector(".discover-chat-history h1")).toBeNull();
+		for (const row of rows) expect(row.querySelector(".discover-chat-history-use")).toBeNull();
+		expect(h.all(".discover-chat-history-message-user .discover-chat-history-use")).toHaveLength(1);
+		h.modal.close();
+	});
+
+	it("a chat stopped before a call ran is previewed in the person's words, not the model's", async () => {
+		const app = await createTestApp();
+		const sessions = new SessionManager(new MemoryFileStore(), { onWarning: () => undefined });
+		const { id } = await sessions.create();
+		await sessions.appendMessage(id, msg("user", "Make a summary note."));
+		await sessions.appendMessage(id, msg("assistant", "", { toolCalls: [{ id: "s1", name: "create_note", arguments: { path: "S.md", content: "x" } }] }));
+		await sessions.appendMessage(id, msg("tool", STOPPED_BEFORE_RUN, { toolCallId: "s1", name: "create_note", isError: true }));
+		const modal = new HistoryModal(asObsidianApp(app), fakeWorld(asObsidianApp(app)).host, sessions, { activeSessionId: undefined, onLoad: () => undefined, onToPrompt: () => undefined, search: { delayMs: 0 } });
+		modal.open();
+		await until(() => document.body.querySelector(".discover-chat-history-item-preview") !== null, "the list");
+		expect(document.body.querySelector(".discover-chat-history-item-preview")!.textContent).toBe(t("toolCard.stoppedBeforeRun"));
+		modal.close();
 	});
 
 	it("a search hit inside a tool result says so and names the call; other hits do not", async () => {

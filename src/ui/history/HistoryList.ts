@@ -2,6 +2,7 @@ import { formatWhen } from "../../i18n";
 import { appendHighlighted } from "./highlight";
 import { plainSnippet } from "./plainSnippet";
 import { toolHitLabel } from "./toolRows";
+import { outcomeForPerson } from "../panel/tools/toolOutcomeText";
 import { setIcon } from "obsidian";
 import { roleName, type SearchHit, type SessionSummary } from "../ports";
 import { t } from "../../i18n";
@@ -145,7 +146,7 @@ export class HistoryList {
 		// On the meta line, after a separator drawn by CSS: one line more per chat would cost the list a row.
 		const total = this.handlers.total?.(s);
 		if (total !== undefined) meta.createSpan({ cls: "discover-chat-history-item-total", text: total });
-		if (s.preview) item.createDiv({ cls: "discover-chat-history-item-preview", text: plainSnippet(s.preview) });
+		if (s.preview) item.createDiv({ cls: "discover-chat-history-item-preview", text: plainSnippet(outcomeForPerson(s.preview)) });
 		item.addEventListener("click", () => this.handlers.onSelect(s.id));
 	}
 

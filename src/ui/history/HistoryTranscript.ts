@@ -6,6 +6,9 @@ import { formatWhen } from "../../i18n";
 import { roleName } from "../ports";
 import { LazyMarkdown } from "../LazyMarkdown";
 import type { ToolRowLabel } from "./toolRows";
+import { outcomeForPerson } from "../panel/tools/toolOutcomeText";
+import { RESULT_SHOWN_CHARS } from "../panel/tools/ToolCardView";
+import { visibleText } from "../panel/permissionText";
 import { t } from "../../i18n";
 
 /** Messages added at a time: more than a tall modal shows, so scrolling never waits. */
@@ -133,9 +136,19 @@ export class HistoryTranscript {
 		if (m.cancelled) meta.createSpan({ cls: "discover-chat-message-stopped", text: t("history.stopped") });
 		if (m.interrupted) meta.createSpan({ cls: "discover-chat-message-interrupted", text: t("message.interrupted") });
 		iconButton(meta, "copy", t("message.copy"), () => void copyToClipboard(m.content));
+		if (m.role === "tool") {
+			// What a tool gave the model is quoted, as text: a note's "# Tides" is not a heading of this chat,
+			// and it is nothing the person wrote, so it is not offered as a prompt.
+			el.createDiv({ cls: "discover-chat-history-tool-result", text: capHead(outcomeForPerson(m.content.trim()), RESULT_SHOWN_CHARS).split("\n").map(visibleText).join("\n") });
+			return;
+		}
 		useAsPromptButton(meta, () => this.handlers.onToPrompt(m.content));
 		this.markdown.add(el.createDiv({ cls: ["discover-chat-history-message-text", "markdown-rendered"] }), m.content.trim());
 	}
+}
+
+function capHead(text: string, max: number): string {
+	return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
 /** "Use as prompt", in words: an icon alone (↵) did not say what it does. */

@@ -24,6 +24,8 @@ export class ChatHeader {
 	private editor: HTMLInputElement | undefined;
 	private title = t("panel.newChat");
 	private renamable = false;
+	private agentName = "";
+	private modelName = "";
 
 	constructor(parentEl: HTMLElement, private readonly handlers: ChatHeaderHandlers) {
 		this.el = parentEl.createDiv({ cls: "discover-chat-header" });
@@ -33,7 +35,8 @@ export class ChatHeader {
 		setIcon(this.titleEl.createSpan({ cls: "discover-chat-title-pencil", attr: { "aria-hidden": "true" } }), "pencil");
 		this.titleEl.addEventListener("click", () => this.startRename());
 		this.modelEl = this.el.createEl("button", { cls: "discover-chat-model", attr: { type: "button", "aria-haspopup": "menu" } });
-		// The chat's agent and its model share one button and one menu: the header stays one line at 390 px.
+		// The chat's agent and its model share one button and one menu; in a narrow panel the button
+		// takes a second line under the title (styles.css), so the title keeps the free space.
 		this.agentNameEl = this.modelEl.createSpan({ cls: ["discover-chat-agent-name", "discover-chat-hidden"] });
 		this.modelNameEl = this.modelEl.createSpan({ cls: "discover-chat-model-name" });
 		setIcon(this.modelEl.createSpan({ cls: "discover-chat-model-chevron" }), "chevron-down");
@@ -56,15 +59,23 @@ export class ChatHeader {
 
 	/** The chat's model ("" when none is chosen) and where it runs, for the tooltip. */
 	setModel(model: string, where: string): void {
+		this.modelName = model;
 		this.modelNameEl.setText(model === "" ? t("panel.chooseModel") : model);
+		this.showAgent();
 		this.modelEl.setAttr("aria-label", model === "" ? t("panel.chooseModel") : where === "" ? t("panel.modelLabel", { model }) : t("panel.modelLabelWhere", { model, where }));
 	}
 
 	/** The chat's agent ("" when chats have none). */
 	setAgent(name: string): void {
+		this.agentName = name;
 		this.agentNameEl.setText(name);
-		this.agentNameEl.toggleClass("discover-chat-hidden", name === "");
 		this.modelEl.setAttr("title", name === "" ? null : t("panel.agentTitle", { agent: name }));
+		this.showAgent();
+	}
+
+	/** Before a model is chosen the button reads "Choose a model" alone: the agent's name beside it would only crowd it. */
+	private showAgent(): void {
+		this.agentNameEl.toggleClass("discover-chat-hidden", this.agentName === "" || this.modelName === "");
 	}
 
 	setBusy(busy: boolean): void {

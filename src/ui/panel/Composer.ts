@@ -190,6 +190,18 @@ export class Composer {
 				e.preventDefault();
 				this.choose(command);
 			});
+			// The pointer moves the one highlight: never one row under the pointer and another under the keys.
+			item.addEventListener("mousemove", () => this.selectCommand(i));
 		});
+	}
+
+	private selectCommand(i: number): void {
+		if (i === this.menuIndex || this.menuItems.length === 0) return;
+		this.menuIndex = i;
+		Array.from(this.menuEl.children).forEach((row, j) => {
+			row.toggleClass("is-selected", j === i);
+			row.setAttr("aria-selected", String(j === i));
+		});
+		this.inputEl.setAttr("aria-activedescendant", `${this.menuId}-${i}`);
 	}
 }

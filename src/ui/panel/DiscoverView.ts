@@ -38,7 +38,7 @@ import { showPermissionPrompt } from "./PermissionPrompt";
 import type { ShowPermissionPrompt } from "./tools/ToolCards";
 import { ToolsSwitch } from "./tools/ToolsSwitch";
 import { BranchControls } from "./branches/BranchControls";
-import { t } from "../../i18n";
+import { currentLanguage, t } from "../../i18n";
 import { attachImageFile } from "../images/attachFile";
 import { attachmentSrc, discardAttachment } from "../images/attachmentStore";
 
@@ -101,6 +101,8 @@ export class DiscoverView extends ItemView {
 		const root = this.contentEl;
 		root.empty();
 		root.addClass("discover-chat-view");
+		// The panel's language: screen readers read it so, and CJK text gets its own glyphs and weights (styles.css).
+		root.setAttr("lang", currentLanguage());
 		this.header = new ChatHeader(root, {
 			onRename: (title) => void this.active.rename(title),
 			onNewChat: () => void this.newChat(),
@@ -200,6 +202,7 @@ export class DiscoverView extends ItemView {
 		const suggest = new SourceSuggest(this.composer.el, this.composer.inputEl, this.app, {
 			vault: () => this.host.vaultSearch?.enabled === true,
 			attached: () => this.sources.keys(),
+			ownFolders: () => [this.host.settings.sessionsFolder, this.host.settings.agentsFolder],
 			onChoose: (ref) => this.sources.add(ref),
 		});
 		this.composer.interceptKey = (e) => suggest.handleKey(e);

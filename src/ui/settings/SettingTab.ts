@@ -136,6 +136,10 @@ export class DiscoverSettingTab extends PluginSettingTab {
 
 		this.showPromptSize();
 
+		// Images under a heading of their own, after the chat's settings (they were under Storage).
+		new Setting(containerEl).setName(t("settings.imagesHeading")).setHeading();
+		imageSettings(containerEl, this.host);
+
 		this.tools.render(containerEl);
 		this.prices.render(containerEl);
 		this.agents.render(containerEl);
@@ -152,7 +156,6 @@ export class DiscoverSettingTab extends PluginSettingTab {
 					await this.host.saveSettings();
 				}),
 			);
-		imageSettings(containerEl, this.host);
 		vaultSearchSection(containerEl, this.host);
 	}
 

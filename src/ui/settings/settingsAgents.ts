@@ -40,20 +40,24 @@ export class AgentsSection {
 				await this.store.saveSettings();
 			});
 		});
-		new Setting(containerEl).addButton((b) =>
-			b
-				.setButtonText(t("settings.agentNew"))
-				.setCta()
-				.onClick(async () => {
-					try {
-						const path = await agents.create();
-						await agents.open(path);
-						await this.refresh();
-					} catch (err) {
-						this.report(t("settings.agentCreateFailed", { error: err instanceof Error ? err.message : String(err) }));
-					}
-				}),
-		);
+		// A row like the others (a name, what it does, its button), not a button floating on its own.
+		new Setting(containerEl)
+			.setName(t("settings.agentNew"))
+			.setDesc(t("settings.agentNewDesc"))
+			.addButton((b) =>
+				b
+					.setButtonText(t("settings.agentCreate"))
+					.setCta()
+					.onClick(async () => {
+						try {
+							const path = await agents.create();
+							await agents.open(path);
+							await this.refresh();
+						} catch (err) {
+							this.report(t("settings.agentCreateFailed", { error: err instanceof Error ? err.message : String(err) }));
+						}
+					}),
+			);
 		this.listEl = containerEl.createDiv({ cls: "discover-chat-agent-list" });
 		void this.refresh();
 	}

@@ -56,7 +56,7 @@ export class PricesSection {
 		if (!el) return;
 		el.empty();
 		const prices = this.store.settings.modelPrices;
-		if (prices.length === 0) el.createDiv({ cls: "setting-item-description", text: t("settings.pricesNone") });
+		if (prices.length === 0) el.createDiv({ cls: ["setting-item-description", "discover-chat-prices-none"], text: t("settings.pricesNone") });
 		for (const price of prices) this.renderPrice(el, price);
 		this.renderAdd(el);
 	}

@@ -9,7 +9,7 @@
 // small machine swap or fail to load the model. A window the server *refuses* a prompt over is
 // different: the panel offers it (windowOffer.ts), also on a click.
 import type { ButtonComponent, Setting } from "obsidian";
-import { setModelBudget } from "../../settings/budgetFor";
+import { budgetFor, setModelBudget } from "../../settings/budgetFor";
 import { BUDGET_FIELDS } from "../../settings/modelBudget";
 import { LIMITS, validateSettings } from "../../settings/settings";
 import { t } from "../../i18n";
@@ -53,10 +53,11 @@ export class UseContextLength {
 		this.say("", false);
 		const b = this.button;
 		if (!b) return;
-		const usable = this.reported !== undefined && this.reported.tokens >= LIMITS.maxPromptTokens.min;
+		const tokensShown = this.reported === undefined ? 0 : Math.min(this.reported.tokens, LIMITS.maxPromptTokens.max);
+		// Not offered when the model already uses that size ("Use 8,192" beside a field that says 8192).
+		const usable = this.reported !== undefined && this.reported.tokens >= LIMITS.maxPromptTokens.min && budgetFor(this.store.settings, name).maxPromptTokens !== tokensShown;
 		b.buttonEl.toggleClass("discover-chat-hidden", !usable);
 		if (!usable || !this.reported) return;
-		const tokensShown = Math.min(this.reported.tokens, LIMITS.maxPromptTokens.max);
 		b.setButtonText(t("settings.useTokens", { tokens: tokensShown }));
 		b.setTooltip(t("settings.useTokensTooltip", { tokens: tokensShown, model: name }));
 	}
@@ -75,6 +76,8 @@ export class UseContextLength {
 		}
 		setModelBudget(s, model, { maxPromptTokens: tokens });
 		await this.store.saveSettings();
+		// Done: the button goes (the model uses that size now), the message says what was saved.
+		this.show(reported.tokens, model);
 		this.say(t("settings.useTokensSet", { model, tokens }), false);
 		this.onSaved();
 	}

@@ -1,6 +1,6 @@
 // The `@` / `[[` suggester: a list above the input, like the `/` command menu, that follows the
 // mention being typed. Arrows move, Enter or Tab picks, Escape closes; focus stays in the input.
-import type { App } from "obsidian";
+import { setIcon, type App } from "obsidian";
 import { suggestSources, type Candidate } from "./sourceCandidates";
 import { findMention, type Mention } from "./mentionQuery";
 import type { SourceRef } from "./sourceRefs";
@@ -11,6 +11,8 @@ export interface SourceSuggestOptions {
 	vault: () => boolean;
 	/** Keys of the refs already attached (refKey). */
 	attached: () => ReadonlySet<string>;
+	/** Discover's own folders (chats, agents): not offered. */
+	ownFolders?: () => readonly string[];
 	onChoose: (ref: SourceRef) => void;
 }
 
@@ -46,7 +48,7 @@ export class SourceSuggest {
 		const mention = findMention(this.inputEl.value, caret);
 		if (this.dismissedAt !== undefined && mention?.start !== this.dismissedAt) this.dismissedAt = undefined;
 		this.mention = mention;
-		this.items = mention && this.dismissedAt === undefined ? suggestSources(this.app, mention.query, { vault: this.options.vault(), attached: this.options.attached() }) : [];
+		this.items = mention && this.dismissedAt === undefined ? suggestSources(this.app, mention.query, { vault: this.options.vault(), attached: this.options.attached(), ownFolders: this.options.ownFolders?.() ?? [] }) : [];
 		this.index = 0;
 		this.render();
 	}
@@ -90,6 +92,17 @@ export class SourceSuggest {
 		this.inputEl.dispatchEvent(new Event("input"));
 	}
 
+	/** Moves the highlight to row `i` without building the list again. */
+	private select(i: number): void {
+		if (i === this.index || !this.isOpen) return;
+		this.index = i;
+		Array.from(this.el.children).forEach((row, j) => {
+			row.toggleClass("is-selected", j === i);
+			row.setAttr("aria-selected", String(j === i));
+		});
+		this.inputEl.setAttr("aria-activedescendant", `${this.id}-${i}`);
+	}
+
 	private render(): void {
 		this.el.empty();
 		this.el.toggleClass("discover-chat-hidden", !this.isOpen);
@@ -101,6 +114,8 @@ export class SourceSuggest {
 				attr: { id: `${this.id}-${i}`, role: "option", "aria-selected": String(i === this.index) },
 			});
 			option.toggleClass("is-selected", i === this.index);
+			// What kind of source it is, at a glance: a note, a folder, a tag or the whole vault.
+			setIcon(option.createSpan({ cls: "discover-chat-source-option-icon", attr: { "aria-hidden": "true" } }), SOURCE_ICONS[item.ref.type]);
 			const label = option.createSpan({ cls: "discover-chat-source-option-name" });
 			highlight(label, item.label, item.matches);
 			if (item.detail) option.createSpan({ cls: "discover-chat-source-option-detail", text: item.detail });
@@ -109,10 +124,14 @@ export class SourceSuggest {
 				e.preventDefault();
 				this.choose(item);
 			});
+			// The pointer moves the one highlight: never one row under the pointer and another under the keys.
+			option.addEventListener("mousemove", () => this.select(i));
 		});
 		if (this.isOpen) this.el.querySelector(".is-selected")?.scrollIntoView?.({ block: "nearest" });
 	}
 }
+
+const SOURCE_ICONS: Record<SourceRef["type"], string> = { note: "file-text", folder: "folder", tag: "tag", vault: "library" };
 
 /** The label with the matched characters in <mark> (text nodes only: names are untrusted). */
 function highlight(el: HTMLElement, text: string, matches: number[]): void {

@@ -3,6 +3,7 @@
 import { getAllTags, parseFrontMatterAliases, TFolder } from "obsidian";
 import type { App, TFile } from "obsidian";
 import { fuzzyMatch } from "./fuzzyMatch";
+import { isWithinFolder } from "../../../core/pathFences";
 import { FOLDER_NOTE_LIMIT, notesInFolder, notesWithTag, type SourceRef } from "./sourceRefs";
 import { SOURCE_TEXT } from "./sourceText";
 
@@ -23,6 +24,19 @@ export interface SuggestOptions {
 	limit?: number;
 	/** Refs already attached (by key) are not offered again. */
 	attached?: ReadonlySet<string>;
+	/** Discover's own folders (its chats, its agents): neither they nor what is in them are offered. */
+	ownFolders?: readonly string[];
+}
+
+/** A folder holding Discover's own folders and no note of the person's ("Discover/" around "Discover/Agents"). */
+function onlyOwn(folder: TFolder, own: readonly string[]): boolean {
+	if (!own.some((f) => f.replace(/^\/+|\/+$/g, "") !== "" && isWithinFolder(f, folder.path))) return false;
+	return notesInFolder(folder).every((note) => hiddenBy(note.path, own));
+}
+
+/** A folder that names nothing (an unset setting) hides nothing. */
+function hiddenBy(path: string, folders: readonly string[]): boolean {
+	return folders.some((f) => f.replace(/^\/+|\/+$/g, "") !== "" && isWithinFolder(path, f));
 }
 
 const KIND_ORDER: Record<SourceRef["type"], number> = { vault: 0, note: 1, folder: 2, tag: 3 };
@@ -31,9 +45,9 @@ function parentOf(file: TFile): string {
 	return file.parent && file.parent.path !== "/" ? `${file.parent.path}/` : "";
 }
 
-function noteCandidates(app: App, query: string, out: Candidate[], attached: ReadonlySet<string>): void {
+function noteCandidates(app: App, query: string, out: Candidate[], attached: ReadonlySet<string>, own: readonly string[]): void {
 	for (const file of app.vault.getMarkdownFiles()) {
-		if (attached.has(`note:${file.path}`)) continue;
+		if (attached.has(`note:${file.path}`) || hiddenBy(file.path, own)) continue;
 		const ref: SourceRef = { type: "note", path: file.path };
 		const byName = fuzzyMatch(query, file.basename);
 		// A typed folder ("proj/bud") matches the path too, a little lower than the name.
@@ -50,10 +64,10 @@ function noteCandidates(app: App, query: string, out: Candidate[], attached: Rea
 	}
 }
 
-function folderCandidates(app: App, query: string, out: Candidate[], attached: ReadonlySet<string>): void {
+function folderCandidates(app: App, query: string, out: Candidate[], attached: ReadonlySet<string>, own: readonly string[]): void {
 	const q = query.replace(/\/$/, "");
 	for (const folder of app.vault.getAllFolders(false)) {
-		if (!(folder instanceof TFolder) || attached.has(`folder:${folder.path}`)) continue;
+		if (!(folder instanceof TFolder) || attached.has(`folder:${folder.path}`) || hiddenBy(folder.path, own) || onlyOwn(folder, own)) continue;
 		const m = fuzzyMatch(q, folder.path);
 		if (!m) continue;
 		// A trailing "/" says the person wants a folder.
@@ -99,8 +113,9 @@ export function suggestSources(app: App, query: string, opts: SuggestOptions): C
 		const m = fuzzyMatch(query, "vault");
 		if (m) out.push({ ref: { type: "vault" }, label: SOURCE_TEXT.vaultLabel, detail: SOURCE_TEXT.vaultDetail(), matches: m.matches.map((i) => i + 1), score: m.score + 10 });
 	}
-	if (!query.startsWith("#")) noteCandidates(app, query, out, attached);
-	if (!query.startsWith("#")) folderCandidates(app, query, out, attached);
+	const own = opts.ownFolders ?? [];
+	if (!query.startsWith("#")) noteCandidates(app, query, out, attached, own);
+	if (!query.startsWith("#")) folderCandidates(app, query, out, attached, own);
 	tagCandidates(app, query, out, attached);
 	out.sort((a, b) => b.score - a.score || KIND_ORDER[a.ref.type] - KIND_ORDER[b.ref.type] || a.label.localeCompare(b.label));
 	const top = out.slice(0, limit);

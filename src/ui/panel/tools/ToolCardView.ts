@@ -9,6 +9,7 @@ import { t } from "../../../i18n";
 import type { RevertOutcome, ToolsPort } from "../../toolsPort";
 import { visibleText } from "../permissionText";
 import { toolCardTitle, toolIcon } from "./toolTitle";
+import { outcomeForPerson } from "./toolOutcomeText";
 
 /** Of arguments still streaming, the newest characters shown (the start scrolls out, the growth shows). */
 export const ARGS_SHOWN_CHARS = 600;
@@ -101,7 +102,10 @@ export class ToolCardView {
 		this.prompt = controller;
 		this.permissionEl.empty();
 		try {
-			return await show(this.permissionEl, controller.signal);
+			const decided = show(this.permissionEl, controller.signal);
+			// The prompt is on screen now: the transcript follows it down so its buttons are in view.
+			this.hooks.onResize();
+			return await decided;
 		} finally {
 			if (this.prompt === controller) this.prompt = undefined;
 			this.hooks.onResize();
@@ -162,7 +166,7 @@ export class ToolCardView {
 		this.outcomeEl.empty();
 		if (text === undefined) return;
 		if (state === "failed") {
-			this.outcomeEl.createDiv({ cls: "discover-tool-card-error", text: visibleText(capHead(text, RESULT_SHOWN_CHARS)) });
+			this.outcomeEl.createDiv({ cls: "discover-tool-card-error", text: visibleText(capHead(outcomeForPerson(text), RESULT_SHOWN_CHARS)) });
 			return;
 		}
 		// Folded: the model read it; the person opens it when they want to.
