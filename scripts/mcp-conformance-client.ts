@@ -3,7 +3,7 @@
 // scenario's name in MCP_CONFORMANCE_SCENARIO (with its data, when it has some, in
 // MCP_CONFORMANCE_CONTEXT). It connects, lists the tools, calls each (arguments made from its
 // schema), and closes; it exits 1 with the error when any step fails.
-import { loadNodeTransport, McpClient, type McpServerConfig, type VaultTool } from "../src/headless";
+import { loadNodeTransport, McpClient, type McpConnectOptions, type McpServerConfig, type Transport, type VaultTool } from "../src/headless";
 
 /** Arguments a tool's schema accepts: a sample value for each required property. */
 export function sampleArguments(schema: Record<string, unknown>): Record<string, unknown> {
@@ -22,13 +22,38 @@ export function sampleArguments(schema: Record<string, unknown>): Record<string,
 	return args;
 }
 
+/** The fixed client metadata URL the suite's CIMD scenario expects. */
+const CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json";
+const REDIRECT_URL = "http://localhost:3000/callback";
+
+/**
+ * OAuth as the suite drives it: no person to sign in, so the authorization URL is fetched and its
+ * redirect (never followed) carries the code back. Pre-registered credentials come in the context.
+ */
+function conformanceOAuth(transport: Transport): McpConnectOptions["oauth"] {
+	const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}") as { client_id?: string; client_secret?: string };
+	return {
+		redirectUrl: REDIRECT_URL,
+		clientName: "discover-conformance",
+		clientMetadataUrl: CLIENT_METADATA_URL,
+		client: context.client_id !== undefined ? { client_id: context.client_id, client_secret: context.client_secret } : undefined,
+		async authorize(url) {
+			const response = await transport(url.href, { method: "GET", headers: {} });
+			const location = response.headers.get("location");
+			await response.body?.cancel();
+			if (location === null) throw new Error(`The authorization endpoint did not redirect (HTTP ${response.status}).`);
+			return new URL(location, url);
+		},
+	};
+}
+
 async function main(): Promise<void> {
 	const url = process.argv[process.argv.length - 1];
 	const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
 	if (url === undefined || !/^https?:\/\//.test(url)) throw new Error("Usage: MCP_CONFORMANCE_SCENARIO=<scenario> tsx scripts/mcp-conformance-client.ts <server-url>");
 	const config: McpServerConfig = { name: "conformance", url, timeoutMs: 20_000 };
 	const transport = await loadNodeTransport();
-	const client = await McpClient.connect(config, { transport });
+	const client = await McpClient.connect(config, { transport, oauth: conformanceOAuth(transport) });
 	console.log(`Connected (${scenario}): ${client.serverInfo?.name ?? "?"} ${client.serverInfo?.protocolVersion ?? ""}`);
 	const tools: VaultTool[] = await client.listTools();
 	const infos = await client.serverTools();

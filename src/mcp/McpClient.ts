@@ -7,6 +7,7 @@ import { serverKind, type McpServerConfig } from "./config";
 import { HttpChannel } from "./httpChannel";
 import type { LogLine } from "./log";
 import { mcpTools } from "./mcpTools";
+import { OAuth, type OAuthOptions } from "./oauth";
 import { McpError, type McpChannel } from "./protocol";
 import { McpSession, type McpProgress, type McpToolInfo, type ServerInfo } from "./session";
 
@@ -16,13 +17,18 @@ export interface McpConnectOptions {
 	transport?: Transport;
 	/** stdio only: look up the login shell's PATH (default true). */
 	loginShell?: boolean;
+	/** HTTP only: sign in with OAuth when the server asks (401/403). Without it, such a server is an `auth` error. */
+	oauth?: Omit<OAuthOptions, "serverUrl" | "transport">;
 	/** Progress of a running call, by the engine's call id. */
 	onProgress?: (callId: string | undefined, progress: McpProgress) => void;
 }
 
 async function channelFor(config: McpServerConfig, opts: McpConnectOptions): Promise<McpChannel> {
 	if (serverKind(config) === "http") {
-		return new HttpChannel({ url: config.url as string, headers: config.headers, name: config.name, transport: opts.transport ?? fetchTransport });
+		const transport = opts.transport ?? fetchTransport;
+		const url = config.url as string;
+		const auth = opts.oauth !== undefined ? new OAuth({ ...opts.oauth, serverUrl: url, transport }) : undefined;
+		return new HttpChannel({ url, headers: config.headers, name: config.name, transport, auth });
 	}
 	// Node's child_process only where stdio is asked for: a dynamic import keeps it off the mobile path.
 	const { StdioChannel } = await import("./stdioChannel");

@@ -7,3 +7,4 @@ export { McpSession, type McpProgress, type McpToolInfo, type ServerInfo } from 
 export { convertToolResult, type ConvertedResult, type McpImage } from "./toolResult";
 export { MAX_DESCRIPTION_CHARS, toolName, toolDescription } from "./mcpTools";
 export type { LogLine } from "./log";
+export { OAuth, MAX_AUTHORIZATIONS, parseChallenge, metadataUrls, type OAuthClient, type OAuthOptions, type OAuthTokens } from "./oauth";
