@@ -156,6 +156,25 @@ describe("Node-only modules stay off the plugin's path", () => {
 		}
 	});
 
+	it("the MCP client is not on the plugin's startup path: nothing reachable from src/main.ts through static imports is in src/mcp", () => {
+		const reached = [...reachableFrom([join(ROOT, "src/main.ts")], ["static"]).keys()].map(rel);
+		expect(reached).toContain("src/main.ts");
+		expect(reached.filter((f) => f.startsWith("src/mcp/"))).toEqual([]);
+	});
+
+	it("the MCP stdio channel is loaded only dynamically, and requires child_process only after the desktop check", () => {
+		const client = join(ROOT, "src/mcp/McpClient.ts");
+		expect(fileImports(client).filter((r) => r.kind === "dynamic" || r.kind === "require").map((r) => r.specifier)).toEqual(["./stdioChannel"]);
+		const stdio = join(ROOT, "src/mcp/stdioChannel.ts");
+		expect(nodeImports(stdio)).toEqual([]);
+		const source = readFileSync(stdio, "utf8");
+		const guard = source.indexOf("if (!Platform.isDesktop) throw");
+		const requires = [...source.matchAll(/require\("node:/g)].map((m) => m.index);
+		expect(guard).toBeGreaterThan(0);
+		expect(requires.length).toBe(1);
+		for (const at of requires) expect(at).toBeGreaterThan(guard);
+	});
+
 	it("the Node transport is loaded only dynamically, and requires Node modules only behind the desktop check", () => {
 		const transport = join(ROOT, "src/providers/transport.ts");
 		expect(fileImports(transport).filter((r) => r.kind === "dynamic" || r.kind === "require").map((r) => r.specifier)).toEqual(["./nodeTransport"]);
