@@ -5,7 +5,8 @@
 // (WWW-Authenticate, else scopes_supported, else none); use a pre-registered client, a client
 // metadata URL, or dynamic registration; send the person to authorize with PKCE (S256), state and
 // the resource; trade the code for tokens with the client authentication the server supports
-// (basic, post, none); step up on insufficient_scope, at most MAX_AUTHORIZATIONS times.
+// (basic, post, none); refresh an expired token; step up on insufficient_scope, at most
+// MAX_AUTHORIZATIONS times.
 import type { Transport } from "../providers/transport";
 import { drop, readBounded } from "./httpRead";
 import type { HttpAuth } from "./httpChannel";
@@ -116,6 +117,18 @@ export class OAuth implements HttpAuth {
 		const scope = challenge.scope ?? (scopes.length > 0 ? scopes.join(" ") : undefined);
 		const resource = typeof prm?.resource === "string" ? prm.resource : undefined;
 		const client = await this.clientFor(as, scope);
+		// An expired token with a refresh token: refreshed without the person, unless the server wants more scope.
+		const refresh = this.tokens?.refresh_token;
+		if (refresh !== undefined && challenge.error !== "insufficient_scope") {
+			const body = new URLSearchParams({ grant_type: "refresh_token", refresh_token: refresh });
+			if (resource !== undefined) body.set("resource", resource);
+			const renewed = await this.tokenRequest(as, client, body).catch(() => undefined);
+			if (renewed !== undefined) {
+				this.tokens = { ...renewed, refresh_token: renewed.refresh_token ?? refresh };
+				this.opts.saveTokens?.(this.tokens);
+				return true;
+			}
+		}
 		const { verifier, challenge: codeChallenge } = await pkcePair();
 		const state = base64url(crypto.getRandomValues(new Uint8Array(16)));
 		const url = new URL(as.authorization_endpoint);
