@@ -55,7 +55,7 @@ interface Challenge {
 	error?: string;
 }
 
-/** The Bearer challenge's parameters (RFC 6750 §3). */
+/** The Bearer challenge's parameters (RFC 6750, section 3). */
 export function parseChallenge(header: string | null): Challenge {
 	const out: Challenge = {};
 	if (header === null) return out;
