@@ -139,3 +139,8 @@ export { agentFromNote } from "./agents/agent";
 export type { Agent, AgentIssue, AgentResult } from "./agents/agent";
 export { keyFor, boundKey, originOf } from "./settings/keyBinding";
 export type { KeyBinding, KeySettings, ServerKey, AgentServerFields } from "./settings/keyBinding";
+// MCP servers: McpClient.connect(config, { signal, transport }) over stdio (desktop) or Streamable
+// HTTP; listTools() gives `<server>__<tool>` tools for ChatServiceOptions.tools (access "write").
+export { McpClient, McpError, McpSession, convertToolResult, serverKind, PROTOCOL_VERSIONS, LATEST_PROTOCOL_VERSION, MAX_MESSAGE_CHARS, DEFAULT_TIMEOUT_MS as MCP_DEFAULT_TIMEOUT_MS, MAX_LOG_LINES as MCP_MAX_LOG_LINES, MAX_DESCRIPTION_CHARS as MCP_MAX_DESCRIPTION_CHARS } from "./mcp";
+export type { OAuthClient as McpOAuthClient, OAuthOptions as McpOAuthOptions, OAuthTokens as McpOAuthTokens } from "./mcp";
+export type { McpServerConfig, McpServerKind, McpConnectOptions, McpErrorKind, McpProgress, McpToolInfo, ServerInfo as McpServerInfo, ConvertedResult as McpConvertedResult, McpImage, LogLine as McpLogLine } from "./mcp";

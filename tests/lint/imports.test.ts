@@ -106,7 +106,7 @@ describe("engine isolation", () => {
 	it("nothing in the engine imports 'obsidian', directly or through what headless.ts reaches", () => {
 		const engine = sourceFiles().filter((f) => {
 			const r = rel(f);
-			return /^src\/(core|context|chat|providers|sessions|settings)\//.test(r) || r === "src/headless.ts";
+			return /^src\/(core|context|chat|providers|sessions|settings|mcp)\//.test(r) || r === "src/headless.ts";
 		});
 		expect(engine.map(rel)).toContain("src/headless.ts");
 		const reached = reachableFrom([join(ROOT, "src/headless.ts"), ...engine], ["static", "type", "dynamic", "require"]);
@@ -154,6 +154,25 @@ describe("Node-only modules stay off the plugin's path", () => {
 			expect(reached.map(rel)).not.toContain("src/providers/nodeTransport.ts");
 			expect(reached.flatMap(nodeImports).filter((o) => !o.startsWith("src/sessions/nodeStore.ts"))).toEqual([]);
 		}
+	});
+
+	it("the MCP client is not on the plugin's startup path: nothing reachable from src/main.ts through static imports is in src/mcp", () => {
+		const reached = [...reachableFrom([join(ROOT, "src/main.ts")], ["static"]).keys()].map(rel);
+		expect(reached).toContain("src/main.ts");
+		expect(reached.filter((f) => f.startsWith("src/mcp/"))).toEqual([]);
+	});
+
+	it("the MCP stdio channel is loaded only dynamically, and requires child_process only after the desktop check", () => {
+		const client = join(ROOT, "src/mcp/McpClient.ts");
+		expect(fileImports(client).filter((r) => r.kind === "dynamic" || r.kind === "require").map((r) => r.specifier)).toEqual(["./stdioChannel"]);
+		const stdio = join(ROOT, "src/mcp/stdioChannel.ts");
+		expect(nodeImports(stdio)).toEqual([]);
+		const source = readFileSync(stdio, "utf8");
+		const guard = source.indexOf("if (!Platform.isDesktop) throw");
+		const requires = [...source.matchAll(/require\("node:/g)].map((m) => m.index);
+		expect(guard).toBeGreaterThan(0);
+		expect(requires.length).toBe(1);
+		for (const at of requires) expect(at).toBeGreaterThan(guard);
 	});
 
 	it("the Node transport is loaded only dynamically, and requires Node modules only behind the desktop check", () => {

@@ -7,6 +7,8 @@
 //   src/chat
 //   src/settings (the saved settings, their migration and loading; engine-safe)
 //   src/agents (agents as data: checking an agent note's front matter, the notes Discover writes)
+//   src/mcp (the MCP client: JSON-RPC, stdio and Streamable HTTP; on src/core, src/providers'
+//     transports and src/tools' shape; the chat engine runs the tools it is handed, never this)
 // which together are the engine (never 'obsidian'); then the UI (src/ui), then the Obsidian wiring
 // (src/wiring: builds the engine for the panel, registers views and commands), then src/main.ts.
 // Imports point down, never up.
@@ -16,7 +18,7 @@
 // outside itself: not 'obsidian' (main.ts passes getLanguage() in), not the engine.
 import { fileImports, rel, resolveLocal, type ImportRef } from "./sourceGraph";
 
-export const ENGINE = /^src\/(core|context|tools|chat|providers|sessions|settings|agents)\//;
+export const ENGINE = /^src\/(core|context|tools|chat|providers|sessions|settings|agents|mcp)\//;
 
 interface LayerRule {
 	/** Which files the rule governs (repo-relative paths). */
@@ -77,6 +79,16 @@ export const LAYER_RULES: LayerRule[] = [
 		applies: (f) => /^src\/(core|context|providers|sessions|chat)\//.test(f),
 		forbids: (t) => t.file?.startsWith("src/tools/") === true,
 		why: "the chat engine runs the tools it is handed (ChatServiceOptions.tools); it never needs the vault tools themselves",
+	},
+	{
+		applies: (f) => f.startsWith("src/mcp/"),
+		forbids: (t) => t.file !== undefined && !/^src\/(mcp|core|providers|tools)\//.test(t.file),
+		why: "src/mcp (the MCP client) sits on src/core, the providers' transports and the tools' shape; the wiring hands its tools to the loop",
+	},
+	{
+		applies: (f) => /^src\/(core|context|providers|sessions|chat|tools)\//.test(f),
+		forbids: (t) => t.file?.startsWith("src/mcp/") === true,
+		why: "the chat engine runs the tools it is handed; it never needs the MCP client itself",
 	},
 	{
 		applies: (f) => f.startsWith("src/core/"),

@@ -1,0 +1,171 @@
+// A Streamable HTTP MCP server on 127.0.0.1 for tests, with faults chosen by tool or path:
+//   /mcp      initialize (session id), tools/list, tools/call: echo (JSON), huge (a 50 MB JSON body),
+//             endless (an SSE stream of log notifications that never answers), bigevent (one SSE event
+//             that never ends), resume (an SSE stream closed before the answer, resumed by GET with
+//             Last-Event-ID after `retry`), slow (never answers); DELETE ends the session.
+//   /silent   never answers anything.
+//   /legacy   the older HTTP+SSE transport: POST is 405, GET opens the event stream with `endpoint`.
+//   /redirect a 307 to another host.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { nodeTimers } from "./nodeTimers";
+
+export interface HttpStubLog {
+	/** Every JSON-RPC message posted, in order. */
+	posted: { method?: string; id?: unknown; params?: Record<string, unknown>; at: number; session?: string; version?: string }[];
+	/** Each GET: its Last-Event-ID and when it came. */
+	gets: { lastEventId?: string; at: number; path: string }[];
+	deletes: number;
+	/** When the tool's stream ended (the client closed it). */
+	streamClosedAt?: number;
+	/** When the resume tool's first stream was closed by the server. */
+	closedForResumeAt?: number;
+}
+
+export interface HttpStub {
+	url: (path?: string) => string;
+	log: HttpStubLog;
+	close: () => Promise<void>;
+}
+
+const SESSION = "stub-session-1";
+const tools = ["echo", "huge", "endless", "bigevent", "resume", "slow"].map((name) => ({ name, description: `The ${name} tool.`, inputSchema: { type: "object", properties: {} } }));
+
+function readBody(req: IncomingMessage): Promise<string> {
+	return new Promise((resolve) => {
+		const parts: Buffer[] = [];
+		req.on("data", (c: Buffer) => parts.push(c));
+		req.on("end", () => resolve(Buffer.concat(parts).toString("utf8")));
+	});
+}
+
+function json(res: ServerResponse, body: unknown, headers: Record<string, string> = {}): void {
+	res.writeHead(200, { "content-type": "application/json", "mcp-session-id": SESSION, ...headers });
+	res.end(JSON.stringify(body));
+}
+
+export async function startHttpStub(): Promise<HttpStub> {
+	const log: HttpStubLog = { posted: [], gets: [], deletes: 0 };
+	const open = new Set<ServerResponse>();
+	let pendingResume: unknown;
+	let legacyStream: ServerResponse | undefined;
+
+	const handleMessage = (m: { method?: string; id?: unknown; params?: Record<string, unknown> }, res: ServerResponse): void => {
+		const reply = (result: unknown): void => json(res, { jsonrpc: "2.0", id: m.id, result });
+		if (m.id === undefined) {
+			res.writeHead(202).end();
+			return;
+		}
+		if (m.method === "initialize") return reply({ protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: "http-stub", version: "1" } });
+		if (m.method === "tools/list") return reply({ tools });
+		const name = m.params?.name;
+		if (name === "echo") return reply({ content: [{ type: "text", text: "echo over http" }] });
+		if (name === "huge") {
+			res.writeHead(200, { "content-type": "application/json" });
+			const chunk = "x".repeat(1024 * 1024);
+			res.write(`{"jsonrpc":"2.0","id":${JSON.stringify(m.id)},"result":{"content":[{"type":"text","text":"`);
+			let sent = 0;
+			const more = (): void => {
+				while (sent < 50 && !res.destroyed) {
+					sent++;
+					if (!res.write(chunk)) return void res.once("drain", more);
+				}
+				res.end('"}]}}');
+			};
+			more();
+			return;
+		}
+		res.writeHead(200, { "content-type": "text/event-stream", "mcp-session-id": SESSION });
+		open.add(res);
+		res.on("close", () => {
+			open.delete(res);
+			log.streamClosedAt = Date.now();
+		});
+		if (name === "endless") {
+			const tick = `data: ${JSON.stringify({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "tick" } })}\n\n`;
+			const next = (): void => {
+				if (res.destroyed) return;
+				res.write(tick);
+				nodeTimers.set(next, 5);
+			};
+			next();
+			return;
+		}
+		if (name === "bigevent") {
+			res.write("data: ");
+			const chunk = "y".repeat(1024 * 1024);
+			let sent = 0;
+			const more = (): void => {
+				while (sent < 20 && !res.destroyed) {
+					sent++;
+					if (!res.write(chunk)) return void res.once("drain", more);
+				}
+			};
+			more();
+			return;
+		}
+		if (name === "resume") {
+			pendingResume = m.id;
+			res.write("id: e1\nretry: 300\ndata: \n\n");
+			nodeTimers.set(() => {
+				log.closedForResumeAt = Date.now();
+				res.end();
+			}, 30);
+		}
+		// slow: the stream stays open and silent.
+	};
+
+	const server: Server = createServer((req, res) => {
+		const path = (req.url ?? "/").split("?")[0] ?? "/";
+		void (async () => {
+			if (path === "/silent") return; // Never answers.
+			if (path === "/redirect") return void res.writeHead(307, { location: "http://example.invalid/mcp" }).end();
+			if (path === "/legacy") {
+				if (req.method !== "GET") return void res.writeHead(405).end();
+				log.gets.push({ at: Date.now(), path });
+				res.writeHead(200, { "content-type": "text/event-stream" });
+				res.write("event: endpoint\ndata: /legacy/messages?sessionId=7\n\n");
+				legacyStream = res;
+				open.add(res);
+				return;
+			}
+			if (path === "/legacy/messages") {
+				const m = JSON.parse(await readBody(req)) as { method?: string; id?: unknown; params?: Record<string, unknown> };
+				log.posted.push({ ...m, at: Date.now() });
+				res.writeHead(202).end();
+				if (m.id === undefined) return;
+				const result = m.method === "initialize" ? { protocolVersion: "2024-11-05", capabilities: { tools: {} }, serverInfo: { name: "legacy-stub", version: "1" } } : m.method === "tools/list" ? { tools: [tools[0]] } : { content: [{ type: "text", text: "echo over legacy" }] };
+				legacyStream?.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", id: m.id, result })}\n\n`);
+				return;
+			}
+			if (req.method === "DELETE") {
+				log.deletes++;
+				return void res.writeHead(200).end();
+			}
+			if (req.method === "GET") {
+				const lastEventId = req.headers["last-event-id"] as string | undefined;
+				log.gets.push({ lastEventId, at: Date.now(), path });
+				if (lastEventId === undefined || pendingResume === undefined) return void res.writeHead(405).end();
+				res.writeHead(200, { "content-type": "text/event-stream", "mcp-session-id": SESSION });
+				res.end(`id: e2\ndata: ${JSON.stringify({ jsonrpc: "2.0", id: pendingResume, result: { content: [{ type: "text", text: "resumed" }] } })}\n\n`);
+				pendingResume = undefined;
+				return;
+			}
+			const m = JSON.parse(await readBody(req)) as { method?: string; id?: unknown; params?: Record<string, unknown> };
+			log.posted.push({ ...m, at: Date.now(), session: req.headers["mcp-session-id"] as string | undefined, version: req.headers["mcp-protocol-version"] as string | undefined });
+			handleMessage(m, res);
+		})();
+	});
+	await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+	const { port } = server.address() as AddressInfo;
+	return {
+		url: (path = "/mcp") => `http://127.0.0.1:${port}${path}`,
+		log,
+		close: () =>
+			new Promise<void>((resolve) => {
+				for (const res of open) res.destroy();
+				server.closeAllConnections();
+				server.close(() => resolve());
+			}),
+	};
+}
