@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { compactionBudget } from "../../src/chat/compaction";
 import { promptBudget } from "../../src/chat/chatSettings";
-import { composeSystemMessage } from "../../src/chat/prompt";
+import { buildPrompt } from "../../src/chat/prompt";
 import { DEFAULT_CHAT_SETTINGS } from "../../src/core/types";
 import { ROOT } from "./sourceGraph";
 
@@ -48,22 +48,26 @@ describe("README", () => {
 		expect(budget.summaryRequest).not.toBe(budget.prompt);
 	});
 
-	it("draws the prompt in the order it is sent: instructions, note and summary in the leading system message", () => {
+	it("draws the prompt in the order it is sent: instructions and summary in the system message, the note with your message", () => {
 		const diagram = /```\n( maxPromptTokens[\s\S]*?)```/.exec(section("How a chat stays inside the model's window", architecture))?.[1] ?? "";
 		const row = diagram.split("\n").find((l) => l.includes("instructions")) ?? "";
-		const composed = composeSystemMessage("INSTRUCTIONS", "NOTE", "SUMMARY");
-		const inCode = ["INSTRUCTIONS", "NOTE", "SUMMARY"].sort((a, b) => composed.indexOf(a) - composed.indexOf(b));
-		const inReadme = [
-			["INSTRUCTIONS", "instructions"],
-			["NOTE", "the note"],
-			["SUMMARY", "summary"],
-		].sort((a, b) => row.indexOf(a[1]!) - row.indexOf(b[1]!)).map(([k]) => k);
-		expect(inReadme).toEqual(inCode);
-		// The system message's box spans exactly those three, ending before the recent turns.
+		// What the engine builds: the note is not in the system message but in the last (user) message, before the question.
+		const built = buildPrompt({ systemPrompt: "INSTRUCTIONS", summary: "SUMMARY", context: { text: "NOTE TEXT", name: "Note" }, history: [], current: "QUESTION", budget: 4000 });
+		const system = built.messages.find((m) => m.role === "system")?.content ?? "";
+		const last = built.messages[built.messages.length - 1];
+		expect(system.indexOf("INSTRUCTIONS")).toBeLessThan(system.indexOf("SUMMARY"));
+		expect(system).not.toContain("NOTE TEXT");
+		expect(last?.role).toBe("user");
+		expect(last?.content.indexOf("NOTE TEXT")).toBeLessThan(last?.content.indexOf("QUESTION") ?? -1);
+		// The diagram says the same, left to right.
+		const at = (words: string): number => row.indexOf(words);
+		for (const words of ["instructions", "summary", "earlier turns", "the note", "your message"]) expect(at(words), words).toBeGreaterThan(-1);
+		expect(at("instructions")).toBeLessThan(at("summary"));
+		expect(at("summary")).toBeLessThan(at("earlier turns"));
+		expect(at("earlier turns")).toBeLessThan(at("the note"));
+		expect(at("the note")).toBeLessThan(at("your message"));
 		const box = diagram.split("\n").find((l) => l.includes("one leading system message")) ?? "";
-		expect(box.trimEnd().length).toBeGreaterThan(row.indexOf("summary"));
-		expect(box.trimEnd().length).toBeLessThan(row.indexOf("recent turns"));
-		expect(row.indexOf("recent turns")).toBeLessThan(row.indexOf("your message"));
+		expect(box.trimEnd().length).toBeLessThan(at("earlier turns"));
 	});
 
 	it("says the note toggle belongs to the panel, not to each chat", () => {
