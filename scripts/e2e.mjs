@@ -919,8 +919,8 @@ try {
 		check(laid.rows === 1 && laid.rowBelowAll, `the answer has one action row, under its last text and its cards (${laid.rows} rows${laid.rowBelowAll ? "" : ", not last"})`);
 		const covering = await actionsOverCards(page);
 		check(covering.length === 0, `an answer's actions (shown on hover) cover no tool card (${covering.join("; ") || "none"})`);
-		// Hovered, as in the screenshots: the last card's answer shows its actions.
-		await page.locator(`${VIEW} .discover-chat-message-assistant:has(.discover-tool-card)`).last().hover();
+		// Hovered, as in the screenshots: the answer's last text shows the answer's one action row.
+		await page.locator(`${VIEW} .discover-chat-message-assistant`).last().hover();
 		await page.waitForTimeout(200);
 		await themed("tool-cards", shot);
 

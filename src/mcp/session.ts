@@ -225,6 +225,8 @@ export class McpSession {
 	}
 
 	private cancel(id: RequestId, reason: string): void {
+		// The spec forbids cancelling initialize: the connection is closed instead (McpClient.connect).
+		if (id === 1 && this.info === undefined) return;
 		// Fire and forget: the call is already freed, whatever the server does with this.
 		this.notify("notifications/cancelled", { requestId: id, reason }).catch(() => undefined);
 	}
