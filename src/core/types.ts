@@ -246,8 +246,17 @@ export interface Session {
 }
 
 export interface Usage {
+	/** The whole prompt as the server counted it, the parts it read from its cache included. */
 	promptTokens?: number;
 	completionTokens?: number;
+	/**
+	 * Of `promptTokens`, those the server read from its cache of an earlier prompt's prefix
+	 * (Anthropic `cache_read_input_tokens`, OpenAI `prompt_tokens_details.cached_tokens`, llama.cpp
+	 * `timings.cache_n`, Ollama `prompt_eval_cached_count`). Absent when the server did not say.
+	 */
+	cachedPromptTokens?: number;
+	/** Of `promptTokens`, those written to the cache by this request (Anthropic `cache_creation_input_tokens`, billed above the input rate). */
+	cacheWriteTokens?: number;
 }
 
 export interface GenerateRequest {
