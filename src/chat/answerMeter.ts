@@ -92,6 +92,8 @@ export class AnswerMeter {
 			requests: chat.requests,
 			model: this.model,
 		};
+		if (chat.cachedPromptTokens !== undefined) stats.cachedPromptTokens = Math.round(chat.cachedPromptTokens);
+		if (chat.cacheWriteTokens !== undefined) stats.cacheWriteTokens = Math.round(chat.cacheWriteTokens);
 		if (this.firstTokenMs !== undefined) stats.firstTokenMs = this.firstTokenMs;
 		if (this.streamed) stats.streamMs = this.streamMs;
 		if (this.firstSentAt !== undefined && this.endedAt !== undefined) stats.durationMs = Math.max(0, this.endedAt - this.firstSentAt);

@@ -11,6 +11,10 @@ export class TokenTally {
 	answerTokens = 0;
 	promptReported = true;
 	answerReported = true;
+	/** Prompt tokens the server said it read from its cache; undefined while no request said. */
+	cachedPromptTokens: number | undefined;
+	/** Prompt tokens the server said it wrote to its cache (Anthropic); undefined while no request said. */
+	cacheWriteTokens: number | undefined;
 
 	/** Adds one request: `usage` as the server gave it (if at all), the estimates for what it left out. */
 	add(usage: Usage | undefined, estimatedPrompt: number, estimatedAnswer: number): void {
@@ -23,5 +27,8 @@ export class TokenTally {
 		this.promptReported &&= promptKnown;
 		this.answerTokens += counted(answer) ? answer : estimatedAnswer;
 		this.answerReported &&= counted(answer);
+		// Parts of a counted prompt only: a cached part of an estimate would be a guess.
+		if (promptKnown && counted(usage?.cachedPromptTokens)) this.cachedPromptTokens = (this.cachedPromptTokens ?? 0) + Math.min(usage.cachedPromptTokens, prompt);
+		if (promptKnown && counted(usage?.cacheWriteTokens)) this.cacheWriteTokens = (this.cacheWriteTokens ?? 0) + Math.min(usage.cacheWriteTokens, prompt);
 	}
 }

@@ -5,6 +5,7 @@ import { memoizeEstimate, type EstimateFn } from "./promptCost";
 import { fixedCost } from "./recentWindow";
 import { usageObservation } from "./usageObservation";
 import { countFirstPrompt, needsFirstCount } from "./firstCount";
+import { PromptCountGuard } from "./cacheCounts";
 import { modelTokens } from "./tokenFast";
 import { scriptEstimate } from "./scriptCalibration";
 import { ScriptSplits } from "./scriptSplits";
@@ -117,6 +118,8 @@ export class TurnRunner {
 	private readonly chat: TurnChat;
 	private readonly sessions: SessionManager;
 	private readonly calibration: TokenCalibration | undefined;
+	/** Which servers' prompt counts leave a cached part out (cacheCounts.ts). */
+	private readonly promptCounts = new PromptCountGuard();
 	private readonly rawEstimate: EstimateFn;
 	private readonly fineEstimate: EstimateFn;
 	/** Estimates split by script group, by text: what per-script factors scale. */
@@ -330,7 +333,9 @@ export class TurnRunner {
 				});
 				const result = await untilAborted(request, signal);
 				checkAnswer(result);
-				this.observeUsage(model, settings, prompt, sentTools, result.usage?.promptTokens, session.id);
+				// The whole prompt's count, or none when the server's count may have left a cached part out.
+				const whole = this.promptCounts.whole(model, { usage: result.usage, messages: prompt.messages, expected: prompt.estimatedTokens, rawEstimate: this.rawEstimate });
+				this.observeUsage(model, settings, prompt, sentTools, whole, session.id);
 				meter.add({ sentAt, firstTokenAt: answer.firstTokenAt, usage: result.usage, estimatedPrompt: sentPrompt, estimatedAnswer: writtenTokens(estimate, answer.finalText(result), answer.thinking(result).thinking, result.toolCalls) });
 				const calls = loop.callsOf(result);
 				if (calls.length === 0) return await this.finishAnswered(session, keep(answer.finalText(result)), { ...keepThought(answer.thinking(result)), ...sent(), ...costs() }, signal, checkpoint, result.cut === "length" ? CUT_AT_LIMIT : undefined);

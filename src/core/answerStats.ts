@@ -9,6 +9,12 @@ export interface ModelUsage {
 	model: string;
 	promptTokens: number;
 	answerTokens: number;
+	/** The provider of the model's answers (its default cached-input price depends on it), when known. */
+	provider?: string;
+	/** Of `promptTokens`, those the server said it read from its cache; absent when no answer said. */
+	cachedPromptTokens?: number;
+	/** Of `promptTokens`, those the server said it wrote to its cache; absent when no answer said. */
+	cacheWriteTokens?: number;
 }
 
 /** A chat's tokens, summed from its answers' saved stats (their turns' summary requests included). */
@@ -70,6 +76,12 @@ export function asAnswerStats(value: unknown): AnswerStats | undefined {
 	else delete stats.summary;
 	if (isCount(refused) && refused >= 1) stats.refused = Math.round(refused);
 	else delete stats.refused;
+	// A cached part no larger than the prompt it is part of; else it is dropped alone.
+	for (const key of ["cachedPromptTokens", "cacheWriteTokens"] as const) {
+		const n = value[key];
+		if (isCount(n) && n <= promptTokens) stats[key] = n;
+		else delete stats[key];
+	}
 	return stats;
 }
 
@@ -113,6 +125,9 @@ export function chatUsage(messages: readonly ChatMessage[]): ChatUsage | undefin
 		}
 		model.promptTokens += promptTokens;
 		model.answerTokens += answerTokens;
+		if (stats.provider !== undefined) model.provider ??= stats.provider;
+		if (stats.cachedPromptTokens !== undefined) model.cachedPromptTokens = (model.cachedPromptTokens ?? 0) + stats.cachedPromptTokens;
+		if (stats.cacheWriteTokens !== undefined) model.cacheWriteTokens = (model.cacheWriteTokens ?? 0) + stats.cacheWriteTokens;
 	}
 	return usage;
 }
@@ -125,7 +140,11 @@ export function asChatUsage(value: unknown): ChatUsage | undefined {
 	const kept: ModelUsage[] = [];
 	for (const m of models as unknown[]) {
 		if (!isObject(m) || typeof m.model !== "string" || !isCount(m.promptTokens) || !isCount(m.answerTokens)) return undefined;
-		kept.push({ model: m.model, promptTokens: m.promptTokens, answerTokens: m.answerTokens });
+		const model: ModelUsage = { model: m.model, promptTokens: m.promptTokens, answerTokens: m.answerTokens };
+		if (typeof m.provider === "string") model.provider = m.provider;
+		if (isCount(m.cachedPromptTokens) && m.cachedPromptTokens <= m.promptTokens) model.cachedPromptTokens = m.cachedPromptTokens;
+		if (isCount(m.cacheWriteTokens) && m.cacheWriteTokens <= m.promptTokens) model.cacheWriteTokens = m.cacheWriteTokens;
+		kept.push(model);
 	}
 	return { promptTokens, answerTokens, answers, requests, models: kept, reported };
 }

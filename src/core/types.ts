@@ -150,6 +150,13 @@ export interface AnswerStats {
 	answerTokens: number;
 	/** Which counts the server reported for every request (true) and which were estimated, in part or whole (false). */
 	reported: { prompt: boolean; answer: boolean };
+	/**
+	 * Of `promptTokens`, those the server said it read from its cache (summed over the requests
+	 * that said); absent when none did. Billed at the model's cached-input rate.
+	 */
+	cachedPromptTokens?: number;
+	/** Of `promptTokens`, those the server said it wrote to its cache (Anthropic; billed at 1.25× input); absent when none did. */
+	cacheWriteTokens?: number;
 	/** From sending the first answered request to its first streamed token (text or thinking), in milliseconds. */
 	firstTokenMs?: number;
 	/** Streaming time after each request's first token, summed: what tokens per second divide by. */
@@ -246,8 +253,17 @@ export interface Session {
 }
 
 export interface Usage {
+	/** The whole prompt as the server counted it, the parts it read from its cache included. */
 	promptTokens?: number;
 	completionTokens?: number;
+	/**
+	 * Of `promptTokens`, those the server read from its cache of an earlier prompt's prefix
+	 * (Anthropic `cache_read_input_tokens`, OpenAI `prompt_tokens_details.cached_tokens`, llama.cpp
+	 * `timings.cache_n`, Ollama `prompt_eval_cached_count`). Absent when the server did not say.
+	 */
+	cachedPromptTokens?: number;
+	/** Of `promptTokens`, those written to the cache by this request (Anthropic `cache_creation_input_tokens`, billed above the input rate). */
+	cacheWriteTokens?: number;
 }
 
 export interface GenerateRequest {

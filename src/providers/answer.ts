@@ -89,6 +89,8 @@ export class AnswerBuilder {
 		const next: Usage = { ...this.usage };
 		if (usage.promptTokens !== undefined) next.promptTokens = usage.promptTokens;
 		if (usage.completionTokens !== undefined) next.completionTokens = usage.completionTokens;
+		if (usage.cachedPromptTokens !== undefined) next.cachedPromptTokens = usage.cachedPromptTokens;
+		if (usage.cacheWriteTokens !== undefined) next.cacheWriteTokens = usage.cacheWriteTokens;
 		this.usage = next;
 	}
 

@@ -1,4 +1,4 @@
-import { anthropicTools, toAnthropicPrompt } from "./anthropicPrompt";
+import { anthropicTools, toAnthropicPrompt, withCacheBreakpoints } from "./anthropicPrompt";
 import { AnthropicStreamDecoder } from "./anthropicStream";
 import type { DialectFactory } from "./dialect";
 import { contextLengthFromList, readOpenAIModels } from "./openai";
@@ -19,7 +19,7 @@ export const anthropicDialect: DialectFactory = (config, baseUrl) => {
 		chatCall: (req) => ({
 			url: `${baseUrl}/v1/messages`,
 			headers: { ...headers, "content-type": "application/json", accept: "text/event-stream" },
-			body: JSON.stringify({ model: config.model, ...toAnthropicPrompt(req.messages, req.tools), ...anthropicTools(req.tools), max_tokens: req.maxTokens, ...(req.temperature === undefined ? {} : { temperature: Math.min(1, req.temperature) }), stream: true }),
+			body: JSON.stringify({ model: config.model, ...withCacheBreakpoints(toAnthropicPrompt(req.messages, req.tools), anthropicTools(req.tools)), max_tokens: req.maxTokens, ...(req.temperature === undefined ? {} : { temperature: Math.min(1, req.temperature) }), stream: true }),
 		}),
 		decoder: (ctx, listener, maxChars) => new AnthropicStreamDecoder(ctx, listener, maxChars),
 		readModels: readOpenAIModels, // Same `{ data: [{ id, max_input_tokens? }] }` shape.

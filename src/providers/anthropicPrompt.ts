@@ -90,3 +90,52 @@ export function anthropicTools(tools: readonly ToolSpec[] | undefined): { tools?
 	const offered = offeredTools(tools);
 	return offered ? { tools: offered.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters })) } : {};
 }
+
+/** Anthropic's mark on a block: the prompt up to and including it may be cached (about five minutes). */
+export const CACHE_BREAKPOINT = { type: "ephemeral" } as const;
+/** Anthropic refuses a request with more breakpoints than this. */
+export const MAX_CACHE_BREAKPOINTS = 4;
+
+type Marked<T> = T & { cache_control?: typeof CACHE_BREAKPOINT };
+
+/** The prompt, system and tools as sent, with cache breakpoints (see `withCacheBreakpoints`). */
+export interface CachedAnthropicPrompt {
+	system?: string | Marked<{ type: "text"; text: string }>[];
+	messages: { role: "user" | "assistant"; content: string | Marked<AnthropicBlock>[] }[];
+	tools?: unknown[];
+}
+
+/**
+ * Breakpoints where the prompt stops repeating the previous request: the end of the stable head
+ * (the system text, which caches the tools before it; the last tool when there is no system
+ * text), and the last turn before the latest user turn (the conversation as far as the previous
+ * answer, which the next request repeats). The latest turn carries this turn's sources and
+ * changes every time: writing it to the cache (1.25× the input price) would be paid for nothing.
+ * Two breakpoints, within Anthropic's four; a prefix shorter than the model's minimum (1,024
+ * tokens and more) is simply not cached.
+ */
+export function withCacheBreakpoints(prompt: AnthropicPrompt, tools: { tools?: unknown[] }): CachedAnthropicPrompt {
+	const out: CachedAnthropicPrompt = { messages: prompt.messages.map((m) => ({ ...m })) };
+	if (prompt.system !== undefined) out.system = [{ type: "text", text: prompt.system, cache_control: CACHE_BREAKPOINT }];
+	if (tools.tools !== undefined) {
+		const list = [...tools.tools];
+		const last = list.length - 1;
+		if (prompt.system === undefined && last >= 0) list[last] = { ...(list[last] as Record<string, unknown>), cache_control: CACHE_BREAKPOINT };
+		out.tools = list;
+	}
+	let latestUser = -1;
+	for (let i = out.messages.length - 1; i >= 0; i--) {
+		if (out.messages[i]?.role === "user") {
+			latestUser = i;
+			break;
+		}
+	}
+	const before = out.messages[latestUser - 1];
+	if (latestUser >= 1 && before !== undefined) {
+		const content: Marked<AnthropicBlock>[] = blocks(before.content).map((b) => ({ ...b }));
+		const last = content[content.length - 1];
+		if (last !== undefined) content[content.length - 1] = { ...last, cache_control: CACHE_BREAKPOINT };
+		before.content = content;
+	}
+	return out;
+}

@@ -4,6 +4,7 @@ import { classifyStreamError, type ErrorContext } from "./classify";
 import { LLMError } from "./errors";
 import { SseReader } from "./sse";
 import type { ProviderGenerateResult } from "./types";
+import type { Usage } from "../core/types";
 
 function protocolError(message: string): LLMError {
 	return new LLMError("protocol", message, { provider: "anthropic" });
@@ -25,6 +26,8 @@ export class AnthropicStreamDecoder implements StreamDecoder {
 	private stopped = false;
 	/** `stop_reason: "max_tokens"`: the answer hit the token limit. */
 	private cut = false;
+	/** The prompt's counts so far: input after the last breakpoint, cache writes, cache reads. */
+	private readonly promptParts: { input?: number; written?: number; read?: number } = {};
 	private readonly onEvent = (event: EventSourceMessage): void => this.event(event);
 	private readonly onStray = (line: string): void => {
 		if (line.trim().startsWith("{")) throw protocolError(`Anthropic sent a line outside an event: ${line.slice(0, 80)}`);
@@ -53,12 +56,24 @@ export class AnthropicStreamDecoder implements StreamDecoder {
 		return this.cut ? { ...result, cut: "length" } : result;
 	}
 
-	/** Input tokens plus cache tokens: cached prompt tokens still occupy the context window. */
+	/**
+	 * Input tokens plus cache tokens: cached prompt tokens still occupy the context window.
+	 * `input_tokens` is only what came after the last cache breakpoint; the reads and the writes
+	 * are kept apart too, for the answer's details and its cost. `message_delta` may repeat some
+	 * of the counts: each replaces its own, the others stay as `message_start` gave them.
+	 */
 	private promptUsage(usage: unknown): void {
 		if (!isRecord(usage)) return;
-		const parts = [usage.input_tokens, usage.cache_creation_input_tokens, usage.cache_read_input_tokens].map(numberOrUndefined);
-		const known = parts.filter((n): n is number => n !== undefined);
-		if (known.length > 0) this.answer.addUsage({ promptTokens: known.reduce((a, b) => a + b, 0) });
+		const parts = this.promptParts;
+		parts.input = numberOrUndefined(usage.input_tokens) ?? parts.input;
+		parts.written = numberOrUndefined(usage.cache_creation_input_tokens) ?? parts.written;
+		parts.read = numberOrUndefined(usage.cache_read_input_tokens) ?? parts.read;
+		const known = [parts.input, parts.written, parts.read].filter((n): n is number => n !== undefined);
+		if (known.length === 0) return;
+		const out: Usage = { promptTokens: known.reduce((a, b) => a + b, 0) };
+		if (parts.read !== undefined) out.cachedPromptTokens = parts.read;
+		if (parts.written !== undefined) out.cacheWriteTokens = parts.written;
+		this.answer.addUsage(out);
 	}
 
 	private event(event: EventSourceMessage): void {

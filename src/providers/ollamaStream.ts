@@ -74,9 +74,15 @@ export class OllamaStreamDecoder implements StreamDecoder {
 		}
 		if (parsed.done === true) {
 			this.done = true;
-			const promptTokens = numberOrUndefined(parsed.prompt_eval_count);
+			// `prompt_eval_count` is the whole prompt where the server also sends the cached part
+			// (ollama#17943, `prompt_eval_cached_count`); older versions may count only the newly
+			// evaluated tokens, or send nothing when the prompt was cached (the engine allows for both).
+			// A cached part larger than the count means the count left it out: the whole is their sum.
+			const counted = numberOrUndefined(parsed.prompt_eval_count);
 			const completionTokens = numberOrUndefined(parsed.eval_count);
-			if (promptTokens !== undefined || completionTokens !== undefined) this.answer.addUsage({ promptTokens, completionTokens });
+			const cachedPromptTokens = numberOrUndefined(parsed.prompt_eval_cached_count);
+			const promptTokens = counted !== undefined && cachedPromptTokens !== undefined && cachedPromptTokens > counted ? counted + cachedPromptTokens : counted;
+			if (promptTokens !== undefined || completionTokens !== undefined) this.answer.addUsage({ promptTokens, completionTokens, ...(cachedPromptTokens === undefined ? {} : { cachedPromptTokens }) });
 		}
 	}
 }

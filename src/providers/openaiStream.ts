@@ -5,6 +5,7 @@ import { LLMError } from "./errors";
 import { describeSize, MAX_ANSWER_CHARS, MAX_BODY_BYTES } from "./limits";
 import { SseReader } from "./sse";
 import type { ProviderGenerateResult } from "./types";
+import type { Usage } from "../core/types";
 
 function protocolError(message: string): LLMError {
 	return new LLMError("protocol", message, { provider: "openai" });
@@ -23,6 +24,8 @@ export class OpenAIStreamDecoder implements StreamDecoder {
 	/** `finish_reason: "length"`: the answer hit the token limit. */
 	private cut = false;
 	private jsonBody: string[] | undefined;
+	/** llama.cpp's prompt timings, when its final chunk carried them. */
+	private llamaTimings: { cached: number; evaluated: number } | undefined;
 	private jsonBodySize = 0;
 	/** Tool calls: the server's index → the collector's key, and each call's server-given id. */
 	private readonly callKeys = new Map<number, number>();
@@ -66,7 +69,7 @@ export class OpenAIStreamDecoder implements StreamDecoder {
 		if (this.jsonBody) return this.finishJson(this.jsonBody.join(""));
 		this.sse.end(this.onEvent, this.onStray);
 		if (!this.done && !this.finished) throw protocolError("The server's stream ended before the answer was finished; the answer is incomplete.");
-		const result = this.answer.result();
+		const result = this.resultWithTimings();
 		return this.cut ? { ...result, cut: "length" } : result;
 	}
 
@@ -88,8 +91,11 @@ export class OpenAIStreamDecoder implements StreamDecoder {
 		if (typeof reasoning === "string") this.answer.thinking(reasoning);
 		if (typeof message.content === "string") this.answer.text(message.content);
 		if (calls) this.toolCallFragments(calls);
-		if (isRecord(body)) this.usage(body.usage);
-		return this.answer.result();
+		if (isRecord(body)) {
+			this.usage(body.usage);
+			this.timings(body.timings);
+		}
+		return this.resultWithTimings();
 	}
 
 	private event(event: EventSourceMessage): void {
@@ -110,6 +116,7 @@ export class OpenAIStreamDecoder implements StreamDecoder {
 		if (event.event === "error" || chunk.error !== undefined || chunk.object === "error") throw classifyStreamError(this.ctx, chunk);
 		if (this.done) return;
 		this.usage(chunk.usage);
+		this.timings(chunk.timings);
 		if (!Array.isArray(chunk.choices)) return;
 		const choice: unknown = chunk.choices[0];
 		if (!isRecord(choice)) return;
@@ -156,9 +163,42 @@ export class OpenAIStreamDecoder implements StreamDecoder {
 		}
 	}
 
+	/**
+	 * `prompt_tokens` is the whole prompt, cached part included (OpenAI, vLLM, llama.cpp); the
+	 * cached part is `prompt_tokens_details.cached_tokens` (DeepSeek: `prompt_cache_hit_tokens`).
+	 */
 	private usage(usage: unknown): void {
 		if (!isRecord(usage)) return;
-		this.answer.addUsage({ promptTokens: numberOrUndefined(usage.prompt_tokens), completionTokens: numberOrUndefined(usage.completion_tokens) });
+		const details = isRecord(usage.prompt_tokens_details) ? usage.prompt_tokens_details : {};
+		const out: Usage = { promptTokens: numberOrUndefined(usage.prompt_tokens), completionTokens: numberOrUndefined(usage.completion_tokens) };
+		const cached = numberOrUndefined(details.cached_tokens) ?? numberOrUndefined(usage.prompt_cache_hit_tokens);
+		if (cached !== undefined) out.cachedPromptTokens = cached;
+		this.answer.addUsage(out);
+	}
+
+	/** llama.cpp's `timings` (on its final chunk): `cache_n` tokens reused, `prompt_n` evaluated anew. */
+	private timings(timings: unknown): void {
+		if (!isRecord(timings)) return;
+		const cached = numberOrUndefined(timings.cache_n);
+		const evaluated = numberOrUndefined(timings.prompt_n);
+		if (cached !== undefined && evaluated !== undefined && cached >= 0 && evaluated >= 0) this.llamaTimings = { cached, evaluated };
+	}
+
+	/**
+	 * The answer with llama.cpp's timings folded into its usage: the whole prompt is at least
+	 * `cache_n + prompt_n` (a server whose `prompt_tokens` left the cached part out, or sent no
+	 * usage at all, still gives the whole count), and `cache_n` is the cached part where usage
+	 * did not say.
+	 */
+	private resultWithTimings(): ProviderGenerateResult {
+		const result = this.answer.result();
+		const timings = this.llamaTimings;
+		if (timings === undefined) return result;
+		const usage: Usage = { ...result.usage };
+		const whole = timings.cached + timings.evaluated;
+		if (usage.promptTokens === undefined || usage.promptTokens < whole) usage.promptTokens = whole;
+		usage.cachedPromptTokens ??= timings.cached;
+		return { ...result, usage };
 	}
 
 	private stray(line: string): void {

@@ -12,6 +12,49 @@ export interface ModelPrice {
 	input: number;
 	/** Per million answer (output) tokens. */
 	output: number;
+	/**
+	 * Per million prompt tokens the server read from its cache; absent: the provider's published
+	 * share of the input price (`CACHED_INPUT_SHARE`).
+	 */
+	cachedInput?: number;
+}
+
+/**
+ * A cache read's price as a share of the input price, by provider, when no cached-input price was
+ * entered: Anthropic bills a cache read at 0.1× input, OpenAI cached input at 0.5× (its older
+ * models; newer ones list their own, lower price, which the person enters). Other servers: the
+ * input price (no discount assumed).
+ */
+export const CACHED_INPUT_SHARE: Readonly<Record<string, number>> = { anthropic: 0.1, openai: 0.5 };
+/** Anthropic bills a cache write (5-minute cache) at 1.25× the input price; other servers do not bill writes apart. */
+export const CACHE_WRITE_SHARE: Readonly<Record<string, number>> = { anthropic: 1.25 };
+
+/** The prompt tokens of an answer or a chat, with the parts its server read from and wrote to its cache. */
+export interface PromptParts {
+	promptTokens: number;
+	answerTokens: number;
+	cachedPromptTokens?: number;
+	cacheWriteTokens?: number;
+	provider?: string;
+}
+
+/** The price per million tokens of a cache read of `price`'s model served by `provider`. */
+export function cachedInputPrice(price: ModelPrice, provider: string | undefined): number {
+	return price.cachedInput ?? price.input * (CACHED_INPUT_SHARE[provider ?? ""] ?? 1);
+}
+
+/** What `parts` cost at `price`: cache reads at the cached rate, cache writes at the write rate, the rest at input. */
+export function partsCost(price: ModelPrice, parts: PromptParts): number {
+	const read = Math.min(parts.cachedPromptTokens ?? 0, parts.promptTokens);
+	const written = Math.min(parts.cacheWriteTokens ?? 0, parts.promptTokens - read);
+	const plain = parts.promptTokens - read - written;
+	const writeRate = price.input * (CACHE_WRITE_SHARE[parts.provider ?? ""] ?? 1);
+	return (plain * price.input + read * cachedInputPrice(price, parts.provider) + written * writeRate + parts.answerTokens * price.output) / 1_000_000;
+}
+
+/** What the cache saved on `parts` at `price`: reads below the input price, less writes above it (can be negative). */
+export function cacheSaving(price: ModelPrice, parts: PromptParts): number {
+	return tokensCost(price, parts.promptTokens, parts.answerTokens) - partsCost(price, parts);
 }
 
 export const DEFAULT_CURRENCY = "USD";
@@ -35,7 +78,7 @@ export function modelPriceIssue(price: ModelPrice, others: readonly ModelPrice[]
 	const name = typeof price.model === "string" ? price.model.trim() : "";
 	if (name === "") return t("valid.priceModel");
 	if (others.some((o) => o.model.trim() === name)) return t("valid.priceDuplicate", { model: name });
-	for (const value of [price.input, price.output]) {
+	for (const value of [price.input, price.output, ...(price.cachedInput === undefined ? [] : [price.cachedInput])]) {
 		if (typeof value !== "number" || !Number.isFinite(value)) return t("valid.priceNumber");
 		if (value < 0) return t("valid.priceNegative");
 	}
@@ -82,21 +125,23 @@ export function answerCost(stats: AnswerStats, prices: readonly ModelPrice[]): n
 	const price = priceFor(prices, stats.model);
 	if (price === undefined) return undefined;
 	const billed = billedTokens(stats);
-	return tokensCost(price, billed.promptTokens, billed.answerTokens);
+	return partsCost(price, { ...billed, cachedPromptTokens: stats.cachedPromptTokens, cacheWriteTokens: stats.cacheWriteTokens, provider: stats.provider });
 }
 
 /**
  * What a chat cost, model by model; undefined when none of its models has prices. `complete` is
  * false when some answers' models have none (the cost then leaves them out, and says so).
  */
-export function chatCost(usage: ChatUsage, prices: readonly ModelPrice[]): { cost: number; complete: boolean } | undefined {
+export function chatCost(usage: ChatUsage, prices: readonly ModelPrice[]): { cost: number; complete: boolean; saved: number } | undefined {
 	let cost = 0;
+	let saved = 0;
 	let priced = 0;
 	for (const m of usage.models) {
 		const price = priceFor(prices, m.model);
 		if (price === undefined) continue;
-		cost += tokensCost(price, m.promptTokens, m.answerTokens);
+		cost += partsCost(price, m);
+		saved += cacheSaving(price, m);
 		priced++;
 	}
-	return priced === 0 ? undefined : { cost, complete: priced === usage.models.length };
+	return priced === 0 ? undefined : { cost, complete: priced === usage.models.length, saved };
 }

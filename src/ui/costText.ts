@@ -15,7 +15,13 @@ export function chatTotalText(usage: ChatUsage | undefined, prices: PriceList): 
 	if (usage === undefined) return undefined;
 	const tokens = formatTokenCount(usage.promptTokens + usage.answerTokens);
 	const cost = chatCost(usage, prices.prices);
-	if (cost === undefined) return t("stats.tokensTotal", { tokens });
+	// What the server's cache saved: money where the models are priced, else the tokens it served.
+	const cached = usage.models.reduce((n, m) => n + (m.cachedPromptTokens ?? 0), 0);
+	if (cost === undefined) {
+		const total = t("stats.tokensTotal", { tokens });
+		return cached > 0 ? `${total} · ${t("stats.cacheTokens", { tokens: formatTokenCount(cached) })}` : total;
+	}
 	const money = formatMoney(cost.cost, prices.currency);
-	return t("stats.tokensAndCost", { tokens, cost: cost.complete ? money : t("stats.costPartial", { cost: money }) });
+	const total = t("stats.tokensAndCost", { tokens, cost: cost.complete ? money : t("stats.costPartial", { cost: money }) });
+	return cost.saved > 0 ? `${total} · ${t("stats.cacheSaved", { saved: formatMoney(cost.saved, prices.currency) })}` : total;
 }

@@ -23,8 +23,11 @@ function lastUserText(r: RecordedRequest): string | undefined {
 }
 
 function promptChars(r: RecordedRequest): number {
-	const body = r.json as { system?: string; messages?: { content: string }[] };
-	return (body.system ?? "").length + (body.messages ?? []).reduce((n, m) => n + m.content.length, 0);
+	// Anthropic's system text and a turn with a cache breakpoint come as text blocks.
+	type Text = string | { text?: string }[];
+	const chars = (c: Text | undefined): number => (c === undefined ? 0 : typeof c === "string" ? c.length : c.reduce((n, b) => n + (b.text ?? "").length, 0));
+	const body = r.json as { system?: Text; messages?: { content: Text }[] };
+	return chars(body.system) + (body.messages ?? []).reduce((n, m) => n + chars(m.content), 0);
 }
 
 for (const { name, load } of TRANSPORTS) {

@@ -44,7 +44,9 @@ describe("stream decoding, any chunking", () => {
 						const { result, tokens: streamed } = await generateFrom(provider, streamFor(provider, tokens, opts), cuts);
 						expect(result.text).toBe(tokens.join(""));
 						expect(streamed.join("")).toBe(tokens.join(""));
-						expect(result.usage).toEqual({ promptTokens: 42, completionTokens: 7 });
+						// Anthropic's generated stream carries its (zero) cache counts; the others none.
+						const cache = provider === "anthropic" ? { cachedPromptTokens: 0, cacheWriteTokens: 0 } : {};
+						expect(result.usage).toEqual({ promptTokens: 42, completionTokens: 7, ...cache });
 					},
 				),
 				{ numRuns: 60 },
@@ -123,12 +125,13 @@ describe("dialect details", () => {
 	it("anthropic: input counts repeated on message_delta replace those of message_start", async () => {
 		const body = anthropicStream(["Hi"], { promptTokens: 5 }).replace('"usage":{"output_tokens":1}', '"usage":{"input_tokens":9,"cache_read_input_tokens":1,"output_tokens":1}');
 		const { result } = await generateFrom("anthropic", body);
-		expect(result.usage).toEqual({ promptTokens: 10, completionTokens: 1 });
+		// The cache write of message_start (0) stands; the read is message_delta's.
+		expect(result.usage).toEqual({ promptTokens: 10, completionTokens: 1, cachedPromptTokens: 1, cacheWriteTokens: 0 });
 	});
 
 	it("anthropic: cache tokens count as prompt tokens; thinking and signature deltas are not answer text", async () => {
 		const { result } = await generateFrom("anthropic", anthropicStream(["Hi"], { promptTokens: 5, cacheReadTokens: 100, cacheCreationTokens: 20, thinking: ["Because"] }));
-		expect(result).toMatchObject({ text: "Hi", thinking: "Because", usage: { promptTokens: 125, completionTokens: 1 } });
+		expect(result).toMatchObject({ text: "Hi", thinking: "Because", usage: { promptTokens: 125, completionTokens: 1, cachedPromptTokens: 100, cacheWriteTokens: 20 } });
 	});
 });
 

@@ -47,7 +47,7 @@ describe("images in each dialect's request body", () => {
 
 	it("anthropic: image blocks with a base64 source, then the text", async () => {
 		const body = await sentBody("anthropic", withImages);
-		expect(body.system).toBe("Be brief.");
+		expect(body.system).toEqual([{ type: "text", text: "Be brief.", cache_control: { type: "ephemeral" } }]);
 		expect(body.messages).toEqual([
 			{
 				role: "user",

@@ -69,7 +69,7 @@ const RECORDINGS: { file: string; provider: ProviderName; expected: (r: Generate
 		expected: (r) => {
 			expect(r.text).toBe("I'll check the current weather in Paris for you.");
 			expect(r.toolCalls).toEqual([{ id: "toolu_01NRLabsLyVHZPKxbKvkfSMn", name: "get_weather", arguments: { location: "Paris" } }]);
-			expect(r.usage).toEqual({ promptTokens: 377, completionTokens: 65 });
+			expect(r.usage).toEqual({ promptTokens: 377, completionTokens: 65, cachedPromptTokens: 0, cacheWriteTokens: 0 });
 		},
 	},
 	{

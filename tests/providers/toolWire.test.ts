@@ -91,7 +91,7 @@ describe("request bodies with tools", () => {
 			{ name: "read_note", description: "Reads a note.", input_schema: TOOLS[0]?.parameters },
 			{ name: "get_active_note", description: "The open note.", input_schema: TOOLS[1]?.parameters },
 		]);
-		expect(body.system).toBe("You are Discover.");
+		expect(body.system).toEqual([{ type: "text", text: "You are Discover.", cache_control: { type: "ephemeral" } }]);
 		expect(body.messages).toEqual([
 			{ role: "user", content: "Compare a and b." },
 			{
@@ -110,7 +110,8 @@ describe("request bodies with tools", () => {
 					{ type: "text", text: "And the open note?" },
 				],
 			},
-			{ role: "assistant", content: [{ type: "tool_use", id: "call_3", name: "get_active_note", input: {} }] },
+			// The turn before the latest user turn carries the conversation's cache breakpoint.
+			{ role: "assistant", content: [{ type: "tool_use", id: "call_3", name: "get_active_note", input: {}, cache_control: { type: "ephemeral" } }] },
 			{ role: "user", content: [{ type: "tool_result", tool_use_id: "call_3", content: "c.md" }] },
 		]);
 	});

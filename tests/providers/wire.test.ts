@@ -54,10 +54,11 @@ for (const { name, load } of TRANSPORTS) {
 			expect(sent?.headers["anthropic-dangerous-direct-browser-access"]).toBe("true");
 			expect(sent?.json).toEqual({
 				model: "claude-test",
-				system: "You are Discover.\n\nSummary of earlier turns.",
+				// Cache breakpoints: the end of the system text, and the turn before the latest user turn.
+				system: [{ type: "text", text: "You are Discover.\n\nSummary of earlier turns.", cache_control: { type: "ephemeral" } }],
 				messages: [
 					{ role: "user", content: CONTINUATION_PROMPT },
-					{ role: "assistant", content: "Earlier answer." },
+					{ role: "assistant", content: [{ type: "text", text: "Earlier answer.", cache_control: { type: "ephemeral" } }] },
 					{ role: "user", content: "First question\n\n…and a follow-up" },
 				],
 				max_tokens: 300,

@@ -73,7 +73,7 @@ describe("cost math", () => {
 		// gpt-4o-mini: 1.5M × 0.15 + 0.1M × 0.6 = 0.285; claude-x: 0.01M × 3 + 0.002M × 15 = 0.06
 		expect(chatCost(usage!, PRICES)?.cost).toBeCloseTo(0.345, 10);
 		expect(chatCost(usage!, PRICES)?.complete).toBe(true);
-		expect(chatCost(usage!, PRICES.slice(0, 1))).toEqual({ cost: expect.closeTo(0.285, 10) as number, complete: false });
+		expect(chatCost(usage!, PRICES.slice(0, 1))).toEqual({ cost: expect.closeTo(0.285, 10) as number, complete: false, saved: 0 });
 		expect(chatCost(usage!, [])).toBeUndefined();
 	});
 });

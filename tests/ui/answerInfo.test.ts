@@ -83,6 +83,49 @@ describe("the answer's info popover", () => {
 		expect(shown["This chat"]).toBe("25.6K tokens · $0.0046");
 	});
 
+	it("says how much of the prompt came from the server's cache, prices it at the cached rate, and the chat's total says what the cache saved", async () => {
+		const prices = { modelPrices: [{ model: "claude-x", input: 3, output: 15 }], priceCurrency: "USD" };
+		const cachedStats: AnswerStats = { ...STATS, promptTokens: 5_030, cachedPromptTokens: 4_210, cacheWriteTokens: 0, model: "claude-x", provider: "anthropic" };
+		const m = await answered(cachedStats, prices);
+		infoButton(m)!.click();
+		expect(notes(m)).toEqual(["4,210 of 5,030 prompt tokens came from the server's cache."]);
+		const shown = rows(m);
+		// 820 × 3 + 4,210 × 0.3 (Anthropic's cache read, 0.1× input) + 800 × 15, per million: $0.015723.
+		expect(shown.Cost).toBe("$0.0157");
+		// Saved: 4,210 × (3 − 0.3) / 1M = $0.011367.
+		expect(shown["This chat"]).toBe("5.8K tokens · $0.0157 · Cache saved $0.0114");
+	});
+
+	it("a cached-input price entered for the model is used instead of the provider's default", async () => {
+		const prices = { modelPrices: [{ model: "gpt-4o-mini", input: 0.15, output: 0.6, cachedInput: 0.075 }], priceCurrency: "USD" };
+		const m = await answered({ ...STATS, cachedPromptTokens: 10_000, provider: "openai" }, prices);
+		infoButton(m)!.click();
+		// 2,000 × 0.15 + 10,000 × 0.075 + 800 × 0.6, per million: $0.00153.
+		expect(rows(m).Cost).toBe("$0.0015");
+	});
+
+	it("without prices the chat's total says how many tokens the cache served; estimated counts say nothing of a cache", async () => {
+		const m = await answered({ ...STATS, promptTokens: 5_030, cachedPromptTokens: 4_210, model: "llama3.2", provider: "ollama" }, { modelPrices: [{ model: "other", input: 1, output: 1 }], priceCurrency: "USD" });
+		infoButton(m)!.click();
+		expect(rows(m)["This chat"]).toBe("5.8K tokens · 4.2K from the server's cache");
+		m.leaf.detach();
+		const e = await answered({ ...STATS, reported: { prompt: false, answer: false }, cachedPromptTokens: 4_210 });
+		infoButton(e)!.click();
+		expect(notes(e)).toEqual([]);
+	});
+
+	it("the cache line follows the person's language, plural forms included", async () => {
+		setLanguage("ru");
+		const m = await answered({ ...STATS, promptTokens: 5_031, cachedPromptTokens: 4_210 });
+		infoButton(m)!.click();
+		expect(notes(m)[0]).toMatch(/^4\s210 из 5\s031 токена запроса взяты из кэша сервера\.$/);
+		m.leaf.detach();
+		setLanguage("de");
+		const d = await answered({ ...STATS, promptTokens: 5_030, cachedPromptTokens: 4_210 });
+		infoButton(d)!.click();
+		expect(notes(d)).toEqual(["4.210 von 5.030 Prompt-Tokens kamen aus dem Cache des Servers."]);
+	});
+
 	it("says what the turn's summary of earlier messages took, and the answer's cost and the chat's total include it", async () => {
 		const prices = { modelPrices: [{ model: "gpt-4o-mini", input: 0.15, output: 0.6 }], priceCurrency: "USD" };
 		const summary = { promptTokens: 3_000, answerTokens: 200, reported: { prompt: true, answer: true }, requests: 1 };

@@ -41,6 +41,16 @@ export function answerInfoRows(stats: AnswerStats, prices: PriceList | undefined
 }
 
 /**
+ * "4,210 of 5,030 prompt tokens came from the server's cache.", when the server said how much of
+ * the answer's prompts it read from its cache (the answer's own requests; summaries apart).
+ */
+export function answerCacheLine(stats: AnswerStats): string | undefined {
+	const cached = stats.cachedPromptTokens;
+	if (cached === undefined || !stats.reported.prompt) return undefined;
+	return t("stats.cachedPrompt", { cached: formatNumber(cached), count: stats.promptTokens });
+}
+
+/**
  * The button and its popover. The popover is built when opened (from the stats, prices and chat of
  * that moment) and removed when closed: Escape, the button again, or a click elsewhere.
  */
@@ -118,6 +128,8 @@ export class AnswerInfo {
 			row.createEl("dt", { text: label });
 			row.createEl("dd", { text: value });
 		}
+		const cache = answerCacheLine(this.stats);
+		if (cache !== undefined) popover.createEl("p", { cls: ["discover-chat-stats-note", "discover-chat-stats-cache"], text: cache });
 		for (const note of answerInfoNotes(this.stats)) popover.createEl("p", { cls: "discover-chat-stats-note", text: note });
 	}
 }

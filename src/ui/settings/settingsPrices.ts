@@ -63,7 +63,7 @@ export class PricesSection {
 
 	/** One model's row: its two prices, editable in place, and Remove. */
 	private renderPrice(el: HTMLElement, price: ModelPrice): void {
-		const setting = new Setting(el).setName(price.model).setDesc(t("settings.priceRowDesc")).setClass("discover-chat-price-row");
+		const setting = new Setting(el).setName(price.model).setDesc(t("settings.priceRowDescCached")).setClass("discover-chat-price-row");
 		const say = messageLine(setting);
 		for (const side of ["input", "output"] as const) {
 			setting.addText((c) => {
@@ -77,6 +77,20 @@ export class PricesSection {
 				});
 			});
 		}
+		// The cached-input price is optional: empty means the provider's usual share of the input price.
+		setting.addText((c) => {
+			this.priceInput(c, "cachedInput", price.cachedInput === undefined ? "" : String(price.cachedInput));
+			c.onChange(async (value) => {
+				if (value.trim() === "") delete price.cachedInput;
+				else {
+					const parsed = parsePrice(value);
+					if ("error" in parsed) return say(parsed.error);
+					price.cachedInput = parsed.value;
+				}
+				say(null);
+				await this.save();
+			});
+		});
 		setting.addExtraButton((b) =>
 			b
 				.setIcon("trash")
@@ -92,25 +106,27 @@ export class PricesSection {
 
 	/** The row that adds a model: its name, two prices, and Add (checked before anything is saved). */
 	private renderAdd(el: HTMLElement): void {
-		const setting = new Setting(el).setName(t("settings.priceAddName")).setDesc(t("settings.priceRowDesc")).setClass("discover-chat-price-add");
+		const setting = new Setting(el).setName(t("settings.priceAddName")).setDesc(t("settings.priceRowDescCached")).setClass("discover-chat-price-add");
 		const say = messageLine(setting);
 		let name: TextComponent | undefined;
-		const inputs: Partial<Record<"input" | "output", TextComponent>> = {};
+		const inputs: Partial<Record<"input" | "output" | "cachedInput", TextComponent>> = {};
 		setting.addText((c) => {
 			name = c;
 			c.setPlaceholder(t("settings.modelName"));
 			c.inputEl.setAttr("aria-label", t("settings.modelName"));
 			c.inputEl.addClass("discover-chat-price-model");
 		});
-		for (const side of ["input", "output"] as const) setting.addText((c) => this.priceInput((inputs[side] = c), side, ""));
+		for (const side of ["input", "output", "cachedInput"] as const) setting.addText((c) => this.priceInput((inputs[side] = c), side, ""));
 		setting.addButton((b) =>
 			b.setButtonText(t("settings.priceAdd")).onClick(async () => {
+				const cachedText = (inputs.cachedInput?.getValue() ?? "").trim();
+				const cached = cachedText === "" ? undefined : parsePrice(cachedText);
 				const parsed = { input: parsePrice(inputs.input?.getValue() ?? ""), output: parsePrice(inputs.output?.getValue() ?? "") };
 				const model = (name?.getValue() ?? "").trim();
 				// The name first (missing, taken), then each price as typed: the first problem is the one shown.
-				const issue = modelPriceIssue({ model, input: 0, output: 0 }, this.store.settings.modelPrices) ?? ("error" in parsed.input ? parsed.input.error : "error" in parsed.output ? parsed.output.error : null);
-				if (issue !== null || "error" in parsed.input || "error" in parsed.output) return say(issue);
-				const candidate: ModelPrice = { model, input: parsed.input.value, output: parsed.output.value };
+				const issue = modelPriceIssue({ model, input: 0, output: 0 }, this.store.settings.modelPrices) ?? ("error" in parsed.input ? parsed.input.error : "error" in parsed.output ? parsed.output.error : cached !== undefined && "error" in cached ? cached.error : null);
+				if (issue !== null || "error" in parsed.input || "error" in parsed.output || (cached !== undefined && "error" in cached)) return say(issue);
+				const candidate: ModelPrice = { model, input: parsed.input.value, output: parsed.output.value, ...(cached === undefined ? {} : { cachedInput: cached.value }) };
 				this.store.settings.modelPrices = [...this.store.settings.modelPrices, candidate];
 				await this.save();
 				this.renderList();
@@ -118,9 +134,9 @@ export class PricesSection {
 		);
 	}
 
-	private priceInput(c: TextComponent, side: "input" | "output", value: string): void {
-		const label = side === "input" ? t("settings.priceInput") : t("settings.priceOutput");
-		c.setPlaceholder(side === "input" ? t("settings.pricePlaceholderInput") : t("settings.pricePlaceholderOutput")).setValue(value);
+	private priceInput(c: TextComponent, side: "input" | "output" | "cachedInput", value: string): void {
+		const label = side === "input" ? t("settings.priceInput") : side === "output" ? t("settings.priceOutput") : t("settings.priceCachedInput");
+		c.setPlaceholder(side === "input" ? t("settings.pricePlaceholderInput") : side === "output" ? t("settings.pricePlaceholderOutput") : t("settings.pricePlaceholderCached")).setValue(value);
 		c.inputEl.setAttr("aria-label", label);
 		c.inputEl.setAttr("inputmode", "decimal");
 		c.inputEl.addClass("discover-chat-price-value");
