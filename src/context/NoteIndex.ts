@@ -17,13 +17,13 @@
 // only in its last step, so a search never sees half a note. Saving and loading: noteIndexFormat.ts.
 import { weightedQuery } from "./bm25";
 import { hitsOf, liftPhrase, quotedPhrase, type Candidate } from "./noteHits";
-import { decodeTermIds, encodeTermIds, textHash } from "./noteTerms";
+import { encodeTermIds, encodeTermIdsSteps, termIdsOf, textHash, textHashSteps } from "./noteTerms";
 import { expandMisspelled, isCjkPair } from "./fuzzyTerms";
 import { NoteRanker } from "./noteRanking";
 import { passageTerms } from "./passageCache";
 import { indexFromJson, indexToJson } from "./noteIndexJson";
 import { decodeBinary, encodeBinary, TF_SLOTS, type IndexedNote, type IndexStore, type SavedPassage } from "./noteIndexFormat";
-import { compactText, textOf } from "./noteText";
+import { compactText, compactTextSteps, textOf } from "./noteText";
 import { cutPassagesSteps, type Passage } from "./passages";
 import { PostingPool } from "./postingPool";
 import { drain, runInSlices, type SliceTiming, type Steps } from "./steps";
@@ -57,8 +57,15 @@ export const DEFAULT_INDEX_NOTE_CHARS = 4 * 1024 * 1024;
 /** Where a note longer than `limit` is cut for the index: at a line end near the limit, never inside a surrogate pair. */
 export function indexedLength(text: string, limit: number): number {
 	if (text.length <= limit) return text.length;
-	const nl = text.lastIndexOf("\n", limit - 1);
-	if (nl >= limit - 4096 && nl > 0) return nl + 1;
+	// A line end within 4,096 characters of the limit (looked for there only: lastIndexOf would search a line-less note back to its start).
+	let nl = -1;
+	for (let i = limit - 1; i >= Math.max(1, limit - 4096); i--) {
+		if (text.charCodeAt(i) === 10) {
+			nl = i;
+			break;
+		}
+	}
+	if (nl > 0) return nl + 1;
 	const c = text.charCodeAt(limit - 1);
 	return c >= 0xd800 && c <= 0xdbff ? limit - 1 : limit;
 }
@@ -163,8 +170,8 @@ export class NoteIndex implements IndexStore {
 		if (text.length > STEP_CHARS) yield;
 		const lists: string[][] = [];
 		yield* this.analyze(text, fieldsOf(id, name), passages, lists);
-		const body = this.keepText ? compactText(text) : undefined;
-		const hash = textHash(text);
+		const body = this.keepText ? yield* compactTextSteps(text) : undefined;
+		const hash = yield* textHashSteps(text);
 		if (text.length > STEP_CHARS) yield;
 		if (superseded()) return;
 		// The new version's postings go in step by step, under passages no search sees yet (staged);
@@ -175,6 +182,8 @@ export class NoteIndex implements IndexStore {
 		let live = false;
 		try {
 			yield* this.stageSteps(note, passages, lists);
+			// Its term ids in their compact form before it goes live (millions of them, for a huge note: in steps).
+			note.terms = yield* encodeTermIdsSteps(note.terms as Set<number>, this.termNames.length);
 			if (superseded()) return;
 			if (old) this.hide(old);
 			this.show(note);
@@ -485,7 +494,7 @@ export class NoteIndex implements IndexStore {
 	/** Removes a hidden (or staged) note's postings, drops emptied terms and frees its passages, yielding every STAGE_POSTINGS postings. */
 	private *dropSteps(note: NoteRecord): Steps<void> {
 		const docs = note.docs;
-		const ids = note.terms instanceof Uint8Array ? decodeTermIds(note.terms) : [...note.terms];
+		const ids: Iterable<number> = note.terms instanceof Uint8Array ? termIdsOf(note.terms) : note.terms;
 		let lo = Infinity;
 		let hi = -1;
 		for (const doc of docs) {
@@ -495,8 +504,8 @@ export class NoteIndex implements IndexStore {
 		const slot = note.slot;
 		const owned = (v: number): boolean => this.docOwner[Math.floor(v / TF_SLOTS)] === slot;
 		let work = 0;
-		for (let i = 0; i < ids.length && docs.length > 0; i++) {
-			const t = ids[i] as number;
+		for (const t of ids) {
+			if (docs.length === 0) break;
 			let left: number;
 			if (docs.length <= FEW_PASSAGES) {
 				left = this.pool.count(t);
@@ -517,7 +526,7 @@ export class NoteIndex implements IndexStore {
 				this.termNames[t] = undefined;
 				this.freeTerms.push(t);
 			}
-			if (++work >= STAGE_POSTINGS && i + 1 < ids.length) {
+			if (++work >= STAGE_POSTINGS) {
 				work = 0;
 				yield;
 			}
