@@ -6,6 +6,8 @@
 // Standalone: npx tsx bench/linear.ts [MB …] (default 0.5 1 2 4 8 16).
 import { performance } from "node:perf_hooks";
 import { cpus, loadavg } from "node:os";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { estimateTokens } from "../src/chat/tokens";
 import { indexInSlices } from "../src/context/indexInSlices";
 import { NoteIndex } from "../src/context/NoteIndex";
@@ -85,8 +87,9 @@ function shapes(): Shape[] {
 
 /** Runs per measure: the fastest is kept (noise on a shared machine only ever adds time). */
 const RUNS = Math.max(1, Number(process.env.LINEAR_RUNS ?? 3));
-/** A full collection before each run, when node runs with --expose-gc: one step's garbage is not billed to the next. */
-const collect = (globalThis as { gc?: () => void }).gc;
+/** A full collection before each run, so one step's garbage is not billed to the next (gc exposed through the V8 flag). */
+setFlagsFromString("--expose-gc");
+const collect = runInNewContext("gc") as (() => void) | undefined;
 
 /** Milliseconds of work: the smallest over RUNS runs of the smaller of wall clock and the process's CPU time, each after a GC. */
 function timed(run: () => void): number {
@@ -222,7 +225,7 @@ export async function runLinearBench(sizes: readonly number[] = SIZES): Promise<
 	out.push(`**Longest main-thread task, one ${big} MB note (10 ms slices)**`, "", `| Shape | indexInSlices, whole note | preparePassages (cut, terms, corpus, estimate, prices) | indexInSlices, default limit (4 MB) |`, "|---|--:|--:|--:|");
 	out.push(...(await longestTasks(all, big)), "");
 	out.push("**Longest main-thread task, a sync**", "", "| What | Longest task | ≤ 50 ms |", "|---|--:|:-:|", await syncRow(), "");
-	out.push(`Times: per step and size, the fastest of ${RUNS} runs (LINEAR_RUNS) of the smaller of wall clock and CPU time, ${collect ? "each after a full GC" : "without a GC between runs (run node with --expose-gc for one)"}; wall beside the longest tasks. Load average (1 min) ${loadStart.toFixed(1)} at the start, ${(loadavg()[0] ?? NaN).toFixed(1)} at the end, on ${cpus().length} cores.`);
+	out.push(`Times: per step and size, the fastest of ${RUNS} runs (LINEAR_RUNS) of the smaller of wall clock and CPU time, ${collect ? "each after a full GC" : "without a GC between runs"}; wall beside the longest tasks. Load average (1 min) ${loadStart.toFixed(1)} at the start, ${(loadavg()[0] ?? NaN).toFixed(1)} at the end, on ${cpus().length} cores.`);
 	return out.join("\n");
 }
 
