@@ -106,7 +106,13 @@ interface Sent {
 }
 
 function noneFit(source: ContextSource, totalTokens: number): SourceFit {
-	return { id: source.id, name: source.name, totalTokens, sentTokens: 0, fit: "none" };
+	return withPartial({ id: source.id, name: source.name, totalTokens, sentTokens: 0, fit: "none" }, source);
+}
+
+/** The fit says so when its note was indexed in part (the sources line tells the person). */
+function withPartial(fit: SourceFit, source: ContextSource): SourceFit {
+	if (source.indexedInPartOverMb !== undefined) fit.indexedInPartOverMb = source.indexedInPartOverMb;
+	return fit;
 }
 
 function isFitted(value: unknown): value is FittedSource {
@@ -142,7 +148,7 @@ function fitCut(source: ContextSource, n: number, share: number, totalTokens: nu
 		const block = renderSourceBlock(n, source.name, source.id, fit, fitted.text);
 		const cost = estimate(block) + estimate(SOURCE_SEPARATOR) + JOIN_SLACK_TOKENS;
 		if (cost <= share) {
-			const sent: SourceFit = { id: source.id, name: source.name, totalTokens, sentTokens: estimate(escapeSourceText(fitted.text)), fit };
+			const sent: SourceFit = withPartial({ id: source.id, name: source.name, totalTokens, sentTokens: estimate(escapeSourceText(fitted.text)), fit }, source);
 			if (fit === "excerpts") sent.passages = validPassages(fitted.passages, source.text.length);
 			return { fit: sent, block };
 		}
@@ -192,7 +198,7 @@ export function fitSources(given: SourcesInput): FittedSources {
 		const n = i + 1;
 		if (share >= (needs[i] ?? 0)) {
 			return {
-				fit: { id: source.id, name: source.name, totalTokens: total, sentTokens: total, fit: "whole" },
+				fit: withPartial({ id: source.id, name: source.name, totalTokens: total, sentTokens: total, fit: "whole" }, source),
 				block: renderSourceBlock(n, source.name, source.id, "whole", source.text),
 			};
 		}

@@ -3,7 +3,7 @@
 // CJK character's followers (fuzzyTerms.ts), and the primitives the upserts and removals are made
 // of: stage a passage (addDoc), make a note live (show) or hide it, drop its postings step by step.
 // NoteIndex.ts describes the whole; noteUpserts.ts changes notes, noteIndexStore.ts saves and loads.
-import { decodeTermIds, encodeTermIds } from "./noteTerms";
+import { encodeTermIds, termIdsOf } from "./noteTerms";
 import { isCjkPair } from "./fuzzyTerms";
 import { TF_SLOTS, type IndexedNote } from "./noteIndexFormat";
 import { PostingPool } from "./postingPool";
@@ -124,7 +124,7 @@ export class NoteTables {
 	/** Removes a hidden (or staged) note's postings, drops emptied terms and frees its passages, yielding every STAGE_POSTINGS postings. */
 	protected *dropSteps(note: NoteRecord): Steps<void> {
 		const docs = note.docs;
-		const ids = note.terms instanceof Uint8Array ? decodeTermIds(note.terms) : [...note.terms];
+		const ids: Iterable<number> = note.terms instanceof Uint8Array ? termIdsOf(note.terms) : note.terms;
 		let lo = Infinity;
 		let hi = -1;
 		for (const doc of docs) {
@@ -134,8 +134,8 @@ export class NoteTables {
 		const slot = note.slot;
 		const owned = (v: number): boolean => this.docOwner[Math.floor(v / TF_SLOTS)] === slot;
 		let work = 0;
-		for (let i = 0; i < ids.length && docs.length > 0; i++) {
-			const t = ids[i] as number;
+		for (const t of ids) {
+			if (docs.length === 0) break;
 			let left: number;
 			if (docs.length <= FEW_PASSAGES) {
 				left = this.pool.count(t);
@@ -156,7 +156,7 @@ export class NoteTables {
 				this.termNames[t] = undefined;
 				this.freeTerms.push(t);
 			}
-			if (++work >= STAGE_POSTINGS && i + 1 < ids.length) {
+			if (++work >= STAGE_POSTINGS) {
 				work = 0;
 				yield;
 			}

@@ -51,3 +51,77 @@ export function textHash(text: string): number {
 	}
 	return h >>> 0;
 }
+
+/** Characters hashed between two steps of textHashSteps. */
+const HASH_STEP_CHARS = 1 << 20;
+
+/** `textHash` in steps of HASH_STEP_CHARS characters (a 16 MB note is hashed across tasks). The same number. */
+export function* textHashSteps(text: string): Generator<void, number, void> {
+	let h = 0x811c9dc5;
+	for (let at = 0; at < text.length; ) {
+		const to = Math.min(text.length, at + HASH_STEP_CHARS);
+		for (let i = at; i < to; i++) {
+			h ^= text.charCodeAt(i);
+			h = Math.imul(h, 0x01000193);
+		}
+		at = to;
+		if (at < text.length) yield;
+	}
+	return h >>> 0;
+}
+
+/** Ids marked or written between two steps of encodeTermIdsSteps. */
+export const ENCODE_STEP = 1 << 18;
+
+/**
+ * `encodeTermIds` in steps, for a note of millions of distinct terms (a sort of them in one task took
+ * hundreds of milliseconds). Ids are below `bound`; a large set is marked in a table of `bound`
+ * bytes and read back in order, a step at a time (linear, no sort). The same bytes.
+ */
+export function* encodeTermIdsSteps(ids: Set<number>, bound: number): Generator<void, Uint8Array, void> {
+	if (ids.size <= ENCODE_STEP || bound > ids.size * 64) return encodeTermIds(ids);
+	const marks = new Uint8Array(bound);
+	let work = 0;
+	for (const id of ids) {
+		marks[id] = 1;
+		if (++work >= ENCODE_STEP) {
+			work = 0;
+			yield;
+		}
+	}
+	const out = new Uint8Array(ids.size * 5);
+	let n = 0;
+	let prev = -1;
+	for (let at = 0; at < bound; ) {
+		const to = Math.min(bound, at + ENCODE_STEP * 4);
+		for (let id = at; id < to; id++) {
+			if (marks[id] !== 1) continue;
+			let v = id - prev - 1;
+			prev = id;
+			while (v >= 128) {
+				out[n++] = (v & 127) | 128;
+				v >>>= 7;
+			}
+			out[n++] = v;
+		}
+		at = to;
+		yield;
+	}
+	return out.slice(0, n);
+}
+
+/** The ids `encodeTermIds` kept, ascending, one at a time (a note's millions of ids are not decoded in one task). */
+export function* termIdsOf(bytes: Uint8Array): Generator<number, void, void> {
+	let prev = -1;
+	let v = 0;
+	let shift = 0;
+	for (const b of bytes) {
+		v += (b & 127) * 2 ** shift;
+		if (b < 128) {
+			prev += v + 1;
+			yield prev;
+			v = 0;
+			shift = 0;
+		} else shift += 7;
+	}
+}

@@ -15,3 +15,31 @@ export function compactText(text: string): string | Uint8Array {
 export function textOf(body: string | Uint8Array): string {
 	return typeof body === "string" ? body : decoder.decode(body);
 }
+
+/** Characters encoded between two steps of compactTextSteps. */
+const ENCODE_STEP_CHARS = 1 << 20;
+
+/** `compactText` in steps of ENCODE_STEP_CHARS characters (never between the halves of a surrogate pair). The same result. */
+export function* compactTextSteps(text: string): Generator<void, string | Uint8Array, void> {
+	if (text.length <= ENCODE_STEP_CHARS) return compactText(text);
+	const parts: Uint8Array[] = [];
+	let bytes = 0;
+	for (let at = 0; at < text.length; ) {
+		let to = Math.min(text.length, at + ENCODE_STEP_CHARS);
+		const c = text.charCodeAt(to - 1);
+		if (to < text.length && c >= 0xd800 && c <= 0xdbff) to++;
+		const part = encoder.encode(text.slice(at, to));
+		parts.push(part);
+		bytes += part.length;
+		at = to;
+		yield;
+		if (bytes >= 2 * text.length) return text;
+	}
+	const out = new Uint8Array(bytes);
+	let n = 0;
+	for (const part of parts) {
+		out.set(part, n);
+		n += part.length;
+	}
+	return out;
+}

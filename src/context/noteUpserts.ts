@@ -2,8 +2,8 @@
 // switched live in one step, the old version's postings dropped after) and remove, each also as
 // steps for indexInSlices; the size limit past which a note is indexed in part.
 import { passageTerms } from "./passageCache";
-import { textHash } from "./noteTerms";
-import { compactText } from "./noteText";
+import { encodeTermIdsSteps, textHashSteps } from "./noteTerms";
+import { compactTextSteps } from "./noteText";
 import { cutPassagesSteps, type Passage } from "./passages";
 import { TF_SLOTS } from "./noteIndexFormat";
 import { StoredNoteTables } from "./noteIndexStore";
@@ -19,8 +19,15 @@ export const DEFAULT_INDEX_NOTE_CHARS = 4 * 1024 * 1024;
 /** Where a note longer than `limit` is cut for the index: at a line end near the limit, never inside a surrogate pair. */
 export function indexedLength(text: string, limit: number): number {
 	if (text.length <= limit) return text.length;
-	const nl = text.lastIndexOf("\n", limit - 1);
-	if (nl >= limit - 4096 && nl > 0) return nl + 1;
+	// A line end within 4,096 characters of the limit (looked for there only: lastIndexOf would search a line-less note back to its start).
+	let nl = -1;
+	for (let i = limit - 1; i >= Math.max(1, limit - 4096); i--) {
+		if (text.charCodeAt(i) === 10) {
+			nl = i;
+			break;
+		}
+	}
+	if (nl > 0) return nl + 1;
 	const c = text.charCodeAt(limit - 1);
 	return c >= 0xd800 && c <= 0xdbff ? limit - 1 : limit;
 }
@@ -52,8 +59,8 @@ export class NoteUpserts extends StoredNoteTables {
 		if (text.length > STEP_CHARS) yield;
 		const lists: string[][] = [];
 		yield* this.analyze(text, fieldsOf(id, name), passages, lists);
-		const body = this.keepText ? compactText(text) : undefined;
-		const hash = textHash(text);
+		const body = this.keepText ? yield* compactTextSteps(text) : undefined;
+		const hash = yield* textHashSteps(text);
 		if (text.length > STEP_CHARS) yield;
 		if (superseded()) return;
 		// The new version's postings go in step by step, under passages no search sees yet (staged);
@@ -64,6 +71,8 @@ export class NoteUpserts extends StoredNoteTables {
 		let live = false;
 		try {
 			yield* this.stageSteps(note, passages, lists);
+			// Its term ids in their compact form before it goes live (millions of them, for a huge note: in steps).
+			note.terms = yield* encodeTermIdsSteps(note.terms as Set<number>, this.termNames.length);
 			if (superseded()) return;
 			if (old) this.hide(old);
 			this.show(note);

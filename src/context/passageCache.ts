@@ -100,12 +100,20 @@ const ESTIMATE_STEP_CHARS = 256_000;
 function pieceEnd(text: string, start: number): number {
 	const limit = start + ESTIMATE_STEP_CHARS;
 	if (limit >= text.length) return text.length;
-	const nl = text.lastIndexOf("\n", limit);
-	if (nl > start + ESTIMATE_STEP_CHARS / 2) return nl + 1;
-	const sp = text.lastIndexOf(" ", limit);
-	if (sp > start + ESTIMATE_STEP_CHARS / 2) return sp + 1;
+	// Looked for back to the piece's middle only: lastIndexOf would search a line-less note back to
+	// its start for every piece (quadratic).
+	const nl = lastCodeBetween(text, 10, start + ESTIMATE_STEP_CHARS / 2, limit);
+	if (nl >= 0) return nl + 1;
+	const sp = lastCodeBetween(text, 32, start + ESTIMATE_STEP_CHARS / 2, limit);
+	if (sp >= 0) return sp + 1;
 	const c = text.charCodeAt(limit - 1);
 	return c >= 0xd800 && c <= 0xdbff ? limit + 1 : limit;
+}
+
+/** The last index in (after, at] where `text` has the char code `code`, or -1. */
+function lastCodeBetween(text: string, code: number, after: number, at: number): number {
+	for (let i = at; i > after; i--) if (text.charCodeAt(i) === code) return i;
+	return -1;
 }
 
 /** The note's tokens under `estimate`: whole for a short note, else the sum of its pieces', a piece a step. */

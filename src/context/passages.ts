@@ -121,32 +121,87 @@ function firstNonSpace(text: string, start: number, end: number): number {
 	return -1;
 }
 
-const SENTENCE_END = /[.!?。！？]["')\]」』]*(?:\s+|(?=[^\s]))|\n/g;
+/** Where a sentence ends: the pattern the scanner below follows (kept for the tests that compare them). */
+export const SENTENCE_END = /[.!?。！？]["')\]」』]*(?:\s+|(?=[^\s]))|\n/g;
+
+/** JavaScript's \s, by char code. */
+function isSpace(c: number): boolean {
+	return (c >= 9 && c <= 13) || c === 32 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
+function isSentencePunct(c: number): boolean {
+	return c === 0x2e || c === 0x21 || c === 0x3f || c === 0x3002 || c === 0xff01 || c === 0xff1f;
+}
+
+function isCloser(c: number): boolean {
+	return c === 0x22 || c === 0x27 || c === 0x29 || c === 0x5d || c === 0x300d || c === 0x300f;
+}
+
+/**
+ * The first match of SENTENCE_END (or of "\n" alone, for `lines`) that starts in text[from, limit),
+ * as [start, end), or undefined. Unlike the regex it stops looking at `limit`, so the cutter can
+ * look through a long line a step at a time.
+ */
+export function nextBoundary(text: string, from: number, limit: number, lines: boolean): [number, number] | undefined {
+	const n = text.length;
+	const stop = Math.min(limit, n);
+	for (let i = from; i < stop; i++) {
+		const c = text.charCodeAt(i);
+		if (c === 10) {
+			passageScan.chars += i + 1 - from;
+			return [i, i + 1];
+		}
+		if (lines || !isSentencePunct(c)) continue;
+		let j = i + 1;
+		while (j < n && isCloser(text.charCodeAt(j))) j++;
+		// At the end of the text the pattern needs a space or a following character: the last closer
+		// is that character (the regex backtracks to it), and without a closer there is no match here.
+		if (j >= n) {
+			if (j === i + 1) continue;
+			passageScan.chars += j - 1 - from;
+			return [i, j - 1];
+		}
+		if (isSpace(text.charCodeAt(j))) {
+			while (j < n && isSpace(text.charCodeAt(j))) j++;
+		}
+		passageScan.chars += j - from;
+		return [i, j];
+	}
+	passageScan.chars += Math.max(0, stop - from);
+	return undefined;
+}
 
 /**
  * Cut points inside text[start, end), appended to `cuts`, so no piece is over `max` rough tokens.
  * One pass: each boundary's span is counted once, and a span over the maximum is cut at spaces
- * (hardCut) with what is left of it counted down, never recounted from the piece's start.
+ * (hardCut) with what is left of it counted down, never recounted from the piece's start. Every
+ * part of it (looking for the next boundary, counting a span, the hard cuts) yields after about
+ * CUT_STEP_CHARS characters, so one 16 MB line is cut across many steps too.
  */
 function* splitHuge(text: string, start: number, end: number, max: number, lines: boolean, cuts: number[]): Steps<void> {
 	let pieceStart = start;
 	let lastBoundary = -1;
-	// A regex of its own: two notes may be cut at once, their steps interleaved.
-	const re = new RegExp(lines ? "\n" : SENTENCE_END.source, "g");
-	re.lastIndex = start;
 	// Tokens of text[pieceStart, lastBoundary), kept as boundaries pass.
 	let pieceTokens = 0;
 	let sinceYield = 0;
+	let scan = start;
 	let b = start;
+	const counted = { tokens: 0 };
 	while (b < end) {
-		const m = re.exec(text);
-		if (m === null || m.index >= end) b = end;
-		else {
-			b = Math.min(end, m.index + m[0].length);
-			if (m[0].length === 0) re.lastIndex++;
+		// The next boundary, looked for a step at a time.
+		let m: [number, number] | undefined;
+		for (;;) {
+			const limit = Math.min(end, scan + CUT_STEP_CHARS);
+			m = nextBoundary(text, scan, limit, lines);
+			if (m !== undefined || limit >= end) break;
+			scan = limit;
+			yield;
 		}
+		b = m === undefined ? end : Math.min(end, m[1]);
+		if (m !== undefined) scan = m[1];
 		const from = Math.max(lastBoundary, pieceStart);
-		const step = roughTokens(text, from, b);
+		yield* countTokens(text, from, b, counted);
+		const step = counted.tokens;
 		if (pieceTokens + step > max) {
 			let left = step;
 			if (lastBoundary > pieceStart) {
@@ -154,11 +209,17 @@ function* splitHuge(text: string, start: number, end: number, max: number, lines
 				pieceStart = lastBoundary;
 			} else left += pieceTokens;
 			// One sentence or line over the maximum: cut it at spaces (or anywhere, for CJK).
+			let cutChars = 0;
 			while (left > max) {
 				const cut = hardCut(text, pieceStart, b, max);
 				left -= roughTokens(text, pieceStart, cut);
+				cutChars += cut - pieceStart;
 				cuts.push(cut);
 				pieceStart = cut;
+				if (cutChars >= CUT_STEP_CHARS) {
+					cutChars = 0;
+					yield;
+				}
 			}
 			pieceTokens = left;
 		} else pieceTokens += step;
@@ -169,6 +230,18 @@ function* splitHuge(text: string, start: number, end: number, max: number, lines
 			yield;
 		}
 	}
+}
+
+/** roughTokens(text, start, end) into `out.tokens`, yielding every CUT_STEP_CHARS characters (the same sum: it adds whole counts and quarters). */
+function* countTokens(text: string, start: number, end: number, out: { tokens: number }): Steps<void> {
+	let tokens = 0;
+	for (let at = start; at < end; ) {
+		const to = Math.min(end, at + CUT_STEP_CHARS);
+		tokens += roughTokens(text, at, to);
+		at = to;
+		if (at < end) yield;
+	}
+	out.tokens = tokens;
 }
 
 function hardCut(text: string, start: number, end: number, max: number): number {
@@ -211,8 +284,10 @@ export function* cutPassagesSteps(text: string, target = PASSAGE_TARGET_TOKENS, 
 	const all: Block[] = [];
 	yield* blocks(text, all);
 	let sinceYield = 0;
+	const counted = { tokens: 0 };
 	for (const b of all) {
-		const tokens = roughTokens(text, b.start, b.end);
+		yield* countTokens(text, b.start, b.end, counted);
+		const tokens = counted.tokens;
 		sinceYield += b.end - b.start;
 		if (sinceYield >= CUT_STEP_CHARS) {
 			sinceYield = 0;

@@ -208,6 +208,8 @@ export interface ContextSource {
 	text: string;
 	/** The allocation tier; default "note". */
 	kind?: ContextSourceKind;
+	/** The vault index searched only this note's start: it is over the per-note limit, this many MB. */
+	indexedInPartOverMb?: number;
 }
 
 /** A stretch of a source's text that went into the prompt: `text.slice(start, end)`. */
@@ -232,6 +234,8 @@ export interface SourceFit {
 	 * document order, so "the passages that were sent" can be shown later from the note itself.
 	 */
 	passages?: SentPassage[];
+	/** The note came from a vault search that indexed only its start: it is over the per-note limit, this many MB. */
+	indexedInPartOverMb?: number;
 }
 
 export interface Session {

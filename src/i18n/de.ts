@@ -244,6 +244,7 @@ export const de: Catalogue = {
 	"field.sendNoteImages": "Bilder aus der Notiz senden",
 	"field.vaultIndex": "Vault durchsuchen",
 	"field.indexExcludedFolders": "Von der Vault-Suche ausgenommene Ordner",
+	"field.indexNoteLimitMb": "Indexgrenze pro Notiz (MB)",
 	"field.activeSessionId": "Aktiver Chat",
 	"field.calibration": "Token-Kalibrierung",
 	"field.settingsVersion": "Version der Einstellungen",
@@ -344,6 +345,7 @@ export const de: Catalogue = {
 	"valid.secret": "Wähle ein Geheimnis: Sein Name besteht aus Kleinbuchstaben, Zahlen und Bindestrichen.",
 	"valid.onOff": "Muss an oder aus sein.",
 	"valid.folderList": "Gib einen Ordnerpfad pro Zeile ein.",
+	"valid.indexNoteLimit": "Gib eine Größe von 1 bis 256 MB ein.",
 	"valid.toolRules": "Jedes immer erlaubte Werkzeug braucht seinen Namen und das Datum der Erlaubnis.",
 	"field.modelPrices": "Modellpreise",
 	"field.priceCurrency": "Währung",
@@ -513,6 +515,7 @@ export const de: Catalogue = {
 	"sources.excerpts": "Auszüge, {percent}",
 	"sources.none": "Nicht enthalten",
 	"sources.line": "Quellen ({count})",
+	"sources.indexedInPart": { one: "{count} Notiz teilweise indexiert (über {size} MB)", other: "{count} Notizen teilweise indexiert (über {size} MB)" },
 	"sources.tokensOf": "{sent} von {total} Token",
 	"sources.noteChanged": "„{name}“ wurde seit dieser Antwort geändert: Die gesendeten Textstellen können nicht angezeigt werden.",
 	"sources.noteGone": "„{name}“ ist nicht mehr im Vault.",
@@ -522,6 +525,7 @@ export const de: Catalogue = {
 	"settings.vaultIndexDesc": "Hält einen Suchindex deiner Notizen im Ordner des Plugins, damit @vault in einer Nachricht die dazu relevantesten Textstellen hinzufügt. Aus: Es wird kein Index angelegt oder aufbewahrt.",
 	"status.indexing": "Indiziere {done} von {total} Notizen",
 	"settings.excludedFoldersDesc": "Ein Ordner pro Zeile; ihre Notizen werden nie indexiert. Chat- und Export-Ordner sind immer ausgenommen.",
+	"settings.indexNoteLimitDesc": "Längere Notizen werden nur teilweise indexiert: Durchsucht werden nur ihre ersten so vielen Megabyte. Höhere Grenzen brauchen länger zum Indexieren.",
 	// Settings migration: unreadable data.
 	"migration.unreadable": "Die gespeicherten Einstellungen waren nicht lesbar; die Standardwerte wurden verwendet.",
 	// The permission prompt of a tool call (src/ui/panel/PermissionPrompt.ts).

@@ -243,6 +243,7 @@ export const en = {
 	"field.sendNoteImages": "Send images from the note",
 	"field.vaultIndex": "Search the vault",
 	"field.indexExcludedFolders": "Folders left out of the vault search",
+	"field.indexNoteLimitMb": "Index size limit per note, in megabytes",
 	"field.activeSessionId": "Active chat",
 	"field.calibration": "Token calibration",
 	"field.settingsVersion": "Settings version",
@@ -343,6 +344,7 @@ export const en = {
 	"valid.secret": "Choose a secret: its name uses lowercase letters, digits and dashes.",
 	"valid.onOff": "Must be on or off.",
 	"valid.folderList": "Enter one folder path per line.",
+	"valid.indexNoteLimit": "Enter a size from 1 to 256 megabytes.",
 	"valid.toolRules": "Each always-allowed tool needs its name and the date it was granted.",
 	// What each answer cost: prices in settings, the answer's info popover, chat totals.
 	"field.modelPrices": "Model prices",
@@ -513,6 +515,7 @@ export const en = {
 	"sources.excerpts": "Excerpts, {percent}",
 	"sources.none": "Not included",
 	"sources.line": "Sources ({count})",
+	"sources.indexedInPart": { one: "{count} note indexed in part (over {size} MB)", other: "{count} notes indexed in part (over {size} MB)" },
 	"sources.tokensOf": "{sent} of {total} tokens",
 	"sources.noteChanged": "“{name}” has changed since this answer: the passages that were sent cannot be shown.",
 	"sources.noteGone": "“{name}” is no longer in the vault.",
@@ -522,6 +525,7 @@ export const en = {
 	"settings.vaultIndexDesc": "Keeps a search index of your notes in the plugin's folder, so @vault in a message adds the passages most relevant to it. Off: no index is built or kept.",
 	"status.indexing": "Indexing {done} of {total} notes",
 	"settings.excludedFoldersDesc": "One folder a line; their notes are never indexed. The chats and export folders are always left out.",
+	"settings.indexNoteLimitDesc": "Notes longer than this are indexed in part: only their first this-many megabytes are searched. Larger limits take longer to index.",
 	// Settings migration: unreadable data.
 	"migration.unreadable": "The saved settings were not readable; the defaults were used.",
 	// The permission prompt of a tool call (src/ui/panel/PermissionPrompt.ts).

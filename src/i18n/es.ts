@@ -244,6 +244,7 @@ export const es: Catalogue = {
 	"field.sendNoteImages": "Enviar imágenes de la nota",
 	"field.vaultIndex": "Buscar en la bóveda",
 	"field.indexExcludedFolders": "Carpetas excluidas de la búsqueda en la bóveda",
+	"field.indexNoteLimitMb": "Límite de índice por nota (MB)",
 	"field.activeSessionId": "Chat activo",
 	"field.calibration": "Calibración de tokens",
 	"field.settingsVersion": "Versión de los ajustes",
@@ -344,6 +345,7 @@ export const es: Catalogue = {
 	"valid.secret": "Elige un secreto: su nombre usa letras minúsculas, números y guiones.",
 	"valid.onOff": "Debe estar activado o desactivado.",
 	"valid.folderList": "Introduce una ruta de carpeta por línea.",
+	"valid.indexNoteLimit": "Introduce un tamaño de 1 a 256 MB.",
 	"valid.toolRules": "Cada herramienta siempre permitida necesita su nombre y la fecha en que se permitió.",
 	"field.modelPrices": "Precios de modelos",
 	"field.priceCurrency": "Moneda",
@@ -513,6 +515,7 @@ export const es: Catalogue = {
 	"sources.excerpts": "Extractos, {percent}",
 	"sources.none": "No incluido",
 	"sources.line": "Fuentes ({count})",
+	"sources.indexedInPart": { one: "{count} nota indexada en parte (más de {size} MB)", many: "{count} notas indexadas en parte (más de {size} MB)", other: "{count} notas indexadas en parte (más de {size} MB)" },
 	"sources.tokensOf": "{sent} de {total} tokens",
 	"sources.noteChanged": "“{name}” ha cambiado desde esta respuesta: no se pueden mostrar los fragmentos enviados.",
 	"sources.noteGone": "“{name}” ya no está en la bóveda.",
@@ -522,6 +525,7 @@ export const es: Catalogue = {
 	"settings.vaultIndexDesc": "Mantiene un índice de búsqueda de tus notas en la carpeta del plugin, para que @vault en un mensaje añada los fragmentos más relevantes. Desactivado: no se crea ni se guarda ningún índice.",
 	"status.indexing": "Indexando {done} de {total} notas",
 	"settings.excludedFoldersDesc": "Una carpeta por línea; sus notas nunca se indexan. Las carpetas de chats y de exportación siempre quedan fuera.",
+	"settings.indexNoteLimitDesc": "Las notas más largas se indexan en parte: solo se buscan sus primeros megabytes hasta este límite. Un límite mayor tarda más en indexar.",
 	// Settings migration: unreadable data.
 	"migration.unreadable": "Los ajustes guardados no se podían leer; se usaron los predeterminados.",
 	// The permission prompt of a tool call (src/ui/panel/PermissionPrompt.ts).

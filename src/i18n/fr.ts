@@ -244,6 +244,7 @@ export const fr: Catalogue = {
 	"field.sendNoteImages": "Envoyer les images de la note",
 	"field.vaultIndex": "Rechercher dans le coffre",
 	"field.indexExcludedFolders": "Dossiers exclus de la recherche dans le coffre",
+	"field.indexNoteLimitMb": "Limite d'indexation par note (Mo)",
 	"field.activeSessionId": "Chat actif",
 	"field.calibration": "Calibrage des tokens",
 	"field.settingsVersion": "Version des paramètres",
@@ -344,6 +345,7 @@ export const fr: Catalogue = {
 	"valid.secret": "Choisissez un secret : son nom contient des lettres minuscules, des chiffres et des tirets.",
 	"valid.onOff": "Doit être activé ou désactivé.",
 	"valid.folderList": "Saisissez un chemin de dossier par ligne.",
+	"valid.indexNoteLimit": "Saisissez une taille de 1 à 256 Mo.",
 	"valid.toolRules": "Chaque outil toujours autorisé a besoin de son nom et de la date de l'autorisation.",
 	"field.modelPrices": "Prix des modèles",
 	"field.priceCurrency": "Devise",
@@ -513,6 +515,7 @@ export const fr: Catalogue = {
 	"sources.excerpts": "Extraits, {percent}",
 	"sources.none": "Non inclus",
 	"sources.line": "Sources ({count})",
+	"sources.indexedInPart": { one: "{count} note indexée en partie (plus de {size} Mo)", many: "{count} notes indexées en partie (plus de {size} Mo)", other: "{count} notes indexées en partie (plus de {size} Mo)" },
 	"sources.tokensOf": "{sent} sur {total} tokens",
 	"sources.noteChanged": "« {name} » a changé depuis cette réponse : les passages envoyés ne peuvent pas être affichés.",
 	"sources.noteGone": "« {name} » n'est plus dans le coffre.",
@@ -522,6 +525,7 @@ export const fr: Catalogue = {
 	"settings.vaultIndexDesc": "Tient un index de recherche de vos notes dans le dossier du plugin, pour que @vault dans un message ajoute les passages les plus pertinents. Désactivé : aucun index n'est créé ni conservé.",
 	"status.indexing": "Indexation : {done} notes sur {total}",
 	"settings.excludedFoldersDesc": "Un dossier par ligne ; leurs notes ne sont jamais indexées. Les dossiers des chats et d'export sont toujours exclus.",
+	"settings.indexNoteLimitDesc": "Les notes plus longues sont indexées en partie : seuls leurs premiers mégaoctets, jusqu'à cette limite, sont recherchés. Une limite plus haute rend l'indexation plus longue.",
 	// Settings migration: unreadable data.
 	"migration.unreadable": "Les paramètres enregistrés étaient illisibles ; les valeurs par défaut ont été utilisées.",
 	// The permission prompt of a tool call (src/ui/panel/PermissionPrompt.ts).

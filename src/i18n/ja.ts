@@ -244,6 +244,7 @@ export const ja: Catalogue = {
 	"field.sendNoteImages": "ノートの画像を送信",
 	"field.vaultIndex": "保管庫を検索",
 	"field.indexExcludedFolders": "保管庫の検索から除外するフォルダー",
+	"field.indexNoteLimitMb": "ノートごとのインデックス上限（MB）",
 	"field.activeSessionId": "アクティブなチャット",
 	"field.calibration": "トークン数の補正",
 	"field.settingsVersion": "設定のバージョン",
@@ -344,6 +345,7 @@ export const ja: Catalogue = {
 	"valid.secret": "シークレットを選択してください: 名前には小文字、数字、ハイフンを使います。",
 	"valid.onOff": "オンかオフにしてください。",
 	"valid.folderList": "1 行に 1 つのフォルダーパスを入力してください。",
+	"valid.indexNoteLimit": "1〜256 MB のサイズを入力してください。",
 	"valid.toolRules": "常に許可するツールには、名前と許可した日付が必要です。",
 	"field.modelPrices": "モデルの料金",
 	"field.priceCurrency": "通貨",
@@ -513,6 +515,7 @@ export const ja: Catalogue = {
 	"sources.excerpts": "抜粋、{percent}",
 	"sources.none": "含まれていません",
 	"sources.line": "ソース（{count}）",
+	"sources.indexedInPart": { other: "{count} 件のノートは一部のみインデックス済み（{size} MB 超）" },
 	"sources.tokensOf": "{sent} / {total} トークン",
 	"sources.noteChanged": "「{name}」はこの回答の後に変更されたため、送信した箇所を表示できません。",
 	"sources.noteGone": "「{name}」は保管庫にもうありません。",
@@ -522,6 +525,7 @@ export const ja: Catalogue = {
 	"settings.vaultIndexDesc": "プラグインのフォルダーにノートの検索インデックスを保持し、メッセージ内の @vault でそのメッセージに最も関連する箇所を追加します。オフ: インデックスを作成・保持しません。",
 	"status.indexing": "ノートをインデックス中: {total} 件中 {done} 件",
 	"settings.excludedFoldersDesc": "1 行に 1 フォルダー。その中のノートはインデックスされません。チャットフォルダーとエクスポート先フォルダーは常に除外されます。",
+	"settings.indexNoteLimitDesc": "これより長いノートは一部だけインデックスされ、先頭からこの容量までが検索対象になります。上限を大きくするとインデックスに時間がかかります。",
 	// Settings migration: unreadable data.
 	"migration.unreadable": "保存された設定を読み込めなかったため、デフォルト設定を使用しました。",
 	// The permission prompt of a tool call (src/ui/panel/PermissionPrompt.ts).

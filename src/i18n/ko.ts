@@ -244,6 +244,7 @@ export const ko: Catalogue = {
 	"field.sendNoteImages": "노트의 이미지 보내기",
 	"field.vaultIndex": "보관함 검색 사용",
 	"field.indexExcludedFolders": "보관함 검색에서 제외할 폴더",
+	"field.indexNoteLimitMb": "노트당 색인 크기 한도(MB)",
 	"field.activeSessionId": "현재 채팅",
 	"field.calibration": "토큰 보정",
 	"field.settingsVersion": "설정 버전",
@@ -344,6 +345,7 @@ export const ko: Catalogue = {
 	"valid.secret": "비밀을 고르세요: 이름은 소문자, 숫자, 하이픈으로 이루어집니다.",
 	"valid.onOff": "켜기 또는 끄기여야 합니다.",
 	"valid.folderList": "한 줄에 폴더 경로 하나씩 입력하세요.",
+	"valid.indexNoteLimit": "1~256MB 사이의 크기를 입력하세요.",
 	"valid.toolRules": "항상 허용된 도구마다 이름과 허용한 날짜가 필요합니다.",
 	"field.modelPrices": "모델 가격",
 	"field.priceCurrency": "통화",
@@ -513,6 +515,7 @@ export const ko: Catalogue = {
 	"sources.excerpts": "발췌, {percent}",
 	"sources.none": "포함 안 됨",
 	"sources.line": "출처 ({count})",
+	"sources.indexedInPart": { other: "노트 {count}개는 일부만 색인됨({size}MB 초과)" },
 	"sources.tokensOf": "{sent} / {total} 토큰",
 	"sources.noteChanged": "“{name}”이(가) 이 답변 이후 변경되어 보낸 구절을 표시할 수 없습니다.",
 	"sources.noteGone": "“{name}”이(가) 더 이상 보관함에 없습니다.",
@@ -522,6 +525,7 @@ export const ko: Catalogue = {
 	"settings.vaultIndexDesc": "플러그인 폴더에 노트 검색 색인을 보관하여, 메시지에 @vault를 쓰면 가장 관련된 구절을 추가합니다. 끄면 색인을 만들거나 보관하지 않습니다.",
 	"status.indexing": "노트 색인 중: {total}개 중 {done}개",
 	"settings.excludedFoldersDesc": "한 줄에 폴더 하나씩 쓰세요. 그 안의 노트는 색인하지 않습니다. 채팅 폴더와 내보내기 폴더는 항상 제외됩니다.",
+	"settings.indexNoteLimitDesc": "이보다 긴 노트는 일부만 색인되며, 앞부분의 이 크기까지만 검색됩니다. 한도를 높이면 색인에 시간이 더 걸립니다.",
 	// Settings migration: unreadable data.
 	"migration.unreadable": "저장된 설정을 읽을 수 없어 기본값을 사용했습니다.",
 	// The permission prompt of a tool call (src/ui/panel/PermissionPrompt.ts).

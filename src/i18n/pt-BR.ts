@@ -245,6 +245,7 @@ export const ptBR: Catalogue = {
 	"field.sendNoteImages": "Enviar imagens da nota",
 	"field.vaultIndex": "Pesquisar no cofre",
 	"field.indexExcludedFolders": "Pastas excluídas da pesquisa no cofre",
+	"field.indexNoteLimitMb": "Limite de indexação por nota (MB)",
 	"field.activeSessionId": "Chat ativo",
 	"field.calibration": "Calibração de tokens",
 	"field.settingsVersion": "Versão das configurações",
@@ -345,6 +346,7 @@ export const ptBR: Catalogue = {
 	"valid.secret": "Escolha um segredo: o nome usa letras minúsculas, números e hífens.",
 	"valid.onOff": "Deve estar ativado ou desativado.",
 	"valid.folderList": "Digite um caminho de pasta por linha.",
+	"valid.indexNoteLimit": "Digite um tamanho de 1 a 256 MB.",
 	"valid.toolRules": "Cada ferramenta sempre permitida precisa do nome e da data em que foi permitida.",
 	"field.modelPrices": "Preços dos modelos",
 	"field.priceCurrency": "Moeda",
@@ -514,6 +516,7 @@ export const ptBR: Catalogue = {
 	"sources.excerpts": "Trechos, {percent}",
 	"sources.none": "Não incluído",
 	"sources.line": "Fontes ({count})",
+	"sources.indexedInPart": { one: "{count} nota indexada em parte (mais de {size} MB)", many: "{count} notas indexadas em parte (mais de {size} MB)", other: "{count} notas indexadas em parte (mais de {size} MB)" },
 	"sources.tokensOf": "{sent} de {total} tokens",
 	"sources.noteChanged": "“{name}” mudou desde esta resposta: os trechos enviados não podem ser mostrados.",
 	"sources.noteGone": "“{name}” não está mais no cofre.",
@@ -523,6 +526,7 @@ export const ptBR: Catalogue = {
 	"settings.vaultIndexDesc": "Mantém um índice de pesquisa das suas notas na pasta do plugin, para que @vault numa mensagem adicione os trechos mais relevantes para ela. Desativado: nenhum índice é criado ou mantido.",
 	"status.indexing": "Indexando {done} de {total} notas",
 	"settings.excludedFoldersDesc": "Uma pasta por linha; as notas delas nunca são indexadas. As pastas de chats e de exportação ficam sempre de fora.",
+	"settings.indexNoteLimitDesc": "Notas maiores que isso são indexadas em parte: só os primeiros megabytes, até esse limite, são pesquisados. Limites maiores levam mais tempo para indexar.",
 	// Settings migration: unreadable data.
 	"migration.unreadable": "Não foi possível ler as configurações salvas; os padrões foram usados.",
 	// The permission prompt of a tool call (src/ui/panel/PermissionPrompt.ts).

@@ -254,6 +254,7 @@ export const ru: Catalogue = {
 	"field.sendNoteImages": "Отправлять изображения из заметки",
 	"field.vaultIndex": "Искать по хранилищу",
 	"field.indexExcludedFolders": "Папки, исключённые из поиска по хранилищу",
+	"field.indexNoteLimitMb": "Предел индексации одной заметки (МБ)",
 	"field.activeSessionId": "Активный чат",
 	"field.calibration": "Калибровка токенов",
 	"field.settingsVersion": "Версия настроек",
@@ -354,6 +355,7 @@ export const ru: Catalogue = {
 	"valid.secret": "Выберите секрет: его имя состоит из строчных латинских букв, цифр и дефисов.",
 	"valid.onOff": "Должно быть включено или выключено.",
 	"valid.folderList": "Введите по одному пути к папке на строку.",
+	"valid.indexNoteLimit": "Введите размер от 1 до 256 МБ.",
 	"valid.toolRules": "Для каждого всегда разрешённого инструмента нужны его имя и дата разрешения.",
 	"field.modelPrices": "Цены моделей",
 	"field.priceCurrency": "Валюта",
@@ -523,6 +525,7 @@ export const ru: Catalogue = {
 	"sources.excerpts": "Фрагменты, {percent}",
 	"sources.none": "Не добавлено",
 	"sources.line": "Источники ({count})",
+	"sources.indexedInPart": { one: "{count} заметка проиндексирована частично (больше {size} МБ)", few: "{count} заметки проиндексированы частично (больше {size} МБ)", many: "{count} заметок проиндексировано частично (больше {size} МБ)", other: "{count} заметки проиндексированы частично (больше {size} МБ)" },
 	"sources.tokensOf": "Токены: {sent} из {total}",
 	"sources.noteChanged": "Заметка «{name}» изменилась после этого ответа: отправленные фрагменты показать нельзя.",
 	"sources.noteGone": "Заметки «{name}» больше нет в хранилище.",
@@ -532,6 +535,7 @@ export const ru: Catalogue = {
 	"settings.vaultIndexDesc": "Хранит поисковый индекс ваших заметок в папке плагина, чтобы @vault в сообщении добавлял самые близкие к нему фрагменты. Выключено: индекс не создаётся и не хранится.",
 	"status.indexing": "Индексация: {done} из {total} заметок",
 	"settings.excludedFoldersDesc": "По одной папке на строку; их заметки никогда не индексируются. Папки чатов и экспорта исключены всегда.",
+	"settings.indexNoteLimitDesc": "Более длинные заметки индексируются частично: поиск идёт только по их первым мегабайтам в пределах этого размера. Чем выше предел, тем дольше индексация.",
 	// Settings migration: unreadable data.
 	"migration.unreadable": "Сохранённые настройки не удалось прочитать; использованы значения по умолчанию.",
 	// The permission prompt of a tool call (src/ui/panel/PermissionPrompt.ts).

@@ -244,6 +244,7 @@ export const zhCN: Catalogue = {
 	"field.sendNoteImages": "发送笔记中的图片",
 	"field.vaultIndex": "搜索仓库",
 	"field.indexExcludedFolders": "排除在仓库搜索之外的文件夹",
+	"field.indexNoteLimitMb": "每篇笔记的索引大小上限（MB）",
 	"field.activeSessionId": "当前对话",
 	"field.calibration": "token 校准",
 	"field.settingsVersion": "设置版本",
@@ -344,6 +345,7 @@ export const zhCN: Catalogue = {
 	"valid.secret": "请选择一个密钥：其名称由小写字母、数字和连字符组成。",
 	"valid.onOff": "必须为开或关。",
 	"valid.folderList": "请每行输入一个文件夹路径。",
+	"valid.indexNoteLimit": "请输入 1 到 256 MB 之间的大小。",
 	"valid.toolRules": "每个始终允许的工具都需要名称和授权日期。",
 	"field.modelPrices": "模型价格",
 	"field.priceCurrency": "货币",
@@ -513,6 +515,7 @@ export const zhCN: Catalogue = {
 	"sources.excerpts": "摘录，{percent}",
 	"sources.none": "未附带",
 	"sources.line": "来源（{count}）",
+	"sources.indexedInPart": { other: "{count} 篇笔记只索引了一部分（超过 {size} MB）" },
 	"sources.tokensOf": "{sent} / {total} token",
 	"sources.noteChanged": "“{name}”在这次回答后已更改：无法显示当时发送的段落。",
 	"sources.noteGone": "“{name}”已不在仓库中。",
@@ -522,6 +525,7 @@ export const zhCN: Catalogue = {
 	"settings.vaultIndexDesc": "在插件文件夹中保存笔记的搜索索引，这样消息中的 @vault 会加入与该消息最相关的段落。关闭时：不建立也不保留索引。",
 	"status.indexing": "正在索引笔记：{done} / {total}",
 	"settings.excludedFoldersDesc": "每行一个文件夹；其中的笔记永远不会被索引。对话文件夹和导出文件夹始终排除在外。",
+	"settings.indexNoteLimitDesc": "超过此大小的笔记只索引一部分：只搜索开头这么多兆字节。上限越大，建立索引越慢。",
 	// Settings migration: unreadable data.
 	"migration.unreadable": "无法读取已保存的设置，已使用默认设置。",
 	// The permission prompt of a tool call (src/ui/panel/PermissionPrompt.ts).

@@ -244,6 +244,7 @@ export const zhTW: Catalogue = {
 	"field.sendNoteImages": "傳送筆記中的圖片",
 	"field.vaultIndex": "搜尋儲存庫",
 	"field.indexExcludedFolders": "排除在儲存庫搜尋之外的資料夾",
+	"field.indexNoteLimitMb": "每則筆記的索引大小上限（MB）",
 	"field.activeSessionId": "目前的對話",
 	"field.calibration": "token 校正",
 	"field.settingsVersion": "設定版本",
@@ -344,6 +345,7 @@ export const zhTW: Catalogue = {
 	"valid.secret": "請選擇一個密鑰：名稱由小寫字母、數字和連字號組成。",
 	"valid.onOff": "必須為開啟或關閉。",
 	"valid.folderList": "請每行輸入一個資料夾路徑。",
+	"valid.indexNoteLimit": "請輸入 1 到 256 MB 之間的大小。",
 	"valid.toolRules": "每個一律允許的工具都需要名稱與授權日期。",
 	"field.modelPrices": "模型價格",
 	"field.priceCurrency": "貨幣",
@@ -513,6 +515,7 @@ export const zhTW: Catalogue = {
 	"sources.excerpts": "摘錄，{percent}",
 	"sources.none": "未附上",
 	"sources.line": "來源（{count}）",
+	"sources.indexedInPart": { other: "{count} 則筆記只索引了一部分（超過 {size} MB）" },
 	"sources.tokensOf": "{sent} / {total} token",
 	"sources.noteChanged": "「{name}」在這次回答後已變更：無法顯示當時傳送的段落。",
 	"sources.noteGone": "「{name}」已不在儲存庫中。",
@@ -522,6 +525,7 @@ export const zhTW: Catalogue = {
 	"settings.vaultIndexDesc": "在外掛程式的資料夾中保存筆記的搜尋索引，讓訊息中的 @vault 加入與該訊息最相關的段落。關閉時：不建立也不保留索引。",
 	"status.indexing": "正在建立筆記索引：{done} / {total}",
 	"settings.excludedFoldersDesc": "每行一個資料夾；其中的筆記一律不會建立索引。對話資料夾和匯出資料夾一律排除。",
+	"settings.indexNoteLimitDesc": "超過此大小的筆記只會索引一部分：只搜尋開頭這麼多 MB。上限越大，建立索引越久。",
 	// Settings migration: unreadable data.
 	"migration.unreadable": "無法讀取已儲存的設定，已改用預設值。",
 	// The permission prompt of a tool call (src/ui/panel/PermissionPrompt.ts).

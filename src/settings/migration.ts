@@ -3,7 +3,7 @@
 // warning; nothing throws; a plaintext API key is handed back so the plugin moves it to secret storage.
 import { RETIRED_DEFAULT_SYSTEM_PROMPTS } from "../core/types";
 import { PROVIDERS } from "../providers/types";
-import { DEFAULT_SETTINGS, FIELD_LABELS, isToolRules, SEND_KEYS, SETTINGS_VERSION, type DiscoverSettings } from "./settings";
+import { DEFAULT_SETTINGS, FIELD_LABELS, isIndexNoteLimit, isToolRules, SEND_KEYS, SETTINGS_VERSION, type DiscoverSettings } from "./settings";
 import { isCurrencyCode, isModelPrices } from "./prices";
 import { t } from "../i18n";
 import { isModelBudgets } from "./modelBudget";
@@ -98,6 +98,8 @@ const FIELD_TYPES: { [K in keyof DiscoverSettings]-?: FieldCheck } = {
 	sendNoteImages: (v) => typeof v === "boolean",
 	vaultIndex: (v) => typeof v === "boolean",
 	indexExcludedFolders: (v) => Array.isArray(v) && v.every((f) => typeof f === "string"),
+	// Added without a version step: absent means the default (4 MB), what the index used before it was a setting.
+	indexNoteLimitMb: isIndexNoteLimit,
 	toolsReadAllowed: (v) => typeof v === "boolean",
 	// A damaged list is dropped whole: losing a grant only means being asked again.
 	toolRules: isToolRules,

@@ -42,6 +42,8 @@ export interface DiscoverSettings extends Omit<ChatSettings, "maxToolRounds" | "
 	vaultIndex: boolean;
 	/** Folders the vault index leaves out (the chats and export folders always are). */
 	indexExcludedFolders: string[];
+	/** Notes longer than this many megabytes (of characters) are indexed in part: their start only. */
+	indexNoteLimitMb: number;
 	/** Read tools (search, list, read notes) run without asking; off: every tool call asks. */
 	toolsReadAllowed: boolean;
 	/** Tools the person chose to "always allow", with when; listed and revocable in the settings tab. */
@@ -84,6 +86,7 @@ export const DEFAULT_SETTINGS: DiscoverSettings = {
 	sendNoteImages: false,
 	vaultIndex: true,
 	indexExcludedFolders: [],
+	indexNoteLimitMb: 4,
 	toolsReadAllowed: true,
 	toolRules: [],
 	modelPrices: [],
@@ -115,6 +118,7 @@ const FIELD_LABEL_KEYS: Record<keyof DiscoverSettings, PlainKey> = {
 	sendNoteImages: "field.sendNoteImages",
 	vaultIndex: "field.vaultIndex",
 	indexExcludedFolders: "field.indexExcludedFolders",
+	indexNoteLimitMb: "field.indexNoteLimitMb",
 	toolsReadAllowed: "field.toolsReadAllowed",
 	toolRules: "field.toolRules",
 	modelPrices: "field.modelPrices",
@@ -206,6 +210,14 @@ export function isHttpUrl(value: string): boolean {
 	}
 }
 
+/** The per-note index limit the settings tab accepts, in MB. */
+export const INDEX_NOTE_LIMIT_MB = { min: 1, max: 256 };
+
+/** A per-note index limit in MB: a number from INDEX_NOTE_LIMIT_MB.min to .max (fractions allowed). */
+export function isIndexNoteLimit(value: unknown): value is number {
+	return typeof value === "number" && Number.isFinite(value) && value >= INDEX_NOTE_LIMIT_MB.min && value <= INDEX_NOTE_LIMIT_MB.max;
+}
+
 /** The folders left out of the vault index: a list of folder paths, each one valid. */
 function excludedFoldersIssue(value: unknown): SettingsIssue | null {
 	if (!Array.isArray(value)) return { field: "indexExcludedFolders", message: t("valid.folderList") };
@@ -278,6 +290,7 @@ export function validateSettings(s: DiscoverSettings): SettingsIssue[] {
 	if (typeof s.vaultIndex !== "boolean") push({ field: "vaultIndex", message: t("valid.onOff") });
 	if (!isAgentApprovals(s.agentApprovals)) push({ field: "agentApprovals", message: t("valid.agentApprovals") });
 	push(excludedFoldersIssue(s.indexExcludedFolders));
+	if (!isIndexNoteLimit(s.indexNoteLimitMb)) push({ field: "indexNoteLimitMb", message: t("valid.indexNoteLimit") });
 	return issues;
 }
 

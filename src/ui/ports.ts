@@ -65,6 +65,8 @@ export interface VaultSearchPort {
 	search(query: string, opts?: { limit?: number }): { id: string; name: string; score: number; text: string }[];
 	/** `search` with the passages' text read back from the vault (and a note changed since re-indexed first). */
 	searchText?(query: string, opts?: { limit?: number }): Promise<{ id: string; name: string; score: number; text: string }[]>;
+	/** When the note, now `chars` characters long, is indexed in part (over the per-note limit): that limit in MB; else undefined. */
+	indexedInPartOverMb?(id: string, chars: number): number | undefined;
 }
 
 /** Where the sources attached to each chat are kept (by chat id). */

@@ -70,6 +70,8 @@ export class NoteIndexService extends Component implements VaultSearchPort {
 	/** Not yet started: the layout is not ready. */
 	private started = false;
 	private excludedKey = "";
+	/** The per-note size limit the index was told (settings' indexNoteLimitMb), in characters. */
+	private limitChars = 0;
 	private current: IndexProgress | undefined;
 	/** Vault changes waiting to be indexed: path → the file to index, or null for a deleted note. */
 	private readonly pending = new Map<string, TFile | null>();
@@ -169,6 +171,41 @@ export class NoteIndexService extends Component implements VaultSearchPort {
 			return;
 		}
 		if (this.state === "off" || this.excludedKey !== this.excludedSignature()) this.start();
+		else this.followLimit();
+	}
+
+	/** The per-note size limit (settings, MB) in characters. */
+	private settingsLimitChars(): number {
+		const mb = this.options.settings().indexNoteLimitMb;
+		return Math.max(1, Math.round((Number.isFinite(mb) && mb > 0 ? mb : 4) * 1024 * 1024));
+	}
+
+	/**
+	 * A new per-note limit: the index uses it from now on, and the notes it may change (those over
+	 * the smaller of the old and new limits; a file's bytes are never fewer than its characters) are
+	 * queued to be indexed again.
+	 */
+	private followLimit(): void {
+		const index = this.index;
+		const limit = this.settingsLimitChars();
+		if (!index || limit === this.limitChars) return;
+		const smaller = Math.min(limit, this.limitChars || limit);
+		this.limitChars = limit;
+		index.maxNoteChars = limit;
+		for (const file of this.options.app.vault.getMarkdownFiles()) {
+			if (file.stat.size > smaller && index.has(file.path)) this.onChanged(file);
+		}
+	}
+
+	/**
+	 * When the note `id`, now `chars` characters long, is searched by its start only (it is over the
+	 * per-note limit): that limit in MB. Undefined when it is indexed whole, or not at all.
+	 */
+	indexedInPartOverMb(id: string, chars: number): number | undefined {
+		const index = this.index;
+		if (!this.enabled || !index?.has(id)) return undefined;
+		if (chars <= index.maxNoteChars && index.partialLength(id) === undefined) return undefined;
+		return this.options.settings().indexNoteLimitMb;
 	}
 
 	/** The best notes' passages, without their text (the index keeps none): for ranking notes. `searchText` gives the text. */
@@ -283,6 +320,8 @@ export class NoteIndexService extends Component implements VaultSearchPort {
 			// The index keeps no note texts (100,000 notes' text is the vault's size again): hits read theirs back.
 			this.index = saved ?? new NoteIndex({ keepText: false });
 			if (!saved) this.dirty = true;
+			this.limitChars = this.settingsLimitChars();
+			this.index.maxNoteChars = this.limitChars;
 		}
 		const index = this.index;
 		this.state = "building";

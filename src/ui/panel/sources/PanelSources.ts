@@ -194,7 +194,12 @@ export class PanelSources {
 				const file = this.app.vault.getAbstractFileByPath(path);
 				// The whole note goes in as retrieved: the fitter keeps its passages most relevant to the
 				// message, and the answer's saved ranges point into the note itself.
-				if (file instanceof TFile) out.push(this.source(file, await this.app.vault.cachedRead(file), "retrieved"));
+				if (!(file instanceof TFile)) continue;
+				const source = this.source(file, await this.app.vault.cachedRead(file), "retrieved");
+				// Found by a search of its start only: the sources line says so.
+				const over = vault.indexedInPartOverMb?.(path, source.text.length);
+				if (over !== undefined) source.indexedInPartOverMb = over;
+				out.push(source);
 			}
 		}
 		return out;

@@ -55,6 +55,12 @@ export class SourcesLine {
 		setIcon(this.toggleEl.createSpan({ cls: "discover-chat-sources-chevron" }), this.expanded ? "chevron-down" : "chevron-right");
 		this.toggleEl.createSpan({ cls: "discover-chat-sources-label", text: SOURCE_TEXT.sourcesLine(sources.length) });
 		this.toggleEl.createSpan({ cls: "discover-chat-sources-names", text: sources.map((s) => s.name).join(", ") });
+		// Notes a vault search found by their start only (over the per-note index limit).
+		const partial = sources.filter((s) => s.indexedInPartOverMb !== undefined);
+		if (partial.length > 0) {
+			const overMb = Math.min(...partial.map((s) => s.indexedInPartOverMb ?? Infinity));
+			this.toggleEl.createSpan({ cls: "discover-chat-sources-partial", text: SOURCE_TEXT.indexedInPart(partial.length, overMb) });
+		}
 		return this.renderList();
 	}
 

@@ -17,6 +17,7 @@ export const SOURCE_TEXT = {
 	missing: (): string => t("sources.missing"),
 	searchedOnSend: (): string => t("sources.searchedOnSend"),
 	sourcesLine: (count: number): string => t("sources.line", { count }),
+	indexedInPart: (count: number, overMb: number): string => t("sources.indexedInPart", { count, size: formatNumber(overMb) }),
 	tokensOf: (sent: number, total: number): string => t("sources.tokensOf", { sent: formatNumber(sent), total: formatNumber(total) }),
 	noteChanged: (name: string): string => t("sources.noteChanged", { name }),
 	noteGone: (name: string): string => t("sources.noteGone", { name }),

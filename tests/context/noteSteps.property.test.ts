@@ -1,0 +1,65 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { decodeTermIds, ENCODE_STEP, encodeTermIds, encodeTermIdsSteps, termIdsOf, textHash, textHashSteps } from "../../src/context/noteTerms";
+import { compactText, compactTextSteps } from "../../src/context/noteText";
+import { drain, type Steps } from "../../src/context/steps";
+
+/** Runs steps to the end, counting them. */
+function stepped<T>(steps: Steps<T>): { value: T; steps: number } {
+	let n = 0;
+	for (;;) {
+		const r = steps.next();
+		n++;
+		if (r.done === true) return { value: r.value, steps: n };
+	}
+}
+
+// The upsert's per-note steps over the whole text (hash, compact text, term ids) give what the
+// one-task forms give, in many steps for a huge note.
+describe("a note's hash, compact text and term ids, in steps", () => {
+	it("textHashSteps is textHash", () => {
+		fc.assert(
+			fc.property(fc.string({ maxLength: 300 }), (s) => {
+				expect(drain(textHashSteps(s))).toBe(textHash(s));
+			}),
+		);
+		const big = "漢字 abc 😀".repeat(300_000);
+		const r = stepped(textHashSteps(big));
+		expect(r.value).toBe(textHash(big));
+		expect(r.steps).toBeGreaterThan(1);
+	});
+
+	it("compactTextSteps is compactText, a surrogate pair never split between steps", () => {
+		const piece = fc.constantFrom("a", "é", "漢", "😀", "\ud800", "\udc00", " ", "—");
+		fc.assert(
+			fc.property(fc.array(piece, { maxLength: 40 }), fc.integer({ min: 0, max: 3 }), (parts, shift) => {
+				// Long enough to be encoded in several steps; the shift moves where the steps fall.
+				const s = "a".repeat((1 << 20) - 20 + shift) + parts.join("").repeat(2);
+				const got = drain(compactTextSteps(s));
+				const want = compactText(s);
+				expect(typeof got).toBe(typeof want);
+				if (typeof want === "string") expect(got).toBe(want);
+				else expect(Buffer.from(got as Uint8Array).equals(Buffer.from(want))).toBe(true);
+			}),
+			{ numRuns: 25 },
+		);
+	});
+
+	it("encodeTermIdsSteps is encodeTermIds, and termIdsOf reads back decodeTermIds", () => {
+		fc.assert(
+			fc.property(fc.uniqueArray(fc.integer({ min: 0, max: 5000 }), { maxLength: 200 }), (ids) => {
+				const set = new Set(ids);
+				const bytes = drain(encodeTermIdsSteps(set, 5001));
+				expect([...bytes]).toEqual([...encodeTermIds(set)]);
+				expect([...termIdsOf(bytes)]).toEqual(decodeTermIds(bytes));
+			}),
+		);
+		// A set large enough to be marked and read back in steps (no sort).
+		const set = new Set<number>();
+		for (let i = 0; i < ENCODE_STEP * 3; i++) set.add((i * 7919) % (ENCODE_STEP * 4));
+		const r = stepped(encodeTermIdsSteps(set, ENCODE_STEP * 4));
+		expect(Buffer.from(r.value).equals(Buffer.from(encodeTermIds(set)))).toBe(true);
+		expect(r.steps).toBeGreaterThan(3);
+		expect([...termIdsOf(r.value)]).toEqual(decodeTermIds(r.value));
+	});
+});
