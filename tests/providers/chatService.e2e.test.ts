@@ -16,10 +16,14 @@ const FINAL = "And what does the last paragraph say?";
 const LONG_ANSWER = Array.from({ length: 60 }, (_, i) => ` sentence ${i} about the note's argument and its evidence.`);
 const OVERFLOW_FOR: Record<ProviderName, string> = { ollama: "ollama", openai: "openai", anthropic: "anthropic" };
 
+/** The person's words in the last user message: this turn's sources go before them, in the same message. */
 function lastUserText(r: RecordedRequest): string | undefined {
-	const body = r.json as { messages?: { role: string; content: string }[] } | undefined;
+	type Text = string | { type?: string; text?: string }[];
+	const body = r.json as { messages?: { role: string; content: Text }[] } | undefined;
 	const users = (body?.messages ?? []).filter((m) => m.role === "user");
-	return users[users.length - 1]?.content;
+	const last = users[users.length - 1]?.content;
+	const text = last === undefined ? undefined : typeof last === "string" ? last : last.map((b) => b.text ?? "").join("\n");
+	return text?.split("\n").pop();
 }
 
 function promptChars(r: RecordedRequest): number {
