@@ -132,7 +132,10 @@ describe("other plugins' processors on model output", () => {
 		const shown = Array.from(parent.querySelectorAll<HTMLElement>(".discover-chat-history-message-text"));
 		expect(shown.every((el) => !el.hasClass("is-plain"))).toBe(true);
 		expectShownAsCode(shown[1]!);
-		expectShownAsCode(shown[2]!);
+		// The tool result is quoted as plain text: its code blocks are words on the page, never elements.
+		const result = parent.querySelector<HTMLElement>(".discover-chat-history-tool-result");
+		expect(result?.textContent).toContain("```dataviewjs");
+		expect(result?.querySelector("pre, code")).toBeNull();
 		// A search hit's snippet: words only.
 		const snippet = document.body.createDiv();
 		appendHighlighted(snippet, plainSnippet(HOSTILE), "query");

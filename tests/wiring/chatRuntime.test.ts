@@ -97,7 +97,8 @@ describe("the panel prepares its large sources ahead of a send", () => {
 			expect(after.hits).toBeGreaterThan(before.hits);
 			// Priced with the send's own estimator too: the entry holds its costs.
 			expect(passagesOf("Notes/Log.md", big, "Log").costs.has((runtime!.chat as ChatService).sourceEstimator())).toBe(true);
-			expect(adapter.chatRequests.at(-1)?.messages[0]?.content).toContain("lighthouse key is under the blue stone");
+			// This turn's sources go with the person's message, the last one of the request.
+			expect(adapter.chatRequests.at(-1)?.messages.at(-1)?.content).toContain("lighthouse key is under the blue stone");
 		} finally {
 			leaf.detach();
 		}
