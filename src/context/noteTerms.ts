@@ -13,13 +13,8 @@ export function encodeTermIds(ids: Iterable<number>): Uint8Array {
 	let prev = -1;
 	for (const id of sorted) {
 		if (id === prev) continue;
-		let v = id - prev - 1;
+		n = writeGap(out, n, id - prev - 1);
 		prev = id;
-		while (v >= 128) {
-			out[n++] = (v & 127) | 128;
-			v >>>= 7;
-		}
-		out[n++] = v;
 	}
 	return out.slice(0, n);
 }
@@ -96,13 +91,8 @@ export function* encodeTermIdsSteps(ids: Set<number>, bound: number): Generator<
 		const to = Math.min(bound, at + ENCODE_STEP * 4);
 		for (let id = at; id < to; id++) {
 			if (marks[id] !== 1) continue;
-			let v = id - prev - 1;
+			n = writeGap(out, n, id - prev - 1);
 			prev = id;
-			while (v >= 128) {
-				out[n++] = (v & 127) | 128;
-				v >>>= 7;
-			}
-			out[n++] = v;
 		}
 		at = to;
 		yield;
@@ -124,4 +114,15 @@ export function* termIdsOf(bytes: Uint8Array): Generator<number, void, void> {
 			shift = 0;
 		} else shift += 7;
 	}
+}
+
+/** Writes one gap between sorted ids as a varint (7 bits a byte, high bit: more follows); returns the next free index. */
+function writeGap(out: Uint8Array, n: number, gap: number): number {
+	let v = gap;
+	while (v >= 128) {
+		out[n++] = (v & 127) | 128;
+		v >>>= 7;
+	}
+	out[n++] = v;
+	return n;
 }
