@@ -645,9 +645,9 @@ try {
 		const sent = model.lastChatRequest();
 		const roles = (sent?.messages ?? []).map((m) => m.role);
 		const user = (sent?.messages ?? []).filter((m) => m.role === "user").map((m) => m.content);
-		const system = (sent?.messages ?? []).filter((m) => m.role === "system").map((m) => m.content).join("\n");
-		check(JSON.stringify(user) === JSON.stringify(["Summarize this note."]), `/summarize sends one user message and no history (roles: ${roles.join(", ")})`);
-		check(system.includes("Calvin cycle"), "/summarize sends the active note");
+		// This turn's note goes in the person's message, before the request's own words.
+		check(user.length === 1 && (user[0] ?? "").trimEnd().endsWith("Summarize this note."), `/summarize sends one user message and no history (roles: ${roles.join(", ")})`);
+		check((user[0] ?? "").includes("Calvin cycle"), "/summarize sends the active note");
 	});
 
 	await step("sources: two notes added with @, one dropped; the chips show their fits; the needle reaches the model; the Sources line shows what was sent", async () => {
@@ -705,10 +705,11 @@ try {
 		await page.press(`${VIEW} .discover-chat-input`, "Enter");
 		await page.waitForFunction(() => document.querySelector(".discover-chat-send")?.getAttribute("aria-label") === "Send message" && (document.querySelector(".discover-chat-messages")?.textContent ?? "").includes("The code word is"), null, { timeout: 10000 });
 		const sent = model.lastChatRequest();
-		const system = (sent?.messages ?? []).filter((m) => m.role === "system").map((m) => m.content).join("\n");
-		check(system.includes("MARIGOLD-SEVEN"), "the needle passage from the end of the long note reached the model");
-		check(system.includes("Stroma: the fluid") && system.includes("The tide turns"), "the two whole notes reached the model");
-		check(!system.includes(HARBOUR_LOG), "the long note was fitted, not sent whole");
+		// This turn's sources travel with the person's message, the last one of the request.
+		const last = (sent?.messages ?? []).at(-1)?.content ?? "";
+		check(last.includes("MARIGOLD-SEVEN"), "the needle passage from the end of the long note reached the model");
+		check(last.includes("Stroma: the fluid") && last.includes("The tide turns"), "the two whole notes reached the model");
+		check(!last.includes(HARBOUR_LOG), "the long note was fitted, not sent whole");
 		const line = page.locator(`${VIEW} .discover-chat-message-assistant`).last().locator(".discover-chat-sources-line");
 		await line.waitFor({ timeout: 3000 });
 		const listed = await line.locator(".discover-chat-sources-names").textContent();
