@@ -27,6 +27,7 @@ const MODULES: readonly BenchModule[] = [
 	{ file: "tools.ts", exportName: "runToolsBench", title: "Vault tools" },
 	{ file: "vaultRefresh.ts", exportName: "runVaultRefreshBench", title: "Terminal chat: refreshing the vault index from disk" },
 	{ file: "windowUse.ts", exportName: "runWindowUseBench", title: "Window use against the server's count" },
+	{ file: "promptCache.ts", exportName: "runPromptCacheBench", title: "Prompt cache: reuse of each follow-up prompt, and time to first token" },
 	{ file: "imageDownscale.ts", exportName: "runImageDownscaleBench", title: "Images: downscaling a 12-megapixel photo (Chromium)" },
 ];
 
