@@ -21,20 +21,7 @@ export function encodeTermIds(ids: Iterable<number>): Uint8Array {
 
 /** The ids `encodeTermIds` kept, ascending. */
 export function decodeTermIds(bytes: Uint8Array): number[] {
-	const out: number[] = [];
-	let prev = -1;
-	let v = 0;
-	let shift = 0;
-	for (const b of bytes) {
-		v += (b & 127) * 2 ** shift;
-		if (b < 128) {
-			prev += v + 1;
-			out.push(prev);
-			v = 0;
-			shift = 0;
-		} else shift += 7;
-	}
-	return out;
+	return [...termIdsOf(bytes)];
 }
 
 /** A 32-bit FNV-1a hash of the text's UTF-16 units (linear; to tell a changed note, not a secure digest). */
