@@ -14,6 +14,18 @@ export function parseFolderList(text: string): string[] {
 	return [...new Set(folders)];
 }
 
+type CheckedField = "indexExcludedFolders" | "indexNoteLimitMb";
+
+/** Shows a field's problem under its setting, or saves the value when it has none (the value in use stays until then). */
+async function saveIfValid<F extends CheckedField>(host: SettingsStore, messageEl: HTMLElement, field: F, value: DiscoverSettings[F]): Promise<void> {
+	const issue = validateSettings({ ...host.settings, [field]: value }).find((i) => i.field === field);
+	messageEl.setText(issue?.message ?? "");
+	messageEl.toggleClass("discover-chat-hidden", !issue);
+	if (issue) return;
+	host.settings[field] = value;
+	await host.saveSettings();
+}
+
 export function vaultSearchSection(containerEl: HTMLElement, host: SettingsStore): void {
 	const s = (): DiscoverSettings => host.settings;
 	new Setting(containerEl).setName(t("settings.vaultHeading")).setHeading();
@@ -34,15 +46,7 @@ export function vaultSearchSection(containerEl: HTMLElement, host: SettingsStore
 		t.setValue(s().indexExcludedFolders.join("\n"));
 		t.inputEl.rows = 3;
 		t.inputEl.setAttr("aria-label", FIELD_LABELS.indexExcludedFolders);
-		t.onChange(async (value) => {
-			const folders = parseFolderList(value);
-			const issue = validateSettings({ ...s(), indexExcludedFolders: folders }).find((i) => i.field === "indexExcludedFolders");
-			messageEl.setText(issue?.message ?? "");
-			messageEl.toggleClass("discover-chat-hidden", !issue);
-			if (issue) return;
-			s().indexExcludedFolders = folders;
-			await host.saveSettings();
-		});
+		t.onChange((value) => saveIfValid(host, messageEl, "indexExcludedFolders", parseFolderList(value)));
 	});
 	const limit = new Setting(containerEl).setName(FIELD_LABELS.indexNoteLimitMb).setDesc(t("settings.indexNoteLimitDesc"));
 	const limitMessageEl = limit.infoEl.createDiv({ cls: ["discover-chat-setting-message", "discover-chat-hidden"], attr: { role: "alert" } });
@@ -52,15 +56,6 @@ export function vaultSearchSection(containerEl: HTMLElement, host: SettingsStore
 		text.inputEl.max = String(INDEX_NOTE_LIMIT_MB.max);
 		text.inputEl.setAttr("aria-label", FIELD_LABELS.indexNoteLimitMb);
 		text.setValue(String(s().indexNoteLimitMb));
-		text.onChange(async (value) => {
-			const mb = value.trim() === "" ? NaN : Number(value);
-			const issue = validateSettings({ ...s(), indexNoteLimitMb: mb }).find((i) => i.field === "indexNoteLimitMb");
-			limitMessageEl.setText(issue?.message ?? "");
-			limitMessageEl.toggleClass("discover-chat-hidden", !issue);
-			// A bad value is shown as such and not saved: the limit in use stays.
-			if (issue) return;
-			s().indexNoteLimitMb = mb;
-			await host.saveSettings();
-		});
+		text.onChange((value) => saveIfValid(host, limitMessageEl, "indexNoteLimitMb", value.trim() === "" ? NaN : Number(value)));
 	});
 }
