@@ -100,7 +100,7 @@ export type { ChatUsage, ModelUsage } from "./core/answerStats";
 export { answerCost, chatCost, parsePrice, priceFor, tokensCost, DEFAULT_CURRENCY } from "./settings/prices";
 export type { ModelPrice } from "./settings/prices";
 // Context sources sharing one budget: the allocation, the fitter contract and its default.
-export { fitSources, orderSources, sourceQuery, waterFill, allocateTiers, SOURCE_TIERS, QUERY_RECENT_MESSAGES } from "./chat/sourceBudget";
+export { fitSources, orderSources, sourceQuery, waterFill, allocateTiers, minimumShare, SOURCE_TIERS, QUERY_RECENT_MESSAGES } from "./chat/sourceBudget";
 export type { FittedSources, SourcesInput } from "./chat/sourceBudget";
 export type { FitInput, FittedSource, SourceFitter } from "./chat/sourceFitter";
 export { topCutFitter } from "./chat/topCutFitter";
