@@ -144,3 +144,7 @@ export type { KeyBinding, KeySettings, ServerKey, AgentServerFields } from "./se
 export { McpClient, McpError, McpSession, convertToolResult, serverKind, PROTOCOL_VERSIONS, LATEST_PROTOCOL_VERSION, MAX_MESSAGE_CHARS, DEFAULT_TIMEOUT_MS as MCP_DEFAULT_TIMEOUT_MS, MAX_LOG_LINES as MCP_MAX_LOG_LINES, MAX_DESCRIPTION_CHARS as MCP_MAX_DESCRIPTION_CHARS } from "./mcp";
 export type { OAuthClient as McpOAuthClient, OAuthOptions as McpOAuthOptions, OAuthTokens as McpOAuthTokens } from "./mcp";
 export type { McpServerConfig, McpServerKind, McpConnectOptions, McpErrorKind, McpProgress, McpToolInfo, ServerInfo as McpServerInfo, ConvertedResult as McpConvertedResult, McpImage, LogLine as McpLogLine } from "./mcp";
+// Edit with Discover: a proposal for a stretch of a note as hunks (offsets into the original),
+// any subset of which applies, in any order.
+export { planEdit, applyHunks } from "./editor/hunks";
+export type { Hunk } from "./editor/hunks";
