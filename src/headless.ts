@@ -148,3 +148,7 @@ export type { McpServerConfig, McpServerKind, McpConnectOptions, McpErrorKind, M
 // any subset of which applies, in any order.
 export { planEdit, applyHunks } from "./editor/hunks";
 export type { Hunk } from "./editor/hunks";
+// Canvases (JSON Canvas 1.0) as sources: the canvas as one text, and the notes its file cards point to
+// (given their texts) each as its own source under it; readCanvas returns those notes for a caller to read.
+export { canvasToSources, canvasSources, readCanvas, readCanvasSteps } from "./context/canvasSources";
+export type { CanvasNoteRef, CanvasReading, NoteState } from "./context/canvasSources";
