@@ -99,7 +99,7 @@ export default defineConfig([
 					brands: ["Discover", "Obsidian", "Ollama", "OpenAI", "Anthropic", "LM Studio", "Markdown", "Templater", "DataviewJS", "Dataview", "Enter", "Shift", "Ctrl", "Cmd", "Esc", "Tab", "vLLM", "Retry-After", "I"],
 					// Obsidian's own "Settings" window, named as a place.
 					ignoreRegex: ["Settings →", "^stopped$"],
-					acronyms: ["API", "URL", "URLs", "URI", "JSON", "JSONL", "ID", "OK"],
+					acronyms: ["API", "URL", "URLs", "URI", "JSON", "JSONL", "ID", "OK", "MCP"],
 				},
 			],
 		},

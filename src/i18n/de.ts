@@ -311,6 +311,8 @@ export const de: Catalogue = {
 	"settings.agentNeedsReview": "Muss geprüft werden",
 	"field.agentApprovals": "Freigegebene Agenten",
 	"valid.agentApprovals": "Jeder freigegebene Agent braucht seine Notiz, den Digest des Freigegebenen, die freigegebenen Felder und das Datum.",
+	"field.mcpServers": "MCP-Server",
+	"valid.mcpServers": "Jeder MCP-Server braucht einen eindeutigen Namen und entweder einen Befehl oder eine URL; geheime Werte sind Namen von Geheimnissen.",
 	"settings.agentsHeading": "Agenten",
 	"settings.agentsFolderDesc": "Jede Notiz in diesem Ordner ist ein Agent: Ihre Eigenschaften enthalten Modell, Temperatur, Werkzeuge und Quellen, ihr Text die Anweisungen.",
 	"settings.agentNew": "Neuer Agent",

@@ -310,6 +310,8 @@ export const en = {
 	"settings.agentNeedsReview": "Needs review",
 	"field.agentApprovals": "Approved agents",
 	"valid.agentApprovals": "Each approved agent needs its note, the digest of what was approved, the approved fields and the date.",
+	"field.mcpServers": "MCP servers",
+	"valid.mcpServers": "Each MCP server needs a unique name and either a command or a URL; secret values are names of secrets.",
 	"settings.agentsHeading": "Agents",
 	"settings.agentsFolderDesc": "Each note in this folder is an agent: its properties hold the model, temperature, tools and sources; its text holds the instructions.",
 	"settings.agentNew": "New agent",

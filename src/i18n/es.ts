@@ -311,6 +311,8 @@ export const es: Catalogue = {
 	"settings.agentNeedsReview": "Pendiente de revisión",
 	"field.agentApprovals": "Agentes aprobados",
 	"valid.agentApprovals": "Cada agente aprobado necesita su nota, el resumen (digest) de lo aprobado, los campos aprobados y la fecha.",
+	"field.mcpServers": "Servidores MCP",
+	"valid.mcpServers": "Cada servidor MCP necesita un nombre único y un comando o una URL; los valores secretos son nombres de secretos.",
 	"settings.agentsHeading": "Agentes",
 	"settings.agentsFolderDesc": "Cada nota de esta carpeta es un agente: sus propiedades indican el modelo, la temperatura, las herramientas y las fuentes; su texto, las instrucciones.",
 	"settings.agentNew": "Nuevo agente",

@@ -311,6 +311,8 @@ export const fr: Catalogue = {
 	"settings.agentNeedsReview": "À vérifier",
 	"field.agentApprovals": "Agents approuvés",
 	"valid.agentApprovals": "Chaque agent approuvé doit avoir sa note, l'empreinte de ce qui a été approuvé, les champs approuvés et la date.",
+	"field.mcpServers": "Serveurs MCP",
+	"valid.mcpServers": "Chaque serveur MCP doit avoir un nom unique et soit une commande, soit une URL ; les valeurs secrètes sont des noms de secrets.",
 	"settings.agentsHeading": "Agents",
 	"settings.agentsFolderDesc": "Chaque note de ce dossier est un agent : ses propriétés donnent le modèle, la température, les outils et les sources ; son texte, les instructions.",
 	"settings.agentNew": "Nouvel agent",

@@ -311,6 +311,8 @@ export const ja: Catalogue = {
 	"settings.agentNeedsReview": "確認が必要",
 	"field.agentApprovals": "承認済みのエージェント",
 	"valid.agentApprovals": "承認済みの各エージェントには、ノート、承認内容のダイジェスト、承認したフィールド、日付が必要です。",
+	"field.mcpServers": "MCP サーバー",
+	"valid.mcpServers": "各 MCP サーバーには一意の名前と、コマンドまたは URL のどちらかが必要です。秘密の値はシークレットの名前で指定します。",
 	"settings.agentsHeading": "エージェント",
 	"settings.agentsFolderDesc": "このフォルダーの各ノートがエージェントです。プロパティにモデル、温度、ツール、ソースを、本文に指示を書きます。",
 	"settings.agentNew": "新しいエージェント",

@@ -311,6 +311,8 @@ export const ko: Catalogue = {
 	"settings.agentNeedsReview": "검토 필요",
 	"field.agentApprovals": "승인된 에이전트",
 	"valid.agentApprovals": "승인된 에이전트마다 노트, 승인한 내용의 다이제스트, 승인한 필드, 날짜가 있어야 합니다.",
+	"field.mcpServers": "MCP 서버",
+	"valid.mcpServers": "각 MCP 서버에는 고유한 이름과 명령 또는 URL 중 하나가 필요합니다. 비밀 값은 시크릿의 이름입니다.",
 	"settings.agentsHeading": "에이전트",
 	"settings.agentsFolderDesc": "이 폴더의 각 노트가 에이전트입니다. 속성에는 모델, 온도, 도구, 소스를, 본문에는 지침을 적습니다.",
 	"settings.agentNew": "새 에이전트",

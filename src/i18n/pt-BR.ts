@@ -312,6 +312,8 @@ export const ptBR: Catalogue = {
 	"settings.agentNeedsReview": "Precisa de revisão",
 	"field.agentApprovals": "Agentes aprovados",
 	"valid.agentApprovals": "Cada agente aprovado precisa da nota, do resumo (digest) do que foi aprovado, dos campos aprovados e da data.",
+	"field.mcpServers": "Servidores MCP",
+	"valid.mcpServers": "Cada servidor MCP precisa de um nome único e de um comando ou uma URL; valores secretos são nomes de segredos.",
 	"settings.agentsHeading": "Agentes",
 	"settings.agentsFolderDesc": "Cada nota desta pasta é um agente: suas propriedades trazem o modelo, a temperatura, as ferramentas e as fontes; seu texto, as instruções.",
 	"settings.agentNew": "Novo agente",

@@ -321,6 +321,8 @@ export const ru: Catalogue = {
 	"settings.agentNeedsReview": "Нужна проверка",
 	"field.agentApprovals": "Одобренные агенты",
 	"valid.agentApprovals": "Для каждого одобренного агента нужны его заметка, дайджест одобренного, одобренные поля и дата.",
+	"field.mcpServers": "MCP-серверы",
+	"valid.mcpServers": "Каждому MCP-серверу нужно уникальное имя и либо команда, либо URL; секретные значения — это имена секретов.",
 	"settings.agentsHeading": "Агенты",
 	"settings.agentsFolderDesc": "Каждая заметка в этой папке — агент: в свойствах указаны модель, температура, инструменты и источники, в тексте — инструкции.",
 	"settings.agentNew": "Новый агент",

@@ -311,6 +311,8 @@ export const zhCN: Catalogue = {
 	"settings.agentNeedsReview": "需要审核",
 	"field.agentApprovals": "已批准的智能体",
 	"valid.agentApprovals": "每个已批准的智能体都需要其笔记、所批准内容的摘要、所批准的字段和日期。",
+	"field.mcpServers": "MCP 服务器",
+	"valid.mcpServers": "每个 MCP 服务器都需要唯一的名称，以及一个命令或一个 URL；机密值是机密的名称。",
 	"settings.agentsHeading": "智能体",
 	"settings.agentsFolderDesc": "此文件夹中的每篇笔记都是一个智能体：属性中写模型、温度、工具和来源，正文写指令。",
 	"settings.agentNew": "新智能体",

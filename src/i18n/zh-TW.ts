@@ -311,6 +311,8 @@ export const zhTW: Catalogue = {
 	"settings.agentNeedsReview": "需要審核",
 	"field.agentApprovals": "已核准的代理",
 	"valid.agentApprovals": "每個已核准的代理都需要其筆記、所核准內容的摘要、所核准的欄位和日期。",
+	"field.mcpServers": "MCP 伺服器",
+	"valid.mcpServers": "每個 MCP 伺服器都需要唯一的名稱，以及一個命令或一個 URL；機密值是機密的名稱。",
 	"settings.agentsHeading": "代理",
 	"settings.agentsFolderDesc": "此資料夾中的每則筆記都是一個代理：屬性寫模型、溫度、工具與來源，內文寫指示。",
 	"settings.agentNew": "新代理",

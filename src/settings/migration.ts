@@ -8,6 +8,7 @@ import { isCurrencyCode, isModelPrices } from "./prices";
 import { t } from "../i18n";
 import { isModelBudgets } from "./modelBudget";
 import { isAgentApprovals } from "../agents/agentTrust";
+import { isMcpServers } from "./mcpServers";
 
 type Raw = Record<string, unknown>;
 
@@ -114,6 +115,9 @@ const FIELD_TYPES: { [K in keyof DiscoverSettings]-?: FieldCheck } = {
 	// in the folder asks once (an upgrade approves nothing). A damaged list is dropped whole: each
 	// agent then asks again, which loses no note.
 	agentApprovals: isAgentApprovals,
+	// Added without a version step: absent means no server. A damaged list falls back to none, with a
+	// warning naming it (data.json still holds it until the next save).
+	mcpServers: isMcpServers,
 	activeSessionId: isString,
 	calibration: (v) => typeof v === "object" && v !== null && !Array.isArray(v),
 	settingsVersion: isNumber,

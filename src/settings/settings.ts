@@ -8,6 +8,7 @@ import { isModelBudgets, type ModelBudget } from "./modelBudget";
 import { isAgentApprovals, type AgentApproval } from "../agents/agentTrust";
 import { t, type PlainKey } from "../i18n";
 import { DEFAULT_CURRENCY, isCurrencyCode, isModelPrices, type ModelPrice } from "./prices";
+import { isMcpServers, type McpServerSetting } from "./mcpServers";
 
 /** How a message is sent: Enter (Shift+Enter adds a line), or Ctrl/Cmd+Enter (Enter adds a line, for long prompts). */
 export const SEND_KEYS = ["enter", "mod-enter"] as const;
@@ -64,6 +65,8 @@ export interface DiscoverSettings extends Omit<ChatSettings, "maxToolRounds" | "
 	 * (by sync, by a model) cannot approve itself.
 	 */
 	agentApprovals: AgentApproval[];
+	/** The MCP servers (Settings → MCP servers); a secret value is saved as its secret's name, never as the value. */
+	mcpServers: McpServerSetting[];
 	activeSessionId?: string;
 	/** Token calibration data, owned by the engine; opaque here. */
 	calibration?: unknown;
@@ -94,6 +97,7 @@ export const DEFAULT_SETTINGS: DiscoverSettings = {
 	modelBudgets: {},
 	agentsFolder: "Discover/Agents",
 	agentApprovals: [],
+	mcpServers: [],
 	settingsVersion: SETTINGS_VERSION,
 };
 
@@ -127,6 +131,7 @@ const FIELD_LABEL_KEYS: Record<keyof DiscoverSettings, PlainKey> = {
 	agentsFolder: "field.agentsFolder",
 	lastAgent: "field.lastAgent",
 	agentApprovals: "field.agentApprovals",
+	mcpServers: "field.mcpServers",
 	activeSessionId: "field.activeSessionId",
 	calibration: "field.calibration",
 	settingsVersion: "field.settingsVersion",
@@ -289,6 +294,7 @@ export function validateSettings(s: DiscoverSettings): SettingsIssue[] {
 	if (!isModelBudgets(s.modelBudgets)) push({ field: "modelBudgets", message: t("valid.modelBudgets") });
 	if (typeof s.vaultIndex !== "boolean") push({ field: "vaultIndex", message: t("valid.onOff") });
 	if (!isAgentApprovals(s.agentApprovals)) push({ field: "agentApprovals", message: t("valid.agentApprovals") });
+	if (!isMcpServers(s.mcpServers)) push({ field: "mcpServers", message: t("valid.mcpServers") });
 	push(excludedFoldersIssue(s.indexExcludedFolders));
 	if (!isIndexNoteLimit(s.indexNoteLimitMb)) push({ field: "indexNoteLimitMb", message: t("valid.indexNoteLimit") });
 	return issues;

@@ -15,7 +15,7 @@ export const MAX_SHARE_SAME_AS_ENGLISH = 0.03;
 export const BRANDS = ["Discover", "Obsidian", "Ollama", "OpenAI", "Anthropic", "LM Studio", "Markdown", "Templater", "DataviewJS", "Dataview", "Enter", "Shift", "Ctrl", "Cmd", "Esc", "Tab", "vLLM", "Retry-After", "I"];
 /** Texts that name Obsidian's own "Settings" window as a place, and the quiet lowercase "stopped" mark asked for in the history. */
 export const IGNORE = ["Settings →", "^stopped$"];
-export const ACRONYMS = ["API", "URL", "URLs", "URI", "JSON", "JSONL", "ID", "OK"];
+export const ACRONYMS = ["API", "URL", "URLs", "URI", "JSON", "JSONL", "ID", "OK", "MCP"];
 
 const textsOf = (m: Message): string[] => (typeof m === "string" ? [m] : Object.values(m).filter((v): v is string => typeof v === "string"));
 
