@@ -73,7 +73,7 @@ export class NoteIndex extends NoteUpserts {
 	 */
 	candidates(query: string, limit: number, forPhrase: boolean): Candidate[] {
 		if (limit <= 0 || this.liveDocs === 0) return [];
-		const weighted = expandMisspelled(weightedQuery(query), this.termIds, (c) => this.followers.get(c));
+		const weighted = expandMisspelled(weightedQuery(query), this.termIds, (c) => this.followers.of(c));
 		const source = {
 			postings: (term: string): Uint32Array | undefined => {
 				const id = this.termIds.get(term);

@@ -48,9 +48,13 @@ export function oneEditVariants(word: string, known: { has(term: string): boolea
 
 /** A term that is a pair of Han, kana or Hangul characters (the CJK terms). */
 export function isCjkPair(term: string): boolean {
-	return term.length === 2 && CJK_CHAR.test(term[0] ?? "") && CJK_CHAR.test(term[1] ?? "");
+	return term.length === 2 && isCjkCode(term.charCodeAt(0)) && isCjkCode(term.charCodeAt(1));
 }
-const CJK_CHAR = /^[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]$/;
+
+/** Kana, CJK ideographs (with extension A and the compatibility block) and Hangul syllables (a regex per character cost more than the pair's lookup). */
+function isCjkCode(c: number): boolean {
+	return (c >= 0x3040 && c <= 0x30ff) || (c >= 0x3400 && c <= 0x4dbf) || (c >= 0x4e00 && c <= 0x9fff) || (c >= 0xf900 && c <= 0xfaff) || (c >= 0xac00 && c <= 0xd7af);
+}
 
 /** Known pairs at one character from the unknown pair `pq` of `query` (see the header), at most 2 × MAX_VARIANTS pairs. */
 function cjkVariants(pq: string, query: WeightedQuery, known: { has(term: string): boolean }, followers: (c: string) => Iterable<string> | undefined): string[] {

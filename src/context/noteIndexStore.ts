@@ -19,7 +19,7 @@ export class StoredNoteTables extends NoteTables implements IndexStore {
 
 	/** @internal Every live term with its postings (internal passage ids × TF_SLOTS + tf). */
 	*savedTerms(): Generator<[string, Uint32Array]> {
-		for (const [term, id] of this.termIds) {
+		for (const [term, id] of this.termIds.entries()) {
 			let list = this.pool.view(id);
 			// While a note is staged or being removed, its postings are not part of the saved state.
 			if (this.hiddenDocs > 0) {

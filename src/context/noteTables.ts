@@ -9,10 +9,13 @@ import { TF_SLOTS, type IndexedNote } from "./noteIndexFormat";
 import { PostingPool } from "./postingPool";
 import { NoteRanker } from "./noteRanking";
 import type { Steps } from "./steps";
+import { PagedInt32, PagedList } from "./paged";
+import { TermTable } from "./termTable";
+import { CjkFollowers } from "./cjkFollowers";
 
-/** A note's term ids: while staged, a set; once live, delta varints; while an index loads, a list. */
-type NoteTermIds = Set<number> | Uint8Array | number[];
-export type NoteRecord = IndexedNote & { slot: number; terms: NoteTermIds };
+/** A note's term ids: while staged, a list (an id more than once only when two stagings interleave); once live, delta varints. */
+type NoteTermIds = PagedList | Uint8Array;
+export type NoteRecord = IndexedNote & { slot: number; terms: NoteTermIds; stamp: number };
 
 /** Postings added or removed between two steps of a sliced upsert. */
 export const STAGE_POSTINGS = 4_000;
@@ -25,13 +28,15 @@ export class NoteTables {
 	/** Notes indexed in part, with their full length in characters. */
 	protected readonly partial = new Map<string, number>();
 	protected readonly notes = new Map<string, NoteRecord>();
-	protected readonly termIds = new Map<string, number>();
-	protected readonly termNames: (string | undefined)[] = [];
-	protected readonly freeTerms: number[] = [];
+	/** Term → id; grows in steps (termTable.ts), never rehashed whole in one task. */
+	protected readonly termIds = new TermTable();
+	/** Per term id, the stamp of the staged note that listed it last (stageTerm lists an id once per note). */
+	private readonly listedBy = new PagedInt32();
+	private stamps = 0;
 	/** While an index loads: (note slot, term id) pairs from its postings, gathered into each note's term ids by finishLoad. */
 	protected loadPairs = { slots: new Uint32Array(0), terms: new Uint32Array(0), n: 0 };
 	/** Per CJK character, the characters after it in the index's CJK pair terms (fuzzyTerms.ts corrects a mistyped one). */
-	protected readonly followers = new Map<string, Set<string>>();
+	protected readonly followers = new CjkFollowers((id) => this.termIds.nameOf(id));
 	protected readonly pool = new PostingPool();
 	protected readonly docNote: (NoteRecord | undefined)[] = [];
 	protected readonly docStart: number[] = [];
@@ -96,7 +101,7 @@ export class NoteTables {
 
 	/** Makes a staged note live: its passages count and are searched. */
 	protected show(note: NoteRecord): void {
-		if (note.terms instanceof Set) note.terms = encodeTermIds(note.terms);
+		if (note.terms instanceof PagedList) note.terms = encodeTermIds(note.terms);
 		for (const doc of note.docs) {
 			this.docNote[doc] = note;
 			this.docSlot[doc] = note.slot;
@@ -148,13 +153,12 @@ export class NoteTables {
 				work += r.scanned;
 			}
 			if (left === 0) {
-				const term = this.termNames[t];
+				// A staged list may name an id twice: the second time it is already free (nameOf: undefined).
+				const term = this.termIds.nameOf(t);
 				if (term !== undefined) {
-					this.termIds.delete(term);
-					if (isCjkPair(term)) this.followers.get(term[0] ?? "")?.delete(term[1] ?? "");
+					if (isCjkPair(term)) this.followers.remove(t, term);
+					this.termIds.delete(t);
 				}
-				this.termNames[t] = undefined;
-				this.freeTerms.push(t);
 			}
 			if (++work >= STAGE_POSTINGS) {
 				work = 0;
@@ -179,24 +183,24 @@ export class NoteTables {
 
 	protected newNote(id: string, name: string, body: string | Uint8Array | undefined, chars: number, mtime: number | undefined, hash: number): NoteRecord {
 		const slot = this.freeSlots.pop() ?? this.slotNote.length;
-		const note: NoteRecord = { id, name, body, chars, mtime, hash, docs: [], slot, terms: new Set() };
+		const note: NoteRecord = { id, name, body, chars, mtime, hash, docs: [], slot, terms: new PagedList(), stamp: ++this.stamps };
 		this.slotNote[slot] = note;
 		return note;
+	}
+
+	/** Adds a staged note's term id to its list, once. */
+	protected listTerm(note: NoteRecord, id: number): void {
+		if (this.listedBy.get(id) === note.stamp) return;
+		this.listedBy.set(id, note.stamp);
+		(note.terms as PagedList).push(id);
 	}
 
 	protected termId(term: string): number {
 		let id = this.termIds.get(term);
 		if (id === undefined) {
-			id = this.freeTerms.pop() ?? this.termNames.length;
 			const own = ownCopy(term);
-			this.termIds.set(own, id);
-			this.termNames[id] = own;
-			if (isCjkPair(own)) {
-				const first = own[0] ?? "";
-				let set = this.followers.get(first);
-				if (!set) this.followers.set(first, (set = new Set()));
-				set.add(own[1] ?? "");
-			}
+			id = this.termIds.add(own);
+			if (isCjkPair(own)) this.followers.add(id, own);
 		}
 		return id;
 	}

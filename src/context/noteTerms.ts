@@ -57,10 +57,10 @@ export const ENCODE_STEP = 1 << 18;
 
 /**
  * `encodeTermIds` in steps, for a note of millions of distinct terms (a sort of them in one task took
- * hundreds of milliseconds). Ids are below `bound`; a large set is marked in a table of `bound`
+ * hundreds of milliseconds). Ids (an id may come more than once) are below `bound`; a large set is marked in a table of `bound`
  * bytes and read back in order, a step at a time (linear, no sort). The same bytes.
  */
-export function* encodeTermIdsSteps(ids: Set<number>, bound: number): Generator<void, Uint8Array, void> {
+export function* encodeTermIdsSteps(ids: Iterable<number> & { readonly size: number }, bound: number): Generator<void, Uint8Array, void> {
 	if (ids.size <= ENCODE_STEP || bound > ids.size * 64) return encodeTermIds(ids);
 	const marks = new Uint8Array(bound);
 	let work = 0;

@@ -9,6 +9,7 @@ import { TF_SLOTS } from "./noteIndexFormat";
 import { StoredNoteTables } from "./noteIndexStore";
 import { STAGE_POSTINGS, type NoteRecord } from "./noteTables";
 import { drain, type Steps } from "./steps";
+import type { PagedList } from "./paged";
 
 /** Characters of passages analyzed between two steps of a sliced upsert (a few ms, CJK included). */
 const STEP_CHARS = 16_000;
@@ -57,23 +58,37 @@ export class NoteUpserts extends StoredNoteTables {
 		const text = cut < fullText.length ? fullText.slice(0, cut) : fullText;
 		const passages = yield* cutPassagesSteps(text);
 		if (text.length > STEP_CHARS) yield;
-		const lists: string[][] = [];
-		yield* this.analyze(text, fieldsOf(id, name), passages, lists);
-		const body = this.keepText ? yield* compactTextSteps(text) : undefined;
-		const hash = yield* textHashSteps(text);
-		if (text.length > STEP_CHARS) yield;
-		if (superseded()) return;
-		// The new version's postings go in step by step, under passages no search sees yet (staged);
-		// one step then switches the note (the old version's passages hidden, the new ones live), and
-		// the old postings are removed step by step after. A search sees the old note or the new one.
-		// The staged note has its slot at once (its passages get it when `show` makes them live).
-		const note = this.newNote(id, name, body, text.length, mtime, hash);
+		// The new version's postings go in step by step, under passages no search sees yet (staged),
+		// a chunk of passages analyzed and staged at a time (the whole note's terms are never held at
+		// once: millions of strings for a 16 MB note); one step then switches the note (the old
+		// version's passages hidden, the new ones live), and the old postings are removed step by
+		// step after. A search sees the old note or the new one. The staged note has its slot at once
+		// (its passages get it when `show` makes them live).
+		const note = this.newNote(id, name, undefined, text.length, mtime, 0);
 		let live = false;
+		let dropped = false;
 		try {
-			yield* this.stageSteps(note, passages, lists);
+			const fields = fieldsOf(id, name);
+			for (let from = 0; from < passages.length; ) {
+				const to = chunkEnd(passages, from);
+				yield* this.stageSteps(note, passages.slice(from, to), passageTerms(text, fields, passages.slice(from, to)));
+				from = to;
+				if (from < passages.length) yield;
+				if (superseded()) break;
+			}
+			if (!superseded()) {
+				note.body = this.keepText ? yield* compactTextSteps(text) : undefined;
+				note.hash = yield* textHashSteps(text);
+				if (text.length > STEP_CHARS) yield;
+			}
 			// Its term ids in their compact form before it goes live (millions of them, for a huge note: in steps).
-			note.terms = yield* encodeTermIdsSteps(note.terms as Set<number>, this.termNames.length);
-			if (superseded()) return;
+			if (!superseded()) note.terms = yield* encodeTermIdsSteps(note.terms as PagedList, this.termIds.idBound);
+			if (superseded()) {
+				// Someone else's change wins: this version's staged postings go, in steps too.
+				dropped = true;
+				yield* this.dropSteps(note);
+				return;
+			}
 			if (old) this.hide(old);
 			this.show(note);
 			live = true;
@@ -81,8 +96,8 @@ export class NoteUpserts extends StoredNoteTables {
 			if (cut < fullText.length) this.partial.set(id, fullText.length);
 			else this.partial.delete(id);
 		} finally {
-			// Superseded, or abandoned between two steps (a stopped build): its staged postings go.
-			if (!live) drain(this.dropSteps(note));
+			// Abandoned between two steps (a stopped build): its staged postings go.
+			if (!live && !dropped) drain(this.dropSteps(note));
 		}
 		if (old) yield* this.dropSteps(old);
 	}
@@ -106,7 +121,6 @@ export class NoteUpserts extends StoredNoteTables {
 	/** Adds the note's passages and postings, not yet live (search skips them), yielding every STAGE_POSTINGS terms. */
 	private *stageSteps(note: NoteRecord, passages: readonly Passage[], lists: readonly string[][]): Steps<void> {
 		const tf = new Map<number, number>();
-		const ids = note.terms as Set<number>;
 		let work = 0;
 		for (let i = 0; i < passages.length; i++) {
 			const p = passages[i] as Passage;
@@ -119,7 +133,7 @@ export class NoteUpserts extends StoredNoteTables {
 			}
 			for (const [t, f] of tf) {
 				this.pool.insert(t, doc * TF_SLOTS + Math.min(f, TF_SLOTS - 1));
-				ids.add(t);
+				this.listTerm(note, t);
 			}
 			work += list.length + 8;
 			if (work >= STAGE_POSTINGS) {
@@ -148,19 +162,14 @@ export class NoteUpserts extends StoredNoteTables {
 		this.hide(note);
 		yield* this.dropSteps(note);
 	}
+}
 
-	/** Each passage's terms, appended to `lists`, yielding every STEP_CHARS characters. */
-	private *analyze(text: string, name: string, passages: readonly Passage[], lists: string[][]): Steps<void> {
-		let from = 0;
-		while (from < passages.length) {
-			let to = from;
-			const stop = (passages[from]?.start ?? 0) + STEP_CHARS;
-			while (to < passages.length && (to === from || (passages[to]?.end ?? 0) <= stop)) to++;
-			for (const list of passageTerms(text, name, passages.slice(from, to))) lists.push(list);
-			from = to;
-			if (from < passages.length) yield;
-		}
-	}
+/** The end of the chunk of passages from `from` analyzed in one step: about STEP_CHARS characters, at least one passage. */
+function chunkEnd(passages: readonly Passage[], from: number): number {
+	const stop = (passages[from]?.start ?? 0) + STEP_CHARS;
+	let to = from + 1;
+	while (to < passages.length && (passages[to]?.end ?? 0) <= stop) to++;
+	return to;
 }
 
 /** What every passage of a note is also about: its name and the folders on its path. */
