@@ -22,6 +22,9 @@ export interface TurnToolSource {
 	onToolsChanged?(listener: (server: string) => void): () => void;
 }
 
+/** The most tools one request carries (OpenAI refuses more than 128): MCP tools past it are turned off for the turn. */
+export const MAX_TOOLS_A_REQUEST = 128;
+
 /** How long a turn waits for the servers' tools before it goes on without the ones not given. */
 export const OUTSIDE_TOOLS_WAIT_MS = 60_000;
 
@@ -106,6 +109,10 @@ export class OutsideToolState {
 		for (const tool of sorted) {
 			const server = serverOf(tool);
 			const name = tool.mcp?.tool ?? tool.name;
+			if (names.size >= MAX_TOOLS_A_REQUEST) {
+				off.push({ server, tool: name, reason: `over the ${MAX_TOOLS_A_REQUEST} tools one request can carry` });
+				continue;
+			}
 			if (names.has(tool.name)) {
 				off.push({ server, tool: name, reason: `another tool is already named ${tool.name}` });
 				continue;
@@ -121,7 +128,8 @@ export class OutsideToolState {
 		const byServer = new Map<string, OffTool[]>();
 		for (const o of off) byServer.set(o.server, [...(byServer.get(o.server) ?? []), o]);
 		for (const [server, list] of byServer) {
-			const detail = list.map((o) => `${o.tool}: ${o.reason}`).join("; ");
+			const shown = list.slice(0, 20).map((o) => `${o.tool}: ${o.reason}`);
+			const detail = list.length > shown.length ? `${shown.join("; ")}; and ${list.length - shown.length} more` : shown.join("; ");
 			this.once(chatId, `off\u0000${server}\u0000${dialect}\u0000${detail}`, warnings, { type: "warning", message: `${list.length} tool${list.length === 1 ? "" : "s"} of the MCP server "${server}" ${list.length === 1 ? "was" : "were"} turned off for this model: ${detail}.`, code: "mcp_tools_off", params: { server, count: list.length }, detail });
 		}
 		warnings.push(...this.changes(tools));
