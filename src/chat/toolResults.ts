@@ -7,6 +7,9 @@ import { promptMessageCost, type EstimateFn } from "./promptCost";
 import { truncateToTokens } from "./textFit";
 import type { PromptMessage, ToolCall } from "../core/types";
 
+/** An MCP result's data frame (src/mcp/toolResult.ts): its opening line, the text, its end marker. */
+const FRAME = /^(⟦MCP RESULT [^⟧\n]*⟧[^\n]*\n)([\s\S]*)(\n⟦END OF MCP RESULT⟧)$/;
+
 const CUT_NOTE = (total: number): string => `\n[Result cut: the first part of ${formatTokens(total)} tokens is shown.]`;
 
 export function formatTokens(n: number): string {
@@ -38,6 +41,18 @@ export function resultStub(name: string, call: ToolCall | undefined, tokens: num
 export function fitToolResult(text: string, share: number, access: "read" | "write", query: string, id: string, estimate: EstimateFn): string {
 	const total = estimate(text);
 	if (total <= share) return text;
+	const framed = FRAME.exec(text);
+	if (framed !== null) {
+		// An outside tool's result keeps its data frame whole (it must never read as instructions):
+		// the text inside is fitted, its most relevant passages first, like a read's.
+		const [, head = "", body = "", tail = ""] = framed;
+		const room = share - estimate(head) - estimate(tail) - 2;
+		if (room > 0) {
+			const inner = fitToolResult(body, room, "read", query, id, estimate);
+			const whole = `${head}${inner}${tail}`;
+			if (estimate(whole) <= share) return whole;
+		}
+	}
 	if (access === "read") {
 		const fitted = fitSource({ id: `tool:${id}`, name: id, text }, share, query, estimate);
 		if (fitted.fit !== "none" && fitted.text !== "") return fitted.text;

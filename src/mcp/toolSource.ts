@@ -34,4 +34,9 @@ export interface McpToolSource {
 	 * (`signal`) ends the wait at once.
 	 */
 	toolsFor(servers: readonly string[] | undefined, signal?: AbortSignal): Promise<{ tools: Tool[]; problems: McpToolProblem[] }>;
+	/**
+	 * A connected server sent notifications/tools/list_changed: the chat shows it at once and uses
+	 * the new list from its next message (never mid-turn). Returns the unsubscribe.
+	 */
+	onToolsChanged?(listener: (server: string) => void): () => void;
 }
