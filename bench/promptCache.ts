@@ -17,15 +17,27 @@ import { MemoryFileStore } from "../src/sessions/memoryStore";
 import { SessionManager } from "../src/sessions/SessionManager";
 import { median, runStandalone } from "./stats";
 import { SimulatedServer, TokenCounter } from "./windowServer";
-import { BENCH_EARLIER, chatScript, loadCorpus, RESERVED, TURNS, type ChatScript } from "./windowUse";
+import type { EarlierSources } from "../src/chat/promptSentSources";
+import { chatScript, loadCorpus, RESERVED, TURNS, type ChatScript } from "./windowUse";
 
 const WINDOWS = [8192, 32768] as const;
 const DEFAULT_CHATS = 16;
 const MODEL = "bench-model";
 /** `headroom=0.25`: the share of the budget this turn's sources leave for later turns (the engine's default otherwise). */
 export const BENCH_HEADROOM = ((v) => (v === undefined ? undefined : Number(v)))(process.argv.find((a) => a.startsWith("headroom="))?.slice("headroom=".length));
+/** `earlier=keep|yield|drop|stable`: ChatServiceOptions.earlierSources (the engine's default otherwise). */
+export const BENCH_EARLIER = (["keep", "yield", "drop", "stable"] as const).find((p) => process.argv.includes(`earlier=${p}`)) as EarlierSources | undefined;
+/** `fresh=0.06`: ChatServiceOptions.sourcesFreshShare (the engine's default otherwise). */
+export const BENCH_FRESH = ((v) => (v === undefined ? undefined : Number(v)))(process.argv.find((a) => a.startsWith("fresh="))?.slice("fresh=".length));
 /** The simulated server's cost of one prompt token it has not cached. */
 const MS_PER_UNCACHED_TOKEN = 2;
+/**
+ * The simulated server's cost of one token it writes (about 20 a second, the same laptop): a
+ * summary request is written in full before the answer's first word, so its length counts.
+ */
+const MS_PER_SUMMARY_TOKEN = 50;
+/** Window use is reported for turns from this one on (1-based), like the window-use bench's "after 5". */
+const USE_FROM_TURN = 6;
 /** How many processed prefixes the simulated server keeps (llama.cpp's server keeps one per slot). */
 const LRU_SLOTS = 4;
 /** Time to first token is reported for turns from this one on (1-based). */
@@ -122,6 +134,15 @@ export interface TurnReuse {
 	reused: number;
 	summaryRequested: boolean;
 	ttftMs: number;
+	/** (The server's count of the chat request answered + the answer's reserve) ÷ window. */
+	use?: number;
+}
+
+interface ChatRun {
+	turns: TurnReuse[];
+	requests: number;
+	over: number;
+	failed: number;
 }
 
 /** The needle: a last section of the note, asked about on turn NEEDLE_TURN (its words appear nowhere else). */
@@ -139,7 +160,7 @@ async function needleChat(script: ChatScript, counter: TokenCounter, window: num
 	const sim = new SimulatedServer({ counter, tokenizer: "o200k", window, reportsUsage: true, answer: (n) => script.answers[n % script.answers.length] ?? "", summary: () => "Summary." });
 	const adapter = new RecordingAdapter(sim);
 	const sessions = new SessionManager(new MemoryFileStore(), { onWarning: () => undefined });
-	const chat = new ChatService({ adapter, sessions, model: MODEL, calibration, settings: { maxPromptTokens: window, reservedResponseTokens: RESERVED }, sourcesHeadroomShare: BENCH_HEADROOM, earlierSources: BENCH_EARLIER });
+	const chat = new ChatService({ adapter, sessions, model: MODEL, calibration, settings: { maxPromptTokens: window, reservedResponseTokens: RESERVED }, sourcesHeadroomShare: BENCH_HEADROOM, sourcesFreshShare: BENCH_FRESH, earlierSources: BENCH_EARLIER });
 	const note = script.note + NEEDLE_SECTION;
 	for (let t = 1; t <= NEEDLE_TURN; t++) {
 		const before = adapter.served.length;
@@ -152,7 +173,7 @@ async function needleChat(script: ChatScript, counter: TokenCounter, window: num
 }
 
 /** The turns of one chat: each chat request's reuse of the previous turn's, and the simulated time to first token. */
-async function runChat(script: ChatScript, counter: TokenCounter, window: number, calibration: TokenCalibration): Promise<TurnReuse[]> {
+async function runChat(script: ChatScript, counter: TokenCounter, window: number, calibration: TokenCalibration): Promise<ChatRun> {
 	const sim = new SimulatedServer({
 		counter,
 		tokenizer: "o200k",
@@ -167,33 +188,39 @@ async function runChat(script: ChatScript, counter: TokenCounter, window: number
 	const adapter = new RecordingAdapter(sim);
 	const sessions = new SessionManager(new MemoryFileStore(), { onWarning: () => undefined });
 	const chat = new ChatService({ adapter, sessions, model: MODEL, calibration, settings: { maxPromptTokens: window, reservedResponseTokens: RESERVED },
-		sourcesHeadroomShare: BENCH_HEADROOM, earlierSources: BENCH_EARLIER });
+		sourcesHeadroomShare: BENCH_HEADROOM, sourcesFreshShare: BENCH_FRESH, earlierSources: BENCH_EARLIER });
 	const server = new PrefixCacheServer();
-	const turns: TurnReuse[] = [];
+	const run: ChatRun = { turns: [], requests: 0, over: 0, failed: 0 };
 	let previous: number[] | undefined;
 	for (let t = 0; t < TURNS; t++) {
 		const before = adapter.served.length;
+		const simBefore = sim.served.length;
 		try {
 			await chat.sendMessage(script.questions[t] ?? "?", { context: script.note, contextName: "Note" });
 		} catch {
-			// A failed turn counts as sent; the window-use bench judges failures.
+			run.failed++;
 		}
 		const served = adapter.served.slice(before);
+		const counted = sim.served.slice(simBefore);
+		run.requests += counted.length;
+		run.over += counted.filter((r) => r.overflowed).length;
 		let ttftMs = 0;
 		for (const s of served) {
 			const prompt = serializedTokens(s.request);
 			ttftMs += server.serve(prompt, s.answer === undefined ? prompt : serializedTokens(s.request, s.answer));
+			if (s.purpose === "summary" && s.answer !== undefined) ttftMs += tokensOf(s.answer).length * MS_PER_SUMMARY_TOKEN;
 		}
 		const chats = served.filter((s) => s.purpose === "chat" && s.answer !== undefined);
 		const last = chats[chats.length - 1];
 		if (last === undefined) continue;
+		const answered = counted.filter((r) => r.purpose === "chat" && !r.overflowed).pop();
+		const use = answered === undefined ? undefined : (answered.promptTokens + answered.maxTokens) / window;
 		const prompt = serializedTokens(last.request);
-		if (previous !== undefined) {
-			turns.push({ turn: t + 1, promptTokens: prompt.length, reused: commonPrefix(previous, prompt), summaryRequested: served.some((s) => s.purpose === "summary"), ttftMs });
-		}
+		const reused = previous === undefined ? 0 : commonPrefix(previous, prompt);
+		run.turns.push({ turn: t + 1, promptTokens: prompt.length, reused, summaryRequested: served.some((s) => s.purpose === "summary"), ttftMs, use });
 		previous = serializedTokens(last.request, last.answer);
 	}
-	return turns;
+	return run;
 }
 
 export interface CacheRow {
@@ -204,6 +231,13 @@ export interface CacheRow {
 	withSummary: number;
 	ttftMedian: number;
 	ttftP95: number;
+	/** Median window use from turn USE_FROM_TURN on (the note is always cut: every turn leaves some out). */
+	useMedian: number;
+	/** Its 10th percentile. */
+	useP10: number;
+	requests: number;
+	over: number;
+	failed: number;
 	/** Chats whose needle question's request carried the needle. */
 	needles: number;
 }
@@ -220,8 +254,11 @@ export async function measurePromptCache(windows: readonly number[], chats: numb
 	const rows: CacheRow[] = [];
 	for (const window of windows) {
 		const calibration = new TokenCalibration();
-		const turns: TurnReuse[] = [];
-		for (let seed = 1; seed <= chats; seed++) turns.push(...(await runChat(chatScript(corpus, counter, seed, window), counter, window, calibration)));
+		const runs: ChatRun[] = [];
+		for (let seed = 1; seed <= chats; seed++) runs.push(await runChat(chatScript(corpus, counter, seed, window), counter, window, calibration));
+		const all = runs.flatMap((r) => r.turns);
+		const turns = all.filter((t) => t.turn > 1);
+		const uses = all.filter((t) => t.turn >= USE_FROM_TURN && t.use !== undefined).map((t) => t.use!);
 		let needles = 0;
 		const needleCalibration = new TokenCalibration();
 		for (let seed = 1; seed <= chats; seed++) if (await needleChat(chatScript(corpus, counter, seed, window), counter, window, needleCalibration)) needles++;
@@ -234,6 +271,11 @@ export async function measurePromptCache(windows: readonly number[], chats: numb
 			withSummary: turns.filter((t) => t.summaryRequested).length,
 			ttftMedian: median(late),
 			ttftP95: quantile(late, 0.95),
+			useMedian: median(uses),
+			useP10: quantile(uses, 0.1),
+			requests: runs.reduce((a, r) => a + r.requests, 0),
+			over: runs.reduce((a, r) => a + r.over, 0),
+			failed: runs.reduce((a, r) => a + r.failed, 0),
 			needles,
 		});
 	}
@@ -246,11 +288,11 @@ const secs = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
 export async function runPromptCacheBench(windows: readonly number[] = WINDOWS, chats = DEFAULT_CHATS): Promise<string> {
 	const rows = await measurePromptCache(windows, chats);
 	return [
-		`Prompt reuse: ${chats} multilingual chats × ${TURNS} turns about a note larger than the window, usage reported (o200k). Reuse = tokens of a follow-up's chat request that are an exact prefix of the previous turn's request plus its answer, over all its tokens (pooled). Time to first token: a simulated server at ${MS_PER_UNCACHED_TOKEN} ms per uncached prompt token with an LRU of ${LRU_SLOTS} prefixes, turns ≥ ${TTFT_FROM_TURN}, summary requests and retries included. Needle: the context bench's needle (a last section of the note) asked about on turn ${NEEDLE_TURN} of a chat about the note; chats whose request carried it. Earlier sources: ${BENCH_EARLIER ?? "keep"}, headroom ${BENCH_HEADROOM ?? "default"}.`,
+		`Prompt reuse: ${chats} multilingual chats × ${TURNS} turns about a note larger than the window, usage reported (o200k). Reuse = tokens of a follow-up's chat request that are an exact prefix of the previous turn's request plus its answer, over all its tokens (pooled). Time to first token: a simulated server at ${MS_PER_UNCACHED_TOKEN} ms per uncached prompt token with an LRU of ${LRU_SLOTS} prefixes, turns ≥ ${TTFT_FROM_TURN}, summary requests and retries included. Needle: the context bench's needle (a last section of the note) asked about on turn ${NEEDLE_TURN} of a chat about the note; chats whose request carried it. A summary request's answer costs ${MS_PER_SUMMARY_TOKEN} ms a token. Window use: (server's count + reserve) ÷ window, turns ≥ ${USE_FROM_TURN}. Earlier sources: ${BENCH_EARLIER ?? "default"}, headroom ${BENCH_HEADROOM ?? "default"}, fresh ${BENCH_FRESH ?? "default"}.`,
 		"",
-		"| window | all follow-up turns | turns without a summary request | follow-ups (with a summary request) | TTFT median | TTFT p95 | needle found |",
-		"|---|--:|--:|--:|--:|--:|--:|",
-		...rows.map((r) => `| ${r.window / 1024}k | ${pct(r.reuseAll)} | ${pct(r.reuseNoSummary)} | ${r.followUps} (${r.withSummary}) | ${secs(r.ttftMedian)} | ${secs(r.ttftP95)} | ${r.needles} of ${chats} |`),
+		"| window | all follow-up turns | turns without a summary request | follow-ups (with a summary request) | TTFT median | TTFT p95 | window use median (p10) | over the window | needle found |",
+		"|---|--:|--:|--:|--:|--:|--:|--:|--:|",
+		...rows.map((r) => `| ${r.window / 1024}k | ${pct(r.reuseAll)} | ${pct(r.reuseNoSummary)} | ${r.followUps} (${r.withSummary}) | ${secs(r.ttftMedian)} | ${secs(r.ttftP95)} | ${r.useMedian.toFixed(3)} (${r.useP10.toFixed(3)}) | ${r.over} of ${r.requests}${r.failed > 0 ? `, ${r.failed} failed` : ""} | ${r.needles} of ${chats} |`),
 	].join("\n");
 }
 

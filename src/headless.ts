@@ -100,7 +100,7 @@ export type { ChatUsage, ModelUsage } from "./core/answerStats";
 export { answerCost, chatCost, parsePrice, priceFor, tokensCost, DEFAULT_CURRENCY } from "./settings/prices";
 export type { ModelPrice } from "./settings/prices";
 // Context sources sharing one budget: the allocation, the fitter contract and its default.
-export { fitSources, orderSources, sourceQuery, waterFill, allocateTiers, SOURCE_TIERS, QUERY_RECENT_MESSAGES } from "./chat/sourceBudget";
+export { fitSources, orderSources, sourceQuery, waterFill, allocateTiers, minimumShare, SOURCE_TIERS, QUERY_RECENT_MESSAGES } from "./chat/sourceBudget";
 export type { FittedSources, SourcesInput } from "./chat/sourceBudget";
 export type { FitInput, FittedSource, SourceFitter } from "./chat/sourceFitter";
 export { topCutFitter } from "./chat/topCutFitter";
@@ -144,3 +144,11 @@ export type { KeyBinding, KeySettings, ServerKey, AgentServerFields } from "./se
 export { McpClient, McpError, McpSession, convertToolResult, serverKind, PROTOCOL_VERSIONS, LATEST_PROTOCOL_VERSION, MAX_MESSAGE_CHARS, DEFAULT_TIMEOUT_MS as MCP_DEFAULT_TIMEOUT_MS, MAX_LOG_LINES as MCP_MAX_LOG_LINES, MAX_DESCRIPTION_CHARS as MCP_MAX_DESCRIPTION_CHARS } from "./mcp";
 export type { OAuthClient as McpOAuthClient, OAuthOptions as McpOAuthOptions, OAuthTokens as McpOAuthTokens } from "./mcp";
 export type { McpServerConfig, McpServerKind, McpConnectOptions, McpErrorKind, McpProgress, McpToolInfo, ServerInfo as McpServerInfo, ConvertedResult as McpConvertedResult, McpImage, LogLine as McpLogLine } from "./mcp";
+// Edit with Discover: a proposal for a stretch of a note as hunks (offsets into the original),
+// any subset of which applies, in any order.
+export { planEdit, applyHunks } from "./editor/hunks";
+export type { Hunk } from "./editor/hunks";
+// Canvases (JSON Canvas 1.0) as sources: the canvas as one text, and the notes its file cards point to
+// (given their texts) each as its own source under it; readCanvas returns those notes for a caller to read.
+export { canvasToSources, canvasSources, readCanvas, readCanvasSteps } from "./context/canvasSources";
+export type { CanvasNoteRef, CanvasReading, NoteState } from "./context/canvasSources";

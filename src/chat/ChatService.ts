@@ -44,6 +44,8 @@ export interface ChatServiceOptions {
 	 * prompt as a cache's prefix (default SOURCES_HEADROOM_SHARE; bench/promptCache.ts weighs it).
 	 */
 	sourcesHeadroomShare?: number;
+	/** "stable": share of the budget each follow-up's own sources are guaranteed (default FRESH_SHARE, promptCycle.ts). */
+	sourcesFreshShare?: number;
 	/**
 	 * Earlier turns' sources, each only while unchanged: "keep" repeats them exactly as sent while
 	 * the budget allows (the previous request stays the next one's prefix); "yield" (the default,
@@ -89,6 +91,7 @@ export class ChatService {
 	private readonly runner: TurnRunner;
 	private readonly fitter: SourceFitter;
 	private readonly sourcesHeadroomShare: number | undefined;
+	private readonly sourcesFreshShare: number | undefined;
 	private readonly earlierSources: EarlierSources | undefined;
 	/** The latest session switch (newSession, loadSession), if any; settled otherwise. */
 	private switching: Promise<unknown> = Promise.resolve();
@@ -108,6 +111,7 @@ export class ChatService {
 		const listener = opts.onEvent;
 		this.fitter = opts.sourceFitter ?? defaultSourceFitter;
 		this.sourcesHeadroomShare = opts.sourcesHeadroomShare;
+		this.sourcesFreshShare = opts.sourcesFreshShare;
 		this.earlierSources = opts.earlierSources;
 		this.onEvent = (event) => {
 			try {
@@ -130,6 +134,7 @@ export class ChatService {
 			rawEstimate: memoizeEstimate(estimateTokens),
 			fitter: this.fitter,
 			sourcesHeadroomShare: opts.sourcesHeadroomShare,
+			sourcesFreshShare: opts.sourcesFreshShare,
 			earlierSources: opts.earlierSources,
 			now: opts.now ?? Date.now,
 			timers: opts.timers ?? { set: startTimer, clear: stopTimer },
@@ -288,7 +293,7 @@ export class ChatService {
 	 */
 	previewPrompt(draft: string, opts: { context?: string; contextName?: string; sources?: readonly ContextSource[]; includeHistory?: boolean; images?: readonly ImageRef[]; tools?: boolean } = {}): PromptPreview {
 		const toolTokens = this.runner.toolDefinitionsTokens(this.model, this.settings, opts.tools ?? this.toolsOn);
-		return previewPrompt({ settings: this.settings, messages: this.session?.messages ?? [], draft, ...opts, estimate: this.runner.estimatorFor(this.model, this.settings.imageTokens), fitter: this.fitter, headroomShare: this.sourcesHeadroomShare, earlierSources: this.earlierSources, margin: this.runner.marginFor(this.model, this.session?.id), toolTokens });
+		return previewPrompt({ settings: this.settings, messages: this.session?.messages ?? [], draft, ...opts, estimate: this.runner.estimatorFor(this.model, this.settings.imageTokens), fitter: this.fitter, headroomShare: this.sourcesHeadroomShare, freshShare: this.sourcesFreshShare, earlierSources: this.earlierSources, margin: this.runner.marginFor(this.model, this.session?.id), toolTokens });
 	}
 
 	/**

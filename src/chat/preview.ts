@@ -2,7 +2,8 @@ import type { EstimateFn } from "./promptCost";
 import { compactionBudget } from "./compaction";
 import type { ContextInclusion } from "./contextTrim";
 import { buildPrompt, promptSources, sourcesHeadroom, type BuiltPrompt } from "./prompt";
-import { DEFAULT_EARLIER_SOURCES, historyAsSent, wholeSourcesCost, type EarlierSources } from "./promptSentSources";
+import { headroomShareFor, reservedForSources } from "./promptCycle";
+import { DEFAULT_EARLIER_SOURCES, historyAsSent, keptSources, type EarlierSources } from "./promptSentSources";
 import { summaryMessage, uncoveredHistory } from "./transcript";
 import type { SourceFitter } from "./sourceFitter";
 import type { ChatMessage, ChatSettings, ContextSource, ImageRef, SourceFit } from "../core/types";
@@ -35,6 +36,8 @@ export interface PreviewInput {
 	fitter?: SourceFitter;
 	/** Share of the budget the sources leave free for later turns (ChatServiceOptions.sourcesHeadroomShare). */
 	headroomShare?: number;
+	/** ChatServiceOptions.sourcesFreshShare. */
+	freshShare?: number;
 	/** ChatServiceOptions.earlierSources. */
 	earlierSources?: EarlierSources;
 	/** The model's learned margin; today's default without one. */
@@ -59,28 +62,35 @@ export function previewPrompt(input: PreviewInput): PromptPreview {
 	const budget = { ...whole, prompt: whole.prompt - tools };
 	const context = input.context !== undefined && input.context !== "" ? { text: input.context, name: input.contextName } : undefined;
 	const base = { systemPrompt: settings.systemPrompt, context, sources: input.sources, fitter: input.fitter, current: draft, currentImages: input.images, estimate };
+	const policy = input.earlierSources ?? DEFAULT_EARLIER_SOURCES;
+	const headroom = sourcesHeadroom(budget.prompt, headroomShareFor(policy, input.headroomShare));
 	if (input.includeHistory === false || messages.length === 0) {
-		const headroom = input.includeHistory === false ? 0 : sourcesHeadroom(budget.prompt, input.headroomShare);
-		return preview(buildPrompt({ ...base, history: [], budget: budget.prompt, sourcesHeadroom: headroom }), whole.prompt, margin, tools);
+		return preview(buildPrompt({ ...base, history: [], budget: budget.prompt, sourcesHeadroom: input.includeHistory === false ? 0 : headroom }), whole.prompt, margin, tools);
 	}
 	try {
 		const summary = summaryMessage(messages)?.content;
 		const written = uncoveredHistory(messages, messages.length);
-		// Earlier sources go as sent while they fit (turnPrompt.ts), else they are shed.
-		const history = input.earlierSources === "drop" ? written : historyAsSent(written, budget.prompt - fixedCost(settings.systemPrompt, summary, draft, estimate) - ((input.earlierSources ?? DEFAULT_EARLIER_SOURCES) === "yield" ? wholeSourcesCost(promptSources(base), estimate) : 0), estimate, promptSources(base)) ?? written;
+		// Earlier sources go as sent while they fit beside this turn's guaranteed room (turnPrompt.ts), else they are shed.
+		const fixed = fixedCost(settings.systemPrompt, summary, draft, estimate);
+		const reserved = reservedForSources(policy, budget.prompt, promptSources(base), estimate, input.freshShare);
+		const sent = policy === "drop" ? undefined : historyAsSent(written, budget.prompt - fixed - reserved, estimate, promptSources(base));
+		const history = sent ?? written;
+		// "stable": a send that sheds them compacts the history to leave the headroom free.
+		const held = policy === "stable" && sent === undefined && keptSources(written) ? Math.min(headroom, Math.floor((budget.prompt - fixed) / 2)) : 0;
+		const floor = policy === "stable" ? reserved : undefined;
 		const plan = planWindow({
 			systemPrompt: settings.systemPrompt,
 			previousSummary: summary,
 			history,
 			current: draft,
 			settings,
-			promptBudget: budget.prompt,
+			promptBudget: budget.prompt - held,
 			summaryMaxTokens: budget.summaryMaxTokens,
 			estimate,
 		});
-		if (plan.fits) return preview(buildPrompt({ ...base, summary, history, budget: budget.prompt, sourcesHeadroom: sourcesHeadroom(budget.prompt, input.headroomShare) }), whole.prompt, margin, tools);
+		if (plan.fits) return preview(buildPrompt({ ...base, summary, history, budget: budget.prompt, sourcesHeadroom: headroom, sourcesFloor: floor, earlierSourcesKept: policy === "stable" && sent !== undefined && keptSources(written) }), whole.prompt, margin, tools);
 		const allowance = summaryAllowance(budget.summaryMaxTokens, estimate);
-		const built = buildPrompt({ ...base, history: history.slice(plan.split), budget: budget.prompt - allowance, sourcesHeadroom: sourcesHeadroom(budget.prompt, input.headroomShare) });
+		const built = buildPrompt({ ...base, history: history.slice(plan.split), budget: budget.prompt - allowance, sourcesHeadroom: headroom, sourcesFloor: floor });
 		return { estimatedTokens: Math.min(budget.prompt, built.estimatedTokens + allowance) + tools, budget: whole.prompt, context: built.context, sources: built.sources, margin };
 	} catch {
 		// A damaged session: the send goes out without history too (see ChatService).

@@ -5,6 +5,7 @@ import type { SourceFitter } from "./sourceFitter";
 import { fitSources, sourceQuery, tierOf, type FittedSources } from "./sourceBudget";
 import type { ContextSource, ImageRef, PromptMessage, SourceFit } from "../core/types";
 import { toPromptMessage } from "./promptMessage";
+import { SOURCES_PREAMBLE } from "./sourceBlock";
 
 export type { ContextInclusion } from "./contextTrim";
 
@@ -34,6 +35,16 @@ export interface PromptInput {
 	 * repeat this one (with its sources) and still fit: the prefix a server's cache reuses.
 	 */
 	sourcesHeadroom?: number;
+	/**
+	 * Estimated tokens the sources are guaranteed whatever the headroom (while the budget has
+	 * them): this turn's own best passages beside earlier turns repeated as sent.
+	 */
+	sourcesFloor?: number;
+	/**
+	 * The earlier turns carry the passages chosen for their own questions: this turn's are ranked
+	 * by its message alone (the conversation's words would pull the same passages again).
+	 */
+	earlierSourcesKept?: boolean;
 	/** The persisted conversation summary standing in for earlier messages. */
 	summary?: string;
 	/** Earlier user/assistant messages, oldest first, without the current message. */
@@ -122,6 +133,18 @@ function assemble(input: PromptInput, sourcesSection: string, history: readonly 
 	return messages;
 }
 
+/** Everything up to the last source's end marker, and the break after it. */
+const SENT_SECTION = /^[\s\S]*⟦END OF SOURCE \d+⟧\n\n/;
+
+/**
+ * A message's words without the sources section an earlier turn was sent with: what the fitter
+ * ranks against is the conversation, not the passages it already chose (they would outweigh the
+ * question being asked).
+ */
+export function writtenPart(content: string): string {
+	return content.startsWith(SOURCES_PREAMBLE) ? content.replace(SENT_SECTION, "") : content;
+}
+
 /** The name the active note goes by when its caller gave it none. */
 export const ACTIVE_NOTE_NAME = "Active note";
 
@@ -166,7 +189,7 @@ export function buildPrompt(input: PromptInput): BuiltPrompt {
 	const withoutContext = assemble(input, "", history);
 	const baseTokens = promptCost(withoutContext, estimate);
 	const sources = promptSources(input);
-	const query = sourceQuery(input.current, history);
+	const query = sourceQuery(input.current, input.earlierSourcesKept === true ? [] : history.map((m) => ({ content: writtenPart(m.content) })));
 	const fitter = input.fitter ?? defaultSourceFitter;
 	const result = (messages: PromptMessage[], tokens: number, fitted: FittedSources, sourcesTokens: number): BuiltPrompt => ({
 		messages,
@@ -176,7 +199,8 @@ export function buildPrompt(input: PromptInput): BuiltPrompt {
 		sourcesTokens,
 		sourcesSection: sourcesTokens > 0 ? fitted.section : "",
 	});
-	let room = input.budget - baseTokens - estimate(SECTION_SEPARATOR) - Math.max(0, input.sourcesHeadroom ?? 0);
+	const free = input.budget - baseTokens - estimate(SECTION_SEPARATOR);
+	let room = Math.max(free - Math.max(0, input.sourcesHeadroom ?? 0), Math.min(free, Math.max(0, input.sourcesFloor ?? 0)));
 	if (input.sourcesCap !== undefined) room = Math.min(room, input.sourcesCap);
 	for (let attempt = 0; attempt <= OVERSHOOT_RETRIES && sources.length > 0; attempt++) {
 		const fitted = fitSources({ sources, room, query, estimate, fitter });

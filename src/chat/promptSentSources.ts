@@ -10,9 +10,12 @@ import type { ContextSource, PromptMessage, SourceFit } from "../core/types";
 /**
  * What becomes of earlier turns' sources (each only while unchanged): "keep" repeats them as sent
  * while they fit; "yield" only while this turn's sources still fit whole beside them (they never
- * take room from the sources of the question being asked); "drop" sheds them at once.
+ * take room from the sources of the question being asked); "drop" sheds them at once; "stable"
+ * repeats them while this turn's own best passages still get their guaranteed share beside them,
+ * each turn adding only what was not sent yet, and when they would not, sheds them all at once and
+ * compacts, leaving the next turns room to repeat the new prompt (promptCycle.ts).
  */
-export type EarlierSources = "keep" | "yield" | "drop";
+export type EarlierSources = "keep" | "yield" | "drop" | "stable";
 
 /**
  * "yield": measured on the window-use bench's chats (bench/promptCache.ts), "keep" left a later

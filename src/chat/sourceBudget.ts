@@ -1,7 +1,9 @@
 // Many context sources sharing one budget: the tokens left after the instructions, the summary,
-// the recent turns and the message. Tiers are served in order (selection, added notes, active
-// note, retrieved passages); within a tier the room is water-filled, so a huge note cannot starve
-// a small one and what a small one does not need goes to the others.
+// the recent turns and the message. A small source (one that fits whole in an equal share of the
+// room, its minimum share) always goes whole. The rest are served tier by tier (selection, added
+// notes, active note, retrieved passages); within a tier the room is water-filled, so a huge note
+// cannot starve a small one and what a small one does not need goes to the others. What the
+// fitters leave unused goes, whole, to the sources that were left out.
 import type { ContextSource, ContextSourceKind, SourceFit } from "../core/types";
 import { memoizeEstimate, type EstimateFn } from "./promptCost";
 import { renderSourceBlock, escapeSourceText, sourceFooter, sourceHeading, SOURCE_SEPARATOR, SOURCES_PREAMBLE } from "./sourceBlock";
@@ -61,14 +63,31 @@ export function waterFill(needs: readonly number[], room: number): number[] {
 }
 
 /**
- * Tier by tier: each tier water-fills what is left; a tier where any source is cut takes all of
- * it, so a lower tier never gets tokens a higher one needed.
+ * The minimum share: an equal share of the room among the sources that need any. A source whose
+ * whole need is within it goes whole whatever its tier: together they can never exceed the room.
+ */
+export function minimumShare(needs: readonly number[], room: number): number {
+	const present = needs.filter((need) => need > 0).length;
+	return present === 0 ? 0 : Math.floor(Math.max(0, Math.floor(room)) / present);
+}
+
+/**
+ * Small sources first, each its whole need (see `minimumShare`); then tier by tier, each tier
+ * water-fills what is left; a tier where any source is cut takes all of it, so a lower tier's
+ * larger sources never get tokens a higher one needed.
  */
 export function allocateTiers(tiers: readonly ContextSourceKind[], needs: readonly number[], room: number): number[] {
 	const shares = needs.map(() => 0);
 	let left = Math.max(0, Math.floor(room));
+	const minimum = minimumShare(needs, left);
+	const small = needs.map((need) => need > 0 && need <= minimum);
+	needs.forEach((need, i) => {
+		if (!small[i]) return;
+		shares[i] = need;
+		left -= need;
+	});
 	for (const tier of SOURCE_TIERS) {
-		const members = tiers.flatMap((t, i) => (t === tier ? [i] : []));
+		const members = tiers.flatMap((t, i) => (t === tier && !small[i] ? [i] : []));
 		if (members.length === 0) continue;
 		const tierShares = waterFill(members.map((i) => needs[i] ?? 0), left);
 		let cut = false;
@@ -191,18 +210,26 @@ export function fitSources(given: SourcesInput): FittedSources {
 		return estimate(sourceHeading(n, s.name, s.id, "whole")) + (totals[i] ?? 0) + estimate(sourceFooter(n)) + estimate(SOURCE_SEPARATOR) + JOIN_SLACK_TOKENS;
 	});
 	const shares = room > 0 ? allocateTiers(ordered.map(tierOf), needs, room) : needs.map(() => 0);
+	const whole = (source: ContextSource, i: number): Sent => ({
+		fit: withPartial({ id: source.id, name: source.name, totalTokens: totals[i] ?? 0, sentTokens: totals[i] ?? 0, fit: "whole" }, source),
+		block: renderSourceBlock(i + 1, source.name, source.id, "whole", source.text),
+	});
 	const sent: Sent[] = ordered.map((source, i) => {
 		const total = totals[i] ?? 0;
 		const share = shares[i] ?? 0;
 		if (source.text === "" || share <= 0) return { fit: noneFit(source, total) };
-		const n = i + 1;
-		if (share >= (needs[i] ?? 0)) {
-			return {
-				fit: withPartial({ id: source.id, name: source.name, totalTokens: total, sentTokens: total, fit: "whole" }, source),
-				block: renderSourceBlock(n, source.name, source.id, "whole", source.text),
-			};
-		}
-		return fitCut(source, n, share, total, input);
+		if (share >= (needs[i] ?? 0)) return whole(source, i);
+		return fitCut(source, i + 1, share, total, input);
+	});
+	// A fitter may send less than its share (relevance fitting keeps what matches): what is left
+	// goes to the sources left out, in prompt order, each whole or not at all, so none is reported
+	// "not included" while the room could hold it.
+	let unused = room - sent.reduce((sum, s, i) => sum + (s.block === undefined ? 0 : s.fit.fit === "whole" ? (needs[i] ?? 0) : estimate(s.block) + estimate(SOURCE_SEPARATOR) + JOIN_SLACK_TOKENS), 0);
+	ordered.forEach((source, i) => {
+		const need = needs[i] ?? 0;
+		if (sent[i]?.block !== undefined || source.text === "" || need > unused) return;
+		sent[i] = whole(source, i);
+		unused -= need;
 	});
 	const blocks = sent.flatMap((s) => (s.block === undefined ? [] : [s.block]));
 	return { section: blocks.length === 0 ? "" : [SOURCES_PREAMBLE, ...blocks].join(SOURCE_SEPARATOR), fits: sent.map((s) => s.fit) };

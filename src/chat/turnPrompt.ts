@@ -3,7 +3,8 @@ import { compactHistory, type CompactionBudget, type CompactionResult } from "./
 import type { ContextInclusion } from "./contextTrim";
 import type { EstimateFn } from "./promptCost";
 import { buildPrompt, sourcesHeadroom, type BuiltPrompt } from "./prompt";
-import { DEFAULT_EARLIER_SOURCES, historyAsSent, shedSentSources, wholeSourcesCost, type EarlierSources } from "./promptSentSources";
+import { headroomShareFor, reservedForSources } from "./promptCycle";
+import { DEFAULT_EARLIER_SOURCES, historyAsSent, keptSources, shedSentSources, type EarlierSources } from "./promptSentSources";
 import { isAbort, type SummaryRequestCost } from "./summarizer";
 import { summaryMessage, uncoveredHistory } from "./transcript";
 import { fitTurnMessages, turnTail } from "./turnTail";
@@ -44,8 +45,10 @@ export interface TurnSetup {
 	estimate: EstimateFn;
 	/** Fits a source larger than its share. */
 	fitter: SourceFitter;
-	/** Share of the budget the sources leave free for later turns (default SOURCES_HEADROOM_SHARE). */
+	/** Share of the budget the sources leave free for later turns (default: the policy's, promptCycle.ts). */
 	sourcesHeadroomShare?: number;
+	/** "stable": share of the budget this turn's own sources are guaranteed beside earlier turns (default FRESH_SHARE). */
+	sourcesFreshShare?: number;
 	/**
 	 * This turn's sources as they are now (the active note included): an earlier message's sources
 	 * are repeated only while each is among them with the same text. Default: none (no earlier
@@ -69,6 +72,10 @@ export interface PreparedHistory {
 	after: PromptMessage[];
 	/** The turn carries the chat's history (so later turns will repeat this prompt). */
 	withHistory?: boolean;
+	/** Estimated tokens this turn's sources are guaranteed beside the history (PromptInput.sourcesFloor). */
+	sourcesFloor?: number;
+	/** Earlier turns go with their sources as sent (PromptInput.earlierSourcesKept). */
+	earlierSourcesKept?: boolean;
 }
 
 /**
@@ -116,11 +123,18 @@ export async function prepareHistory(
 		// Older tool results become stubs before any conversation text is summarized.
 		const uncovered = uncoveredHistory(session.messages, at);
 		const fixed = fixedCost(settings.systemPrompt, previous?.content, user.content, setup.estimate);
-		// "yield": this turn's sources go whole before any earlier ones are repeated.
-		const freshRoom = (setup.earlierSources ?? DEFAULT_EARLIER_SOURCES) === "yield" ? wholeSourcesCost(setup.currentSources ?? [], setup.estimate) : 0;
+		const policy = setup.earlierSources ?? DEFAULT_EARLIER_SOURCES;
+		// The room this turn's own sources are guaranteed before any earlier ones are repeated ("yield": all of them whole; "stable": their fresh share).
+		const reserved = reservedForSources(policy, budget.prompt, setup.currentSources ?? [], setup.estimate, setup.sourcesFreshShare);
 		const plain = fitTurnMessages({ ...base, history: uncovered, previousSummary: previous?.content });
+		const hadSources = keptSources(uncovered);
 		// Earlier turns go as sent (with their sources) while they fit: the previous request is then this one's prefix.
-		const turn = fitTurnMessages({ ...base, history: withEarlierSources(session, uncovered, budget.prompt - plain.afterCost - fixed - freshRoom, setup.estimate, setup.currentSources ?? []), previousSummary: previous?.content });
+		const turn = fitTurnMessages({ ...base, history: withEarlierSources(session, uncovered, budget.prompt - plain.afterCost - fixed - reserved, setup.estimate, setup.currentSources ?? []), previousSummary: previous?.content });
+		// "stable": the prefix broke here (the earlier sources were shed), so the history is compacted
+		// to leave the headroom free: the turns after this one repeat its prompt again.
+		const broke = policy === "stable" && hadSources && !keptSources(uncovered);
+		// (At most half of what the history has: the headroom never costs it its recent messages.)
+		const headroom = broke ? Math.min(sourcesHeadroom(budget.prompt, headroomShareFor(policy, setup.sourcesHeadroomShare)), Math.floor((budget.prompt - plain.afterCost - fixed) / 2)) : 0;
 		// Old messages' images go before any of their words are summarized (turnImages.ts).
 		const room = budget.prompt - turn.afterCost - fixed;
 		const history = dropOldImages(turn.history, room, setup.estimate).history;
@@ -134,7 +148,7 @@ export async function prepareHistory(
 			current: user.content,
 			settings: { recentMessagesToKeep: keep, minRecentMessagesToKeep: settings.minRecentMessagesToKeep },
 			// This turn's calls and results come after the message: the history gets what they leave.
-			budget: { ...budget, prompt: budget.prompt - turn.afterCost },
+			budget: { ...budget, prompt: budget.prompt - turn.afterCost - headroom },
 			estimate: setup.estimate,
 			signal,
 			onSummaryRequest: setup.onSummaryRequest,
@@ -145,7 +159,7 @@ export async function prepareHistory(
 		const result = await untilAborted(compaction, signal);
 		await saveSummary(setup, session, result);
 		const compacted = result.summaryOf !== undefined || result.condensedCount > 0 || result.lastResort;
-		return { summary: result.summary, recent: result.recent, compacted, after: turn.after, withHistory: true };
+		return { summary: result.summary, recent: result.recent, compacted, after: turn.after, withHistory: true, sourcesFloor: policy === "stable" ? reserved : undefined, earlierSourcesKept: policy === "stable" && keptSources(uncovered) };
 	} catch (err) {
 		if (isAbort(err, signal)) return "aborted";
 		const why = reasonOf(err);
@@ -177,7 +191,9 @@ export function assemblePrompt(
 		fitter: setup.fitter,
 		sourcesCap,
 		// With history, the sources leave room for the next turns to repeat this prompt (a cache's prefix).
-		sourcesHeadroom: prepared.withHistory === true ? sourcesHeadroom(budget.prompt, setup.sourcesHeadroomShare) : 0,
+		sourcesHeadroom: prepared.withHistory === true ? sourcesHeadroom(budget.prompt, headroomShareFor(setup.earlierSources, setup.sourcesHeadroomShare)) : 0,
+		sourcesFloor: prepared.sourcesFloor,
+		earlierSourcesKept: prepared.earlierSourcesKept,
 		summary: prepared.summary,
 		history: prepared.recent,
 		current: text,

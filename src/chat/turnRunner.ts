@@ -89,6 +89,8 @@ export interface TurnRunnerOptions {
 	fitter: SourceFitter;
 	/** See ChatServiceOptions.sourcesHeadroomShare. */
 	sourcesHeadroomShare?: number;
+	/** See ChatServiceOptions.sourcesFreshShare. */
+	sourcesFreshShare?: number;
 	/** See ChatServiceOptions.earlierSources. */
 	earlierSources?: EarlierSources;
 	now: () => number;
@@ -141,6 +143,7 @@ export class TurnRunner {
 	private readonly readImage: ImageReader | undefined;
 	private readonly callIds: CallIdSource;
 	private readonly sourcesHeadroomShare: number | undefined;
+	private readonly sourcesFreshShare: number | undefined;
 	private readonly earlierSources: EarlierSources | undefined;
 
 	constructor(opts: TurnRunnerOptions) {
@@ -151,6 +154,7 @@ export class TurnRunner {
 		this.fineEstimate = opts.fineEstimate ?? memoizeEstimate(modelTokens);
 		this.fitter = opts.fitter;
 		this.sourcesHeadroomShare = opts.sourcesHeadroomShare;
+		this.sourcesFreshShare = opts.sourcesFreshShare;
 		this.earlierSources = opts.earlierSources;
 		this.now = opts.now;
 		this.timers = opts.timers;
@@ -246,6 +250,7 @@ export class TurnRunner {
 			estimate: this.estimatorFor(model, settings.imageTokens),
 			fitter: this.fitter,
 			sourcesHeadroomShare: this.sourcesHeadroomShare,
+			sourcesFreshShare: this.sourcesFreshShare,
 			earlierSources: this.earlierSources,
 			recorder: this.recorder,
 			emit: (event) => {

@@ -17,7 +17,38 @@ export interface Tool extends ToolSpec {
 	/** Read tools run without asking by default; write tools ask every time. */
 	access: "read" | "write";
 	/** The result as text for the model. A throw becomes an error result for the model; the turn goes on. */
-	run(args: Record<string, unknown>, ctx: { signal: AbortSignal; /** The call this run answers: undo records and cards are found by it. */ callId?: string }): Promise<string>;
+	run(args: Record<string, unknown>, ctx: ToolRunCtx): Promise<string>;
+	/** Set on a tool an MCP server gives: whose it is, for the card and the permission rules. */
+	mcp?: McpToolOrigin;
+}
+
+/** What a tool's `run` is handed. */
+export interface ToolRunCtx {
+	signal: AbortSignal;
+	/** The call this run answers: undo records and cards are found by it. */
+	callId?: string;
+	/** A long call's progress (an MCP server's notifications/progress), shown on its card. */
+	onProgress?: (progress: ToolProgress) => void;
+	/** Images the result carries, for a model that takes images (base64, no `data:` prefix). */
+	onImages?: (images: PromptImage[]) => void;
+}
+
+/** A running call's progress as its server reports it: `progress` of `total` (when known), and a message. */
+export interface ToolProgress {
+	progress: number;
+	total?: number;
+	message?: string;
+}
+
+/**
+ * Where an MCP tool comes from: the server (as the person named it), the tool's own name there, and
+ * the server's annotations, shown on the card as hints and never trusted to skip asking.
+ */
+export interface McpToolOrigin {
+	server: string;
+	tool: string;
+	title?: string;
+	annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean; title?: string };
 }
 
 /** The person's answer to a call: allow it, or decline it (with a reason the model is told). */

@@ -9,6 +9,7 @@
 //   src/agents (agents as data: checking an agent note's front matter, the notes Discover writes)
 //   src/mcp (the MCP client: JSON-RPC, stdio and Streamable HTTP; on src/core, src/providers'
 //     transports and src/tools' shape; the chat engine runs the tools it is handed, never this)
+//   src/editor (Edit with Discover's hunk model and review state, on @codemirror/state and src/tools' diff)
 // which together are the engine (never 'obsidian'); then the UI (src/ui), then the Obsidian wiring
 // (src/wiring: builds the engine for the panel, registers views and commands), then src/main.ts.
 // Imports point down, never up.
@@ -18,7 +19,7 @@
 // outside itself: not 'obsidian' (main.ts passes getLanguage() in), not the engine.
 import { fileImports, rel, resolveLocal, type ImportRef } from "./sourceGraph";
 
-export const ENGINE = /^src\/(core|context|tools|chat|providers|sessions|settings|agents|mcp)\//;
+export const ENGINE = /^src\/(core|context|tools|chat|providers|sessions|settings|agents|mcp|editor)\//;
 
 interface LayerRule {
 	/** Which files the rule governs (repo-relative paths). */

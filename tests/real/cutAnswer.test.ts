@@ -16,8 +16,11 @@ it("an answer that hits the token limit is kept, saved as cut, and says so", asy
 		const { chat, sessions } = realChat(serverUrl("small"), transport, { maxPromptTokens: 512, reservedResponseTokens: 16 });
 		const deltas: string[] = [];
 		const answer = await chat.sendMessage("Write a long story about a ship, a storm and a lighthouse, with many chapters.", { onToken: (t) => deltas.push(t) });
-		// The count before the first send, then the answer.
-		expect(transport.statuses).toEqual([200, 200]);
+		// The count before the first send (skipped when the server takes over 300 ms, as on a loaded
+		// machine), then the answer: one request answered, nothing refused.
+		expect(transport.statuses.filter((s) => s !== 200)).toEqual([]);
+		expect(transport.statuses.length).toBeGreaterThanOrEqual(1);
+		expect(transport.statuses.length).toBeLessThanOrEqual(2);
 		if (answer.error === undefined) {
 			figure(`cut test: the model ended its turn within ${LIMIT} tokens with seed ${seed}`, answer.stats?.answerTokens);
 			continue;
