@@ -19,6 +19,7 @@ import { Branching } from "./branching";
 import type { TurnMode } from "./turnMode";
 import type { Alternatives } from "../sessions/SessionManager";
 import type { ImageReader } from "./turnImages";
+import type { TurnToolSource } from "./toolSources";
 
 export type { CheckpointTimers } from "./answerCheckpoint";
 export type { PromptPreview } from "./preview";
@@ -26,6 +27,7 @@ export type { ChatEvent } from "./turnPrompt";
 export type { SendOptions } from "./turnRunner";
 export type { ToolCard, ToolCardState } from "./toolCard";
 export type { Alternatives } from "../sessions/SessionManager";
+export type { TurnToolSource, OutsideToolProblem } from "./toolSources";
 
 export interface ChatServiceOptions {
 	adapter: LLMAdapter;
@@ -71,6 +73,14 @@ export interface ChatServiceOptions {
 	 * own id is kept beside it only to answer the server. Injected in tests for stable ids.
 	 */
 	callIds?: CallIdSource;
+	/**
+	 * Tools from MCP servers (the plugin's server hub; McpToolSource fits): asked for at each turn's
+	 * start, offered after `tools` (their schemas cleaned for the provider's dialect, in a fixed
+	 * order), each asking before it runs. A server that fails is a warning; the turn goes on.
+	 */
+	mcpTools?: TurnToolSource;
+	/** The servers the chat's approved agent names (its `mcp:` list); undefined: the servers turned on in settings. */
+	mcpServers?: () => readonly string[] | undefined;
 }
 
 /** How long flush() (the app closing) waits for answers still being saved. */
@@ -143,6 +153,8 @@ export class ChatService {
 			approve: opts.approve,
 			readImage: opts.readImage,
 			callIds: opts.callIds,
+			outsideTools: opts.mcpTools,
+			outsideServers: opts.mcpServers,
 		});
 		this.branching = new Branching({
 			sessions: this.sessions,

@@ -1,4 +1,4 @@
-import type { ToolApproval, ToolCall, Tool } from "../core/types";
+import type { McpToolOrigin, ToolApproval, ToolCall, Tool, ToolProgress } from "../core/types";
 
 /** Where a tool call stands, as its card in the panel shows it. */
 export type ToolCardState = "input" | "waiting" | "running" | "done" | "failed";
@@ -25,6 +25,10 @@ export interface ToolCard {
 	result?: string;
 	/** On `failed`: the error as the model sees it (declined, no answer, a throw, bad arguments). */
 	error?: string;
+	/** An MCP server's tool: the server, the tool's own name and its annotations (hints only). */
+	mcp?: McpToolOrigin;
+	/** On `running`: the latest progress the tool reported. */
+	progress?: ToolProgress;
 }
 
 /** Asks the person about a call; see ChatServiceOptions.approve. */

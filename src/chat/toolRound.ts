@@ -4,7 +4,7 @@
 // providers refuse a prompt holding one.
 import type { CheckpointTimers } from "./answerCheckpoint";
 import type { ToolApprover, ToolCard } from "./toolCard";
-import type { Tool, ToolApproval, ToolCall } from "../core/types";
+import type { Tool, ToolApproval, ToolCall, ToolProgress } from "../core/types";
 
 /** A permission request nobody answers is a denial after this long, so a forgotten card never holds a chat. */
 export const APPROVAL_TIMEOUT_MS = 5 * 60 * 1000;
@@ -78,13 +78,23 @@ export function askPermission(approve: ToolApprover, call: ToolCall, tool: Tool,
 	});
 }
 
+/** A tool's progress reaches its card at most this often (a server may send thousands). */
+export const PROGRESS_EVERY_MS = 100;
+
 /** Runs the tool, ending at once on Stop (its signal aborts; a tool that ignores it is let go). */
-function runTool(tool: Tool, args: Record<string, unknown>, signal: AbortSignal, callId: string): Promise<CallOutcome | "stopped"> {
+function runTool(tool: Tool, args: Record<string, unknown>, signal: AbortSignal, callId: string, onProgress?: (p: ToolProgress) => void): Promise<CallOutcome | "stopped"> {
 	return new Promise((resolve) => {
 		const onAbort = (): void => resolve("stopped");
 		signal.addEventListener("abort", onAbort, { once: true });
+		let shownAt = -Infinity;
+		const progress = (p: ToolProgress): void => {
+			const now = Date.now();
+			if (signal.aborted || now - shownAt < PROGRESS_EVERY_MS || typeof p?.progress !== "number" || !Number.isFinite(p.progress)) return;
+			shownAt = now;
+			onProgress?.(p);
+		};
 		Promise.resolve()
-			.then(() => tool.run(args, { signal, callId }))
+			.then(() => tool.run(args, { signal, callId, onProgress: progress }))
 			.then(
 				(text) => resolve(signal.aborted ? "stopped" : { text: typeof text === "string" ? text : String(text), isError: false }),
 				(err: unknown) => resolve(signal.aborted ? "stopped" : { text: `The tool failed: ${reason(err)}`, isError: true }),
@@ -101,6 +111,7 @@ export async function runToolRound(opts: ToolRoundOptions): Promise<"done" | "st
 		const tool = opts.tools.get(call.name);
 		const card: ToolCard = { id: call.id, index, round, name: call.name, state: "waiting", arguments: call.arguments, waitingFor: "permission" };
 		if (tool !== undefined) card.access = tool.access;
+		if (tool?.mcp !== undefined) card.mcp = tool.mcp;
 		const finish = (outcome: CallOutcome): void => {
 			const text = opts.record(call, tool, outcome);
 			opts.onCard(outcome.isError ? { ...card, state: "failed", waitingFor: undefined, error: text } : { ...card, state: "done", waitingFor: undefined, result: text });
@@ -135,8 +146,9 @@ export async function runToolRound(opts: ToolRoundOptions): Promise<"done" | "st
 			finish({ text: declined(decision.deny), isError: true });
 			continue;
 		}
-		opts.onCard({ ...card, state: "running", waitingFor: undefined });
-		const outcome = await runTool(tool, call.arguments, signal, call.id);
+		const running: ToolCard = { ...card, state: "running", waitingFor: undefined };
+		opts.onCard(running);
+		const outcome = await runTool(tool, call.arguments, signal, call.id, (progress) => opts.onCard({ ...running, progress: { ...progress } }));
 		if (outcome === "stopped") {
 			stopped = true;
 			finish({ text: STOPPED_WHILE_RUNNING, isError: true });

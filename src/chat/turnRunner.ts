@@ -35,6 +35,7 @@ import { writtenTokens } from "./answerTokens";
 import type { ToolApprover } from "./toolCard";
 import { checkAnswer, checkTurnFits, ignoredAfterStop, rethrowAsStopped } from "./turnChecks";
 import { continuationOf, CONTINUE_INSTRUCTION, type TurnMode } from "./turnMode";
+import { listChangedWarning, OutsideToolState, schemaDialectOf, type TurnToolSource } from "./toolSources";
 
 export interface SendOptions {
 	/** The active note (one source of kind "active"; see `sources`). */
@@ -103,6 +104,10 @@ export interface TurnRunnerOptions {
 	readImage?: ImageReader;
 	/** Makes the engine's id for each tool call (default: random, unique across chats). */
 	callIds?: CallIdSource;
+	/** See ChatServiceOptions.mcpTools. */
+	outsideTools?: TurnToolSource;
+	/** See ChatServiceOptions.mcpServers. */
+	outsideServers?: () => readonly string[] | undefined;
 }
 
 /** How long a stopped turn waits for its partial answer to be saved before it ends anyway. */
@@ -145,6 +150,9 @@ export class TurnRunner {
 	private readonly sourcesHeadroomShare: number | undefined;
 	private readonly sourcesFreshShare: number | undefined;
 	private readonly earlierSources: EarlierSources | undefined;
+	/** The MCP servers' tools, asked for at each turn's start. */
+	private readonly outside: OutsideToolState | undefined;
+	private readonly outsideServers: (() => readonly string[] | undefined) | undefined;
 
 	constructor(opts: TurnRunnerOptions) {
 		this.chat = opts.chat;
@@ -163,6 +171,10 @@ export class TurnRunner {
 		this.approve = opts.approve;
 		this.readImage = opts.readImage;
 		this.callIds = opts.callIds ?? randomCallId;
+		this.outside = opts.outsideTools !== undefined ? new OutsideToolState(opts.outsideTools, opts.timers) : undefined;
+		this.outsideServers = opts.outsideServers;
+		// A server's list changing mid-chat is said at once; the new list applies from the next turn.
+		opts.outsideTools?.onToolsChanged?.((server) => this.onEvent(listChangedWarning(server)));
 		this.recorder = new TurnRecorder({
 			sessions: this.sessions,
 			now: this.now,
@@ -198,10 +210,11 @@ export class TurnRunner {
 
 	/** What the tool definitions of a send for `model` would take (0 when it would offer none): for the meter's preview. */
 	toolDefinitionsTokens(model: string, settings: ChatSettings, enabled: boolean): number {
-		if (!enabled || this.tools.length === 0) return 0;
+		const tools = [...this.tools, ...(this.outside?.lastTools ?? [])];
+		if (!enabled || tools.length === 0) return 0;
 		const none = (): void => undefined;
 		const estimate = this.estimatorFor(model, settings.imageTokens);
-		const loop = new ToolLoop({ tools: this.tools, approve: undefined, enabled: !this.refusals.refuses(model), settings, model, estimate, timers: this.timers, emit: none, emitCard: none });
+		const loop = new ToolLoop({ tools, approve: undefined, enabled: !this.refusals.refuses(model), settings, model, estimate, timers: this.timers, emit: none, emitCard: none });
 		return loop.definitionsTokens();
 	}
 
@@ -283,7 +296,9 @@ export class TurnRunner {
 		const includeHistory = opts.includeHistory !== false;
 		// The send's own choice, else the chat's saved switch (Session.tools; none saved: on).
 		const offered = opts.tools ?? session.tools !== false;
-		const loop = new ToolLoop({ tools: this.tools, approve: this.approve, enabled: offered && !this.refusals.refuses(model), settings, model, estimate, timers: this.timers, emit: setup.emit, emitCard: this.onEvent, callIds: this.callIds });
+		const tools = offered && !this.refusals.refuses(model) ? await this.outsideTools(adapter, session, setup) : this.tools;
+		if (tools === "aborted") return continues ?? this.finishStopped(session, "");
+		const loop = new ToolLoop({ tools, approve: this.approve, enabled: offered && !this.refusals.refuses(model), settings, model, estimate, timers: this.timers, emit: setup.emit, emitCard: this.onEvent, callIds: this.callIds });
 		loop.fitOffer(fixedCost(settings.systemPrompt, undefined, text, estimate) + imageCost, budget.prompt);
 		// A request that offers tools carries their definitions: the history gets what they leave.
 		const prepare = async (s: TurnSetup, b: typeof budget, force: boolean): Promise<Awaited<ReturnType<typeof prepareHistory>>> => {
@@ -407,6 +422,19 @@ export class TurnRunner {
 				await untilAborted(marked, signal).catch(() => undefined);
 				throw err;
 			}
+		}
+	}
+
+	/** The vault tools and, after them, the MCP servers' tools for this turn ("aborted" when stopped while waiting for them). */
+	private async outsideTools(adapter: LLMAdapter, session: Session, setup: TurnSetup): Promise<readonly Tool[] | "aborted"> {
+		if (this.outside === undefined) return this.tools;
+		try {
+			const got = await this.outside.forTurn(this.outsideServers?.(), schemaDialectOf(providerOf(adapter)), setup.signal, session.id, new Set(this.tools.map((t) => t.name)));
+			for (const warning of got.warnings) setup.emit(warning);
+			return got.tools.length > 0 ? [...this.tools, ...got.tools] : this.tools;
+		} catch (err) {
+			if (setup.signal.aborted) return "aborted";
+			throw err;
 		}
 	}
 

@@ -39,6 +39,14 @@ export const WARNING_CODES = [
 	"image_missing",
 	/** A chat file named an image outside the vault (or in the config folder): not read. Params: name. */
 	"image_path_refused",
+	/** An MCP server could not give its tools for a message; it went without them. Params: server ("" when none answered). */
+	"mcp_server_unavailable",
+	/** Tools of an MCP server whose input cannot be sent to this model were turned off. Params: server, count. */
+	"mcp_tools_off",
+	/** An MCP server's tools changed between two messages; the new list was used. Params: server, added, removed, changed. */
+	"mcp_tools_changed",
+	/** An MCP server said its tools changed (mid-chat); the new list applies from the next message. Params: server. */
+	"mcp_tools_list_changed",
 ] as const;
 
 export type WarningCode = (typeof WARNING_CODES)[number];

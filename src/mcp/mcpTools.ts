@@ -52,30 +52,49 @@ export interface McpToolOptions {
 	onProgress?: (callId: string | undefined, progress: McpProgress) => void;
 }
 
+/** The annotations the card shows (hints, never trusted): only the known ones, only booleans and a short title. */
+export function toolAnnotations(info: McpToolInfo): NonNullable<Tool["mcp"]>["annotations"] {
+	const a = info.annotations;
+	if (a === undefined) return undefined;
+	const out: NonNullable<NonNullable<Tool["mcp"]>["annotations"]> = {};
+	for (const key of ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const) if (typeof a[key] === "boolean") out[key] = a[key];
+	if (typeof a.title === "string" && a.title !== "") out.title = oneLine(a.title).slice(0, 200);
+	return Object.keys(out).length > 0 ? out : undefined;
+}
+
 export function mcpTools(tools: readonly McpToolInfo[], opts: McpToolOptions): Tool[] {
 	const disabled = new Set(opts.disabled ?? []);
 	const taken = new Set<string>();
 	const out: Tool[] = [];
 	for (const info of tools) {
 		if (disabled.has(info.name)) continue;
+		const annotations = toolAnnotations(info);
 		out.push({
 			name: toolName(opts.server, info.name, taken),
 			description: toolDescription(opts.server, info),
 			parameters: parameters(info.inputSchema),
 			// Asks every time: the server's annotations (readOnlyHint…) are hints, never trusted to skip asking.
 			access: "write",
+			mcp: { server: opts.server, tool: info.name, ...(info.title !== undefined ? { title: oneLine(info.title).slice(0, 200) } : {}), ...(annotations !== undefined ? { annotations } : {}) },
 			async run(args, ctx) {
 				let result: unknown;
+				const wantsProgress = opts.onProgress !== undefined || ctx.onProgress !== undefined;
 				try {
 					result = await opts.session.callTool(info.name, args, {
 						signal: ctx.signal,
-						onProgress: opts.onProgress !== undefined ? (p) => opts.onProgress?.(ctx.callId, p) : undefined,
+						onProgress: wantsProgress
+							? (p) => {
+									opts.onProgress?.(ctx.callId, p);
+									ctx.onProgress?.({ progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message !== undefined ? { message: oneLine(p.message).slice(0, 300) } : {}) });
+								}
+							: undefined,
 					});
 				} catch (err) {
 					throw new ToolError(err instanceof McpError ? err.message : `The MCP tool failed: ${String(err)}`);
 				}
 				const converted = convertToolResult(result, opts.server, info.name);
 				if (converted.isError) throw new ToolError(converted.text);
+				if (converted.images.length > 0) ctx.onImages?.(converted.images);
 				return converted.text;
 			},
 		});

@@ -9,6 +9,9 @@
 //    ("" = the whole vault, by explicit choice), none of them is fenced (config, chats, agents,
 //    excluded folders), and, for a rule limited to an agent, the chat's agent is that agent;
 // 5. the chat's agent, approved by the person, writing inside the folders it named (AgentGrants);
+// an MCP tool (`tool.mcp`) is asked every time too: the server's annotations (readOnlyHint…) never
+// skip asking, the read setting and folder rules never reach it; only "allow for this chat" and an
+// "always" rule scoped to this tool of this server (AlwaysRule.mcp; optionally limited to the agent);
 // otherwise the person is asked, with the write's preview, through the panel's `ask` callback,
 // every time. Allow once lets this call run; Deny (with an optional reason) gives the model a
 // clear result. A preview that cannot be made means the write cannot be shown, so it is not run:
@@ -36,8 +39,20 @@ export interface AlwaysRule {
 	folder: string;
 	/** The agent note's path the rule is limited to; absent: any chat. */
 	agent?: string;
+	/** An MCP tool's rule: this tool of this server only (`folder` is then ""). */
+	mcp?: McpRuleScope;
 	/** ISO 8601. */
 	grantedAt: string;
+}
+
+/** The scope of an MCP tool's rule: the server (as the person named it) and the tool's name there. */
+export interface McpRuleScope {
+	server: string;
+	tool: string;
+}
+
+function sameMcp(a: McpRuleScope | undefined, b: McpRuleScope | undefined): boolean {
+	return a === undefined || b === undefined ? a === b : a.server === b.server && a.tool === b.tool;
 }
 
 /** Where the rules live: the plugin's settings (toolsReadAllowed, toolRules). */
@@ -68,6 +83,8 @@ export interface AskInfo {
 	folder?: string;
 	/** The chat's agent (its note's path), for "only for this agent". */
 	agent?: string;
+	/** An MCP tool: "Always allow" means this tool of this server, nothing wider. */
+	mcp?: McpRuleScope;
 }
 
 /** The panel's permission card: shown for a call no rule allows; resolves with the person's decision. */
@@ -124,12 +141,12 @@ export class PermissionRules {
 	 * Saves an "always" rule for `tool` in `folder` ("" = the whole vault, the default for a call
 	 * from code), optionally limited to `agent`. A rule over a fenced folder is refused (false).
 	 */
-	async grantAlways(tool: string, scope: { folder?: string; agent?: string } = {}): Promise<boolean> {
-		const folder = scope.folder ?? "";
+	async grantAlways(tool: string, scope: { folder?: string; agent?: string; mcp?: McpRuleScope } = {}): Promise<boolean> {
+		const folder = scope.mcp !== undefined ? "" : (scope.folder ?? "");
 		if (pathSegments(folder).length > 0 && isFencedPath(folder, this.fences())) return false;
-		const same = (r: AlwaysRule): boolean => r.tool === tool && pathSegments(r.folder).join("/") === pathSegments(folder).join("/") && (r.agent ?? "") === (scope.agent ?? "");
+		const same = (r: AlwaysRule): boolean => r.tool === tool && pathSegments(r.folder).join("/") === pathSegments(folder).join("/") && (r.agent ?? "") === (scope.agent ?? "") && sameMcp(r.mcp, scope.mcp);
 		if (this.store.alwaysRules().some(same)) return true;
-		const rule: AlwaysRule = { tool, folder, ...(scope.agent ? { agent: scope.agent } : {}), grantedAt: this.now().toISOString() };
+		const rule: AlwaysRule = { tool, folder, ...(scope.agent ? { agent: scope.agent } : {}), ...(scope.mcp ? { mcp: { server: scope.mcp.server, tool: scope.mcp.tool } } : {}), grantedAt: this.now().toISOString() };
 		await this.store.saveAlwaysRules([...this.store.alwaysRules(), rule]);
 		return true;
 	}
@@ -201,6 +218,10 @@ export class PermissionRules {
 	 */
 	approverFor(chatId: string, ask: AskFn): Approve {
 		return async (call, tool) => {
+			if (tool.mcp !== undefined) {
+				if (this.mcpAllowsUnasked(chatId, tool)) return "allow";
+				return this.decide(chatId, call, tool, undefined, { marks: [], ...this.agentInfo(chatId), mcp: { server: tool.mcp.server, tool: tool.mcp.tool } }, ask);
+			}
 			if (tool.access === "read") {
 				if (this.allowsUnasked(chatId, tool, [])) return "allow";
 				return this.decide(chatId, call, tool, undefined, { marks: [], ...this.agentInfo(chatId) }, ask);
@@ -226,6 +247,18 @@ export class PermissionRules {
 		};
 	}
 
+	/**
+	 * Whether an MCP tool runs unasked in chat `chatId`: "this chat", or a rule for this tool of this
+	 * server (an agent-limited one only in that agent's chats). Nothing else reaches it.
+	 */
+	mcpAllowsUnasked(chatId: string, tool: Pick<Tool, "name" | "mcp">): boolean {
+		const origin = tool.mcp;
+		if (origin === undefined) return false;
+		if (this.chatAllows(chatId, tool.name)) return true;
+		const agent = this.agents?.agentOf(chatId);
+		return this.store.alwaysRules().some((r) => r.tool === tool.name && r.mcp !== undefined && r.mcp.server === origin.server && r.mcp.tool === origin.tool && (r.agent === undefined || r.agent === agent));
+	}
+
 	private agentInfo(chatId: string): { agent?: string } {
 		const agent = this.agents?.agentOf(chatId);
 		return agent ? { agent } : {};
@@ -245,6 +278,11 @@ export class PermissionRules {
 				this.allowForChat(chatId, tool.name);
 				return "allow";
 			case "always": {
+				if (info.mcp !== undefined) {
+					const agent = decision.onlyAgent === true ? info.agent : undefined;
+					await this.grantAlways(tool.name, { mcp: info.mcp, ...(agent ? { agent } : {}) });
+					return "allow";
+				}
 				// A read's rule is the tool's, vault-wide; a write's is the card's folder unless the person chose the vault.
 				const folder = tool.access === "read" || decision.scope === "vault" ? "" : info.folder;
 				const agent = decision.onlyAgent === true ? info.agent : undefined;

@@ -1,7 +1,7 @@
 // The vault tools' vocabulary: the Tool shape the engine's turn loop runs, and VaultAccess, the
 // narrow door to the vault the tools are built over (Obsidian's API in src/wiring/vaultAccess.ts,
 // a MemoryVault in tests and scripts), so every tool runs headless.
-import type { Tool as CoreTool } from "../core/types";
+import type { Tool as CoreTool, ToolRunCtx } from "../core/types";
 import type { NoteSearchHit } from "../context/NoteIndex";
 
 /**
@@ -23,7 +23,7 @@ export interface Tool extends CoreTool {
  * What `run` is handed: core's `{ signal }`, and optionally the call's id. When the loop passes it,
  * a write's undo entry is filed under the call's id, so the tool card can offer Revert by it.
  */
-export interface ToolRunContext {
+export interface ToolRunContext extends ToolRunCtx {
 	signal: AbortSignal;
 	callId?: string;
 }

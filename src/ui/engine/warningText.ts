@@ -27,6 +27,10 @@ const WARNING_TEXT: Record<WarningCode, Render> = {
 	session_rewrite_finished: (p) => t("warning.sessionRewriteFinished", { id: param(p, "id") }),
 	image_missing: (p) => t("warning.imageMissing", { name: param(p, "name") }),
 	image_path_refused: (p) => t("warning.imagePathRefused", { name: param(p, "name") }),
+	mcp_server_unavailable: (p) => (param(p, "server") === "" ? t("warning.mcpServersUnavailable") : t("warning.mcpServerUnavailable", { server: param(p, "server") })),
+	mcp_tools_off: (p) => t("warning.mcpToolsOff", { server: param(p, "server"), count: count(p, "count") }),
+	mcp_tools_changed: (p) => t("warning.mcpToolsChanged", { server: param(p, "server") }),
+	mcp_tools_list_changed: (p) => t("warning.mcpToolsListChanged", { server: param(p, "server") }),
 };
 
 const STATUS_TEXT: Record<StatusCode, () => string> = {

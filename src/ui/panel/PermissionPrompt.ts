@@ -3,7 +3,7 @@
 // engine's PermissionRules turns the decision into a rule or an answer for the model. Everything
 // the model sent is untrusted and only ever becomes text (createEl/setText, never HTML or Markdown).
 // Stop and the engine's 5-minute expiry abort `signal`: the prompt goes and the answer is a plain deny.
-import type { ToolCall } from "../../core/types";
+import type { McpToolOrigin, ToolCall } from "../../core/types";
 import type { AccessDecision, AlwaysScope, AskInfo } from "../../tools/permissions";
 import type { ContentMark } from "../../tools/contentMarks";
 import type { ToolPreview } from "../../tools/types";
@@ -13,7 +13,7 @@ import { agentName, argumentEntries, describeToolCall, scopeFolderName, titleVal
 
 export interface PermissionRequest {
 	call: ToolCall;
-	tool: { name: string; access: "read" | "write" };
+	tool: { name: string; access: "read" | "write"; mcp?: McpToolOrigin };
 	/** A write's preview: with it the prompt shows the diff and asks Accept / Reject. */
 	preview?: ToolPreview;
 	/** What marks the write (asked every time: no standing choice) and what "Always allow" may offer. */
@@ -75,7 +75,8 @@ class PermissionPrompt {
 		});
 		this.el.createDiv({ cls: "discover-permission-label", text: t("permission.needed"), attr: { id: `${id}-label` } });
 		this.el.createDiv({ cls: "discover-permission-title", text: describeToolCall(call, tool, preview), attr: { id: `${id}-title` } });
-		this.renderArguments(call.arguments);
+		// An MCP tool's card shows its arguments as a form already; the prompt does not fold a second copy.
+		if (tool.mcp === undefined) this.renderArguments(call.arguments);
 		const withDiff = isWrite && preview !== undefined;
 		if (withDiff) renderDiff(this.el, preview.diff, t("permission.diffLabel", { path: titleValue(preview.path) }), t("permission.diffEmpty"));
 		const marks = isWrite ? (req.info?.marks ?? []) : [];

@@ -2,7 +2,7 @@
 // for the permission prompt. The arguments come from the model, so they are untrusted: they only
 // ever become text (never HTML or Markdown), and characters that could hide or reorder what is
 // shown (control and bidirectional formatting characters) are made visible first.
-import type { ToolCall } from "../../core/types";
+import type { McpToolOrigin, ToolCall } from "../../core/types";
 import type { ToolPreview } from "../../tools/types";
 import { t } from "../../i18n";
 
@@ -36,7 +36,9 @@ const given = (v: unknown): v is string => typeof v === "string" && v.trim() !==
  * One line saying what the model wants to do. A write's preview names the note the tool resolved,
  * which is what would really change, so it is preferred over the raw argument.
  */
-export function describeToolCall(call: ToolCall, tool: { name: string; access: "read" | "write" }, preview?: ToolPreview): string {
+export function describeToolCall(call: ToolCall, tool: { name: string; access: "read" | "write"; mcp?: McpToolOrigin }, preview?: ToolPreview): string {
+	// An MCP tool's arguments name nothing in the vault: its title never reads like a note's change.
+	if (tool.mcp !== undefined) return t("toolCard.mcpRun", { tool: titleValue(tool.mcp.title ?? tool.mcp.tool), server: titleValue(tool.mcp.server) });
 	const args = call.arguments;
 	const path = preview?.path ?? args.path;
 	switch (tool.name) {

@@ -7,11 +7,11 @@ import { FIELD_LABELS, type DiscoverSettings } from "../../settings/settings";
 import { formatWhen, t } from "../../i18n";
 import { pathSegments } from "../../core/pathFences";
 import type { AlwaysRule } from "../../tools/permissions";
-import { agentName, scopeFolderName } from "../panel/permissionText";
+import { agentName, scopeFolderName, titleValue } from "../panel/permissionText";
 
 /** A rule in words: "edit_note in Projects/", "create_note anywhere in the vault", "…, for agent Writer". */
 export function ruleScopeText(rule: AlwaysRule): string {
-	const where = pathSegments(rule.folder).length === 0 ? t("settings.toolRuleVault", { tool: rule.tool }) : t("settings.toolRuleIn", { tool: rule.tool, folder: scopeFolderName(rule.folder) });
+	const where = rule.mcp !== undefined ? t("settings.toolRuleMcp", { tool: titleValue(rule.mcp.tool), server: titleValue(rule.mcp.server) }) : pathSegments(rule.folder).length === 0 ? t("settings.toolRuleVault", { tool: rule.tool }) : t("settings.toolRuleIn", { tool: rule.tool, folder: scopeFolderName(rule.folder) });
 	return rule.agent === undefined ? where : t("settings.toolRuleForAgent", { rule: where, agent: agentName(rule.agent) });
 }
 

@@ -10,6 +10,7 @@ import type { RevertOutcome, ToolsPort } from "../../toolsPort";
 import { visibleText } from "../permissionText";
 import { toolCardTitle, toolIcon } from "./toolTitle";
 import { outcomeForPerson } from "./toolOutcomeText";
+import { renderMcpBlock } from "./mcpCard";
 
 /** Of arguments still streaming, the newest characters shown (the start scrolls out, the growth shows). */
 export const ARGS_SHOWN_CHARS = 600;
@@ -48,6 +49,8 @@ export class ToolCardView {
 	private readonly titleEl: HTMLElement;
 	private readonly stateEl: HTMLElement;
 	private readonly argsEl: HTMLElement;
+	/** An MCP tool's server, hints, arguments as a form and progress. */
+	private readonly mcpEl: HTMLElement;
 	/** Where the permission prompt mounts (and its one-line record stays). */
 	readonly permissionEl: HTMLElement;
 	private readonly outcomeEl: HTMLElement;
@@ -72,6 +75,7 @@ export class ToolCardView {
 		this.titleEl = text.createDiv({ cls: "discover-tool-card-title" });
 		this.stateEl = text.createDiv({ cls: "discover-tool-card-state", attr: { role: "status" } });
 		this.argsEl = this.el.createEl("pre", { cls: ["discover-tool-card-args", "discover-chat-hidden"] });
+		this.mcpEl = this.el.createDiv({ cls: ["discover-mcp-block", "discover-chat-hidden"] });
 		this.permissionEl = this.el.createDiv({ cls: "discover-tool-card-permission" });
 		this.outcomeEl = this.el.createDiv({ cls: "discover-tool-card-outcome" });
 		this.actionsEl = this.el.createDiv({ cls: "discover-tool-card-actions" });
@@ -90,7 +94,7 @@ export class ToolCardView {
 	update(card: ToolCard): void {
 		const ended = this.card.state === "done" || this.card.state === "failed";
 		if (ended && card.state !== "done" && card.state !== "failed") return;
-		this.card = { ...this.card, ...card, arguments: card.arguments ?? this.card.arguments, access: card.access ?? this.card.access };
+		this.card = { ...this.card, ...card, arguments: card.arguments ?? this.card.arguments, access: card.access ?? this.card.access, mcp: card.mcp ?? this.card.mcp };
 		if (card.state !== "waiting") this.endPrompt();
 		this.render();
 	}
@@ -123,7 +127,7 @@ export class ToolCardView {
 		this.el.className = `discover-tool-card is-${card.state}`;
 		this.el.toggleClass("is-write", card.access === "write");
 		this.el.toggleClass("is-reverted", this.revertNote?.ok === true);
-		setIcon(this.iconEl, toolIcon(card.name));
+		setIcon(this.iconEl, card.mcp !== undefined ? "plug" : toolIcon(card.name));
 		const title = toolCardTitle(card);
 		this.titleEl.setText(title);
 		// The raw name stays reachable: on hover, and for screen readers after the title.
@@ -137,9 +141,18 @@ export class ToolCardView {
 			const text = card.argumentsText ?? "";
 			this.argsEl.setText(visibleText(text.length > ARGS_SHOWN_CHARS ? `…${text.slice(-ARGS_SHOWN_CHARS)}` : text));
 		}
+		this.renderMcp();
 		this.renderOutcome();
 		this.renderActions();
 		this.hooks.onResize();
+	}
+
+	private renderMcp(): void {
+		const { mcp, state } = this.card;
+		this.mcpEl.toggleClass("discover-chat-hidden", mcp === undefined || state === "input");
+		if (mcp === undefined || state === "input") return;
+		// The arguments stay readable while the person decides and while the call runs; after, the title and result say it.
+		renderMcpBlock(this.mcpEl, mcp, this.card.arguments, state === "running" ? this.card.progress : undefined, state === "waiting" || state === "running");
 	}
 
 	private stateText(): string {

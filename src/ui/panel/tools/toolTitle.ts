@@ -5,6 +5,7 @@
 import type { ToolCard } from "../../../chat/toolCard";
 import { t } from "../../../i18n";
 import { describeToolCall, titleValue } from "../permissionText";
+import { mcpTitle } from "./mcpCard";
 
 const given = (v: unknown): v is string => typeof v === "string" && v.trim() !== "";
 
@@ -44,7 +45,8 @@ export function cardArguments(card: Pick<ToolCard, "arguments" | "argumentsText"
 	}
 }
 
-export function toolCardTitle(card: Pick<ToolCard, "name" | "state" | "access" | "arguments" | "argumentsText">): string {
+export function toolCardTitle(card: Pick<ToolCard, "name" | "state" | "access" | "arguments" | "argumentsText" | "mcp">): string {
+	if (card.mcp !== undefined) return mcpTitle(card.mcp, card.state === "done");
 	const args = cardArguments(card);
 	if (card.state === "done") return doneTitle(card.name, args);
 	return describeToolCall({ id: "", name: card.name, arguments: args }, { name: card.name, access: card.access ?? "read" });

@@ -1,0 +1,170 @@
+// Tools from outside the engine (MCP servers, through the hub the wiring hands in) for one turn:
+// asked for when the turn starts, their schemas cleaned for the turn's dialect (toolSchema.ts), put
+// in a fixed order after the vault tools, and what went wrong said as warnings, never failures. The
+// engine does not import src/mcp: the hub's McpToolSource fits TurnToolSource as it is.
+import { cleanToolSchema, type SchemaDialect } from "./toolSchema";
+import { untilAborted } from "../core/abortable";
+import type { Tool } from "../core/types";
+import type { ChatEvent } from "./turnPrompt";
+import type { CheckpointTimers } from "./answerCheckpoint";
+
+/** A server that could not give its tools for a turn. */
+export interface OutsideToolProblem {
+	server: string;
+	message: string;
+}
+
+/** Where a turn's outside tools come from (src/mcp/toolSource.ts's McpToolSource fits it). */
+export interface TurnToolSource {
+	/** The tools of `servers` (an approved agent's list), or of the servers turned on when undefined. */
+	toolsFor(servers: readonly string[] | undefined, signal?: AbortSignal): Promise<{ tools: Tool[]; problems: OutsideToolProblem[] }>;
+	/** A server said its tool list changed (notifications/tools/list_changed). Returns the unsubscribe. */
+	onToolsChanged?(listener: (server: string) => void): () => void;
+}
+
+/** How long a turn waits for the servers' tools before it goes on without the ones not given. */
+export const OUTSIDE_TOOLS_WAIT_MS = 60_000;
+
+/** The dialect a provider's adapter speaks (`providerOf`): anything else is cleaned as OpenAI-compatible. */
+export function schemaDialectOf(provider: string | undefined): SchemaDialect {
+	return provider === "anthropic" || provider === "ollama" ? provider : "openai";
+}
+
+type Warning = Extract<ChatEvent, { type: "warning" }>;
+
+/** A tool turned off for the turn, and why. */
+interface OffTool {
+	server: string;
+	tool: string;
+	reason: string;
+}
+
+function serverOf(tool: Tool): string {
+	return tool.mcp?.server ?? tool.name.split("__")[0] ?? tool.name;
+}
+
+/** Each server's tools as a signature (name and schema), to tell a changed list from the last turn's. */
+function signatures(tools: readonly Tool[]): Map<string, Map<string, string>> {
+	const out = new Map<string, Map<string, string>>();
+	for (const t of tools) {
+		const server = serverOf(t);
+		let list = out.get(server);
+		if (list === undefined) out.set(server, (list = new Map<string, string>()));
+		list.set(t.name, JSON.stringify([t.description, t.parameters]));
+	}
+	return out;
+}
+
+export interface OutsideTools {
+	tools: Tool[];
+	warnings: Warning[];
+}
+
+/**
+ * What a chat's turns know of the outside tools: the last set (the preview prices it before the next
+ * turn asks), each server's list as last offered (a change is said), and what each chat was told.
+ */
+export class OutsideToolState {
+	private last: Tool[] = [];
+	private offered: Map<string, Map<string, string>> | undefined;
+	private readonly told = new Set<string>();
+
+	constructor(
+		private readonly source: TurnToolSource,
+		private readonly timers: CheckpointTimers,
+		private readonly waitMs = OUTSIDE_TOOLS_WAIT_MS,
+	) {}
+
+	/** The tools the last turn offered, for the preview. */
+	get lastTools(): readonly Tool[] {
+		return this.last;
+	}
+
+	/** The outside tools for a turn in `dialect`; never throws (a failure is a warning and no tools). Stop ends the wait at once. */
+	async forTurn(servers: readonly string[] | undefined, dialect: SchemaDialect, signal: AbortSignal, chatId: string, taken: ReadonlySet<string>): Promise<OutsideTools> {
+		const warnings: Warning[] = [];
+		let given: { tools: Tool[]; problems: OutsideToolProblem[] };
+		const limit = new AbortController();
+		const onAbort = (): void => limit.abort();
+		signal.addEventListener("abort", onAbort, { once: true });
+		const timer = this.timers.set(() => limit.abort(), this.waitMs);
+		try {
+			given = await untilAborted(Promise.resolve().then(() => this.source.toolsFor(servers, limit.signal)), limit.signal);
+		} catch (err) {
+			if (signal.aborted) throw err;
+			const why = limit.signal.aborted ? `no answer within ${Math.round(this.waitMs / 1000)} s` : err instanceof Error ? err.message : String(err);
+			given = { tools: [], problems: [{ server: "", message: why }] };
+		} finally {
+			this.timers.clear(timer);
+			signal.removeEventListener("abort", onAbort);
+		}
+		for (const p of given.problems) this.once(chatId, `problem\u0000${p.server}\u0000${p.message}`, warnings, { type: "warning", message: p.server === "" ? `The MCP servers' tools could not be had: ${p.message}. Answering without them.` : `The MCP server "${p.server}" is not available: ${p.message}. Answering without its tools.`, code: "mcp_server_unavailable", params: { server: p.server }, detail: p.message });
+		const tools: Tool[] = [];
+		const off: OffTool[] = [];
+		const names = new Set(taken);
+		const sorted = [...(Array.isArray(given.tools) ? given.tools : [])].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+		for (const tool of sorted) {
+			const server = serverOf(tool);
+			const name = tool.mcp?.tool ?? tool.name;
+			if (names.has(tool.name)) {
+				off.push({ server, tool: name, reason: `another tool is already named ${tool.name}` });
+				continue;
+			}
+			const cleaned = cleanToolSchema(tool.parameters, dialect);
+			if (!cleaned.ok) {
+				off.push({ server, tool: name, reason: cleaned.reason });
+				continue;
+			}
+			names.add(tool.name);
+			tools.push(withParameters(tool, cleaned.schema));
+		}
+		const byServer = new Map<string, OffTool[]>();
+		for (const o of off) byServer.set(o.server, [...(byServer.get(o.server) ?? []), o]);
+		for (const [server, list] of byServer) {
+			const detail = list.map((o) => `${o.tool}: ${o.reason}`).join("; ");
+			this.once(chatId, `off\u0000${server}\u0000${dialect}\u0000${detail}`, warnings, { type: "warning", message: `${list.length} tool${list.length === 1 ? "" : "s"} of the MCP server "${server}" ${list.length === 1 ? "was" : "were"} turned off for this model: ${detail}.`, code: "mcp_tools_off", params: { server, count: list.length }, detail });
+		}
+		warnings.push(...this.changes(tools));
+		this.last = tools;
+		return { tools, warnings };
+	}
+
+	/** What changed in each server's list since the last turn (none on the first). */
+	private changes(tools: readonly Tool[]): Warning[] {
+		const now = signatures(tools);
+		const before = this.offered;
+		this.offered = now;
+		if (before === undefined) return [];
+		const out: Warning[] = [];
+		for (const server of new Set([...before.keys(), ...now.keys()])) {
+			const was = before.get(server) ?? new Map<string, string>();
+			const is = now.get(server) ?? new Map<string, string>();
+			const added = [...is.keys()].filter((n) => !was.has(n));
+			const removed = [...was.keys()].filter((n) => !is.has(n));
+			const changed = [...is.keys()].filter((n) => was.has(n) && was.get(n) !== is.get(n));
+			if (added.length + removed.length + changed.length === 0) continue;
+			const parts = [added.length > 0 ? `added ${added.join(", ")}` : "", removed.length > 0 ? `removed ${removed.join(", ")}` : "", changed.length > 0 ? `changed ${changed.join(", ")}` : ""].filter((p) => p !== "");
+			const detail = parts.join("; ");
+			out.push({ type: "warning", message: `The tools of the MCP server "${server}" changed since the last message (${detail}). This message uses the new list.`, code: "mcp_tools_changed", params: { server, added: added.length, removed: removed.length, changed: changed.length }, detail });
+		}
+		return out;
+	}
+
+	private once(chatId: string, key: string, into: Warning[], warning: Warning): void {
+		const full = `${chatId}\u0000${key}`;
+		if (this.told.has(full)) return;
+		if (this.told.size > 500) this.told.clear();
+		this.told.add(full);
+		into.push(warning);
+	}
+}
+
+/** The tool with its parameters as cleaned (the rest, run included, as given). */
+function withParameters(tool: Tool, parameters: Record<string, unknown>): Tool {
+	return Object.assign(Object.create(Object.getPrototypeOf(tool) as object | null) as Tool, tool, { parameters });
+}
+
+/** The warning a server's list_changed gives mid-chat: shown, not obeyed until the next message. */
+export function listChangedWarning(server: string): Warning {
+	return { type: "warning", message: `The MCP server "${server}" says its tools changed. The new list applies from your next message.`, code: "mcp_tools_list_changed", params: { server } };
+}
