@@ -35,12 +35,14 @@ export interface Agent {
 	/** Folders (vault paths) where the agent's write tools run without a card (`writeFolders:`); absent or empty: every write asks. */
 	writeFolders?: string[];
 	sources: AgentSource[];
+	/** The MCP servers (by their names in Settings → MCP servers) whose tools the agent's chats offer (`mcp:`); absent: the servers turned on in settings. Part of what the person approves. */
+	mcp?: string[];
 	/** The note's body: the system prompt. */
 	instructions: string;
 }
 
 /** The front matter fields an agent note may hold. */
-export const AGENT_FIELDS = ["name", "provider", "model", "temperature", "baseUrl", "secret", "tools", "writeFolders", "sources"] as const;
+export const AGENT_FIELDS = ["name", "provider", "model", "temperature", "baseUrl", "secret", "tools", "writeFolders", "sources", "mcp"] as const;
 export type AgentField = (typeof AGENT_FIELDS)[number] | "frontmatter";
 
 /** What is wrong with an agent note: the note, the field, and (for a list) the entry at fault. */
@@ -89,6 +91,9 @@ function serverAddress(value: unknown): string | undefined {
 		return undefined;
 	}
 }
+
+/** An MCP server's name as the settings allow it (settings/mcpServers.ts's MCP_SERVER_NAME). */
+const MCP_NAME = /^[A-Za-z0-9][A-Za-z0-9 ._-]{0,63}$/;
 
 /** A folder path (`Projects`, `Projects/`): no `..`, no link brackets, and not the whole vault. */
 function folderPath(entry: unknown): string | undefined {
@@ -185,6 +190,16 @@ export function agentFromNote(path: string, frontMatter: unknown, body: string):
 		const source = sourceOf(entry);
 		if (source === undefined) return fail("sources", entry);
 		agent.sources.push(source);
+	}
+	if (fm.mcp !== undefined && fm.mcp !== null) {
+		const servers = listOf(fm.mcp);
+		if (servers === undefined) return fail("mcp");
+		agent.mcp = [];
+		for (const entry of servers) {
+			const name = typeof entry === "string" ? entry.trim() : undefined;
+			if (name === undefined || !MCP_NAME.test(name)) return fail("mcp", entry);
+			if (!agent.mcp.some((n) => n.toLowerCase() === name.toLowerCase())) agent.mcp.push(name);
+		}
 	}
 	return { ok: true, agent };
 }

@@ -33,6 +33,8 @@ export interface AgentFacts {
 	reads: boolean;
 	/** What every message carries, as written in a note (`[[link]]`, `folder/`). */
 	sources: string[];
+	/** The MCP servers its chats reach, as the note names them (`mcp:`); undefined: the servers turned on in settings. */
+	mcp: string[] | undefined;
 }
 
 export function agentFacts(agent: Agent, settings: KeySettings): AgentFacts {
@@ -54,6 +56,7 @@ export function agentFacts(agent: Agent, settings: KeySettings): AgentFacts {
 		writes,
 		reads: agent.tools.some(isReadTool),
 		sources: snapshot.sources,
+		mcp: agent.mcp === undefined ? undefined : [...agent.mcp],
 	};
 }
 
@@ -63,6 +66,8 @@ export function snapshotText(snapshot: AgentSnapshot): string {
 	for (const field of PRIVILEGED_FIELDS) {
 		const value = snapshot[field];
 		if (field === "instructions") lines.push("instructions:", ...String(value).split("\n").map((line) => `  ${line}`));
+		// Absent (the settings' servers) and named are different grants: both show.
+		else if (field === "mcp") lines.push(`mcp: ${Array.isArray(value) ? `[${value.join(", ")}]` : "(the servers turned on in settings)"}`);
 		else lines.push(`${field}: ${Array.isArray(value) ? value.join(", ") : (value ?? "")}`);
 	}
 	return `${lines.join("\n")}\n`;

@@ -13,7 +13,7 @@ import type { Agent, AgentSource } from "./agent";
 export const AGENT_READ_TOOLS: readonly string[] = ["search_notes", "read_note", "list_notes", "get_active_note"];
 
 /** The privileged fields, in the order the review card and the digest take them. */
-export const PRIVILEGED_FIELDS = ["provider", "baseUrl", "model", "secret", "tools", "writeFolders", "sources", "instructions"] as const;
+export const PRIVILEGED_FIELDS = ["provider", "baseUrl", "model", "secret", "tools", "writeFolders", "sources", "mcp", "instructions"] as const;
 export type PrivilegedField = (typeof PRIVILEGED_FIELDS)[number];
 
 /** An agent's privileged fields: lists sorted, absent fields as null, so equal meaning gives equal text. */
@@ -26,6 +26,11 @@ export interface AgentSnapshot {
 	writeFolders: string[];
 	/** Each source as written in a note: `[[link]]` or `folder/`. */
 	sources: string[];
+	/**
+	 * The MCP servers its chats reach (`mcp:`), sorted; null (or absent, in approvals saved before
+	 * the field existed) when the note names none, so those approvals keep their digest.
+	 */
+	mcp?: string[] | null;
 	instructions: string;
 }
 
@@ -51,13 +56,16 @@ export function agentSnapshot(agent: Agent): AgentSnapshot {
 		tools: sorted(agent.tools),
 		writeFolders: sorted(agent.writeFolders ?? []),
 		sources: sorted(agent.sources.map(sourceText)),
+		mcp: agent.mcp === undefined ? null : sorted(agent.mcp.map((n) => n.toLowerCase())),
 		instructions: agent.instructions.replace(/\r\n?/g, "\n"),
 	};
 }
 
 /** The snapshot as one deterministic text: the fields in PRIVILEGED_FIELDS order, as JSON. */
 function canonical(snapshot: AgentSnapshot): string {
-	return JSON.stringify(PRIVILEGED_FIELDS.map((field) => [field, snapshot[field]]));
+	// An agent without `mcp:` digests as before the field existed: its approval stays valid. Naming
+	// servers (even none: `mcp: []` turns the settings' servers off) changes the digest.
+	return JSON.stringify(PRIVILEGED_FIELDS.filter((field) => field !== "mcp" || (snapshot.mcp ?? null) !== null).map((field) => [field, snapshot[field]]));
 }
 
 /** The digest an approval of these fields is stored under: SHA-256 of the canonical snapshot, hex. */
@@ -67,7 +75,7 @@ export function snapshotDigest(snapshot: AgentSnapshot): string {
 
 /**
  * The approved digest of an agent's privileged fields (provider, baseUrl, model, secret, tools,
- * writeFolders, sources, instructions): the same for the same meaning (list order, repeats and
+ * writeFolders, sources, mcp, instructions): the same for the same meaning (list order, repeats and
  * line endings aside), different when any of them changes. Name and temperature are not in it.
  */
 export function agentDigest(agent: Agent): string {
@@ -76,7 +84,7 @@ export function agentDigest(agent: Agent): string {
 
 /** The privileged fields that differ between two snapshots, in PRIVILEGED_FIELDS order. */
 export function changedFields(before: AgentSnapshot, after: AgentSnapshot): PrivilegedField[] {
-	return PRIVILEGED_FIELDS.filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]));
+	return PRIVILEGED_FIELDS.filter((field) => JSON.stringify(before[field] ?? null) !== JSON.stringify(after[field] ?? null));
 }
 
 /** Whether `value` is a snapshot as saved (checked when the settings load). */
@@ -85,7 +93,7 @@ export function isAgentSnapshot(value: unknown): value is AgentSnapshot {
 	const v = value as Record<string, unknown>;
 	const textOrNull = (x: unknown): boolean => x === null || typeof x === "string";
 	const texts = (x: unknown): boolean => Array.isArray(x) && x.every((i) => typeof i === "string");
-	return textOrNull(v.provider) && textOrNull(v.baseUrl) && textOrNull(v.model) && textOrNull(v.secret) && texts(v.tools) && texts(v.writeFolders) && texts(v.sources) && typeof v.instructions === "string";
+	return textOrNull(v.provider) && textOrNull(v.baseUrl) && textOrNull(v.model) && textOrNull(v.secret) && texts(v.tools) && texts(v.writeFolders) && texts(v.sources) && (v.mcp === undefined || v.mcp === null || texts(v.mcp)) && typeof v.instructions === "string";
 }
 
 /** Whether `value` is a saved approval: a path, a 64-hex digest matching its fields, a real date. */
@@ -146,4 +154,16 @@ export function agentAllowsUnasked(agent: Agent | undefined, approved: boolean, 
 	// A `..` segment could climb out of the folder it seems to be in: such a path always asks.
 	const climbs = (path: string): boolean => path.split(/[\\/]/).some((segment) => segment.trim() === "..");
 	return paths.every((path) => !climbs(path) && folders.some((folder) => isWithinFolder(path, folder)) && (fences === undefined || !isFencedPath(path, fences)));
+}
+
+/**
+ * The MCP servers a chat with `agent` may reach: an approved agent's `mcp:` list (undefined when it
+ * names none: the servers turned on in settings, as a chat without an agent). An agent not approved
+ * as it is reaches none: a note changed by sync or a model to name more servers widens nothing until
+ * the person approves it. No agent: the settings' servers.
+ */
+export function agentMcpServers(agent: Agent | undefined, approved: boolean): readonly string[] | undefined {
+	if (agent === undefined) return undefined;
+	if (!approved) return [];
+	return agent.mcp;
 }

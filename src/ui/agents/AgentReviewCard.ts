@@ -49,6 +49,8 @@ export function reviewLines(facts: AgentFacts): string[] {
 	if (facts.writes) lines.push(facts.unaskedWriteFolders.length > 0 ? t("review.writesUnasked", { folders: facts.unaskedWriteFolders.map((f) => `${f}/`).join(", ") }) : t("review.writesAsk"));
 	if (facts.reads) lines.push(t("review.reads"));
 	if (facts.sources.length > 0) lines.push(t("review.sources", { sources: facts.sources.join(", ") }));
+	// Only what the note names: an agent without `mcp:` reaches what a chat without an agent does.
+	if (facts.mcp !== undefined) lines.push(facts.mcp.length > 0 ? t("review.mcp", { servers: facts.mcp.map((s) => `\`${s}\``).join(", ") }) : t("review.mcpNone"));
 	return lines;
 }
 

@@ -30,5 +30,7 @@ export function agentIssueText(issue: AgentIssue): string {
 			return t("agents.issueSecret", { note, value: issue.value ?? "" });
 		case "writeFolders":
 			return issue.value === undefined ? t("agents.issueWriteFoldersList", { note }) : t("agents.issueWriteFolders", { note, value: issue.value });
+		case "mcp":
+			return issue.value === undefined ? t("agents.issueMcpList", { note }) : t("agents.issueMcp", { note, value: issue.value });
 	}
 }
