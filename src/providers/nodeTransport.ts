@@ -1,7 +1,7 @@
 // Desktop only, reached through loadNodeTransport(). Node's http modules are required inside
 // createNodeTransport(), behind a check that Node is there, so nothing here touches them on mobile.
 /* global process, require -- Node globals, present exactly when Platform.isDesktop below is true */
-import type { Transport, TransportInit } from "./transport";
+import type { Transport, TransportInit } from "./transportTypes";
 
 type HttpModule = typeof import("node:http");
 type IncomingMessage = import("node:http").IncomingMessage;

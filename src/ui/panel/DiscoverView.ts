@@ -1,55 +1,37 @@
-import { isReadFenced } from "../../core/pathFences";
-import { fencesOf } from "../../settings/fences";
 import { ItemView, Notice } from "obsidian";
 import type { WorkspaceLeaf } from "obsidian";
-import { promptBudget } from "../../chat/chatSettings";
-import { budgetFor } from "../../settings/budgetFor";
 import type { ChatMessage } from "../../core/types";
-import { ActiveSession } from "./ActiveSession";
+import type { ActiveSession } from "./ActiveSession";
 import type { Attachment } from "./AttachedSelection";
-import { ChatHeader } from "./ChatHeader";
-import { ChatModel } from "./ChatModel";
-import { ChatAgent } from "./ChatAgent";
-import { AgentReviewCard } from "../agents/AgentReviewCard";
-import { Composer } from "./Composer";
-import { ContextBar } from "./ContextBar";
-import { savedDraft, saveDraft } from "./draftState";
-import { EmptyChat } from "./EmptyChat";
+import type { ChatHeader } from "./ChatHeader";
+import type { ChatModel } from "./ChatModel";
+import type { ChatAgent } from "./ChatAgent";
+import type { Composer } from "./Composer";
+import type { ContextBar } from "./ContextBar";
+import { savedDraft } from "./draftState";
+import type { EmptyChat } from "./EmptyChat";
 import { diagnose } from "./errorDiagnosis";
 import type { ChatRuntime, ChatRuntimeFactory, DiscoverHost } from "../host";
-import { MessageList } from "./MessageList";
+import type { MessageList } from "./MessageList";
 import { openModelMenu } from "./ModelMenu";
 import { HistoryModal } from "../history/HistoryModal";
-import { StatusLine } from "./StatusLine";
-import { commandTurn, typedTurn } from "./turns";
+import type { StatusLine } from "./StatusLine";
+import { commandTurn } from "./turns";
 import { historyStateFor, invalidateSessionList } from "../history/historyState";
 import type { ChatEvent } from "../ports";
-import type { RenderSchedulerOptions } from "./RenderScheduler";
-import type { SearchRunnerOptions } from "../history/SearchRunner";
-import { SLASH_COMMANDS, type SlashCommand } from "./slashCommands";
+import type { SlashCommand } from "./slashCommands";
 import { VIEW_TYPE_DISCOVER } from "../viewType";
-import { PanelSources } from "./sources/PanelSources";
-import { SourceSuggest } from "./sources/SourceSuggest";
-import { SourcePreparer } from "./sources/SourcePreparer";
+import type { PanelSources } from "./sources/PanelSources";
+import type { SourcePreparer } from "./sources/SourcePreparer";
 import { flushRuntime, keepAnswerOnExit } from "./answerOnExit";
 import { showChatEvent } from "./chatEvents";
-import { TurnFlow } from "./TurnFlow";
-import { showPermissionPrompt } from "./PermissionPrompt";
-import type { ShowPermissionPrompt } from "./tools/ToolCards";
-import { ToolsSwitch } from "./tools/ToolsSwitch";
-import { BranchControls } from "./branches/BranchControls";
+import type { TurnFlow } from "./TurnFlow";
+import type { ToolsSwitch } from "./tools/ToolsSwitch";
+import type { BranchControls } from "./branches/BranchControls";
 import { currentLanguage, t } from "../../i18n";
-import { attachImageFile } from "../images/attachFile";
-import { attachmentSrc, discardAttachment } from "../images/attachmentStore";
+import { buildPanelParts, type DiscoverViewOptions, type PanelPorts } from "./PanelParts";
 
-export interface DiscoverViewOptions {
-	/** Frame timing for streaming renders (tests drive frames by hand). */
-	scheduler?: RenderSchedulerOptions;
-	/** Timing of the history browser's search. */
-	search?: SearchRunnerOptions;
-	/** Mounts a tool call's permission prompt in its card (default: PermissionPrompt). */
-	permissionPrompt?: ShowPermissionPrompt;
-}
+export type { DiscoverViewOptions } from "./PanelParts";
 
 /** The chat panel in the right sidebar. Everything heavy is built when it first opens. */
 export class DiscoverView extends ItemView {
@@ -64,9 +46,6 @@ export class DiscoverView extends ItemView {
 	private composer!: Composer;
 	private chatModel!: ChatModel;
 	private chatAgent!: ChatAgent;
-	/** Where an agent's review card shows: under the messages, above the composer, always in view. */
-	private reviewEl!: HTMLElement;
-	private reviewCard: AgentReviewCard | undefined;
 	private emptyChat!: EmptyChat;
 	private turns!: TurnFlow;
 	private toolsSwitch!: ToolsSwitch;
@@ -103,134 +82,22 @@ export class DiscoverView extends ItemView {
 		root.addClass("discover-chat-view");
 		// The panel's language: screen readers read it so, and CJK text gets its own glyphs and weights (styles.css).
 		root.setAttr("lang", currentLanguage());
-		this.header = new ChatHeader(root, {
-			onRename: (title) => void this.active.rename(title),
-			onNewChat: () => void this.newChat(),
-			onHistory: () => this.openHistory(),
-			onModelMenu: (anchor) => this.openModelMenu(anchor),
-		});
-		this.toolsSwitch = new ToolsSwitch(this.header.actionsEl, this.header.actionsEl.firstElementChild, (on) => this.toolsFlipped(on));
-		this.active = new ActiveSession(this.host, this.header, () => this.runtime);
-		this.list = this.addChild(
-			new MessageList(root, {
-				app: this.app,
-				sourcePath: () => this.context.note.path,
-				loadRemoteImages: () => this.host.settings.loadRemoteImages,
-				prices: () => ({ prices: this.host.settings.modelPrices, currency: this.host.settings.priceCurrency }),
-				scheduler: this.options.scheduler,
-				tools: () => this.runtime?.tools,
-				permissionPrompt: this.options.permissionPrompt ?? showPermissionPrompt,
-				decorate: (item, message) => this.branches?.decorate(item, message),
-			}),
-		);
-		this.emptyChat = new EmptyChat(root, SLASH_COMMANDS, {
-			onPrompt: (text) => void this.turns.send({ ...typedTurn(text), fromInput: false }),
-			onCommand: (command) => void this.runCommand(command),
-			onModelMenu: (anchor) => this.openModelMenu(anchor),
-		});
-		this.list.addIntro(this.emptyChat.el);
-		this.reviewEl = root.createDiv({ cls: "discover-agent-review-slot", attr: { "aria-live": "polite" } });
-		this.chatModel = new ChatModel(this.host, () => this.runtime, (shown) => {
-			this.header.setModel(shown.model, shown.where);
-			this.emptyChat.setModel(shown);
-		});
-		this.chatModel.render();
-		this.status = new StatusLine(root);
-		this.context = new ContextBar(
-			root,
-			this.app,
-			this.host.settings.includeActiveNote,
-			(sources) => this.runtime?.chat.previewPrompt(this.composer.value, { sources: this.preparer.counted(sources), includeHistory: true, images: this.composer.images?.images, tools: this.toolsSwitch.on }),
-			// The chat's model's budget: its own (budgets per model), else the settings tab's prompt budget.
-			() => promptBudget(budgetFor(this.host.settings, this.chatModel.current)),
-		);
-		this.context.onNoteFit = (note) => this.emptyChat.setNote(note);
-		this.preparer = new SourcePreparer(
-			() => {
-				const runtime = this.runtime;
-				return runtime?.prepareSource ? (id, text, name) => runtime.prepareSource!(id, text, name) : undefined;
-			},
-			() => this.context.refreshPreview(),
-		);
-		this.register(() => this.preparer.stop());
-		this.sources = new PanelSources(root, this.app, {
-			vaultSearch: () => this.host.vaultSearch,
-			store: () => this.runtime?.sourceRefs,
-			sessionId: () => this.runtime?.chat.sessionId,
-			onChange: () => this.context.refreshPreview(),
-			fenced: (path) => isReadFenced(path, fencesOf(this.host.settings, this.app.vault.configDir)),
-		});
-		this.context.added = this.sources;
-		this.chatAgent = new ChatAgent(this.host, () => this.runtime, {
-			setAgentModel: (model) => this.chatModel.setAgentModel(model),
-			chooseModel: (model) => this.chatModel.choose(model),
-			forgetModel: (model) => this.chatModel.forget(model),
-			ownModel: () => this.chatModel.own,
-			addSource: (ref) => this.sources.add(ref),
-			removeSource: (ref) => this.sources.remove(ref),
-			onChange: (agent) => this.header.setAgent(agent?.name ?? ""),
-			showReview: (review, actions) => {
-				this.reviewEl.empty();
-				this.reviewCard = new AgentReviewCard(this.reviewEl, review, this.host.settings, actions);
-			},
-			clearReview: () => {
-				this.reviewCard = undefined;
-				this.reviewEl.empty();
-			},
-		});
-		this.sources.acceptDrops(this, root);
-		this.composer = new Composer(root, {
-			onSend: (text) => void this.turns.send(typedTurn(text, this.composer.images?.take())),
-			onStop: () => this.turns.stop(),
-			onCommand: (command) => void this.runCommand(command),
-			onInput: (text) => {
-				saveDraft(this.host, text);
-				this.context.refreshPreview();
-			},
-			onFocus: () => this.context.refresh(),
-			sendKey: () => this.host.settings.sendKey,
-			images: {
-				attach: (file) => attachImageFile(this.app, this.host.settings.sessionsFolder, file),
-				discard: (ref) => void discardAttachment(this.app, ref).catch(() => undefined),
-				// The composer's own attachments are always in the chats folder: an empty address never shows.
-				src: (ref) => attachmentSrc(this.app, ref) ?? "",
-				onError: (message) => new Notice(message),
-				// The meter counts the images too.
-				onChange: () => this.context.refreshPreview(),
-			},
-		});
-		const suggest = new SourceSuggest(this.composer.el, this.composer.inputEl, this.app, {
-			vault: () => this.host.vaultSearch?.enabled === true,
-			attached: () => this.sources.keys(),
-			ownFolders: () => [this.host.settings.sessionsFolder, this.host.settings.agentsFolder],
-			onChoose: (ref) => this.sources.add(ref),
-		});
-		this.composer.interceptKey = (e) => suggest.handleKey(e);
-		this.composer.onCaret = () => suggest.update();
-
-		this.turns = new TurnFlow({
-			app: this.app,
-			host: this.host,
-			runtime: () => this.runtime,
-			composer: this.composer,
+		({
 			header: this.header,
+			toolsSwitch: this.toolsSwitch,
+			active: this.active,
 			list: this.list,
+			emptyChat: this.emptyChat,
+			chatModel: this.chatModel,
 			status: this.status,
 			context: this.context,
-			chatModel: this.chatModel,
-			chatAgent: this.chatAgent,
 			preparer: this.preparer,
-			toolsOn: () => this.toolsSwitch.on,
-			startOver: () => this.startOver(),
-			turnEnded: (ended) => this.afterTurn(ended),
-		});
-		this.branches = new BranchControls({
-			runtime: () => this.runtime,
-			list: this.list,
-			send: (turn) => this.turns.send(turn),
-			busy: () => this.isAnswering,
-			changed: () => this.afterBranchChange(),
-		});
+			sources: this.sources,
+			chatAgent: this.chatAgent,
+			composer: this.composer,
+			turns: this.turns,
+			branches: this.branches,
+		} = buildPanelParts(this, root, this.host, this.options, this.ports()));
 		this.context.register(this);
 		keepAnswerOnExit(this, () => this.runtime);
 
@@ -238,6 +105,22 @@ export class DiscoverView extends ItemView {
 		if (draft !== "") this.composer.setValue(draft, false);
 		this.ready = this.start();
 		await this.ready;
+	}
+
+	/** What the panel's parts ask of the view. */
+	private ports(): PanelPorts {
+		return {
+			runtime: () => this.runtime,
+			busy: () => this.isAnswering,
+			newChat: () => this.newChat(),
+			startOver: () => this.startOver(),
+			openHistory: () => this.openHistory(),
+			openModelMenu: (anchor) => this.openModelMenu(anchor),
+			runCommand: (command) => this.runCommand(command),
+			afterTurn: (ended) => this.afterTurn(ended),
+			afterBranchChange: () => this.afterBranchChange(),
+			toolsFlipped: (on) => this.toolsFlipped(on),
+		};
 	}
 
 	/** Builds the engine and shows the active session; a failure shows why, with Retry. */
