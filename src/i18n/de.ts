@@ -510,6 +510,8 @@ export const de: Catalogue = {
 	"sources.firstNotes": "Erste {shown} von {total} Notizen",
 	"sources.aliasOf": "Alias von {name}",
 	"sources.missing": "Nicht gefunden",
+	"sources.canvas": "Canvas-Datei",
+	"sources.canvasIn": "Canvas-Datei in {folder}",
 	"sources.searchedOnSend": "Wird beim Senden durchsucht",
 	"sources.whole": "Vollständig",
 	"sources.excerpts": "Auszüge, {percent}",

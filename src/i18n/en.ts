@@ -510,6 +510,8 @@ export const en = {
 	"sources.firstNotes": "First {shown} of {total} notes",
 	"sources.aliasOf": "Alias of {name}",
 	"sources.missing": "Not found",
+	"sources.canvas": "Canvas",
+	"sources.canvasIn": "Canvas in {folder}",
 	"sources.searchedOnSend": "Searched when you send",
 	"sources.whole": "Whole",
 	"sources.excerpts": "Excerpts, {percent}",

@@ -510,6 +510,8 @@ export const es: Catalogue = {
 	"sources.firstNotes": "Primeras {shown} de {total} notas",
 	"sources.aliasOf": "Alias de {name}",
 	"sources.missing": "No encontrado",
+	"sources.canvas": "Lienzo",
+	"sources.canvasIn": "Lienzo en {folder}",
 	"sources.searchedOnSend": "Se busca al enviar",
 	"sources.whole": "Completo",
 	"sources.excerpts": "Extractos, {percent}",

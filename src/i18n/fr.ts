@@ -510,6 +510,8 @@ export const fr: Catalogue = {
 	"sources.firstNotes": "{shown} premières notes sur {total}",
 	"sources.aliasOf": "Alias de {name}",
 	"sources.missing": "Introuvable",
+	"sources.canvas": "Canevas",
+	"sources.canvasIn": "Canevas dans {folder}",
 	"sources.searchedOnSend": "Recherche à l'envoi",
 	"sources.whole": "En entier",
 	"sources.excerpts": "Extraits, {percent}",

@@ -510,6 +510,8 @@ export const ja: Catalogue = {
 	"sources.firstNotes": "ノート {total} 件中、最初の {shown} 件",
 	"sources.aliasOf": "{name} のエイリアス",
 	"sources.missing": "見つかりません",
+	"sources.canvas": "キャンバス",
+	"sources.canvasIn": "{folder} のキャンバス",
 	"sources.searchedOnSend": "送信時に検索",
 	"sources.whole": "全体",
 	"sources.excerpts": "抜粋、{percent}",

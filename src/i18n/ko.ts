@@ -510,6 +510,8 @@ export const ko: Catalogue = {
 	"sources.firstNotes": "노트 {total}개 중 처음 {shown}개",
 	"sources.aliasOf": "{name}의 별칭",
 	"sources.missing": "찾을 수 없음",
+	"sources.canvas": "캔버스",
+	"sources.canvasIn": "{folder}의 캔버스",
 	"sources.searchedOnSend": "보낼 때 검색",
 	"sources.whole": "전체",
 	"sources.excerpts": "발췌, {percent}",

@@ -511,6 +511,8 @@ export const ptBR: Catalogue = {
 	"sources.firstNotes": "Primeiras {shown} de {total} notas",
 	"sources.aliasOf": "Alias de {name}",
 	"sources.missing": "Não encontrado",
+	"sources.canvas": "Tela (canvas)",
+	"sources.canvasIn": "Tela (canvas) em {folder}",
 	"sources.searchedOnSend": "Pesquisado ao enviar",
 	"sources.whole": "Inteiro",
 	"sources.excerpts": "Trechos, {percent}",

@@ -520,6 +520,8 @@ export const ru: Catalogue = {
 	"sources.firstNotes": "Заметки: первые {shown} из {total}",
 	"sources.aliasOf": "Псевдоним для {name}",
 	"sources.missing": "Не найдено",
+	"sources.canvas": "Холст",
+	"sources.canvasIn": "Холст в {folder}",
 	"sources.searchedOnSend": "Поиск при отправке",
 	"sources.whole": "Целиком",
 	"sources.excerpts": "Фрагменты, {percent}",

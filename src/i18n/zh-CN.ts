@@ -510,6 +510,8 @@ export const zhCN: Catalogue = {
 	"sources.firstNotes": "{total} 篇笔记中的前 {shown} 篇",
 	"sources.aliasOf": "{name} 的别名",
 	"sources.missing": "未找到",
+	"sources.canvas": "白板",
+	"sources.canvasIn": "{folder} 中的白板",
 	"sources.searchedOnSend": "发送时搜索",
 	"sources.whole": "完整",
 	"sources.excerpts": "摘录，{percent}",

@@ -510,6 +510,8 @@ export const zhTW: Catalogue = {
 	"sources.firstNotes": "{total} 則筆記中的前 {shown} 則",
 	"sources.aliasOf": "{name} 的別名",
 	"sources.missing": "找不到",
+	"sources.canvas": "白板",
+	"sources.canvasIn": "{folder} 中的白板",
 	"sources.searchedOnSend": "傳送時搜尋",
 	"sources.whole": "完整",
 	"sources.excerpts": "摘錄，{percent}",
