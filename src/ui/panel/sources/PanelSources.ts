@@ -6,6 +6,7 @@ import type { ContextSource, SourceFit } from "../../../core/types";
 import type { SourceRefStore, VaultSearchPort } from "../../ports";
 import { dropRefs, mayCarryNotes } from "./dropNotes";
 import { NoteTexts } from "./noteTexts";
+import { CanvasNotes } from "./canvasNotes";
 import { SourceChips, type ChipItem } from "./SourceChips";
 import { notesOf, parseRefs, refKey, type SourceRef } from "./sourceRefs";
 import { fitLabel, SOURCE_TEXT } from "./sourceText";
@@ -30,6 +31,8 @@ export class PanelSources {
 	private fits = new Map<string, SourceFit>();
 	readonly chips: SourceChips;
 	readonly texts: NoteTexts;
+	/** Attached canvases, read as their sources (the canvas, then the notes its cards show). */
+	private readonly canvases: CanvasNotes;
 	/** The chat the refs belong to; a chat without an id yet keeps them here until it has one. */
 	private savedFor: string | undefined;
 	private loading = 0;
@@ -40,6 +43,7 @@ export class PanelSources {
 		private readonly options: PanelSourcesOptions,
 	) {
 		this.texts = new NoteTexts(app);
+		this.canvases = new CanvasNotes(app, this.texts, options.fenced);
 		this.chips = new SourceChips(parentEl, {
 			onRemove: (ref) => this.remove(ref),
 			onOpen: (ref) => {
@@ -118,7 +122,9 @@ export class PanelSources {
 	}
 
 	private changed(): void {
-		this.texts.keepOnly(new Set(this.noteFiles().map((f) => f.path)));
+		const files = this.noteFiles();
+		this.canvases.keepOnly(new Set(files.map((f) => f.path)));
+		this.texts.keepOnly(new Set(files.flatMap((f) => [f.path, ...(f.extension === "canvas" ? this.canvases.notePaths(f) : [])])));
 		this.render();
 		this.options.onChange();
 		void this.save();
@@ -158,7 +164,14 @@ export class PanelSources {
 	previewSources(): ContextSource[] {
 		const out: ContextSource[] = [];
 		const missing: TFile[] = [];
+		const canvases: TFile[] = [];
 		for (const file of this.noteFiles()) {
+			if (file.extension === "canvas") {
+				const sources = this.canvases.cached(file);
+				if (sources) out.push(...sources);
+				else canvases.push(file);
+				continue;
+			}
 			const text = this.texts.cached(file);
 			if (text === undefined) missing.push(file);
 			else out.push(this.source(file, text, "note"));
@@ -171,14 +184,23 @@ export class PanelSources {
 				(err: unknown) => console.error("Discover: a note could not be read", err),
 			);
 		}
-		return out;
+		if (canvases.length > 0) {
+			Promise.all(canvases.map((c) => this.canvases.read(c))).then(
+				() => this.options.onChange(),
+				(err: unknown) => console.error("Discover: a canvas could not be read", err),
+			);
+		}
+		return uniqueSources(out);
 	}
 
 	/** For a send: every attached note, and with `@vault` the notes holding the passages most relevant to `query`. */
 	async sendSources(query: string): Promise<ContextSource[]> {
 		const files = this.noteFiles();
 		const out: ContextSource[] = [];
-		for (const file of files) out.push(this.source(file, await this.texts.read(file), "note"));
+		for (const file of files) {
+			if (file.extension === "canvas") out.push(...(await this.canvases.read(file)));
+			else out.push(this.source(file, await this.texts.read(file), "note"));
+		}
 		const vault = this.options.vaultSearch();
 		if (this.refs.some((r) => r.type === "vault") && vault?.enabled) {
 			const taken = new Set(files.map((f) => f.path));
@@ -202,7 +224,7 @@ export class PanelSources {
 				out.push(source);
 			}
 		}
-		return out;
+		return uniqueSources(out);
 	}
 
 	/** The engine's fits for the last preview or prompt. */
@@ -246,4 +268,10 @@ export class PanelSources {
 		if (ref.type !== "note") fitText = [SOURCE_TEXT.notes(files.length, total), fitText].filter((t) => t !== "").join(" · ");
 		return { ref, label, fitText, cut, openable: ref.type === "note" };
 	}
+}
+
+/** Each source once (a note attached itself and shown on an attached canvas is sent once, as attached first). */
+function uniqueSources(sources: ContextSource[]): ContextSource[] {
+	const seen = new Set<string>();
+	return sources.filter((s) => !seen.has(s.id) && seen.add(s.id) !== undefined);
 }

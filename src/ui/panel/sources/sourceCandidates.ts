@@ -1,5 +1,5 @@
-// What the `@` / `[[` suggester offers for a query: notes by name and alias, folders (with how
-// many notes they add), tags (with how many notes carry them) and `@vault`, best first.
+// What the `@` / `[[` suggester offers for a query: notes by name and alias, canvases by name,
+// folders (with how many notes they add), tags (with how many notes carry them) and `@vault`, best first.
 import { getAllTags, parseFrontMatterAliases, TFolder } from "obsidian";
 import type { App, TFile } from "obsidian";
 import { fuzzyMatch } from "./fuzzyMatch";
@@ -64,6 +64,15 @@ function noteCandidates(app: App, query: string, out: Candidate[], attached: Rea
 	}
 }
 
+/** Canvases (JSON Canvas files) by name: attached as a note reference, read as the canvas's sources. */
+function canvasCandidates(app: App, query: string, out: Candidate[], attached: ReadonlySet<string>, own: readonly string[]): void {
+	for (const file of app.vault.getFiles()) {
+		if (file.extension !== "canvas" || attached.has(`note:${file.path}`) || hiddenBy(file.path, own)) continue;
+		const m = fuzzyMatch(query, file.basename);
+		if (m) out.push({ ref: { type: "note", path: file.path }, label: file.basename, detail: SOURCE_TEXT.canvas(parentOf(file)), matches: m.matches, score: m.score + 1 });
+	}
+}
+
 function folderCandidates(app: App, query: string, out: Candidate[], attached: ReadonlySet<string>, own: readonly string[]): void {
 	const q = query.replace(/\/$/, "");
 	for (const folder of app.vault.getAllFolders(false)) {
@@ -115,6 +124,7 @@ export function suggestSources(app: App, query: string, opts: SuggestOptions): C
 	}
 	const own = opts.ownFolders ?? [];
 	if (!query.startsWith("#")) noteCandidates(app, query, out, attached, own);
+	if (!query.startsWith("#")) canvasCandidates(app, query, out, attached, own);
 	if (!query.startsWith("#")) folderCandidates(app, query, out, attached, own);
 	tagCandidates(app, query, out, attached);
 	out.sort((a, b) => b.score - a.score || KIND_ORDER[a.ref.type] - KIND_ORDER[b.ref.type] || a.label.localeCompare(b.label));

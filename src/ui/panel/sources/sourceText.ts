@@ -15,6 +15,8 @@ export const SOURCE_TEXT = {
 		total > shown ? t("sources.firstNotes", { shown: formatNumber(shown), total: formatNumber(total) }) : t("sources.notes", { count: total }),
 	alias: (name: string): string => t("sources.aliasOf", { name }),
 	missing: (): string => t("sources.missing"),
+	/** A canvas in the `@` list: "Canvas", or "Canvas in Maps/". */
+	canvas: (folder: string): string => (folder === "" ? t("sources.canvas") : t("sources.canvasIn", { folder })),
 	searchedOnSend: (): string => t("sources.searchedOnSend"),
 	sourcesLine: (count: number): string => t("sources.line", { count }),
 	indexedInPart: (count: number, overMb: number): string => t("sources.indexedInPart", { count, size: formatNumber(overMb) }),

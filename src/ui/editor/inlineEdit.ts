@@ -1,0 +1,396 @@
+// Edit with Discover in the editor (CodeMirror 6): a prompt at the selection, the proposal streamed
+// into a diff beside it, then each hunk reviewed where the text is. Removed words are struck through
+// in the note itself, the new version of each hunk shows under it with its added words highlighted,
+// and Accept / Reject sit on every hunk (Ctrl/Cmd+Enter accepts all, Escape rejects all, Tab moves
+// between hunks). Nothing changes in the note until a hunk is accepted; each decision is one
+// transaction (src/editor/review.ts).
+import { ChangeSet, Prec, StateEffect, StateField, type EditorState, type Extension, type Range } from "@codemirror/state";
+import { Decoration, EditorView, keymap, ViewPlugin, WidgetType, type DecorationSet, type ViewUpdate } from "@codemirror/view";
+import { mapHunks, placeHunks, type LiveHunk } from "../../editor/anchoring";
+import { hunkWords, planEdit } from "../../editor/hunks";
+import { acceptAll, acceptHunk, endReview, proposeHunks, rejectHunks, reviewField, reviewOf, type Review } from "../../editor/review";
+import { EDIT_TEXT } from "./editText";
+
+export interface EditRequest {
+	instruction: string;
+	/** The selected text ("" at a cursor). */
+	selection: string;
+	from: number;
+	to: number;
+	signal: AbortSignal;
+	/** The proposal so far, each time more of it arrives. */
+	onText: (soFar: string) => void;
+}
+
+export type EditOutcome = { proposal: string } | { tooLarge: { instructionTokens: number; selectionTokens: number; neededTokens: number; budgetTokens: number } };
+
+export interface InlineEditPorts {
+	/** Streams the model's rewrite of the selection (the budget checked first: too large says so). */
+	propose(request: EditRequest): Promise<EditOutcome>;
+	/** Recent instructions, newest first (Up recalls them). */
+	recent(): readonly string[];
+	remember(instruction: string): void;
+	/** The review ended: what was proposed and decided (saved as a chat by the caller). */
+	finished?(record: { instruction: string; original: string; proposal: string; decided: Review["decided"] }): void;
+}
+
+type Phase = "closed" | "prompt" | "streaming" | "review";
+
+interface EditUi {
+	phase: Phase;
+	/** The selection when the prompt opened, in the document of that moment. */
+	origin: { from: number; to: number };
+	/** The document's changes since then (the proposal's hunks are mapped through them). */
+	since: ChangeSet;
+	/** Where the prompt shows now. */
+	at: number;
+	/** The prompt's element (the view's controller owns it). */
+	promptEl?: HTMLElement;
+}
+
+const CLOSED: EditUi = { phase: "closed", origin: { from: 0, to: 0 }, since: ChangeSet.empty(0), at: 0 };
+
+const setPhase = StateEffect.define<{ phase: Phase; from?: number; to?: number; promptEl?: HTMLElement }>();
+
+export const editUiField = StateField.define<EditUi>({
+	create: () => CLOSED,
+	update(ui, tr) {
+		let next = ui;
+		if (next.phase !== "closed" && !tr.changes.empty) next = { ...next, since: next.since.compose(tr.changes), at: tr.changes.mapPos(next.at, -1) };
+		for (const e of tr.effects) {
+			if (!e.is(setPhase)) continue;
+			if (e.value.phase === "prompt" && e.value.from !== undefined) {
+				const from = e.value.from;
+				next = { phase: "prompt", origin: { from, to: e.value.to ?? from }, since: ChangeSet.empty(tr.state.doc.length), at: tr.state.doc.lineAt(from).from, promptEl: e.value.promptEl };
+			} else next = e.value.phase === "closed" ? CLOSED : { ...next, phase: e.value.phase };
+		}
+		// The review ends with its last decision.
+		if (next.phase === "review" && reviewOf(tr.state).pending.length === 0) next = CLOSED;
+		return next;
+	},
+});
+
+class ElementWidget extends WidgetType {
+	constructor(
+		private readonly el: HTMLElement,
+		private readonly key: string,
+	) {
+		super();
+	}
+	override eq(other: ElementWidget): boolean {
+		return other.key === this.key && other.el === this.el;
+	}
+	override toDOM(): HTMLElement {
+		return this.el;
+	}
+	override ignoreEvent(): boolean {
+		return true;
+	}
+}
+
+/** One hunk's new version under it: its words, the added ones highlighted, and its two buttons. */
+class HunkWidget extends WidgetType {
+	constructor(
+		readonly hunk: LiveHunk,
+		private readonly removed: string,
+		private readonly n: number,
+		private readonly total: number,
+	) {
+		super();
+	}
+	override eq(other: HunkWidget): boolean {
+		return other.hunk.id === this.hunk.id && other.hunk.stale === this.hunk.stale && other.hunk.insert === this.hunk.insert && other.n === this.n && other.total === this.total;
+	}
+	override toDOM(view: EditorView): HTMLElement {
+		const el = createDiv({ cls: ["discover-edit-hunk", this.hunk.stale ? "is-stale" : ""].filter((c) => c !== ""), attr: { role: "group", "aria-label": EDIT_TEXT.hunk(this.n, this.total), "data-hunk": this.hunk.id } });
+		const text = el.createDiv({ cls: "discover-edit-hunk-text" });
+		for (const part of hunkWords(this.removed, this.hunk.insert)) {
+			if (part.kind === " ") text.appendText(part.text);
+			else if (part.kind === "+") text.createEl("ins", { cls: "discover-edit-added", text: part.text });
+		}
+		if (this.hunk.insert === "") text.createSpan({ cls: "discover-edit-deleted-note", text: "∅" });
+		const bar = el.createDiv({ cls: "discover-edit-hunk-bar" });
+		if (this.hunk.stale) bar.createSpan({ cls: "discover-edit-stale", text: EDIT_TEXT.stale() });
+		const accept = bar.createEl("button", { cls: ["discover-edit-button", "mod-cta"], text: EDIT_TEXT.accept(), attr: { type: "button" } });
+		accept.disabled = this.hunk.stale;
+		const reject = bar.createEl("button", { cls: "discover-edit-button", text: EDIT_TEXT.reject(), attr: { type: "button" } });
+		accept.addEventListener("click", () => decide(view, this.hunk.id, true));
+		reject.addEventListener("click", () => decide(view, this.hunk.id, false));
+		return el;
+	}
+	override ignoreEvent(): boolean {
+		return true;
+	}
+}
+
+function decide(view: EditorView, id: string, accept: boolean): void {
+	const spec = accept ? acceptHunk(view.state, id) : rejectHunks(view.state, [id]);
+	if (spec) view.dispatch(spec);
+}
+
+/** The removed words of a hunk, struck through in the note (their places found from the word diff). */
+function removedMarks(state: EditorState, h: LiveHunk, out: Range<Decoration>[]): string {
+	const removed = state.doc.sliceString(h.from, h.to);
+	let at = h.from;
+	for (const part of hunkWords(removed, h.insert)) {
+		if (part.kind === "+") continue;
+		if (part.kind === "-" && part.text.length > 0) out.push(Decoration.mark({ class: "discover-edit-removed" }).range(at, at + part.text.length));
+		at += part.text.length;
+	}
+	return removed;
+}
+
+/** The per-view controller: the prompt's elements, the request in flight, the recall of instructions. */
+class InlineEditView {
+	readonly promptEl: HTMLElement;
+	private readonly input: HTMLInputElement;
+	private readonly message: HTMLElement;
+	private readonly preview: HTMLElement;
+	private readonly sendButton: HTMLButtonElement;
+	private readonly stopButton: HTMLButtonElement;
+	/** Accept all and Reject all: the keys' buttons, for touch and for anyone who prefers them. */
+	private readonly reviewButtons: HTMLElement;
+	private abort: AbortController | undefined;
+	private recall = -1;
+	private instruction = "";
+	private original = "";
+	private proposal = "";
+
+	constructor(
+		private readonly view: EditorView,
+		private readonly ports: InlineEditPorts,
+	) {
+		controllers.set(view, this);
+		this.promptEl = createDiv({ cls: "discover-edit-prompt" });
+		const row = this.promptEl.createDiv({ cls: "discover-edit-prompt-row" });
+		this.input = row.createEl("input", { cls: "discover-edit-input", attr: { type: "text", enterkeyhint: "send" } });
+		this.sendButton = row.createEl("button", { cls: ["discover-edit-button", "mod-cta"], text: EDIT_TEXT.send(), attr: { type: "button" } });
+		this.stopButton = row.createEl("button", { cls: ["discover-edit-button", "discover-edit-stop"], text: EDIT_TEXT.stop(), attr: { type: "button" } });
+		this.reviewButtons = row.createDiv({ cls: "discover-edit-review-buttons" });
+		const acceptAllButton = this.reviewButtons.createEl("button", { cls: ["discover-edit-button", "mod-cta"], text: EDIT_TEXT.acceptAll(), attr: { type: "button" } });
+		const rejectAllButton = this.reviewButtons.createEl("button", { cls: "discover-edit-button", text: EDIT_TEXT.rejectAll(), attr: { type: "button" } });
+		acceptAllButton.addEventListener("click", () => this.acceptAll());
+		rejectAllButton.addEventListener("click", () => this.close());
+		const close = row.createEl("button", { cls: "discover-edit-button", text: EDIT_TEXT.close(), attr: { type: "button" } });
+		this.message = this.promptEl.createDiv({ cls: "discover-edit-message", attr: { role: "status", "aria-live": "polite" } });
+		this.preview = this.promptEl.createDiv({ cls: "discover-edit-preview" });
+		this.input.addEventListener("keydown", (e) => this.onKey(e));
+		this.sendButton.addEventListener("click", () => void this.send());
+		this.stopButton.addEventListener("click", () => this.stop());
+		close.addEventListener("click", () => this.close());
+		this.render();
+	}
+
+	get ui(): EditUi {
+		return this.view.state.field(editUiField);
+	}
+
+	open(): void {
+		const { from, to } = this.view.state.selection.main;
+		this.stop();
+		this.view.dispatch({ effects: [endReview.of(null), setPhase.of({ phase: "prompt", from, to, promptEl: this.promptEl })] });
+		this.original = this.view.state.sliceDoc(from, to);
+		this.input.value = "";
+		this.input.placeholder = EDIT_TEXT.placeholder(from === to);
+		this.recall = -1;
+		this.message.setText("");
+		this.preview.empty();
+		this.render();
+		this.input.focus();
+	}
+
+	close(): void {
+		this.stop();
+		const review = reviewOf(this.view.state);
+		if (review.pending.length > 0) this.view.dispatch(rejectHunks(this.view.state) ?? {});
+		if (this.ui.phase !== "closed") this.view.dispatch({ effects: [setPhase.of({ phase: "closed" }), endReview.of(null)] });
+		this.view.focus();
+	}
+
+	stop(): void {
+		this.abort?.abort();
+		this.abort = undefined;
+	}
+
+	async send(): Promise<void> {
+		const instruction = this.input.value.trim();
+		if (instruction === "" || this.ui.phase !== "prompt") return;
+		this.instruction = instruction;
+		this.ports.remember(instruction);
+		const abort = new AbortController();
+		this.abort = abort;
+		this.view.dispatch({ effects: setPhase.of({ phase: "streaming" }) });
+		this.message.setText(EDIT_TEXT.streaming());
+		this.preview.empty();
+		const { from, to } = this.ui.origin;
+		try {
+			const outcome = await this.ports.propose({ instruction, selection: this.original, from, to, signal: abort.signal, onText: (soFar) => this.showStream(soFar) });
+			if (abort.signal.aborted) return;
+			if ("tooLarge" in outcome) {
+				this.view.dispatch({ effects: setPhase.of({ phase: "prompt" }) });
+				this.message.setText(EDIT_TEXT.tooLarge(outcome.tooLarge));
+				return;
+			}
+			this.review(outcome.proposal);
+		} catch (err) {
+			if (abort.signal.aborted) {
+				this.message.setText("");
+				this.preview.empty();
+			} else this.message.setText(EDIT_TEXT.failed(err instanceof Error ? err.message : String(err)));
+			if ((this.ui.phase as Phase) === "streaming") this.view.dispatch({ effects: setPhase.of({ phase: "prompt" }) });
+		} finally {
+			if (this.abort === abort) this.abort = undefined;
+			this.render();
+		}
+	}
+
+	/** While it streams: the proposal so far against as many lines of the selection, word by word. */
+	private showStream(soFar: string): void {
+		this.proposal = soFar;
+		this.preview.empty();
+		const lines = soFar.split("\n").length;
+		const prefix = this.original.split("\n").slice(0, lines).join("\n");
+		for (const part of hunkWords(prefix, soFar)) {
+			if (part.kind === " ") this.preview.appendText(part.text);
+			else this.preview.createEl(part.kind === "-" ? "del" : "ins", { cls: part.kind === "-" ? "discover-edit-removed" : "discover-edit-added", text: part.text });
+		}
+	}
+
+	private review(proposal: string): void {
+		this.proposal = proposal;
+		const ui = this.ui;
+		const hunks = mapHunks(placeHunks(planEdit(this.original, proposal), ui.origin.from), ui.since);
+		this.preview.empty();
+		if (hunks.length === 0) {
+			this.view.dispatch({ effects: setPhase.of({ phase: "prompt" }) });
+			this.message.setText(EDIT_TEXT.noChange());
+			return;
+		}
+		this.message.setText(EDIT_TEXT.keys());
+		this.view.dispatch({ effects: [proposeHunks.of(hunks), setPhase.of({ phase: "review" })] });
+		this.focusHunk(1);
+	}
+
+	acceptAll(): boolean {
+		const spec = acceptAll(this.view.state);
+		if (spec) this.view.dispatch(spec);
+		return true;
+	}
+
+	/** Moves the cursor to the next (1) or previous (-1) pending hunk, around the end. */
+	focusHunk(step: 1 | -1): boolean {
+		const pending = reviewOf(this.view.state).pending;
+		if (pending.length === 0) return false;
+		const head = this.view.state.selection.main.head;
+		const next = step === 1 ? (pending.find((h) => h.from > head) ?? pending[0]) : ([...pending].reverse().find((h) => h.from < head) ?? pending[pending.length - 1]);
+		if (next) this.view.dispatch({ selection: { anchor: next.from }, effects: EditorView.scrollIntoView(next.from, { y: "center" }) });
+		return true;
+	}
+
+	private onKey(e: KeyboardEvent): void {
+		if (e.isComposing) return;
+		if (e.key === "Enter" && !e.shiftKey) {
+			e.preventDefault();
+			void this.send();
+		} else if (e.key === "Escape") {
+			e.preventDefault();
+			if (this.ui.phase === "streaming") this.stop();
+			else this.close();
+		} else if ((e.key === "ArrowUp" || e.key === "ArrowDown") && this.ui.phase === "prompt") {
+			const recent = this.ports.recent();
+			const next = e.key === "ArrowUp" ? Math.min(recent.length - 1, this.recall + 1) : this.recall - 1;
+			if (recent.length === 0 || next === this.recall) return;
+			e.preventDefault();
+			this.recall = Math.max(-1, next);
+			this.input.value = this.recall < 0 ? "" : (recent[this.recall] ?? "");
+		}
+	}
+
+	update(u: ViewUpdate): void {
+		const before = u.startState.field(editUiField);
+		if (before.phase === "review" && this.ui.phase === "closed") {
+			this.ports.finished?.({ instruction: this.instruction, original: this.original, proposal: this.proposal, decided: reviewOf(u.startState).decided.concat(this.lastDecided(u)) });
+		}
+		if (before.phase !== this.ui.phase) this.render();
+	}
+
+	/** The decisions of the transactions that ended the review. */
+	private lastDecided(u: ViewUpdate): Review["decided"] {
+		const had = new Set(reviewOf(u.startState).decided.map((d) => d.id));
+		return reviewOf(u.state).decided.filter((d) => !had.has(d.id));
+	}
+
+	private render(): void {
+		const phase = this.ui.phase;
+		this.promptEl.toggleClass("is-streaming", phase === "streaming");
+		this.promptEl.setAttr("aria-label", phase === "review" ? EDIT_TEXT.review() : this.input.placeholder);
+		this.reviewButtons.toggleClass("discover-edit-hidden", phase !== "review");
+		this.input.toggleClass("discover-edit-hidden", phase === "review");
+		this.input.disabled = phase !== "prompt";
+		this.sendButton.toggleClass("discover-edit-hidden", phase !== "prompt");
+		this.stopButton.toggleClass("discover-edit-hidden", phase !== "streaming");
+	}
+}
+
+function decorationsOf(state: EditorState): DecorationSet {
+	const ui = state.field(editUiField);
+	const ranges: Range<Decoration>[] = [];
+	if (ui.phase !== "closed" && ui.promptEl) ranges.push(Decoration.widget({ widget: new ElementWidget(ui.promptEl, "prompt"), block: true, side: -1 }).range(ui.at));
+	const pending = reviewOf(state).pending;
+	pending.forEach((h, k) => {
+		const removed = removedMarks(state, h, ranges);
+		// Under the hunk's last line: before the next line when the hunk ends at a line's start.
+		const line = state.doc.lineAt(h.to);
+		const atStart = h.to === line.from && h.to > h.from;
+		ranges.push(Decoration.widget({ widget: new HunkWidget(h, removed, k + 1, pending.length), block: true, side: atStart ? -1 : 1 }).range(atStart ? line.from : line.to));
+	});
+	return Decoration.set(ranges, true);
+}
+
+/** Block widgets must come from state, not from a view plugin: the decorations follow the two fields. */
+const editDecorations = StateField.define<DecorationSet>({
+	create: (state) => decorationsOf(state),
+	update: (decos, tr) => (tr.docChanged || tr.effects.length > 0 || tr.startState.field(reviewField) !== tr.state.field(reviewField) ? decorationsOf(tr.state) : decos),
+	provide: (f) => EditorView.decorations.from(f),
+});
+
+const controllers = new WeakMap<EditorView, InlineEditView>();
+
+/** Opens the prompt at the view's selection; false when the view has no inline edit extension. */
+export function openInlineEdit(view: EditorView): boolean {
+	const ctrl = controllers.get(view);
+	if (!ctrl) return false;
+	ctrl.open();
+	return true;
+}
+
+/** The editor extension: register once with `registerEditorExtension`; open with `openInlineEdit(view)`. */
+export function inlineEditExtension(ports: InlineEditPorts): Extension {
+	const plugin = ViewPlugin.define((view) => new InlineEditView(view, ports));
+	const whenReviewing =
+		(run: (ctrl: InlineEditView) => boolean) =>
+		(view: EditorView): boolean => {
+			const ctrl = view.plugin(plugin);
+			return ctrl !== null && reviewOf(view.state).pending.length > 0 && run(ctrl);
+		};
+	return [
+		reviewField,
+		editUiField,
+		editDecorations,
+		plugin,
+		Prec.highest(
+			keymap.of([
+				{ key: "Mod-Enter", run: whenReviewing((c) => c.acceptAll()) },
+				{
+					key: "Escape",
+					run: whenReviewing((c) => {
+						c.close();
+						return true;
+					}),
+				},
+				{ key: "Tab", run: whenReviewing((c) => c.focusHunk(1)) },
+				{ key: "Shift-Tab", run: whenReviewing((c) => c.focusHunk(-1)) },
+			]),
+		),
+	];
+}

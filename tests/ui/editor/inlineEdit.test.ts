@@ -1,0 +1,199 @@
+// @vitest-environment happy-dom
+// Edit with Discover in a real CodeMirror 6 editor (the packages Obsidian ships): the prompt at the
+// selection, the proposal streamed, then each hunk accepted or rejected where the text is.
+import "obsidian";
+import { EditorSelection, EditorState, Transaction } from "@codemirror/state";
+import { EditorView } from "@codemirror/view";
+import { afterEach, describe, expect, it } from "vitest";
+import { inlineEditExtension, openInlineEdit, type EditOutcome, type EditRequest, type InlineEditPorts } from "../../../src/ui/editor/inlineEdit";
+import { reviewOf } from "../../../src/editor/review";
+
+const NOTE = "# Plan\n\nThe quick brown fox.\nIt jumps over the dog.\n\nA line left alone.\nThe end of it.\n";
+const REWRITE = "The slow brown fox.\nIt jumps over the dog.\n\nA line left alone.\nThe very end.\n";
+
+interface Harness {
+	view: EditorView;
+	requests: EditRequest[];
+	finished: Parameters<NonNullable<InlineEditPorts["finished"]>>[0][];
+	transactions: Transaction[];
+	/** Ends the request in flight with this outcome. */
+	answer: (outcome: EditOutcome) => Promise<void>;
+	input: () => HTMLInputElement;
+	q: <T extends Element = HTMLElement>(selector: string) => T[];
+}
+
+let current: EditorView | undefined;
+afterEach(() => {
+	current?.destroy();
+	document.body.empty();
+});
+
+function setup(recent: string[] = []): Harness {
+	const requests: EditRequest[] = [];
+	const finished: Harness["finished"] = [];
+	const transactions: Transaction[] = [];
+	let settle: ((o: EditOutcome) => void) | undefined;
+	const ports: InlineEditPorts = {
+		propose: (request) => {
+			requests.push(request);
+			return new Promise<EditOutcome>((resolve, reject) => {
+				settle = resolve;
+				request.signal.addEventListener("abort", () => reject(new DOMException("Stopped", "AbortError")));
+			});
+		},
+		recent: () => recent,
+		remember: (i) => recent.unshift(i),
+		finished: (r) => finished.push(r),
+	};
+	const parent = document.body.createDiv();
+	const view = new EditorView({
+		state: EditorState.create({ doc: NOTE, extensions: [inlineEditExtension(ports), EditorState.transactionExtender.of((tr) => (transactions.push(tr), null))] }),
+		parent,
+	});
+	current = view;
+	const q = <T extends Element = HTMLElement>(selector: string): T[] => Array.from(view.dom.querySelectorAll<T>(selector));
+	return {
+		view,
+		requests,
+		finished,
+		transactions,
+		answer: async (outcome) => {
+			settle?.(outcome);
+			await new Promise((r) => window.setTimeout(r, 0));
+		},
+		input: () => q<HTMLInputElement>(".discover-edit-input")[0]!,
+		q,
+	};
+}
+
+function key(el: HTMLElement, k: string, init: KeyboardEventInit = {}): void {
+	el.dispatchEvent(new KeyboardEvent("keydown", { key: k, bubbles: true, cancelable: true, ...init }));
+}
+
+/** Selects the note's body (from "The quick" to the end), opens the prompt and sends `instruction`. */
+async function ask(h: Harness, instruction = "tighten this"): Promise<void> {
+	const from = NOTE.indexOf("The quick");
+	h.view.dispatch({ selection: EditorSelection.single(from, NOTE.length) });
+	expect(openInlineEdit(h.view)).toBe(true);
+	h.input().value = instruction;
+	key(h.input(), "Enter");
+	await Promise.resolve();
+}
+
+describe("Edit with Discover in the editor", () => {
+	it("opens a prompt at the selection, sends the instruction and the selection, and streams the proposal into a diff", async () => {
+		const h = setup();
+		await ask(h);
+		expect(h.q(".discover-edit-prompt")).toHaveLength(1);
+		expect(h.requests).toHaveLength(1);
+		expect(h.requests[0]).toMatchObject({ instruction: "tighten this", selection: NOTE.slice(NOTE.indexOf("The quick")) });
+		h.requests[0]!.onText("The slow brown");
+		const preview = h.q(".discover-edit-preview")[0]!;
+		expect(preview.querySelector("del")?.textContent).toBe("quick");
+		expect(preview.querySelector("ins")?.textContent).toBe("slow");
+		// Stop is there while it streams, Send is not.
+		expect(h.q(".discover-edit-stop")[0]!.hasClass("discover-edit-hidden")).toBe(false);
+		expect(h.view.state.doc.toString()).toBe(NOTE);
+	});
+
+	it("shows each hunk where the text is, changes nothing until one is accepted, and accepts or rejects one hunk per transaction", async () => {
+		const h = setup();
+		await ask(h);
+		await h.answer({ proposal: REWRITE });
+		expect(h.view.state.doc.toString()).toBe(NOTE);
+		expect(h.q(".discover-edit-hunk")).toHaveLength(2);
+		expect(h.q(".cm-content .discover-edit-removed").map((e) => e.textContent)).toEqual(["quick", "end of", "it"]);
+		expect(h.q(".discover-edit-hunk .discover-edit-added").map((e) => e.textContent)).toEqual(["slow", "very", "end"]);
+		h.transactions.length = 0;
+		h.q<HTMLButtonElement>(".discover-edit-hunk button.mod-cta")[0]!.click();
+		expect(h.transactions.filter((t) => t.docChanged)).toHaveLength(1);
+		expect(h.view.state.doc.toString()).toBe(NOTE.replace("quick", "slow"));
+		expect(h.q(".discover-edit-hunk")).toHaveLength(1);
+		const reject = h.q<HTMLButtonElement>(".discover-edit-hunk button").find((b) => b.textContent === "Reject")!;
+		reject.click();
+		expect(h.view.state.doc.toString()).toBe(NOTE.replace("quick", "slow"));
+		// The last decision ends the review, and what was decided is handed over to be saved as a chat.
+		expect(h.q(".discover-edit-hunk")).toHaveLength(0);
+		expect(h.finished).toEqual([
+			{
+				instruction: "tighten this",
+				original: NOTE.slice(NOTE.indexOf("The quick")),
+				proposal: REWRITE,
+				decided: [
+					{ id: "h1", decision: "accepted", stale: false },
+					{ id: "h2", decision: "rejected", stale: false },
+				],
+			},
+		]);
+	});
+
+	it("marks a hunk stale when the person types inside it, and its Accept is disabled", async () => {
+		const h = setup();
+		await ask(h);
+		await h.answer({ proposal: REWRITE });
+		const at = NOTE.indexOf("end of");
+		h.view.dispatch({ changes: { from: at, insert: "very " } });
+		const hunks = h.q(".discover-edit-hunk");
+		expect(hunks[1]!.hasClass("is-stale")).toBe(true);
+		expect(hunks[1]!.querySelector<HTMLButtonElement>("button.mod-cta")!.disabled).toBe(true);
+		expect(hunks[0]!.hasClass("is-stale")).toBe(false);
+	});
+
+	it("by keyboard: Tab moves between hunks, Ctrl+Enter accepts all in one transaction, Escape rejects all", async () => {
+		const h = setup();
+		await ask(h);
+		await h.answer({ proposal: REWRITE });
+		const hunks = reviewOf(h.view.state).pending;
+		expect(h.view.state.selection.main.head).toBe(hunks[0]!.from);
+		key(h.view.contentDOM, "Tab");
+		expect(h.view.state.selection.main.head).toBe(hunks[1]!.from);
+		h.transactions.length = 0;
+		// Mod is Cmd on a Mac, Ctrl elsewhere (CodeMirror reads the platform): one of the two is it.
+		key(h.view.contentDOM, "Enter", { ctrlKey: true });
+		if (reviewOf(h.view.state).pending.length > 0) key(h.view.contentDOM, "Enter", { metaKey: true });
+		expect(h.transactions.filter((t) => t.docChanged)).toHaveLength(1);
+		expect(h.view.state.doc.toString()).toBe(NOTE.slice(0, NOTE.indexOf("The quick")) + REWRITE);
+
+		const g = setup();
+		await ask(g);
+		await g.answer({ proposal: REWRITE });
+		// The keys have buttons too (phones have no keyboard), shown only while reviewing.
+		expect(g.q(".discover-edit-review-buttons")[0]!.hasClass("discover-edit-hidden")).toBe(false);
+		expect(g.q(".discover-edit-review-buttons button").map((b) => b.textContent)).toEqual(["Accept all", "Reject all"]);
+		key(g.view.contentDOM, "Escape");
+		expect(g.view.state.doc.toString()).toBe(NOTE);
+		expect(g.q(".discover-edit-hunk")).toHaveLength(0);
+		expect(g.finished[0]?.decided.map((d) => d.decision)).toEqual(["rejected", "rejected"]);
+	});
+
+	it("too large: the message names both sizes, and nothing is sent or changed", async () => {
+		const h = setup();
+		await ask(h);
+		await h.answer({ tooLarge: { instructionTokens: 12, selectionTokens: 9_000, neededTokens: 20_326, budgetTokens: 8_000 } });
+		expect(h.q(".discover-edit-message")[0]!.textContent).toBe(
+			"The instruction (12 tokens) and the selection (9,000 tokens) need 20,326 tokens with room for the answer; the model has 8,000. Select less text, or choose a model with a larger context.",
+		);
+		expect(h.view.state.doc.toString()).toBe(NOTE);
+		// The prompt stays open with the instruction, to send again after selecting less.
+		expect(h.input().disabled).toBe(false);
+	});
+
+	it("Stop ends the request and keeps the prompt; Escape closes it; Up recalls recent instructions", async () => {
+		const h = setup(["make it shorter", "translate to German"]);
+		await ask(h, "new one");
+		h.q<HTMLButtonElement>(".discover-edit-stop")[0]!.click();
+		expect(h.requests[0]!.signal.aborted).toBe(true);
+		await new Promise((r) => window.setTimeout(r, 0));
+		expect(h.input().disabled).toBe(false);
+		h.input().value = "";
+		key(h.input(), "ArrowUp");
+		expect(h.input().value).toBe("new one");
+		key(h.input(), "ArrowUp");
+		expect(h.input().value).toBe("make it shorter");
+		key(h.input(), "ArrowDown");
+		expect(h.input().value).toBe("new one");
+		key(h.input(), "Escape");
+		expect(h.q(".discover-edit-prompt")).toHaveLength(0);
+		expect(h.view.state.doc.toString()).toBe(NOTE);
+	});
+});
