@@ -5,6 +5,10 @@ import { encodeTermIds } from "./noteTerms";
 import { TF_SLOTS, type IndexStore, type SavedPassage } from "./noteIndexFormat";
 import { NoteTables, STAGE_POSTINGS, type NoteRecord } from "./noteTables";
 import type { Steps } from "./steps";
+import { PagedInt32 } from "./paged";
+
+/** (note, term) pairs counted or placed between two steps of finishLoad. */
+const LOAD_PAIRS_STEP = 200_000;
 
 export class StoredNoteTables extends NoteTables implements IndexStore {
 	/** @internal Notes in insertion order. */
@@ -49,22 +53,14 @@ export class StoredNoteTables extends NoteTables implements IndexStore {
 		const id = this.termId(term);
 		this.pool.fill(id, postings);
 		// Each note's term ids are not saved: they are the terms whose postings name its passages.
+		// The pairs go into paged columns (a pair array grown by doubling copied millions in one step).
 		const pairs = this.loadPairs;
-		if (pairs.n + postings.length > pairs.slots.length) {
-			const size = Math.max(pairs.n + postings.length, pairs.slots.length * 2, 1024);
-			const slots = new Uint32Array(size);
-			const terms = new Uint32Array(size);
-			slots.set(pairs.slots.subarray(0, pairs.n));
-			terms.set(pairs.terms.subarray(0, pairs.n));
-			pairs.slots = slots;
-			pairs.terms = terms;
-		}
 		let last = -1;
 		for (let i = 0; i < postings.length; i++) {
 			const slot = this.docSlot[Math.floor((postings[i] ?? 0) / TF_SLOTS)] ?? -1;
 			if (slot >= 0 && slot !== last) {
-				pairs.slots[pairs.n] = slot;
-				pairs.terms[pairs.n++] = id;
+				pairs.slots.set(pairs.n, slot);
+				pairs.terms.set(pairs.n++, id);
 				last = slot;
 			}
 		}
@@ -73,21 +69,24 @@ export class StoredNoteTables extends NoteTables implements IndexStore {
 	/** @internal After loading: each note's term ids (gathered by loadTerm) into their compact form. */
 	*finishLoad(): Steps<void> {
 		const { slots, terms, n } = this.loadPairs;
-		this.loadPairs = { slots: new Uint32Array(0), terms: new Uint32Array(0), n: 0 };
-		// Pairs grouped by note slot (a counting sort); within a note, term ids stay in load order.
+		this.loadPairs = { slots: new PagedInt32(), terms: new PagedInt32(), n: 0 };
+		// Pairs grouped by note slot (a counting sort, LOAD_PAIRS_STEP pairs a step: millions at
+		// 10,000 notes made one step of hundreds of milliseconds); within a note, term ids stay in load order.
 		const start = new Uint32Array(this.slotNote.length + 1);
 		for (let i = 0; i < n; i++) {
-			const s = (slots[i] ?? 0) + 1;
+			const s = slots.get(i) + 1;
 			start[s] = (start[s] ?? 0) + 1;
+			if (i % LOAD_PAIRS_STEP === LOAD_PAIRS_STEP - 1) yield;
 		}
 		for (let s = 0; s < this.slotNote.length; s++) start[s + 1] = (start[s + 1] ?? 0) + (start[s] ?? 0);
 		const at = start.slice(0, this.slotNote.length);
 		const grouped = new Uint32Array(n);
 		for (let i = 0; i < n; i++) {
-			const s = slots[i] ?? 0;
+			const s = slots.get(i);
 			const k = at[s] ?? 0;
-			grouped[k] = terms[i] ?? 0;
+			grouped[k] = terms.get(i);
 			at[s] = k + 1;
+			if (i % LOAD_PAIRS_STEP === LOAD_PAIRS_STEP - 1) yield;
 		}
 		yield;
 		let work = 0;
@@ -97,7 +96,7 @@ export class StoredNoteTables extends NoteTables implements IndexStore {
 			const ids = grouped.subarray(start[s], start[s + 1]);
 			note.terms = encodeTermIds(ids);
 			work += ids.length;
-			if (work >= STAGE_POSTINGS * 50) {
+			if (work >= STAGE_POSTINGS * 10) {
 				work = 0;
 				yield;
 			}

@@ -34,7 +34,7 @@ export class NoteTables {
 	private readonly listedBy = new PagedInt32();
 	private stamps = 0;
 	/** While an index loads: (note slot, term id) pairs from its postings, gathered into each note's term ids by finishLoad. */
-	protected loadPairs = { slots: new Uint32Array(0), terms: new Uint32Array(0), n: 0 };
+	protected loadPairs = { slots: new PagedInt32(), terms: new PagedInt32(), n: 0 };
 	/** Per CJK character, the characters after it in the index's CJK pair terms (fuzzyTerms.ts corrects a mistyped one). */
 	protected readonly followers = new CjkFollowers((id) => this.termIds.nameOf(id));
 	protected readonly pool = new PostingPool();

@@ -67,6 +67,20 @@ const saved = async (app: App): Promise<{ notes: unknown[] } | undefined> => {
 	if (!(await app.vault.adapter.exists(path))) return undefined;
 	return { notes: [...NoteIndex.fromBinary(await app.vault.adapter.readBinary(path)).entries()] };
 };
+/** Resolves once the saved index has been written into place (the service writes a temporary file, then renames it), and that save has finished. */
+function indexWritten(app: App, service: () => NoteIndexService): Promise<void> {
+	const adapter = app.vault.adapter;
+	const rename = adapter.rename.bind(adapter);
+	return new Promise((resolve) => {
+		adapter.rename = async (from: string, to: string) => {
+			await rename(from, to);
+			if (to === `${DIR}/${INDEX_FILE}`) {
+				adapter.rename = rename;
+				void service().whenSaved().then(resolve);
+			}
+		};
+	});
+}
 /** A gate for Harness.paused, and the function that opens it. */
 function gate(): { paused: Promise<void>; open: () => void } {
 	let open = (): void => undefined;
@@ -237,8 +251,11 @@ describe("the vault index service", () => {
 	});
 
 	it("is saved as binary (index.bin) and a restart loads it without reading any note", async () => {
-		const first = await start();
-		await sleep(30);
+		const app = await createTestApp({ files: FILES });
+		let harness: Harness | undefined;
+		const written = indexWritten(app, () => (harness as Harness).service);
+		const first = (harness = await start({ app }));
+		await written;
 		const bytes = new Uint8Array(await first.app.vault.adapter.readBinary(`${DIR}/index.bin`));
 		// Not JSON text: the binary format, which the engine reads back whole.
 		expect(bytes[0]).not.toBe("{".charCodeAt(0));
@@ -256,10 +273,12 @@ describe("the vault index service", () => {
 		await app.vault.adapter.mkdir(DIR);
 		await app.vault.adapter.write(`${DIR}/index.json`, JSON.stringify(new NoteIndex().toJSON()));
 		const reads = recordReads(app);
-		const h = await start({ app });
+		let harness: Harness | undefined;
+		const written = indexWritten(app, () => (harness as Harness).service);
+		const h = (harness = await start({ app }));
 		expect(reads).toHaveLength(3);
 		expect(ids(h, "sailboat")).toEqual(["Notes/Boats.md"]);
-		await sleep(30);
+		await written;
 		expect((await saved(app))?.notes).toHaveLength(3);
 		expect(await app.vault.adapter.exists(`${DIR}/${LEGACY_INDEX_FILE}`)).toBe(false);
 		expect(await app.vault.adapter.exists(`${DIR}/index.json`)).toBe(false);
