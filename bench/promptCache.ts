@@ -26,7 +26,7 @@ const MODEL = "bench-model";
 /** `headroom=0.25`: the share of the budget this turn's sources leave for later turns (the engine's default otherwise). */
 export const BENCH_HEADROOM = ((v) => (v === undefined ? undefined : Number(v)))(process.argv.find((a) => a.startsWith("headroom="))?.slice("headroom=".length));
 /** `earlier=keep|yield|drop|stable`: ChatServiceOptions.earlierSources (the engine's default otherwise). */
-export const BENCH_EARLIER = (["keep", "yield", "drop", "stable"] as const).find((p) => process.argv.includes(`earlier=${p}`)) as EarlierSources | undefined;
+export const BENCH_EARLIER: EarlierSources | undefined = (["keep", "yield", "drop", "stable"] as const).find((p) => process.argv.includes(`earlier=${p}`));
 /** `fresh=0.06`: ChatServiceOptions.sourcesFreshShare (the engine's default otherwise). */
 export const BENCH_FRESH = ((v) => (v === undefined ? undefined : Number(v)))(process.argv.find((a) => a.startsWith("fresh="))?.slice("fresh=".length));
 /** The simulated server's cost of one prompt token it has not cached. */

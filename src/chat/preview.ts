@@ -3,7 +3,7 @@ import { compactionBudget } from "./compaction";
 import type { ContextInclusion } from "./contextTrim";
 import { buildPrompt, promptSources, sourcesHeadroom, type BuiltPrompt } from "./prompt";
 import { headroomShareFor, reservedForSources } from "./promptCycle";
-import { DEFAULT_EARLIER_SOURCES, historyAsSent, keptSources, type EarlierSources } from "./promptSentSources";
+import { DEFAULT_EARLIER_SOURCES, historyAsSent, keptSources, sentRanges, type EarlierSources } from "./promptSentSources";
 import { summaryMessage, uncoveredHistory } from "./transcript";
 import type { SourceFitter } from "./sourceFitter";
 import type { ChatMessage, ChatSettings, ContextSource, ImageRef, SourceFit } from "../core/types";
@@ -61,7 +61,7 @@ export function previewPrompt(input: PreviewInput): PromptPreview {
 	const tools = Math.max(0, input.toolTokens ?? 0);
 	const budget = { ...whole, prompt: whole.prompt - tools };
 	const context = input.context !== undefined && input.context !== "" ? { text: input.context, name: input.contextName } : undefined;
-	const base = { systemPrompt: settings.systemPrompt, context, sources: input.sources, fitter: input.fitter, current: draft, currentImages: input.images, estimate };
+	const base = { systemPrompt: settings.systemPrompt, context, sources: input.sources, fitter: input.fitter, current: draft, currentImages: input.images, estimate, messageFirst: (input.earlierSources ?? DEFAULT_EARLIER_SOURCES) === "stable" };
 	const policy = input.earlierSources ?? DEFAULT_EARLIER_SOURCES;
 	const headroom = sourcesHeadroom(budget.prompt, headroomShareFor(policy, input.headroomShare));
 	if (input.includeHistory === false || messages.length === 0) {
@@ -72,8 +72,11 @@ export function previewPrompt(input: PreviewInput): PromptPreview {
 		const written = uncoveredHistory(messages, messages.length);
 		// Earlier sources go as sent while they fit beside this turn's guaranteed room (turnPrompt.ts), else they are shed.
 		const fixed = fixedCost(settings.systemPrompt, summary, draft, estimate);
-		const reserved = reservedForSources(policy, budget.prompt, promptSources(base), estimate, input.freshShare);
-		const sent = policy === "drop" ? undefined : historyAsSent(written, budget.prompt - fixed - reserved, estimate, promptSources(base));
+		const current = promptSources(base);
+		const carried = policy === "stable" ? sentRanges(written, current) : undefined;
+		const unsent = current.filter((s) => !(carried?.get(s.id) ?? []).some((r) => r.start <= 0 && r.end >= s.text.length));
+		const reserved = reservedForSources(policy, budget.prompt, unsent, estimate, input.freshShare);
+		const sent = policy === "drop" ? undefined : historyAsSent(written, budget.prompt - fixed - reserved, estimate, current);
 		const history = sent ?? written;
 		// "stable": a send that sheds them compacts the history to leave the headroom free.
 		const held = policy === "stable" && sent === undefined && keptSources(written) ? Math.min(headroom, Math.floor((budget.prompt - fixed) / 2)) : 0;
@@ -88,7 +91,7 @@ export function previewPrompt(input: PreviewInput): PromptPreview {
 			summaryMaxTokens: budget.summaryMaxTokens,
 			estimate,
 		});
-		if (plan.fits) return preview(buildPrompt({ ...base, summary, history, budget: budget.prompt, sourcesHeadroom: headroom, sourcesFloor: floor, earlierSourcesKept: policy === "stable" && sent !== undefined && keptSources(written) }), whole.prompt, margin, tools);
+		if (plan.fits) return preview(buildPrompt({ ...base, summary, history, budget: budget.prompt, sourcesHeadroom: headroom, sourcesFloor: floor, ...(policy === "stable" && sent !== undefined && keptSources(written) ? { earlierSourcesKept: true, sentRanges: carried } : {}) }), whole.prompt, margin, tools);
 		const allowance = summaryAllowance(budget.summaryMaxTokens, estimate);
 		const built = buildPrompt({ ...base, history: history.slice(plan.split), budget: budget.prompt - allowance, sourcesHeadroom: headroom, sourcesFloor: floor });
 		return { estimatedTokens: Math.min(budget.prompt, built.estimatedTokens + allowance) + tools, budget: whole.prompt, context: built.context, sources: built.sources, margin };

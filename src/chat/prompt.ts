@@ -2,9 +2,11 @@ import { defaultEstimate, promptCost, type EstimateFn } from "./promptCost";
 import type { ContextInclusion } from "./contextTrim";
 import { defaultSourceFitter } from "./defaultFitter";
 import type { SourceFitter } from "./sourceFitter";
-import { fitSources, sourceQuery, tierOf, type FittedSources } from "./sourceBudget";
+import { fitSources, orderSources, sourceQuery, tierOf, type FittedSources } from "./sourceBudget";
 import type { ContextSource, ImageRef, PromptMessage, SourceFit } from "../core/types";
 import { toPromptMessage } from "./promptMessage";
+import { freshFitter, messageFirst } from "./promptFresh";
+import type { SentRange } from "./promptSentSources";
 import { SOURCES_PREAMBLE } from "./sourceBlock";
 
 export type { ContextInclusion } from "./contextTrim";
@@ -45,6 +47,17 @@ export interface PromptInput {
 	 * by its message alone (the conversation's words would pull the same passages again).
 	 */
 	earlierSourcesKept?: boolean;
+	/**
+	 * What earlier turns repeated as sent carry of each source (by id): a source they carry whole
+	 * is not sent again, and of one they carry in part only relevant passages they do not carry are
+	 * added (promptFresh.ts).
+	 */
+	sentRanges?: ReadonlyMap<string, readonly SentRange[]>;
+	/**
+	 * Sources are ranked by the message alone where it shares a term with them, by the conversation
+	 * only where it does not ("stable": the question being asked gets its own passages first).
+	 */
+	messageFirst?: boolean;
 	/** The persisted conversation summary standing in for earlier messages. */
 	summary?: string;
 	/** Earlier user/assistant messages, oldest first, without the current message. */
@@ -71,6 +84,8 @@ export interface BuiltPrompt {
 	sourcesTokens: number;
 	/** The sources section as sent with the latest user message ("" when none went in). */
 	sourcesSection: string;
+	/** The fits of the sources in that section (`sources` less those earlier turns carry). */
+	sectionFits: SourceFit[];
 }
 
 const SECTION_SEPARATOR = "\n\n";
@@ -188,16 +203,30 @@ export function buildPrompt(input: PromptInput): BuiltPrompt {
 	const history = input.history.filter((m) => m.role !== "system");
 	const withoutContext = assemble(input, "", history);
 	const baseTokens = promptCost(withoutContext, estimate);
-	const sources = promptSources(input);
-	const query = sourceQuery(input.current, input.earlierSourcesKept === true ? [] : history.map((m) => ({ content: writtenPart(m.content) })));
-	const fitter = input.fitter ?? defaultSourceFitter;
+	const given = promptSources(input);
+	const carried = (s: ContextSource): boolean => (input.sentRanges?.get(s.id) ?? []).some((r) => r.start <= 0 && r.end >= s.text.length);
+	// A source an earlier turn carries whole, unchanged, is in the prompt already: it is reported whole, not sent twice.
+	const sources = given.filter((s) => !carried(s));
+	const carriedFits: SourceFit[] = given.filter(carried).map((s) => {
+		const total = estimate(s.text);
+		return { id: s.id, name: s.name, totalTokens: total, sentTokens: total, fit: "whole" };
+	});
+	const written = history.map((m) => ({ content: writtenPart(m.content) }));
+	// Kept earlier sources: ranked by the message alone.
+	const query = input.earlierSourcesKept === true ? sourceQuery(input.current, []) : sourceQuery(input.current, written);
+	const chosen = input.messageFirst === true ? messageFirst(input.fitter ?? defaultSourceFitter, sourceQuery(input.current, [])) : (input.fitter ?? defaultSourceFitter);
+	const fitter = input.sentRanges !== undefined && input.sentRanges.size > 0 ? freshFitter(chosen, input.sentRanges) : chosen;
+	// Every source once, in prompt order, those earlier turns carry among them.
+	const order = new Map(orderSources(given).map((s, i) => [s.id, i]));
+	const allFits = (fitted: FittedSources): SourceFit[] => [...fitted.fits, ...carriedFits].sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
 	const result = (messages: PromptMessage[], tokens: number, fitted: FittedSources, sourcesTokens: number): BuiltPrompt => ({
 		messages,
 		estimatedTokens: tokens,
-		context: activeInclusion(sources, fitted.fits),
-		sources: fitted.fits,
+		context: activeInclusion(given, allFits(fitted)),
+		sources: allFits(fitted),
 		sourcesTokens,
 		sourcesSection: sourcesTokens > 0 ? fitted.section : "",
+		sectionFits: fitted.fits,
 	});
 	const free = input.budget - baseTokens - estimate(SECTION_SEPARATOR);
 	let room = Math.max(free - Math.max(0, input.sourcesHeadroom ?? 0), Math.min(free, Math.max(0, input.sourcesFloor ?? 0)));

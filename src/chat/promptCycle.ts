@@ -12,7 +12,7 @@ import { SOURCES_PREAMBLE } from "./sourceBlock";
 import type { ContextSource } from "../core/types";
 
 /** "stable": share of the budget a (re)filling turn's sources leave for the turns that repeat it. */
-export const STABLE_HEADROOM_SHARE = 0.4;
+export const STABLE_HEADROOM_SHARE = 0.5;
 /** "stable": share of the budget each follow-up's own sources are guaranteed beside the earlier turns... */
 export const FRESH_SHARE = 0.06;
 /** ...but no less than this many tokens (a long passage of the note must fit whole)... */

@@ -4,7 +4,7 @@ import type { ContextInclusion } from "./contextTrim";
 import type { EstimateFn } from "./promptCost";
 import { buildPrompt, sourcesHeadroom, type BuiltPrompt } from "./prompt";
 import { headroomShareFor, reservedForSources } from "./promptCycle";
-import { DEFAULT_EARLIER_SOURCES, historyAsSent, keptSources, shedSentSources, type EarlierSources } from "./promptSentSources";
+import { DEFAULT_EARLIER_SOURCES, historyAsSent, keptSources, sentRanges, shedSentSources, type EarlierSources, type SentRange } from "./promptSentSources";
 import { isAbort, type SummaryRequestCost } from "./summarizer";
 import { summaryMessage, uncoveredHistory } from "./transcript";
 import { fitTurnMessages, turnTail } from "./turnTail";
@@ -74,8 +74,10 @@ export interface PreparedHistory {
 	withHistory?: boolean;
 	/** Estimated tokens this turn's sources are guaranteed beside the history (PromptInput.sourcesFloor). */
 	sourcesFloor?: number;
-	/** Earlier turns go with their sources as sent (PromptInput.earlierSourcesKept). */
+	/** Earlier turns go with their sources as sent (PromptInput.earlierSourcesKept)... */
 	earlierSourcesKept?: boolean;
+	/** ...carrying these ranges of each source: this turn adds only others (promptFresh.ts). */
+	sentRanges?: ReadonlyMap<string, readonly SentRange[]>;
 }
 
 /**
@@ -125,7 +127,11 @@ export async function prepareHistory(
 		const fixed = fixedCost(settings.systemPrompt, previous?.content, user.content, setup.estimate);
 		const policy = setup.earlierSources ?? DEFAULT_EARLIER_SOURCES;
 		// The room this turn's own sources are guaranteed before any earlier ones are repeated ("yield": all of them whole; "stable": their fresh share).
-		const reserved = reservedForSources(policy, budget.prompt, setup.currentSources ?? [], setup.estimate, setup.sourcesFreshShare);
+		const current = setup.currentSources ?? [];
+		// "stable": a source the earlier turns carry whole needs no room of this turn's.
+		const carried = policy === "stable" ? sentRanges(uncovered, current) : new Map<string, SentRange[]>();
+		const unsent = current.filter((s) => !(carried.get(s.id) ?? []).some((r) => r.start <= 0 && r.end >= s.text.length));
+		const reserved = reservedForSources(policy, budget.prompt, unsent, setup.estimate, setup.sourcesFreshShare);
 		const plain = fitTurnMessages({ ...base, history: uncovered, previousSummary: previous?.content });
 		const hadSources = keptSources(uncovered);
 		// Earlier turns go as sent (with their sources) while they fit: the previous request is then this one's prefix.
@@ -159,7 +165,7 @@ export async function prepareHistory(
 		const result = await untilAborted(compaction, signal);
 		await saveSummary(setup, session, result);
 		const compacted = result.summaryOf !== undefined || result.condensedCount > 0 || result.lastResort;
-		return { summary: result.summary, recent: result.recent, compacted, after: turn.after, withHistory: true, sourcesFloor: policy === "stable" ? reserved : undefined, earlierSourcesKept: policy === "stable" && keptSources(uncovered) };
+		return { summary: result.summary, recent: result.recent, compacted, after: turn.after, withHistory: true, sourcesFloor: policy === "stable" ? reserved : undefined, earlierSourcesKept: policy === "stable" && keptSources(uncovered), sentRanges: policy === "stable" && keptSources(uncovered) ? carried : undefined };
 	} catch (err) {
 		if (isAbort(err, signal)) return "aborted";
 		const why = reasonOf(err);
@@ -189,6 +195,8 @@ export function assemblePrompt(
 		context,
 		sources: document.sources,
 		fitter: setup.fitter,
+		sentRanges: prepared.earlierSourcesKept === true ? prepared.sentRanges : undefined,
+		messageFirst: (setup.earlierSources ?? DEFAULT_EARLIER_SOURCES) === "stable",
 		sourcesCap,
 		// With history, the sources leave room for the next turns to repeat this prompt (a cache's prefix).
 		sourcesHeadroom: prepared.withHistory === true ? sourcesHeadroom(budget.prompt, headroomShareFor(setup.earlierSources, setup.sourcesHeadroomShare)) : 0,

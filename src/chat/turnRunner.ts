@@ -340,7 +340,7 @@ export class TurnRunner {
 				const toolPart = loop.requestPart();
 				sentTools = toolPart.tools ?? [];
 				// The sources as sent go with the message: later prompts repeat them (a cache's prefix).
-				recordSentSources(user, prompt.sourcesSection, prompt.sources, current);
+				recordSentSources(user, prompt.sourcesSection, prompt.sectionFits, current);
 				const request = setup.adapter.generate({
 					purpose: "chat",
 					messages,

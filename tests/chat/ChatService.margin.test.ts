@@ -16,7 +16,7 @@ const NOTE = loadDevSamples()
 
 function service(server: CountingServer, calibration: TokenCalibration, window: number, onEvent?: (e: ChatEvent) => void): ChatService {
 	const sessions = new SessionManager(new MemoryFileStore(), { onWarning: () => undefined });
-	return new ChatService({ adapter: server, sessions, model: "m", calibration, settings: { maxPromptTokens: window, reservedResponseTokens: 512 }, onEvent });
+	return new ChatService({ adapter: server, sessions, model: "m", calibration, settings: { maxPromptTokens: window, reservedResponseTokens: 512 }, onEvent, earlierSources: "yield" });
 }
 
 describe("learned safety margin in the engine", () => {
@@ -89,7 +89,7 @@ describe("learned safety margin properties", () => {
 					const calibration = new TokenCalibration();
 					const store = new MemoryFileStore();
 					const sessions = new SessionManager(store, { onWarning: () => undefined });
-					const chat = new ChatService({ adapter: server, sessions, model: "m", calibration, settings: { maxPromptTokens: window, reservedResponseTokens: 256 } });
+					const chat = new ChatService({ adapter: server, sessions, model: "m", calibration, settings: { maxPromptTokens: window, reservedResponseTokens: 256 }, earlierSources: "yield" });
 					let sent = 0;
 					for (const [k, turn] of turns.entries()) {
 						const text = `${k}: ${turn.text}`;

@@ -65,7 +65,7 @@ describe("ChatService: a prompt the server says is too long", () => {
 		const requests = recorded(adapter);
 		const calibration = new TokenCalibration();
 		const events: ChatEvent[] = [];
-		const chat = new ChatService({ adapter, sessions: new SessionManager(new MemoryFileStore()), settings: WIDE, calibration, model: "m", onEvent: (e) => events.push(e) });
+		const chat = new ChatService({ adapter, sessions: new SessionManager(new MemoryFileStore()), settings: WIDE, calibration, model: "m", onEvent: (e) => events.push(e), earlierSources: "yield" });
 		await chat.sendMessage("What time does the harbour open?", { context: note(6000) });
 		const [failed, retry] = requests;
 		expect(requests).toHaveLength(2);

@@ -78,7 +78,7 @@ describe("ChatService: context sources", () => {
 			return topCutFitter(source, budget, query, estimate);
 		};
 		const sessions = new SessionManager(new MemoryFileStore(), { onWarning: () => undefined });
-		const chat = new ChatService({ adapter: new StubAdapter(), sessions, settings: WIDE, sourceFitter: fitter });
+		const chat = new ChatService({ adapter: new StubAdapter(), sessions, settings: WIDE, sourceFitter: fitter, earlierSources: "yield" });
 		await chat.sendMessage("First question");
 		await chat.sendMessage("When does it open?", { sources: SOURCES });
 		expect(calls.map((c) => c.id)).toEqual(["Harbour/Log.md"]);
@@ -93,7 +93,7 @@ describe("ChatService: context sources", () => {
 			return topCutFitter(source, budget, query, estimate);
 		};
 		const sessions = new SessionManager(new MemoryFileStore(), { onWarning: () => undefined });
-		const chat = new ChatService({ adapter: new StubAdapter(), sessions, settings: WIDE, sourceFitter: fitter });
+		const chat = new ChatService({ adapter: new StubAdapter(), sessions, settings: WIDE, sourceFitter: fitter, earlierSources: "yield" });
 		chat.previewPrompt("When does it open?", { sources: SOURCES });
 		await chat.sendMessage("When does it open?", { sources: SOURCES });
 		await chat.sendMessage("And closes?", { sources: SOURCES });

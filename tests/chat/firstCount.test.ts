@@ -48,6 +48,8 @@ for (const { name, load } of TRANSPORTS) {
 				settings: { maxPromptTokens: WINDOW, reservedResponseTokens: RESERVED },
 				model: MODEL,
 				calibration,
+				// The premise is a first prompt that fills the window ("stable" leaves room for the next turns).
+				earlierSources: "yield",
 			});
 		}
 		const paths = (): string[] => env.server.requests.map((r) => r.path);

@@ -21,7 +21,7 @@ const lastChatText = (adapter: StubAdapter): string => adapter.chatRequests[adap
 
 describe("earlier sources after the person's edits", () => {
 	it("an edited active note's old text is not sent again; an unchanged one is repeated as sent", async () => {
-		const { chat, adapter } = chatWith();
+		const { chat, adapter } = chatWith("keep");
 		await chat.sendMessage("When does it open?", { context: "The café opens on Sundays at nine.", contextName: "Hours" });
 		await chat.sendMessage("And on Mondays?", { context: "The café opens on Sundays at nine.", contextName: "Hours" });
 		// Unchanged: the first turn's sources go again, as sent (a cache's prefix).
