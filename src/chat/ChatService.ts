@@ -13,7 +13,7 @@ import type { ChatEvent } from "./turnPrompt";
 import { TurnRunner, type SendOptions } from "./turnRunner";
 import { defaultSourceFitter } from "./defaultFitter";
 import type { SourceFitter } from "./sourceFitter";
-import type { ChatMessage, ChatSettings, ContextSource, ImageRef, LLMAdapter, Session, Tool, ToolApproval, ToolCall } from "../core/types";
+import type { ChatMessage, ChatSettings, ContextSource, ImageRef, LLMAdapter, PromptImage, Session, Tool, ToolApproval, ToolCall } from "../core/types";
 import { stoppedBeforeSending } from "./turnChecks";
 import { Branching } from "./branching";
 import type { TurnMode } from "./turnMode";
@@ -82,6 +82,13 @@ export interface ChatServiceOptions {
 	mcpTools?: TurnToolSource;
 	/** The servers the chat's approved agent names (its `mcp:` list); undefined: the servers turned on in settings. */
 	mcpServers?: () => readonly string[] | undefined;
+	/**
+	 * Saves an image a tool's result carries (an MCP server's image content) as a file, like an
+	 * attached image (the chats folder's attachments; node:fs headless), and gives its reference:
+	 * the result then keeps it (saved with the chat, shown, reloaded) and the model gets it as an
+	 * image, read through `readImage`. Without it, images are described in the result's text only.
+	 */
+	saveToolImage?: (image: PromptImage, name: string) => Promise<ImageRef>;
 }
 
 /** How long flush() (the app closing) waits for answers still being saved. */
@@ -156,6 +163,7 @@ export class ChatService {
 			callIds: opts.callIds,
 			outsideTools: opts.mcpTools,
 			outsideServers: opts.mcpServers,
+			saveToolImage: opts.saveToolImage,
 		});
 		this.branching = new Branching({
 			sessions: this.sessions,

@@ -10,7 +10,7 @@ import { fixedCost } from "./recentWindow";
 import { defaultApprover, type ToolApprover } from "./toolCard";
 import { fitToolResult, stubOlderResults } from "./toolResults";
 import { chargedToolTokens } from "./toolDefinitions";
-import { runToolRound } from "./toolRound";
+import { runToolRound, type ToolImageSaver } from "./toolRound";
 import { MAX_TOOL_CALLS, runawayCallsError } from "../providers/toolCalls";
 import { TurnResultBytes } from "./turnResultBytes";
 import { randomCallId, type CallIdSource } from "./callIds";
@@ -67,6 +67,8 @@ export interface ToolLoopOptions {
 	emitCard: (event: ChatEvent) => void;
 	/** Makes the engine's id for each call (default: random, unique across chats). */
 	callIds?: CallIdSource;
+	/** Saves the images a tool's result carries (ChatServiceOptions.saveToolImage). */
+	saveImage?: ToolImageSaver;
 }
 
 export interface RoundContext {
@@ -198,11 +200,12 @@ export class ToolLoop {
 			timers: this.opts.timers,
 			signal: ctx.signal,
 			onCard: (card) => this.opts.emitCard({ type: "tool", card }),
+			saveImage: this.opts.saveImage,
 			record: (call, tool, outcome) => {
 				const fitted = fitToolResult(outcome.text, share, outcome.isError ? "write" : (tool?.access ?? "write"), query, call.id, ctx.estimate);
 				const content = this.resultBytes.take(fitted);
 				// Saved even after Stop: a call is never left without its result.
-				const { saved } = ctx.recorder.toolResult(ctx.session, call, content, outcome.isError, { keep: true });
+				const { saved } = ctx.recorder.toolResult(ctx.session, call, content, outcome.isError, { keep: true }, outcome.attachments);
 				ctx.track(saved);
 				return content;
 			},

@@ -4,7 +4,7 @@
 // providers refuse a prompt holding one.
 import type { CheckpointTimers } from "./answerCheckpoint";
 import type { ToolApprover, ToolCard } from "./toolCard";
-import type { Tool, ToolApproval, ToolCall, ToolProgress } from "../core/types";
+import type { ImageRef, PromptImage, Tool, ToolApproval, ToolCall, ToolProgress } from "../core/types";
 
 /** A permission request nobody answers is a denial after this long, so a forgotten card never holds a chat. */
 export const APPROVAL_TIMEOUT_MS = 5 * 60 * 1000;
@@ -13,7 +13,17 @@ export const APPROVAL_TIMEOUT_MS = 5 * 60 * 1000;
 export interface CallOutcome {
 	text: string;
 	isError: boolean;
+	/** Images the result carried, saved as files (ChatServiceOptions.saveToolImage): sent to a model that takes images. */
+	attachments?: ImageRef[];
 }
+
+/** Saves an image a tool returned as a file the chat names (ChatServiceOptions.saveToolImage). */
+export type ToolImageSaver = (image: PromptImage, name: string) => Promise<ImageRef>;
+
+/** The most images one result keeps (a server may send dozens); the others are only described. */
+export const MAX_RESULT_IMAGES = 4;
+/** An image over this many base64 characters (about 7.5 MB) is only described. */
+export const MAX_RESULT_IMAGE_CHARS = 10 * 1024 * 1024;
 
 export interface ToolRoundOptions {
 	calls: readonly ToolCall[];
@@ -26,6 +36,8 @@ export interface ToolRoundOptions {
 	onCard: (card: ToolCard) => void;
 	/** Fits the outcome to its share and saves it; resolves when it is recorded in memory. */
 	record: (call: ToolCall, tool: Tool | undefined, outcome: CallOutcome) => string;
+	/** Saves the images a result carries; without it they stay described in the result's text. */
+	saveImage?: ToolImageSaver;
 }
 
 type Decision = "allow" | { deny: string } | "stopped";
@@ -82,7 +94,14 @@ export function askPermission(approve: ToolApprover, call: ToolCall, tool: Tool,
 export const PROGRESS_EVERY_MS = 100;
 
 /** Runs the tool, ending at once on Stop (its signal aborts; a tool that ignores it is let go). */
-function runTool(tool: Tool, args: Record<string, unknown>, signal: AbortSignal, callId: string, onProgress?: (p: ToolProgress) => void): Promise<CallOutcome | "stopped"> {
+function runTool(tool: Tool, args: Record<string, unknown>, signal: AbortSignal, callId: string, onProgress?: (p: ToolProgress) => void, saveImage?: ToolImageSaver): Promise<CallOutcome | "stopped"> {
+	const images: PromptImage[] = [];
+	const onImages = (given: PromptImage[]): void => {
+		for (const image of Array.isArray(given) ? given : []) {
+			if (images.length >= MAX_RESULT_IMAGES) break;
+			if (typeof image?.data === "string" && typeof image.mediaType === "string" && /^image\/(png|jpeg|gif|webp)$/.test(image.mediaType) && image.data.length <= MAX_RESULT_IMAGE_CHARS) images.push({ mediaType: image.mediaType, data: image.data });
+		}
+	};
 	return new Promise((resolve) => {
 		const onAbort = (): void => resolve("stopped");
 		signal.addEventListener("abort", onAbort, { once: true });
@@ -94,13 +113,31 @@ function runTool(tool: Tool, args: Record<string, unknown>, signal: AbortSignal,
 			onProgress?.(p);
 		};
 		Promise.resolve()
-			.then(() => tool.run(args, { signal, callId, onProgress: progress }))
+			.then(() => tool.run(args, { signal, callId, onProgress: progress, ...(saveImage !== undefined ? { onImages } : {}) }))
+			.then(async (text) => {
+				const outcome: CallOutcome = { text: typeof text === "string" ? text : String(text), isError: false };
+				if (saveImage !== undefined && images.length > 0 && !signal.aborted) outcome.attachments = await savedImages(images, saveImage, callId);
+				return outcome;
+			})
 			.then(
-				(text) => resolve(signal.aborted ? "stopped" : { text: typeof text === "string" ? text : String(text), isError: false }),
+				(outcome) => resolve(signal.aborted ? "stopped" : outcome),
 				(err: unknown) => resolve(signal.aborted ? "stopped" : { text: `The tool failed: ${reason(err)}`, isError: true }),
 			)
 			.finally(() => signal.removeEventListener("abort", onAbort));
 	});
+}
+
+/** The images saved, in order; one that cannot be saved stays only described in the text. */
+async function savedImages(images: readonly PromptImage[], save: ToolImageSaver, callId: string): Promise<ImageRef[] | undefined> {
+	const refs: ImageRef[] = [];
+	for (const [i, image] of images.entries()) {
+		try {
+			refs.push(await save(image, `tool-${callId}-${i + 1}.${image.mediaType.slice(6).replace("jpeg", "jpg")}`));
+		} catch (err) {
+			console.error("Discover: a tool's image could not be saved", err);
+		}
+	}
+	return refs.length > 0 ? refs : undefined;
 }
 
 /** Every call of the round gets its result, in call order. Resolves "stopped" when Stop ended it. */
@@ -148,7 +185,7 @@ export async function runToolRound(opts: ToolRoundOptions): Promise<"done" | "st
 		}
 		const running: ToolCard = { ...card, state: "running", waitingFor: undefined };
 		opts.onCard(running);
-		const outcome = await runTool(tool, call.arguments, signal, call.id, (progress) => opts.onCard({ ...running, progress: { ...progress } }));
+		const outcome = await runTool(tool, call.arguments, signal, call.id, (progress) => opts.onCard({ ...running, progress: { ...progress } }), opts.saveImage);
 		if (outcome === "stopped") {
 			stopped = true;
 			finish({ text: STOPPED_WHILE_RUNNING, isError: true });

@@ -29,6 +29,8 @@ import { TurnRecorder } from "./turnRecorder";
 import { assemblePrompt, prepareHistory, type ChatEvent, type TurnSetup } from "./turnPrompt";
 import type { ChatMessage, ChatSettings, ContextSource, ImageRef, ImageTokenRule, LLMAdapter, Session, SourceFit, Tool, ToolSpec } from "../core/types";
 import { ToolLoop, ToolRefusals } from "./toolLoop";
+import { toolImagesAfterResults } from "./toolResults";
+import type { ToolImageSaver } from "./toolRound";
 import { randomCallId, type CallIdSource } from "./callIds";
 import { AnswerMeter, providerOf } from "./answerMeter";
 import { writtenTokens } from "./answerTokens";
@@ -108,6 +110,8 @@ export interface TurnRunnerOptions {
 	outsideTools?: TurnToolSource;
 	/** See ChatServiceOptions.mcpServers. */
 	outsideServers?: () => readonly string[] | undefined;
+	/** See ChatServiceOptions.saveToolImage. */
+	saveToolImage?: ToolImageSaver;
 }
 
 /** How long a stopped turn waits for its partial answer to be saved before it ends anyway. */
@@ -153,6 +157,7 @@ export class TurnRunner {
 	/** The MCP servers' tools, asked for at each turn's start. */
 	private readonly outside: OutsideToolState | undefined;
 	private readonly outsideServers: (() => readonly string[] | undefined) | undefined;
+	private readonly saveToolImage: ToolImageSaver | undefined;
 
 	constructor(opts: TurnRunnerOptions) {
 		this.chat = opts.chat;
@@ -173,6 +178,7 @@ export class TurnRunner {
 		this.callIds = opts.callIds ?? randomCallId;
 		this.outside = opts.outsideTools !== undefined ? new OutsideToolState(opts.outsideTools, opts.timers) : undefined;
 		this.outsideServers = opts.outsideServers;
+		this.saveToolImage = opts.saveToolImage;
 		// A server's list changing mid-chat is said at once; the new list applies from the next turn.
 		opts.outsideTools?.onToolsChanged?.((server) => this.onEvent(listChangedWarning(server)));
 		this.recorder = new TurnRecorder({
@@ -298,7 +304,7 @@ export class TurnRunner {
 		const offered = opts.tools ?? session.tools !== false;
 		const tools = offered && !this.refusals.refuses(model) ? await this.outsideTools(adapter, session, setup) : this.tools;
 		if (tools === "aborted") return continues ?? this.finishStopped(session, "");
-		const loop = new ToolLoop({ tools, approve: this.approve, enabled: offered && !this.refusals.refuses(model), settings, model, estimate, timers: this.timers, emit: setup.emit, emitCard: this.onEvent, callIds: this.callIds });
+		const loop = new ToolLoop({ tools, approve: this.approve, enabled: offered && !this.refusals.refuses(model), settings, model, estimate, timers: this.timers, emit: setup.emit, emitCard: this.onEvent, callIds: this.callIds, saveImage: this.saveToolImage });
 		loop.fitOffer(fixedCost(settings.systemPrompt, undefined, text, estimate) + imageCost, budget.prompt);
 		// A request that offers tools carries their definitions: the history gets what they leave.
 		const prepare = async (s: TurnSetup, b: typeof budget, force: boolean): Promise<Awaited<ReturnType<typeof prepareHistory>>> => {
@@ -336,7 +342,7 @@ export class TurnRunner {
 			const meterPartial = (text: string): void => meter.add({ sentAt, firstTokenAt: answer.firstTokenAt, usage: undefined, estimatedPrompt: sentPrompt, estimatedAnswer: writtenTokens(estimate, text, answer.thinking().thinking) });
 			try {
 				// Image files are read for this request only; one that cannot be read is left out with a note.
-				const messages = await untilAborted(loadPromptImages(prompt.messages, this.readImage, (ref, err) => setup.emit({ type: "warning", message: missingImageNote(ref), code: err instanceof RefusedImagePath ? "image_path_refused" : "image_missing", params: { name: ref.path.split(/[\\/]/).pop() ?? ref.path } })), signal);
+				const messages = toolImagesAfterResults(await untilAborted(loadPromptImages(prompt.messages, this.readImage, (ref, err) => setup.emit({ type: "warning", message: missingImageNote(ref), code: err instanceof RefusedImagePath ? "image_path_refused" : "image_missing", params: { name: ref.path.split(/[\\/]/).pop() ?? ref.path } })), signal));
 				const toolPart = loop.requestPart();
 				sentTools = toolPart.tools ?? [];
 				// The sources as sent go with the message: later prompts repeat them (a cache's prefix).

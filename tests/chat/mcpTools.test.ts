@@ -12,6 +12,7 @@ import { ScriptedToolAdapter, call, ownIds, recordingTool, type ScriptStep } fro
 import type { ChatSettings, GenerateRequest, Tool } from "../../src/core/types";
 import type { ToolCard } from "../../src/chat/toolCard";
 import type { TurnToolSource } from "../../src/chat/toolSources";
+import { TOOL_IMAGES_NOTE } from "../../src/chat/toolResults";
 
 
 
@@ -190,5 +191,30 @@ describe("MCP tools in the chat loop", () => {
 		const { chat, cards } = chatWith((_r, i) => (i === 0 ? { calls: [call("ev__long", {})] } : { text: "Done." }), source);
 		await chat.sendMessage("Go");
 		expect(cards().filter((k) => k.state === "running" && k.progress !== undefined).map((k) => k.progress)).toEqual([{ progress: 1, total: 4, message: "step 1" }, { progress: 2, total: 4 }]);
+	});
+
+	it("an image result is saved as a file with the result, sent to the model as an image after the results, and reloads", async () => {
+		const source = new FakeSource();
+		const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+		source.tools = [
+			mcpTool("ev", "picture", { type: "object", properties: {} }, (_a, ctx) => {
+				ctx.onImages?.([{ mediaType: "image/png", data: png }]);
+				return Promise.resolve("[Image: image/png, 70 bytes]");
+			}),
+		];
+		const files = new Map<string, string>();
+		const { chat, adapter, sessions } = chatWith((_r, i) => (i === 0 ? { calls: [call("ev__picture", {})] } : { text: "A dot." }), source, {
+			saveToolImage: (image, name) => (files.set(`att/${name}`, image.data), Promise.resolve({ path: `att/${name}`, mediaType: image.mediaType, width: 1, height: 1, bytes: 70 })),
+			readImage: (path) => Promise.resolve(Uint8Array.from(Buffer.from(files.get(path) ?? "", "base64"))),
+		});
+		await chat.sendMessage("Show it.");
+		const result = chat.messages.find((m) => m.role === "tool");
+		expect(result?.attachments).toEqual([{ path: "att/tool-own_1-1.png", mediaType: "image/png", width: 1, height: 1, bytes: 70 }]);
+		const sent = adapter.chatRequests[1]?.messages ?? [];
+		const at = sent.findIndex((m) => m.role === "tool");
+		expect(sent[at]?.images).toBeUndefined();
+		expect(sent[at + 1]).toEqual({ role: "user", content: TOOL_IMAGES_NOTE, images: [{ mediaType: "image/png", data: png }] });
+		const reloaded = await sessions.load(chat.sessionId ?? "");
+		expect(reloaded.messages).toEqual(chat.messages);
 	});
 });

@@ -48,6 +48,9 @@ function sourceOf(...clients: McpClient[]): TurnToolSource {
 	};
 }
 
+/** Where a chat's tool images go (the host's attachments folder, here a map). */
+const imageFiles = new Map<string, string>();
+
 function chatWith(script: (req: GenerateRequest, i: number) => ScriptStep, store = new MemoryFileStore()) {
 	const adapter = new ScriptedToolAdapter(script);
 	const sessions = new SessionManager(store, { onWarning: () => undefined });
@@ -65,6 +68,8 @@ function chatWith(script: (req: GenerateRequest, i: number) => ScriptStep, store
 		callIds: ownIds(),
 		mcpTools: sourceOf(everything, files),
 		approve: (c, tool) => permissions.approverFor((chatId = chat.sessionId ?? chatId), ask)(c, tool),
+		saveToolImage: (image, name) => (imageFiles.set(name, image.data), Promise.resolve({ path: name, mediaType: image.mediaType, width: 1, height: 1, bytes: Math.floor((image.data.length * 3) / 4) })),
+		readImage: (path) => Promise.resolve(Uint8Array.from(Buffer.from(imageFiles.get(path) ?? "", "base64"))),
 	});
 	const cards = (): ToolCard[] => events.flatMap((e) => (e.type === "tool" ? [e.card] : []));
 	return { chat, adapter, sessions, store, events, asked, cards };
@@ -114,7 +119,7 @@ describe("the MCP reference servers in the chat", () => {
 	it("an image result, a resource and structured content come back described and framed; a file is read from the filesystem server", async () => {
 		const fsTools = (await files.listTools()).map((t) => t.name);
 		const read = fsTools.includes("files__read_text_file") ? "files__read_text_file" : "files__read_file";
-		const { chat, sessions } = chatWith((_r, i) =>
+		const { chat, sessions, adapter } = chatWith((_r, i) =>
 			i === 0
 				? { calls: [call("everything__get-tiny-image", {}), call("everything__get-resource-reference", { resourceType: "Text", resourceId: 1 }), call("everything__get-structured-content", { location: "Chicago" }), call(read, { path: join(dir, "plan.md") })] }
 				: { text: "Done." },
@@ -123,6 +128,11 @@ describe("the MCP reference servers in the chat", () => {
 		const results = chat.messages.filter((m) => m.role === "tool");
 		expect(results.map((m) => m.isError === true)).toEqual([false, false, false, false]);
 		expect(results[0]?.content).toMatch(/\[Image: image\/png, /);
+		// The image itself is saved with the result and sent to the model as an image.
+		expect(results[0]?.attachments?.[0]?.mediaType).toBe("image/png");
+		const images = adapter.chatRequests[1]?.messages.flatMap((m) => m.images ?? []) ?? [];
+		expect(images).toHaveLength(1);
+		expect(images[0]?.data.length).toBeGreaterThan(50);
 		expect(results[1]?.content).toMatch(/\[Resource [^\]]*\]/);
 		expect(results[2]?.content).toMatch(/Chicago|temperature/i);
 		expect(results[3]?.content).toContain("We ship the garden app in May.");
