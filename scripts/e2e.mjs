@@ -1,7 +1,8 @@
 // The browser end-to-end test: `npm run test:e2e` (run through tsx so it can use the TypeScript
 // test servers). Builds main.js, serves it with the in-memory Obsidian runtime to Debian's Chromium,
 // drives the panel against a local Ollama-protocol server, saves screenshots and measures.
-// Exits non-zero on functional failures only; timings are reported, never enforced.
+// Exits non-zero on functional failures, and on a long task of the panel's own while an answer
+// streams (attributed to main.js, repeated in three runs); other timings are reported, never enforced.
 import { spawnSync } from "node:child_process";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import http from "node:http";
@@ -714,6 +715,10 @@ try {
 		await line.waitFor({ timeout: 3000 });
 		const listed = await line.locator(".discover-chat-sources-names").textContent();
 		check(["Harbour log", "Glossary", "Tides"].every((n) => listed?.includes(n)), `the Sources line lists the notes (${listed})`);
+		// The minimum share: the small active note goes whole beside the long added note, which
+		// takes the rest of the room (it read "Not included: budget full" before).
+		const activeFit = await page.locator(`${VIEW} .discover-chat-context-fit`).textContent();
+		check(listed?.includes("Photosynthesis") === true && activeFit === "Whole note", `the small active note goes whole beside the long note (sources: ${listed}; its chip: ${activeFit})`);
 		await line.locator(".discover-chat-sources-toggle").click();
 		await line.locator(".discover-chat-source-passages").first().waitFor({ timeout: 3000 });
 		const shown = await line.textContent();
@@ -1290,40 +1295,63 @@ try {
 	});
 
 	await step("measure: longest task while 4,000 tokens stream at 200/s", async () => {
-		await page.click(`${VIEW} [aria-label="New chat"]`);
-		await page.waitForTimeout(100);
-		model.queue({ tokens: words(4000), tokensPerSecond: 200 });
-		// The earlier steps (a 1,000-message session, the history) leave garbage; collect it first so
-		// the measurement is about streaming, not about freeing what came before.
-		await cdp.send("HeapProfiler.collectGarbage");
-		await page.evaluate(() => window.e2e.watchLongTasks());
-		await page.fill(`${VIEW} .discover-chat-input`, "Write a long essay about leaves.");
-		const t0 = Date.now();
-		const sentAt = await page.evaluate(() => performance.now());
-		const tracing = process.env.E2E_TRACE ? startTrace() : undefined;
-		if (process.env.E2E_PROFILE) {
-			await cdp.send("Profiler.enable");
-			await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
-			await cdp.send("Profiler.start");
+		const streamOnce = async (tokens, question, traced) => {
+			await page.click(`${VIEW} [aria-label="New chat"]`);
+			await page.waitForTimeout(100);
+			model.queue({ tokens: words(tokens), tokensPerSecond: 200 });
+			// The earlier steps (a 1,000-message session, the history) leave garbage; collect it first so
+			// the measurement is about streaming, not about freeing what came before.
+			await cdp.send("HeapProfiler.collectGarbage");
+			await page.evaluate(() => window.e2e.watchLongTasks());
+			const tracing = traced ? startTrace() : undefined;
+			await page.fill(`${VIEW} .discover-chat-input`, question);
+			const t0 = Date.now();
+			const sentAt = await page.evaluate(() => performance.now());
+			await page.press(`${VIEW} .discover-chat-input`, "Enter");
+			await page.waitForFunction(() => document.querySelector(".discover-chat-send")?.getAttribute("aria-label") === "Send message", null, { timeout: 90000, polling: 250 });
+			const { tasks, frames } = await page.evaluate(() => ({ tasks: window.e2e.longTasks, frames: window.e2e.longFrames }));
+			const doneAt = await page.evaluate(() => performance.now());
+			const cpuTasks = tracing ? panelTasks(await endTrace(await tracing)) : [];
+			return { seconds: (Date.now() - t0) / 1000, sentAt, doneAt, tasks, frames, cpuTasks };
+		};
+		// A warm-up answer first: the measured one must not pay for the first compile of the stream path.
+		await streamOnce(400, "Warm up with a short answer.", false);
+		// What the panel does, not the machine's load: each main-thread task's CPU time (from a trace,
+		// so time the thread waited for a core is not counted), and the task is the panel's when it ran
+		// the plugin's own code (main.js, named by its sourceURL). Long animation frames, in wall time,
+		// are printed for context. A fault of the panel's repeats: up to three runs.
+		const runs = [];
+		for (let attempt = 0; attempt < 3; attempt++) {
+			if (process.env.E2E_PROFILE && attempt === 0) {
+				await cdp.send("Profiler.enable");
+				await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
+				await cdp.send("Profiler.start");
+			}
+			const run = await streamOnce(4000, "Write a long essay about leaves.", !process.env.E2E_PROFILE);
+			if (process.env.E2E_PROFILE && attempt === 0) printProfile((await cdp.send("Profiler.stop")).profile);
+			for (const f of run.frames) console.log(`  long frame ${f.duration.toFixed(0)} ms (wall) at +${((f.start - run.sentAt) / 1000).toFixed(2)} s: plugin scripts ${f.pluginMs.toFixed(0)} ms, rendering ${f.renderMs.toFixed(0)} ms, other scripts ${f.otherMs.toFixed(0)} ms${process.env.E2E_DEBUG ? `: ${f.scripts.join("; ")}` : ""}`);
+			for (const t of run.cpuTasks.filter((c) => c.cpuMs >= 30)) console.log(`  task ${t.cpuMs.toFixed(0)} ms CPU (${t.wallMs.toFixed(0)} ms wall), ${t.panel ? "the panel's" : "not the panel's"}: ${t.top}`);
+			const text = await page.locator(`${VIEW} .discover-chat-message-assistant`).last().textContent();
+			check((text ?? "").includes("word3999"), "the whole 4,000-token answer arrived");
+			const own = run.cpuTasks.filter((c) => c.panel);
+			runs.push({ ...run, panelLongest: own.reduce((m, c) => Math.max(m, c.cpuMs), 0), panelTraced: own.length });
+			if (runs.at(-1).panelLongest < 50) break;
 		}
-		await page.press(`${VIEW} .discover-chat-input`, "Enter");
-		await page.waitForFunction(() => document.querySelector(".discover-chat-send")?.getAttribute("aria-label") === "Send message", null, { timeout: 90000, polling: 250 });
-		const seconds = (Date.now() - t0) / 1000;
-		const tasks = await page.evaluate(() => window.e2e.longTasks);
-		const longest = tasks.reduce((m, t) => Math.max(m, t.duration), 0);
-		const doneAt = await page.evaluate(() => performance.now());
-		if (process.env.E2E_PROFILE) printProfile((await cdp.send("Profiler.stop")).profile);
-		if (tracing) await printTrace(await tracing);
-		if (process.env.E2E_DEBUG) for (const f of await page.evaluate(() => window.e2e.longFrames)) console.log(`  long frame ${f.duration.toFixed(0)} ms (blocking ${f.blocking.toFixed(0)}) at +${((f.start - sentAt) / 1000).toFixed(2)} s: ${f.scripts.join("; ")}`);
-		for (const t of tasks) console.log(`  long task: ${t.duration.toFixed(0)} ms at +${((t.start - sentAt) / 1000).toFixed(2)} s (stream ended by +${((doneAt - sentAt) / 1000).toFixed(2)} s)`);
-		const text = await page.locator(`${VIEW} .discover-chat-message-assistant`).last().textContent();
-		check((text ?? "").includes("word3999"), "the whole 4,000-token answer arrived");
+		const last = runs.at(-1);
+		const longest = last.tasks.reduce((m, t) => Math.max(m, t.duration), 0);
+		const frameLongest = last.frames.reduce((m, f) => Math.max(m, f.pluginMs > 0 ? f.duration : 0), 0);
+		if (!process.env.E2E_PROFILE) {
+			check(last.panelTraced > 0, `the trace attributes the streaming work to the panel's script (${last.panelTraced} tasks)`);
+			check(last.panelLongest < 50, `no task of the panel's own over 50 ms of CPU while 4,000 tokens stream (its longest: ${last.panelLongest.toFixed(0)} ms; ${runs.length} run(s))`);
+		}
 		perf.push([
-			`Longest main-thread task while 4,000 tokens stream at 200/s, after a GC (${seconds.toFixed(1)} s; tasks > 50 ms: ${tasks.length})`,
-			tasks.length === 0 ? "none over 50 ms" : `${longest.toFixed(0)} ms`,
-			"none over 50 ms",
-			tasks.length === 0 ? "met" : "missed",
+			`Longest task of the panel's own, in CPU time, while 4,000 tokens stream at 200/s, after a warm-up and a GC (${last.seconds.toFixed(1)} s; run ${runs.length} of up to 3)`,
+			`${last.panelLongest.toFixed(0)} ms`,
+			"< 50 ms",
+			last.panelLongest < 50 ? "met" : "missed",
 		]);
+		perf.push([`Longest animation frame in which the panel's script ran, wall time (the machine's load included; ${last.frames.length} frames over 50 ms)`, last.frames.length === 0 ? "none over 50 ms" : `${frameLongest.toFixed(0)} ms`, "(context)", ""]);
+		perf.push([`Longest main-thread task of any origin, wall time (the harness and the machine's load included; tasks > 50 ms: ${last.tasks.length})`, last.tasks.length === 0 ? "none over 50 ms" : `${longest.toFixed(0)} ms`, "(context)", ""]);
 	});
 
 	await step("measure: heap across ten open/close cycles of the panel", async () => {
@@ -1630,18 +1658,30 @@ async function startTrace() {
 	return events;
 }
 
-async function printTrace(eventsPromise) {
-	const events = await eventsPromise;
+/** Ends a trace started by startTrace and returns its events. */
+async function endTrace(events) {
 	const done = new Promise((resolve) => cdp.once("Tracing.tracingComplete", resolve));
 	await cdp.send("Tracing.end");
 	await done;
-	const tasks = events.filter((e) => e.name === "RunTask" && e.dur > 50000);
-	for (const t of tasks) {
-		const inside = events.filter((e) => e.tid === t.tid && e.ts >= t.ts && e.ts + (e.dur ?? 0) <= t.ts + t.dur && e.ph === "X" && e.name !== "RunTask");
+	return events;
+}
+
+/**
+ * The page's main-thread tasks from a trace: CPU time (`tdur`), wall time, and whether the
+ * plugin's own code ran in them (a call into a function of main.js), with what took longest.
+ */
+function panelTasks(events) {
+	const isPlugin = (e) => /\/main\.js(?:$|[?#])/.test(e.args?.data?.url ?? "") || (e.args?.data?.stackTrace ?? []).some((f) => /\/main\.js(?:$|[?#])/.test(f.url ?? ""));
+	const pluginCalls = events.filter((e) => e.ph === "X" && isPlugin(e));
+	const mainThreads = new Set(pluginCalls.map((e) => `${e.pid}:${e.tid}`));
+	const tasks = events.filter((e) => e.name === "RunTask" && e.ph === "X" && mainThreads.has(`${e.pid}:${e.tid}`) && (e.dur ?? 0) > 5000);
+	return tasks.map((t) => {
+		const inside = events.filter((e) => e.pid === t.pid && e.tid === t.tid && e.ph === "X" && e.ts >= t.ts && e.ts + (e.dur ?? 0) <= t.ts + t.dur && e.name !== "RunTask");
 		const by = new Map();
-		for (const e of inside) by.set(e.name, (by.get(e.name) ?? 0) + e.dur / 1000);
-		console.log(`  trace task ${(t.dur / 1000).toFixed(0)} ms: ${[...by].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(", ")}`);
-	}
+		for (const e of inside) by.set(e.name, (by.get(e.name) ?? 0) + (e.tdur ?? e.dur) / 1000);
+		const top = [...by].sort((a, b) => b[1] - a[1]).slice(0, 4).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(", ");
+		return { cpuMs: (t.tdur ?? t.dur) / 1000, wallMs: t.dur / 1000, panel: inside.some(isPlugin), top };
+	});
 }
 
 function printProfile(profile) {

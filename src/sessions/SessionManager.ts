@@ -1,4 +1,3 @@
-import { abortedError, untilAborted } from "../core/abortable";
 import type { ChatMessage, Session } from "../core/types";
 import { newId } from "./ids";
 import { sessionToMarkdown, type MarkdownExportOptions } from "./markdown";
@@ -10,6 +9,7 @@ import { DEFAULT_TITLE, type SessionState } from "./sessionState";
 import { alternativesOf, hiddenTurns, hideTurn, openBranch, switchBefore, switchTo, type Alternatives } from "./branchOps";
 import { hitLookup } from "./search";
 import { compactRecords } from "./stateRecords";
+import { OperationQueue } from "./operationQueue";
 import type { FileStore } from "./store";
 import type { SearchHit, SearchOptions, SessionManagerOptions, SessionSummary, WriteOptions } from "./types";
 import type { Notice } from "../core/notices";
@@ -33,20 +33,14 @@ function checkedMessage(message: ChatMessage): ChatMessage {
  * Chat sessions on a FileStore: one append-only JSONL file per session plus an index for a fast
  * list(). Every operation runs one at a time, in call order, so the file and the cache agree.
  */
-/** Which chat an operation writes, and when its caller stops waiting for it. */
-interface OperationScope extends WriteOptions {
-	sessionId?: string;
-}
-
 export class SessionManager {
 	/** Called after any change to a session (for UI caches). */
 	onChange?: (sessionId: string) => void;
 
 	private readonly files: SessionFiles;
 	private readonly now: () => number;
-	private tail: Promise<unknown> = Promise.resolve();
-	/** Chats whose abandoned write is still under way: their next operations wait for it. */
-	private readonly stuck = new Map<string, Promise<void>>();
+	/** Every operation runs one at a time, in call order (operationQueue.ts). */
+	private readonly queue = new OperationQueue();
 
 	constructor(store: FileStore, opts: SessionManagerOptions = {}) {
 		this.now = opts.now ?? Date.now;
@@ -66,63 +60,6 @@ export class SessionManager {
 		return new Date(this.now()).toISOString();
 	}
 
-	/**
-	 * Runs `task` after every earlier call has settled. With a `signal` (WriteOptions), a caller
-	 * that stops waiting does not keep the other chats waiting behind a write that hangs.
-	 */
-	private exclusive<T>(task: () => Promise<T>, scope: OperationScope = {}): Promise<T> {
-		const { sessionId, signal } = scope;
-		if (signal?.aborted === true && scope.keep !== true) return Promise.reject(abortedError());
-		const stuck = sessionId === undefined ? undefined : this.stuck.get(sessionId);
-		let run: Promise<T>;
-		if (sessionId === undefined || stuck === undefined) run = this.enqueue(task, scope);
-		else {
-			// That chat's file still has an abandoned write under way: this one waits for it outside
-			// the queue, so the file's writes stay in order while other chats go on.
-			run = stuck.then(() => this.enqueue(task, scope));
-			this.markStuck(sessionId, run);
-		}
-		// A write to keep settles when it lands: its caller decides how long to wait.
-		return scope.keep === true ? run : untilAborted(run, signal);
-	}
-
-	private enqueue<T>(task: () => Promise<T>, scope: OperationScope): Promise<T> {
-		const { sessionId, signal, keep } = scope;
-		let release: (() => void) | undefined;
-		const released = new Promise<void>((resolve) => (release = resolve));
-		const letGo = (): void => {
-			// Under way: it still lands, in order with this chat's later writes, but the queue moves on.
-			if (sessionId !== undefined) this.markStuck(sessionId, run);
-			release?.();
-		};
-		const run = this.tail.then(() => {
-			// Abandoned before its turn: nothing is written.
-			if (signal?.aborted === true && keep !== true) throw abortedError();
-			const work = task();
-			if (signal?.aborted === true) letGo();
-			else signal?.addEventListener("abort", letGo, { once: true });
-			return work;
-		});
-		if (signal !== undefined) {
-			const detach = (): void => signal.removeEventListener("abort", letGo);
-			run.then(detach, detach);
-		}
-		this.tail = Promise.race([run.catch(() => undefined), released]);
-		return run;
-	}
-
-	/** Later operations on `sessionId` wait for `until` to settle (and the mark goes away with it). */
-	private markStuck(sessionId: string, until: Promise<unknown>): void {
-		const settled = until.then(
-			() => undefined,
-			() => undefined,
-		);
-		this.stuck.set(sessionId, settled);
-		void settled.then(() => {
-			if (this.stuck.get(sessionId) === settled) this.stuck.delete(sessionId);
-		});
-	}
-
 	private changed(sessionId: string): void {
 		try {
 			this.onChange?.(sessionId);
@@ -133,7 +70,7 @@ export class SessionManager {
 	}
 
 	create(opts: WriteOptions = {}): Promise<Session> {
-		return this.exclusive(async () => {
+		return this.queue.run(async () => {
 			const nowMs = this.now();
 			const id = newId(nowMs);
 			const at = new Date(nowMs).toISOString();
@@ -150,7 +87,7 @@ export class SessionManager {
 	load(id: string, opts: { at?: string } = {}): Promise<Session> {
 		const at = opts.at;
 		if (at !== undefined) return this.branchOp(id, (state, now) => openBranch(state, at, now));
-		return this.exclusive(async () => (await this.files.state(id)).toSession(), { sessionId: id });
+		return this.queue.run(async () => (await this.files.state(id)).toSession(), { sessionId: id });
 	}
 
 	/** Makes the branch through `messageId`, down to its newest message, the active one (a `switch` record). */
@@ -170,7 +107,7 @@ export class SessionManager {
 
 	/** The message's alternatives (itself included): regenerated answers, edited messages. */
 	alternatives(sessionId: string, messageId: string): Promise<Alternatives> {
-		return this.exclusive(async () => alternativesOf(await this.files.state(sessionId), messageId), { sessionId });
+		return this.queue.run(async () => alternativesOf(await this.files.state(sessionId), messageId), { sessionId });
 	}
 
 	/** Hides the turn holding `messageId` from the active branch, or brings it back; nothing is erased. */
@@ -180,14 +117,14 @@ export class SessionManager {
 
 	/** The user messages of the active branch's hidden turns (for the history browser). */
 	hiddenTurns(sessionId: string): Promise<ChatMessage[]> {
-		return this.exclusive(async () => {
+		return this.queue.run(async () => {
 			const state = await this.files.state(sessionId);
 			return hiddenTurns(state).flatMap((id) => state.message(id) ?? []);
 		}, { sessionId });
 	}
 
 	private branchOp(sessionId: string, build: (state: SessionState, at: string) => SessionRecord[]): Promise<Session> {
-		return this.exclusive(
+		return this.queue.run(
 			async () => {
 				const records = build(await this.files.state(sessionId), this.iso());
 				for (const record of records) await this.files.append(sessionId, record);
@@ -259,7 +196,7 @@ export class SessionManager {
 	}
 
 	private record(sessionId: string, record: SessionRecord, opts: WriteOptions = {}): Promise<void> {
-		return this.exclusive(
+		return this.queue.run(
 			async () => {
 				await this.files.append(sessionId, record);
 				this.changed(sessionId);
@@ -275,7 +212,7 @@ export class SessionManager {
 	 * device after `session` was loaded, and a rewrite never erases what its caller has not seen.
 	 */
 	updateSession(session: Session): Promise<void> {
-		return this.exclusive(async () => {
+		return this.queue.run(async () => {
 			const checked = { ...session, messages: session.messages.map(checkedMessage) };
 			const at = this.iso();
 			await this.files.rewrite(session.id, (current) => {
@@ -288,14 +225,14 @@ export class SessionManager {
 
 	/** Deletes the session's file. Deleting an unknown session does nothing. */
 	delete(id: string): Promise<void> {
-		return this.exclusive(async () => {
+		return this.queue.run(async () => {
 			if (await this.files.remove(id)) this.changed(id);
 		}, { sessionId: id });
 	}
 
 	/** Every session, newest first. Reads only session files that changed since the index saw them. */
 	list(): Promise<SessionSummary[]> {
-		return this.exclusive(async () => {
+		return this.queue.run(async () => {
 			const index = await this.files.refresh();
 			await this.files.saveIndex();
 			return [...index.values()].map((e) => ({ ...e.summary })).sort(compareNewestFirst);
@@ -307,10 +244,10 @@ export class SessionManager {
 	 * it on open), a batch at a time so list() and loads are not kept waiting behind it.
 	 */
 	async warmSearch(): Promise<void> {
-		const ids = await this.exclusive(async () => [...(await this.files.refresh()).keys()]);
+		const ids = await this.queue.run(async () => [...(await this.files.refresh()).keys()]);
 		for (let i = 0; i < ids.length; i += SEARCH_BATCH) {
 			const batch = ids.slice(i, i + SEARCH_BATCH);
-			await this.exclusive(async () => {
+			await this.queue.run(async () => {
 				await Promise.all(batch.map((id) => this.files.stateForSearch(id)));
 			});
 		}
@@ -326,7 +263,7 @@ export class SessionManager {
 		const limit = opts.limit ?? DEFAULT_SEARCH_LIMIT;
 		if (needle === "" || !(limit > 0)) return Promise.resolve([]);
 		const role = opts.role;
-		return this.exclusive(async () => {
+		return this.queue.run(async () => {
 			const index = await this.files.refresh();
 			await this.files.saveIndex();
 			const order = [...index.values()].map((e) => e.summary).sort(compareNewestFirst);
@@ -362,7 +299,7 @@ export class SessionManager {
 	 * it after pointing the store at another folder (ObsidianFileStore.setRoot).
 	 */
 	clearCache(): Promise<void> {
-		return this.exclusive(() => {
+		return this.queue.run(() => {
 			this.files.reset();
 			return Promise.resolve();
 		});
@@ -370,6 +307,6 @@ export class SessionManager {
 
 	/** Writes the index now if it changed (it is otherwise written by list() and search()). */
 	flush(): Promise<void> {
-		return this.exclusive(() => this.files.saveIndex());
+		return this.queue.run(() => this.files.saveIndex());
 	}
 }

@@ -23,6 +23,31 @@ interface PluginLike extends O.Plugin {
 
 type PluginCtor = new (app: O.App, manifest: O.PluginManifest) => PluginLike;
 
+/** Where the plugin's code is served from; the long frames' scripts from it are the plugin's. */
+const PLUGIN_SCRIPT = "/main.js";
+
+interface FrameScript {
+	invoker: string;
+	sourceFunctionName: string;
+	sourceURL: string;
+	duration: number;
+	forcedStyleAndLayoutDuration: number;
+}
+
+/** A long animation frame (50 ms or more): how long, and how much of it was the plugin's own script. */
+export interface LongFrame {
+	start: number;
+	duration: number;
+	blocking: number;
+	/** Time in scripts whose entry point is the plugin's code (main.js), what they called included. */
+	pluginMs: number;
+	/** Time in every other script: this page's harness, the test's own evaluate calls. */
+	otherMs: number;
+	/** The frame's style, layout and paint, after its scripts. */
+	renderMs: number;
+	scripts: string[];
+}
+
 const e2e = {
 	obsidian,
 	harness,
@@ -54,7 +79,9 @@ const e2e = {
 		this.app = app;
 
 		// As Obsidian does: fetch main.js, run it as a CommonJS module, take its default export.
-		const code = await (await fetch("/main.js")).text();
+		// Named by a sourceURL, so the browser attributes the plugin's own work to main.js in long
+		// animation frames (watchLongTasks), apart from this page's harness.
+		const code = `${await (await fetch("/main.js")).text()}\n//# sourceURL=${new URL(PLUGIN_SCRIPT, location.href).href}\n`;
 		const module = { exports: {} as Record<string, unknown> };
 		// eslint-disable-next-line @typescript-eslint/no-implied-eval -- loading a plugin bundle is what this page is for
 		const run = new Function("require", "module", "exports", code) as (r: (id: string) => unknown, m: typeof module, e: unknown) => void;
@@ -84,7 +111,7 @@ const e2e = {
 	},
 
 	/** Long animation frames with the scripts that ran in them, to tell what a long task was. */
-	longFrames: [] as { start: number; duration: number; blocking: number; scripts: string[] }[],
+	longFrames: [] as LongFrame[],
 
 	observers: [] as PerformanceObserver[],
 
@@ -93,11 +120,17 @@ const e2e = {
 		this.longTasks = [];
 		this.longFrames = [];
 		const frames = new PerformanceObserver((list) => {
-			for (const e of list.getEntries() as (PerformanceEntry & { blockingDuration?: number; renderStart?: number; styleAndLayoutStart?: number; scripts?: { invoker: string; sourceFunctionName: string; sourceURL: string; duration: number; forcedStyleAndLayoutDuration: number }[] })[]) {
+			for (const e of list.getEntries() as (PerformanceEntry & { blockingDuration?: number; renderStart?: number; styleAndLayoutStart?: number; scripts?: FrameScript[] })[]) {
 				if (e.duration < 50) continue;
-				const scripts = (e.scripts ?? []).map((s) => `${s.invoker} ${s.sourceFunctionName} ${s.sourceURL.split("/").pop() ?? ""} ${s.duration.toFixed(0)}ms (layout ${s.forcedStyleAndLayoutDuration.toFixed(0)}ms)`);
+				const all = e.scripts ?? [];
+				const plugin = all.filter((s) => isPluginScript(s.sourceURL));
+				const sum = (list: FrameScript[]): number => list.reduce((ms, s) => ms + s.duration, 0);
+				const scripts = all.map((s) => `${s.invoker} ${s.sourceFunctionName} ${s.sourceURL.split("/").pop() ?? ""} ${s.duration.toFixed(0)}ms (layout ${s.forcedStyleAndLayoutDuration.toFixed(0)}ms)`);
 				const render = e.renderStart && e.styleAndLayoutStart ? ` render@${(e.renderStart - e.startTime).toFixed(0)} layout@${(e.styleAndLayoutStart - e.startTime).toFixed(0)}` : "";
-				this.longFrames.push({ start: e.startTime, duration: e.duration, blocking: e.blockingDuration ?? 0, scripts: [...scripts, render] });
+				// Style and layout to the frame's end (animation-frame callbacks, which run after
+				// renderStart, are scripts already counted above).
+				const renderMs = e.styleAndLayoutStart ? Math.max(0, e.startTime + e.duration - e.styleAndLayoutStart) : 0;
+				this.longFrames.push({ start: e.startTime, duration: e.duration, blocking: e.blockingDuration ?? 0, pluginMs: sum(plugin), otherMs: sum(all) - sum(plugin), renderMs, scripts: [...scripts, render] });
 			}
 		});
 		frames.observe({ type: "long-animation-frame", buffered: false });
@@ -108,6 +141,14 @@ const e2e = {
 		this.observers.push(frames, tasks);
 	},
 };
+
+function isPluginScript(url: string): boolean {
+	try {
+		return new URL(url, location.href).pathname === PLUGIN_SCRIPT;
+	} catch {
+		return false;
+	}
+}
 
 declare global {
 	interface Window {
