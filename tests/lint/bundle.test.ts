@@ -56,7 +56,7 @@ const { buildOptions, EXTERNAL } = config;
  * highlighting through Obsidian's Prism and vault media about 10 KB. On 2026-11-29 the server's count
  * before a first send, the margin that comes back, each server's cache counts and prices, the index
  * size limit, the panel's finish (header, tool rounds, permission card, suggesters' icons, the history's
- * tool rows) and their strings in ten languages: 1,044.2 KB. Issue 24's first parts (canvases as
+ * tool rows) and their strings in ten languages: 1,044.2 KB. The editor's first parts (canvases as
  * sources, the diff's anchors, Edit with Discover's 19 strings in ten languages, the widget itself not
  * yet wired into main.js) add 18.6 KB (1,044.0 → 1,062.6 KB). The MCP client is not in main.js. A
  * bundled dev tool such as a tokenizer adds megabytes, which this still catches.

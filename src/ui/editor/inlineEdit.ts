@@ -4,12 +4,16 @@
 // and Accept / Reject sit on every hunk (Ctrl/Cmd+Enter accepts all, Escape rejects all, Tab moves
 // between hunks). Nothing changes in the note until a hunk is accepted; each decision is one
 // transaction (src/editor/review.ts).
-import { ChangeSet, Prec, StateEffect, StateField, type EditorState, type Extension, type Range } from "@codemirror/state";
-import { Decoration, EditorView, keymap, ViewPlugin, WidgetType, type DecorationSet, type ViewUpdate } from "@codemirror/view";
-import { mapHunks, placeHunks, type LiveHunk } from "../../editor/anchoring";
+import { Prec, type Extension } from "@codemirror/state";
+import { EditorView, keymap, ViewPlugin, type ViewUpdate } from "@codemirror/view";
+import { mapHunks, placeHunks } from "../../editor/anchoring";
 import { hunkWords, planEdit } from "../../editor/hunks";
-import { acceptAll, acceptHunk, endReview, proposeHunks, rejectHunks, reviewField, reviewOf, type Review } from "../../editor/review";
+import { acceptAll, endReview, proposeHunks, rejectHunks, reviewField, reviewOf, type Review } from "../../editor/review";
+import { editDecorations } from "./editDecorations";
+import { editUiField, setPhase, type EditUi, type Phase } from "./editUi";
 import { EDIT_TEXT } from "./editText";
+
+export { editUiField } from "./editUi";
 
 export interface EditRequest {
 	instruction: string;
@@ -32,112 +36,6 @@ export interface InlineEditPorts {
 	remember(instruction: string): void;
 	/** The review ended: what was proposed and decided (saved as a chat by the caller). */
 	finished?(record: { instruction: string; original: string; proposal: string; decided: Review["decided"] }): void;
-}
-
-type Phase = "closed" | "prompt" | "streaming" | "review";
-
-interface EditUi {
-	phase: Phase;
-	/** The selection when the prompt opened, in the document of that moment. */
-	origin: { from: number; to: number };
-	/** The document's changes since then (the proposal's hunks are mapped through them). */
-	since: ChangeSet;
-	/** Where the prompt shows now. */
-	at: number;
-	/** The prompt's element (the view's controller owns it). */
-	promptEl?: HTMLElement;
-}
-
-const CLOSED: EditUi = { phase: "closed", origin: { from: 0, to: 0 }, since: ChangeSet.empty(0), at: 0 };
-
-const setPhase = StateEffect.define<{ phase: Phase; from?: number; to?: number; promptEl?: HTMLElement }>();
-
-export const editUiField = StateField.define<EditUi>({
-	create: () => CLOSED,
-	update(ui, tr) {
-		let next = ui;
-		if (next.phase !== "closed" && !tr.changes.empty) next = { ...next, since: next.since.compose(tr.changes), at: tr.changes.mapPos(next.at, -1) };
-		for (const e of tr.effects) {
-			if (!e.is(setPhase)) continue;
-			if (e.value.phase === "prompt" && e.value.from !== undefined) {
-				const from = e.value.from;
-				next = { phase: "prompt", origin: { from, to: e.value.to ?? from }, since: ChangeSet.empty(tr.state.doc.length), at: tr.state.doc.lineAt(from).from, promptEl: e.value.promptEl };
-			} else next = e.value.phase === "closed" ? CLOSED : { ...next, phase: e.value.phase };
-		}
-		// The review ends with its last decision.
-		if (next.phase === "review" && reviewOf(tr.state).pending.length === 0) next = CLOSED;
-		return next;
-	},
-});
-
-class ElementWidget extends WidgetType {
-	constructor(
-		private readonly el: HTMLElement,
-		private readonly key: string,
-	) {
-		super();
-	}
-	override eq(other: ElementWidget): boolean {
-		return other.key === this.key && other.el === this.el;
-	}
-	override toDOM(): HTMLElement {
-		return this.el;
-	}
-	override ignoreEvent(): boolean {
-		return true;
-	}
-}
-
-/** One hunk's new version under it: its words, the added ones highlighted, and its two buttons. */
-class HunkWidget extends WidgetType {
-	constructor(
-		readonly hunk: LiveHunk,
-		private readonly removed: string,
-		private readonly n: number,
-		private readonly total: number,
-	) {
-		super();
-	}
-	override eq(other: HunkWidget): boolean {
-		return other.hunk.id === this.hunk.id && other.hunk.stale === this.hunk.stale && other.hunk.insert === this.hunk.insert && other.n === this.n && other.total === this.total;
-	}
-	override toDOM(view: EditorView): HTMLElement {
-		const el = createDiv({ cls: ["discover-edit-hunk", this.hunk.stale ? "is-stale" : ""].filter((c) => c !== ""), attr: { role: "group", "aria-label": EDIT_TEXT.hunk(this.n, this.total), "data-hunk": this.hunk.id } });
-		const text = el.createDiv({ cls: "discover-edit-hunk-text" });
-		for (const part of hunkWords(this.removed, this.hunk.insert)) {
-			if (part.kind === " ") text.appendText(part.text);
-			else if (part.kind === "+") text.createEl("ins", { cls: "discover-edit-added", text: part.text });
-		}
-		if (this.hunk.insert === "") text.createSpan({ cls: "discover-edit-deleted-note", text: "∅" });
-		const bar = el.createDiv({ cls: "discover-edit-hunk-bar" });
-		if (this.hunk.stale) bar.createSpan({ cls: "discover-edit-stale", text: EDIT_TEXT.stale() });
-		const accept = bar.createEl("button", { cls: ["discover-edit-button", "mod-cta"], text: EDIT_TEXT.accept(), attr: { type: "button" } });
-		accept.disabled = this.hunk.stale;
-		const reject = bar.createEl("button", { cls: "discover-edit-button", text: EDIT_TEXT.reject(), attr: { type: "button" } });
-		accept.addEventListener("click", () => decide(view, this.hunk.id, true));
-		reject.addEventListener("click", () => decide(view, this.hunk.id, false));
-		return el;
-	}
-	override ignoreEvent(): boolean {
-		return true;
-	}
-}
-
-function decide(view: EditorView, id: string, accept: boolean): void {
-	const spec = accept ? acceptHunk(view.state, id) : rejectHunks(view.state, [id]);
-	if (spec) view.dispatch(spec);
-}
-
-/** The removed words of a hunk, struck through in the note (their places found from the word diff). */
-function removedMarks(state: EditorState, h: LiveHunk, out: Range<Decoration>[]): string {
-	const removed = state.doc.sliceString(h.from, h.to);
-	let at = h.from;
-	for (const part of hunkWords(removed, h.insert)) {
-		if (part.kind === "+") continue;
-		if (part.kind === "-" && part.text.length > 0) out.push(Decoration.mark({ class: "discover-edit-removed" }).range(at, at + part.text.length));
-		at += part.text.length;
-	}
-	return removed;
 }
 
 /** The per-view controller: the prompt's elements, the request in flight, the recall of instructions. */
@@ -331,28 +229,6 @@ class InlineEditView {
 		this.stopButton.toggleClass("discover-edit-hidden", phase !== "streaming");
 	}
 }
-
-function decorationsOf(state: EditorState): DecorationSet {
-	const ui = state.field(editUiField);
-	const ranges: Range<Decoration>[] = [];
-	if (ui.phase !== "closed" && ui.promptEl) ranges.push(Decoration.widget({ widget: new ElementWidget(ui.promptEl, "prompt"), block: true, side: -1 }).range(ui.at));
-	const pending = reviewOf(state).pending;
-	pending.forEach((h, k) => {
-		const removed = removedMarks(state, h, ranges);
-		// Under the hunk's last line: before the next line when the hunk ends at a line's start.
-		const line = state.doc.lineAt(h.to);
-		const atStart = h.to === line.from && h.to > h.from;
-		ranges.push(Decoration.widget({ widget: new HunkWidget(h, removed, k + 1, pending.length), block: true, side: atStart ? -1 : 1 }).range(atStart ? line.from : line.to));
-	});
-	return Decoration.set(ranges, true);
-}
-
-/** Block widgets must come from state, not from a view plugin: the decorations follow the two fields. */
-const editDecorations = StateField.define<DecorationSet>({
-	create: (state) => decorationsOf(state),
-	update: (decos, tr) => (tr.docChanged || tr.effects.length > 0 || tr.startState.field(reviewField) !== tr.state.field(reviewField) ? decorationsOf(tr.state) : decos),
-	provide: (f) => EditorView.decorations.from(f),
-});
 
 const controllers = new WeakMap<EditorView, InlineEditView>();
 

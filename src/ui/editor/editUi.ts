@@ -1,0 +1,42 @@
+// The state of the inline edit's prompt in the editor: which phase it is in (prompt, streaming,
+// review), where the selection was when it opened, and the document's changes since, through which
+// the proposal's hunks are mapped when it arrives.
+import { ChangeSet, StateEffect, StateField } from "@codemirror/state";
+import { reviewOf } from "../../editor/review";
+
+export type Phase = "closed" | "prompt" | "streaming" | "review";
+
+export interface EditUi {
+	phase: Phase;
+	/** The selection when the prompt opened, in the document of that moment. */
+	origin: { from: number; to: number };
+	/** The document's changes since then (the proposal's hunks are mapped through them). */
+	since: ChangeSet;
+	/** Where the prompt shows now. */
+	at: number;
+	/** The prompt's element (the view's controller owns it). */
+	promptEl?: HTMLElement;
+}
+
+export const CLOSED: EditUi = { phase: "closed", origin: { from: 0, to: 0 }, since: ChangeSet.empty(0), at: 0 };
+
+export const setPhase = StateEffect.define<{ phase: Phase; from?: number; to?: number; promptEl?: HTMLElement }>();
+
+export const editUiField = StateField.define<EditUi>({
+	create: () => CLOSED,
+	update(ui, tr) {
+		let next = ui;
+		if (next.phase !== "closed" && !tr.changes.empty) next = { ...next, since: next.since.compose(tr.changes), at: tr.changes.mapPos(next.at, -1) };
+		for (const e of tr.effects) {
+			if (!e.is(setPhase)) continue;
+			if (e.value.phase === "prompt" && e.value.from !== undefined) {
+				const from = e.value.from;
+				next = { phase: "prompt", origin: { from, to: e.value.to ?? from }, since: ChangeSet.empty(tr.state.doc.length), at: tr.state.doc.lineAt(from).from, promptEl: e.value.promptEl };
+			} else next = e.value.phase === "closed" ? CLOSED : { ...next, phase: e.value.phase };
+		}
+		// The review ends with its last decision.
+		if (next.phase === "review" && reviewOf(tr.state).pending.length === 0) next = CLOSED;
+		return next;
+	},
+});
+
