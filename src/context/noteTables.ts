@@ -19,8 +19,12 @@ export type NoteRecord = IndexedNote & { slot: number; terms: NoteTermIds; stamp
 
 /** Postings added or removed between two steps of a sliced upsert. */
 export const STAGE_POSTINGS = 4_000;
-/** A note of at most this many passages has its postings removed passage by passage (else by one scan per term). */
-const FEW_PASSAGES = 8;
+/**
+ * A note of at most this many passages has its postings removed passage by passage; else by one scan
+ * per term between its first and last passage and one move of the list's tail (a note's passages are
+ * mostly consecutive ids: addDoc), not one move of the tail per passage.
+ */
+const FEW_PASSAGES = 1;
 
 export class NoteTables {
 	/** Whether each note's text is kept (hits carry their text); without it, searchWithText reads them. */
@@ -207,7 +211,11 @@ export class NoteTables {
 
 	/** A passage slot for the note, not yet live (`show` makes it so). */
 	protected addDoc(note: NoteRecord, start: number, end: number, headingPath: string, length: number): number {
-		const doc = this.freeDocs.pop() ?? this.docNote.length;
+		// A new passage id past the others, while the free ones are fewer than the live: its postings
+		// then go at the end of each ascending list (a freed id in the middle moved the list's whole
+		// tail, for every common term of a re-indexed note). Freed ids are reused past that, so the
+		// id space stays under twice the passages.
+		const doc = this.freeDocs.length * 2 > this.docNote.length ? (this.freeDocs.pop() as number) : this.docNote.length;
 		this.docNote[doc] = undefined;
 		this.docStart[doc] = start;
 		this.docEnd[doc] = end;
