@@ -1,4 +1,4 @@
-// The minimum share (issue 23 §1, Sources): a small source is never "not included" while the room
+// The minimum share: a small source is never "not included" while the room
 // could hold it whole. Seen in the browser test: a 23-token active note read "Not included: budget
 // full" beside a large added note that had taken every token of its tier, with the meter at 3.8K / 7.7K.
 import fc from "fast-check";
