@@ -1,15 +1,14 @@
-import { Component, setIcon } from "obsidian";
+import { Component } from "obsidian";
 import type { ChatMessage } from "../../core/types";
 import type { Diagnosis } from "./errorDiagnosis";
 import { MessageItem, type MessageContext } from "./MessageItem";
 import { isVisibleMessage } from "../ports";
-import { setTextWithCode } from "../inlineCode";
 import { RenderScheduler, type RenderSchedulerOptions } from "./RenderScheduler";
 import type { ToolCard } from "../../chat/toolCard";
 import type { ToolsPort } from "../toolsPort";
 import { ToolCards, type ShowPermissionPrompt } from "./tools/ToolCards";
 import { t } from "../../i18n";
-import { appendSaid } from "../saidDetails";
+import { clearErrors, showError, showNote, showOffer, type TranscriptTail } from "./transcriptNotices";
 
 /** Id of the answer being streamed, until the engine hands over the saved message. */
 const STREAMING_ID = "discover-chat-streaming";
@@ -228,66 +227,26 @@ export class MessageList extends Component {
 	 * once it comes), Retry when it can help, and the provider's own words folded under "Details".
 	 */
 	showError(diagnosis: Diagnosis, onRetry?: () => void): { setProbe(text: string): void } {
-		this.clearError();
-		const el = this.tailEl.createDiv({ cls: "discover-chat-error", attr: { role: "alert" } });
-		const title = el.createDiv({ cls: "discover-chat-error-title" });
-		setIcon(title.createSpan({ cls: "discover-chat-error-icon" }), "alert-triangle");
-		title.createSpan({ text: diagnosis.title });
-		const message = el.createDiv({ cls: "discover-chat-error-message" });
-		setTextWithCode(message, diagnosis.detail);
-		if (diagnosis.said) {
-			const details = el.createEl("details", { cls: "discover-chat-error-details" });
-			details.createEl("summary", { text: t("error.detailsSummary") });
-			setTextWithCode(details.createDiv({ cls: "discover-chat-error-said" }), diagnosis.said);
-		}
-		if (onRetry && diagnosis.retryable) {
-			const retry = el.createEl("button", { cls: "discover-chat-retry", text: t("message.retry"), attr: { type: "button" } });
-			retry.addEventListener("click", () => {
-				this.clearError();
-				onRetry();
-			});
-		}
-		this.scrollToEnd();
-		return {
-			setProbe: (text: string) => {
-				// No diagnosis (the check itself failed): the advice stands.
-				setTextWithCode(message, text || diagnosis.detail);
-				this.afterRender();
-			},
-		};
+		return showError(this.tail(), diagnosis, onRetry);
 	}
 
 	/** A quiet line in the transcript (e.g. a warning from the engine); `said`: raw words, folded under "Details". */
 	showNote(text: string, said?: string): void {
-		if (said) {
-			const note = this.tailEl.createDiv({ cls: ["discover-chat-note", "discover-chat-note-with-details"] });
-			note.createDiv({ text });
-			appendSaid(note, said);
-		} else this.tailEl.createDiv({ cls: "discover-chat-note", text });
-		this.afterRender();
+		showNote(this.tail(), text, said);
 	}
 
 	/** A note with one action, e.g. the server's real window with a button to use it. */
 	showOffer(text: string, action: string, onAction: () => Promise<string>): HTMLElement {
-		const el = this.tailEl.createDiv({ cls: ["discover-chat-note", "discover-chat-offer"] });
-		const label = el.createSpan({ text });
-		const button = el.createEl("button", { cls: "discover-chat-offer-action", text: action, attr: { type: "button" } });
-		button.addEventListener("click", () => {
-			button.disabled = true;
-			onAction().then(
-				(done) => {
-					label.setText(done);
-					button.remove();
-				},
-				() => (button.disabled = false),
-			);
-		});
-		this.afterRender();
-		return el;
+		return showOffer(this.tail(), text, action, onAction);
 	}
 
 	clearError(): void {
-		this.tailEl.querySelectorAll(".discover-chat-error").forEach((el) => el.remove());
+		clearErrors(this.tailEl);
+	}
+
+	/** Where the notices go, and what they ask of the list once shown. */
+	private tail(): TranscriptTail {
+		return { el: this.tailEl, scrollToEnd: () => this.scrollToEnd(), afterRender: () => this.afterRender() };
 	}
 
 	/** Renders the previous page above, keeping what is on screen in place. */
