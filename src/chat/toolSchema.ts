@@ -16,7 +16,7 @@
 //   fails the whole request's decoding).
 // Everything else a schema holds that a dialect does not take is dropped; a dropped `format` or
 // `const` is said in the description instead, so the model still reads it. The output's keys are
-// sorted: the same schema always serializes the same way (the prompt cache's prefix, issue 21).
+// sorted: the same schema always serializes the same way (the prompt cache's prefix).
 
 export type SchemaDialect = "openai" | "anthropic" | "ollama";
 
