@@ -117,13 +117,14 @@ export class ToolCards {
 	}
 
 	/** The engine's `ask`: the prompt mounts in the call's card (made if the card is not on screen). */
-	ask(call: ToolCall, tool: Pick<Tool, "name" | "access">, preview: ToolPreview | undefined, info?: AskInfo): Promise<AccessDecision> {
+	ask(call: ToolCall, tool: Pick<Tool, "name" | "access" | "mcp">, preview: ToolPreview | undefined, info?: AskInfo): Promise<AccessDecision> {
 		let card = this.cards.get(call.id);
 		if (!card) {
-			this.show({ id: call.id, index: 0, round: 0, name: call.name, state: "waiting", waitingFor: "permission", arguments: call.arguments, access: tool.access });
+			this.show({ id: call.id, index: 0, round: 0, name: call.name, state: "waiting", waitingFor: "permission", arguments: call.arguments, access: tool.access, ...(tool.mcp !== undefined ? { mcp: tool.mcp } : {}) });
 			card = this.cards.get(call.id)!;
 		}
-		const req = { call, tool: { name: tool.name, access: tool.access }, ...(preview ? { preview } : {}), ...(info ? { info } : {}) };
+		// An MCP tool's origin goes with it: the prompt's title names the server, never a note.
+		const req = { call, tool: { name: tool.name, access: tool.access, ...(tool.mcp !== undefined ? { mcp: tool.mcp } : {}) }, ...(preview ? { preview } : {}), ...(info ? { info } : {}) };
 		return card.ask((slot, signal) => this.opts.showPrompt(slot, req, signal));
 	}
 
