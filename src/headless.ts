@@ -68,6 +68,10 @@ export { ChatService } from "./chat/ChatService";
 export type { ChatEvent, ChatServiceOptions, CheckpointTimers, PromptPreview, SendOptions, ToolCard, ToolCardState } from "./chat/ChatService";
 // Branches: regenerate, edit, continue, delete a turn, alternatives ("2 / 3") and the records behind them.
 export type { Alternatives } from "./chat/ChatService";
+// MCP tools in the chat (ChatServiceOptions.mcpTools): the seam a server hub implements, and the
+// schema cleaning per dialect that every outside tool goes through.
+export type { TurnToolSource, OutsideToolProblem } from "./chat/ChatService";
+export { cleanToolSchema, schemaProblem, type SchemaDialect, type CleanedSchema } from "./chat/toolSchema";
 export { CONTINUE_INSTRUCTION } from "./chat/turnMode";
 export type { HideRecord, SwitchRecord } from "./sessions/records";
 // The chat's tools switch as saved (ChatService.setTools, SessionManager.setTools).

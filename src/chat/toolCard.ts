@@ -1,4 +1,4 @@
-import type { McpToolOrigin, ToolApproval, ToolCall, Tool, ToolProgress } from "../core/types";
+import type { ImageRef, McpToolOrigin, ToolApproval, ToolCall, Tool, ToolProgress } from "../core/types";
 
 /** Where a tool call stands, as its card in the panel shows it. */
 export type ToolCardState = "input" | "waiting" | "running" | "done" | "failed";
@@ -29,6 +29,8 @@ export interface ToolCard {
 	mcp?: McpToolOrigin;
 	/** On `running`: the latest progress the tool reported. */
 	progress?: ToolProgress;
+	/** On `done`: the images the result carried, saved as files (ChatServiceOptions.saveToolImage). */
+	images?: ImageRef[];
 }
 
 /** Asks the person about a call; see ChatServiceOptions.approve. */

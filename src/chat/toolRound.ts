@@ -151,7 +151,7 @@ export async function runToolRound(opts: ToolRoundOptions): Promise<"done" | "st
 		if (tool?.mcp !== undefined) card.mcp = tool.mcp;
 		const finish = (outcome: CallOutcome): void => {
 			const text = opts.record(call, tool, outcome);
-			opts.onCard(outcome.isError ? { ...card, state: "failed", waitingFor: undefined, error: text } : { ...card, state: "done", waitingFor: undefined, result: text });
+			opts.onCard(outcome.isError ? { ...card, state: "failed", waitingFor: undefined, error: text } : { ...card, state: "done", waitingFor: undefined, result: text, ...(outcome.attachments !== undefined ? { images: outcome.attachments } : {}) });
 		};
 		if (stopped || signal.aborted) {
 			stopped = true;

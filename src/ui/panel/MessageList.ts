@@ -1,3 +1,4 @@
+import { attachmentSrc } from "../images/attachmentStore";
 import { Component } from "obsidian";
 import type { ChatMessage } from "../../core/types";
 import type { Diagnosis } from "./errorDiagnosis";
@@ -79,6 +80,7 @@ export class MessageList extends Component {
 			tools: options.tools ?? (() => undefined),
 			showPrompt: options.permissionPrompt ?? (() => Promise.resolve({ kind: "deny" })),
 			onResize: () => this.afterRender(),
+			imageSrc: (ref) => attachmentSrc(options.app, ref),
 			liveHost: () => {
 				if (!this.streaming) this.startStreaming();
 				return this.streaming!.toolCardsEl();

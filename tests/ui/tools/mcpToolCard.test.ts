@@ -7,6 +7,8 @@ import { describe, expect, it } from "vitest";
 import "../../obsidian/harness";
 import { ToolCardView } from "../../../src/ui/panel/tools/ToolCardView";
 import { formRows } from "../../../src/ui/panel/tools/mcpCard";
+import { ToolCards, savedCard } from "../../../src/ui/panel/tools/ToolCards";
+import { describeToolCall } from "../../../src/ui/panel/permissionText";
 import type { ToolCard } from "../../../src/chat/toolCard";
 
 const mcp = { server: "files", tool: "write_file", annotations: { readOnlyHint: false, destructiveHint: true } };
@@ -54,5 +56,26 @@ describe("an MCP tool's card", () => {
 		expect(rows).toHaveLength(40);
 		expect(more).toBe(60);
 		expect(rows[0]?.value.length).toBeLessThanOrEqual(2001);
+	});
+
+	it("the permission prompt is handed the MCP tool's origin, so its title names the server, never a note", async () => {
+		const parent = document.body.createDiv();
+		const seen: unknown[] = [];
+		const cards = new ToolCards({ tools: () => undefined, showPrompt: (_slot, req) => (seen.push(req.tool), Promise.resolve({ kind: "once" })), onResize: () => undefined, liveHost: () => parent });
+		const tool = { name: "files__write_file", access: "write" as const, mcp };
+		await cards.ask({ id: "c9", name: tool.name, arguments: { path: "a.md" } }, tool, undefined, { marks: [], mcp: { server: "files", tool: "write_file" } });
+		expect(seen).toEqual([{ name: "files__write_file", access: "write", mcp }]);
+		expect(describeToolCall({ id: "c9", name: tool.name, arguments: { path: "a.md" } }, tool)).toBe("Run write_file (files)");
+		parent.remove();
+	});
+
+	it("a result's images show in the card, live and from a saved result", () => {
+		const parent = document.body.createDiv();
+		const ref = { path: "Discover/Chats/attachments/tool-c1-1.png", mediaType: "image/png", width: 1, height: 1, bytes: 70 };
+		new ToolCardView(parent, card({ state: "done", waitingFor: undefined, result: "[Image: image/png, 70 bytes]", images: [ref] }), { tools: () => undefined, onResize: () => undefined, imageSrc: (r) => `app://vault/${r.path}` });
+		expect(parent.querySelector("img")?.getAttribute("src")).toBe("app://vault/Discover/Chats/attachments/tool-c1-1.png");
+		const saved = savedCard({ id: "c1", name: "ev__picture", arguments: {} }, 0, { id: "m", role: "tool", content: "x", toolCallId: "c1", attachments: [ref], createdAt: "2026-11-29T00:00:00.000Z" });
+		expect(saved.images).toEqual([ref]);
+		parent.remove();
 	});
 });

@@ -5,6 +5,8 @@
 // untrusted: it only ever becomes text.
 import { setIcon } from "obsidian";
 import type { ToolCard } from "../../../chat/toolCard";
+import type { ImageRef } from "../../../core/types";
+import { renderMessageImages } from "../../images/messageImages";
 import { t } from "../../../i18n";
 import type { RevertOutcome, ToolsPort } from "../../toolsPort";
 import { visibleText } from "../permissionText";
@@ -23,6 +25,8 @@ export interface ToolCardHooks {
 	tools: () => ToolsPort | undefined;
 	/** The card changed size (for the transcript's auto-scroll). */
 	onResize: () => void;
+	/** The address of an image a result carries (a vault resource); without it, images are not shown. */
+	imageSrc?: (ref: ImageRef) => string | undefined;
 }
 
 function capHead(text: string, max: number): string {
@@ -173,7 +177,7 @@ export class ToolCardView {
 	private renderOutcome(): void {
 		const { state, result, error } = this.card;
 		const text = state === "done" ? (result ?? "") : state === "failed" ? (error ?? "") : undefined;
-		const key = text === undefined ? undefined : `${state}:${text}`;
+		const key = text === undefined ? undefined : `${state}:${text}:${(this.card.images ?? []).map((i) => i.path).join("|")}`;
 		if (key === this.shownResult) return;
 		this.shownResult = key;
 		this.outcomeEl.empty();
@@ -186,6 +190,9 @@ export class ToolCardView {
 		const details = this.outcomeEl.createEl("details", { cls: "discover-tool-card-result" });
 		details.createEl("summary", { text: t("toolCard.result") });
 		details.createEl("pre", { cls: "discover-tool-card-result-text", text: capHead(text, RESULT_SHOWN_CHARS) });
+		const images = this.card.images ?? [];
+		const src = this.hooks.imageSrc;
+		if (images.length > 0 && src !== undefined) renderMessageImages(this.outcomeEl.createDiv({ cls: "discover-tool-card-images" }), images, src);
 	}
 
 	private renderActions(): void {

@@ -7,7 +7,7 @@
 // from one answer to the next): so a saved answer owns its cards, and a result belongs to the
 // latest call with its id before it.
 import type { ToolCard } from "../../../chat/toolCard";
-import type { ChatMessage, ToolCall } from "../../../core/types";
+import type { ChatMessage, ImageRef, ToolCall } from "../../../core/types";
 import type { Tool } from "../../../tools/types";
 import { t } from "../../../i18n";
 import type { AccessDecision, AskInfo, ToolPreview, ToolsPort } from "../../toolsPort";
@@ -26,13 +26,15 @@ export interface ToolCardsOptions {
 	onResize: () => void;
 	/** Where a card goes whose call no answer on screen holds (the answer being written, made if need be). */
 	liveHost: () => HTMLElement;
+	/** The address of an image a result carries (a vault resource), for an <img>. */
+	imageSrc?: (ref: ImageRef) => string | undefined;
 }
 
 /** A saved call's card: done or failed by its saved result. */
 export function savedCard(call: ToolCall, index: number, result: ChatMessage | undefined): ToolCard {
 	const base = { id: call.id, index, round: 0, name: call.name, arguments: call.arguments };
 	if (result === undefined) return { ...base, state: "failed", error: t("toolCard.noResult") };
-	return result.isError === true ? { ...base, state: "failed", error: result.content } : { ...base, state: "done", result: result.content };
+	return result.isError === true ? { ...base, state: "failed", error: result.content } : { ...base, state: "done", result: result.content, ...(result.attachments !== undefined ? { images: result.attachments } : {}) };
 }
 
 export class ToolCards {
@@ -113,17 +115,18 @@ export class ToolCards {
 		this.newResults.set(message.toolCallId, message);
 		const card = this.cards.get(message.toolCallId);
 		if (!card || card.state === "done" || card.state === "failed") return;
-		card.update({ id: message.toolCallId, index: 0, round: 0, name: message.name ?? "", ...(message.isError === true ? { state: "failed", error: message.content } : { state: "done", result: message.content }) });
+		card.update({ id: message.toolCallId, index: 0, round: 0, name: message.name ?? "", ...(message.isError === true ? { state: "failed", error: message.content } : { state: "done", result: message.content, ...(message.attachments !== undefined ? { images: message.attachments } : {}) }) });
 	}
 
 	/** The engine's `ask`: the prompt mounts in the call's card (made if the card is not on screen). */
-	ask(call: ToolCall, tool: Pick<Tool, "name" | "access">, preview: ToolPreview | undefined, info?: AskInfo): Promise<AccessDecision> {
+	ask(call: ToolCall, tool: Pick<Tool, "name" | "access" | "mcp">, preview: ToolPreview | undefined, info?: AskInfo): Promise<AccessDecision> {
 		let card = this.cards.get(call.id);
 		if (!card) {
-			this.show({ id: call.id, index: 0, round: 0, name: call.name, state: "waiting", waitingFor: "permission", arguments: call.arguments, access: tool.access });
+			this.show({ id: call.id, index: 0, round: 0, name: call.name, state: "waiting", waitingFor: "permission", arguments: call.arguments, access: tool.access, ...(tool.mcp !== undefined ? { mcp: tool.mcp } : {}) });
 			card = this.cards.get(call.id)!;
 		}
-		const req = { call, tool: { name: tool.name, access: tool.access }, ...(preview ? { preview } : {}), ...(info ? { info } : {}) };
+		// An MCP tool's origin goes with it: the prompt's title names the server, never a note.
+		const req = { call, tool: { name: tool.name, access: tool.access, ...(tool.mcp !== undefined ? { mcp: tool.mcp } : {}) }, ...(preview ? { preview } : {}), ...(info ? { info } : {}) };
 		return card.ask((slot, signal) => this.opts.showPrompt(slot, req, signal));
 	}
 
@@ -146,6 +149,6 @@ export class ToolCards {
 	}
 
 	private hooks() {
-		return { tools: this.opts.tools, onResize: this.opts.onResize };
+		return { tools: this.opts.tools, onResize: this.opts.onResize, ...(this.opts.imageSrc !== undefined ? { imageSrc: this.opts.imageSrc } : {}) };
 	}
 }
