@@ -14,12 +14,18 @@ import { showIndexProgress } from "./ui/indexProgress";
 import type { VaultSearchPort } from "./ui/ports";
 import type { AgentsPort } from "./ui/agents/agentsPort";
 import { AgentLibrary } from "./wiring/agentLibrary";
+import { OAUTH_ACTION, OAuthRedirects } from "./wiring/oauthRedirect";
+import type { McpHubPort } from "./ui/mcpPort";
 
 export default class DiscoverPlugin extends Plugin {
 	override settings: DiscoverSettings = defaultSettings();
 	private settingTab: DiscoverSettingTab | undefined;
 	private noteIndex: NoteIndexService | undefined;
 	private agentLibrary: AgentLibrary | undefined;
+	/** The MCP servers' hub: created (and the MCP code loaded) the first time a chat or the settings need it. */
+	private mcpHub: Promise<McpHubPort & { close(): Promise<void> }> | undefined;
+	/** Sign-ins to MCP servers waiting for the browser to come back through obsidian://discover-mcp-oauth. */
+	readonly oauthRedirects = new OAuthRedirects((url) => window.open(url));
 	private readonly settingsStore = new SettingsStore({
 		loadData: () => this.loadData(),
 		saveData: (data) => this.saveData(data),
@@ -41,7 +47,23 @@ export default class DiscoverPlugin extends Plugin {
 		const status = this.addStatusBarItem();
 		showIndexProgress(status, undefined);
 		this.noteIndex = this.addChild(new NoteIndexService({ app: this.app, settings: () => this.settings, dir: pluginDir(this), onProgress: (p) => showIndexProgress(status, p) }));
+		// The way back from an MCP server's sign-in page; the MCP code itself loads only when used.
+		this.registerObsidianProtocolHandler(OAUTH_ACTION, (params) => void this.oauthRedirects.handle(params));
 	}
+
+	/** Every MCP server's process and session ends with the plugin. */
+	override onunload(): void {
+		this.oauthRedirects.close();
+		const hub = this.mcpHub;
+		this.mcpHub = undefined;
+		if (hub !== undefined) void hub.then((h) => h.close()).catch(() => undefined);
+	}
+
+	/** The MCP servers' hub, loaded on first use (never at startup). */
+	readonly mcp = (): Promise<McpHubPort> => {
+		this.mcpHub ??= import("./wiring/mcpHub").then((m) => m.createPluginMcpHub(this));
+		return this.mcpHub;
+	};
 
 	get vaultSearch(): VaultSearchPort | undefined {
 		return this.noteIndex;
@@ -62,6 +84,7 @@ export default class DiscoverPlugin extends Plugin {
 	/** Sync (or another device) changed data.json: take the new settings. */
 	override async onExternalSettingsChange(): Promise<void> {
 		await this.loadSettings();
+		if (this.mcpHub !== undefined) void this.mcpHub.then((h) => h.sync()).catch(() => undefined);
 		// An open settings tab shows what sync brought, not the values it was opened with.
 		const tab = this.settingTab;
 		if (tab && tab.containerEl.isConnected && tab.containerEl.hasChildNodes()) tab.redraw();
@@ -71,6 +94,8 @@ export default class DiscoverPlugin extends Plugin {
 
 	async saveSettings(): Promise<void> {
 		await this.settingsStore.save(this.settings);
+		// A server removed, turned off or changed stops now, not at its next use.
+		if (this.mcpHub !== undefined) void this.mcpHub.then((h) => h.sync()).catch(() => undefined);
 		this.noteIndex?.settingsChanged();
 		refreshDiscoverPanels(this);
 	}

@@ -34,7 +34,7 @@ export interface HubServer {
 }
 
 /** What the hub needs of a connected client (McpClient; tests may give another). */
-export type HubClient = Pick<McpClient, "session" | "serverTools" | "logLines" | "onClose" | "close">;
+export type HubClient = Pick<McpClient, "session" | "serverTools" | "logLines" | "onClose" | "close"> & Partial<Pick<McpClient, "onToolsChanged">>;
 
 export interface McpHubOptions {
 	/** The configured servers, read afresh at each use. */
@@ -78,6 +78,7 @@ const messageOf = (err: unknown): string => (err instanceof Error ? err.message 
 export class McpHub implements McpToolSource {
 	private readonly records = new Map<string, Record>();
 	private readonly listeners = new Set<(name: string) => void>();
+	private readonly toolListeners = new Set<(server: string) => void>();
 	private closed = false;
 	private readonly now: () => number;
 
@@ -90,6 +91,12 @@ export class McpHub implements McpToolSource {
 	onChange(listener: (name: string) => void): () => void {
 		this.listeners.add(listener);
 		return () => this.listeners.delete(listener);
+	}
+
+	/** A running server said its tool list changed (shown in the chat, never obeyed silently). */
+	onToolsChanged(listener: (server: string) => void): () => void {
+		this.toolListeners.add(listener);
+		return () => this.toolListeners.delete(listener);
 	}
 
 	/** Every configured server's state, in the settings' order. */
@@ -174,6 +181,7 @@ export class McpHub implements McpToolSource {
 		this.closed = true;
 		await Promise.all([...this.records.entries()].map(([name, record]) => this.stopRecord(name, record, "Discover was unloaded.")));
 		this.listeners.clear();
+		this.toolListeners.clear();
 	}
 
 	/** Stops servers that were removed, turned off or changed since they started. */
@@ -299,7 +307,19 @@ export class McpHub implements McpToolSource {
 			throw new McpError("closed", `The MCP server "${server.name}" was stopped before it answered.`);
 		}
 		const running: Running = { client, fingerprint: server.fingerprint, unsubscribe: () => undefined };
-		running.unsubscribe = client.onClose((reason) => this.crashed(server.name, record, running, reason));
+		const offClose = client.onClose((reason) => this.crashed(server.name, record, running, reason));
+		const offTools = client.onToolsChanged?.(() => {
+			// The next turn lists them afresh.
+			void client.serverTools(true).then((list) => {
+				record.tools = list;
+				this.changed(server.name);
+			}, () => undefined);
+			for (const listener of this.toolListeners) listener(server.name);
+		});
+		running.unsubscribe = () => {
+			offClose();
+			offTools?.();
+		};
 		record.running = running;
 		record.status = "connected";
 		record.automatic = false;

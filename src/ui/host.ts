@@ -1,5 +1,6 @@
 // What the panel needs from the plugin, as a structural type: the plugin satisfies it, and tests
 // build one without a plugin. The view never stores itself on the plugin.
+import type { McpHubLoader } from "./mcpPort";
 import type { App } from "obsidian";
 import type { DiscoverSettings } from "../settings/settings";
 import type { Agent } from "../agents/agent";
@@ -22,6 +23,8 @@ export interface DiscoverHost {
 	readonly vaultSearch?: VaultSearchPort;
 	/** The agent notes; absent: chats use the settings' prompt and model. */
 	readonly agents?: AgentsPort;
+	/** The MCP servers' hub, loaded on first use; absent: chats offer no MCP tools. */
+	readonly mcp?: McpHubLoader;
 }
 
 export interface SettingsSync {

@@ -20,7 +20,7 @@ let nodeTransport: Promise<Transport | null> | null = null;
  * On desktop, Node's http sends no browser Origin, so servers that refuse `app://obsidian.md`
  * still stream and stop; it is loaded on first use only. On mobile there are no Node modules: fetch.
  */
-async function pickTransport(): Promise<Transport> {
+export async function pickTransport(): Promise<Transport> {
 	if (!Platform.isDesktopApp) return fetchTransport;
 	nodeTransport ??= loadNodeTransport().catch(() => null);
 	return (await nodeTransport) ?? fetchTransport;

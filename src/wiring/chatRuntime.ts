@@ -13,7 +13,8 @@ import type { Agent } from "../agents/agent";
 import type { AgentServerFields } from "../settings/keyBinding";
 import { withTemperature } from "../providers/withTemperature";
 import { agentGrants } from "./agentGrants";
-import { approvalState } from "../agents/agentTrust";
+import { agentMcpServers, approvalState } from "../agents/agentTrust";
+import { lazyMcpSource } from "./mcpSource";
 import { budgetFor } from "../settings/budgetFor";
 import { persistedCalibration } from "./calibrationStore";
 import { normalizePath } from "obsidian";
@@ -95,6 +96,10 @@ export async function createChatRuntime(host: DiscoverHost, onEvent: (e: ChatEve
 		// Attached images are vault files (the chats folder's attachments), read for each send.
 		// An image embedded in a note is scaled as it is read; the composer's attachments already were.
 		readImage: (path) => imageForSend(host.app, path),
+		// MCP servers through the plugin's hub (loaded when a turn first needs one). An approved agent's
+		// `mcp:` names them; an agent not approved as it is reaches none; without an agent (or one naming
+		// none), the servers turned on in settings.
+		...(host.mcp !== undefined ? { mcpTools: lazyMcpSource(host.mcp, () => host.settings), mcpServers: () => agentMcpServers(agent, approved(agent)) } : {}),
 	});
 	const manifest = host.manifest;
 	const dir = manifest ? normalizePath(manifest.dir ?? `${host.app.vault.configDir}/plugins/${manifest.id}`) : undefined;

@@ -126,6 +126,8 @@ export class App implements Pick<O.App, "secretStorage" | "metadataCache" | "isD
 	/** Not Obsidian API (Obsidian's are internal): commands and the settings tabs. */
 	commands = new Commands(this);
 	setting = new SettingsRegistry();
+	/** Not Obsidian API: the plugins' `obsidian://` handlers by action. */
+	readonly protocolHandlers = new Map<string, O.ObsidianProtocolHandler>();
 	private storage = new Map<string, unknown>();
 	private darkMode = false;
 

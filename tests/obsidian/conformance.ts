@@ -37,7 +37,7 @@ export const COVERED = {
 	],
 	WorkspaceLeaf: ["view", "open", "openFile", "setViewState", "getViewState", "detach", "getDisplayText", "getIcon", "setPinned", "togglePinned", "isDeferred", "loadIfDeferred", "getEphemeralState", "setEphemeralState", "onResize"],
 	Setting: ["settingEl", "infoEl", "nameEl", "descEl", "controlEl", "components", "setName", "setDesc", "setClass", "setTooltip", "setHeading", "setDisabled", "addButton", "addExtraButton", "addToggle", "addText", "addTextArea", "addDropdown", "addComponent", "then", "clear"],
-	Plugin: ["app", "manifest", "onload", "loadData", "saveData", "addCommand", "removeCommand", "addRibbonIcon", "addStatusBarItem", "addSettingTab", "registerView", "registerMarkdownPostProcessor", "registerMarkdownCodeBlockProcessor", "registerEvent", "register", "registerDomEvent", "registerInterval", "addChild", "removeChild", "load", "unload", "onunload"],
+	Plugin: ["app", "manifest", "onload", "loadData", "saveData", "addCommand", "removeCommand", "addRibbonIcon", "addStatusBarItem", "addSettingTab", "registerView", "registerMarkdownPostProcessor", "registerMarkdownCodeBlockProcessor", "registerEvent", "register", "registerDomEvent", "registerInterval", "registerObsidianProtocolHandler", "addChild", "removeChild", "load", "unload", "onunload"],
 	Modal: ["app", "containerEl", "modalEl", "titleEl", "contentEl", "scope", "open", "close", "onOpen", "onClose", "setTitle", "setContent", "setCloseCallback"],
 	ItemView: ["app", "leaf", "containerEl", "contentEl", "icon", "navigation", "addAction", "getViewType", "getDisplayText", "getState", "setState", "getIcon", "onResize", "load", "unload", "register", "registerDomEvent"],
 	MarkdownView: ["app", "file", "editor", "getViewType", "getViewData"],
@@ -92,6 +92,8 @@ export const WHOLE = [
 	"CacheItem",
 	"Pos",
 	"Loc",
+	// What an obsidian:// handler is given (harness.openObsidianUrl builds it).
+	"ObsidianProtocolData",
 ] as const;
 
 /** Generic members, which Covered cannot compare: each is checked on its own in typeConformance. */

@@ -244,3 +244,15 @@ export async function deleteFromExplorer(app: App, path: string): Promise<void> 
 	const explorer: { delete(file: unknown): Promise<void> } = app.vault;
 	await explorer.delete(file);
 }
+
+/** What Obsidian does when the browser opens `obsidian://action?a=b`: the plugin's handler gets the parameters. False: no handler. */
+export function openObsidianUrl(app: App, url: string): boolean {
+	const parsed = new URL(url);
+	const action = parsed.host || parsed.pathname.replace(/^\/+/, "");
+	const handler = app.protocolHandlers.get(action);
+	if (handler === undefined) return false;
+	const params: O.ObsidianProtocolData = { action };
+	for (const [k, v] of parsed.searchParams) params[k] = v;
+	void handler(params);
+	return true;
+}

@@ -92,5 +92,13 @@ export abstract class Plugin extends Component {
 
 	registerExtensions(_extensions: string[], _viewType: string): void {}
 
+	/** `obsidian://<action>?…` calls `handler` (harness.openObsidianUrl), until this plugin unloads. */
+	registerObsidianProtocolHandler(action: string, handler: O.ObsidianProtocolHandler): void {
+		this.app.protocolHandlers.set(action, handler);
+		this.register(() => {
+			if (this.app.protocolHandlers.get(action) === handler) this.app.protocolHandlers.delete(action);
+		});
+	}
+
 	onUserEnable(): void {}
 }

@@ -8,6 +8,7 @@ import { ProviderSection, type SettingsAdapterFactory } from "./settingsProvider
 import { ToolsSection } from "./settingsTools";
 import { PricesSection } from "./settingsPrices";
 import { AgentsSection } from "./settingsAgents";
+import { McpSection } from "./settingsMcp";
 import { ModelBudgetsSection } from "./settingsModelBudgets";
 import { UseContextLength } from "./useContextLength";
 import { t } from "../../i18n";
@@ -24,6 +25,7 @@ export class DiscoverSettingTab extends PluginSettingTab {
 	private readonly tools: ToolsSection;
 	private readonly prices: PricesSection;
 	private readonly agents: AgentsSection;
+	private readonly mcp: McpSection;
 	private readonly modelBudgets: ModelBudgetsSection;
 	// Typed as the store, not as Plugin: Plugin.settings (1.13) is not what we read here.
 	private readonly host: SettingsStore;
@@ -38,6 +40,7 @@ export class DiscoverSettingTab extends PluginSettingTab {
 		this.tools = new ToolsSection(plugin, (message) => new Notice(message));
 		this.prices = new PricesSection(plugin, (message) => new Notice(message));
 		this.agents = new AgentsSection(plugin, (message) => new Notice(message));
+		this.mcp = new McpSection(app, plugin);
 		this.modelBudgets = new ModelBudgetsSection(plugin);
 		// The server's context length goes into the model's own budget, shown in the section below.
 		this.useContextLength = new UseContextLength(plugin, () => this.modelBudgets.refresh());
@@ -143,6 +146,8 @@ export class DiscoverSettingTab extends PluginSettingTab {
 		this.tools.render(containerEl);
 		this.prices.render(containerEl);
 		this.agents.render(containerEl);
+		this.mcp.dispose();
+		this.mcp.render(containerEl);
 
 		new Setting(containerEl).setName(t("settings.storageHeading")).setHeading();
 		this.folderSetting(containerEl, "sessionsFolder", t("settings.chatsFolderDesc"));
@@ -194,6 +199,7 @@ export class DiscoverSettingTab extends PluginSettingTab {
 
 	override hide(): void {
 		this.provider.dispose();
+		this.mcp.dispose();
 		super.hide();
 	}
 }

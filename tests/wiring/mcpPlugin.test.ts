@@ -1,0 +1,161 @@
+// @vitest-environment happy-dom
+// The plugin's MCP glue: nothing MCP loads or starts at load; the hub comes on first use with the
+// settings' servers (secrets from secret storage); unload ends every process; the obsidian:// OAuth
+// redirect reaches the sign-in that waits for its state (and only that one); the chat engine asks
+// the hub for the approved agent's servers, none for an agent changed since approval.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import DiscoverPlugin from "../../src/main";
+import { asObsidianApp, createTestApp, loadPlugin, openObsidianUrl, unloadPlugin, emulateMobile, restorePlatform } from "../obsidian/harness";
+import { MCP_STUB_SOURCE } from "../support/mcpStub";
+import { nodeTimers } from "../support/nodeTimers";
+import type { McpServerSetting } from "../../src/settings/mcpServers";
+import { OAUTH_REDIRECT_URL, OAuthRedirects } from "../../src/wiring/oauthRedirect";
+import { createChatRuntime } from "../../src/wiring/chatRuntime";
+import type { DiscoverHost } from "../../src/ui/host";
+import type { McpHubPort } from "../../src/ui/mcpPort";
+import { ProviderServer } from "../support/providerServer";
+import { baseUrlFor } from "../support/providerStreams";
+import { serveToolSteps } from "../support/toolServer";
+import { testSettings } from "../ui/fakes";
+import type { Agent } from "../../src/agents/agent";
+import { withApproval } from "../../src/agents/agentTrust";
+
+const pidStub = (name: string, env?: McpServerSetting["env"]): McpServerSetting => ({
+	name,
+	enabled: true,
+	command: process.execPath,
+	args: ["-e", `process.stderr.write("pid " + process.pid + " " + (process.env.STUB_TOKEN || "-") + "\\n");\n${MCP_STUB_SOURCE}`, "normal"],
+	...(env !== undefined ? { env } : {}),
+});
+
+async function eventually(check: () => boolean, ms = 5000): Promise<void> {
+	const end = Date.now() + ms;
+	while (!check()) {
+		if (Date.now() > end) throw new Error("timed out waiting");
+		await new Promise((r) => nodeTimers.set(() => r(undefined), 10));
+	}
+}
+const alive = (pid: number): boolean => {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch {
+		return false;
+	}
+};
+
+afterEach(() => restorePlatform());
+
+describe("the plugin and its MCP servers", () => {
+	it("loads no MCP code and starts nothing at load; the hub starts a server on first use, with its secret from secret storage; unload ends it", async () => {
+		const app = await createTestApp();
+		app.secretStorage.setSecret("stub-token", "tok-123");
+		const { plugin } = await loadPlugin(DiscoverPlugin, { app, data: { settingsVersion: 3, mcpServers: [pidStub("stub", { STUB_TOKEN: { secret: "stub-token" } })] } });
+		expect(plugin.settings.mcpServers.map((s) => s.name)).toEqual(["stub"]);
+		expect((plugin as unknown as { mcpHub?: unknown }).mcpHub).toBeUndefined();
+		const hub = await plugin.mcp();
+		expect(hub.states().map((s) => s.status)).toEqual(["idle"]);
+		const { tools, problems } = await hub.toolsFor(undefined);
+		expect(problems).toEqual([]);
+		expect(tools.map((t) => t.name)).toContain("stub__echo");
+		await eventually(() => hub.state("stub")?.log.some((l) => l.text.startsWith("pid ")) === true);
+		const line = hub.state("stub")?.log.find((l) => l.text.startsWith("pid "))?.text ?? "";
+		expect(line).toMatch(/ tok-123$/);
+		const pid = Number(line.split(" ")[1]);
+		expect(alive(pid)).toBe(true);
+		// data.json holds the secret's name, never its value.
+		expect(JSON.stringify(await plugin.loadData())).not.toContain("tok-123");
+		unloadPlugin(plugin);
+		await eventually(() => !alive(pid));
+	});
+
+	it("a server turned off in settings stops at once (Disable)", async () => {
+		const { plugin } = await loadPlugin(DiscoverPlugin, { data: { settingsVersion: 3, mcpServers: [pidStub("stub")] } });
+		const hub = await plugin.mcp();
+		await hub.toolsFor(undefined);
+		await eventually(() => hub.state("stub")?.log.some((l) => l.text.startsWith("pid ")) === true);
+		const pid = Number(hub.state("stub")?.log.find((l) => l.text.startsWith("pid "))?.text.split(" ")[1]);
+		const server = plugin.settings.mcpServers[0];
+		if (server === undefined) throw new Error("no server");
+		server.enabled = false;
+		await plugin.saveSettings();
+		await eventually(() => !alive(pid));
+		expect(hub.state("stub")?.status).toBe("disabled");
+		unloadPlugin(plugin);
+	});
+
+	it("on a phone, a stdio server is desktop only and nothing is spawned", async () => {
+		emulateMobile();
+		const { plugin } = await loadPlugin(DiscoverPlugin, { data: { settingsVersion: 3, mcpServers: [pidStub("stub")] } });
+		const hub = await plugin.mcp();
+		expect(hub.states().map((s) => s.status)).toEqual(["desktop-only"]);
+		const { problems } = await hub.toolsFor(undefined);
+		expect(problems[0]?.message).toMatch(/desktop app/);
+		unloadPlugin(plugin);
+	});
+});
+
+describe("the obsidian:// OAuth redirect", () => {
+	it("the plugin's handler hands the code to the sign-in waiting for its state; other states are ignored", async () => {
+		const { plugin, app } = await loadPlugin(DiscoverPlugin);
+		const opened: string[] = [];
+		const redirects = (plugin as unknown as { oauthRedirects: OAuthRedirects }).oauthRedirects;
+		(redirects as unknown as { open: (u: string) => void }).open = (u) => opened.push(u);
+		const url = new URL("https://auth.example.com/authorize?client_id=c&state=s-123&redirect_uri=" + encodeURIComponent(OAUTH_REDIRECT_URL));
+		const back = redirects.authorize(url);
+		expect(opened).toEqual([url.toString()]);
+		expect(openObsidianUrl(app, "obsidian://discover-mcp-oauth?code=forged&state=other")).toBe(true);
+		expect(openObsidianUrl(app, "obsidian://discover-mcp-oauth?code=abc&state=s-123")).toBe(true);
+		const returned = await back;
+		expect(returned.searchParams.get("code")).toBe("abc");
+		expect(returned.searchParams.get("state")).toBe("s-123");
+		expect(returned.toString().startsWith(OAUTH_REDIRECT_URL)).toBe(true);
+		// Unload ends a sign-in still waiting, and removes the handler.
+		const pending = redirects.authorize(new URL("https://auth.example.com/authorize?state=later"));
+		unloadPlugin(plugin);
+		await expect(pending).rejects.toThrow(/unloaded/);
+		expect(openObsidianUrl(app, "obsidian://discover-mcp-oauth?code=x&state=later")).toBe(false);
+	});
+});
+
+describe("the chat engine's MCP servers", () => {
+	let server: ProviderServer;
+	beforeAll(async () => {
+		server = await ProviderServer.start();
+	});
+	afterAll(() => server.close());
+
+	it("asks the hub for the approved agent's servers, none for an agent changed since, the settings' ones without an agent", async () => {
+		const asked: (readonly string[] | undefined)[] = [];
+		const hub = { toolsFor: (servers: readonly string[] | undefined) => (asked.push(servers), Promise.resolve({ tools: [], problems: [] })), onToolsChanged: () => () => undefined } as unknown as McpHubPort;
+		let loads = 0;
+		const app = await createTestApp();
+		const agent: Agent = { path: "Discover/Agents/R.md", name: "R", tools: [], sources: [], instructions: "Hi.", mcp: ["filesystem"] };
+		const settings = testSettings({ provider: "ollama", baseUrl: baseUrlFor("ollama", server.url), model: "m", includeActiveNote: false, mcpServers: [pidStub("filesystem"), pidStub("github")], agentApprovals: withApproval([], agent, new Date()) });
+		const host: DiscoverHost = { app: asObsidianApp(app), settings, saveSettings: () => Promise.resolve(), mcp: () => (loads++, Promise.resolve(hub)) };
+		serveToolSteps(server, "ollama", ["One.", "Two.", "Three."]);
+		const runtime = await createChatRuntime(host, () => undefined);
+		expect(loads).toBe(0);
+		await runtime.chat.newSession();
+		await runtime.chat.sendMessage("no agent");
+		await runtime.useAgent?.(agent);
+		await runtime.chat.sendMessage("approved agent");
+		// Sync added a server to the note; the runtime still holds it (say, mid-chat): it reaches nothing.
+		await runtime.useAgent?.({ ...agent, mcp: ["filesystem", "github"] });
+		await runtime.chat.sendMessage("changed agent");
+		expect(asked).toEqual([undefined, ["filesystem"], []]);
+		expect(loads).toBeGreaterThan(0);
+	});
+
+	it("loads no hub when no server is turned on and no agent names one", async () => {
+		let loads = 0;
+		const app = await createTestApp();
+		const settings = testSettings({ provider: "ollama", baseUrl: baseUrlFor("ollama", server.url), model: "m", includeActiveNote: false, mcpServers: [{ ...pidStub("off"), enabled: false }] });
+		const host: DiscoverHost = { app: asObsidianApp(app), settings, saveSettings: () => Promise.resolve(), mcp: () => (loads++, Promise.reject(new Error("not loaded"))) };
+		serveToolSteps(server, "ollama", ["One."]);
+		const runtime = await createChatRuntime(host, () => undefined);
+		await runtime.chat.newSession();
+		await runtime.chat.sendMessage("hello");
+		expect(loads).toBe(0);
+	});
+});
