@@ -60,12 +60,18 @@ const { buildOptions, EXTERNAL } = config;
  * sources, the diff's anchors, Edit with Discover's 19 strings in ten languages, the widget itself not
  * yet wired into main.js) add 18.6 KB; MCP tools in the chat loop (the schema cleaning per dialect,
  * the turn's outside tools, the MCP card parts and their strings in ten languages) 33.7 KB; the MCP
- * settings BUNDLE_NOTE. The MCP client itself is not in main.js. A bundled dev tool such as a
- * tokenizer adds megabytes, which this still catches.
+ * servers' settings, hub and the MCP client (loaded by a dynamic import, which esbuild inlines: it is
+ * parsed at load, run only on first use) bring it to 1,197.5 KB. Over half of main.js is the message
+ * catalogue's ten languages. A bundled dev tool such as a tokenizer adds megabytes, which this still
+ * catches.
  */
-const MAX_BYTES = 1_120_000;
-/** What the bundle may leave to `require`: Obsidian, and Node's http(s) for the desktop transport. */
-const ALLOWED_REQUIRES = ["obsidian", "node:http", "node:https"];
+const MAX_BYTES = 1_210_000;
+/**
+ * What the bundle may leave to `require`: Obsidian, Node's http(s) for the desktop transport, and
+ * child_process for MCP servers that run a command (required inside StdioChannel.start, after its
+ * desktop check: never on a phone).
+ */
+const ALLOWED_REQUIRES = ["obsidian", "node:http", "node:https", "node:child_process"];
 
 const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { dependencies?: Record<string, string> };
 
