@@ -135,7 +135,7 @@ function serverFrom(name: string, raw: unknown): McpServerSetting | PasteProblem
  * look like secrets. `singleName` names a lone server (the form's name field); without it one is
  * guessed from its package or host.
  */
-export function parseMcpPaste(text: string, singleName?: string): PasteResult {
+export function parseMcpPaste(text: string, singleName?: string, takenSecrets: ReadonlySet<string> = new Set()): PasteResult {
 	const trimmed = text.trim();
 	if (trimmed === "") return { ok: false, problem: { code: "empty" } };
 	let data: unknown;
@@ -162,17 +162,38 @@ export function parseMcpPaste(text: string, singleName?: string): PasteResult {
 	if (entries.length === 0) return { ok: false, problem: { code: "empty" } };
 	const servers: McpServerSetting[] = [];
 	const secrets: SecretCandidate[] = [];
+	// Secret names unique in this paste and among the saved servers' ("g" and "g-" slug alike): one
+	// server's secret never overwrites another's.
+	const taken = new Set(takenSecrets);
+	const uniqueSecretName = (server: string, key: string): string => {
+		const base = secretNameFor(server, key);
+		let name = base;
+		for (let n = 2; taken.has(name); n++) name = `${base}-${n}`;
+		taken.add(name);
+		return name;
+	};
 	for (const [name, raw] of entries) {
 		const server = serverFrom(name.trim(), raw);
 		if ("code" in server) return { ok: false, problem: server };
 		servers.push(server);
 		for (const place of ["env", "headers"] as const) {
 			for (const [key, value] of Object.entries(server[place] ?? {})) {
-				if (typeof value === "string" && looksSecret(place, key, value)) secrets.push({ server: server.name, place, key, secretName: secretNameFor(server.name, key) });
+				if (typeof value === "string" && looksSecret(place, key, value)) secrets.push({ server: server.name, place, key, secretName: uniqueSecretName(server.name, key) });
 			}
 		}
 	}
 	return { ok: true, servers, secrets };
+}
+
+/** The secret names the saved servers' header and env values refer to. */
+export function secretNamesIn(servers: readonly McpServerSetting[]): Set<string> {
+	const out = new Set<string>();
+	for (const server of servers) {
+		for (const place of ["env", "headers"] as const) {
+			for (const value of Object.values(server[place] ?? {})) if (typeof value === "object" && value !== null && typeof value.secret === "string") out.add(value.secret);
+		}
+	}
+	return out;
 }
 
 /**

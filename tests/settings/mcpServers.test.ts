@@ -2,7 +2,7 @@
 // what looks like a secret, secret references resolved only when a server starts, and validation.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { literalSecrets, looksSecret, parseMcpPaste, secretNameFor, withSecretRefs } from "../../src/settings/mcpPaste";
+import { literalSecrets, looksSecret, parseMcpPaste, secretNameFor, secretNamesIn, withSecretRefs } from "../../src/settings/mcpPaste";
 import { isMcpServers, mcpServerProblem, resolveMcpServer, type McpServerSetting } from "../../src/settings/mcpServers";
 import { migrateSettings } from "../../src/settings/migration";
 import { DEFAULT_SETTINGS, validateSettings } from "../../src/settings/settings";
@@ -71,6 +71,15 @@ describe("pasting servers in the Claude Desktop format", () => {
 		expect(looksSecret("env", "GITHUB_TOKEN", "<YOUR_TOKEN>")).toBe(false);
 		expect(looksSecret("env", "SOMETHING", "ghp_abcdefghijklmnopqrst")).toBe(true);
 		expect(secretNameFor("My GitHub", "GITHUB_TOKEN")).toBe("mcp-my-github-github-token");
+	});
+
+	it("gives two servers whose names slug alike, or a server already saved, different secret names", () => {
+		const paste = JSON.stringify({ mcpServers: { g: { command: "npx", env: { GITHUB_TOKEN: "ghp_abcdefghijklmnop" } }, "g-": { command: "npx", env: { GITHUB_TOKEN: "ghp_qrstuvwxyzabcdef" } } } });
+		const result = parseMcpPaste(paste, undefined, new Set(["mcp-g-github-token"]));
+		if (!result.ok) throw new Error("the paste should parse");
+		const names = result.secrets.map((c) => c.secretName);
+		expect(names).toEqual(["mcp-g-github-token-2", "mcp-g-github-token-3"]);
+		expect(secretNamesIn(withSecretRefs(result.servers, result.secrets))).toEqual(new Set(names));
 	});
 
 	it("property: after every candidate moves, no literal secret is left to save, and the servers stay valid", () => {

@@ -5,7 +5,7 @@
 // Disable / Enable and Remove. The hub is loaded only when this section is shown.
 import { SecretComponent, Setting, type App } from "obsidian";
 import { t } from "../../i18n";
-import { literalSecrets, parseMcpPaste, withSecretRefs, type PasteProblem, type SecretCandidate } from "../../settings/mcpPaste";
+import { literalSecrets, parseMcpPaste, secretNamesIn, withSecretRefs, type PasteProblem, type SecretCandidate } from "../../settings/mcpPaste";
 import { mcpKindOf, type McpServerSetting } from "../../settings/mcpServers";
 import type { DiscoverSettings } from "../../settings/settings";
 import type { McpServerState } from "../../mcp/toolSource";
@@ -94,7 +94,7 @@ export class McpSection {
 				.onClick(() => {
 					confirmEl.empty();
 					confirmEl.addClass("discover-chat-hidden");
-					const result = parseMcpPaste(text, name);
+					const result = parseMcpPaste(text, name, secretNamesIn(this.servers));
 					// The text stays in the box whatever goes wrong: nothing typed is lost.
 					if (!result.ok) return show(problemText(result.problem));
 					const taken = new Set(this.servers.map((s) => s.name.toLowerCase()));
