@@ -3,6 +3,7 @@
 // requests of the turn (a tool loop makes one per round). The answer that ends the turn carries it,
 // with the turn's summary requests (compaction) apart and the requests refused as too long.
 import type { AnswerStats, Usage } from "../core/types";
+import { meteredUsage } from "./cacheCounts";
 import { TokenTally } from "./tokenTally";
 
 /** One request as the meter sees it. */
@@ -17,6 +18,8 @@ export interface MeteredRequest {
 	estimatedPrompt: number;
 	/** The engine's estimate of what the model wrote (text, thinking, tool calls). */
 	estimatedAnswer: number;
+	/** The server's prompt count left out its cached part (cacheCounts.ts): the estimate stands in for it. */
+	setAside?: boolean;
 }
 
 /** One summary request (compaction) the model answered, as the summarizer saw it. */
@@ -35,6 +38,8 @@ export class AnswerMeter {
 	/** The summary requests that made room for them, kept apart (AnswerStats.summary). */
 	private readonly summaries = new TokenTally();
 	private refused = 0;
+	/** The server's prompt counts set aside as cache-partial, summed (AnswerStats.promptCountSetAside). */
+	private setAside: number | undefined;
 	private firstSentAt: number | undefined;
 	private firstTokenMs: number | undefined;
 	private streamMs = 0;
@@ -50,7 +55,10 @@ export class AnswerMeter {
 	/** Adds one request that reached the model (answered, stopped, or cut off). */
 	add(request: MeteredRequest): void {
 		const end = this.now();
-		this.chat.add(request.usage, request.estimatedPrompt, request.estimatedAnswer);
+		const aside = request.setAside === true ? request.usage?.promptTokens : undefined;
+		if (aside !== undefined) this.setAside = (this.setAside ?? 0) + aside;
+		// A count set aside is no count: the answer shows the estimate, and says why.
+		this.chat.add(aside === undefined ? request.usage : meteredUsage(request.usage, undefined), request.estimatedPrompt, request.estimatedAnswer);
 		this.firstSentAt ??= request.sentAt;
 		this.endedAt = end;
 		if (request.firstTokenAt !== undefined) {
@@ -103,6 +111,7 @@ export class AnswerMeter {
 			stats.summary = { promptTokens: Math.round(summaries.promptTokens), answerTokens: Math.round(summaries.answerTokens), reported, requests: summaries.requests };
 		}
 		if (this.refused > 0) stats.refused = this.refused;
+		if (this.setAside !== undefined) stats.promptCountSetAside = Math.round(this.setAside);
 		return stats;
 	}
 }

@@ -79,8 +79,9 @@ function isCachePartial(input: PromptCountInput, shared: readonly PromptMessage[
 }
 
 /**
- * The usage the answer's meter records: a prompt count set aside as cache-partial is no count
- * (the answer shows the estimate, marked so), the rest as the server gave it.
+ * The usage the answer's meter records (answerMeter.ts): a prompt count set aside as cache-partial
+ * is no count (the answer shows the estimate, and the count set aside beside it), the rest as the
+ * server gave it.
  */
 export function meteredUsage(usage: Usage | undefined, whole: number | undefined): Usage | undefined {
 	if (usage === undefined || usage.promptTokens === undefined || whole !== undefined) return usage;

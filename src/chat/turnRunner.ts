@@ -362,7 +362,8 @@ export class TurnRunner {
 				// The whole prompt's count, or none when the server's count may have left a cached part out.
 				const whole = this.promptCounts.whole(model, { usage: result.usage, messages: prompt.messages, expected: prompt.estimatedTokens, rawEstimate: this.rawEstimate });
 				this.observeUsage(model, settings, prompt, sentTools, whole, session.id);
-				meter.add({ sentAt, firstTokenAt: answer.firstTokenAt, usage: result.usage, estimatedPrompt: sentPrompt, estimatedAnswer: writtenTokens(estimate, answer.finalText(result), answer.thinking(result).thinking, result.toolCalls) });
+				const setAside = whole === undefined && (result.usage?.promptTokens ?? 0) > 0;
+				meter.add({ sentAt, firstTokenAt: answer.firstTokenAt, usage: result.usage, estimatedPrompt: sentPrompt, estimatedAnswer: writtenTokens(estimate, answer.finalText(result), answer.thinking(result).thinking, result.toolCalls), setAside });
 				const calls = loop.callsOf(result);
 				if (calls.length === 0) return await this.finishAnswered(session, keep(answer.finalText(result)), { ...keepThought(answer.thinking(result)), ...sent(), ...costs() }, signal, checkpoint, result.cut === "length" ? CUT_AT_LIMIT : undefined);
 				// A round: the answer with its calls is saved, then each call's result, then the model goes on.

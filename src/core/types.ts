@@ -186,6 +186,11 @@ export interface AnswerStats {
 	 * that said); absent when none did. Billed at the model's cached-input rate.
 	 */
 	cachedPromptTokens?: number;
+	/**
+	 * The server's prompt counts that left out its cached part (cacheCounts.ts set them aside),
+	 * summed: `promptTokens` holds the estimate for those requests instead. Absent when none did.
+	 */
+	promptCountSetAside?: number;
 	/** Of `promptTokens`, those the server said it wrote to its cache (Anthropic; billed at 1.25× input); absent when none did. */
 	cacheWriteTokens?: number;
 	/** From sending the first answered request to its first streamed token (text or thinking), in milliseconds. */

@@ -411,6 +411,7 @@ export const de: Catalogue = {
 	"stats.answerTokens": "Antwort-Tokens",
 	"stats.reported": "{tokens} (vom Server gemeldet)",
 	"stats.estimated": "{tokens} (geschätzt)",
+	"stats.setAsideCount": "{tokens} (geschätzt: der Server zählte {reported}, ohne den Teil aus seinem Cache)",
 	"stats.firstToken": "Zeit bis zum ersten Token",
 	"stats.speed": "Tempo",
 	"stats.tokensPerSecond": "{rate} Tokens/s",

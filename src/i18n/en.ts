@@ -411,6 +411,7 @@ export const en = {
 	"stats.answerTokens": "Answer tokens",
 	"stats.reported": "{tokens} (reported by the server)",
 	"stats.estimated": "{tokens} (estimated)",
+	"stats.setAsideCount": "{tokens} (estimated: the server counted {reported}, leaving out what it read from its cache)",
 	"stats.firstToken": "Time to first token",
 	"stats.speed": "Speed",
 	"stats.tokensPerSecond": "{rate} tokens/s",

@@ -411,6 +411,7 @@ export const es: Catalogue = {
 	"stats.answerTokens": "Tokens de la respuesta",
 	"stats.reported": "{tokens} (según el servidor)",
 	"stats.estimated": "{tokens} (estimados)",
+	"stats.setAsideCount": "{tokens} (estimados: el servidor contó {reported}, sin lo que leyó de su caché)",
 	"stats.firstToken": "Tiempo hasta el primer token",
 	"stats.speed": "Velocidad",
 	"stats.tokensPerSecond": "{rate} tokens/s",

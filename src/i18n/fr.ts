@@ -411,6 +411,7 @@ export const fr: Catalogue = {
 	"stats.answerTokens": "Tokens de la réponse",
 	"stats.reported": "{tokens} (selon le serveur)",
 	"stats.estimated": "{tokens} (estimation)",
+	"stats.setAsideCount": "{tokens} (estimation : le serveur en a compté {reported}, sans ce qu'il a lu dans son cache)",
 	"stats.firstToken": "Délai du premier token",
 	"stats.speed": "Vitesse",
 	"stats.tokensPerSecond": "{rate} tokens/s",

@@ -411,6 +411,7 @@ export const ja: Catalogue = {
 	"stats.answerTokens": "回答のトークン",
 	"stats.reported": "{tokens}（サーバーの報告）",
 	"stats.estimated": "{tokens}（推定）",
+	"stats.setAsideCount": "{tokens}（推定：サーバーはキャッシュから読んだ分を除いて {reported} と報告）",
 	"stats.firstToken": "最初のトークンまで",
 	"stats.speed": "速度",
 	"stats.tokensPerSecond": "{rate} トークン/秒",

@@ -411,6 +411,7 @@ export const ko: Catalogue = {
 	"stats.answerTokens": "답변 토큰",
 	"stats.reported": "{tokens} (서버 보고)",
 	"stats.estimated": "{tokens} (추정)",
+	"stats.setAsideCount": "{tokens} (추정: 서버는 캐시에서 읽은 부분을 빼고 {reported}(으)로 보고)",
 	"stats.firstToken": "첫 토큰까지 걸린 시간",
 	"stats.speed": "속도",
 	"stats.tokensPerSecond": "초당 {rate} 토큰",

@@ -412,6 +412,7 @@ export const ptBR: Catalogue = {
 	"stats.answerTokens": "Tokens da resposta",
 	"stats.reported": "{tokens} (informado pelo servidor)",
 	"stats.estimated": "{tokens} (estimado)",
+	"stats.setAsideCount": "{tokens} (estimado: o servidor contou {reported}, sem o que leu do cache)",
 	"stats.firstToken": "Tempo até o primeiro token",
 	"stats.speed": "Velocidade",
 	"stats.tokensPerSecond": "{rate} tokens/s",

@@ -421,6 +421,7 @@ export const ru: Catalogue = {
 	"stats.answerTokens": "Токены ответа",
 	"stats.reported": "{tokens} (по данным сервера)",
 	"stats.estimated": "{tokens} (оценка)",
+	"stats.setAsideCount": "{tokens} (оценка: сервер насчитал {reported}, не считая прочитанного из кэша)",
 	"stats.firstToken": "Время до первого токена",
 	"stats.speed": "Скорость",
 	"stats.tokensPerSecond": "{rate} токенов/с",

@@ -411,6 +411,7 @@ export const zhCN: Catalogue = {
 	"stats.answerTokens": "回答 token",
 	"stats.reported": "{tokens}（服务器报告）",
 	"stats.estimated": "{tokens}（估算）",
+	"stats.setAsideCount": "{tokens}（估算：服务器报告 {reported}，未计入从缓存读取的部分）",
 	"stats.firstToken": "首个 token 用时",
 	"stats.speed": "速度",
 	"stats.tokensPerSecond": "{rate} token/秒",

@@ -411,6 +411,7 @@ export const zhTW: Catalogue = {
 	"stats.answerTokens": "回答 token",
 	"stats.reported": "{tokens}（伺服器回報）",
 	"stats.estimated": "{tokens}（估計）",
+	"stats.setAsideCount": "{tokens}（估計：伺服器回報 {reported}，未計入從快取讀取的部分）",
 	"stats.firstToken": "首個 token 耗時",
 	"stats.speed": "速度",
 	"stats.tokensPerSecond": "{rate} token/秒",

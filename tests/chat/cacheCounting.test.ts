@@ -17,6 +17,7 @@ import { SessionManager } from "../../src/sessions/SessionManager";
 import { useProviderServer } from "../support/transports";
 import { CHAT_PATHS, headersFor } from "../support/providerStreams";
 import type { RecordedRequest } from "../support/providerServer";
+import { answerInfoRows } from "../../src/ui/panel/AnswerInfo";
 
 type Style = "whole" | "parts" | "newOnly" | "missing" | "zero";
 
@@ -102,4 +103,29 @@ describe("prompt counts under a server's cache, 40 turns", () => {
 			expect(warnings.filter((w) => w === "silent_prompt_cut")).toEqual([]);
 		}, 120_000);
 	}
+
+	it("newOnly: a count set aside as leaving out the cache is not shown as the prompt's size; the estimate is, with the count beside it", async () => {
+		const served: Served[] = [];
+		env.server.route("POST", CHAT_PATHS.ollama, stub("newOnly", served));
+		const chat = new ChatService({
+			adapter: createAdapter({ provider: "ollama", baseUrl: env.server.url, model: "m", transport: env.transport }),
+			sessions: new SessionManager(new MemoryFileStore(), { onWarning: () => undefined }),
+			model: "m",
+			calibration: new TokenCalibration(),
+			settings: { maxPromptTokens: WINDOW, reservedResponseTokens: RESERVED },
+		});
+		const answers = [];
+		for (let turn = 0; turn < 4; turn++) answers.push(await chat.sendMessage(`Question ${turn}: what does the note say about the mill?`));
+		const stats = answers.at(-1)?.stats;
+		const fresh = served.filter((s) => s.purpose === "chat").length;
+		expect(fresh).toBe(4);
+		// The server counted only the new tokens of a prompt that repeated the previous one.
+		expect(stats?.promptCountSetAside).toBeGreaterThan(0);
+		expect(stats?.reported.prompt).toBe(false);
+		expect(stats!.promptTokens).toBeGreaterThan(stats!.promptCountSetAside! * 2);
+		const row = answerInfoRows(stats!, undefined, undefined)[0]![1];
+		expect(row).toContain(stats!.promptTokens.toLocaleString("en-US"));
+		expect(row).toContain("estimated");
+		expect(row).not.toContain("reported by the server");
+	});
 });

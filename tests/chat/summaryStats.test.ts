@@ -43,7 +43,8 @@ async function untilSummarized(chat: ChatService, adapter: { summaries: unknown[
 describe("summary requests in the answer's stats", () => {
 	it("the answer whose turn summarized carries the summary requests' reported counts apart from its own; the chat's totals include them", async () => {
 		const adapter = withUsage(new StubAdapter({ reply: () => words(60, "answer") }), (req, n) =>
-			req.purpose === "summary" ? { promptTokens: 1000 + n, completionTokens: 50 } : { promptTokens: 300, completionTokens: 60 },
+			// The chat's count comes with its cached part (0): a whole count, which no guard sets aside (cacheCounts.ts).
+			req.purpose === "summary" ? { promptTokens: 1000 + n, completionTokens: 50 } : { promptTokens: 300, completionTokens: 60, cachedPromptTokens: 0 },
 		);
 		const store = new MemoryFileStore();
 		const { chat, sessions } = setup(adapter, SMALL, store);
@@ -58,7 +59,7 @@ describe("summary requests in the answer's stats", () => {
 		// The chat's totals (what the history and the popover show) include them, once.
 		const expected = { promptTokens: 300 * answers.length + summaryPrompt, answerTokens: 60 * answers.length + 50 * made, answers: answers.length, requests: answers.length + made, reported: true };
 		expect(chatUsage(chat.messages)).toMatchObject(expected);
-		expect(chatUsage(chat.messages)?.models).toEqual([{ model: expect.any(String) as string, promptTokens: expected.promptTokens, answerTokens: expected.answerTokens }]);
+		expect(chatUsage(chat.messages)?.models).toEqual([{ model: expect.any(String) as string, promptTokens: expected.promptTokens, answerTokens: expected.answerTokens, cachedPromptTokens: 0 }]);
 		// Saved in the JSONL: a reload shows them again, and the index's totals include them.
 		const reloaded = await new SessionManager(store, { onWarning: () => undefined }).load(chat.sessionId ?? "");
 		expect(reloaded.messages.find((m) => m.id === answer.id)?.stats).toEqual(answer.stats);

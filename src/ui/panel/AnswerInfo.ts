@@ -23,7 +23,8 @@ export interface AnswerInfoContext {
 export function answerInfoRows(stats: AnswerStats, prices: PriceList | undefined, chat: readonly ChatMessage[] | undefined): [string, string][] {
 	const count = (tokens: number, reported: boolean): string => t(reported ? "stats.reported" : "stats.estimated", { tokens: formatNumber(tokens) });
 	const rows: [string, string][] = [
-		[t("stats.promptTokens"), count(stats.promptTokens, stats.reported.prompt)],
+		// A server count that left out its cache is not the prompt's size: the estimate, and why.
+		[t("stats.promptTokens"), stats.promptCountSetAside !== undefined ? t("stats.setAsideCount", { tokens: formatNumber(stats.promptTokens), reported: formatNumber(stats.promptCountSetAside) }) : count(stats.promptTokens, stats.reported.prompt)],
 		[t("stats.answerTokens"), count(stats.answerTokens, stats.reported.answer)],
 	];
 	if (stats.firstTokenMs !== undefined) rows.push([t("stats.firstToken"), formatDuration(stats.firstTokenMs)]);
