@@ -50,9 +50,9 @@ export interface ChatServiceOptions {
 	sourcesFreshShare?: number;
 	/**
 	 * Earlier turns' sources, each only while unchanged: "keep" repeats them exactly as sent while
-	 * the budget allows (the previous request stays the next one's prefix); "yield" only while this
-	 * turn's sources fit whole beside them; "drop" sends only this turn's; "stable" (the default,
-	 * DEFAULT_EARLIER_SOURCES) while this turn's own passages keep a guaranteed share, then sheds them
+	 * the budget allows (the previous request stays the next one's prefix); "yield" (the default,
+	 * DEFAULT_EARLIER_SOURCES) only while this turn's sources fit whole beside them; "drop" sends only
+	 * this turn's; "stable" while this turn's own passages keep a guaranteed share, then sheds them
 	 * all at once, leaving room for the turns after (promptCycle.ts; bench/promptCache.ts measures them).
 	 */
 	earlierSources?: EarlierSources;
