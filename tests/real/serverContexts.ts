@@ -5,6 +5,8 @@ export const SERVER_CONTEXTS = {
 	chat: 2048,
 	/** Small enough that a note overflows it and an answer runs into its end. */
 	small: 512,
+	/** The prompt cache's chat: 20 turns about a long note, the server's own cache counts. */
+	cache: 4096,
 } as const;
 
 export type ServerName = keyof typeof SERVER_CONTEXTS;
