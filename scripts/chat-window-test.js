@@ -139,8 +139,9 @@ const scenarios = {
 		check(fits.map((f) => f.id).join("|") === "selection|Harbour/Log.md|Harbour/Hours.md|Daily/Today.md", `sources not each reported once in tier order: ${fits.map((f) => f.id).join("|")}`);
 		const byId = Object.fromEntries(fits.map((f) => [f.id, f]));
 		check(byId["Harbour/Log.md"].fit === "excerpts" && byId["Harbour/Log.md"].sentTokens < byId["Harbour/Log.md"].totalTokens, "the long note was not fitted");
-		// The long note is cut, so the lower tier (the active note) gets nothing.
-		check(byId["Daily/Today.md"].fit === "none", "a lower tier took tokens a higher one needed");
+		// The long note is cut, yet the small active note goes whole: a source that fits in an equal
+		// share of the room is never left out for a larger one (the minimum share).
+		check(byId["Daily/Today.md"].fit === "whole", `the small active note was ${byId["Daily/Today.md"].fit}, not whole, beside a long note`);
 		const sent = adapter.chatRequests[0].messages;
 		// This turn's sources ride with the latest message.
 		const system = sent[sent.length - 1].content;
