@@ -79,6 +79,7 @@ export class McpSection {
 		});
 		setting.addText((c) => {
 			c.setPlaceholder(t("mcp.namePlaceholder"));
+			c.inputEl.addClass("discover-mcp-name");
 			c.inputEl.setAttr("aria-label", t("mcp.namePlaceholder"));
 			c.onChange((value) => (name = value));
 		});
