@@ -168,7 +168,7 @@ export class McpSection {
 		if (!el) return;
 		el.empty();
 		if (this.servers.length === 0) {
-			el.createDiv({ cls: "discover-chat-setting-message", text: t("mcp.none") });
+			el.createDiv({ cls: "discover-mcp-empty", text: t("mcp.none") });
 			return;
 		}
 		for (const server of this.servers) this.drawRow(el, server);
