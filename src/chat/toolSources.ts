@@ -4,23 +4,15 @@
 // engine does not import src/mcp: the hub's McpToolSource fits TurnToolSource as it is.
 import { cleanToolSchema, type SchemaDialect } from "./toolSchema";
 import { untilAborted } from "../core/abortable";
-import type { Tool } from "../core/types";
+import type { OutsideToolSource, Tool, ToolSourceProblem } from "../core/types";
 import type { ChatEvent } from "./turnPrompt";
 import type { CheckpointTimers } from "./answerCheckpoint";
 
-/** A server that could not give its tools for a turn. */
-export interface OutsideToolProblem {
-	server: string;
-	message: string;
-}
+/** A server that could not give its tools for a turn (the one shape, in src/core/types.ts). */
+export type OutsideToolProblem = ToolSourceProblem;
 
-/** Where a turn's outside tools come from (src/mcp/toolSource.ts's McpToolSource fits it). */
-export interface TurnToolSource {
-	/** The tools of `servers` (an approved agent's list), or of the servers turned on when undefined. */
-	toolsFor(servers: readonly string[] | undefined, signal?: AbortSignal): Promise<{ tools: Tool[]; problems: OutsideToolProblem[] }>;
-	/** A server said its tool list changed (notifications/tools/list_changed). Returns the unsubscribe. */
-	onToolsChanged?(listener: (server: string) => void): () => void;
-}
+/** Where a turn's outside tools come from: src/mcp's hub is one (the one shape, in src/core/types.ts). */
+export type TurnToolSource = OutsideToolSource;
 
 /** The most tools one request carries (OpenAI refuses more than 128): MCP tools past it are turned off for the turn. */
 export const MAX_TOOLS_A_REQUEST = 128;

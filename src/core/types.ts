@@ -412,3 +412,22 @@ export const DEFAULT_CHAT_SETTINGS: ChatSettings = {
 export const RETIRED_DEFAULT_SYSTEM_PROMPTS: readonly string[] = [
 	"You are Discover, a helpful assistant inside Obsidian. Answer clearly and concisely. When a document is provided, ground your answers in it and say when it does not contain the answer.",
 ];
+
+/** A server that could not give its tools for a turn: the chat goes on without them and says why. */
+export interface ToolSourceProblem {
+	server: string;
+	message: string;
+}
+
+/**
+ * Tools from outside the engine for one turn (MCP servers, through the hub the wiring hands in).
+ * `toolsFor`: the tools of `servers` (an approved agent's `mcp:` list) or, when undefined, of the
+ * servers turned on in settings; servers connect lazily, here, never at startup; a server that
+ * fails or is desktop-only gives a problem, never an exception; Stop (`signal`) ends the wait.
+ * `onToolsChanged`: a server sent notifications/tools/list_changed; the chat shows it at once and
+ * uses the new list from its next message. Returns the unsubscribe.
+ */
+export interface OutsideToolSource {
+	toolsFor(servers: readonly string[] | undefined, signal?: AbortSignal): Promise<{ tools: Tool[]; problems: ToolSourceProblem[] }>;
+	onToolsChanged?(listener: (server: string) => void): () => void;
+}
