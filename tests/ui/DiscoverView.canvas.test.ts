@@ -24,10 +24,10 @@ const FILES = {
 	"Bees.md": "# Bees\n\nA note named like the canvas.\n",
 };
 
-async function setup(): Promise<Mounted> {
+async function setup(files: Record<string, string> = FILES): Promise<Mounted> {
 	const store: SourceRefStore = { load: () => Promise.resolve([]), save: () => Promise.resolve() };
 	mounted = await mountView({
-		files: FILES,
+		files,
 		open: "Bees.md",
 		before: (w) => {
 			(w.host as { vaultSearch?: VaultSearchPort }).vaultSearch = { enabled: false, search: () => [] };
@@ -67,5 +67,33 @@ describe("canvases in the @ suggester", () => {
 		expect(notes[0]!.text).toContain("## Research");
 		expect(notes[0]!.text).toContain("Note: [[Papers/Lost paper#Results]] (missing: no such note in the vault)");
 		expect(notes[1]!.text).toBe(FILES["Papers/von Frisch.md"]);
+	});
+});
+
+describe("a canvas that points into a fenced folder", () => {
+	it("never brings in a chat (Discover's own folder) its file card names: the card reads as missing", async () => {
+		const canvas = JSON.stringify({
+			nodes: [
+				{ id: "a", type: "text", text: "Where the hives are", x: 0, y: 0, width: 200, height: 60 },
+				{ id: "b", type: "file", file: "Discover/Chats/secret.md", x: 0, y: 100, width: 200, height: 60 },
+			],
+			edges: [],
+		});
+		const m = await setup({ "Maps/Hives.canvas": canvas, "Discover/Chats/secret.md": "SECRET-CHAT-TEXT", "Bees.md": "# Bees\n" });
+		typeInto(m.input(), "@hives");
+		const texts = options(m).map((o) => o.textContent ?? "");
+		const i = texts.findIndex((t) => t.startsWith("Hives"));
+		expect(i).toBeGreaterThanOrEqual(0);
+		for (let k = 0; k < i; k++) pressKey(m.input(), "ArrowDown");
+		pressKey(m.input(), "Enter");
+		await flush();
+		await until(() => m.chat.previews.some((p) => p.sources.some((s) => s.id === "Maps/Hives.canvas")), "the canvas in the preview");
+		typeInto(m.input(), "Where are the hives?");
+		pressKey(m.input(), "Enter");
+		await flush();
+		const sources = m.chat.sent[0]!.opts.sources ?? [];
+		expect(sources.map((s) => s.id)).not.toContain("Discover/Chats/secret.md");
+		expect(sources.some((s) => s.text.includes("SECRET-CHAT-TEXT"))).toBe(false);
+		expect(sources.find((s) => s.id === "Maps/Hives.canvas")?.text).toContain("missing");
 	});
 });
