@@ -1052,6 +1052,7 @@ try {
 	});
 
 	await step("images: pasted, attached and dropped; sent in Ollama's form, scaled down; the chat's file names them only", () => imageSteps({ page, model, check, artifacts, VIEW, overflows }));
+	await step("MCP: a server's tool asked and run in the chat; the server list (connected, failed with why, disabled), the add form, bad JSON, the secret confirm; desktop and phone, light and dark", async () => (await import("./e2e/mcp.mjs")).mcpSteps({ page, model, check, artifacts, VIEW, overflows }));
 
 	await branchSteps();
 
