@@ -205,7 +205,7 @@ export class ToolLoop {
 				const fitted = fitToolResult(outcome.text, share, outcome.isError ? "write" : (tool?.access ?? "write"), query, call.id, ctx.estimate);
 				const content = this.resultBytes.take(fitted);
 				// Saved even after Stop: a call is never left without its result.
-				const { saved } = ctx.recorder.toolResult(ctx.session, call, content, outcome.isError, { keep: true }, outcome.attachments);
+				const { saved } = ctx.recorder.toolResult(ctx.session, call, content, outcome.isError, { keep: true }, outcome.attachments, tool?.mcp);
 				ctx.track(saved);
 				return content;
 			},

@@ -217,4 +217,15 @@ describe("MCP tools in the chat loop", () => {
 		const reloaded = await sessions.load(chat.sessionId ?? "");
 		expect(reloaded.messages).toEqual(chat.messages);
 	});
+
+	it("a result of an MCP tool is saved with its origin (server and tool), which a reload keeps; a vault tool's result has none", async () => {
+		const source = new FakeSource();
+		source.tools = [mcpTool("zeta", "add", { type: "object", properties: {} })];
+		const { chat, sessions } = chatWith((_r, i) => (i === 0 ? { calls: [call("zeta__add", {}), call("read_note", { path: "a.md" })] } : { text: "Done." }), source);
+		await chat.sendMessage("Add.");
+		const results = chat.messages.filter((m) => m.role === "tool");
+		expect(results.map((m) => m.mcp)).toEqual([{ server: "zeta", tool: "add", annotations: { readOnlyHint: true } }, undefined]);
+		const reloaded = await sessions.load(chat.sessionId ?? "");
+		expect(reloaded.messages.filter((m) => m.role === "tool").map((m) => m.mcp)).toEqual([{ server: "zeta", tool: "add", annotations: { readOnlyHint: true } }, undefined]);
+	});
 });
