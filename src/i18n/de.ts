@@ -670,6 +670,8 @@ export const de: Catalogue = {
 	"permission.scopeFolderAgent": "In {folder}, nur für {agent}",
 	"permission.scopeVault": "Überall im Vault",
 	"permission.scopeVaultAgent": "Überall im Vault, nur für {agent}",
+	"permission.scopeAllChats": "In jedem Chat",
+	"permission.scopeAgentOnly": "Nur für {agent}",
 	"permission.markTemplater": "Dieser Text enthält Templater-Befehle, die Templater ausführen kann.",
 	"permission.markDataviewjs": "Dieser Text enthält DataviewJS-Code, den Dataview ausführen kann.",
 	"permission.markObsidianUri": "Dieser Text enthält obsidian://-Links, die Befehle anderer Plugins ausführen können.",

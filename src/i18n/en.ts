@@ -670,6 +670,8 @@ export const en = {
 	"permission.scopeFolderAgent": "In {folder}, only for {agent}",
 	"permission.scopeVault": "Anywhere in the vault",
 	"permission.scopeVaultAgent": "Anywhere in the vault, only for {agent}",
+	"permission.scopeAllChats": "In every chat",
+	"permission.scopeAgentOnly": "Only for {agent}",
 	"permission.markTemplater": "This text contains Templater commands that Templater may run.",
 	"permission.markDataviewjs": "This text contains DataviewJS code that Dataview may run.",
 	"permission.markObsidianUri": "This text contains Obsidian URI links, which can run other plugins' commands.",

@@ -670,6 +670,8 @@ export const es: Catalogue = {
 	"permission.scopeFolderAgent": "En {folder}, solo para {agent}",
 	"permission.scopeVault": "En cualquier lugar de la bóveda",
 	"permission.scopeVaultAgent": "En cualquier lugar de la bóveda, solo para {agent}",
+	"permission.scopeAllChats": "En todos los chats",
+	"permission.scopeAgentOnly": "Solo para {agent}",
 	"permission.markTemplater": "Este texto contiene comandos de Templater que Templater puede ejecutar.",
 	"permission.markDataviewjs": "Este texto contiene código DataviewJS que Dataview puede ejecutar.",
 	"permission.markObsidianUri": "Este texto contiene enlaces obsidian://, que pueden ejecutar comandos de otros plugins.",

@@ -670,6 +670,8 @@ export const fr: Catalogue = {
 	"permission.scopeFolderAgent": "Dans {folder}, seulement pour {agent}",
 	"permission.scopeVault": "Partout dans le coffre",
 	"permission.scopeVaultAgent": "Partout dans le coffre, seulement pour {agent}",
+	"permission.scopeAllChats": "Dans tous les chats",
+	"permission.scopeAgentOnly": "Seulement pour {agent}",
 	"permission.markTemplater": "Ce texte contient des commandes Templater que Templater peut exécuter.",
 	"permission.markDataviewjs": "Ce texte contient du code DataviewJS que Dataview peut exécuter.",
 	"permission.markObsidianUri": "Ce texte contient des liens obsidian://, qui peuvent lancer des commandes d’autres plugins.",

@@ -670,6 +670,8 @@ export const ja: Catalogue = {
 	"permission.scopeFolderAgent": "{folder} 内、{agent} のみ",
 	"permission.scopeVault": "保管庫内のどこでも",
 	"permission.scopeVaultAgent": "保管庫内のどこでも、{agent} のみ",
+	"permission.scopeAllChats": "すべてのチャットで",
+	"permission.scopeAgentOnly": "{agent} のみ",
 	"permission.markTemplater": "このテキストには Templater が実行する可能性のある Templater コマンドが含まれています。",
 	"permission.markDataviewjs": "このテキストには Dataview が実行する可能性のある DataviewJS コードが含まれています。",
 	"permission.markObsidianUri": "このテキストには他のプラグインのコマンドを実行できる obsidian:// リンクが含まれています。",

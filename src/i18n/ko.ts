@@ -670,6 +670,8 @@ export const ko: Catalogue = {
 	"permission.scopeFolderAgent": "{folder} 안에서, {agent}에만",
 	"permission.scopeVault": "보관소 어디서나",
 	"permission.scopeVaultAgent": "보관소 어디서나, {agent}에만",
+	"permission.scopeAllChats": "모든 채팅에서",
+	"permission.scopeAgentOnly": "{agent}에만",
 	"permission.markTemplater": "이 텍스트에는 Templater가 실행할 수 있는 Templater 명령이 들어 있습니다.",
 	"permission.markDataviewjs": "이 텍스트에는 Dataview가 실행할 수 있는 DataviewJS 코드가 들어 있습니다.",
 	"permission.markObsidianUri": "이 텍스트에는 다른 플러그인의 명령을 실행할 수 있는 obsidian:// 링크가 들어 있습니다.",

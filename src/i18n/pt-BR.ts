@@ -671,6 +671,8 @@ export const ptBR: Catalogue = {
 	"permission.scopeFolderAgent": "Em {folder}, só para {agent}",
 	"permission.scopeVault": "Em qualquer lugar do cofre",
 	"permission.scopeVaultAgent": "Em qualquer lugar do cofre, só para {agent}",
+	"permission.scopeAllChats": "Em todos os chats",
+	"permission.scopeAgentOnly": "Somente para {agent}",
 	"permission.markTemplater": "Este texto contém comandos do Templater que o Templater pode executar.",
 	"permission.markDataviewjs": "Este texto contém código DataviewJS que o Dataview pode executar.",
 	"permission.markObsidianUri": "Este texto contém links obsidian://, que podem executar comandos de outros plugins.",

@@ -680,6 +680,8 @@ export const ru: Catalogue = {
 	"permission.scopeFolderAgent": "В {folder}, только для {agent}",
 	"permission.scopeVault": "Везде в хранилище",
 	"permission.scopeVaultAgent": "Везде в хранилище, только для {agent}",
+	"permission.scopeAllChats": "Во всех чатах",
+	"permission.scopeAgentOnly": "Только для {agent}",
 	"permission.markTemplater": "Этот текст содержит команды Templater, которые Templater может выполнить.",
 	"permission.markDataviewjs": "Этот текст содержит код DataviewJS, который Dataview может выполнить.",
 	"permission.markObsidianUri": "Этот текст содержит ссылки obsidian://, которые могут запускать команды других плагинов.",

@@ -670,6 +670,8 @@ export const zhCN: Catalogue = {
 	"permission.scopeFolderAgent": "在 {folder} 中，仅限 {agent}",
 	"permission.scopeVault": "仓库中的任何位置",
 	"permission.scopeVaultAgent": "仓库中的任何位置，仅限 {agent}",
+	"permission.scopeAllChats": "在所有对话中",
+	"permission.scopeAgentOnly": "仅限 {agent}",
 	"permission.markTemplater": "此文本包含 Templater 可能运行的 Templater 命令。",
 	"permission.markDataviewjs": "此文本包含 Dataview 可能运行的 DataviewJS 代码。",
 	"permission.markObsidianUri": "此文本包含 obsidian:// 链接，可运行其他插件的命令。",

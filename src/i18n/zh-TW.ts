@@ -670,6 +670,8 @@ export const zhTW: Catalogue = {
 	"permission.scopeFolderAgent": "在 {folder} 中，僅限 {agent}",
 	"permission.scopeVault": "保險庫中的任何位置",
 	"permission.scopeVaultAgent": "保險庫中的任何位置，僅限 {agent}",
+	"permission.scopeAllChats": "在所有對話中",
+	"permission.scopeAgentOnly": "僅限 {agent}",
 	"permission.markTemplater": "此文字包含 Templater 可能執行的 Templater 指令。",
 	"permission.markDataviewjs": "此文字包含 Dataview 可能執行的 DataviewJS 程式碼。",
 	"permission.markObsidianUri": "此文字包含 obsidian:// 連結，可執行其他外掛的指令。",
