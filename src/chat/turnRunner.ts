@@ -94,8 +94,8 @@ export interface TurnRunnerOptions {
 	sourcesHeadroomShare?: number;
 	/** See ChatServiceOptions.sourcesFreshShare. */
 	sourcesFreshShare?: number;
-	/** See ChatServiceOptions.earlierSources. */
-	earlierSources?: EarlierSources;
+	/** See ChatServiceOptions.earlierSources: read as each turn starts. */
+	earlierSources: () => EarlierSources | undefined;
 	now: () => number;
 	timers: CheckpointTimers;
 	onEvent: (event: ChatEvent) => void;
@@ -153,7 +153,7 @@ export class TurnRunner {
 	private readonly callIds: CallIdSource;
 	private readonly sourcesHeadroomShare: number | undefined;
 	private readonly sourcesFreshShare: number | undefined;
-	private readonly earlierSources: EarlierSources | undefined;
+	private readonly earlierSources: () => EarlierSources | undefined;
 	/** The MCP servers' tools, asked for at each turn's start. */
 	private readonly outside: OutsideToolState | undefined;
 	private readonly outsideServers: (() => readonly string[] | undefined) | undefined;
@@ -270,7 +270,7 @@ export class TurnRunner {
 			fitter: this.fitter,
 			sourcesHeadroomShare: this.sourcesHeadroomShare,
 			sourcesFreshShare: this.sourcesFreshShare,
-			earlierSources: this.earlierSources,
+			earlierSources: this.earlierSources(),
 			recorder: this.recorder,
 			emit: (event) => {
 				// Whatever an abandoned call does later is not this turn's news.
@@ -297,7 +297,7 @@ export class TurnRunner {
 		// deleted, left out) are shed for good, never sent again.
 		const current = promptSources({ sources: opts.sources, context: opts.context !== undefined && opts.context !== "" ? { text: opts.context, name: opts.contextName } : undefined });
 		setup.currentSources = current;
-		if (this.earlierSources === "drop") shedSentSources(session.messages);
+		if (setup.earlierSources === "drop") shedSentSources(session.messages);
 		else shedStaleSources(session.messages, current);
 		const includeHistory = opts.includeHistory !== false;
 		// The send's own choice, else the chat's saved switch (Session.tools; none saved: on).
