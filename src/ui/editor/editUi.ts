@@ -32,10 +32,12 @@ export const editUiField = StateField.define<EditUi>({
 			if (e.value.phase === "prompt" && e.value.from !== undefined) {
 				const from = e.value.from;
 				next = { phase: "prompt", origin: { from, to: e.value.to ?? from }, since: ChangeSet.empty(tr.state.doc.length), at: tr.state.doc.lineAt(from).from, promptEl: e.value.promptEl };
-			} else next = e.value.phase === "closed" ? CLOSED : { ...next, phase: e.value.phase };
+			} else next = e.value.phase === "closed" ? { ...CLOSED, promptEl: next.promptEl } : { ...next, phase: e.value.phase };
 		}
-		// The review ends with its last decision.
-		if (next.phase === "review" && reviewOf(tr.state).pending.length === 0) next = CLOSED;
+		const pending = reviewOf(tr.state).pending;
+		// The review ends with its last decision; an undo of an accept brings its hunk back, and the review with it.
+		if (next.phase === "review" && pending.length === 0) next = { ...CLOSED, promptEl: next.promptEl };
+		else if (next.phase === "closed" && pending.length > 0 && next.promptEl !== undefined) next = { ...next, phase: "review", since: ChangeSet.empty(tr.state.doc.length), at: tr.state.doc.lineAt(pending[0]?.from ?? 0).from };
 		return next;
 	},
 });

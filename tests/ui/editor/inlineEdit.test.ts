@@ -127,6 +127,32 @@ describe("Edit with Discover in the editor", () => {
 		]);
 	});
 
+	it("Ctrl/Cmd+Z after an accept brings the hunk back into review, with its buttons, even after the review ended", async () => {
+		const h = setup();
+		await ask(h);
+		await h.answer({ proposal: REWRITE });
+		h.transactions.length = 0;
+		h.q<HTMLButtonElement>(".discover-edit-hunk button.mod-cta")[0]!.click();
+		const accept = h.transactions.find((t) => t.docChanged)!;
+		h.q<HTMLButtonElement>(".discover-edit-hunk button").find((b) => b.textContent === "Reject")!.click();
+		expect(h.finished).toHaveLength(1);
+		expect(h.q(".discover-edit-prompt")).toHaveLength(0);
+		// The history's undo: the accept's changes inverted, with the user event "undo".
+		h.view.dispatch({ changes: accept.changes.invert(accept.startState.doc), userEvent: "undo" });
+		expect(h.view.state.doc.toString()).toBe(NOTE);
+		expect(h.q(".discover-edit-hunk")).toHaveLength(1);
+		expect(h.q(".cm-content .discover-edit-removed").map((e) => e.textContent)).toEqual(["quick"]);
+		expect(h.q(".discover-edit-review-buttons")[0]!.hasClass("discover-edit-hidden")).toBe(false);
+		h.q<HTMLButtonElement>(".discover-edit-hunk button.mod-cta")[0]!.click();
+		expect(h.view.state.doc.toString()).toBe(NOTE.replace("quick", "slow"));
+		expect(h.finished).toHaveLength(2);
+		// What is decided now, all of it: the rejection stands, the accept was made again.
+		expect(h.finished[1]?.decided).toEqual([
+			{ id: "h2", decision: "rejected", stale: false },
+			{ id: "h1", decision: "accepted", stale: false },
+		]);
+	});
+
 	it("marks a hunk stale when the person types inside it, and its Accept is disabled", async () => {
 		const h = setup();
 		await ask(h);
