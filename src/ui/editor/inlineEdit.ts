@@ -7,10 +7,10 @@
 import { Prec, type Extension } from "@codemirror/state";
 import { EditorView, keymap, ViewPlugin, type ViewUpdate } from "@codemirror/view";
 import { mapHunks, placeHunks } from "../../editor/anchoring";
-import { hunkWords, planEdit } from "../../editor/hunks";
+import { linesOf, planEdit, wordsOf } from "../../editor/hunks";
 import { acceptAll, endReview, proposeHunks, rejectHunks, reviewField, reviewOf, type Review } from "../../editor/review";
 import { editDecorations } from "./editDecorations";
-import { editUiField, setPhase, type EditUi, type Phase } from "./editUi";
+import { editUiField, setPhase, streamHunks, type EditUi, type Phase } from "./editUi";
 import { EDIT_TEXT } from "./editText";
 
 export { editUiField } from "./editUi";
@@ -38,17 +38,20 @@ export interface InlineEditPorts {
 	finished?(record: { instruction: string; original: string; proposal: string; decided: Review["decided"] }): void;
 }
 
+/** The streamed diff in the note is redrawn at most this often (each redraw plans the lines so far). */
+const STREAM_DRAW_MS = 60;
+
 /** The per-view controller: the prompt's elements, the request in flight, the recall of instructions. */
 class InlineEditView {
 	readonly promptEl: HTMLElement;
 	private readonly input: HTMLInputElement;
 	private readonly message: HTMLElement;
-	private readonly preview: HTMLElement;
 	private readonly sendButton: HTMLButtonElement;
 	private readonly stopButton: HTMLButtonElement;
 	/** Accept all and Reject all: the keys' buttons, for touch and for anyone who prefers them. */
 	private readonly reviewButtons: HTMLElement;
 	private abort: AbortController | undefined;
+	private drawTimer: number | undefined;
 	private recall = -1;
 	private instruction = "";
 	private original = "";
@@ -71,7 +74,6 @@ class InlineEditView {
 		rejectAllButton.addEventListener("click", () => this.close());
 		const close = row.createEl("button", { cls: "discover-edit-button", text: EDIT_TEXT.close(), attr: { type: "button" } });
 		this.message = this.promptEl.createDiv({ cls: "discover-edit-message", attr: { role: "status", "aria-live": "polite" } });
-		this.preview = this.promptEl.createDiv({ cls: "discover-edit-preview" });
 		this.input.addEventListener("keydown", (e) => this.onKey(e));
 		this.sendButton.addEventListener("click", () => void this.send());
 		this.stopButton.addEventListener("click", () => this.stop());
@@ -92,7 +94,6 @@ class InlineEditView {
 		this.input.placeholder = EDIT_TEXT.placeholder(from === to);
 		this.recall = -1;
 		this.message.setText("");
-		this.preview.empty();
 		this.render();
 		this.input.focus();
 	}
@@ -119,7 +120,6 @@ class InlineEditView {
 		this.abort = abort;
 		this.view.dispatch({ effects: setPhase.of({ phase: "streaming" }) });
 		this.message.setText(EDIT_TEXT.streaming());
-		this.preview.empty();
 		const { from, to } = this.ui.origin;
 		try {
 			const outcome = await this.ports.propose({ instruction, selection: this.original, from, to, signal: abort.signal, onText: (soFar) => this.showStream(soFar) });
@@ -133,8 +133,7 @@ class InlineEditView {
 		} catch (err) {
 			if (abort.signal.aborted) {
 				this.message.setText("");
-				this.preview.empty();
-			} else this.message.setText(EDIT_TEXT.failed(err instanceof Error ? err.message : String(err)));
+					} else this.message.setText(EDIT_TEXT.failed(err instanceof Error ? err.message : String(err)));
 			if ((this.ui.phase as Phase) === "streaming") this.view.dispatch({ effects: setPhase.of({ phase: "prompt" }) });
 		} finally {
 			if (this.abort === abort) this.abort = undefined;
@@ -142,23 +141,39 @@ class InlineEditView {
 		}
 	}
 
-	/** While it streams: the proposal so far against as many lines of the selection, word by word. */
+	/**
+	 * While it streams: the proposal so far, in the note, against as much of the selection (its
+	 * lines so far, and as many words of the line being written), word by word.
+	 * The note's diff is redrawn at most every STREAM_DRAW_MS.
+	 */
 	private showStream(soFar: string): void {
 		this.proposal = soFar;
-		this.preview.empty();
-		const lines = soFar.split("\n").length;
-		const prefix = this.original.split("\n").slice(0, lines).join("\n");
-		for (const part of hunkWords(prefix, soFar)) {
-			if (part.kind === " ") this.preview.appendText(part.text);
-			else this.preview.createEl(part.kind === "-" ? "del" : "ins", { cls: part.kind === "-" ? "discover-edit-removed" : "discover-edit-added", text: part.text });
+		if (this.drawTimer === undefined) {
+			this.drawStream();
+			this.drawTimer = window.setTimeout(() => {
+				this.drawTimer = undefined;
+				if (this.ui.phase === "streaming") this.drawStream();
+			}, STREAM_DRAW_MS);
 		}
+	}
+
+	private drawStream(): void {
+		const soFar = this.proposal;
+		const ui = this.ui;
+		if (ui.phase !== "streaming") return;
+		const done = soFar.lastIndexOf("\n") + 1;
+		const lines = linesOf(this.original);
+		const whole = linesOf(soFar.slice(0, done)).length;
+		const writing = wordsOf(soFar.slice(done)).length;
+		const prefix = lines.slice(0, whole).join("") + (writing > 0 ? wordsOf(lines[whole] ?? "").slice(0, writing).join("") : "");
+		const hunks = mapHunks(placeHunks(planEdit(prefix, soFar), ui.origin.from), ui.since);
+		this.view.dispatch({ effects: streamHunks.of(hunks) });
 	}
 
 	private review(proposal: string): void {
 		this.proposal = proposal;
 		const ui = this.ui;
 		const hunks = mapHunks(placeHunks(planEdit(this.original, proposal), ui.origin.from), ui.since);
-		this.preview.empty();
 		if (hunks.length === 0) {
 			this.view.dispatch({ effects: setPhase.of({ phase: "prompt" }) });
 			this.message.setText(EDIT_TEXT.noChange());
