@@ -36,6 +36,7 @@ export { Scope } from "./scope";
 export { PluginSettingTab, Setting, SettingTab } from "./setting";
 export { TAbstractFile, TFile, TFolder, Vault } from "./vault";
 export { EmptyView, ItemView, MarkdownView, View } from "./views";
+export { editorInfoField } from "./editorFields";
 export { Workspace, WorkspaceLeaf } from "./workspace";
 
 export const apiVersion = "1.13.1";

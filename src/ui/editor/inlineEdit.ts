@@ -16,6 +16,10 @@ import { EDIT_TEXT } from "./editText";
 export { editUiField } from "./editUi";
 
 export interface EditRequest {
+	/** The editor the edit is in (the wiring finds its note through it). */
+	view: EditorView;
+	/** The whole note when the prompt opened; `from`/`to` are the selection in it. */
+	note: string;
 	instruction: string;
 	/** The selected text ("" at a cursor). */
 	selection: string;
@@ -35,7 +39,7 @@ export interface InlineEditPorts {
 	recent(): readonly string[];
 	remember(instruction: string): void;
 	/** The review ended: what was proposed and decided (saved as a chat by the caller). */
-	finished?(record: { instruction: string; original: string; proposal: string; decided: Review["decided"] }): void;
+	finished?(record: { view: EditorView; instruction: string; original: string; proposal: string; decided: Review["decided"] }): void;
 }
 
 /** The streamed diff in the note is redrawn at most this often (each redraw plans the lines so far). */
@@ -55,6 +59,7 @@ class InlineEditView {
 	private recall = -1;
 	private instruction = "";
 	private original = "";
+	private note = "";
 	private proposal = "";
 
 	constructor(
@@ -62,6 +67,7 @@ class InlineEditView {
 		private readonly ports: InlineEditPorts,
 	) {
 		controllers.set(view, this);
+		liveViews.add(view);
 		this.promptEl = createDiv({ cls: "discover-edit-prompt" });
 		const row = this.promptEl.createDiv({ cls: "discover-edit-prompt-row" });
 		this.input = row.createEl("input", { cls: "discover-edit-input", attr: { type: "text", enterkeyhint: "send" } });
@@ -90,6 +96,7 @@ class InlineEditView {
 		this.stop();
 		this.view.dispatch({ effects: [endReview.of(null), setPhase.of({ phase: "prompt", from, to, promptEl: this.promptEl })] });
 		this.original = this.view.state.sliceDoc(from, to);
+		this.note = this.view.state.doc.toString();
 		this.input.value = "";
 		this.input.placeholder = EDIT_TEXT.placeholder(from === to);
 		this.recall = -1;
@@ -122,7 +129,7 @@ class InlineEditView {
 		this.message.setText(EDIT_TEXT.streaming());
 		const { from, to } = this.ui.origin;
 		try {
-			const outcome = await this.ports.propose({ instruction, selection: this.original, from, to, signal: abort.signal, onText: (soFar) => this.showStream(soFar) });
+			const outcome = await this.ports.propose({ view: this.view, note: this.note, instruction, selection: this.original, from, to, signal: abort.signal, onText: (soFar) => this.showStream(soFar) });
 			if (abort.signal.aborted) return;
 			if ("tooLarge" in outcome) {
 				this.view.dispatch({ effects: setPhase.of({ phase: "prompt" }) });
@@ -219,10 +226,16 @@ class InlineEditView {
 		}
 	}
 
+	destroy(): void {
+		this.stop();
+		if (this.drawTimer !== undefined) window.clearTimeout(this.drawTimer);
+		liveViews.delete(this.view);
+	}
+
 	update(u: ViewUpdate): void {
 		const before = u.startState.field(editUiField);
 		if (before.phase === "review" && this.ui.phase === "closed") {
-			this.ports.finished?.({ instruction: this.instruction, original: this.original, proposal: this.proposal, decided: reviewOf(u.startState).decided.concat(this.lastDecided(u)) });
+			this.ports.finished?.({ view: this.view, instruction: this.instruction, original: this.original, proposal: this.proposal, decided: reviewOf(u.startState).decided.concat(this.lastDecided(u)) });
 		}
 		if (before.phase !== this.ui.phase) this.render();
 	}
@@ -246,6 +259,12 @@ class InlineEditView {
 }
 
 const controllers = new WeakMap<EditorView, InlineEditView>();
+/** The editors with the extension, to find the one a command's editor is (Obsidian hands commands its Editor, not the view). */
+const liveViews = new Set<EditorView>();
+
+export function inlineEditViews(): readonly EditorView[] {
+	return [...liveViews].filter((v) => v.dom.isConnected);
+}
 
 /** Opens the prompt at the view's selection; false when the view has no inline edit extension. */
 export function openInlineEdit(view: EditorView): boolean {

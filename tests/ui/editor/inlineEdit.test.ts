@@ -14,7 +14,7 @@ const REWRITE = "The slow brown fox.\nIt jumps over the dog.\n\nA line left alon
 interface Harness {
 	view: EditorView;
 	requests: EditRequest[];
-	finished: Parameters<NonNullable<InlineEditPorts["finished"]>>[0][];
+	finished: Omit<Parameters<NonNullable<InlineEditPorts["finished"]>>[0], "view">[];
 	transactions: Transaction[];
 	/** Ends the request in flight with this outcome. */
 	answer: (outcome: EditOutcome) => Promise<void>;
@@ -43,7 +43,7 @@ function setup(recent: string[] = []): Harness {
 		},
 		recent: () => recent,
 		remember: (i) => recent.unshift(i),
-		finished: (r) => finished.push(r),
+		finished: ({ view: _view, ...r }) => finished.push(r),
 	};
 	const parent = document.body.createDiv();
 	const view = new EditorView({
