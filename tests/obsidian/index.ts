@@ -30,7 +30,7 @@ export { getAllTags, MetadataCache, parseFrontMatterAliases, parseFrontMatterTag
 export { debounce, getLanguage, Platform, requestUrl, Tasks } from "./misc";
 export { Modal, Notice } from "./modal";
 export { normalizePath } from "./paths";
-export { finishRenderMath, loadPrism, renderMath } from "./rendering";
+export { finishRenderMath, loadPdfJs, loadPrism, renderMath } from "./rendering";
 export { Plugin } from "./plugin";
 export { Scope } from "./scope";
 export { PluginSettingTab, Setting, SettingTab } from "./setting";
