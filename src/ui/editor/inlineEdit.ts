@@ -84,6 +84,7 @@ class InlineEditView {
 		this.sendButton.addEventListener("click", () => void this.send());
 		this.stopButton.addEventListener("click", () => this.stop());
 		close.addEventListener("click", () => this.close());
+		view.dom.addEventListener("keydown", (e) => this.onHunkKey(e));
 		this.render();
 	}
 
@@ -198,13 +199,30 @@ class InlineEditView {
 	}
 
 	/** Moves the cursor to the next (1) or previous (-1) pending hunk, around the end. */
-	focusHunk(step: 1 | -1): boolean {
+	focusHunk(step: 1 | -1, focusButton = false): boolean {
 		const pending = reviewOf(this.view.state).pending;
 		if (pending.length === 0) return false;
 		const head = this.view.state.selection.main.head;
 		const next = step === 1 ? (pending.find((h) => h.from > head) ?? pending[0]) : ([...pending].reverse().find((h) => h.from < head) ?? pending[pending.length - 1]);
-		if (next) this.view.dispatch({ selection: { anchor: next.from }, effects: EditorView.scrollIntoView(next.from, { y: "center" }) });
+		if (next) {
+			this.view.dispatch({ selection: { anchor: next.from }, effects: EditorView.scrollIntoView(next.from, { y: "center" }) });
+			// By keyboard alone: the hunk's Accept takes the focus (Enter or Space decides, Tab goes on to Reject).
+			if (focusButton) this.view.dom.querySelector<HTMLButtonElement>(`.discover-edit-hunk[data-hunk="${next.id}"] button:not([disabled])`)?.focus();
+		}
 		return true;
+	}
+
+	/** Keys on a hunk's buttons (the editor ignores events inside its widgets): Escape rejects all, Mod+Enter accepts all. */
+	private onHunkKey(e: KeyboardEvent): void {
+		if (!(e.target instanceof HTMLElement) || e.target.closest(".discover-edit-hunk") === null || reviewOf(this.view.state).pending.length === 0) return;
+		if (e.key === "Escape") {
+			e.preventDefault();
+			this.close();
+		} else if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+			e.preventDefault();
+			this.acceptAll();
+			this.view.focus();
+		}
 	}
 
 	private onKey(e: KeyboardEvent): void {
@@ -298,8 +316,8 @@ export function inlineEditExtension(ports: InlineEditPorts): Extension {
 						return true;
 					}),
 				},
-				{ key: "Tab", run: whenReviewing((c) => c.focusHunk(1)) },
-				{ key: "Shift-Tab", run: whenReviewing((c) => c.focusHunk(-1)) },
+				{ key: "Tab", run: whenReviewing((c) => c.focusHunk(1, true)) },
+				{ key: "Shift-Tab", run: whenReviewing((c) => c.focusHunk(-1, true)) },
 			]),
 		),
 	];

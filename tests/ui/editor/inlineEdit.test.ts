@@ -199,6 +199,26 @@ describe("Edit with Discover in the editor", () => {
 		expect(g.finished[0]?.decided.map((d) => d.decision)).toEqual(["rejected", "rejected"]);
 	});
 
+	it("by keyboard alone, one hunk at a time: Tab puts the focus on the next hunk's Accept, Enter on it decides, Escape there rejects the rest", async () => {
+		const h = setup();
+		await ask(h);
+		await h.answer({ proposal: REWRITE });
+		key(h.view.contentDOM, "Tab");
+		const focused = document.activeElement as HTMLButtonElement;
+		expect(focused.textContent).toBe("Accept");
+		expect(focused.closest(".discover-edit-hunk")?.getAttribute("data-hunk")).toBe("h2");
+		// A button's Enter is its click.
+		focused.click();
+		expect(h.view.state.doc.toString()).toBe(NOTE.replace("The end of it.", "The very end."));
+		key(h.view.contentDOM, "Tab");
+		key(document.activeElement as HTMLElement, "Escape");
+		expect(h.view.state.doc.toString()).toBe(NOTE.replace("The end of it.", "The very end."));
+		expect(h.finished[0]?.decided).toEqual([
+			{ id: "h2", decision: "accepted", stale: false },
+			{ id: "h1", decision: "rejected", stale: false },
+		]);
+	});
+
 	it("too large: the message names both sizes, and nothing is sent or changed", async () => {
 		const h = setup();
 		await ask(h);
