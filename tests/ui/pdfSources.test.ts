@@ -9,6 +9,7 @@ import { asObsidianApp } from "../obsidian/harness";
 import { PanelSources } from "../../src/ui/panel/sources/PanelSources";
 import { suggestSources } from "../../src/ui/panel/sources/sourceCandidates";
 import type { PdfOpener } from "../../src/ui/panel/sources/pdfNotes";
+import { dropRefs } from "../../src/ui/panel/sources/dropNotes";
 
 const PAGES: Record<string, string[]> = {
 	"Papers/Harbour report.pdf": ["The harbour board met in March.", "The lighthouse keeper logs the storm at midnight.", "Repairs are planned for the autumn."],
@@ -43,6 +44,16 @@ describe("PDFs as sources in the panel", () => {
 		expect(found.map((c) => [c.label, c.detail])).toContainEqual(["Harbour report", "PDF in Papers/"]);
 		expect(found.map((c) => c.label)).toContain("Harbour notes");
 		expect(found.find((c) => c.label === "Harbour report")?.ref).toEqual({ type: "note", path: "Papers/Harbour report.pdf" });
+	});
+
+	it("a PDF (or a canvas) dragged from the file explorer or as a link is attached like a note", async () => {
+		const app = asObsidianApp(await createTestApp({ files: { "Papers/Harbour report.pdf": "%PDF-1.7", "Maps/Bees.canvas": "{}", "Photo.png": "x" } }));
+		const data = new DataTransfer();
+		data.setData("text/plain", ["obsidian://open?vault=V&file=Papers%2FHarbour%20report.pdf", "[[Bees.canvas]]", "[[Photo.png]]"].join("\n"));
+		expect(dropRefs(app, data)).toEqual([
+			{ type: "note", path: "Papers/Harbour report.pdf" },
+			{ type: "note", path: "Maps/Bees.canvas" },
+		]);
 	});
 
 	it("sends an attached PDF as one source, its pages as sections naming each page; read once, then from the cache", async () => {
