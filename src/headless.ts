@@ -156,3 +156,8 @@ export type { Hunk } from "./editor/hunks";
 // (given their texts) each as its own source under it; readCanvas returns those notes for a caller to read.
 export { canvasToSources, canvasSources, readCanvas, readCanvasSteps } from "./context/canvasSources";
 export type { CanvasNoteRef, CanvasReading, NoteState } from "./context/canvasSources";
+
+// PDFs as sources: pages through any reader (pdf.js in the app, pdfjs-dist in scripts), each a
+// section headed "p. N"; a scan (no text layer) gives no source.
+export { readPdf, pdfSource, pdfPageText, isScanned, pageHeading } from "./context/pdfSources";
+export type { PdfReader, PdfReading, PdfReadOptions, PdfTextItem } from "./context/pdfSources";

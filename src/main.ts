@@ -7,6 +7,7 @@ import { defaultSettings, SettingsStore } from "./settings/settingsStore";
 import { DiscoverSettingTab } from "./ui/settings/SettingTab";
 import { pluginAdapterFactory } from "./wiring/factories";
 import { registerDiscoverCommands } from "./wiring/commands";
+import { registerEditWithDiscover } from "./wiring/editorCommands";
 import { refreshDiscoverPanels, registerDiscoverPanel } from "./wiring/registerPanel";
 import { NoteIndexService } from "./wiring/noteIndexService";
 import { pluginDir } from "./wiring/pluginFile";
@@ -42,6 +43,8 @@ export default class DiscoverPlugin extends Plugin {
 		registerDiscoverPanel(this);
 		// Commands that act on the panel, and "Ask about selection" in the editor's menu.
 		registerDiscoverCommands(this);
+		// Edit with Discover: the prompt and the review inside the note, its command and menu item.
+		registerEditWithDiscover(this);
 		// The vault index for @vault: built in the background once the layout is ready.
 		// Its progress in the status bar while it builds ("Indexing 41,200 of 100,000 notes").
 		const status = this.addStatusBarItem();

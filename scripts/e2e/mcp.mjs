@@ -9,6 +9,16 @@
 // for a command that is not installed (ENOENT), so the failed row shows the real client's message.
 import { join } from "node:path";
 import { startHttpStub } from "../../tests/support/mcpHttpStub.ts";
+import * as harness from "./harness.mjs";
+import { overflows as overflowsOf } from "./layout.mjs";
+
+export const name = "mcp";
+
+/** @param {import("./harness.mjs").Harness} h */
+export async function run({ page, model }) {
+	const { check, artifacts, VIEW, step } = harness;
+	await step("MCP: a server's tool asked and run in the chat; the server list (connected, failed with why, disabled), the add form, bad JSON, the secret confirm; desktop and phone, light and dark", () => mcpSteps({ page, model, check, artifacts, VIEW, overflows: overflowsOf }));
+}
 
 const SECRET_PASTE = JSON.stringify({ mcpServers: { github: { command: "npx", args: ["-y", "@modelcontextprotocol/server-github"], env: { GITHUB_TOKEN: "ghp_abcdefghijklmnop1234" } } } }, null, 2);
 const BAD_JSON = '{"mcpServers": {"a": {"command": "npx",}}';

@@ -7,6 +7,7 @@ export const EDIT_RULES = [
 	"Answer with the replacement text only: no explanation, no quotes, no code fence around it, no markers.",
 	"Keep the note's Markdown, links ([[...]]), line breaks and language unless the instruction asks otherwise.",
 	"When the selection is empty, write what the instruction asks for at that point of the note.",
+	"The note around the selection comes as a source, with <selection/> where the selection is: use it for context, never rewrite it.",
 ].join("\n");
 
 /** The user message of an edit: the instruction, then the selection whole between its markers. */

@@ -12,9 +12,24 @@ export interface Review {
 	pending: readonly LiveHunk[];
 	/** What was decided, in the order it was (for the chat saved with the edit). */
 	decided: readonly { id: string; decision: Decision; stale: boolean }[];
+	/**
+	 * The accepted hunks where their new text is now, with the text they replaced: an undo that puts
+	 * that text back brings the hunk back into review (kept after the review ends, until a new one).
+	 */
+	accepted: readonly AcceptedHunk[];
 }
 
-const EMPTY: Review = { pending: [], decided: [] };
+export interface AcceptedHunk {
+	id: string;
+	/** Where the accepted text (`insert`) is in the note now. */
+	from: number;
+	to: number;
+	insert: string;
+	/** The text the accept replaced: what an undo puts back. */
+	removed: string;
+}
+
+const EMPTY: Review = { pending: [], decided: [], accepted: [] };
 
 /** A new proposal to review (hunks in the note's positions). */
 export const proposeHunks = StateEffect.define<readonly LiveHunk[]>();
@@ -34,24 +49,84 @@ export const ACCEPT_EVENT = "input.discover.accept";
 export const reviewField = StateField.define<Review>({
 	create: () => EMPTY,
 	update(review, tr) {
-		let next = review;
-		// Decisions first, on the hunks as they were before this transaction: an accept's own change
-		// is the hunk's change, not an edit under it.
-		for (const effect of tr.effects) {
-			if (!effect.is(decideHunks)) continue;
-			const ids = new Set(effect.value.ids);
-			const decided = next.pending.filter((h) => ids.has(h.id)).map((h) => ({ id: h.id, decision: effect.value.decision, stale: h.stale }));
-			next = { pending: next.pending.filter((h) => !ids.has(h.id)), decided: [...next.decided, ...decided] };
+		// An undo of an accept, or a redo of it (its changes are the accept's own, mapped there).
+		let next: Review | undefined = !tr.changes.empty && (tr.isUserEvent("undo") || tr.isUserEvent("redo")) ? followHistory(review, tr) : undefined;
+		if (next === undefined) {
+			next = review;
+			// Decisions first, on the hunks as they were before this transaction: an accept's own change
+			// is the hunk's change, not an edit under it.
+			const nowAccepted: AcceptedHunk[] = [];
+			for (const effect of tr.effects) {
+				if (!effect.is(decideHunks)) continue;
+				const ids = new Set(effect.value.ids);
+				const chosen: LiveHunk[] = next.pending.filter((h) => ids.has(h.id));
+				const decided = chosen.map((h) => ({ id: h.id, decision: effect.value.decision, stale: h.stale }));
+				if (effect.value.decision === "accepted") nowAccepted.push(...chosen.map((h) => acceptedAt(h, tr)));
+				next = { ...next, pending: next.pending.filter((h) => !ids.has(h.id)), decided: [...next.decided, ...decided] };
+			}
+			if (!tr.changes.empty) next = { ...next, pending: next.pending.length > 0 ? mapHunks(next.pending, tr.changes) : next.pending, accepted: mapAccepted(next.accepted, tr) };
+			if (nowAccepted.length > 0) next = { ...next, accepted: [...next.accepted, ...nowAccepted] };
 		}
-		if (next.pending.length > 0 && !tr.changes.empty) next = { ...next, pending: mapHunks(next.pending, tr.changes) };
 		// A new proposal is in the positions of the document after this transaction.
 		for (const effect of tr.effects) {
-			if (effect.is(endReview)) next = EMPTY;
-			else if (effect.is(proposeHunks)) next = { pending: [...effect.value].sort((a, b) => a.from - b.from), decided: [] };
+			if (effect.is(endReview)) next = { ...EMPTY, accepted: next.accepted };
+			else if (effect.is(proposeHunks)) next = { pending: [...effect.value].sort((a, b) => a.from - b.from), decided: [], accepted: [] };
 		}
 		return next;
 	},
 });
+
+/** An accepted hunk where its text is after the accept's transaction. */
+function acceptedAt(h: LiveHunk, tr: Transaction): AcceptedHunk {
+	const from = tr.changes.mapPos(h.from, -1);
+	return { id: h.id, from, to: from + h.insert.length, insert: h.insert, removed: tr.startState.doc.sliceString(h.from, h.to) };
+}
+
+/** The accepted texts through a change not of this review (typing elsewhere, or inside them). */
+function mapAccepted(accepted: readonly AcceptedHunk[], tr: Transaction): AcceptedHunk[] {
+	if (tr.changes.empty) return [...accepted];
+	return accepted.map((a) => {
+		const from = tr.changes.mapPos(a.from, a.from === a.to ? -1 : 1);
+		return { ...a, from, to: a.from === a.to ? from : Math.max(from, tr.changes.mapPos(a.to, -1)) };
+	});
+}
+
+/**
+ * An undo that puts back exactly what an accept replaced brings that hunk back into review; a redo
+ * that writes a pending hunk's new text exactly over it accepts it again. Other changes of the
+ * transaction are mapped as any edit.
+ */
+function followHistory(review: Review, tr: Transaction): Review | undefined {
+	const restored: LiveHunk[] = [];
+	const reaccepted: AcceptedHunk[] = [];
+	const undo = tr.isUserEvent("undo");
+	tr.changes.iterChanges((fromA, toA, fromB, toB, inserted) => {
+		const text = inserted.toString();
+		if (undo) {
+			const a = review.accepted.find((x) => x.from === fromA && x.to === toA && x.removed === text && !restored.some((r) => r.id === x.id));
+			if (a) restored.push({ id: a.id, from: fromB, to: toB, insert: a.insert, stale: false });
+		} else {
+			const h = review.pending.find((x) => !x.stale && x.from === fromA && x.to === toA && x.insert === text && !reaccepted.some((r) => r.id === x.id));
+			if (h) reaccepted.push({ id: h.id, from: fromB, to: toB, insert: h.insert, removed: tr.startState.doc.sliceString(fromA, toA) });
+		}
+	});
+	if (restored.length === 0 && reaccepted.length === 0) return undefined;
+	const back = new Set(restored.map((r) => r.id));
+	const again = new Set(reaccepted.map((r) => r.id));
+	const pending = mapHunks(
+		review.pending.filter((h) => !again.has(h.id)),
+		tr.changes,
+	);
+	const accepted = mapAccepted(
+		review.accepted.filter((a) => !back.has(a.id)),
+		tr,
+	);
+	return {
+		pending: [...pending, ...restored].sort((a, b) => a.from - b.from),
+		decided: [...review.decided.filter((d) => !back.has(d.id)), ...reaccepted.map((r) => ({ id: r.id, decision: "accepted" as const, stale: false }))],
+		accepted: [...accepted, ...reaccepted],
+	};
+}
 
 export function reviewOf(state: EditorState): Review {
 	return state.field(reviewField, false) ?? EMPTY;

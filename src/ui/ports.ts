@@ -45,6 +45,8 @@ export interface SessionsPort {
 	setModel?(id: string, model: string): Promise<void>;
 	/** Saves the agent chat `id` uses (its note's path); it comes back as `Session.agent`. */
 	setAgent?(id: string, agent: string): Promise<void>;
+	/** Appends one message to chat `id` (an inline edit's review, saved after its proposal). */
+	appendMessage?(id: string, message: ChatMessage): Promise<void>;
 	delete(id: string): Promise<void>;
 	search(query: string, opts?: { role?: Role; limit?: number }): Promise<SearchHit[]>;
 	/** Reads every chat ahead of a first search, so that search answers at once. */

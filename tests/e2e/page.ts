@@ -2,6 +2,8 @@
 // provides it as `obsidian`, and a loader that runs main.js the way Obsidian loads a plugin.
 import type * as O from "obsidian";
 import * as obsidian from "../obsidian/index";
+import * as codemirrorState from "@codemirror/state";
+import * as codemirrorView from "@codemirror/view";
 import * as harness from "../obsidian/harness";
 import { drawIcons } from "./icons";
 
@@ -55,9 +57,11 @@ const e2e = {
 	plugin: undefined as PluginLike | undefined,
 	longTasks: [] as { start: number; duration: number }[],
 
-	/** Obsidian's `require` for plugins: only the modules Obsidian provides. */
+	/** Obsidian's `require` for plugins: only the modules Obsidian provides (its editor's CodeMirror among them). */
 	require(id: string): unknown {
 		if (id === "obsidian") return obsidian;
+		if (id === "@codemirror/state") return codemirrorState;
+		if (id === "@codemirror/view") return codemirrorView;
 		throw new Error(`Cannot find module '${id}'`);
 	},
 

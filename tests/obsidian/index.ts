@@ -30,12 +30,13 @@ export { getAllTags, MetadataCache, parseFrontMatterAliases, parseFrontMatterTag
 export { debounce, getLanguage, Platform, requestUrl, Tasks } from "./misc";
 export { Modal, Notice } from "./modal";
 export { normalizePath } from "./paths";
-export { finishRenderMath, loadPrism, renderMath } from "./rendering";
+export { finishRenderMath, loadPdfJs, loadPrism, renderMath } from "./rendering";
 export { Plugin } from "./plugin";
 export { Scope } from "./scope";
 export { PluginSettingTab, Setting, SettingTab } from "./setting";
 export { TAbstractFile, TFile, TFolder, Vault } from "./vault";
 export { EmptyView, ItemView, MarkdownView, View } from "./views";
+export { editorInfoField } from "./editorFields";
 export { Workspace, WorkspaceLeaf } from "./workspace";
 
 export const apiVersion = "1.13.1";

@@ -117,10 +117,27 @@ export class MetadataCache extends Events {
 			(text) => {
 				const cache = parseMetadata(text);
 				this.caches.set(file.path, cache);
+				this.resolveLinks(file.path, text);
 				this.trigger("changed", file, text, cache);
 			},
 			() => undefined,
 		);
+	}
+
+	/** `resolvedLinks` / `unresolvedLinks` of a note: its `[[wikilinks]]` (and embeds), counted by target. */
+	private resolveLinks(path: string, text: string): void {
+		const resolved: Record<string, number> = {};
+		const unresolved: Record<string, number> = {};
+		for (const m of text.matchAll(/!?\[\[([^\]|#]*)(?:#[^\]|]*)?(?:\|[^\]]*)?\]\]/g)) {
+			const linkpath = (m[1] ?? "").trim();
+			if (linkpath === "") continue;
+			const target = this.getFirstLinkpathDest(linkpath, path);
+			const into = target ? resolved : unresolved;
+			const key = target ? target.path : linkpath;
+			into[key] = (into[key] ?? 0) + 1;
+		}
+		this.resolvedLinks[path] = resolved;
+		this.unresolvedLinks[path] = unresolved;
 	}
 
 	getFileCache(file: O.TFile): O.CachedMetadata | null {

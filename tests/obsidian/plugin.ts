@@ -1,5 +1,6 @@
 // Plugin: data.json through the adapter, commands, ribbon icons, views and setting tabs.
 import type * as O from "obsidian";
+import type { Extension } from "@codemirror/state";
 import type { App } from "./app";
 import { Component } from "./events";
 import { setIcon } from "./icons";
@@ -47,6 +48,16 @@ export abstract class Plugin extends Component {
 		this.app.commands.commands.set(full.id, full);
 		this.register(() => this.app.commands.commands.delete(full.id));
 		return full;
+	}
+
+	/** The extension joins every note's editor (the workspace keeps them; a test builds its EditorView with them). */
+	registerEditorExtension(extension: Extension): void {
+		this.app.workspace.editorExtensions.push(extension);
+		this.register(() => {
+			const list = this.app.workspace.editorExtensions;
+			const at = list.indexOf(extension);
+			if (at >= 0) list.splice(at, 1);
+		});
 	}
 
 	removeCommand(commandId: string): void {

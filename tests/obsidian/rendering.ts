@@ -37,3 +37,11 @@ export function renderMath(source: string, display: boolean): HTMLElement {
 export function finishRenderMath(): Promise<void> {
 	return Promise.resolve();
 }
+
+/**
+ * Obsidian's `loadPdfJs()`: the pdf.js it ships. The runtime has none (no PDF library among the
+ * test dependencies): it rejects, and tests hand PanelSources a PDF opener of their own.
+ */
+export function loadPdfJs(): Promise<unknown> {
+	return Promise.reject(new Error("The test runtime ships no pdf.js: give the code under test a PDF opener."));
+}

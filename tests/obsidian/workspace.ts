@@ -1,5 +1,6 @@
 // The workspace: leaves in a root split and a right sidebar, the active leaf and active file.
 import type * as O from "obsidian";
+import type { Extension } from "@codemirror/state";
 import type { App } from "./app";
 import { Events } from "./events";
 import { EmptyView, MarkdownView, type View } from "./views";
@@ -103,6 +104,8 @@ export class Workspace extends Events {
 	private dom: WorkspaceDom | null = null;
 	/** Not Obsidian API: true once a right-sidebar leaf was revealed. */
 	rightSplitCollapsed = true;
+	/** Not Obsidian API: the plugins' editor extensions (Plugin.registerEditorExtension), for a test's EditorView. */
+	readonly editorExtensions: Extension[] = [];
 	private leaves: WorkspaceLeaf[] = [];
 	private views = new Map<string, ViewCreator>();
 	private layoutCallbacks: (() => unknown)[] = [];

@@ -32,23 +32,27 @@ class ElementWidget extends WidgetType {
 class HunkWidget extends WidgetType {
 	constructor(
 		readonly hunk: LiveHunk,
-		private readonly removed: string,
+		readonly removed: string,
 		private readonly n: number,
 		private readonly total: number,
+		/** Still streaming: shown without buttons (nothing to decide yet). */
+		private readonly streaming = false,
 	) {
 		super();
 	}
 	override eq(other: HunkWidget): boolean {
-		return other.hunk.id === this.hunk.id && other.hunk.stale === this.hunk.stale && other.hunk.insert === this.hunk.insert && other.n === this.n && other.total === this.total;
+		return other.hunk.id === this.hunk.id && other.hunk.stale === this.hunk.stale && other.hunk.insert === this.hunk.insert && other.removed === this.removed && other.n === this.n && other.total === this.total && other.streaming === this.streaming;
 	}
 	override toDOM(view: EditorView): HTMLElement {
-		const el = createDiv({ cls: ["discover-edit-hunk", this.hunk.stale ? "is-stale" : ""].filter((c) => c !== ""), attr: { role: "group", "aria-label": EDIT_TEXT.hunk(this.n, this.total), "data-hunk": this.hunk.id } });
+		const cls = ["discover-edit-hunk", this.hunk.stale ? "is-stale" : "", this.streaming ? "is-streaming" : ""].filter((c) => c !== "");
+		const el = createDiv({ cls, attr: { role: "group", "aria-label": EDIT_TEXT.hunk(this.n, this.total), "data-hunk": this.hunk.id } });
 		const text = el.createDiv({ cls: "discover-edit-hunk-text" });
 		for (const part of hunkWords(this.removed, this.hunk.insert)) {
 			if (part.kind === " ") text.appendText(part.text);
 			else if (part.kind === "+") text.createEl("ins", { cls: "discover-edit-added", text: part.text });
 		}
 		if (this.hunk.insert === "") text.createSpan({ cls: "discover-edit-deleted-note", text: "∅" });
+		if (this.streaming) return el;
 		const bar = el.createDiv({ cls: "discover-edit-hunk-bar" });
 		if (this.hunk.stale) bar.createSpan({ cls: "discover-edit-stale", text: EDIT_TEXT.stale() });
 		const accept = bar.createEl("button", { cls: ["discover-edit-button", "mod-cta"], text: EDIT_TEXT.accept(), attr: { type: "button" } });
@@ -84,13 +88,14 @@ function decorationsOf(state: EditorState): DecorationSet {
 	const ui = state.field(editUiField);
 	const ranges: Range<Decoration>[] = [];
 	if (ui.phase !== "closed" && ui.promptEl) ranges.push(Decoration.widget({ widget: new ElementWidget(ui.promptEl, "prompt"), block: true, side: -1 }).range(ui.at));
-	const pending = reviewOf(state).pending;
-	pending.forEach((h, k) => {
+	const streaming = ui.phase === "streaming";
+	const hunks = streaming ? ui.streamed : reviewOf(state).pending;
+	hunks.forEach((h, k) => {
 		const removed = removedMarks(state, h, ranges);
 		// Under the hunk's last line: before the next line when the hunk ends at a line's start.
 		const line = state.doc.lineAt(h.to);
 		const atStart = h.to === line.from && h.to > h.from;
-		ranges.push(Decoration.widget({ widget: new HunkWidget(h, removed, k + 1, pending.length), block: true, side: atStart ? -1 : 1 }).range(atStart ? line.from : line.to));
+		ranges.push(Decoration.widget({ widget: new HunkWidget(h, removed, k + 1, hunks.length, streaming), block: true, side: atStart ? -1 : 1 }).range(atStart ? line.from : line.to));
 	});
 	return Decoration.set(ranges, true);
 }

@@ -7,15 +7,19 @@
 import { Prec, type Extension } from "@codemirror/state";
 import { EditorView, keymap, ViewPlugin, type ViewUpdate } from "@codemirror/view";
 import { mapHunks, placeHunks } from "../../editor/anchoring";
-import { hunkWords, planEdit } from "../../editor/hunks";
+import { linesOf, planEdit, wordsOf } from "../../editor/hunks";
 import { acceptAll, endReview, proposeHunks, rejectHunks, reviewField, reviewOf, type Review } from "../../editor/review";
 import { editDecorations } from "./editDecorations";
-import { editUiField, setPhase, type EditUi, type Phase } from "./editUi";
+import { editUiField, setPhase, streamHunks, type EditUi, type Phase } from "./editUi";
 import { EDIT_TEXT } from "./editText";
 
 export { editUiField } from "./editUi";
 
 export interface EditRequest {
+	/** The editor the edit is in (the wiring finds its note through it). */
+	view: EditorView;
+	/** The whole note when the prompt opened; `from`/`to` are the selection in it. */
+	note: string;
 	instruction: string;
 	/** The selected text ("" at a cursor). */
 	selection: string;
@@ -35,23 +39,27 @@ export interface InlineEditPorts {
 	recent(): readonly string[];
 	remember(instruction: string): void;
 	/** The review ended: what was proposed and decided (saved as a chat by the caller). */
-	finished?(record: { instruction: string; original: string; proposal: string; decided: Review["decided"] }): void;
+	finished?(record: { view: EditorView; instruction: string; original: string; proposal: string; decided: Review["decided"] }): void;
 }
+
+/** The streamed diff in the note is redrawn at most this often (each redraw plans the lines so far). */
+const STREAM_DRAW_MS = 60;
 
 /** The per-view controller: the prompt's elements, the request in flight, the recall of instructions. */
 class InlineEditView {
 	readonly promptEl: HTMLElement;
 	private readonly input: HTMLInputElement;
 	private readonly message: HTMLElement;
-	private readonly preview: HTMLElement;
 	private readonly sendButton: HTMLButtonElement;
 	private readonly stopButton: HTMLButtonElement;
 	/** Accept all and Reject all: the keys' buttons, for touch and for anyone who prefers them. */
 	private readonly reviewButtons: HTMLElement;
 	private abort: AbortController | undefined;
+	private drawTimer: number | undefined;
 	private recall = -1;
 	private instruction = "";
 	private original = "";
+	private note = "";
 	private proposal = "";
 
 	constructor(
@@ -59,6 +67,7 @@ class InlineEditView {
 		private readonly ports: InlineEditPorts,
 	) {
 		controllers.set(view, this);
+		liveViews.add(view);
 		this.promptEl = createDiv({ cls: "discover-edit-prompt" });
 		const row = this.promptEl.createDiv({ cls: "discover-edit-prompt-row" });
 		this.input = row.createEl("input", { cls: "discover-edit-input", attr: { type: "text", enterkeyhint: "send" } });
@@ -71,11 +80,11 @@ class InlineEditView {
 		rejectAllButton.addEventListener("click", () => this.close());
 		const close = row.createEl("button", { cls: "discover-edit-button", text: EDIT_TEXT.close(), attr: { type: "button" } });
 		this.message = this.promptEl.createDiv({ cls: "discover-edit-message", attr: { role: "status", "aria-live": "polite" } });
-		this.preview = this.promptEl.createDiv({ cls: "discover-edit-preview" });
 		this.input.addEventListener("keydown", (e) => this.onKey(e));
 		this.sendButton.addEventListener("click", () => void this.send());
 		this.stopButton.addEventListener("click", () => this.stop());
 		close.addEventListener("click", () => this.close());
+		view.dom.addEventListener("keydown", (e) => this.onHunkKey(e));
 		this.render();
 	}
 
@@ -88,11 +97,11 @@ class InlineEditView {
 		this.stop();
 		this.view.dispatch({ effects: [endReview.of(null), setPhase.of({ phase: "prompt", from, to, promptEl: this.promptEl })] });
 		this.original = this.view.state.sliceDoc(from, to);
+		this.note = this.view.state.doc.toString();
 		this.input.value = "";
 		this.input.placeholder = EDIT_TEXT.placeholder(from === to);
 		this.recall = -1;
 		this.message.setText("");
-		this.preview.empty();
 		this.render();
 		this.input.focus();
 	}
@@ -119,10 +128,9 @@ class InlineEditView {
 		this.abort = abort;
 		this.view.dispatch({ effects: setPhase.of({ phase: "streaming" }) });
 		this.message.setText(EDIT_TEXT.streaming());
-		this.preview.empty();
 		const { from, to } = this.ui.origin;
 		try {
-			const outcome = await this.ports.propose({ instruction, selection: this.original, from, to, signal: abort.signal, onText: (soFar) => this.showStream(soFar) });
+			const outcome = await this.ports.propose({ view: this.view, note: this.note, instruction, selection: this.original, from, to, signal: abort.signal, onText: (soFar) => this.showStream(soFar) });
 			if (abort.signal.aborted) return;
 			if ("tooLarge" in outcome) {
 				this.view.dispatch({ effects: setPhase.of({ phase: "prompt" }) });
@@ -133,8 +141,7 @@ class InlineEditView {
 		} catch (err) {
 			if (abort.signal.aborted) {
 				this.message.setText("");
-				this.preview.empty();
-			} else this.message.setText(EDIT_TEXT.failed(err instanceof Error ? err.message : String(err)));
+					} else this.message.setText(EDIT_TEXT.failed(err instanceof Error ? err.message : String(err)));
 			if ((this.ui.phase as Phase) === "streaming") this.view.dispatch({ effects: setPhase.of({ phase: "prompt" }) });
 		} finally {
 			if (this.abort === abort) this.abort = undefined;
@@ -142,23 +149,39 @@ class InlineEditView {
 		}
 	}
 
-	/** While it streams: the proposal so far against as many lines of the selection, word by word. */
+	/**
+	 * While it streams: the proposal so far, in the note, against as much of the selection (its
+	 * lines so far, and as many words of the line being written), word by word.
+	 * The note's diff is redrawn at most every STREAM_DRAW_MS.
+	 */
 	private showStream(soFar: string): void {
 		this.proposal = soFar;
-		this.preview.empty();
-		const lines = soFar.split("\n").length;
-		const prefix = this.original.split("\n").slice(0, lines).join("\n");
-		for (const part of hunkWords(prefix, soFar)) {
-			if (part.kind === " ") this.preview.appendText(part.text);
-			else this.preview.createEl(part.kind === "-" ? "del" : "ins", { cls: part.kind === "-" ? "discover-edit-removed" : "discover-edit-added", text: part.text });
+		if (this.drawTimer === undefined) {
+			this.drawStream();
+			this.drawTimer = window.setTimeout(() => {
+				this.drawTimer = undefined;
+				if (this.ui.phase === "streaming") this.drawStream();
+			}, STREAM_DRAW_MS);
 		}
+	}
+
+	private drawStream(): void {
+		const soFar = this.proposal;
+		const ui = this.ui;
+		if (ui.phase !== "streaming") return;
+		const done = soFar.lastIndexOf("\n") + 1;
+		const lines = linesOf(this.original);
+		const whole = linesOf(soFar.slice(0, done)).length;
+		const writing = wordsOf(soFar.slice(done)).length;
+		const prefix = lines.slice(0, whole).join("") + (writing > 0 ? wordsOf(lines[whole] ?? "").slice(0, writing).join("") : "");
+		const hunks = mapHunks(placeHunks(planEdit(prefix, soFar), ui.origin.from), ui.since);
+		this.view.dispatch({ effects: streamHunks.of(hunks) });
 	}
 
 	private review(proposal: string): void {
 		this.proposal = proposal;
 		const ui = this.ui;
 		const hunks = mapHunks(placeHunks(planEdit(this.original, proposal), ui.origin.from), ui.since);
-		this.preview.empty();
 		if (hunks.length === 0) {
 			this.view.dispatch({ effects: setPhase.of({ phase: "prompt" }) });
 			this.message.setText(EDIT_TEXT.noChange());
@@ -176,13 +199,30 @@ class InlineEditView {
 	}
 
 	/** Moves the cursor to the next (1) or previous (-1) pending hunk, around the end. */
-	focusHunk(step: 1 | -1): boolean {
+	focusHunk(step: 1 | -1, focusButton = false): boolean {
 		const pending = reviewOf(this.view.state).pending;
 		if (pending.length === 0) return false;
 		const head = this.view.state.selection.main.head;
 		const next = step === 1 ? (pending.find((h) => h.from > head) ?? pending[0]) : ([...pending].reverse().find((h) => h.from < head) ?? pending[pending.length - 1]);
-		if (next) this.view.dispatch({ selection: { anchor: next.from }, effects: EditorView.scrollIntoView(next.from, { y: "center" }) });
+		if (next) {
+			this.view.dispatch({ selection: { anchor: next.from }, effects: EditorView.scrollIntoView(next.from, { y: "center" }) });
+			// By keyboard alone: the hunk's Accept takes the focus (Enter or Space decides, Tab goes on to Reject).
+			if (focusButton) this.view.dom.querySelector<HTMLButtonElement>(`.discover-edit-hunk[data-hunk="${next.id}"] button:not([disabled])`)?.focus();
+		}
 		return true;
+	}
+
+	/** Keys on a hunk's buttons (the editor ignores events inside its widgets): Escape rejects all, Mod+Enter accepts all. */
+	private onHunkKey(e: KeyboardEvent): void {
+		if (!(e.target instanceof HTMLElement) || e.target.closest(".discover-edit-hunk") === null || reviewOf(this.view.state).pending.length === 0) return;
+		if (e.key === "Escape") {
+			e.preventDefault();
+			this.close();
+		} else if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+			e.preventDefault();
+			this.acceptAll();
+			this.view.focus();
+		}
 	}
 
 	private onKey(e: KeyboardEvent): void {
@@ -204,10 +244,16 @@ class InlineEditView {
 		}
 	}
 
+	destroy(): void {
+		this.stop();
+		if (this.drawTimer !== undefined) window.clearTimeout(this.drawTimer);
+		liveViews.delete(this.view);
+	}
+
 	update(u: ViewUpdate): void {
 		const before = u.startState.field(editUiField);
 		if (before.phase === "review" && this.ui.phase === "closed") {
-			this.ports.finished?.({ instruction: this.instruction, original: this.original, proposal: this.proposal, decided: reviewOf(u.startState).decided.concat(this.lastDecided(u)) });
+			this.ports.finished?.({ view: this.view, instruction: this.instruction, original: this.original, proposal: this.proposal, decided: reviewOf(u.startState).decided.concat(this.lastDecided(u)) });
 		}
 		if (before.phase !== this.ui.phase) this.render();
 	}
@@ -231,6 +277,12 @@ class InlineEditView {
 }
 
 const controllers = new WeakMap<EditorView, InlineEditView>();
+/** The editors with the extension, to find the one a command's editor is (Obsidian hands commands its Editor, not the view). */
+const liveViews = new Set<EditorView>();
+
+export function inlineEditViews(): readonly EditorView[] {
+	return [...liveViews].filter((v) => v.dom.isConnected);
+}
 
 /** Opens the prompt at the view's selection; false when the view has no inline edit extension. */
 export function openInlineEdit(view: EditorView): boolean {
@@ -264,8 +316,8 @@ export function inlineEditExtension(ports: InlineEditPorts): Extension {
 						return true;
 					}),
 				},
-				{ key: "Tab", run: whenReviewing((c) => c.focusHunk(1)) },
-				{ key: "Shift-Tab", run: whenReviewing((c) => c.focusHunk(-1)) },
+				{ key: "Tab", run: whenReviewing((c) => c.focusHunk(1, true)) },
+				{ key: "Shift-Tab", run: whenReviewing((c) => c.focusHunk(-1, true)) },
 			]),
 		),
 	];

@@ -14,7 +14,7 @@ const REWRITE = "The slow brown fox.\nIt jumps over the dog.\n\nA line left alon
 interface Harness {
 	view: EditorView;
 	requests: EditRequest[];
-	finished: Parameters<NonNullable<InlineEditPorts["finished"]>>[0][];
+	finished: Omit<Parameters<NonNullable<InlineEditPorts["finished"]>>[0], "view">[];
 	transactions: Transaction[];
 	/** Ends the request in flight with this outcome. */
 	answer: (outcome: EditOutcome) => Promise<void>;
@@ -43,7 +43,7 @@ function setup(recent: string[] = []): Harness {
 		},
 		recent: () => recent,
 		remember: (i) => recent.unshift(i),
-		finished: (r) => finished.push(r),
+		finished: ({ view: _view, ...r }) => finished.push(r),
 	};
 	const parent = document.body.createDiv();
 	const view = new EditorView({
@@ -88,9 +88,16 @@ describe("Edit with Discover in the editor", () => {
 		expect(h.requests).toHaveLength(1);
 		expect(h.requests[0]).toMatchObject({ instruction: "tighten this", selection: NOTE.slice(NOTE.indexOf("The quick")) });
 		h.requests[0]!.onText("The slow brown");
-		const preview = h.q(".discover-edit-preview")[0]!;
-		expect(preview.querySelector("del")?.textContent).toBe("quick");
-		expect(preview.querySelector("ins")?.textContent).toBe("slow");
+		// In the note, where the text is: the words replaced so far struck through, the new ones under them.
+		expect(h.q(".cm-content .discover-edit-removed").map((e) => e.textContent)).toEqual(["quick"]);
+		expect(h.q(".discover-edit-hunk.is-streaming .discover-edit-added").map((e) => e.textContent)).toEqual(["slow"]);
+		// Nothing to decide while it streams.
+		expect(h.q(".discover-edit-hunk button")).toHaveLength(0);
+		// More arrives: the diff is redrawn (at most every 60 ms), now over two lines, and still changes nothing.
+		h.requests[0]!.onText("The slow brown fox.\nIt leaps over");
+		await new Promise((r) => window.setTimeout(r, 80));
+		expect(h.q(".cm-content .discover-edit-removed").map((e) => e.textContent)).toEqual(["quick", "jumps"]);
+		expect(h.q(".discover-edit-hunk.is-streaming .discover-edit-added").map((e) => e.textContent)).toEqual(["slow", "leaps"]);
 		// Stop is there while it streams, Send is not.
 		expect(h.q(".discover-edit-stop")[0]!.hasClass("discover-edit-hidden")).toBe(false);
 		expect(h.view.state.doc.toString()).toBe(NOTE);
@@ -124,6 +131,32 @@ describe("Edit with Discover in the editor", () => {
 					{ id: "h2", decision: "rejected", stale: false },
 				],
 			},
+		]);
+	});
+
+	it("Ctrl/Cmd+Z after an accept brings the hunk back into review, with its buttons, even after the review ended", async () => {
+		const h = setup();
+		await ask(h);
+		await h.answer({ proposal: REWRITE });
+		h.transactions.length = 0;
+		h.q<HTMLButtonElement>(".discover-edit-hunk button.mod-cta")[0]!.click();
+		const accept = h.transactions.find((t) => t.docChanged)!;
+		h.q<HTMLButtonElement>(".discover-edit-hunk button").find((b) => b.textContent === "Reject")!.click();
+		expect(h.finished).toHaveLength(1);
+		expect(h.q(".discover-edit-prompt")).toHaveLength(0);
+		// The history's undo: the accept's changes inverted, with the user event "undo".
+		h.view.dispatch({ changes: accept.changes.invert(accept.startState.doc), userEvent: "undo" });
+		expect(h.view.state.doc.toString()).toBe(NOTE);
+		expect(h.q(".discover-edit-hunk")).toHaveLength(1);
+		expect(h.q(".cm-content .discover-edit-removed").map((e) => e.textContent)).toEqual(["quick"]);
+		expect(h.q(".discover-edit-review-buttons")[0]!.hasClass("discover-edit-hidden")).toBe(false);
+		h.q<HTMLButtonElement>(".discover-edit-hunk button.mod-cta")[0]!.click();
+		expect(h.view.state.doc.toString()).toBe(NOTE.replace("quick", "slow"));
+		expect(h.finished).toHaveLength(2);
+		// What is decided now, all of it: the rejection stands, the accept was made again.
+		expect(h.finished[1]?.decided).toEqual([
+			{ id: "h2", decision: "rejected", stale: false },
+			{ id: "h1", decision: "accepted", stale: false },
 		]);
 	});
 
@@ -164,6 +197,26 @@ describe("Edit with Discover in the editor", () => {
 		expect(g.view.state.doc.toString()).toBe(NOTE);
 		expect(g.q(".discover-edit-hunk")).toHaveLength(0);
 		expect(g.finished[0]?.decided.map((d) => d.decision)).toEqual(["rejected", "rejected"]);
+	});
+
+	it("by keyboard alone, one hunk at a time: Tab puts the focus on the next hunk's Accept, Enter on it decides, Escape there rejects the rest", async () => {
+		const h = setup();
+		await ask(h);
+		await h.answer({ proposal: REWRITE });
+		key(h.view.contentDOM, "Tab");
+		const focused = document.activeElement as HTMLButtonElement;
+		expect(focused.textContent).toBe("Accept");
+		expect(focused.closest(".discover-edit-hunk")?.getAttribute("data-hunk")).toBe("h2");
+		// A button's Enter is its click.
+		focused.click();
+		expect(h.view.state.doc.toString()).toBe(NOTE.replace("The end of it.", "The very end."));
+		key(h.view.contentDOM, "Tab");
+		key(document.activeElement as HTMLElement, "Escape");
+		expect(h.view.state.doc.toString()).toBe(NOTE.replace("The end of it.", "The very end."));
+		expect(h.finished[0]?.decided).toEqual([
+			{ id: "h2", decision: "accepted", stale: false },
+			{ id: "h1", decision: "rejected", stale: false },
+		]);
 	});
 
 	it("too large: the message names both sizes, and nothing is sent or changed", async () => {

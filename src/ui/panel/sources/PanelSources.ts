@@ -7,6 +7,7 @@ import type { SourceRefStore, VaultSearchPort } from "../../ports";
 import { dropRefs, mayCarryNotes } from "./dropNotes";
 import { NoteTexts } from "./noteTexts";
 import { CanvasNotes } from "./canvasNotes";
+import { PdfNotes, type PdfOpener } from "./pdfNotes";
 import { SourceChips, type ChipItem } from "./SourceChips";
 import { notesOf, parseRefs, refKey, type SourceRef } from "./sourceRefs";
 import { fitLabel, SOURCE_TEXT } from "./sourceText";
@@ -24,6 +25,8 @@ export interface PanelSourcesOptions {
 	onChange: () => void;
 	/** Paths a folder or tag never brings in (core/pathFences: chats, config and excluded folders). */
 	fenced?: (path: string) => boolean;
+	/** Opens a PDF for reading (default: the pdf.js Obsidian ships). */
+	openPdf?: PdfOpener;
 }
 
 export class PanelSources {
@@ -33,6 +36,8 @@ export class PanelSources {
 	readonly texts: NoteTexts;
 	/** Attached canvases, read as their sources (the canvas, then the notes its cards show). */
 	private readonly canvases: CanvasNotes;
+	/** Attached PDFs, read as one source each (their pages as sections). */
+	readonly pdfs: PdfNotes;
 	/** The chat the refs belong to; a chat without an id yet keeps them here until it has one. */
 	private savedFor: string | undefined;
 	private loading = 0;
@@ -44,6 +49,7 @@ export class PanelSources {
 	) {
 		this.texts = new NoteTexts(app);
 		this.canvases = new CanvasNotes(app, this.texts, options.fenced);
+		this.pdfs = new PdfNotes(app, options.openPdf);
 		this.chips = new SourceChips(parentEl, {
 			onRemove: (ref) => this.remove(ref),
 			onOpen: (ref) => {
@@ -124,6 +130,7 @@ export class PanelSources {
 	private changed(): void {
 		const files = this.noteFiles();
 		this.canvases.keepOnly(new Set(files.map((f) => f.path)));
+		this.pdfs.keepOnly(new Set(files.map((f) => f.path)));
 		this.texts.keepOnly(new Set(files.flatMap((f) => [f.path, ...(f.extension === "canvas" ? this.canvases.notePaths(f) : [])])));
 		this.render();
 		this.options.onChange();
@@ -165,7 +172,14 @@ export class PanelSources {
 		const out: ContextSource[] = [];
 		const missing: TFile[] = [];
 		const canvases: TFile[] = [];
+		const pdfs: TFile[] = [];
 		for (const file of this.noteFiles()) {
+			if (file.extension === "pdf") {
+				const sources = this.pdfs.cached(file);
+				if (sources) out.push(...sources);
+				else pdfs.push(file);
+				continue;
+			}
 			if (file.extension === "canvas") {
 				const sources = this.canvases.cached(file);
 				if (sources) out.push(...sources);
@@ -190,6 +204,12 @@ export class PanelSources {
 				(err: unknown) => console.error("Discover: a canvas could not be read", err),
 			);
 		}
+		if (pdfs.length > 0) {
+			Promise.all(pdfs.map((f) => this.pdfs.read(f))).then(
+				() => this.options.onChange(),
+				(err: unknown) => console.error("Discover: a PDF could not be read", err),
+			);
+		}
 		return uniqueSources(out);
 	}
 
@@ -199,6 +219,7 @@ export class PanelSources {
 		const out: ContextSource[] = [];
 		for (const file of files) {
 			if (file.extension === "canvas") out.push(...(await this.canvases.read(file)));
+			else if (file.extension === "pdf") out.push(...(await this.pdfs.read(file)));
 			else out.push(this.source(file, await this.texts.read(file), "note"));
 		}
 		const vault = this.options.vaultSearch();

@@ -6,6 +6,7 @@ import { findMention, type Mention } from "./mentionQuery";
 import type { SourceRef } from "./sourceRefs";
 import { SOURCE_TEXT } from "./sourceText";
 import { isCanvasPath } from "./canvasNotes";
+import { isPdfPath } from "./pdfNotes";
 
 export interface SourceSuggestOptions {
 	/** `@vault` is offered. */
@@ -116,7 +117,7 @@ export class SourceSuggest {
 			});
 			option.toggleClass("is-selected", i === this.index);
 			// What kind of source it is, at a glance: a note, a folder, a tag or the whole vault.
-			setIcon(option.createSpan({ cls: "discover-chat-source-option-icon", attr: { "aria-hidden": "true" } }), item.ref.type === "note" && isCanvasPath(item.ref.path) ? "layout-dashboard" : SOURCE_ICONS[item.ref.type]);
+			setIcon(option.createSpan({ cls: "discover-chat-source-option-icon", attr: { "aria-hidden": "true" } }), item.ref.type === "note" && isCanvasPath(item.ref.path) ? "layout-dashboard" : item.ref.type === "note" && isPdfPath(item.ref.path) ? "file-type" : SOURCE_ICONS[item.ref.type]);
 			const label = option.createSpan({ cls: "discover-chat-source-option-name" });
 			highlight(label, item.label, item.matches);
 			if (item.detail) option.createSpan({ cls: "discover-chat-source-option-detail", text: item.detail });

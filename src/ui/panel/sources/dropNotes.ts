@@ -32,14 +32,17 @@ function linkPath(line: string): string {
 	return line;
 }
 
+/** What a drop attaches as a note reference: notes, and the files read as sources (canvases, PDFs). */
+const SOURCE_EXTENSIONS = ["md", "canvas", "pdf"];
+
 function resolve(app: App, path: string): SourceRef | undefined {
 	const clean = path.replace(/^\/+|\/+$/g, "");
 	if (clean === "") return undefined;
 	const direct = app.vault.getAbstractFileByPath(clean) ?? app.vault.getAbstractFileByPath(`${clean}.md`);
 	if (direct instanceof TFolder) return { type: "folder", path: direct.path };
-	if (direct instanceof TFile) return direct.extension === "md" ? { type: "note", path: direct.path } : undefined;
+	if (direct instanceof TFile) return SOURCE_EXTENSIONS.includes(direct.extension) ? { type: "note", path: direct.path } : undefined;
 	const linked = app.metadataCache.getFirstLinkpathDest(clean, "");
-	return linked && linked.extension === "md" ? { type: "note", path: linked.path } : undefined;
+	return linked && SOURCE_EXTENSIONS.includes(linked.extension) ? { type: "note", path: linked.path } : undefined;
 }
 
 /** The sources a drop carries, in order, without repeats. */

@@ -73,6 +73,15 @@ function canvasCandidates(app: App, query: string, out: Candidate[], attached: R
 	}
 }
 
+/** PDFs by name: attached as a note reference, read as one source (its pages as sections). */
+function pdfCandidates(app: App, query: string, out: Candidate[], attached: ReadonlySet<string>, own: readonly string[]): void {
+	for (const file of app.vault.getFiles()) {
+		if (file.extension !== "pdf" || attached.has(`note:${file.path}`) || hiddenBy(file.path, own)) continue;
+		const m = fuzzyMatch(query, file.basename);
+		if (m) out.push({ ref: { type: "note", path: file.path }, label: file.basename, detail: SOURCE_TEXT.pdf(parentOf(file)), matches: m.matches, score: m.score + 1 });
+	}
+}
+
 function folderCandidates(app: App, query: string, out: Candidate[], attached: ReadonlySet<string>, own: readonly string[]): void {
 	const q = query.replace(/\/$/, "");
 	for (const folder of app.vault.getAllFolders(false)) {
@@ -125,6 +134,7 @@ export function suggestSources(app: App, query: string, opts: SuggestOptions): C
 	const own = opts.ownFolders ?? [];
 	if (!query.startsWith("#")) noteCandidates(app, query, out, attached, own);
 	if (!query.startsWith("#")) canvasCandidates(app, query, out, attached, own);
+	if (!query.startsWith("#")) pdfCandidates(app, query, out, attached, own);
 	if (!query.startsWith("#")) folderCandidates(app, query, out, attached, own);
 	tagCandidates(app, query, out, attached);
 	out.sort((a, b) => b.score - a.score || KIND_ORDER[a.ref.type] - KIND_ORDER[b.ref.type] || a.label.localeCompare(b.label));

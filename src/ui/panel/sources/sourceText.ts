@@ -17,6 +17,8 @@ export const SOURCE_TEXT = {
 	missing: (): string => t("sources.missing"),
 	/** A canvas in the `@` list: "Canvas", or "Canvas in Maps/". */
 	canvas: (folder: string): string => (folder === "" ? t("sources.canvas") : t("sources.canvasIn", { folder })),
+	/** A PDF in the `@` list: "PDF", or "PDF in Papers/". */
+	pdf: (folder: string): string => (folder === "" ? t("sources.pdf") : t("sources.pdfIn", { folder })),
 	searchedOnSend: (): string => t("sources.searchedOnSend"),
 	sourcesLine: (count: number): string => t("sources.line", { count }),
 	indexedInPart: (count: number, overMb: number): string => t("sources.indexedInPart", { count, size: formatNumber(overMb) }),

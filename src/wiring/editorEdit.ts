@@ -1,0 +1,137 @@
+// Edit with Discover, on the engine: the request goes through the chat engine the panel uses
+// (createChatRuntime: the active agent's instructions and model, its provider and key, the budget,
+// the sources fitted by relevance), streamed back as the proposal; the exchange is saved as a chat
+// ("Edit in Notes/Plan.md: tighten this") with what the person accepted and rejected after it.
+import type { ContextSource } from "../core/types";
+import { answerRoom, fitEdit } from "../editor/editBudget";
+import { EDIT_RULES, editMessage, proposalFrom } from "../editor/editPrompt";
+import { planEdit } from "../editor/hunks";
+import type { Review } from "../editor/review";
+import { formatNumber, t } from "../i18n";
+import { budgetFor } from "../settings/budgetFor";
+import type { ChatRuntime, DiscoverHost } from "../ui/host";
+import type { EditOutcome } from "../ui/editor/inlineEdit";
+
+/** The note being edited, as the editor had it when the prompt opened. */
+export interface EditNote {
+	path: string;
+	/** The whole note. */
+	text: string;
+	/** The selection in `text` (from === to: the cursor). */
+	from: number;
+	to: number;
+	/** The notes it links to, read (each fitted by relevance beside the rest of the note). */
+	links: readonly ContextSource[];
+}
+
+export interface EditAsk {
+	instruction: string;
+	note: EditNote;
+	signal: AbortSignal;
+	onText: (soFar: string) => void;
+}
+
+/** Where the selection is in the rest of the note, as the model sees it (EDIT_RULES says so). */
+export const SELECTION_MARK = "<selection/>";
+
+/** What the engine was asked, to save the review with it afterwards. */
+export interface EditExchange {
+	runtime: ChatRuntime;
+	sessionId: string | undefined;
+}
+
+/**
+ * Asks the engine for the rewrite: the instruction and the selection whole (too large: both sizes,
+ * and nothing sent), the rest of the note and its links as sources fitted by relevance, the
+ * agent's instructions with the edit's rules after them, no tools, no earlier history.
+ */
+export async function proposeEdit(host: DiscoverHost, runtime: ChatRuntime, ask: EditAsk): Promise<{ outcome: EditOutcome; exchange?: EditExchange }> {
+	const { note, instruction } = ask;
+	const selection = note.text.slice(note.from, note.to);
+	const choice = host.agents === undefined ? undefined : await host.agents.resolve(host.settings.lastAgent).catch(() => undefined);
+	const agent = choice?.agent;
+	await runtime.useAgent?.(agent);
+	const base = agent !== undefined && agent.instructions.trim() !== "" ? agent.instructions : host.settings.systemPrompt;
+	const chat = runtime.chat;
+	// The window less the margin, with nothing reserved: fitEdit keeps the answer's room itself.
+	chat.updateSettings({ systemPrompt: `${base.trim()}\n\n${EDIT_RULES}`, reservedResponseTokens: 0 });
+	const opts = { includeHistory: false, tools: false };
+	const empty = chat.previewPrompt("", opts);
+	const cost = (text: string): number => Math.max(0, chat.previewPrompt(text, opts).estimatedTokens - empty.estimatedTokens);
+	const message = editMessage(instruction, selection, note.path);
+	const sizes = { instructionTokens: cost(instruction), selectionTokens: cost(message) - cost(instruction), budgetTokens: empty.budget - empty.estimatedTokens };
+	const fit = fitEdit(sizes);
+	if (!fit.fits) return { outcome: { tooLarge: { instructionTokens: fit.instructionTokens, selectionTokens: fit.selectionTokens, neededTokens: fit.neededTokens, budgetTokens: fit.budgetTokens } } };
+	const model = agent?.model ?? host.settings.model;
+	chat.updateSettings({ reservedResponseTokens: Math.max(budgetFor(host.settings, model).reservedResponseTokens, answerRoom(sizes.selectionTokens)) });
+	const rest = `${note.text.slice(0, note.from)}${SELECTION_MARK}${note.text.slice(note.to)}`;
+	const sources: ContextSource[] = [{ id: note.path, name: note.path, text: rest, kind: "active" }, ...note.links.filter((l) => l.id !== note.path)];
+	let answer = "";
+	await chat.newSession();
+	const reply = await chat.sendMessage(message, {
+		...opts,
+		sources,
+		signal: ask.signal,
+		onToken: (delta) => {
+			answer += delta;
+			ask.onText(inPlace(proposalFrom(answer, selection), note));
+		},
+		onTextRetracted: () => {
+			answer = "";
+		},
+	});
+	const exchange: EditExchange = { runtime, sessionId: chat.sessionId };
+	if (exchange.sessionId !== undefined) {
+		await runtime.sessions.rename(exchange.sessionId, editTitle(note.path, instruction)).catch(() => undefined);
+		if (agent !== undefined && agent.path !== "") await runtime.sessions.setAgent?.(exchange.sessionId, agent.path).catch(() => undefined);
+	}
+	if (reply.error !== undefined) throw new Error(reply.error);
+	if (ask.signal.aborted || reply.cancelled === true) throw new DOMException("Stopped", "AbortError");
+	return { outcome: { proposal: inPlace(proposalFrom(reply.content, selection), note) }, exchange };
+}
+
+/**
+ * Text written at a cursor at a line's start, before more of the note, is lines of its own: it
+ * ends with a line break (the model's final break is taken off with the rest of its trailing space).
+ */
+export function inPlace(proposal: string, note: EditNote): string {
+	if (note.from !== note.to || proposal === "" || proposal.endsWith("\n")) return proposal;
+	const lineStart = note.from === 0 || note.text[note.from - 1] === "\n";
+	return lineStart && note.from < note.text.length ? `${proposal}\n` : proposal;
+}
+
+/** The saved chat's title: "Edit in Notes/Plan.md: tighten this". */
+export function editTitle(path: string, instruction: string): string {
+	const short = instruction.replace(/\s+/g, " ").trim();
+	return t("editor.chatTitle", { path, instruction: short.length > 80 ? `${short.slice(0, 79)}…` : short });
+}
+
+/** A hunk's text in the record: on one line, and short. */
+function quoted(text: string): string {
+	const line = text.replace(/\s+/g, " ").trim();
+	return `“${line.length > 120 ? `${line.slice(0, 119)}…` : line}”`;
+}
+
+/**
+ * What the person decided, as the chat keeps it (their reply to the proposal): each change, what it
+ * replaced and with what, and whether it was accepted or rejected.
+ */
+export function reviewRecord(original: string, proposal: string, decided: Review["decided"]): string {
+	const hunks = planEdit(original, proposal);
+	const lines = [t("editor.recordHead")];
+	hunks.forEach((h, k) => {
+		const decision = decided.find((d) => d.id === h.id);
+		const what = h.from === h.to ? `+ ${quoted(h.insert)}` : h.insert === "" ? `− ${quoted(original.slice(h.from, h.to))}` : `${quoted(original.slice(h.from, h.to))} → ${quoted(h.insert)}`;
+		const verdict = decision === undefined ? t("editor.recordUndecided") : decision.decision === "accepted" ? t("editor.recordAccepted") : decision.stale ? t("editor.recordStale") : t("editor.recordRejected");
+		lines.push(`- ${t("editor.recordChange", { n: formatNumber(k + 1), what, verdict })}`);
+	});
+	return lines.join("\n");
+}
+
+/** Saves the review with the exchange: one message of the person's, after the proposal. */
+export async function saveReview(exchange: EditExchange, record: { original: string; proposal: string; decided: Review["decided"] }): Promise<void> {
+	const id = exchange.sessionId;
+	const sessions = exchange.runtime.sessions;
+	if (id === undefined || sessions.appendMessage === undefined) return;
+	await sessions.appendMessage(id, { id: `edit-review-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`, role: "user", content: reviewRecord(record.original, record.proposal, record.decided), createdAt: new Date().toISOString() });
+}
