@@ -13,6 +13,8 @@ import * as harness from "./harness.mjs";
 import { overflows as overflowsOf } from "./layout.mjs";
 
 export const name = "mcp";
+// The panel opened and laid out as the person has it (its width on a phone included).
+export const needs = ["panel"];
 
 /** @param {import("./harness.mjs").Harness} h */
 export async function run({ page, model }) {
@@ -35,8 +37,16 @@ export async function mcpSteps({ page, model, check, artifacts, VIEW, overflows 
 		await page.evaluate(() => document.body.classList.replace("theme-dark", "theme-light"));
 	};
 	const idle = () => page.waitForFunction(() => document.querySelector(".discover-chat-send")?.getAttribute("aria-label") === "Send message", null, { timeout: 10000 });
-	const PHONE = { width: 390, height: 844 };
-	const DESKTOP = { width: 1280, height: 800 };
+	// A phone as the other scenarios make one: 390 px and Obsidian's is-mobile body class.
+	const phone = async () => {
+		await page.setViewportSize({ width: 390, height: 844 });
+		await page.evaluate(() => document.body.classList.add("is-mobile"));
+		await page.waitForTimeout(200);
+	};
+	const desktop = async () => {
+		await page.setViewportSize({ width: 1280, height: 800 });
+		await page.evaluate(() => document.body.classList.remove("is-mobile"));
+	};
 	try {
 		await page.evaluate(
 			async ({ url }) => {
@@ -101,12 +111,11 @@ export async function mcpSteps({ page, model, check, artifacts, VIEW, overflows 
 		check(over.length === 0, `the MCP permission card fits the panel (${over.join("; ") || "none"})`);
 		const shot = (name) => page.locator(`${VIEW} .discover-chat-messages`).screenshot({ path: join(artifacts, `${name}.png`) });
 		await themed("mcp-permission", shot);
-		await page.setViewportSize(PHONE);
-		await page.waitForTimeout(200);
+		await phone();
 		const phoneOver = await overflows(page, [VIEW, `${VIEW} .discover-tool-card`, `${VIEW} .discover-permission`, `${VIEW} .discover-permission-actions`, `${VIEW} .discover-mcp-args`]);
 		check(phoneOver.length === 0, `phone: the MCP permission card fits (${phoneOver.join("; ") || "none"})`);
 		await themed("phone-mcp-permission", (name) => page.screenshot({ path: join(artifacts, `${name}.png`) }));
-		await page.setViewportSize(DESKTOP);
+		await desktop();
 		const buttons = await page.locator(`${VIEW} .discover-permission button`).allTextContents();
 		const once = buttons.find((b) => /^(Allow once|Accept)$/.test(b.trim()));
 		check(once !== undefined, `the card offers to allow the call once (${buttons.join(" | ")})`);
@@ -119,12 +128,11 @@ export async function mcpSteps({ page, model, check, artifacts, VIEW, overflows 
 		const title = await page.locator(`${VIEW} .discover-tool-card-title`).last().textContent();
 		check(title?.includes("stub") === true, `the done card keeps its server in its title (${title})`);
 		await themed("mcp-tool-card", shot);
-		await page.setViewportSize(PHONE);
-		await page.waitForTimeout(200);
+		await phone();
 		const phoneDone = await overflows(page, [VIEW, `${VIEW} .discover-tool-card`, `${VIEW} .discover-tool-card-title`]);
 		check(phoneDone.length === 0, `phone: the done MCP card fits (${phoneDone.join("; ") || "none"})`);
 		await themed("phone-mcp-tool-card", (name) => page.screenshot({ path: join(artifacts, `${name}.png`) }));
-		await page.setViewportSize(DESKTOP);
+		await desktop();
 
 		// 2. Settings → MCP servers: the list with its three states.
 		await page.evaluate(() => {
@@ -149,7 +157,7 @@ export async function mcpSteps({ page, model, check, artifacts, VIEW, overflows 
 		check(row("time")?.state === "Disabled", `the disabled server says so (${row("time")?.state})`);
 		const section = async (name, last = ".discover-mcp-list") => {
 			const box = await page.evaluate((end) => {
-				const head = [...document.querySelectorAll("#e2e-settings .setting-item-heading")].find((h) => h.textContent === "MCP servers");
+				const head = [...document.querySelectorAll("#e2e-settings .setting-item-heading")].find((h) => h.querySelector(".setting-item-name")?.textContent === "MCP servers");
 				const a = head?.getBoundingClientRect();
 				const b = document.querySelector(`#e2e-settings ${end}`)?.getBoundingClientRect();
 				return a && b ? { x: 0, y: a.top + window.scrollY, width: document.documentElement.clientWidth, height: b.bottom - a.top } : null;
@@ -192,12 +200,20 @@ export async function mcpSteps({ page, model, check, artifacts, VIEW, overflows 
 		check(problems.length === 4 && problems.at(-1)?.startsWith("Nothing was added") === true, `the form's problems show at their fields (${problems.join(" | ")})`);
 		check((await page.inputValue("#e2e-settings #discover-mcp-form-url")) === "not a web address", "the form keeps what was typed");
 		await themed("mcp-form-problems", (name) => section(name, ".discover-mcp-form"));
-		await page.setViewportSize(PHONE);
-		await page.waitForTimeout(200);
+		await phone();
 		const phoneForm = await overflows(page, ["#e2e-settings .discover-mcp-form", "#e2e-settings .discover-mcp-form-value", "#e2e-settings .discover-mcp-server"]);
+		const wide = await page.evaluate(() => {
+			const out = [];
+			for (const row of document.querySelectorAll("#e2e-settings .discover-mcp-server")) {
+				const edge = row.getBoundingClientRect().right;
+				for (const el of row.querySelectorAll("*")) if (el.checkVisibility() && el.getBoundingClientRect().right > edge + 1) out.push(`${el.tagName.toLowerCase()}.${[...el.classList].join(".")} ${Math.round(el.getBoundingClientRect().right - edge)} px: ${(el.textContent ?? "").slice(0, 40)}`);
+			}
+			return out.slice(0, 6);
+		});
+		if (phoneForm.length > 0) console.log(`  wider than their row: ${wide.join(" | ")}`);
 		check(phoneForm.length === 0, `phone: the form and the server list fit (${phoneForm.join("; ") || "none"})`);
 		await themed("phone-mcp-settings", (name) => section(name, ".discover-mcp-list"));
-		await page.setViewportSize(DESKTOP);
+		await desktop();
 		await page.fill("#e2e-settings #discover-mcp-form-name", "docs");
 		await page.fill("#e2e-settings #discover-mcp-form-url", stub.url("/mcp"));
 		await page.click('#e2e-settings .discover-mcp-form-value-message button:has-text("Move to secret storage")');
@@ -218,7 +234,7 @@ export async function mcpSteps({ page, model, check, artifacts, VIEW, overflows 
 			if (window.e2e.plainRequire) window.e2e.require = window.e2e.plainRequire;
 			if (window.process?.versions?.node === "e2e") delete window.process;
 		});
-		await page.setViewportSize(DESKTOP);
+		await desktop();
 		await stub.close();
 	}
 }
