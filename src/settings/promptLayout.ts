@@ -1,5 +1,5 @@
-// "Prompt layout": how a chat's prompt trades the window against the server's prompt cache
-// (issue 21). A follow-up is answered fast only when its request repeats the previous one as an
+// "Prompt layout": how a chat's prompt trades the window against the server's prompt cache.
+// A follow-up is answered fast only when its request repeats the previous one as an
 // exact prefix: the server then evaluates only the new tokens. On a chat about a note larger than the
 // window, that means leaving room free for the next turns, so the model sees less of the note at
 // once (bench/promptCache.ts: about 0.7 of an 8k window instead of 0.97, and the first word after
