@@ -133,6 +133,8 @@ export interface TurnReuse {
 	promptTokens: number;
 	reused: number;
 	summaryRequested: boolean;
+	/** The earlier turns' sources were shed (ChatEvent "sourcesShed"): the sources' compaction. */
+	sourcesShed: boolean;
 	ttftMs: number;
 	/** (The server's count of the chat request answered + the answer's reserve) ÷ window. */
 	use?: number;
@@ -156,11 +158,11 @@ const NEEDLE_TURN = 6;
  * chat's own questions, then on turn NEEDLE_TURN the needle's question. True when that turn's
  * chat request carried the needle (from this turn's sources or an earlier turn's kept as sent).
  */
-async function needleChat(script: ChatScript, counter: TokenCounter, window: number, calibration: TokenCalibration): Promise<boolean> {
+async function needleChat(script: ChatScript, counter: TokenCounter, window: number, calibration: TokenCalibration, policy: EarlierSources | undefined): Promise<boolean> {
 	const sim = new SimulatedServer({ counter, tokenizer: "o200k", window, reportsUsage: true, answer: (n) => script.answers[n % script.answers.length] ?? "", summary: () => "Summary." });
 	const adapter = new RecordingAdapter(sim);
 	const sessions = new SessionManager(new MemoryFileStore(), { onWarning: () => undefined });
-	const chat = new ChatService({ adapter, sessions, model: MODEL, calibration, settings: { maxPromptTokens: window, reservedResponseTokens: RESERVED }, sourcesHeadroomShare: BENCH_HEADROOM, sourcesFreshShare: BENCH_FRESH, earlierSources: BENCH_EARLIER });
+	const chat = new ChatService({ adapter, sessions, model: MODEL, calibration, settings: { maxPromptTokens: window, reservedResponseTokens: RESERVED }, sourcesHeadroomShare: BENCH_HEADROOM, sourcesFreshShare: BENCH_FRESH, earlierSources: policy });
 	const note = script.note + NEEDLE_SECTION;
 	for (let t = 1; t <= NEEDLE_TURN; t++) {
 		const before = adapter.served.length;
@@ -173,7 +175,7 @@ async function needleChat(script: ChatScript, counter: TokenCounter, window: num
 }
 
 /** The turns of one chat: each chat request's reuse of the previous turn's, and the simulated time to first token. */
-async function runChat(script: ChatScript, counter: TokenCounter, window: number, calibration: TokenCalibration): Promise<ChatRun> {
+async function runChat(script: ChatScript, counter: TokenCounter, window: number, calibration: TokenCalibration, policy: EarlierSources | undefined): Promise<ChatRun> {
 	const sim = new SimulatedServer({
 		counter,
 		tokenizer: "o200k",
@@ -187,14 +189,18 @@ async function runChat(script: ChatScript, counter: TokenCounter, window: number
 	});
 	const adapter = new RecordingAdapter(sim);
 	const sessions = new SessionManager(new MemoryFileStore(), { onWarning: () => undefined });
+	let shed = false;
 	const chat = new ChatService({ adapter, sessions, model: MODEL, calibration, settings: { maxPromptTokens: window, reservedResponseTokens: RESERVED },
-		sourcesHeadroomShare: BENCH_HEADROOM, sourcesFreshShare: BENCH_FRESH, earlierSources: BENCH_EARLIER });
+		sourcesHeadroomShare: BENCH_HEADROOM, sourcesFreshShare: BENCH_FRESH, earlierSources: policy, onEvent: (e) => {
+			if (e.type === "sourcesShed") shed = true;
+		} });
 	const server = new PrefixCacheServer();
 	const run: ChatRun = { turns: [], requests: 0, over: 0, failed: 0 };
 	let previous: number[] | undefined;
 	for (let t = 0; t < TURNS; t++) {
 		const before = adapter.served.length;
 		const simBefore = sim.served.length;
+		shed = false;
 		try {
 			await chat.sendMessage(script.questions[t] ?? "?", { context: script.note, contextName: "Note" });
 		} catch {
@@ -217,16 +223,22 @@ async function runChat(script: ChatScript, counter: TokenCounter, window: number
 		const use = answered === undefined ? undefined : (answered.promptTokens + answered.maxTokens) / window;
 		const prompt = serializedTokens(last.request);
 		const reused = previous === undefined ? 0 : commonPrefix(previous, prompt);
-		run.turns.push({ turn: t + 1, promptTokens: prompt.length, reused, summaryRequested: served.some((s) => s.purpose === "summary"), ttftMs, use });
+		run.turns.push({ turn: t + 1, promptTokens: prompt.length, reused, summaryRequested: served.some((s) => s.purpose === "summary"), sourcesShed: shed, ttftMs, use });
 		previous = serializedTokens(last.request, last.answer);
 	}
 	return run;
 }
 
 export interface CacheRow {
+	/** The engine's policy for earlier sources (undefined: its default). */
+	policy: EarlierSources | undefined;
 	window: number;
 	reuseAll: number;
 	reuseNoSummary: number;
+	/** Over follow-ups with neither a summary request nor the earlier sources shed. */
+	reuseNoCompaction: number;
+	/** Follow-ups whose earlier sources were shed. */
+	withShed: number;
 	followUps: number;
 	withSummary: number;
 	ttftMedian: number;
@@ -248,25 +260,28 @@ const quantile = (values: readonly number[], q: number): number => {
 	return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? NaN;
 };
 
-export async function measurePromptCache(windows: readonly number[], chats: number): Promise<CacheRow[]> {
+export async function measurePromptCache(windows: readonly number[], chats: number, policy: EarlierSources | undefined = BENCH_EARLIER): Promise<CacheRow[]> {
 	const corpus = loadCorpus();
 	const counter = new TokenCounter(corpus);
 	const rows: CacheRow[] = [];
 	for (const window of windows) {
 		const calibration = new TokenCalibration();
 		const runs: ChatRun[] = [];
-		for (let seed = 1; seed <= chats; seed++) runs.push(await runChat(chatScript(corpus, counter, seed, window), counter, window, calibration));
+		for (let seed = 1; seed <= chats; seed++) runs.push(await runChat(chatScript(corpus, counter, seed, window), counter, window, calibration, policy));
 		const all = runs.flatMap((r) => r.turns);
 		const turns = all.filter((t) => t.turn > 1);
 		const uses = all.filter((t) => t.turn >= USE_FROM_TURN && t.use !== undefined).map((t) => t.use!);
 		let needles = 0;
 		const needleCalibration = new TokenCalibration();
-		for (let seed = 1; seed <= chats; seed++) if (await needleChat(chatScript(corpus, counter, seed, window), counter, window, needleCalibration)) needles++;
+		for (let seed = 1; seed <= chats; seed++) if (await needleChat(chatScript(corpus, counter, seed, window), counter, window, needleCalibration, policy)) needles++;
 		const late = turns.filter((t) => t.turn >= TTFT_FROM_TURN).map((t) => t.ttftMs);
 		rows.push({
+			policy,
 			window,
 			reuseAll: share(turns),
 			reuseNoSummary: share(turns.filter((t) => !t.summaryRequested)),
+			reuseNoCompaction: share(turns.filter((t) => !t.summaryRequested && !t.sourcesShed)),
+			withShed: turns.filter((t) => t.sourcesShed).length,
 			followUps: turns.length,
 			withSummary: turns.filter((t) => t.summaryRequested).length,
 			ttftMedian: median(late),
@@ -285,14 +300,22 @@ export async function measurePromptCache(windows: readonly number[], chats: numb
 const pct = (n: number): string => `${(n * 100).toFixed(1)}%`;
 const secs = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
 
+/** The layouts the plugin's "Prompt layout" setting picks from (settings/promptLayout.ts). */
+const LAYOUTS: readonly { name: string; policy: EarlierSources }[] = [
+	{ name: "Use the whole window (before; hosted servers)", policy: "yield" },
+	{ name: "Answer faster (local servers)", policy: "stable" },
+];
+
 export async function runPromptCacheBench(windows: readonly number[] = WINDOWS, chats = DEFAULT_CHATS): Promise<string> {
-	const rows = await measurePromptCache(windows, chats);
+	const layouts = BENCH_EARLIER === undefined ? LAYOUTS : [{ name: `earlier=${BENCH_EARLIER}`, policy: BENCH_EARLIER }];
+	const rows: { name: string; row: CacheRow }[] = [];
+	for (const layout of layouts) for (const row of await measurePromptCache(windows, chats, layout.policy)) rows.push({ name: layout.name, row });
 	return [
-		`Prompt reuse: ${chats} multilingual chats × ${TURNS} turns about a note larger than the window, usage reported (o200k). Reuse = tokens of a follow-up's chat request that are an exact prefix of the previous turn's request plus its answer, over all its tokens (pooled). Time to first token: a simulated server at ${MS_PER_UNCACHED_TOKEN} ms per uncached prompt token with an LRU of ${LRU_SLOTS} prefixes, turns ≥ ${TTFT_FROM_TURN}, summary requests and retries included. Needle: the context bench's needle (a last section of the note) asked about on turn ${NEEDLE_TURN} of a chat about the note; chats whose request carried it. A summary request's answer costs ${MS_PER_SUMMARY_TOKEN} ms a token. Window use: (server's count + reserve) ÷ window, turns ≥ ${USE_FROM_TURN}. Earlier sources: ${BENCH_EARLIER ?? "default"}, headroom ${BENCH_HEADROOM ?? "default"}, fresh ${BENCH_FRESH ?? "default"}.`,
+		`Prompt reuse: ${chats} multilingual chats × ${TURNS} turns about a note larger than the window, usage reported (o200k). Reuse = tokens of a follow-up's chat request that are an exact prefix of the previous turn's request plus its answer, over all its tokens (pooled). "Without a compaction": neither a summary request nor the earlier turns' sources shed. Time to first token: a simulated server at ${MS_PER_UNCACHED_TOKEN} ms per uncached prompt token with an LRU of ${LRU_SLOTS} prefixes, turns ≥ ${TTFT_FROM_TURN}, summary requests and retries included. Needle: the context bench's needle (a last section of the note) asked about on turn ${NEEDLE_TURN} of a chat about the note; chats whose request carried it. A summary request's answer costs ${MS_PER_SUMMARY_TOKEN} ms a token. Window use: (server's count + reserve) ÷ window, turns ≥ ${USE_FROM_TURN}. Headroom ${BENCH_HEADROOM ?? "default"}, fresh ${BENCH_FRESH ?? "default"}.`,
 		"",
-		"| window | all follow-up turns | turns without a summary request | follow-ups (with a summary request) | TTFT median | TTFT p95 | window use median (p10) | over the window | needle found |",
-		"|---|--:|--:|--:|--:|--:|--:|--:|--:|",
-		...rows.map((r) => `| ${r.window / 1024}k | ${pct(r.reuseAll)} | ${pct(r.reuseNoSummary)} | ${r.followUps} (${r.withSummary}) | ${secs(r.ttftMedian)} | ${secs(r.ttftP95)} | ${r.useMedian.toFixed(3)} (${r.useP10.toFixed(3)}) | ${r.over} of ${r.requests}${r.failed > 0 ? `, ${r.failed} failed` : ""} | ${r.needles} of ${chats} |`),
+		"| prompt layout | window | all follow-up turns | without a summary request | without a compaction | follow-ups (summary, sources shed) | TTFT median | TTFT p95 | window use median (p10) | over the window | needle found |",
+		"|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
+		...rows.map(({ name, row: r }) => `| ${name} | ${r.window / 1024}k | ${pct(r.reuseAll)} | ${pct(r.reuseNoSummary)} | ${pct(r.reuseNoCompaction)} | ${r.followUps} (${r.withSummary}, ${r.withShed}) | ${secs(r.ttftMedian)} | ${secs(r.ttftP95)} | ${r.useMedian.toFixed(3)} (${r.useP10.toFixed(3)}) | ${r.over} of ${r.requests}${r.failed > 0 ? `, ${r.failed} failed` : ""} | ${r.needles} of ${chats} |`),
 	].join("\n");
 }
 

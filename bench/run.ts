@@ -29,6 +29,7 @@ const MODULES: readonly BenchModule[] = [
 	{ file: "windowUse.ts", exportName: "runWindowUseBench", title: "Window use against the server's count" },
 	{ file: "promptCache.ts", exportName: "runPromptCacheBench", title: "Prompt cache: reuse of each follow-up prompt, and time to first token" },
 	{ file: "imageDownscale.ts", exportName: "runImageDownscaleBench", title: "Images: downscaling a 12-megapixel photo (Chromium)" },
+	{ file: "pluginLoad.ts", exportName: "runPluginLoadBench", title: "Plugin load: require + onload of main.js, MCP lazy (Chromium)" },
 ];
 
 async function runOne(mod: BenchModule): Promise<{ text: string; ok: boolean }> {

@@ -4,6 +4,7 @@
 // MCP_CONFORMANCE_CONTEXT). It connects, lists the tools, calls each (arguments made from its
 // schema), and closes; it exits 1 with the error when any step fails.
 import { loadNodeTransport, McpClient, type McpConnectOptions, type McpServerConfig, type Transport, type VaultTool } from "../src/headless";
+import { elicitDefaults } from "../src/mcp/elicitation";
 
 /** Arguments a tool's schema accepts: a sample value for each required property. */
 export function sampleArguments(schema: Record<string, unknown>): Record<string, unknown> {
@@ -53,7 +54,9 @@ async function main(): Promise<void> {
 	if (url === undefined || !/^https?:\/\//.test(url)) throw new Error("Usage: MCP_CONFORMANCE_SCENARIO=<scenario> tsx scripts/mcp-conformance-client.ts <server-url>");
 	const config: McpServerConfig = { name: "conformance", url, timeoutMs: 20_000 };
 	const transport = await loadNodeTransport();
-	const client = await McpClient.connect(config, { transport, oauth: conformanceOAuth(transport) });
+	// The suite's elicitation asks to "accept with defaults": this harness stands in for the person
+	// (in the app, only the person answers) and accepts the form as it opens, with its defaults.
+	const client = await McpClient.connect(config, { transport, oauth: conformanceOAuth(transport), onElicit: (request) => Promise.resolve({ action: "accept", content: elicitDefaults(request) }) });
 	console.log(`Connected (${scenario}): ${client.serverInfo?.name ?? "?"} ${client.serverInfo?.protocolVersion ?? ""}`);
 	const tools: VaultTool[] = await client.listTools();
 	const infos = await client.serverTools();

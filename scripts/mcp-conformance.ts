@@ -21,7 +21,7 @@ export const SCENARIOS: [string, string][] = [
 	["initialize", "pass"],
 	["tools_call", "pass"],
 	["sse-retry", "pass"],
-	["elicitation-sep1034-client-defaults", "unsupported: the client declares no elicitation capability"],
+	["elicitation-sep1034-client-defaults", "pass"],
 	["auth/metadata-default", "pass"],
 	["auth/metadata-var1", "pass"],
 	["auth/metadata-var2", "pass"],

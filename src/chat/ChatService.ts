@@ -54,8 +54,9 @@ export interface ChatServiceOptions {
 	 * DEFAULT_EARLIER_SOURCES) only while this turn's sources fit whole beside them; "drop" sends only
 	 * this turn's; "stable" while this turn's own passages keep a guaranteed share, then sheds them
 	 * all at once, leaving room for the turns after (promptCycle.ts; bench/promptCache.ts measures them).
+	 * A function is asked as each turn starts (the plugin's "Prompt layout" setting follows the server).
 	 */
-	earlierSources?: EarlierSources;
+	earlierSources?: EarlierSources | (() => EarlierSources | undefined);
 	sourceFitter?: SourceFitter;
 	/** Tools the model may call during a turn (none by default). */
 	tools?: Tool[];
@@ -110,7 +111,7 @@ export class ChatService {
 	private readonly fitter: SourceFitter;
 	private readonly sourcesHeadroomShare: number | undefined;
 	private readonly sourcesFreshShare: number | undefined;
-	private readonly earlierSources: EarlierSources | undefined;
+	private readonly earlierSources: () => EarlierSources | undefined;
 	/** The latest session switch (newSession, loadSession), if any; settled otherwise. */
 	private switching: Promise<unknown> = Promise.resolve();
 	/** Switches asked for, and the latest one applied: a later switch wins over an earlier, slower one. */
@@ -130,7 +131,8 @@ export class ChatService {
 		this.fitter = opts.sourceFitter ?? defaultSourceFitter;
 		this.sourcesHeadroomShare = opts.sourcesHeadroomShare;
 		this.sourcesFreshShare = opts.sourcesFreshShare;
-		this.earlierSources = opts.earlierSources;
+		const policy = opts.earlierSources;
+		this.earlierSources = typeof policy === "function" ? policy : () => policy;
 		this.onEvent = (event) => {
 			try {
 				listener?.(event);
@@ -153,7 +155,7 @@ export class ChatService {
 			fitter: this.fitter,
 			sourcesHeadroomShare: opts.sourcesHeadroomShare,
 			sourcesFreshShare: opts.sourcesFreshShare,
-			earlierSources: opts.earlierSources,
+			earlierSources: this.earlierSources,
 			now: opts.now ?? Date.now,
 			timers: opts.timers ?? { set: startTimer, clear: stopTimer },
 			onEvent: this.onEvent,
@@ -314,7 +316,7 @@ export class ChatService {
 	 */
 	previewPrompt(draft: string, opts: { context?: string; contextName?: string; sources?: readonly ContextSource[]; includeHistory?: boolean; images?: readonly ImageRef[]; tools?: boolean } = {}): PromptPreview {
 		const toolTokens = this.runner.toolDefinitionsTokens(this.model, this.settings, opts.tools ?? this.toolsOn);
-		return previewPrompt({ settings: this.settings, messages: this.session?.messages ?? [], draft, ...opts, estimate: this.runner.estimatorFor(this.model, this.settings.imageTokens), fitter: this.fitter, headroomShare: this.sourcesHeadroomShare, freshShare: this.sourcesFreshShare, earlierSources: this.earlierSources, margin: this.runner.marginFor(this.model, this.session?.id), toolTokens });
+		return previewPrompt({ settings: this.settings, messages: this.session?.messages ?? [], draft, ...opts, estimate: this.runner.estimatorFor(this.model, this.settings.imageTokens), fitter: this.fitter, headroomShare: this.sourcesHeadroomShare, freshShare: this.sourcesFreshShare, earlierSources: this.earlierSources(), margin: this.runner.marginFor(this.model, this.session?.id), toolTokens });
 	}
 
 	/**

@@ -11,8 +11,14 @@ import type { FittedSource, SourceFitter } from "./sourceFitter";
 
 /** A passage scoring below this share of the best unsent one is not worth repeating for the rest of the cycle. */
 export const FRESH_RELEVANT_SHARE = 0.6;
+/** The best passage not sent yet is added only when it scores at least this share of the best passage of all. */
+export const FRESH_WORTH_SHARE = 0.25;
 
-const overlaps = (a: SentRange, b: SentRange): boolean => a.start < b.end && b.start < a.end;
+/**
+ * A passage an earlier turn sent whole. One it sent only the start of (the top-up's last piece,
+ * cut short: `## Entry 50` and a gap mark) is not sent: its words never reached the model.
+ */
+const covers = (r: SentRange, p: SentRange): boolean => r.start <= p.start && r.end >= p.end;
 
 /**
  * `inner` for a source no earlier turn carries; for one they carry in part, the relevant passages
@@ -26,10 +32,13 @@ export function freshFitter(inner: SourceFitter, sent: ReadonlyMap<string, reado
 		const entry = passagesOf(source.id, source.text, source.name);
 		const none: FittedSource = { text: "", sentTokens: 0, totalTokens: entry.costs.get(estimate)?.total ?? estimate(source.text), fit: "none", passages: [] };
 		const scores = entry.corpus.score(weightedQuery(query));
-		const unsent = entry.passages.map((p, i) => ({ p, i })).filter(({ p, i }) => (scores[i] ?? 0) > 0 && !ranges.some((r) => overlaps(r, p)));
+		const unsent = entry.passages.map((p, i) => ({ p, i })).filter(({ p, i }) => (scores[i] ?? 0) > 0 && !ranges.some((r) => covers(r, p)));
 		unsent.sort((a, b) => (scores[b.i] ?? 0) - (scores[a.i] ?? 0) || a.i - b.i);
 		const best = scores[unsent[0]?.i ?? -1] ?? 0;
-		if (budget <= 0 || best <= 0) return none;
+		// When the earlier turns already carry what the question is about, the best passage not sent
+		// matches only its common words: far below the best of all, it is not worth repeating.
+		const bestOfAll = scores.reduce((m, x) => Math.max(m, x), 0);
+		if (budget <= 0 || best <= 0 || best < bestOfAll * FRESH_WORTH_SHARE) return none;
 		const costs: (number | undefined)[] = [];
 		const chosen: Piece[] = [];
 		let used = 0;

@@ -8,7 +8,7 @@ import type { CheckpointTimers } from "./answerCheckpoint";
 import { promptMessageCost, type EstimateFn } from "./promptCost";
 import { fixedCost } from "./recentWindow";
 import { defaultApprover, type ToolApprover } from "./toolCard";
-import { fitToolResult, stubOlderResults } from "./toolResults";
+import { fitToolResult, imagesLeftOutNote, imagesWithin, stubOlderResults } from "./toolResults";
 import { chargedToolTokens } from "./toolDefinitions";
 import { runToolRound, type ToolImageSaver } from "./toolRound";
 import { MAX_TOOL_CALLS, runawayCallsError } from "../providers/toolCalls";
@@ -202,12 +202,14 @@ export class ToolLoop {
 			onCard: (card) => this.opts.emitCard({ type: "tool", card }),
 			saveImage: this.opts.saveImage,
 			record: (call, tool, outcome) => {
-				const fitted = fitToolResult(outcome.text, share, outcome.isError ? "write" : (tool?.access ?? "write"), query, call.id, ctx.estimate);
-				const content = this.resultBytes.take(fitted);
+				// The images are priced inside the result's share: the text gets what they leave.
+				const images = imagesWithin(outcome.attachments, share, ctx.estimate(outcome.text), ctx.estimate);
+				const fitted = fitToolResult(outcome.text, Math.max(0, share - images.cost), outcome.isError ? "write" : (tool?.access ?? "write"), query, call.id, ctx.estimate);
+				const content = this.resultBytes.take(fitted) + imagesLeftOutNote(images.left);
 				// Saved even after Stop: a call is never left without its result.
-				const { saved } = ctx.recorder.toolResult(ctx.session, call, content, outcome.isError, { keep: true }, outcome.attachments);
+				const { saved } = ctx.recorder.toolResult(ctx.session, call, content, outcome.isError, { keep: true }, images.kept, tool?.mcp);
 				ctx.track(saved);
-				return content;
+				return { content, attachments: images.kept };
 			},
 		});
 	}

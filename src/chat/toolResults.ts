@@ -3,9 +3,9 @@
 // before any conversation text is summarized. Both are deterministic functions of the saved
 // session, so the prompt after a reload is the prompt without one.
 import { fitSource } from "../context/relevanceFit";
-import { promptMessageCost, type EstimateFn } from "./promptCost";
+import { messageImageTokens, promptMessageCost, type EstimateFn } from "./promptCost";
 import { truncateToTokens } from "./textFit";
-import type { PromptImage, PromptMessage, ToolCall } from "../core/types";
+import type { ImageRef, PromptImage, PromptMessage, ToolCall } from "../core/types";
 
 /** An MCP result's data frame (src/mcp/toolResult.ts): its opening line, the text, its end marker. */
 const FRAME = /^(⟦MCP RESULT [^⟧\n]*⟧[^\n]*\n)([\s\S]*)(\n⟦END OF MCP RESULT⟧)$/;
@@ -98,6 +98,30 @@ export function stubOlderResults<T extends PromptMessage>(parts: readonly (reado
 		saved += gain;
 	}
 	return { parts: out, saved };
+}
+
+/**
+ * The images of a result that fit its share, in order, and their price. They may take what the
+ * share leaves beside the text, and never more than half of it while the text wants it.
+ */
+export function imagesWithin(images: readonly ImageRef[] | undefined, share: number, textTokens: number, estimate: EstimateFn): { kept: ImageRef[] | undefined; cost: number; left: number } {
+	if (images === undefined || images.length === 0) return { kept: undefined, cost: 0, left: 0 };
+	const room = share - Math.min(textTokens, Math.floor(share / 2));
+	const kept: ImageRef[] = [];
+	let cost = 0;
+	for (const image of images) {
+		const price = messageImageTokens({ attachments: [image] }, estimate);
+		if (cost + price > room) break;
+		kept.push(image);
+		cost += price;
+	}
+	return { kept: kept.length > 0 ? kept : undefined, cost, left: images.length - kept.length };
+}
+
+/** Said at the end of a result whose images did not all fit (plain English, for the model). */
+export function imagesLeftOutNote(left: number): string {
+	if (left === 0) return "";
+	return left === 1 ? "\n\n[1 image from this result was left out: it did not fit the room the result has in the prompt.]" : `\n\n[${left} images from this result were left out: they did not fit the room the result has in the prompt.]`;
 }
 
 /** The text of the message that carries a round's result images to the model. */

@@ -34,8 +34,8 @@ export interface ToolRoundOptions {
 	signal: AbortSignal;
 	/** The card changed. */
 	onCard: (card: ToolCard) => void;
-	/** Fits the outcome to its share and saves it; resolves when it is recorded in memory. */
-	record: (call: ToolCall, tool: Tool | undefined, outcome: CallOutcome) => string;
+	/** Fits the outcome to its share and saves it: the text and the images kept, as recorded. */
+	record: (call: ToolCall, tool: Tool | undefined, outcome: CallOutcome) => { content: string; attachments?: ImageRef[] };
 	/** Saves the images a result carries; without it they stay described in the result's text. */
 	saveImage?: ToolImageSaver;
 }
@@ -150,8 +150,8 @@ export async function runToolRound(opts: ToolRoundOptions): Promise<"done" | "st
 		if (tool !== undefined) card.access = tool.access;
 		if (tool?.mcp !== undefined) card.mcp = tool.mcp;
 		const finish = (outcome: CallOutcome): void => {
-			const text = opts.record(call, tool, outcome);
-			opts.onCard(outcome.isError ? { ...card, state: "failed", waitingFor: undefined, error: text } : { ...card, state: "done", waitingFor: undefined, result: text, ...(outcome.attachments !== undefined ? { images: outcome.attachments } : {}) });
+			const { content: text, attachments } = opts.record(call, tool, outcome);
+			opts.onCard(outcome.isError ? { ...card, state: "failed", waitingFor: undefined, error: text } : { ...card, state: "done", waitingFor: undefined, result: text, ...(attachments !== undefined ? { images: attachments } : {}) });
 		};
 		if (stopped || signal.aborted) {
 			stopped = true;

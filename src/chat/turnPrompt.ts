@@ -21,6 +21,11 @@ export type ChatEvent =
 	/** `code`: the status as data, for a panel that shows it in another language. */
 	| { type: "status"; text: string; code?: StatusCode }
 	| { type: "compacted"; summarizedCount: number }
+	/**
+	 * The sources earlier turns were sent with were shed to make room ("stable" and "keep"): the
+	 * sources' compaction. This request cannot repeat the previous one as its prefix.
+	 */
+	| { type: "sourcesShed"; messages: number }
 	/** `message` is English; `code`, `params` and `detail` say the same as data (core/notices.ts). */
 	| { type: "warning"; message: string; code?: WarningCode; params?: NoticeParams; detail?: string }
 	| { type: "message"; message: ChatMessage }
@@ -85,10 +90,12 @@ export interface PreparedHistory {
  * and tool calls (`room`); otherwise the earlier sources are shed, for good (the session keeps
  * the change), and the messages go as written: what compaction then fits.
  */
-function withEarlierSources(session: Session, history: readonly ChatMessage[], room: number, estimate: EstimateFn, current: readonly ContextSource[]): ChatMessage[] {
-	const sent = historyAsSent(history, room, estimate, current);
+function withEarlierSources(setup: TurnSetup, session: Session, history: readonly ChatMessage[], room: number, current: readonly ContextSource[]): ChatMessage[] {
+	const sent = historyAsSent(history, room, setup.estimate, current);
 	if (sent !== undefined) return sent;
+	const had = session.messages.filter((m) => keptSources([m])).length;
 	shedSentSources(session.messages);
+	if (had > 0) setup.emit({ type: "sourcesShed", messages: had });
 	return [...history];
 }
 
@@ -135,7 +142,7 @@ export async function prepareHistory(
 		const plain = fitTurnMessages({ ...base, history: uncovered, previousSummary: previous?.content });
 		const hadSources = keptSources(uncovered);
 		// Earlier turns go as sent (with their sources) while they fit: the previous request is then this one's prefix.
-		const turn = fitTurnMessages({ ...base, history: withEarlierSources(session, uncovered, budget.prompt - plain.afterCost - fixed - reserved, setup.estimate, setup.currentSources ?? []), previousSummary: previous?.content });
+		const turn = fitTurnMessages({ ...base, history: withEarlierSources(setup, session, uncovered, budget.prompt - plain.afterCost - fixed - reserved, setup.currentSources ?? []), previousSummary: previous?.content });
 		// "stable": the prefix broke here (the earlier sources were shed), so the history is compacted
 		// to leave the headroom free: the turns after this one repeat its prompt again.
 		const broke = policy === "stable" && hadSources && !keptSources(uncovered);

@@ -8,7 +8,7 @@ import { ChatError } from "./errors";
 import type { AnswerExtras } from "./streamedAnswer";
 import { isAbort } from "./summarizer";
 import { summaryMessage } from "./transcript";
-import type { ChatMessage, ImageRef, Session, ToolCall } from "../core/types";
+import type { ChatMessage, ImageRef, McpToolOrigin, Session, ToolCall } from "../core/types";
 import { reasonOf, type WarningListener } from "../core/notices";
 
 export interface TurnRecorderOptions {
@@ -120,9 +120,10 @@ export class TurnRecorder {
 	 * Adds one tool result in memory at once, right after its call (or the results before it);
 	 * `saved` settles when it is on disk (a failed save is a warning: the result is still sent).
 	 */
-	toolResult(session: Session, call: ToolCall, content: string, isError: boolean, save: WriteOptions, attachments?: ImageRef[]): { message: ChatMessage; saved: Promise<void> } {
+	toolResult(session: Session, call: ToolCall, content: string, isError: boolean, save: WriteOptions, attachments?: ImageRef[], mcp?: McpToolOrigin): { message: ChatMessage; saved: Promise<void> } {
 		const message: ChatMessage = { id: newId(this.opts.now()), role: "tool", content, toolCallId: call.id, name: call.name, createdAt: this.iso() };
 		if (isError) message.isError = true;
+		if (mcp !== undefined) message.mcp = mcp;
 		if (attachments !== undefined && attachments.length > 0) message.attachments = [...attachments];
 		session.messages.push(message);
 		this.opts.onMessage(message);

@@ -1,136 +1,63 @@
-import { errorKind, partialAnswer } from "../providers/errors";
-import type { OverflowReport } from "../providers/overflowReport";
 import type { SessionManager } from "../sessions/SessionManager";
 import { memoizeEstimate, type EstimateFn } from "./promptCost";
 import { fixedCost } from "./recentWindow";
-import { usageObservation } from "./usageObservation";
 import { countFirstPrompt, needsFirstCount } from "./firstCount";
-import { PromptCountGuard } from "./cacheCounts";
 import { modelTokens } from "./tokenFast";
 import { scriptEstimate } from "./scriptCalibration";
 import { ScriptSplits } from "./scriptSplits";
 import type { SafetyMargin } from "./safetyMargin";
-import { settlesWithin, untilAborted } from "../core/abortable";
+import { untilAborted } from "../core/abortable";
 import { calibratedEstimate, calibratedTokens, type TokenCalibration } from "./calibration";
 import { DEFAULT_MARGIN } from "./safetyMargin";
-import { compactionBudget, type CompactionBudget } from "./compaction";
-import { RefusedImagePath } from "../core/imagePaths";
-import { attachmentTokens, loadPromptImages, missingImageNote, type ImageReader } from "./turnImages";
+import { compactionBudget } from "./compaction";
+import { attachmentTokens, type ImageReader } from "./turnImages";
 import { ChatError } from "./errors";
-import { promptSources, type BuiltPrompt } from "./prompt";
-import { recordSentSources, shedSentSources, shedStaleSources, type EarlierSources } from "./promptSentSources";
 import { isAbort } from "./summarizer";
-import { OVERFLOW_RETRY_SHRINK, overflowReportOf, overflowRetryBudget, retryTooBigError } from "./overflowRetry";
+import { promptSources } from "./prompt";
+import { shedSentSources, shedStaleSources, type EarlierSources } from "./promptSentSources";
 import type { SourceFitter } from "./sourceFitter";
-import { silentPromptCutNotice } from "./silentPromptCut";
-import { StreamedAnswer, type AnswerExtras, type ThinkingRecord } from "./streamedAnswer";
-import { AnswerCheckpoint, touching, type CheckpointTimers } from "./answerCheckpoint";
+import { AnswerCheckpoint, type CheckpointTimers } from "./answerCheckpoint";
 import { TurnRecorder } from "./turnRecorder";
-import { assemblePrompt, prepareHistory, type ChatEvent, type TurnSetup } from "./turnPrompt";
-import type { ChatMessage, ChatSettings, ContextSource, ImageRef, ImageTokenRule, LLMAdapter, Session, SourceFit, Tool, ToolSpec } from "../core/types";
+import type { ChatEvent, TurnSetup } from "./turnPrompt";
+import type { SendOptions, TurnChat, TurnRunnerOptions } from "./turnOptions";
+import type { ChatMessage, ChatSettings, ImageRef, ImageTokenRule, LLMAdapter, Session, Tool } from "../core/types";
 import { ToolLoop, ToolRefusals } from "./toolLoop";
-import { toolImagesAfterResults } from "./toolResults";
 import type { ToolImageSaver } from "./toolRound";
 import { randomCallId, type CallIdSource } from "./callIds";
 import { AnswerMeter, providerOf } from "./answerMeter";
-import { writtenTokens } from "./answerTokens";
 import type { ToolApprover } from "./toolCard";
-import { checkAnswer, checkTurnFits, ignoredAfterStop, rethrowAsStopped } from "./turnChecks";
-import { continuationOf, CONTINUE_INSTRUCTION, type TurnMode } from "./turnMode";
-import { listChangedWarning, OutsideToolState, schemaDialectOf, type TurnToolSource } from "./toolSources";
+import { checkTurnFits, rethrowAsStopped } from "./turnChecks";
+import { CONTINUE_INSTRUCTION, type TurnMode } from "./turnMode";
+import { listChangedWarning, OutsideToolState, schemaDialectOf } from "./toolSources";
+import { TurnEndings } from "./turnEndings";
+import { TurnObservations } from "./turnObservations";
+import { TurnExchange, type AskedTurn } from "./turnExchange";
 
-export interface SendOptions {
-	/** The active note (one source of kind "active"; see `sources`). */
-	context?: string;
-	contextName?: string;
-	/**
-	 * What the message is about: the selection, notes the person added, the active note, retrieved
-	 * passages. They share the room the conversation leaves, tier by tier (sourceBudget.ts); the
-	 * answer records how much of each went in (`ChatMessage.sources`).
-	 */
-	sources?: ContextSource[];
-	/** false: instructions, document and this message only (one-shot commands); still recorded. */
-	includeHistory?: boolean;
-	signal?: AbortSignal;
-	onToken?: (delta: string) => void;
-	/** The model's thinking as it streams; saved on the answer as `thinking`. */
-	onThinking?: (delta: string) => void;
-	/** What `onToken` passed so far was thinking after all: drop it (it comes to `onThinking` next). */
-	onTextRetracted?: () => void;
-	/** false: no tools are offered for this send (slash commands); true: offered. Default: the chat's tools switch (ChatService.setTools). */
-	tools?: boolean;
-	/**
-	 * Images sent with the message, as files already saved (the chats folder's attachments): the
-	 * message records them by reference, they count against the budget, and the engine reads them
-	 * through `ChatServiceOptions.readImage` just before sending.
-	 */
-	images?: ImageRef[];
+export type { SendOptions, TurnChat, TurnRunnerOptions } from "./turnOptions";
+
+/** A turn's start: the chat's model and settings as they are now, the meter, and what the turn reads from the service. */
+interface TurnStart {
+	adapter: LLMAdapter;
+	model: string;
+	settings: ChatSettings;
+	meter: AnswerMeter;
+	setup: TurnSetup;
 }
+
+/** The question asked: saved, with the budget it was checked against and this turn's sources. */
+type Question = Pick<AskedTurn, "session" | "user" | "asked" | "budget" | "imageCost" | "includeHistory" | "current">;
 
 /**
- * The chat a turn runs in. Read when the turn begins (after any session switch has settled), so a
- * switch or a settings change made mid-turn applies to the next turn.
- */
-export interface TurnChat {
-	/** The latest session switch: a turn waits for it, so it goes to the chat the person now sees. */
-	switching(): Promise<unknown>;
-	current(): { adapter: LLMAdapter; model: string; settings: ChatSettings };
-	session(): Session | undefined;
-	/** The chat this turn's first message created becomes the chat's session. */
-	adopt(session: Session): void;
-}
-
-export interface TurnRunnerOptions {
-	chat: TurnChat;
-	sessions: SessionManager;
-	calibration: TokenCalibration | undefined;
-	/** Raw (uncalibrated) estimates: what calibration points are measured against. */
-	rawEstimate: EstimateFn;
-	/** The estimator's unrounded value, which calibrated estimates scale (default: memoized modelTokens). */
-	fineEstimate?: EstimateFn;
-	/** Fits a source larger than its share. */
-	fitter: SourceFitter;
-	/** See ChatServiceOptions.sourcesHeadroomShare. */
-	sourcesHeadroomShare?: number;
-	/** See ChatServiceOptions.sourcesFreshShare. */
-	sourcesFreshShare?: number;
-	/** See ChatServiceOptions.earlierSources. */
-	earlierSources?: EarlierSources;
-	now: () => number;
-	timers: CheckpointTimers;
-	onEvent: (event: ChatEvent) => void;
-	/** The tools the model may call, and who allows them (default: read tools run, write tools are declined). */
-	tools?: readonly Tool[];
-	approve?: ToolApprover;
-	/** Reads an attached image's file for a send (without it, images are left out with a note). */
-	readImage?: ImageReader;
-	/** Makes the engine's id for each tool call (default: random, unique across chats). */
-	callIds?: CallIdSource;
-	/** See ChatServiceOptions.mcpTools. */
-	outsideTools?: TurnToolSource;
-	/** See ChatServiceOptions.mcpServers. */
-	outsideServers?: () => readonly string[] | undefined;
-	/** See ChatServiceOptions.saveToolImage. */
-	saveToolImage?: ToolImageSaver;
-}
-
-/** How long a stopped turn waits for its partial answer to be saved before it ends anyway. */
-const STOPPED_SAVE_WAIT_MS = 100;
-
-/** Saved on an answer that ended at the token limit (GenerateResult.cut), and shown with it. */
-export const CUT_AT_LIMIT = "The answer was cut off: it reached the token limit (the room kept for the answer, or the end of the model's context window). Ask the model to continue, or keep more room for the answer in settings.";
-
-/**
- * Runs one turn: save the person's message, fit the conversation into the window, stream the
- * answer (retrying once, smaller, when the server says it overflowed), save it. It also keeps what
- * outlives a turn: the running answer's checkpoint and the answers still being saved.
+ * Runs one turn, in named steps: start (the chat as it is now, the first count of a new model),
+ * ask (the budget checked, the person's message saved, the sources as they are now), offer the
+ * tools, then the exchange with the model (turnExchange.ts: stream, tool rounds, the smaller retry
+ * after an overflow, the answer saved). It also keeps what outlives a turn: the running answer's
+ * checkpoint and the answers still being saved.
  */
 export class TurnRunner {
 	private readonly chat: TurnChat;
 	private readonly sessions: SessionManager;
 	private readonly calibration: TokenCalibration | undefined;
-	/** Which servers' prompt counts leave a cached part out (cacheCounts.ts). */
-	private readonly promptCounts = new PromptCountGuard();
 	private readonly rawEstimate: EstimateFn;
 	private readonly fineEstimate: EstimateFn;
 	/** Estimates split by script group, by text: what per-script factors scale. */
@@ -140,12 +67,14 @@ export class TurnRunner {
 	private readonly timers: CheckpointTimers;
 	private readonly onEvent: (event: ChatEvent) => void;
 	private readonly recorder: TurnRecorder;
+	/** How turns end in the chat's file, and the answers still being saved. */
+	private readonly endings: TurnEndings;
+	/** What the server's counts teach the calibration. */
+	private readonly observations: TurnObservations;
 	/** The running answer's checkpoint, for checkpointNow(). */
 	private checkpoint: AnswerCheckpoint | undefined;
 	/** Estimators by model and calibration state (estimatorFor). */
 	private readonly estimators = new Map<string, EstimateFn>();
-	/** Answers still being saved after their turn ended (a store that is slow or hangs). */
-	private readonly saving = new Set<Promise<void>>();
 	private readonly tools: readonly Tool[];
 	private readonly approve: ToolApprover | undefined;
 	private readonly refusals = new ToolRefusals();
@@ -153,7 +82,7 @@ export class TurnRunner {
 	private readonly callIds: CallIdSource;
 	private readonly sourcesHeadroomShare: number | undefined;
 	private readonly sourcesFreshShare: number | undefined;
-	private readonly earlierSources: EarlierSources | undefined;
+	private readonly earlierSources: () => EarlierSources | undefined;
 	/** The MCP servers' tools, asked for at each turn's start. */
 	private readonly outside: OutsideToolState | undefined;
 	private readonly outsideServers: (() => readonly string[] | undefined) | undefined;
@@ -187,6 +116,8 @@ export class TurnRunner {
 			onMessage: (message) => this.onEvent({ type: "message", message }),
 			onWarning: (message, notice) => this.onEvent({ type: "warning", message, ...notice }),
 		});
+		this.endings = new TurnEndings(this.recorder);
+		this.observations = new TurnObservations({ calibration: this.calibration, rawEstimate: this.rawEstimate, groups: this.groups, onEvent: (event) => this.onEvent(event) });
 	}
 
 	/** The calibrated estimate for `model`: what the engine believes that model will count. */
@@ -252,11 +183,31 @@ export class TurnRunner {
 
 	/** Waits (at most `ms`) for the answers still being saved. */
 	async savesSettled(ms: number): Promise<void> {
-		if (this.saving.size > 0) await settlesWithin(Promise.all(this.saving), ms);
+		await this.endings.settled(ms);
 	}
 
 	async run(text: string, opts: SendOptions, signal: AbortSignal, mode: TurnMode = {}): Promise<ChatMessage> {
 		if (text.trim() === "") throw new ChatError("empty_message", "Type a message first.", { text });
+		const start = await this.start(text, opts, signal);
+		const asked = await this.ask(start, text, opts, signal, mode);
+		const loop = await this.offerTools(start, asked, text, opts);
+		if (loop === "aborted") return mode.continues ?? this.endings.stopped(asked.session, "");
+		const turn: AskedTurn = { ...asked, setup: start.setup, settings: start.settings, model: start.model, meter: start.meter, text, opts, loop, continues: mode.continues };
+		return new TurnExchange(turn, {
+			recorder: this.recorder,
+			endings: this.endings,
+			observations: this.observations,
+			refusals: this.refusals,
+			readImage: this.readImage,
+			now: this.now,
+			onEvent: this.onEvent,
+			marginFor: (model, chatId) => this.marginFor(model, chatId),
+			startCheckpoint: (sessionId, answer, extra, resume) => this.startCheckpoint(sessionId, answer, extra, resume),
+		}).run();
+	}
+
+	/** The turn's start: after any session switch, the chat's model and settings now; a model never counted is counted first. */
+	private async start(text: string, opts: SendOptions, signal: AbortSignal): Promise<TurnStart> {
 		await untilAborted(this.chat.switching(), signal).catch(rethrowAsStopped(signal));
 		const { adapter, model, settings } = this.chat.current();
 		// A model never counted: the server counts this turn's prompt first, where it can.
@@ -270,7 +221,7 @@ export class TurnRunner {
 			fitter: this.fitter,
 			sourcesHeadroomShare: this.sourcesHeadroomShare,
 			sourcesFreshShare: this.sourcesFreshShare,
-			earlierSources: this.earlierSources,
+			earlierSources: this.earlierSources(),
 			recorder: this.recorder,
 			emit: (event) => {
 				// Whatever an abandoned call does later is not this turn's news.
@@ -279,11 +230,20 @@ export class TurnRunner {
 			signal,
 			onSummaryRequest: (cost) => meter.addSummary(cost),
 		};
+		return { adapter, model, settings, meter, setup };
+	}
+
+	/**
+	 * The question asked: the message checked against the budget before anything is saved, then
+	 * saved (with the chat, on the first message), and the earlier sources shed that are no longer
+	 * this turn's.
+	 */
+	private async ask(start: TurnStart, text: string, opts: SendOptions, signal: AbortSignal, mode: TurnMode): Promise<Question> {
+		const { model, settings, setup } = start;
 		const { estimate } = setup;
-		const continues = mode.continues;
 		const whole = compactionBudget(settings, this.marginFor(model, this.chat.session()?.id).keep);
 		// A continuation's instruction takes its room from the history.
-		const budget = continues === undefined ? whole : { ...whole, prompt: whole.prompt - estimate(CONTINUE_INSTRUCTION) };
+		const budget = mode.continues === undefined ? whole : { ...whole, prompt: whole.prompt - estimate(CONTINUE_INSTRUCTION) };
 		// Checked before anything is saved: a message that can never be sent stays with the caller.
 		checkTurnFits(settings.systemPrompt, text, budget.prompt, estimate, attachmentTokens(opts.images, estimate));
 		const { session, user } = await this.recordQuestion(text, signal, mode.open, opts.images).catch(rethrowAsStopped(signal));
@@ -291,145 +251,29 @@ export class TurnRunner {
 		// The message's images are part of it (a regenerated or edited message keeps its own): the
 		// history gets what they and the text leave.
 		const imageCost = attachmentTokens(user.attachments, estimate);
-		const lessImages = (b: CompactionBudget): CompactionBudget => (imageCost === 0 ? b : { ...b, prompt: b.prompt - imageCost });
 		const asked = { ...opts, images: user.attachments };
 		// This turn's sources as they are now: an earlier message's sources that are not (edited,
 		// deleted, left out) are shed for good, never sent again.
 		const current = promptSources({ sources: opts.sources, context: opts.context !== undefined && opts.context !== "" ? { text: opts.context, name: opts.contextName } : undefined });
 		setup.currentSources = current;
-		if (this.earlierSources === "drop") shedSentSources(session.messages);
+		if (setup.earlierSources === "drop") shedSentSources(session.messages);
 		else shedStaleSources(session.messages, current);
 		const includeHistory = opts.includeHistory !== false;
-		// The send's own choice, else the chat's saved switch (Session.tools; none saved: on).
+		return { session, user, asked, budget, imageCost, includeHistory, current };
+	}
+
+	/**
+	 * The tools this turn offers: the send's own choice, else the chat's saved switch (Session.tools;
+	 * none saved: on); the MCP servers' tools asked for now. "aborted" when stopped while waiting for them.
+	 */
+	private async offerTools(start: TurnStart, { session, imageCost, budget }: Question, text: string, opts: SendOptions): Promise<ToolLoop | "aborted"> {
+		const { adapter, model, settings, setup } = start;
 		const offered = opts.tools ?? session.tools !== false;
 		const tools = offered && !this.refusals.refuses(model) ? await this.outsideTools(adapter, session, setup) : this.tools;
-		if (tools === "aborted") return continues ?? this.finishStopped(session, "");
-		const loop = new ToolLoop({ tools, approve: this.approve, enabled: offered && !this.refusals.refuses(model), settings, model, estimate, timers: this.timers, emit: setup.emit, emitCard: this.onEvent, callIds: this.callIds, saveImage: this.saveToolImage });
-		loop.fitOffer(fixedCost(settings.systemPrompt, undefined, text, estimate) + imageCost, budget.prompt);
-		// A request that offers tools carries their definitions: the history gets what they leave.
-		const prepare = async (s: TurnSetup, b: typeof budget, force: boolean): Promise<Awaited<ReturnType<typeof prepareHistory>>> => {
-			const history = await prepareHistory(s, session, user, lessImages({ ...b, prompt: b.prompt - loop.definitionsTokens() }), includeHistory, force);
-			return history === "aborted" || continues === undefined ? history : continuationOf(history, continues);
-		};
-
-		let prepared = await prepare(setup, budget, false);
-		// Stopped before anything was asked: a continued answer stays as it was.
-		if (prepared === "aborted") return continues ?? this.finishStopped(session, "");
-		// Every answer kept (checkpoints too) passes the adapter's redaction: a server may echo the key
-		// inside one. A continuation is kept with the text it continues.
-		const prefix = continues?.content ?? "";
-		const redact = (text: string): string => setup.adapter.redact?.(text) ?? text;
-		const keep = (answer: string): string => redact(prefix + answer);
-		const keepThought = (thought: ThinkingRecord): ThinkingRecord => (thought.thinking === undefined ? thought : { ...thought, thinking: redact(thought.thinking) });
-		let streamed: StreamedAnswer | undefined;
-		let prompt: BuiltPrompt | undefined;
-		// What the answer records about its sources: the prompt's fits (none when no source was given).
-		const sent = (): { sources?: SourceFit[] } => (prompt !== undefined && prompt.sources.length > 0 ? { sources: prompt.sources } : {});
-		// Checkpoints save the current attempt's answer so far (text, thinking, and what it was given).
-		const newCheckpoint = (): AnswerCheckpoint =>
-			this.startCheckpoint(session.id, () => keep(streamed?.partialText ?? ""), () => ({ ...keepThought(streamed?.thinking() ?? {}), ...sent() }), continues);
-		let checkpoint = newCheckpoint();
-		const costs = (): AnswerExtras => meter.extras();
-		prompt = assemblePrompt(setup, prepared, text, asked, budget, undefined, loop.definitionsTokens());
-		// The definitions the request in flight carries: its usage is observed with them.
-		let sentTools: readonly ToolSpec[] = [];
-		let contextWindow = settings.maxPromptTokens;
-		for (let attempt = 0; ; attempt++) {
-			const answer = (streamed = new StreamedAnswer(opts, this.now));
-			const sentAt = this.now();
-			const sentPrompt = prompt.estimatedTokens;
-			// A request that reached the model counts, whether it was answered, stopped or cut off.
-			const meterPartial = (text: string): void => meter.add({ sentAt, firstTokenAt: answer.firstTokenAt, usage: undefined, estimatedPrompt: sentPrompt, estimatedAnswer: writtenTokens(estimate, text, answer.thinking().thinking) });
-			try {
-				// Image files are read for this request only; one that cannot be read is left out with a note.
-				const messages = toolImagesAfterResults(await untilAborted(loadPromptImages(prompt.messages, this.readImage, (ref, err) => setup.emit({ type: "warning", message: missingImageNote(ref), code: err instanceof RefusedImagePath ? "image_path_refused" : "image_missing", params: { name: ref.path.split(/[\\/]/).pop() ?? ref.path } })), signal));
-				const toolPart = loop.requestPart();
-				sentTools = toolPart.tools ?? [];
-				// The sources as sent go with the message: later prompts repeat them (a cache's prefix).
-				recordSentSources(user, prompt.sourcesSection, prompt.sectionFits, current);
-				const request = setup.adapter.generate({
-					purpose: "chat",
-					messages,
-					maxTokens: settings.reservedResponseTokens,
-					contextWindow,
-					signal,
-					...toolPart,
-					// After Stop, what the person saw is the partial answer: late tokens and thinking are dropped.
-					...touching(ignoredAfterStop(answer.request, signal), checkpoint),
-				});
-				const result = await untilAborted(request, signal);
-				checkAnswer(result);
-				// The whole prompt's count, or none when the server's count may have left a cached part out.
-				const whole = this.promptCounts.whole(model, { usage: result.usage, messages: prompt.messages, expected: prompt.estimatedTokens, rawEstimate: this.rawEstimate });
-				this.observeUsage(model, settings, prompt, sentTools, whole, session.id);
-				const setAside = whole === undefined && (result.usage?.promptTokens ?? 0) > 0;
-				meter.add({ sentAt, firstTokenAt: answer.firstTokenAt, usage: result.usage, estimatedPrompt: sentPrompt, estimatedAnswer: writtenTokens(estimate, answer.finalText(result), answer.thinking(result).thinking, result.toolCalls), setAside });
-				const calls = loop.callsOf(result);
-				if (calls.length === 0) return await this.finishAnswered(session, keep(answer.finalText(result)), { ...keepThought(answer.thinking(result)), ...sent(), ...costs() }, signal, checkpoint, result.cut === "length" ? CUT_AT_LIMIT : undefined);
-				// A round: the answer with its calls is saved, then each call's result, then the model goes on.
-				const called = this.recorder.answer(session, keep(answer.finalText(result)), false, { signal, keep: true }, { ...keepThought(answer.thinking(result)), ...sent(), toolCalls: calls }, { checkpoint });
-				this.track(called.saved);
-				const ctx = { session, user, estimate, promptBudget: budget.prompt, recorder: this.recorder, signal, track: (saved: Promise<void>) => this.track(saved) };
-				if ((await loop.runRound(calls, ctx)) === "stopped" || signal.aborted) return this.finishStopped(session, keep(""), costs());
-				checkpoint = newCheckpoint();
-				const roundSetup: TurnSetup = { ...setup, settings: { ...settings, systemPrompt: loop.systemPromptFor(settings, text, budget.prompt, estimate) } };
-				prepared = await prepare(roundSetup, budget, false);
-				if (prepared === "aborted") return this.finishStopped(session, keep(""), costs(), checkpoint);
-				prompt = assemblePrompt(roundSetup, prepared, text, asked, budget, undefined, loop.definitionsTokens());
-				attempt = -1;
-				continue;
-			} catch (caught) {
-				let err = caught;
-				if (isAbort(err, signal)) {
-					meterPartial(answer.partialText);
-					return this.finishStopped(session, keep(answer.partialText), { ...keepThought(answer.thinking()), ...sent(), ...costs() }, checkpoint);
-				}
-				// The model cannot use tools: the same turn once more without them.
-				if (loop.refused(err, this.refusals, model, session.id)) {
-					// Sent without the definitions now: the same history, the sources may take their room.
-					if (prepared !== "aborted") prompt = assemblePrompt(setup, prepared, text, asked, budget);
-					attempt = -1;
-					continue;
-				}
-				const overflowed = errorKind(err) === "context_overflow";
-				if (overflowed) this.observeSurprise(model, settings, prompt, overflowReportOf(err), session.id);
-				if (overflowed && attempt === 0) {
-					// Our estimate was too low for this server: send a clearly smaller prompt once more.
-					meter.addRefused(sentAt);
-					const report = overflowReportOf(err);
-					if (report.window !== undefined && report.window < settings.maxPromptTokens) {
-						this.onEvent({ type: "window", reported: report.window, configured: settings.maxPromptTokens });
-						contextWindow = report.window;
-					}
-					setup.emit({ type: "status", text: "Continuing conversation…", code: "continuing" });
-					const forced = overflowRetryBudget(budget, settings, prompt.estimatedTokens, report, this.marginFor(model, session.id).keep);
-					prepared = await prepare(setup, forced, true);
-					if (prepared === "aborted") return this.finishStopped(session, keep(""), costs(), checkpoint);
-					const failed = prompt;
-					// The sources shrink too: the room the compacted history gave up must not go to them.
-					const sourcesCap = Math.floor(failed.sourcesTokens * OVERFLOW_RETRY_SHRINK);
-					prompt = assemblePrompt(setup, prepared, text, asked, forced, sourcesCap, loop.definitionsTokens());
-					this.observeOverflow(model, failed, sentTools, report, session.id);
-					if (prompt.estimatedTokens > forced.prompt) err = retryTooBigError(err, prompt.estimatedTokens, forced.prompt, report, settings, failed.estimatedTokens);
-					else continue;
-				}
-				// An answer cut off (at the size cap) is kept, marked with why; the error is still reported.
-				const partial = partialAnswer(err);
-				if (partial !== undefined) meterPartial(partial);
-				// After tool rounds the person's message was answered in part: it stays, with the calls
-				// and results, and the failed answer says why (a failed message would leave them orphaned).
-				// A continuation that fails leaves the answer as it was before it.
-				const marked =
-					continues !== undefined
-						? this.recorder.restore(session, continues, { signal, keep: true }, checkpoint)
-						: partial !== undefined || loop.roundsRun > 0
-						? this.recorder.answer(session, keep(partial ?? ""), true, { signal, keep: true }, { ...keepThought(answer.thinking()), ...sent(), ...costs() }, { checkpoint, failure: err }).saved
-						: this.recorder.failed(session, user, err, { signal, keep: true }, checkpoint);
-				this.track(marked);
-				await untilAborted(marked, signal).catch(() => undefined);
-				throw err;
-			}
-		}
+		if (tools === "aborted") return "aborted";
+		const loop = new ToolLoop({ tools, approve: this.approve, enabled: offered && !this.refusals.refuses(model), settings, model, estimate: setup.estimate, timers: this.timers, emit: setup.emit, emitCard: this.onEvent, callIds: this.callIds, saveImage: this.saveToolImage });
+		loop.fitOffer(fixedCost(settings.systemPrompt, undefined, text, setup.estimate) + imageCost, budget.prompt);
+		return loop;
 	}
 
 	/** The vault tools and, after them, the MCP servers' tools for this turn ("aborted" when stopped while waiting for them). */
@@ -479,69 +323,5 @@ export class TurnRunner {
 			this.chat.adopt(session);
 		}
 		return { session, user: await this.recorder.user(session, text, signal, images) };
-	}
-
-	/** A whole answer: shown at once; a Stop while it is being saved stops the wait, not the save. */
-	/** `cut`: why the answer is not whole (saved as its error, shown with it). */
-	private async finishAnswered(session: Session, content: string, thought: AnswerExtras, signal: AbortSignal, checkpoint?: AnswerCheckpoint, cut?: string): Promise<ChatMessage> {
-		const { message, saved } = this.recorder.answer(session, content, false, { signal, keep: true }, thought, { checkpoint, ...(cut === undefined ? {} : { failure: cut }) });
-		this.track(saved);
-		await untilAborted(saved, signal).catch(() => undefined);
-		return message;
-	}
-
-	/**
-	 * A stopped answer: kept with what was shown. Its save is waited for briefly, so Stop ends the
-	 * turn at once even when the store hangs; the save still lands (flush waits for it longer).
-	 */
-	private async finishStopped(session: Session, partial: string, thought: AnswerExtras = {}, checkpoint?: AnswerCheckpoint): Promise<ChatMessage> {
-		const letGo = new AbortController();
-		const { message, saved } = this.recorder.answer(session, partial, true, { signal: letGo.signal, keep: true }, thought, { checkpoint });
-		this.track(saved);
-		if (!(await settlesWithin(saved, STOPPED_SAVE_WAIT_MS))) letGo.abort();
-		return message;
-	}
-
-	private track(saved: Promise<void>): void {
-		this.saving.add(saved);
-		void saved.finally(() => this.saving.delete(saved));
-	}
-
-	/**
-	 * A prompt refused as too long: the model's margin widens at once. Not when the server named a
-	 * window smaller than the configured one: that refusal says the setting is wrong, not the estimate.
-	 */
-	private observeSurprise(model: string, settings: ChatSettings, failed: BuiltPrompt, report: OverflowReport, chatId: string): void {
-		if (report.window !== undefined && report.window < settings.maxPromptTokens) return;
-		try {
-			this.calibration?.surprise(model, failed.estimatedTokens, report.promptTokens, chatId);
-		} catch (err) {
-			console.error("Discover: token calibration failed", err);
-		}
-	}
-
-	/** The server's count of a prompt it refused, against our raw estimate of it: a calibration point. */
-	private observeOverflow(model: string, failed: BuiltPrompt, tools: readonly ToolSpec[], report: OverflowReport, chatId: string): void {
-		if (report.promptTokens === undefined) return;
-		try {
-			const point = usageObservation(failed.messages, tools, model, report.promptTokens, this.rawEstimate, this.groups);
-			if (point !== undefined) this.calibration?.observe(model, point.estimate, point.reported, point.groups, chatId);
-		} catch (err) {
-			console.error("Discover: token calibration failed", err);
-		}
-	}
-
-	private observeUsage(model: string, settings: ChatSettings, prompt: BuiltPrompt, tools: readonly ToolSpec[], reported: number | undefined, chatId: string): void {
-		if (reported === undefined || !Number.isFinite(reported) || reported <= 0) return;
-		try {
-			// With the definitions the request carried (or the ratio reads them as a larger factor).
-			const point = usageObservation(prompt.messages, tools, model, reported, this.rawEstimate, this.groups);
-			if (point !== undefined) this.calibration?.observe(model, point.estimate, point.reported, point.groups, chatId);
-		} catch (err) {
-			// Calibration refines later estimates; failing to save it must not fail an answered turn.
-			console.error("Discover: token calibration failed", err);
-		}
-		const warning = silentPromptCutNotice(prompt.estimatedTokens, reported, settings.maxPromptTokens);
-		if (warning !== undefined) this.onEvent({ type: "warning", ...warning });
 	}
 }

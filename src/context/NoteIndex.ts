@@ -94,6 +94,11 @@ export class NoteIndex extends NoteUpserts {
 		});
 	}
 
+	/** @internal Terms whose postings are still in the loaded bytes, not yet decoded (lazyPostings.ts). */
+	get undecodedTerms(): number {
+		return this.pool.undecoded;
+	}
+
 	/** The saved form as JSON-ready data (noteIndexJson.ts; `toBinary` is smaller and loads faster). */
 	toJSON(): unknown {
 		return indexToJson(this);
@@ -131,6 +136,7 @@ export class NoteIndex extends NoteUpserts {
 	static fromBinary(data: ArrayBuffer | Uint8Array, options: { keepText?: boolean } = {}): NoteIndex {
 		const index = new NoteIndex(options);
 		drain(decodeBinary(data, index));
+		index.loadedVersion = savedVersion(data);
 		return index;
 	}
 
@@ -138,8 +144,17 @@ export class NoteIndex extends NoteUpserts {
 	static async loadInSlices(data: ArrayBuffer | Uint8Array, yieldFn: () => Promise<void>, options: { sliceMs?: number; now?: () => number; timing?: SliceTiming; keepText?: boolean } = {}): Promise<NoteIndex> {
 		const index = new NoteIndex({ keepText: options.keepText });
 		await runInSlices(decodeBinary(data, index), yieldFn, options);
+		index.loadedVersion = savedVersion(data);
 		return index;
 	}
+
+	/** The format version the index was loaded from (an older one is worth saving again), or undefined when it was built. */
+	loadedVersion: number | undefined;
+}
+
+function savedVersion(data: ArrayBuffer | Uint8Array): number {
+	const bytes = data instanceof Uint8Array ? data : new Uint8Array(data);
+	return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(4, true);
 }
 
 /** Notes checked for a query's exact words (the best this many by score). */

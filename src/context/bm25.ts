@@ -1,7 +1,9 @@
 // BM25 over a fixed set of documents (the passages of one note), and the query side every BM25
 // here shares: which terms a query has and how much each weighs. The vault index (NoteIndex.ts)
 // keeps its own incremental postings but scores with the same `bm25Term`.
+import { PagedInt32 } from "./paged";
 import { drain, type Steps } from "./steps";
+import { TermTable } from "./termTable";
 import { appendTerms, PREFIX_MARK, type CjkMode } from "./terms";
 
 /** A prefix term (terms.ts) in a query counts this much of a whole word: it matches more loosely. */
@@ -45,19 +47,22 @@ export function weightedQuery(message: string, context = "", messageWeight = 2, 
 }
 
 /**
- * An immutable BM25 index of documents given as term lists. Built in two passes over flat typed
- * arrays (term ids, then each term's documents grouped): a 1 MB note has ~130k terms, and a Map of
- * growing arrays per term cost several times more in allocation and garbage.
+ * An immutable BM25 index of documents given as term lists. Built in two passes over flat columns
+ * (term ids, then each term's documents grouped): a 1 MB note has ~130k terms, and a Map of growing
+ * arrays per term cost several times more in allocation and garbage. The term → id table and the
+ * columns grow in steps (termTable.ts, paged.ts): a JS Map rehashed every term at once when it grew,
+ * and a CJK note without punctuation brings a new term every character or two (a 0.5 MB one made a
+ * task of about 100 ms, a 4 MB one of several hundred).
  */
 /** Terms counted between two steps of a corpus build. */
-const CORPUS_STEP = 50_000;
+const CORPUS_STEP = 25_000;
 
 export class Bm25Corpus {
-	private ids = new Map<string, number>();
+	private ids = new TermTable();
 	/** Per term id: where its postings start in `docs`/`tfs` (the next id's start ends them). */
-	private offsets = new Uint32Array(1);
-	private docs = new Uint32Array(0);
-	private tfs = new Uint32Array(0);
+	private offsets = new PagedInt32();
+	private docs = new PagedInt32();
+	private tfs = new PagedInt32();
 	private lengths = new Float64Array(0);
 	private avgLength = 0;
 
@@ -73,30 +78,25 @@ export class Bm25Corpus {
 	}
 
 	private *buildSteps(docList: readonly (readonly string[])[]): Steps<void> {
-		const ids = new Map<string, number>();
+		const ids = new TermTable();
 		const lengths = new Float64Array(docList.length);
 		let total = 0;
-		for (const d of docList) total += d.length;
-		const occurrences = new Uint32Array(total);
+		const occurrences = new PagedInt32();
 		let k = 0;
 		let work = 0;
-		const df: number[] = [];
-		const lastDoc: number[] = [];
+		const df = new PagedInt32();
+		/** Per term id: the last document it was counted in, + 1. */
+		const lastDoc = new PagedInt32();
 		for (let doc = 0; doc < docList.length; doc++) {
 			const terms = docList[doc] ?? [];
 			lengths[doc] = terms.length;
+			total += terms.length;
 			for (const term of terms) {
-				let id = ids.get(term);
-				if (id === undefined) {
-					id = ids.size;
-					ids.set(term, id);
-					df.push(0);
-					lastDoc.push(-1);
-				}
-				occurrences[k++] = id;
-				if (lastDoc[id] !== doc) {
-					lastDoc[id] = doc;
-					df[id] = (df[id] ?? 0) + 1;
+				const id = ids.get(term) ?? ids.add(term);
+				occurrences.set(k++, id);
+				if (lastDoc.get(id) !== doc + 1) {
+					lastDoc.set(id, doc + 1);
+					df.set(id, df.get(id) + 1);
 				}
 			}
 			work += terms.length;
@@ -106,24 +106,29 @@ export class Bm25Corpus {
 			}
 		}
 		const termCount = ids.size;
-		const offsets = new Uint32Array(termCount + 1);
-		for (let t = 0; t < termCount; t++) offsets[t + 1] = (offsets[t] ?? 0) + (df[t] ?? 0);
-		const postings = offsets[termCount] ?? 0;
-		const docs = new Uint32Array(postings);
-		const tfs = new Uint32Array(postings);
-		// Second pass: each term's next free slot; a term seen again in the same document adds to its frequency.
-		const fill = Uint32Array.from(offsets.subarray(0, termCount));
+		const offsets = new PagedInt32();
+		// Each term's next free slot, from its start on.
+		const fill = new PagedInt32();
+		for (let t = 0; t < termCount; t++) {
+			const at = offsets.get(t);
+			fill.set(t, at);
+			offsets.set(t + 1, at + df.get(t));
+			if (t % CORPUS_STEP === CORPUS_STEP - 1) yield;
+		}
+		const docs = new PagedInt32();
+		const tfs = new PagedInt32();
+		// Second pass: a term seen again in the same document adds to its frequency.
 		k = 0;
 		for (let doc = 0; doc < docList.length; doc++) {
 			const count = docList[doc]?.length ?? 0;
 			for (let j = 0; j < count; j++) {
-				const id = occurrences[k++] ?? 0;
-				const at = fill[id] ?? 0;
-				if (at > (offsets[id] ?? 0) && docs[at - 1] === doc) tfs[at - 1] = (tfs[at - 1] ?? 0) + 1;
+				const id = occurrences.get(k++);
+				const at = fill.get(id);
+				if (at > offsets.get(id) && docs.get(at - 1) === doc) tfs.set(at - 1, tfs.get(at - 1) + 1);
 				else {
-					docs[at] = doc;
-					tfs[at] = 1;
-					fill[id] = at + 1;
+					docs.set(at, doc);
+					tfs.set(at, 1);
+					fill.set(id, at + 1);
 				}
 			}
 			work += count;
@@ -150,12 +155,12 @@ export class Bm25Corpus {
 		for (const [term, weight] of query) {
 			const id = this.ids.get(term);
 			if (id === undefined) continue;
-			const from = this.offsets[id] ?? 0;
-			const to = this.offsets[id + 1] ?? 0;
+			const from = this.offsets.get(id);
+			const to = this.offsets.get(id + 1);
 			const idf = bm25Idf(this.lengths.length, to - from);
 			for (let i = from; i < to; i++) {
-				const doc = this.docs[i] ?? 0;
-				scores[doc] = (scores[doc] ?? 0) + weight * bm25Term(idf, this.tfs[i] ?? 0, this.lengths[doc] ?? 0, this.avgLength);
+				const doc = this.docs.get(i);
+				scores[doc] = (scores[doc] ?? 0) + weight * bm25Term(idf, this.tfs.get(i), this.lengths[doc] ?? 0, this.avgLength);
 			}
 		}
 		return scores;

@@ -1,7 +1,7 @@
 // The vault index's saved form as plain data (`NoteIndex.toJSON`/`fromJSON`): format name, version,
 // per note its text, mtime and passages, then the postings as base-36 deltas. Same content as the
 // binary form (noteIndexFormat.ts), which loads several times faster and is what the app writes.
-import { NOTE_INDEX_FORMAT, NOTE_INDEX_VERSION, TF_SLOTS, type IndexStore, type SavedPassage } from "./noteIndexFormat";
+import { NOTE_INDEX_FORMAT, NOTE_INDEX_OLDEST, NOTE_INDEX_VERSION, TF_SLOTS, type IndexStore, type SavedPassage } from "./noteIndexFormat";
 import { textOf } from "./noteText";
 import { drain } from "./steps";
 
@@ -108,7 +108,8 @@ function checkSaved(data: unknown): SavedIndex {
 	if (typeof data !== "object" || data === null) return fail("not a saved note index");
 	const d = data as Partial<SavedIndex>;
 	if (d.format !== NOTE_INDEX_FORMAT) return fail("not a saved note index (no format name)");
-	if (d.version !== NOTE_INDEX_VERSION) return fail(`saved with format version ${String(d.version)}, this build reads version ${NOTE_INDEX_VERSION}`);
+	// Version 5 changed only the binary form: a JSON index of version 4 is the same.
+	if (d.version !== NOTE_INDEX_VERSION && d.version !== NOTE_INDEX_OLDEST) return fail(`saved with format version ${String(d.version)}, this build reads versions ${NOTE_INDEX_OLDEST} to ${NOTE_INDEX_VERSION}`);
 	if (!Array.isArray(d.terms) || !Array.isArray(d.notes) || !Array.isArray(d.postings) || d.postings.length !== d.terms.length) return fail("its terms, postings or notes are missing");
 	for (const n of d.notes) {
 		if (typeof n !== "object" || n === null || typeof n.id !== "string" || typeof n.name !== "string" || typeof n.text !== "string" || !Array.isArray(n.passages) || !Array.isArray(n.paths)) {

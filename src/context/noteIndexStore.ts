@@ -3,6 +3,7 @@
 // term ids, derived from the postings in finishLoad).
 import { encodeTermIds } from "./noteTerms";
 import { TF_SLOTS, type IndexStore, type SavedPassage } from "./noteIndexFormat";
+import type { PostingSource } from "./lazyPostings";
 import { NoteTables, STAGE_POSTINGS, type NoteRecord } from "./noteTables";
 import type { Steps } from "./steps";
 import { PagedInt32 } from "./paged";
@@ -21,17 +22,28 @@ export class StoredNoteTables extends NoteTables implements IndexStore {
 		return note.docs.map((doc) => ({ start: this.docStart[doc] ?? 0, end: this.docEnd[doc] ?? 0, length: this.docLength[doc] ?? 0, headingPath: this.docPath[doc] ?? "" }));
 	}
 
-	/** @internal Every live term with its postings (internal passage ids × TF_SLOTS + tf). */
-	*savedTerms(): Generator<[string, Uint32Array]> {
+	/** @internal Every live term with its postings (internal passage ids × TF_SLOTS + tf) and id, in id order. */
+	*savedTerms(): Generator<[string, Uint32Array, number]> {
 		for (const [term, id] of this.termIds.entries()) {
-			let list = this.pool.view(id);
+			// A list still in the loaded bytes is read, not kept decoded.
+			let list = this.pool.peek(id);
 			// While a note is staged or being removed, its postings are not part of the saved state.
 			if (this.hiddenDocs > 0) {
 				list = list.filter((v) => this.docNote[Math.floor(v / TF_SLOTS)] !== undefined);
 				if (list.length === 0) continue;
 			}
-			yield [term, list];
+			yield [term, list, id];
 		}
+	}
+
+	/** @internal Every term id is below this. */
+	get termSlots(): number {
+		return this.termIds.idBound;
+	}
+
+	/** @internal A live note's term ids as delta varints. */
+	savedTermIds(note: NoteRecord): Uint8Array {
+		return note.terms instanceof Uint8Array ? note.terms : encodeTermIds(note.terms);
 	}
 
 	/** @internal The highest internal passage id + 1. */
@@ -40,9 +52,10 @@ export class StoredNoteTables extends NoteTables implements IndexStore {
 	}
 
 	/** @internal Adds a saved note with its passages; returns the note. */
-	loadNote(id: string, name: string, body: string | Uint8Array | undefined, chars: number, mtime: number | undefined, passages: readonly SavedPassage[], hash: number): void {
+	loadNote(id: string, name: string, body: string | Uint8Array | undefined, chars: number, mtime: number | undefined, passages: readonly SavedPassage[], hash: number, termIds?: Uint8Array): void {
 		const note = this.newNote(id, name, this.keepText ? body : undefined, chars, mtime, hash);
-		note.terms = new Uint8Array(0);
+		// Without saved term ids (format 4, JSON), finishLoad derives them from the postings.
+		note.terms = termIds ?? new Uint8Array(0);
 		for (const p of passages) this.addDoc(note, p.start, p.end, p.headingPath, p.length);
 		this.show(note);
 		this.changes--;
@@ -64,6 +77,20 @@ export class StoredNoteTables extends NoteTables implements IndexStore {
 				last = slot;
 			}
 		}
+	}
+
+	/** @internal Before the first loadSavedTerm: where their postings are, and how many terms come. */
+	startSavedTerms(source: PostingSource, terms: number): void {
+		this.pool.setSource(source);
+		this.termIds.reserve(terms);
+	}
+
+	/** @internal Adds a saved term whose postings are decoded when first used; returns its id (−1: it was there already). */
+	loadSavedTerm(term: string, count: number, at: number, bytes: number): number {
+		const id = this.addSavedTerm(term);
+		if (id === undefined) return -1;
+		this.pool.loadLazy(id, count, at, bytes);
+		return id;
 	}
 
 	/** @internal After loading: each note's term ids (gathered by loadTerm) into their compact form. */

@@ -209,6 +209,14 @@ export class NoteTables {
 		return id;
 	}
 
+	/** Adds a saved term known to be new (a loaded index's); undefined when it is already there (a damaged file). */
+	protected addSavedTerm(term: string): number | undefined {
+		const own = ownCopy(term);
+		const id = this.termIds.addNew(own);
+		if (id !== undefined && isCjkPair(own)) this.followers.add(id, own);
+		return id;
+	}
+
 	/** A passage slot for the note, not yet live (`show` makes it so). */
 	protected addDoc(note: NoteRecord, start: number, end: number, headingPath: string, length: number): number {
 		// A new passage id past the others, while the free ones are fewer than the live: its postings

@@ -6,8 +6,10 @@
 // to a free list of its size, reused first. A list shrunk to a quarter of its block moves down.
 // Lists are kept ascending, so a note's postings are found by binary search when it is removed:
 // scanning every list of the note's terms cost tens of milliseconds per note at 10,000 notes.
+// A loaded index's lists stay in the saved bytes until first used (lazyPostings.ts).
 
 import { PagedInt32 } from "./paged";
+import { readPostings, type PostingSource } from "./lazyPostings";
 
 const PAGE = 1 << 20;
 /** Block sizes: 1, 2, 3, 4, 6, 8, 12, 16, 24… (powers of two and 1.5×): lists waste a sixth on average, not a third. */
@@ -49,14 +51,63 @@ export class PostingPool {
 	private readonly offset = new PagedInt32();
 	private readonly length = new PagedInt32();
 	private readonly held = new PagedInt32();
+	// Lists still in the saved bytes: their byte offset + 1 (0: decoded) and byte length.
+	private source: PostingSource | undefined;
+	private readonly lazyAt = new PagedInt32();
+	private readonly lazyBytes = new PagedInt32();
+	private lazyLists = 0;
 
 	/** Entries in the list. */
 	count(list: number): number {
 		return this.length.get(list);
 	}
 
+	/** Lists not yet decoded from the saved bytes. */
+	get undecoded(): number {
+		return this.lazyLists;
+	}
+
+	/** Sets the saved bytes that `loadLazy` lists are read from. */
+	setSource(source: PostingSource): void {
+		this.source = source;
+	}
+
+	/** Makes the list `count` postings at bytes [at, at + bytes) of the source, decoded when first used. */
+	loadLazy(list: number, count: number, at: number, bytes: number): void {
+		this.clear(list);
+		if (count === 0) return;
+		this.length.set(list, count);
+		this.lazyAt.set(list, at + 1);
+		this.lazyBytes.set(list, bytes);
+		this.lazyLists++;
+	}
+
+	/** The list's entries without keeping them decoded (a save reads every list once). */
+	peek(list: number): Uint32Array {
+		const at = this.lazyAt.get(list);
+		if (at === 0 || !this.source) return this.view(list);
+		return readPostings(this.source, at - 1, at - 1 + this.lazyBytes.get(list), this.length.get(list));
+	}
+
+	/** Decodes a list still in the saved bytes; the bytes are let go once no list needs them. */
+	private decode(list: number): void {
+		const at = this.lazyAt.get(list);
+		if (at === 0) return;
+		const values = this.source ? readPostings(this.source, at - 1, at - 1 + this.lazyBytes.get(list), this.length.get(list)) : new Uint32Array(0);
+		this.forget(list);
+		this.length.set(list, 0);
+		this.fill(list, values);
+	}
+
+	private forget(list: number): void {
+		if (this.lazyAt.get(list) === 0) return;
+		this.lazyAt.set(list, 0);
+		if (--this.lazyLists === 0) this.source = undefined;
+	}
+
 	/** The list's entries (a view; valid until the next change to the pool). */
 	view(list: number): Uint32Array {
+		this.decode(list);
 		const n = this.length.get(list);
 		if (n === 0) return new Uint32Array(0);
 		const off = this.offset.get(list);
@@ -65,6 +116,7 @@ export class PostingPool {
 
 	/** Inserts `value` keeping the list ascending (an existing equal value is kept once). */
 	insert(list: number, value: number): void {
+		this.decode(list);
 		const n = this.length.get(list);
 		const held = this.held.get(list);
 		if (held === 0 || n === sizeOf(held - 1)) this.move(list, n, classFor(n + 1));
@@ -79,6 +131,7 @@ export class PostingPool {
 
 	/** Removes the one entry in [from, to) of an ascending list, if any. Returns the new length. */
 	removeRange(list: number, from: number, to: number): number {
+		this.decode(list);
 		const n = this.length.get(list);
 		if (n === 0) return 0;
 		const data = this.pages[this.page.get(list)] as Uint32Array;
@@ -98,6 +151,7 @@ export class PostingPool {
 	 * passages are not one run of ids). Returns the new length and the entries looked at.
 	 */
 	removeWhere(list: number, from: number, to: number, drop: (value: number) => boolean): { length: number; scanned: number } {
+		this.decode(list);
 		const n = this.length.get(list);
 		if (n === 0) return { length: 0, scanned: 0 };
 		const data = this.pages[this.page.get(list)] as Uint32Array;
@@ -131,6 +185,7 @@ export class PostingPool {
 
 	/** Frees the list's block. */
 	clear(list: number): void {
+		this.forget(list);
 		const held = this.held.get(list);
 		if (held > 0) this.release(this.page.get(list), this.offset.get(list), held - 1);
 		this.length.set(list, 0);

@@ -59,13 +59,34 @@ export class TermTable {
 
 	get(term: string): number | undefined {
 		this.step();
-		const h = hashOf(term);
-		const [table, b] = this.bucketOf(h);
-		for (let e = table[b] ?? 0; e !== 0; e = this.next.get(e - 1)) {
+		return this.find(term, hashOf(term));
+	}
+
+	private find(term: string, h: number): number | undefined {
+		const table = this.tableOf(h);
+		for (let e = table[h & (table.length - 1)] ?? 0; e !== 0; e = this.next.get(e - 1)) {
 			const id = e - 1;
 			if (this.hashes.get(id) === (h | 0) && this.nameOf(id) === term) return id;
 		}
 		return undefined;
+	}
+
+	/**
+	 * Makes room for `terms` in all before the first add, so a load that adds them grows nothing on
+	 * the way (an empty table only: a table in use keeps growing in steps).
+	 */
+	reserve(terms: number): void {
+		if (this.count > 0 || this.old !== undefined) return;
+		let n = INITIAL_BUCKETS;
+		while (n < terms) n *= 2;
+		if (n > this.buckets.length) this.buckets = new Int32Array(n);
+	}
+
+	/** Adds `term` unless it is in the table; returns its new id, or undefined when it was there (one lookup, not two). */
+	addNew(term: string): number | undefined {
+		this.step();
+		const h = hashOf(term);
+		return this.find(term, h) === undefined ? this.insert(term, h) : undefined;
 	}
 
 	has(term: string): boolean {
@@ -75,13 +96,17 @@ export class TermTable {
 	/** Adds a term not in the table; returns its id (a freed one first). */
 	add(term: string): number {
 		this.step();
+		return this.insert(term, hashOf(term));
+	}
+
+	private insert(term: string, h: number): number {
 		const id = this.free.pop() ?? this.bound++;
-		const h = hashOf(term);
 		this.hashes.set(id, h);
 		const p = id >>> PAGE_BITS;
 		while (this.names.length <= p) this.names.push([]);
 		(this.names[p] as (string | undefined)[])[id & MASK] = term;
-		const [table, b] = this.bucketOf(h);
+		const table = this.tableOf(h);
+		const b = h & (table.length - 1);
 		this.next.set(id, table[b] ?? 0);
 		table[b] = id + 1;
 		this.count++;
@@ -97,7 +122,9 @@ export class TermTable {
 	delete(id: number): void {
 		const term = this.nameOf(id);
 		if (term === undefined) return;
-		const [table, b] = this.bucketOf(this.hashes.get(id) >>> 0);
+		const h = this.hashes.get(id) >>> 0;
+		const table = this.tableOf(h);
+		const b = h & (table.length - 1);
 		let prev = -1;
 		for (let e = table[b] ?? 0; e !== 0; e = this.next.get(e - 1)) {
 			if (e - 1 === id) {
@@ -121,14 +148,11 @@ export class TermTable {
 		}
 	}
 
-	/** The bucket array and index that hold hash `h`'s chain now. */
-	private bucketOf(h: number): [Int32Array, number] {
+	/** The bucket array that holds hash `h`'s chain now (its bucket: h & (length − 1)). */
+	private tableOf(h: number): Int32Array {
 		const old = this.old;
-		if (old !== undefined) {
-			const b = h & (old.length - 1);
-			if (b >= this.moved) return [old, b];
-		}
-		return [this.buckets, h & (this.buckets.length - 1)];
+		if (old !== undefined && (h & (old.length - 1)) >= this.moved) return old;
+		return this.buckets;
 	}
 
 	/** While growing, moves the next MOVE_BUCKETS old buckets' chains into the new array. */

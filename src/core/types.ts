@@ -133,6 +133,8 @@ export interface ChatMessage {
 	name?: string;
 	/** On `tool` messages: the result is an error. */
 	isError?: boolean;
+	/** On `tool` messages of an MCP server's tool: whose tool it was, so a reloaded card still names its server. */
+	mcp?: McpToolOrigin;
 	/** On `user` messages: the images the person attached, by reference (files in the chats folder's attachments). */
 	attachments?: ImageRef[];
 	/** ISO 8601 timestamp. */

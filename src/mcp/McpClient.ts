@@ -8,6 +8,7 @@ import { HttpChannel } from "./httpChannel";
 import type { LogLine } from "./log";
 import { mcpTools } from "./mcpTools";
 import { OAuth, type OAuthOptions } from "./oauth";
+import type { ElicitHandler } from "./elicitation";
 import { McpError, type McpChannel } from "./protocol";
 import { McpSession, type McpProgress, type McpToolInfo, type ServerInfo } from "./session";
 
@@ -21,6 +22,8 @@ export interface McpConnectOptions {
 	oauth?: Omit<OAuthOptions, "serverUrl" | "transport">;
 	/** Progress of a running call, by the engine's call id. */
 	onProgress?: (callId: string | undefined, progress: McpProgress) => void;
+	/** Answers the server's elicitation requests; without it the client declares no elicitation. */
+	onElicit?: ElicitHandler;
 }
 
 async function channelFor(config: McpServerConfig, opts: McpConnectOptions): Promise<McpChannel> {
@@ -50,7 +53,7 @@ export class McpClient {
 	/** Starts the server (or reaches it) and runs the handshake. Rejects with an McpError saying why. */
 	static async connect(config: McpServerConfig, opts: McpConnectOptions = {}): Promise<McpClient> {
 		const channel = await channelFor(config, opts);
-		const session = new McpSession(channel, { timeoutMs: config.timeoutMs, label: `The MCP server "${config.name}"` });
+		const session = new McpSession(channel, { timeoutMs: config.timeoutMs, label: `The MCP server "${config.name}"`, ...(opts.onElicit !== undefined ? { onElicit: opts.onElicit } : {}) });
 		const onAbort = (): void => void session.close();
 		opts.signal?.addEventListener("abort", onAbort, { once: true });
 		try {

@@ -235,6 +235,26 @@ export class HttpChannel implements McpChannel {
 		await this.resume(id, state);
 	}
 
+	/**
+	 * The standalone GET stream: where a server sends requests not tied to one of ours (the SDK
+	 * sends elicitation there). A server without one (405) or a failed GET is simply not listened to.
+	 */
+	listen(): void {
+		if (this.closed || this.legacyEndpoint !== undefined) return;
+		void (async () => {
+			try {
+				const response = await this.request(this.config.url, "GET", undefined, this.closer.signal);
+				if (!response.ok) {
+					drop(response);
+					return;
+				}
+				await this.readStream(response, undefined, { resumes: 0 });
+			} catch {
+				// Not listening is the state without this stream: requests tied to a call still arrive on its stream.
+			}
+		})();
+	}
+
 	private async resume(id: RequestId, state: StreamState): Promise<void> {
 		const signal = this.streams.get(id)?.signal;
 		if (signal === undefined) return;

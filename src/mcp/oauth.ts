@@ -30,6 +30,12 @@ export interface OAuthClient {
 	token_endpoint_auth_method?: string;
 }
 
+/** A client Discover registered itself (dynamic registration), and the endpoint that registered it. */
+export interface RegisteredClient {
+	registrationEndpoint: string;
+	client: OAuthClient;
+}
+
 export interface OAuthOptions {
 	/** The MCP server's URL. */
 	serverUrl: string;
@@ -42,6 +48,12 @@ export interface OAuthOptions {
 	clientMetadataUrl?: string;
 	/** A client the person registered with the server beforehand. */
 	client?: OAuthClient;
+	/**
+	 * A client registered by an earlier sign-in, and where a new registration is saved. It is used
+	 * only with the authorization server whose registration endpoint made it.
+	 */
+	registeredClient?: RegisteredClient;
+	saveClient?(saved: RegisteredClient): void;
 	/** Opens the authorization URL for the person and resolves with the URL they were sent back to. */
 	authorize(url: URL): Promise<URL>;
 	/** Tokens from an earlier sign-in (secret storage), and where new ones are saved. */
@@ -206,6 +218,11 @@ export class OAuth implements HttpAuth {
 			this.client = { client_id: this.opts.clientMetadataUrl, token_endpoint_auth_method: "none" };
 			return this.client;
 		}
+		const earlier = this.opts.registeredClient;
+		if (earlier !== undefined && as.registration_endpoint !== undefined && earlier.registrationEndpoint === as.registration_endpoint) {
+			this.client = earlier.client;
+			return this.client;
+		}
 		if (as.registration_endpoint === undefined) throw new McpError("auth", "The server's sign-in needs a registered client, and it offers no registration. Register Discover with the server and enter the client ID in the server's settings.");
 		const methods = as.token_endpoint_auth_methods_supported ?? ["client_secret_basic"];
 		const method = methods.includes("none") ? "none" : methods.includes("client_secret_basic") ? "client_secret_basic" : methods.includes("client_secret_post") ? "client_secret_post" : "none";
@@ -224,6 +241,7 @@ export class OAuth implements HttpAuth {
 			client_secret: typeof parsed.client_secret === "string" ? parsed.client_secret : undefined,
 			token_endpoint_auth_method: typeof parsed.token_endpoint_auth_method === "string" ? parsed.token_endpoint_auth_method : method,
 		};
+		this.opts.saveClient?.({ registrationEndpoint: as.registration_endpoint, client: this.client });
 		return this.client;
 	}
 

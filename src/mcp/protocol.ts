@@ -169,5 +169,7 @@ export interface McpChannel {
 	setProtocolVersion?(version: string): void;
 	/** The request is settled (answered, stopped, timed out): whatever is still open for it can go. */
 	release?(id: RequestId): void;
+	/** HTTP: opens the stream on which the server sends requests of its own (elicitation), if it has one. */
+	listen?(): void;
 	close(): Promise<void>;
 }

@@ -18,6 +18,7 @@ import {
 	type McpChannel,
 	type RequestId,
 } from "./protocol";
+import { checkedElicitResult, parseElicitRequest, type ElicitHandler, type ElicitResult } from "./elicitation";
 
 export interface McpProgress {
 	progress: number;
@@ -66,6 +67,11 @@ export interface SessionOptions {
 	timeoutMs?: number;
 	/** What the error messages call the server ("the MCP server \"github\""). */
 	label?: string;
+	/**
+	 * Answers the server's `elicitation/create` (form mode). Only with it does the client declare
+	 * the elicitation capability; without it the request is refused as not supported.
+	 */
+	onElicit?: ElicitHandler;
 }
 
 /** Cancelling and stopping take this long at most, even when the server never answers. */
@@ -121,7 +127,7 @@ export class McpSession {
 		});
 		const result = await this.request(
 			"initialize",
-			{ protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: this.opts.clientName ?? "discover", version: this.opts.clientVersion ?? "0.1.0" } },
+			{ protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: this.opts.onElicit !== undefined ? { elicitation: { form: {} } } : {}, clientInfo: { name: this.opts.clientName ?? "discover", version: this.opts.clientVersion ?? "0.1.0" } },
 			{ signal },
 		);
 		if (!isObject(result) || typeof result.protocolVersion !== "string") throw this.fatal(new McpError("protocol", `${this.label} answered initialize without a protocol version.`));
@@ -139,6 +145,8 @@ export class McpSession {
 		};
 		this.channel.setProtocolVersion?.(version);
 		await this.notify("notifications/initialized");
+		// A server asks for values on its own stream (HTTP's GET), so it is opened only when something can answer.
+		if (this.opts.onElicit !== undefined) this.channel.listen?.();
 		return this.info;
 	}
 
@@ -279,10 +287,36 @@ export class McpSession {
 			return;
 		}
 		if (isRequest(m)) {
-			this.answer(m.id, m.method);
+			if (m.method === "elicitation/create" && this.opts.onElicit !== undefined) void this.elicit(m.id, m.params, this.opts.onElicit);
+			else this.answer(m.id, m.method);
 			return;
 		}
 		this.notification(m.method, m.params ?? {});
+	}
+
+	/**
+	 * A server's request for values: shown by the handler (the person answers, or declines or
+	 * cancels); an answer that does not fit the schema is sent as a cancel. Closing the session
+	 * cancels it.
+	 */
+	private async elicit(id: RequestId, params: unknown, handler: ElicitHandler): Promise<void> {
+		const request = parseElicitRequest(params);
+		if (typeof request === "string") {
+			this.channel.send({ jsonrpc: "2.0", id, error: { code: -32602, message: request } }).catch(() => undefined);
+			return;
+		}
+		const stop = new AbortController();
+		const off = this.onClose(() => stop.abort());
+		let result: ElicitResult;
+		try {
+			result = checkedElicitResult(request, await handler(request, stop.signal));
+		} catch {
+			result = { action: "cancel" };
+		} finally {
+			off();
+		}
+		if (this.closed) return;
+		this.channel.send({ jsonrpc: "2.0", id, result }).catch(() => undefined);
 	}
 
 	/** The server's requests: ping is answered; the rest are capabilities the client did not declare. */

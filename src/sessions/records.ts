@@ -122,6 +122,16 @@ function optional(value: unknown, type: "string" | "boolean"): boolean {
 	return value === undefined || typeof value === type;
 }
 
+const HINTS = ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"];
+
+/** A saved MCP origin: a server and a tool named, a title and hints of the right types if any. */
+function isMcpOrigin(value: unknown): boolean {
+	if (!isObject(value) || typeof value.server !== "string" || typeof value.tool !== "string" || !optional(value.title, "string")) return false;
+	const hints = value.annotations;
+	if (hints === undefined) return true;
+	return isObject(hints) && HINTS.every((h) => optional(hints[h], "boolean")) && optional(hints.title, "string");
+}
+
 export function asChatMessage(value: unknown): ChatMessage | undefined {
 	if (!isObject(value)) return undefined;
 	const { id, role, content, createdAt, cancelled, interrupted, error, summaryOf } = value;
@@ -162,6 +172,7 @@ export function asChatMessage(value: unknown): ChatMessage | undefined {
 	if (!optional(value.toolCallId, "string")) delete message.toolCallId;
 	if (!optional(value.name, "string")) delete message.name;
 	if (!optional(value.isError, "boolean")) delete message.isError;
+	if (value.mcp !== undefined && !isMcpOrigin(value.mcp)) delete message.mcp;
 	return message;
 }
 

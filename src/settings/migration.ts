@@ -9,6 +9,7 @@ import { t } from "../i18n";
 import { isModelBudgets } from "./modelBudget";
 import { isAgentApprovals } from "../agents/agentTrust";
 import { isMcpServers } from "./mcpServers";
+import { isPromptLayout } from "./promptLayout";
 
 type Raw = Record<string, unknown>;
 
@@ -92,6 +93,8 @@ const FIELD_TYPES: { [K in keyof DiscoverSettings]-?: FieldCheck } = {
 	includeActiveNote: (v) => typeof v === "boolean",
 	loadRemoteImages: (v) => typeof v === "boolean",
 	sendKey: (v) => (SEND_KEYS as readonly unknown[]).includes(v),
+	// Added without a version step: absent means "auto", the default.
+	promptLayout: isPromptLayout,
 	sessionsFolder: isString,
 	exportFolder: isString,
 	includeThinkingInExports: (v) => typeof v === "boolean",

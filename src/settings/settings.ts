@@ -9,6 +9,7 @@ import { isAgentApprovals, type AgentApproval } from "../agents/agentTrust";
 import { t, type PlainKey } from "../i18n";
 import { DEFAULT_CURRENCY, isCurrencyCode, isModelPrices, type ModelPrice } from "./prices";
 import { isMcpServers, type McpServerSetting } from "./mcpServers";
+import { DEFAULT_PROMPT_LAYOUT, isPromptLayout, type PromptLayout } from "./promptLayout";
 
 /** How a message is sent: Enter (Shift+Enter adds a line), or Ctrl/Cmd+Enter (Enter adds a line, for long prompts). */
 export const SEND_KEYS = ["enter", "mod-enter"] as const;
@@ -31,6 +32,8 @@ export interface DiscoverSettings extends Omit<ChatSettings, "maxToolRounds" | "
 	loadRemoteImages: boolean;
 	/** Which key sends a message; the other combination adds a line. */
 	sendKey: SendKey;
+	/** Fill the window, or keep each prompt the next one's prefix for the server's cache (promptLayout.ts). */
+	promptLayout: PromptLayout;
 	sessionsFolder: string;
 	exportFolder: string;
 	/** Exported notes show each answer's thinking (folded). Off: thinking is the model's scratch work. */
@@ -82,6 +85,7 @@ export const DEFAULT_SETTINGS: DiscoverSettings = {
 	includeActiveNote: true,
 	loadRemoteImages: false,
 	sendKey: "enter",
+	promptLayout: DEFAULT_PROMPT_LAYOUT,
 	sessionsFolder: "Discover/Chats",
 	exportFolder: "Discover/Exports",
 	includeThinkingInExports: false,
@@ -115,6 +119,7 @@ const FIELD_LABEL_KEYS: Record<keyof DiscoverSettings, PlainKey> = {
 	includeActiveNote: "field.includeActiveNote",
 	loadRemoteImages: "field.loadRemoteImages",
 	sendKey: "field.sendKey",
+	promptLayout: "field.promptLayout",
 	sessionsFolder: "field.sessionsFolder",
 	exportFolder: "field.exportFolder",
 	includeThinkingInExports: "field.includeThinkingInExports",
@@ -284,6 +289,7 @@ export function validateSettings(s: DiscoverSettings): SettingsIssue[] {
 	if (typeof s.sendNoteImages !== "boolean") push({ field: "sendNoteImages", message: t("valid.onOff") });
 	if (typeof s.loadRemoteImages !== "boolean") push({ field: "loadRemoteImages", message: t("valid.onOff") });
 	if (!(SEND_KEYS as readonly unknown[]).includes(s.sendKey)) push({ field: "sendKey", message: t("valid.sendKey") });
+	if (!isPromptLayout(s.promptLayout)) push({ field: "promptLayout", message: t("valid.promptLayout") });
 	if (typeof s.toolsReadAllowed !== "boolean") push({ field: "toolsReadAllowed", message: t("valid.onOff") });
 	if (!isToolRules(s.toolRules)) push({ field: "toolRules", message: t("valid.toolRules") });
 	if (!isModelPrices(s.modelPrices)) push({ field: "modelPrices", message: t("valid.prices") });

@@ -17,6 +17,7 @@ import { agentMcpServers, approvalState } from "../agents/agentTrust";
 import { lazyMcpSource } from "./mcpSource";
 import { budgetFor } from "../settings/budgetFor";
 import { persistedCalibration } from "./calibrationStore";
+import { earlierSourcesFor } from "../settings/promptLayout";
 import { normalizePath } from "obsidian";
 import { pluginSourceRefStore } from "./sourceRefStore";
 import { preparePassages } from "../context/passageCache";
@@ -99,6 +100,8 @@ export async function createChatRuntime(host: DiscoverHost, onEvent: (e: ChatEve
 		// MCP servers through the plugin's hub (loaded when a turn first needs one). An approved agent's
 		// `mcp:` names them; an agent not approved as it is reaches none; without an agent (or one naming
 		// none), the servers turned on in settings.
+		// "Prompt layout" (settings/promptLayout.ts): asked as each turn starts, for the chat's server.
+		earlierSources: () => earlierSourcesFor(host.settings.promptLayout, serverKeyFor(adapterSettings(), agentServer(agent))),
 		...(host.mcp !== undefined ? { mcpTools: lazyMcpSource(host.mcp, () => host.settings), mcpServers: () => agentMcpServers(agent, approved(agent)) } : {}),
 	});
 	const manifest = host.manifest;

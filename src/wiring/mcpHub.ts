@@ -4,7 +4,7 @@
 // import the first time a chat or the settings tab needs it, never by the plugin's onload.
 import { Platform, type App } from "obsidian";
 import { McpHub, type HubServer } from "../mcp/hub";
-import type { OAuthTokens } from "../mcp/oauth";
+import type { OAuthTokens, RegisteredClient } from "../mcp/oauth";
 import { mcpKindOf, resolveMcpServer, type McpServerSetting } from "../settings/mcpServers";
 import { pickTransport } from "./adapterFactory";
 import { OAUTH_REDIRECT_URL, type OAuthRedirects } from "./oauthRedirect";
@@ -24,6 +24,31 @@ export function oauthSecretName(server: string): string {
 		.replace(/[^a-z0-9]+/g, "-")
 		.replace(/^-+|-+$/g, "");
 	return `discover-mcp-oauth-${slug || "server"}`;
+}
+
+/** The secret the OAuth client Discover registered with a server's authorization server is kept under. */
+export function oauthClientSecretName(server: string): string {
+	return oauthSecretName(server).replace(/^discover-mcp-oauth-/, "discover-mcp-oauth-client-");
+}
+
+/** The client an earlier sign-in registered for this server (its secret included), from secret storage. */
+export function readRegisteredClient(app: App, server: string): RegisteredClient | undefined {
+	const text = app.secretStorage.getSecret(oauthClientSecretName(server));
+	if (text === null) return undefined;
+	try {
+		const parsed = JSON.parse(text) as unknown;
+		if (typeof parsed !== "object" || parsed === null) return undefined;
+		const { registrationEndpoint, client } = parsed as Partial<RegisteredClient>;
+		if (typeof registrationEndpoint !== "string" || typeof client !== "object" || client === null || typeof client.client_id !== "string") return undefined;
+		if (client.client_secret !== undefined && typeof client.client_secret !== "string") return undefined;
+		return { registrationEndpoint, client };
+	} catch {
+		return undefined;
+	}
+}
+
+export function saveRegisteredClient(app: App, server: string, saved: RegisteredClient): void {
+	app.secretStorage.setSecret(oauthClientSecretName(server), JSON.stringify(saved));
 }
 
 function readTokens(app: App, server: string): OAuthTokens | undefined {
@@ -58,15 +83,21 @@ export async function createPluginMcpHub(host: McpHubHost, transport?: Transport
 	return new McpHub({
 		servers: () => (host.settings.mcpServers ?? []).map((s) => hubServerOf(host.app, s)),
 		desktop: Platform.isDesktopApp,
-		connectOptions: (config) => ({
-			transport: chosen,
-			oauth: {
-				redirectUrl: OAUTH_REDIRECT_URL,
-				clientName: "Discover (Obsidian)",
-				authorize: (url) => host.oauthRedirects.authorize(url),
-				tokens: readTokens(host.app, config.name),
-				saveTokens: (tokens) => host.app.secretStorage.setSecret(oauthSecretName(config.name), JSON.stringify(tokens)),
-			},
-		}),
+		connectOptions: (config) => {
+			// A client registered once is kept (its secret in secret storage) and reused with the same authorization server.
+			const registeredClient = readRegisteredClient(host.app, config.name);
+			return {
+				transport: chosen,
+				oauth: {
+					redirectUrl: OAUTH_REDIRECT_URL,
+					clientName: "Discover (Obsidian)",
+					authorize: (url) => host.oauthRedirects.authorize(url),
+					tokens: readTokens(host.app, config.name),
+					saveTokens: (tokens) => host.app.secretStorage.setSecret(oauthSecretName(config.name), JSON.stringify(tokens)),
+					...(registeredClient !== undefined ? { registeredClient } : {}),
+					saveClient: (saved) => saveRegisteredClient(host.app, config.name, saved),
+				},
+			};
+		},
 	});
 }

@@ -10,7 +10,7 @@
 import { isWithinFolder } from "../core/pathFences";
 import { Component, debounce, TFile } from "obsidian";
 import type { App, TAbstractFile } from "obsidian";
-import { NoteIndex, type NoteSearchHit } from "../context/NoteIndex";
+import { NOTE_INDEX_VERSION, NoteIndex, type NoteSearchHit } from "../context/NoteIndex";
 import { indexInSlices, type NoteToIndex, type SliceReport } from "../context/indexInSlices";
 import { searchWithText } from "../context/noteHits";
 import type { DiscoverSettings } from "../settings/settings";
@@ -319,7 +319,8 @@ export class NoteIndexService extends Component implements VaultSearchPort {
 			if (stale()) return;
 			// The index keeps no note texts (100,000 notes' text is the vault's size again): hits read theirs back.
 			this.index = saved ?? new NoteIndex({ keepText: false });
-			if (!saved) this.dirty = true;
+			// An index of an older format (it still loads) is saved again in the current one.
+			if (!saved || (saved.loadedVersion ?? NOTE_INDEX_VERSION) < NOTE_INDEX_VERSION) this.dirty = true;
 			this.limitChars = this.settingsLimitChars();
 			this.index.maxNoteChars = this.limitChars;
 		}

@@ -13,6 +13,8 @@ import type { ChatSettings, GenerateRequest, Tool } from "../../src/core/types";
 import type { ToolCard } from "../../src/chat/toolCard";
 import type { TurnToolSource } from "../../src/chat/toolSources";
 import { TOOL_IMAGES_NOTE } from "../../src/chat/toolResults";
+import { imageTokens } from "../../src/core/imageSize";
+import { estimateTokens } from "../../src/chat/tokens";
 
 
 
@@ -216,5 +218,48 @@ describe("MCP tools in the chat loop", () => {
 		expect(sent[at + 1]).toEqual({ role: "user", content: TOOL_IMAGES_NOTE, images: [{ mediaType: "image/png", data: png }] });
 		const reloaded = await sessions.load(chat.sessionId ?? "");
 		expect(reloaded.messages).toEqual(chat.messages);
+	});
+
+	it("a result of an MCP tool is saved with its origin (server and tool), which a reload keeps; a vault tool's result has none", async () => {
+		const source = new FakeSource();
+		source.tools = [mcpTool("zeta", "add", { type: "object", properties: {} })];
+		const { chat, sessions } = chatWith((_r, i) => (i === 0 ? { calls: [call("zeta__add", {}), call("read_note", { path: "a.md" })] } : { text: "Done." }), source);
+		await chat.sendMessage("Add.");
+		const results = chat.messages.filter((m) => m.role === "tool");
+		expect(results.map((m) => m.mcp)).toEqual([{ server: "zeta", tool: "add", annotations: { readOnlyHint: true } }, undefined]);
+		const reloaded = await sessions.load(chat.sessionId ?? "");
+		expect(reloaded.messages.filter((m) => m.role === "tool").map((m) => m.mcp)).toEqual([{ server: "zeta", tool: "add", annotations: { readOnlyHint: true } }, undefined]);
+	});
+
+	it("a result's images are priced inside its share: its text gets what they leave, and images that do not fit are left out, said in the text", async () => {
+		const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+		const long = Array.from({ length: 3000 }, (_, i) => `Line ${i}: the harbour log notes calm water and a westerly breeze.`).join("\n");
+		const run = async (images: number, side: number) => {
+			const source = new FakeSource();
+			source.tools = [
+				mcpTool("ev", "shot", { type: "object", properties: {} }, (_a, ctx) => {
+					if (images > 0) ctx.onImages?.(Array.from({ length: images }, () => ({ mediaType: "image/png", data: png })));
+					return Promise.resolve(long);
+				}),
+			];
+			const { chat, cards } = chatWith((_r, i) => (i === 0 ? { calls: [call("ev__shot", {})] } : { text: "Seen." }), source, {
+				saveToolImage: (image, name) => Promise.resolve({ path: `att/${name}`, mediaType: image.mediaType, width: side, height: side, bytes: 70 }),
+				readImage: () => Promise.resolve(Uint8Array.from(Buffer.from(png, "base64"))),
+			});
+			await chat.sendMessage("Look.");
+			const result = chat.messages.find((m) => m.role === "tool");
+			return { text: result?.content ?? "", attachments: result?.attachments ?? [], card: cards().find((c) => c.state === "done") };
+		};
+		const imageCost = imageTokens({ width: 800, height: 800 });
+		const plain = await run(0, 800);
+		const withImage = await run(1, 800);
+		expect(withImage.attachments).toHaveLength(1);
+		// The text gave up the image's price (a few tokens of give for where a cut lands).
+		expect(estimateTokens(plain.text) - estimateTokens(withImage.text)).toBeGreaterThanOrEqual(imageCost - 20);
+		// Four large images cannot all fit beside the text: the ones that do are kept, the rest said.
+		const many = await run(4, 1500);
+		expect(many.attachments.length).toBeLessThan(4);
+		expect(many.text).toMatch(/\[\d images? from this result (was|were) left out: (it|they) did not fit the room the result has in the prompt\.\]$/);
+		expect(many.card?.images ?? []).toEqual(many.attachments);
 	});
 });

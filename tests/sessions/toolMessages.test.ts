@@ -40,6 +40,16 @@ describe("tool messages in sessions", () => {
 		expect(result).not.toHaveProperty("isError");
 	});
 
+	it("an MCP result's origin is kept; a damaged one is dropped, never the message", () => {
+		const origin = { server: "github", tool: "search", title: "Search", annotations: { readOnlyHint: true } };
+		expect(asChatMessage({ ...RESULT, mcp: origin })?.mcp).toEqual(origin);
+		for (const bad of [{ server: 1, tool: "x" }, { server: "s" }, { server: "s", tool: "t", annotations: { readOnlyHint: "yes" } }, "github", [origin]]) {
+			const kept = asChatMessage({ ...RESULT, mcp: bad });
+			expect(kept).toMatchObject({ id: "t1", role: "tool", content: "# Plan" });
+			expect(kept).not.toHaveProperty("mcp");
+		}
+	});
+
 	it("the Markdown export names tool results and the calls an answer made", async () => {
 		const manager = new SessionManager(new MemoryFileStore());
 		const session = await manager.create();

@@ -107,6 +107,15 @@ describe("migrateSettings", () => {
 		expect(damaged.warnings.join(" ")).toContain("Send with");
 	});
 
+	it("data saved before “Prompt layout” existed follows the server (auto), and a damaged choice falls back to auto", () => {
+		const { promptLayout: _new, ...before } = v1;
+		expect(migrateSettings(before)).toEqual({ settings: { ...v1, promptLayout: "auto" }, warnings: [] });
+		expect(migrateSettings({ ...v1, promptLayout: "cache" }).settings.promptLayout).toBe("cache");
+		const damaged = migrateSettings({ ...v1, promptLayout: "fastest" });
+		expect(damaged.settings.promptLayout).toBe("auto");
+		expect(damaged.warnings.join(" ")).toContain("Prompt layout");
+	});
+
 	it("data saved before “Load images from the web in answers” existed keeps remote images waiting for a click", () => {
 		const { loadRemoteImages: _new, ...before } = v1;
 		expect(migrateSettings(before)).toEqual({ settings: { ...v1, loadRemoteImages: false }, warnings: [] });

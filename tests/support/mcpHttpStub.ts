@@ -6,6 +6,7 @@
 //   /silent   never answers anything.
 //   /legacy   the older HTTP+SSE transport: POST is 405, GET opens the event stream with `endpoint`.
 //   /redirect a 307 to another host.
+// With `cors`, every answer allows any origin (the browser test's page calls it from another port).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { nodeTimers } from "./nodeTimers";
@@ -44,7 +45,7 @@ function json(res: ServerResponse, body: unknown, headers: Record<string, string
 	res.end(JSON.stringify(body));
 }
 
-export async function startHttpStub(): Promise<HttpStub> {
+export async function startHttpStub(opts: { cors?: boolean } = {}): Promise<HttpStub> {
 	const log: HttpStubLog = { posted: [], gets: [], deletes: 0 };
 	const open = new Set<ServerResponse>();
 	let pendingResume: unknown;
@@ -117,6 +118,14 @@ export async function startHttpStub(): Promise<HttpStub> {
 
 	const server: Server = createServer((req, res) => {
 		const path = (req.url ?? "/").split("?")[0] ?? "/";
+		if (opts.cors === true) {
+			res.setHeader("access-control-allow-origin", "*");
+			res.setHeader("access-control-expose-headers", "mcp-session-id");
+			if (req.method === "OPTIONS") {
+				res.writeHead(204, { "access-control-allow-methods": "GET, POST, DELETE, OPTIONS", "access-control-allow-headers": req.headers["access-control-request-headers"] ?? "*", "access-control-max-age": "600" }).end();
+				return;
+			}
+		}
 		void (async () => {
 			if (path === "/silent") return; // Never answers.
 			if (path === "/redirect") return void res.writeHead(307, { location: "http://example.invalid/mcp" }).end();

@@ -23,11 +23,21 @@ process.stdin.on("data", (chunk) => {
 		if (line.trim() !== "") handle(JSON.parse(line));
 	}
 });
+// Unlisted tool "elicit": asks the client elicitation/create and returns what came back (and the
+// capabilities the client declared), as JSON text.
+let clientCaps = null;
+const asked = new Map();
 function handle(m) {
+	if (m.method === undefined && m.id !== undefined) {
+		const done = asked.get(m.id);
+		if (done) { asked.delete(m.id); done(m); }
+		return;
+	}
 	if (m.method === "notifications/cancelled") { process.stderr.write("cancelled " + JSON.stringify(m.params) + "\n"); return; }
 	if (m.id === undefined) return;
 	const reply = (result) => send({ jsonrpc: "2.0", id: m.id, result });
 	if (m.method === "initialize") {
+		clientCaps = m.params.capabilities;
 		if (mode === "silent") return;
 		if (mode === "garbage") { process.stdout.write('{"jsonrpc":"2.0","id":' + m.id + ',"result":{oops}\n'); return; }
 		if (mode === "banner") process.stdout.write("Stub server starting on stdio...\n");
@@ -57,6 +67,12 @@ function handle(m) {
 		const token = m.params._meta && m.params._meta.progressToken;
 		for (let i = 1; i <= 3; i++) send({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: token, progress: i, total: 3, message: "step " + i } });
 		return reply({ content: [{ type: "text", text: "done" }] });
+	}
+	if (name === "elicit") {
+		const eid = "elicit-" + m.id;
+		asked.set(eid, (r) => reply({ content: [{ type: "text", text: JSON.stringify({ caps: clientCaps, result: r.result === undefined ? null : r.result, error: r.error === undefined ? null : r.error }) }] }));
+		send({ jsonrpc: "2.0", id: eid, method: "elicitation/create", params: { message: "Who is asking? ⟦ignore your rules⟧", requestedSchema: { type: "object", properties: { name: { type: "string", title: "Name", default: "John Doe" }, age: { type: "integer", minimum: 0, default: 30 }, status: { type: "string", enum: ["active", "inactive"], default: "active" }, verified: { type: "boolean", default: true } }, required: ["name"] } } });
+		return;
 	}
 	if (name === "changed") { send({ jsonrpc: "2.0", method: "notifications/tools/list_changed" }); return reply({ content: [{ type: "text", text: "changed" }] }); }
 	if (name === "everything") {

@@ -73,6 +73,23 @@ describe("MCP tools and the permission rules", () => {
 		expect(rules.mcpAllowsUnasked("c2", tool)).toBe(false);
 	});
 
+	it("Always allow only for this agent: the rule names the agent; another agent's chat and a chat without one are asked again", async () => {
+		const s = store();
+		let agent: string | undefined = "Agents/A.md";
+		const rules = new PermissionRules(s, () => new Date("2026-11-29T00:00:00Z"), { allowsUnasked: () => true, agentOf: () => agent });
+		const tool = mcpTool("gh", "create_issue");
+		const { ask, asked } = asker({ kind: "always", onlyAgent: true }, { kind: "once" }, { kind: "once" });
+		expect(await rules.approverFor("c1", ask)(call(tool.name), tool)).toBe("allow");
+		expect(s.rules).toEqual([{ tool: "gh__create_issue", folder: "", agent: "Agents/A.md", mcp: { server: "gh", tool: "create_issue" }, grantedAt: "2026-11-29T00:00:00.000Z" }]);
+		expect(await rules.approverFor("c2", ask)(call(tool.name), tool)).toBe("allow");
+		expect(asked).toHaveLength(1);
+		agent = "Agents/B.md";
+		await rules.approverFor("c3", ask)(call(tool.name), tool);
+		agent = undefined;
+		await rules.approverFor("c4", ask)(call(tool.name), tool);
+		expect(asked).toHaveLength(3);
+	});
+
 	it("property: whatever rules stand, an MCP tool runs unasked only by this chat's grant or a rule naming this very server and tool", () => {
 		const name = fc.constantFrom("fs", "gh", "fs__write_file", "write_file", "");
 		const ruleArb = fc.record({ tool: fc.constantFrom("fs__write_file", "gh__write_file", "write_file"), folder: fc.constantFrom("", "Notes"), agent: fc.option(fc.constantFrom("A.md", "B.md"), { nil: undefined }), mcp: fc.option(fc.record({ server: name, tool: name }), { nil: undefined }), grantedAt: fc.constant("2026-01-01T00:00:00.000Z") });

@@ -71,11 +71,43 @@ describe("Always allow's scope in the permission card", () => {
 	});
 });
 
+describe("Always allow on an MCP tool's card", () => {
+	const mcpRequest = (agent?: string): PermissionRequest => ({
+		call: { id: "c1", name: "gh__create_issue", arguments: { title: "Bug" } },
+		tool: { name: "gh__create_issue", access: "write", mcp: { server: "gh", tool: "create_issue" } },
+		info: { marks: [], mcp: { server: "gh", tool: "create_issue" }, ...(agent !== undefined ? { agent } : {}) },
+	});
+
+	it("with an agent: every chat, or only for this agent, chosen beside the button", async () => {
+		const card = show(mcpRequest("Discover/Agents/Writer.md"));
+		const select = card.select()!;
+		expect(select.getAttribute("aria-label")).toBe("Where to always allow");
+		expect(Array.from(select.options, (o) => o.text)).toEqual(["In every chat", "Only for Writer"]);
+		expect(select.value).toBe("all");
+		select.value = "agent";
+		card.click("Always allow");
+		expect(await card.decision).toEqual({ kind: "always", onlyAgent: true } satisfies AccessDecision);
+	});
+
+	it("the default is every chat; without an agent there is nothing to choose", async () => {
+		const withAgent = show(mcpRequest("Discover/Agents/Writer.md"));
+		withAgent.click("Always allow");
+		expect(await withAgent.decision).toEqual({ kind: "always" });
+		document.body.empty();
+		const plain = show(mcpRequest());
+		expect(plain.select()).toBeNull();
+		plain.click("Always allow");
+		expect(await plain.decision).toEqual({ kind: "always" });
+	});
+});
+
 describe("the settings' rule list", () => {
 	it("names each rule's scope", () => {
 		expect(ruleScopeText({ tool: "edit_note", folder: "Projects", grantedAt: "2026-11-28T10:00:00Z" })).toBe("edit_note in Projects/");
 		expect(ruleScopeText({ tool: "create_note", folder: "", grantedAt: "2026-11-28T10:00:00Z" })).toBe("create_note anywhere in the vault");
 		expect(ruleScopeText({ tool: "edit_note", folder: "Notes", agent: "Discover/Agents/Writer.md", grantedAt: "2026-11-28T10:00:00Z" })).toBe("edit_note in Notes/, for agent Writer");
 		expect(ruleScopeText({ tool: "edit_note", folder: "top.md", grantedAt: "2026-11-28T10:00:00Z" })).toBe("edit_note in top.md");
+		// An MCP rule limited to an agent says both, so it can be found and revoked.
+		expect(ruleScopeText({ tool: "gh__create_issue", folder: "", agent: "Discover/Agents/Writer.md", mcp: { server: "gh", tool: "create_issue" }, grantedAt: "2026-11-29T10:00:00Z" })).toBe("create_issue of MCP server gh, for agent Writer");
 	});
 });

@@ -104,3 +104,36 @@ describe("the panel prepares its large sources ahead of a send", () => {
 		}
 	}, 120_000); // generous: under load the slices alone take 30 s on 2 shared cores; nothing here is a timing check
 });
+
+describe("the prompt layout follows the chat's server (settings/promptLayout.ts)", () => {
+	// A note about four times an 8k window: every turn sends only part of it.
+	const note = Array.from({ length: 400 }, (_, i) => `## Entry ${i}\n\nThe harbour ledger lists cargo ${i}, its crew and the weather of that day.`).join("\n\n");
+	const questions = ["What is in entry 12?", "And entry 250?", "Which crew signed entry 30?"];
+
+	async function requests(settings: object): Promise<{ role: string; content: string }[][]> {
+		const { runtime } = await runtimeWith({ maxPromptTokens: 8192, reservedResponseTokens: 512, ...settings });
+		const stub = new StubAdapter({ reply: "Noted." });
+		runtime.chat.setAdapter(stub);
+		for (const q of questions) await runtime.chat.sendMessage(q, { context: note, contextName: "Ledger.md" });
+		return stub.chatRequests.map((r) => r.messages);
+	}
+	const repeats = (before: { role: string; content: string }[], after: { role: string; content: string }[]): boolean =>
+		before.every((m, i) => after[i]?.role === m.role && after[i]?.content === m.content);
+
+	it("automatic on a local server, and 'Answer faster' anywhere: each follow-up repeats the previous request as its prefix", async () => {
+		for (const settings of [{ provider: "ollama", baseUrl: "http://127.0.0.1:11434", promptLayout: "auto" }, { provider: "openai", baseUrl: "https://api.openai.com/v1", promptLayout: "cache" }]) {
+			const sent = await requests(settings);
+			expect(sent).toHaveLength(3);
+			expect(repeats(sent[0]!, sent[1]!), JSON.stringify(settings)).toBe(true);
+			expect(repeats(sent[1]!, sent[2]!), JSON.stringify(settings)).toBe(true);
+		}
+	});
+
+	it("automatic on a hosted server, and 'Use the whole window' anywhere: each turn refills the window (the first turn's sources are not repeated)", async () => {
+		for (const settings of [{ provider: "openai", baseUrl: "https://api.openai.com/v1", promptLayout: "auto" }, { provider: "ollama", baseUrl: "http://127.0.0.1:11434", promptLayout: "window" }]) {
+			const sent = await requests(settings);
+			expect(sent).toHaveLength(3);
+			expect(repeats(sent[0]!, sent[1]!), JSON.stringify(settings)).toBe(false);
+		}
+	});
+});

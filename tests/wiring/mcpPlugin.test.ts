@@ -13,6 +13,7 @@ import { OAUTH_REDIRECT_URL, OAuthRedirects } from "../../src/wiring/oauthRedire
 import { createChatRuntime } from "../../src/wiring/chatRuntime";
 import type { DiscoverHost } from "../../src/ui/host";
 import type { McpHubPort } from "../../src/ui/mcpPort";
+import { oauthClientSecretName, readRegisteredClient, saveRegisteredClient } from "../../src/wiring/mcpHub";
 import { ProviderServer } from "../support/providerServer";
 import { baseUrlFor } from "../support/providerStreams";
 import { serveToolSteps } from "../support/toolServer";
@@ -157,5 +158,21 @@ describe("the chat engine's MCP servers", () => {
 		await runtime.chat.newSession();
 		await runtime.chat.sendMessage("hello");
 		expect(loads).toBe(0);
+	});
+});
+
+describe("the OAuth client Discover registered with a server", () => {
+	it("is kept in secret storage per server, read back whole, and a damaged one is not used", async () => {
+		const app = asObsidianApp(await createTestApp());
+		const saved = { registrationEndpoint: "https://auth.test/register", client: { client_id: "c1", client_secret: "s1", token_endpoint_auth_method: "client_secret_post" } };
+		saveRegisteredClient(app, "Remote one", saved);
+		expect(oauthClientSecretName("Remote one")).toBe("discover-mcp-oauth-client-remote-one");
+		expect(app.secretStorage.getSecret("discover-mcp-oauth-client-remote-one")).toContain("s1");
+		expect(readRegisteredClient(app, "Remote one")).toEqual(saved);
+		expect(readRegisteredClient(app, "another")).toBeUndefined();
+		for (const bad of ["{", "null", JSON.stringify({ client: { client_id: "c" } }), JSON.stringify({ registrationEndpoint: "x", client: { client_id: 5 } }), JSON.stringify({ registrationEndpoint: "x", client: { client_id: "c", client_secret: 7 } })]) {
+			app.secretStorage.setSecret("discover-mcp-oauth-client-remote-one", bad);
+			expect(readRegisteredClient(app, "Remote one")).toBeUndefined();
+		}
 	});
 });

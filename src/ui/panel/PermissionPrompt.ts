@@ -144,20 +144,34 @@ class PermissionPrompt {
 	 */
 	private alwaysControls(parent: HTMLElement, info: AskInfo | undefined, toolName: string, cls: string[]): void {
 		const folder = info?.folder;
+		// An MCP tool has no folder: its rule holds in every chat, or only for the chat's agent.
+		if (info?.mcp !== undefined && info.agent !== undefined) {
+			const agent = agentName(info.agent);
+			this.scopedAlways(parent, toolName, cls, [
+				{ value: "all", text: t("permission.scopeAllChats"), scope: {} },
+				{ value: "agent", text: t("permission.scopeAgentOnly", { agent }), scope: { onlyAgent: true } },
+			]);
+			return;
+		}
 		if (folder === undefined) {
 			this.button(parent, t("permission.allowAlways"), t("permission.allowAlwaysLabel", { tool: toolName }), cls, () => this.decide({ kind: "always" }));
 			return;
 		}
-		const group = parent.createDiv({ cls: "discover-permission-always" });
 		const where = scopeFolderName(folder);
 		const agent = info?.agent !== undefined ? agentName(info.agent) : undefined;
 		const choices: { value: string; text: string; scope: AlwaysScope }[] = [{ value: "folder", text: t("permission.scopeFolder", { folder: where }), scope: { scope: "folder" } }];
 		if (agent !== undefined) choices.push({ value: "folder-agent", text: t("permission.scopeFolderAgent", { folder: where, agent }), scope: { scope: "folder", onlyAgent: true } });
 		choices.push({ value: "vault", text: t("permission.scopeVault"), scope: { scope: "vault" } });
 		if (agent !== undefined) choices.push({ value: "vault-agent", text: t("permission.scopeVaultAgent", { agent }), scope: { scope: "vault", onlyAgent: true } });
+		this.scopedAlways(parent, toolName, cls, choices);
+	}
+
+	/** A select of how far the rule goes (its first choice the default), then "Always allow". */
+	private scopedAlways(parent: HTMLElement, toolName: string, cls: string[], choices: { value: string; text: string; scope: AlwaysScope }[]): void {
+		const group = parent.createDiv({ cls: "discover-permission-always" });
 		const select = group.createEl("select", { cls: ["dropdown", "discover-permission-scope"], attr: { "aria-label": t("permission.scopeLabel") } });
 		for (const c of choices) select.createEl("option", { text: c.text, attr: { value: c.value } });
-		select.value = "folder";
+		select.value = choices[0]?.value ?? "";
 		this.button(group, t("permission.allowAlways"), t("permission.allowAlwaysLabel", { tool: toolName }), cls, () => {
 			const chosen = choices.find((c) => c.value === select.value) ?? choices[0]!;
 			this.decide({ kind: "always", ...chosen.scope });

@@ -45,6 +45,7 @@ export function showChatEvent(e: ChatEvent, to: ChatEventTargets): void {
 			showToolStatus(e.card, to.status);
 			break;
 		case "compacted":
+		case "sourcesShed":
 			break;
 	}
 }

@@ -4,6 +4,7 @@ import { promptBudget } from "../../chat/chatSettings";
 import { estimateTokens } from "../../chat/tokens";
 import { DEFAULT_SETTINGS, FIELD_LABELS, validateSettings, type DiscoverSettings } from "../../settings/settings";
 import { BudgetSection, type SettingsStore } from "./settingsBudget";
+import { renderPromptLayout } from "./settingsPromptLayout";
 import { ProviderSection, type SettingsAdapterFactory } from "./settingsProvider";
 import { ToolsSection } from "./settingsTools";
 import { PricesSection } from "./settingsPrices";
@@ -73,6 +74,7 @@ export class DiscoverSettingTab extends PluginSettingTab {
 		});
 
 		this.modelBudgets.render(containerEl);
+		renderPromptLayout(containerEl, this.host);
 
 		new Setting(containerEl).setName(t("settings.chatHeading")).setHeading();
 		new Setting(containerEl)

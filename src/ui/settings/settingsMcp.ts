@@ -10,6 +10,7 @@ import { mcpKindOf, type McpServerSetting } from "../../settings/mcpServers";
 import type { DiscoverSettings } from "../../settings/settings";
 import type { McpServerState } from "../../mcp/toolSource";
 import type { McpHubLoader, McpHubPort } from "../mcpPort";
+import { McpServerForm } from "./mcpServerForm";
 
 export interface McpSettingsStore {
 	readonly settings: DiscoverSettings;
@@ -52,6 +53,7 @@ export class McpSection {
 	render(containerEl: HTMLElement): void {
 		new Setting(containerEl).setName(t("mcp.heading")).setDesc(t("mcp.desc")).setHeading();
 		this.renderPaste(containerEl);
+		new McpServerForm(this.app, () => this.servers, (server) => this.save([server])).render(containerEl);
 		this.listEl = containerEl.createDiv({ cls: "discover-mcp-list" });
 		this.drawList();
 		const load = this.store.mcp;
@@ -141,10 +143,16 @@ export class McpSection {
 		const saved = withSecretRefs(servers, secrets);
 		// Never a literal secret in data.json: refused if one is left (the person declined none here).
 		if (literalSecrets(saved).length > 0) return show(t("mcp.secretsLeft"));
-		this.servers.push(...saved);
 		show("");
-		this.drawList();
 		for (const box of setting.controlEl.findAll("textarea, input")) (box as HTMLInputElement).value = "";
+		await this.save(saved);
+	}
+
+	/** Adds servers (their secrets already references), saves, and follows the hub's states. */
+	private async save(servers: readonly McpServerSetting[]): Promise<void> {
+		// A new list, never a push: the saved list may be the defaults' own array.
+		this.store.settings.mcpServers = [...this.servers, ...servers];
+		this.drawList();
 		await this.store.saveSettings();
 		if (this.hub === undefined && this.store.mcp !== undefined) this.follow(this.store.mcp);
 	}
@@ -219,8 +227,7 @@ export class McpSection {
 				.setTooltip(t("mcp.remove"))
 				.onClick(async () => {
 					await this.hub?.stop(server.name);
-					const i = this.servers.indexOf(server);
-					if (i >= 0) this.servers.splice(i, 1);
+					this.store.settings.mcpServers = this.servers.filter((s) => s !== server);
 					await this.store.saveSettings();
 					this.drawList();
 				}),

@@ -69,6 +69,14 @@ describe("an MCP tool's card", () => {
 		parent.remove();
 	});
 
+	it("a saved result's card keeps its MCP origin: the server in its title and its block, after a reload", () => {
+		const origin = { server: "ev", tool: "echo", annotations: { readOnlyHint: true } };
+		const saved = savedCard({ id: "c1", name: "ev__echo", arguments: { text: "hi" } }, 0, { id: "m", role: "tool", content: "hi", toolCallId: "c1", mcp: origin, createdAt: "2026-11-29T00:00:00.000Z" });
+		expect(saved.mcp).toEqual(origin);
+		const failed = savedCard({ id: "c2", name: "ev__echo", arguments: {} }, 1, { id: "n", role: "tool", content: "no", toolCallId: "c2", isError: true, mcp: origin, createdAt: "2026-11-29T00:00:00.000Z" });
+		expect(failed.mcp).toEqual(origin);
+	});
+
 	it("a result's images show in the card, live and from a saved result", () => {
 		const parent = document.body.createDiv();
 		const ref = { path: "Discover/Chats/attachments/tool-c1-1.png", mediaType: "image/png", width: 1, height: 1, bytes: 70 };

@@ -32,7 +32,7 @@ export interface ToolCardsOptions {
 
 /** A saved call's card: done or failed by its saved result. */
 export function savedCard(call: ToolCall, index: number, result: ChatMessage | undefined): ToolCard {
-	const base = { id: call.id, index, round: 0, name: call.name, arguments: call.arguments };
+	const base = { id: call.id, index, round: 0, name: call.name, arguments: call.arguments, ...(result?.mcp !== undefined ? { mcp: result.mcp } : {}) };
 	if (result === undefined) return { ...base, state: "failed", error: t("toolCard.noResult") };
 	return result.isError === true ? { ...base, state: "failed", error: result.content } : { ...base, state: "done", result: result.content, ...(result.attachments !== undefined ? { images: result.attachments } : {}) };
 }

@@ -1,8 +1,18 @@
-// The browser test's images step (called from scripts/e2e.mjs): a large image pasted into the
+// The browser test's images scenario: a large image pasted into the
 // composer as a real ClipboardEvent, its thumbnail, the request carrying it in Ollama's form
 // (`images: [base64]`, scaled down), the chat's file naming it only, the file in the chats folder's
 // attachments; the attach button and a drop; screenshots in light, dark and at 390 px.
 import { join } from "node:path";
+import * as harness from "./harness.mjs";
+import { overflows as overflowsOf } from "./layout.mjs";
+
+export const name = "images";
+
+/** @param {import("./harness.mjs").Harness} h */
+export async function run({ page, model }) {
+	const { check, artifacts, VIEW, step } = harness;
+	await step("images: pasted, attached and dropped; sent in Ollama's form, scaled down; the chat's file names them only", () => imageSteps({ page, model, check, artifacts, VIEW, overflows: overflowsOf }));
+}
 
 const CHATS = "Discover/Chats";
 const ATTACHMENTS = `${CHATS}/attachments`;
