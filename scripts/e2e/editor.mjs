@@ -3,6 +3,16 @@
 // registry, the proposal streamed from the model server into the note, one hunk accepted, one
 // rejected, a stale hunk; screenshots on desktop and phone, light and dark.
 import { join } from "node:path";
+import * as harness from "./harness.mjs";
+
+export const name = "editor";
+export const needs = ["panel"];
+
+/** @param {import("./harness.mjs").Harness} h */
+export async function run({ page, model }) {
+	const { check, artifacts, step } = harness;
+	await step("Edit with Discover: the prompt, the streaming diff in the note, a stale hunk, one accepted, one rejected; desktop and phone, light and dark", () => editorSteps({ page, model, check, artifacts }));
+}
 
 const PLAN = ["# Plan", "", "The quick brown fox jumps over the lazy dog near the harbour.", "It jumps over the dog twice before noon.", "", "A line left alone.", "The end of it, as written first.", ""].join("\n");
 const REWRITE = ["The slow brown fox walks past the sleepy dog near the harbour.", "It jumps over the dog twice before noon.", "", "A line left alone.", "The very end.", ""].join("\n");
@@ -30,14 +40,22 @@ export async function editorSteps({ page, model, check, artifacts }) {
 				const e2e = window.e2e;
 				const note = e2e.app.vault.getFileByPath("Notes/Plan.md") ?? (await e2e.app.vault.create("Notes/Plan.md", plan));
 				await e2e.app.vault.modify(note, plan);
-				await e2e.app.workspace.getLeaf(false).openFile(note);
+				const leaf = e2e.app.workspace.getLeavesOfType("markdown")[0] ?? e2e.app.workspace.getLeaf(false);
+				await leaf.openFile(note);
+				// Commands on a note's editor run while the note is the active leaf (the panel was).
+				e2e.harness.activateLeaf(e2e.app, leaf);
 				document.body.classList.toggle("is-mobile", phone);
+				// On a phone the note being edited fills the screen: the panel's sidebar is closed meanwhile.
+				document.querySelector(".workspace-split.mod-right-split")?.toggleAttribute("hidden", phone);
+				const root = document.querySelector(".workspace-split.mod-root");
+				if (phone) root?.style.setProperty("display", "flex");
+				else root?.style.removeProperty("display");
 				e2e.mountEditor();
 				e2e.selectInEditor(plan.slice(plan.indexOf("The quick"), plan.length - 1));
 			},
 			{ plan: PLAN, phone: device !== "" },
 		);
-		const ran = await page.evaluate(() => window.e2e.harness.runCommand(window.e2e.app, "discover:edit-inline"));
+		const ran = await page.evaluate(() => window.e2e.harness.runCommand(window.e2e.app, `${window.e2e.plugin.manifest.id}:edit-inline`));
 		check(ran, `${device}editor: "Edit inline" runs in a note's editor`);
 		await page.waitForSelector(".cm-editor .discover-edit-prompt .discover-edit-input", { timeout: 5000 });
 		await page.fill(".cm-editor .discover-edit-input", "tighten this");
@@ -70,13 +88,17 @@ export async function editorSteps({ page, model, check, artifacts }) {
 		await shot(`${device}editor-accepted`);
 		await page.click(".cm-editor .discover-edit-hunk.is-stale button:not(.mod-cta)");
 		check((await count(".discover-edit-hunk")) === 0, `${device}editor: Reject ends the review`);
-		check((await docText()).includes("The end of it, as still written first."), `${device}editor: the rejected hunk's text stays as the person left it`);
+		check((await docText()).includes("The end of it, still as written first."), `${device}editor: the rejected hunk's text stays as the person left it`);
 		await shot(`${device}editor-rejected`);
 		if (device !== "") {
 			const small = await page.evaluate(() => [...document.querySelectorAll(".cm-editor .discover-edit-button")].filter((b) => b.getBoundingClientRect().height > 0 && b.getBoundingClientRect().height < 44).length);
 			check(small === 0, "phone-editor: every control is at least 44 px tall");
 		}
 	}
-	await page.evaluate(() => document.body.classList.remove("is-mobile"));
+	await page.evaluate(() => {
+		document.body.classList.remove("is-mobile");
+		document.querySelector(".workspace-split.mod-right-split")?.removeAttribute("hidden");
+		document.querySelector(".workspace-split.mod-root")?.style.removeProperty("display");
+	});
 	await page.setViewportSize({ width: 1280, height: 800 });
 }
