@@ -47,9 +47,7 @@ export async function editorSteps({ page, model, check, artifacts }) {
 				document.body.classList.toggle("is-mobile", phone);
 				// On a phone the note being edited fills the screen: the panel's sidebar is closed meanwhile.
 				document.querySelector(".workspace-split.mod-right-split")?.toggleAttribute("hidden", phone);
-				const root = document.querySelector(".workspace-split.mod-root");
-				if (phone) root?.style.setProperty("display", "flex");
-				else root?.style.removeProperty("display");
+				document.querySelector(".workspace-split.mod-root")?.classList.toggle("e2e-note-on-phone", phone);
 				e2e.mountEditor();
 				e2e.selectInEditor(plan.slice(plan.indexOf("The quick"), plan.length - 1));
 			},
@@ -62,7 +60,7 @@ export async function editorSteps({ page, model, check, artifacts }) {
 		await shot(`${device}editor-prompt`);
 
 		// The proposal streams into the note, slowly enough to be seen.
-		model.queue({ tokens: REWRITE.split(/(?<= )/), tokensPerSecond: 12 });
+		model.queue({ tokens: REWRITE.match(/\S+\s*/g), tokensPerSecond: 12 });
 		await page.press(".cm-editor .discover-edit-input", "Enter");
 		await page.waitForSelector(".cm-editor .discover-edit-hunk.is-streaming", { timeout: 10000 });
 		check((await count(".discover-edit-hunk button")) === 0, `${device}editor: no buttons while it streams`);
@@ -98,7 +96,7 @@ export async function editorSteps({ page, model, check, artifacts }) {
 	await page.evaluate(() => {
 		document.body.classList.remove("is-mobile");
 		document.querySelector(".workspace-split.mod-right-split")?.removeAttribute("hidden");
-		document.querySelector(".workspace-split.mod-root")?.style.removeProperty("display");
+		document.querySelector(".workspace-split.mod-root")?.classList.remove("e2e-note-on-phone");
 	});
 	await page.setViewportSize({ width: 1280, height: 800 });
 }
