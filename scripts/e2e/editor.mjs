@@ -57,6 +57,7 @@ export async function editorSteps({ page, model, check, artifacts }) {
 		check(ran, `${device}editor: "Edit inline" runs in a note's editor`);
 		await page.waitForSelector(".cm-editor .discover-edit-prompt .discover-edit-input", { timeout: 5000 });
 		await page.fill(".cm-editor .discover-edit-input", "tighten this");
+		check((await count(".discover-edit-review-buttons:visible")) === 0, `${device}editor: Accept all and Reject all are not shown before there is a proposal`);
 		await shot(`${device}editor-prompt`);
 
 		// The proposal streams into the note, slowly enough to be seen.
