@@ -22,6 +22,7 @@ import * as settings from "./e2e/settings.mjs";
 import * as tools from "./e2e/tools.mjs";
 import * as images from "./e2e/images.mjs";
 import * as mcp from "./e2e/mcp.mjs";
+import * as editor from "./e2e/editor.mjs";
 import * as branches from "./e2e/branches.mjs";
 import * as phone from "./e2e/phone.mjs";
 import * as agents from "./e2e/agents.mjs";
@@ -29,7 +30,7 @@ import * as measure from "./e2e/measure.mjs";
 import * as languages from "./e2e/languages.mjs";
 
 /** Every scenario, in the order they run. A new one goes here, before "measure". */
-const scenarios = [setup, panel, answers, remoteImages, commands, sources, errors, history, settings, tools, images, mcp, branches, phone, agents, measure, languages];
+const scenarios = [setup, panel, answers, remoteImages, commands, sources, errors, history, settings, tools, images, mcp, editor, branches, phone, agents, measure, languages];
 
 const only = (process.env.E2E_ONLY ?? "").split(",").map((s) => s.trim()).filter(Boolean);
 const unknown = only.filter((n) => !scenarios.some((s) => s.name === n));

@@ -39,7 +39,11 @@ export function registerEditWithDiscover(plugin: Plugin & DiscoverHost, factory:
 			finished(record) {
 				const exchange = exchanges.get(record.view);
 				if (exchange === undefined) return;
-				void import("./editorEdit").then((m) => m.saveReview(exchange, record)).catch(() => undefined);
+				// Saved, then what the engine learned (the token calibration) is kept, as when a panel closes.
+				void import("./editorEdit")
+					.then((m) => m.saveReview(exchange, record))
+					.then(() => exchange.runtime.close?.())
+					.catch(() => undefined);
 			},
 		}),
 	);

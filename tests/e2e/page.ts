@@ -108,6 +108,34 @@ const e2e = {
 		return { firstMs: times[0]?.total ?? NaN, firstSyncMs: times[0]?.sync ?? NaN, medianMs: sorted[3] ?? NaN };
 	},
 
+	/** The editor of Edit with Discover's screens: a real EditorView on the open note, with the plugins' editor extensions, as Obsidian's editor holds them. */
+	editor: undefined as codemirrorView.EditorView | undefined,
+
+	mountEditor(): void {
+		const app = this.app;
+		const note = app?.workspace.activeLeaf?.view;
+		if (!app || !(note instanceof obsidian.MarkdownView)) throw new Error("No note is open.");
+		this.editor?.destroy();
+		note.contentEl.empty();
+		this.editor = new codemirrorView.EditorView({
+			state: codemirrorState.EditorState.create({
+				doc: note.editor.getValue(),
+				extensions: [codemirrorView.EditorView.lineWrapping, obsidian.editorInfoField.init(() => note as unknown as O.MarkdownFileInfo), ...app.workspace.editorExtensions],
+			}),
+			parent: note.contentEl.createDiv({ cls: "markdown-source-view mod-cm6" }),
+		});
+	},
+
+	/** Selects `text` in the editor (the first place it is), or puts the cursor before it when `cursor`. */
+	selectInEditor(text: string, cursor = false): void {
+		const view = this.editor;
+		if (!view) throw new Error("No editor mounted.");
+		const from = view.state.doc.toString().indexOf(text);
+		if (from < 0) throw new Error(`Not in the note: ${text}`);
+		view.dispatch({ selection: codemirrorState.EditorSelection.single(from, cursor ? from : from + text.length) });
+		view.focus();
+	},
+
 	/** The open Discover panel's view, found the way the plugin finds it. */
 	view(): (O.View & { chatRuntime?: unknown; openSession(id: string): Promise<void> }) | undefined {
 		const leaf = this.app?.workspace.getLeavesOfType("discover-chat-view")[0];
