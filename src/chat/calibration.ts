@@ -120,10 +120,10 @@ export class TokenCalibration {
 	}
 
 	/** The per-script calibrated estimate of a prompt split as `groups`, with its count; undefined before per-script factors or without a split. */
-	private scriptExpected(model: string, groups: readonly number[] | undefined, reported: number): { estimate: number; reported: number } | undefined {
+	private scriptExpected(model: string, groups: readonly number[] | undefined, reported: number): { estimate: number; reported: number; observations: number } | undefined {
 		const factors = this.scriptFactors(model);
 		if (factors === undefined || groups === undefined || groups.length !== factors.length) return undefined;
-		return { estimate: scriptEstimate(groups, factors), reported };
+		return { estimate: scriptEstimate(groups, factors), reported, observations: this.scripts.get(model)?.length ?? 0 };
 	}
 
 	/**

@@ -11,6 +11,14 @@ const LOW_OUTLIER = 0.8;
 /** Samples needed before low outliers are recognised as such. */
 const MIN_SAMPLES_FOR_OUTLIERS = 2;
 /**
+ * Against a per-script fit resting on fewer than SETTLED_FIT observations, a count must fall this far
+ * below its estimate: two prompts that mix the scripts alike cannot tell the scripts' costs apart,
+ * so the fit may still price Latin with some of the Hebrew it saw. A server that cut the prompt
+ * counts far less than this (a 6,000-token prompt cut to 2,048: 0.34).
+ */
+const LOW_OUTLIER_EARLY_FIT = 0.7;
+const SETTLED_FIT = 3;
+/**
  * Consecutive low samples that agree with one another (within 5%) mean the model really changed,
  * not truncation: they replace the window.
  */
@@ -24,9 +32,9 @@ const LOW_STREAK_SPREAD = 0.05;
  * from the median although the per-script fit expected exactly its count (a tokenizer that splits
  * Hebrew 4× finer than Latin: a prompt without Hebrew after one with much of it).
  */
-export function isLowOutlier(ratios: readonly number[], ratio: number, expected?: { estimate: number; reported: number }): boolean {
+export function isLowOutlier(ratios: readonly number[], ratio: number, expected?: { estimate: number; reported: number; observations?: number }): boolean {
 	if (ratios.length < MIN_SAMPLES_FOR_OUTLIERS) return false;
-	if (expected !== undefined && expected.estimate > 0) return expected.reported < expected.estimate * LOW_OUTLIER;
+	if (expected !== undefined && expected.estimate > 0) return expected.reported < expected.estimate * ((expected.observations ?? SETTLED_FIT) < SETTLED_FIT ? LOW_OUTLIER_EARLY_FIT : LOW_OUTLIER);
 	return ratio < upperMedian(ratios) * LOW_OUTLIER;
 }
 

@@ -363,6 +363,7 @@ export const de: Catalogue = {
 	"mcp.formCommandDesc": "Das Programm, das den Server startet, etwa npx, uvx oder docker.",
 	"mcp.formArgs": "Argumente",
 	"mcp.formArgsDesc": "Ein Argument pro Zeile, Leerzeichen bleiben erhalten.",
+	"mcp.formArgsPlaceholder": "-y\n@modelcontextprotocol/server-filesystem",
 	"mcp.formEnv": "Umgebungsvariablen",
 	"mcp.formAddEnv": "Variable hinzufügen",
 	"mcp.formUrl": "URL",

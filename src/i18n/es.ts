@@ -363,6 +363,7 @@ export const es: Catalogue = {
 	"mcp.formCommandDesc": "El programa que inicia el servidor, como npx, uvx o docker.",
 	"mcp.formArgs": "Argumentos",
 	"mcp.formArgsDesc": "Un argumento por línea; los espacios se conservan.",
+	"mcp.formArgsPlaceholder": "-y\n@modelcontextprotocol/server-filesystem",
 	"mcp.formEnv": "Variables de entorno",
 	"mcp.formAddEnv": "Añadir una variable",
 	"mcp.formUrl": "URL",

@@ -363,6 +363,7 @@ export const fr: Catalogue = {
 	"mcp.formCommandDesc": "Le programme qui lance le serveur, comme npx, uvx ou docker.",
 	"mcp.formArgs": "Arguments",
 	"mcp.formArgsDesc": "Un argument par ligne, espaces conservés.",
+	"mcp.formArgsPlaceholder": "-y\n@modelcontextprotocol/server-filesystem",
 	"mcp.formEnv": "Variables d'environnement",
 	"mcp.formAddEnv": "Ajouter une variable",
 	"mcp.formUrl": "URL",

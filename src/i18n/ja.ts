@@ -363,6 +363,7 @@ export const ja: Catalogue = {
 	"mcp.formCommandDesc": "サーバーを起動するプログラム（npx、uvx、docker など）。",
 	"mcp.formArgs": "引数",
 	"mcp.formArgsDesc": "1 行に 1 つの引数。空白はそのまま保たれます。",
+	"mcp.formArgsPlaceholder": "-y\n@modelcontextprotocol/server-filesystem",
 	"mcp.formEnv": "環境変数",
 	"mcp.formAddEnv": "変数を追加",
 	"mcp.formUrl": "URL",

@@ -363,6 +363,7 @@ export const ko: Catalogue = {
 	"mcp.formCommandDesc": "서버를 시작하는 프로그램(npx, uvx, docker 등).",
 	"mcp.formArgs": "인수",
 	"mcp.formArgsDesc": "한 줄에 인수 하나, 공백은 그대로 유지됩니다.",
+	"mcp.formArgsPlaceholder": "-y\n@modelcontextprotocol/server-filesystem",
 	"mcp.formEnv": "환경 변수",
 	"mcp.formAddEnv": "변수 추가",
 	"mcp.formUrl": "URL",

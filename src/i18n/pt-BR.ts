@@ -364,6 +364,7 @@ export const ptBR: Catalogue = {
 	"mcp.formCommandDesc": "O programa que inicia o servidor, como npx, uvx ou docker.",
 	"mcp.formArgs": "Argumentos",
 	"mcp.formArgsDesc": "Um argumento por linha; os espaços são mantidos.",
+	"mcp.formArgsPlaceholder": "-y\n@modelcontextprotocol/server-filesystem",
 	"mcp.formEnv": "Variáveis de ambiente",
 	"mcp.formAddEnv": "Adicionar uma variável",
 	"mcp.formUrl": "URL",

@@ -373,6 +373,7 @@ export const ru: Catalogue = {
 	"mcp.formCommandDesc": "Программа, которая запускает сервер, например npx, uvx или docker.",
 	"mcp.formArgs": "Аргументы",
 	"mcp.formArgsDesc": "Один аргумент на строку, пробелы сохраняются.",
+	"mcp.formArgsPlaceholder": "-y\n@modelcontextprotocol/server-filesystem",
 	"mcp.formEnv": "Переменные окружения",
 	"mcp.formAddEnv": "Добавить переменную",
 	"mcp.formUrl": "URL",

@@ -363,6 +363,7 @@ export const zhCN: Catalogue = {
 	"mcp.formCommandDesc": "启动服务器的程序，例如 npx、uvx 或 docker。",
 	"mcp.formArgs": "参数",
 	"mcp.formArgsDesc": "每行一个参数，空格会保留。",
+	"mcp.formArgsPlaceholder": "-y\n@modelcontextprotocol/server-filesystem",
 	"mcp.formEnv": "环境变量",
 	"mcp.formAddEnv": "添加变量",
 	"mcp.formUrl": "URL",

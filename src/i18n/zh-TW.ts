@@ -363,6 +363,7 @@ export const zhTW: Catalogue = {
 	"mcp.formCommandDesc": "啟動伺服器的程式，例如 npx、uvx 或 docker。",
 	"mcp.formArgs": "參數",
 	"mcp.formArgsDesc": "每行一個參數，空格會保留。",
+	"mcp.formArgsPlaceholder": "-y\n@modelcontextprotocol/server-filesystem",
 	"mcp.formEnv": "環境變數",
 	"mcp.formAddEnv": "新增變數",
 	"mcp.formUrl": "URL",

@@ -107,7 +107,7 @@ export class McpServerForm {
 				.setDesc(t("mcp.formArgsDesc"))
 				.setClass("discover-mcp-form-field")
 				.addTextArea((c) => {
-					c.setValue(f.args).setPlaceholder("-y\n@modelcontextprotocol/server-filesystem").onChange((v) => (f.args = v));
+					c.setValue(f.args).setPlaceholder(t("mcp.formArgsPlaceholder")).onChange((v) => (f.args = v));
 					c.inputEl.rows = 3;
 					c.inputEl.addClass("discover-mcp-form-args");
 					c.inputEl.setAttr("aria-label", t("mcp.formArgs"));
