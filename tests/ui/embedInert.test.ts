@@ -55,6 +55,32 @@ describe("embeds in answers stay inert when their note fills in", () => {
 		});
 	}
 
+	it("until its note is read, an embed holds its place with the note's name on one line, not a blank frame", async () => {
+		const app = asObsidianApp(await createTestApp({ files: { [NOTE]: "# Tracked page\n\nMy words.\n" } }));
+		// The note's read waits until the test lets it go: what the answer shows meanwhile.
+		let release = (): void => undefined;
+		const gate = new Promise<void>((resolve) => (release = resolve));
+		const read = app.vault.cachedRead.bind(app.vault);
+		app.vault.cachedRead = async (file) => {
+			await gate;
+			return read(file);
+		};
+		const shown = document.body.createDiv();
+		const component = new Component();
+		component.load();
+		await renderUntrustedMarkdown(app, "Here is your clipping:\n\n![[Tracked page|My clipping]]\n\nThat is all.", shown, "Notes/Source.md", component, false);
+		await settle();
+		const embed = shown.querySelector(".discover-chat-embed");
+		expect(embed?.classList.contains("is-loaded")).toBe(false);
+		expect(embed?.querySelector(".markdown-embed-content")?.textContent).toBe("My clipping");
+		release();
+		await settle();
+		expect(embed?.classList.contains("is-loaded")).toBe(true);
+		expect(embed?.textContent).toContain("My words.");
+		expect(embed?.textContent).not.toContain("My clipping");
+		component.unload();
+	});
+
 	it("an embed inside the embedded note, of a section, with remote images allowed: iframes and styles still load nothing", async () => {
 		const files = {
 			[NOTE]: `# Tracked page\n\n![[Inner#Part]]\n`,
