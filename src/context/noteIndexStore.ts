@@ -53,9 +53,8 @@ export class StoredNoteTables extends NoteTables implements IndexStore {
 
 	/** @internal Adds a saved note with its passages; returns the note. */
 	loadNote(id: string, name: string, body: string | Uint8Array | undefined, chars: number, mtime: number | undefined, passages: readonly SavedPassage[], hash: number, termIds?: Uint8Array): void {
-		const note = this.newNote(id, name, this.keepText ? body : undefined, chars, mtime, hash);
 		// Without saved term ids (format 4, JSON), finishLoad derives them from the postings.
-		note.terms = termIds ?? new Uint8Array(0);
+		const note = this.newNote(id, name, this.keepText ? body : undefined, chars, mtime, hash, termIds ?? new Uint8Array(0));
 		for (const p of passages) this.addDoc(note, p.start, p.end, p.headingPath, p.length);
 		this.show(note);
 		this.changes--;

@@ -185,9 +185,9 @@ export class NoteTables {
 		}
 	}
 
-	protected newNote(id: string, name: string, body: string | Uint8Array | undefined, chars: number, mtime: number | undefined, hash: number): NoteRecord {
+	protected newNote(id: string, name: string, body: string | Uint8Array | undefined, chars: number, mtime: number | undefined, hash: number, terms: NoteTermIds = new PagedList()): NoteRecord {
 		const slot = this.freeSlots.pop() ?? this.slotNote.length;
-		const note: NoteRecord = { id, name, body, chars, mtime, hash, docs: [], slot, terms: new PagedList(), stamp: ++this.stamps };
+		const note: NoteRecord = { id, name, body, chars, mtime, hash, docs: [], slot, terms, stamp: ++this.stamps };
 		this.slotNote[slot] = note;
 		return note;
 	}
@@ -211,9 +211,9 @@ export class NoteTables {
 
 	/** Adds a saved term known to be new (a loaded index's); undefined when it is already there (a damaged file). */
 	protected addSavedTerm(term: string): number | undefined {
-		const own = ownCopy(term);
-		const id = this.termIds.addNew(own);
-		if (id !== undefined && isCjkPair(own)) this.followers.add(id, own);
+		// Not copied (ownCopy): a loaded term is a slice of a 1 MB piece of the saved strings, not of a note's text.
+		const id = this.termIds.addNew(term);
+		if (id !== undefined && isCjkPair(term)) this.followers.add(id, term);
 		return id;
 	}
 

@@ -74,7 +74,7 @@ export class PostingPool {
 
 	/** Makes the list `count` postings at bytes [at, at + bytes) of the source, decoded when first used. */
 	loadLazy(list: number, count: number, at: number, bytes: number): void {
-		this.clear(list);
+		if (this.held.get(list) !== 0 || this.lazyAt.get(list) !== 0) this.clear(list);
 		if (count === 0) return;
 		this.length.set(list, count);
 		this.lazyAt.set(list, at + 1);
