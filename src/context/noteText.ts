@@ -27,7 +27,9 @@ export function* compactTextSteps(text: string): Generator<void, string | Uint8A
 	for (let at = 0; at < text.length; ) {
 		let to = Math.min(text.length, at + ENCODE_STEP_CHARS);
 		const c = text.charCodeAt(to - 1);
-		if (to < text.length && c >= 0xd800 && c <= 0xdbff) to++;
+		const next = text.charCodeAt(to);
+		// Only a real pair is kept together: a lone high surrogate before the next pair's high half is not one.
+		if (to < text.length && c >= 0xd800 && c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) to++;
 		const part = encoder.encode(text.slice(at, to));
 		parts.push(part);
 		bytes += part.length;
