@@ -61,7 +61,8 @@ export interface OutsideTools {
  */
 export class OutsideToolState {
 	private last: Tool[] = [];
-	private offered: Map<string, Map<string, string>> | undefined;
+	/** Each chat's lists as last offered to it (a new chat has none: nothing changed "since its last message"). */
+	private readonly offered = new Map<string, Map<string, Map<string, string>>>();
 	private readonly told = new Set<string>();
 
 	constructor(
@@ -124,16 +125,19 @@ export class OutsideToolState {
 			const detail = list.length > shown.length ? `${shown.join("; ")}; and ${list.length - shown.length} more` : shown.join("; ");
 			this.once(chatId, `off\u0000${server}\u0000${dialect}\u0000${detail}`, warnings, { type: "warning", message: `${list.length} tool${list.length === 1 ? "" : "s"} of the MCP server "${server}" ${list.length === 1 ? "was" : "were"} turned off for this model: ${detail}.`, code: "mcp_tools_off", params: { server, count: list.length }, detail });
 		}
-		warnings.push(...this.changes(tools));
+		warnings.push(...this.changes(tools, chatId));
 		this.last = tools;
 		return { tools, warnings };
 	}
 
-	/** What changed in each server's list since the last turn (none on the first). */
-	private changes(tools: readonly Tool[]): Warning[] {
+	/** What changed in each server's list since this chat's last turn (none on its first). */
+	private changes(tools: readonly Tool[], chatId: string): Warning[] {
 		const now = signatures(tools);
-		const before = this.offered;
-		this.offered = now;
+		const before = this.offered.get(chatId);
+		// Most recently used last; a few hundred chats at most are remembered.
+		this.offered.delete(chatId);
+		this.offered.set(chatId, now);
+		if (this.offered.size > 200) this.offered.delete(this.offered.keys().next().value as string);
 		if (before === undefined) return [];
 		const out: Warning[] = [];
 		for (const server of new Set([...before.keys(), ...now.keys()])) {

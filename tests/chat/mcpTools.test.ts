@@ -130,6 +130,23 @@ describe("MCP tools in the chat loop", () => {
 		expect(changed?.detail).toBe("added gh__delete_repo");
 	});
 
+	it("a new chat is not told the tools changed 'since the last message' (it has none); the chat that saw the old list is", async () => {
+		const source = new FakeSource();
+		source.tools = [mcpTool("gh", "issues", { type: "object", properties: {} })];
+		const { chat, warnings } = chatWith(() => ({ text: "Ok." }), source);
+		await chat.sendMessage("One");
+		const first = chat.sessionId!;
+		// The person turns a tool on in settings, then starts a new chat.
+		source.tools = [mcpTool("gh", "issues", { type: "object", properties: {} }), mcpTool("gh", "search", { type: "object", properties: {} })];
+		await chat.newSession();
+		await chat.sendMessage("Fresh start");
+		expect(warnings().filter((w) => w.code === "mcp_tools_changed")).toEqual([]);
+		// Back in the first chat, its next message is told what changed since its last one.
+		await chat.loadSession(first);
+		await chat.sendMessage("Two");
+		expect(warnings().filter((w) => w.code === "mcp_tools_changed").map((w) => w.detail)).toEqual(["added gh__search"]);
+	});
+
 	it("the preview counts the MCP tools' definitions the last turn offered", async () => {
 		const source = new FakeSource();
 		source.tools = [mcpTool("gh", "search", { type: "object", properties: { q: { type: "string", description: "x".repeat(2000) } } })];
