@@ -35,6 +35,19 @@ describe("Settings tab: MCP servers", () => {
 		expect(plugin.settings.mcpServers).toEqual([]);
 	});
 
+	it("after an add the box is empty, and Add again says there is nothing to add (not that the server exists)", async () => {
+		const { el, plugin, messageOf } = await openSettingTab();
+		typeInto(pasteBox(el), JSON.stringify({ mcpServers: { files: { command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"] } } }));
+		addButton(el).click();
+		await until(() => plugin.settings.mcpServers.length === 1, "the server added");
+		await flush();
+		expect(pasteBox(el).value).toBe("");
+		addButton(el).click();
+		await flush();
+		expect(plugin.settings.mcpServers).toHaveLength(1);
+		expect(messageOf("Add servers")).not.toMatch(/files/);
+	});
+
 	it("secrets in a paste: asked, moved to secret storage on yes, never in data.json; Cancel adds nothing", async () => {
 		const { el, app, plugin } = await openSettingTab();
 		typeInto(pasteBox(el), PASTE);

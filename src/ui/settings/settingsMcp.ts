@@ -89,6 +89,12 @@ export class McpSection {
 			message.setText(msg);
 			message.toggleClass("discover-chat-hidden", msg === "");
 		};
+		// After an add: the boxes and what they held, so Add again has nothing to add.
+		const clear = (): void => {
+			text = "";
+			name = "";
+			for (const box of setting.controlEl.findAll("textarea, input")) (box as HTMLInputElement).value = "";
+		};
 		setting.addButton((b) =>
 			b
 				.setButtonText(t("mcp.add"))
@@ -104,8 +110,8 @@ export class McpSection {
 					const dup = result.servers.find((s) => taken.has(s.name.toLowerCase()));
 					if (dup !== undefined) return show(t("mcp.duplicate", { server: dup.name }));
 					show("");
-					if (result.secrets.length === 0) return void this.add(result.servers, [], setting, show);
-					this.confirmSecrets(confirmEl, result.secrets, () => void this.add(result.servers, result.secrets, setting, show));
+					if (result.secrets.length === 0) return void this.add(result.servers, [], clear, show);
+					this.confirmSecrets(confirmEl, result.secrets, () => void this.add(result.servers, result.secrets, clear, show));
 				}),
 		);
 	}
@@ -130,7 +136,7 @@ export class McpSection {
 		});
 	}
 
-	private async add(servers: McpServerSetting[], secrets: readonly SecretCandidate[], setting: Setting, show: (msg: string) => void): Promise<void> {
+	private async add(servers: McpServerSetting[], secrets: readonly SecretCandidate[], clear: () => void, show: (msg: string) => void): Promise<void> {
 		try {
 			for (const s of secrets) {
 				const value = servers.find((x) => x.name === s.server)?.[s.place]?.[s.key];
@@ -144,7 +150,7 @@ export class McpSection {
 		// Never a literal secret in data.json: refused if one is left (the person declined none here).
 		if (literalSecrets(saved).length > 0) return show(t("mcp.secretsLeft"));
 		show("");
-		for (const box of setting.controlEl.findAll("textarea, input")) (box as HTMLInputElement).value = "";
+		clear();
 		await this.save(saved);
 	}
 
