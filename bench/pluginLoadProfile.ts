@@ -1,7 +1,9 @@
 // Where the plugin's load goes: main.js built unminified (so the profile can say which source file a
 // sample is in), run and loaded as bench/pluginLoad.ts does, in Chromium under its CPU profiler.
 // Prints self time by source file (and by function, for the top ones) for main.js's top level and
-// for onload until its promise settles. `npx tsx bench/pluginLoadProfile.ts [runs]`; writes the
+// for onload until its promise settles, and for what runs until the profiler is stopped (the vault
+// index's first slices, which the load leaves for the next task, among them): read it with the
+// bench's table beside it, which times the load alone. `npx tsx bench/pluginLoadProfile.ts [runs]`; writes the
 // last profile to /tmp/plugin-load.cpuprofile (open it in Chromium's DevTools).
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
