@@ -8,8 +8,8 @@
 // fitted by scripts/fit-token-model.ts against exact o200k counts.
 
 import { PAIR_BASE, PAIR_EXTRA, RUN_EXTRA, WEIGHT_SCALE } from "./tokenModel";
-import { CLASS_BITS, CLASS_COUNT, CLASS_TABLE, NEWLINE, RUN_BITS, RUN_BUCKETS } from "./tokenClassTable";
-import * as C from "./tokenClassTable";
+import { CLASS_BITS, CLASS_COUNT, NEWLINE, RUN_BITS, RUN_BUCKETS, classTable } from "./tokenClasses";
+import * as C from "./tokenClasses";
 
 export { CLASS_BITS, CLASS_COUNT, RUN_BUCKETS };
 
@@ -35,7 +35,6 @@ export const RUN_FEATURES = CLASS_COUNT << RUN_BITS;
 
 // Module-local copies: imported bindings can compile to getter calls (CommonJS output), too slow
 // for the inner loop.
-const TABLE: Uint8Array = CLASS_TABLE;
 const BITS: number = CLASS_BITS;
 const SHIFT: number = RUN_BITS;
 const LAST_RUN = RUN_BUCKETS - 1;
@@ -43,12 +42,23 @@ const START: number = NEWLINE;
 const SCALE: number = WEIGHT_SCALE;
 const LONG: number = AFTER_RUN;
 
-/** Fixed-point weights (× WEIGHT_SCALE), so the loop adds small integers. */
-const PAIR = new Int32Array(PAIR_FEATURES);
-const RUN = new Int32Array(RUN_FEATURES);
-loadWeights();
+/** The class table and the fixed-point weights (× WEIGHT_SCALE, so the loop adds small integers). */
+interface Model {
+	table: Uint8Array;
+	pair: Int32Array;
+	run: Int32Array;
+}
 
-function loadWeights(): void {
+let model: Model | undefined;
+
+/** Built on the first estimate, not when the plugin loads; then kept. */
+function ready(): Model {
+	return (model ??= { table: classTable(), ...loadWeights() });
+}
+
+function loadWeights(): { pair: Int32Array; run: Int32Array } {
+	const PAIR = new Int32Array(PAIR_FEATURES);
+	const RUN = new Int32Array(RUN_FEATURES);
 	for (let prev = 0; prev < CLASS_COUNT; prev++) {
 		for (let cls = 0; cls < CLASS_COUNT; cls++) {
 			PAIR[pairIndex(prev, cls)] = PAIR_BASE[cls] ?? 0;
@@ -60,6 +70,7 @@ function loadWeights(): void {
 		PAIR[index] = Math.max(0, (PAIR[index] ?? 0) + (PAIR_EXTRA[k + 1] ?? 0));
 	}
 	for (let k = 0; k + 1 < RUN_EXTRA.length; k += 2) RUN[RUN_EXTRA[k] ?? 0] = RUN_EXTRA[k + 1] ?? 0;
+	return { pair: PAIR, run: RUN };
 }
 
 /**
@@ -68,6 +79,7 @@ function loadWeights(): void {
  * no run (run -1: a leading line break starts a run rather than continuing one, as after "…").
  */
 export function modelTokens(text: string): number {
+	const { table: TABLE, pair: PAIR, run: RUN } = model ?? ready();
 	const n = text.length;
 	let prev = START;
 	let run = -1;
@@ -91,10 +103,11 @@ export function modelTokens(text: string): number {
  * fitting script uses it, so features and estimate cannot drift apart.
  */
 export function countFeatures(text: string, pairs: Float64Array, runs: Float64Array): void {
+	const TABLE = (model ?? ready()).table;
 	let prev = NEWLINE;
 	let run = -1;
 	for (let i = 0; i < text.length; i++) {
-		const cls = CLASS_TABLE[text.charCodeAt(i)] ?? 0;
+		const cls = TABLE[text.charCodeAt(i)] ?? 0;
 		const afterRun = run > 0;
 		run = cls === prev ? run + 1 : 0;
 		const p = pairIndex(prev, cls, afterRun);
@@ -107,6 +120,7 @@ export function countFeatures(text: string, pairs: Float64Array, runs: Float64Ar
 
 /** The estimate from counted features (see countFeatures): equals modelTokens of the same text. */
 export function estimateFromFeatures(pairs: Float64Array, runs: Float64Array): number {
+	const { pair: PAIR, run: RUN } = model ?? ready();
 	let sum = 0;
 	for (let p = 0; p < PAIR_FEATURES; p++) sum += (pairs[p] ?? 0) * (PAIR[p] ?? 0);
 	for (let r = 0; r < RUN_FEATURES; r++) sum += (runs[r] ?? 0) * (RUN[r] ?? 0);
@@ -141,6 +155,7 @@ function buildGroups(): Uint8Array {
  * added into `out` (SCRIPT_GROUP_COUNT long). The parts sum to modelTokens(text).
  */
 export function modelTokensByGroup(text: string, out: Float64Array): void {
+	const { table: TABLE, pair: PAIR, run: RUN } = model ?? ready();
 	const n = text.length;
 	let prev = START;
 	let run = -1;

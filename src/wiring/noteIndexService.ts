@@ -150,7 +150,16 @@ export class NoteIndexService extends Component implements VaultSearchPort {
 		});
 		app.workspace.onLayoutReady(() => {
 			this.started = true;
-			this.start();
+			// In the next task, not inside the plugin's load when the layout is already there (the
+			// plugin turned on, or reloaded): the first slice and the status bar's first count (whose
+			// number format loads ICU's data) are not what the ribbon and the commands wait for.
+			const generation = this.generation;
+			const deferred: Promise<void> = defaultYield().then(() => {
+				if (generation !== this.generation) return undefined;
+				this.start();
+				return this.building === deferred ? undefined : this.building;
+			});
+			this.building = deferred;
 		});
 	}
 

@@ -4,7 +4,12 @@
 // lexer is used: the panel builds the DOM from the tokens itself (markdownDom.ts), so no HTML string
 // is ever made and no other plugin's processor ever sees the result (Obsidian's MarkdownRenderer
 // would hand every block to every registered code block processor and post-processor).
-import { Marked, type Token, type TokenizerExtension, type Tokens } from "marked";
+// marked is required on first use, not imported: its module builds its whole regex grammar when it
+// runs (about 30 ms), and the plugin's load must not pay for it before anything is rendered. The
+// bundle wraps a required module so that it runs on the first require (esbuild resolves the require
+// at build time: main.js asks Obsidian's require for nothing, so this works on mobile too).
+/* global require -- resolved by the bundler; Node's own in tests */
+import type { Marked, Token, TokenizerExtension, Tokens } from "marked";
 
 export type { Token, Tokens };
 
@@ -121,10 +126,19 @@ const blockMath = matching("mathBlock", "block", lineStartAt(/(?:^|\n) {0,3}\$\$
 const inlineComment = matching("comment", "inline", startAt("%%"), INLINE_COMMENT, (m) => ({ type: "comment", raw: m[0] }));
 const blockComment = matching("commentBlock", "block", lineStartAt(/(?:^|\n) {0,3}%%/), BLOCK_COMMENT, (m) => ({ type: "comment", raw: m[0] }));
 
-/** Obsidian's defaults: GitHub's extensions, and a single line break shown as one ("strict line breaks" off). */
-const marked = new Marked({ gfm: true, breaks: true, extensions: [blockMath, blockComment, wikiLink, highlight, inlineMath, inlineComment] });
+let marked: Marked | undefined;
+
+/** Obsidian's defaults: GitHub's extensions, and a single line break shown as one ("strict line breaks" off). Made on first use. */
+function lexer(): Marked {
+	if (!marked) {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load, see the import above
+		const { Marked: MarkedClass } = require("marked") as typeof import("marked");
+		marked = new MarkedClass({ gfm: true, breaks: true, extensions: [blockMath, blockComment, wikiLink, highlight, inlineMath, inlineComment] });
+	}
+	return marked;
+}
 
 /** The tokens of `markdown`, blocks with their inline tokens. */
 export function lexModelMarkdown(markdown: string): Token[] {
-	return marked.lexer(markdown);
+	return lexer().lexer(markdown);
 }
