@@ -54,7 +54,7 @@ describe("Settings tab: add an MCP server by form", () => {
 		expect(f.messages()).toEqual([
 			"A server with this name is already set up: choose another name.",
 			"Enter the command that starts the server.",
-			"The value of “GITHUB_TOKEN” looks like a secret, so it is not saved as text in the data file. Move it to secret storage, or choose Secret and pick one.Move to secret storage as “mcp-github-github-token”",
+			"The value of “GITHUB_TOKEN” looks like a secret, so it is not saved as text in the data file. Move it to secret storage, or pick a secret instead of text.Move to secret storage as “mcp-github-github-token”",
 			"Enter a number of seconds from 1 to 3600, or leave it empty.",
 			"Nothing was added: fix the marked fields. Everything you typed is kept.",
 		]);

@@ -73,8 +73,9 @@ export class DiscoverSettingTab extends PluginSettingTab {
 			if (field === "maxPromptTokens") this.useContextLength.attach(setting);
 		});
 
-		this.modelBudgets.render(containerEl);
 		renderPromptLayout(containerEl, this.host);
+
+		this.modelBudgets.render(containerEl);
 
 		new Setting(containerEl).setName(t("settings.chatHeading")).setHeading();
 		new Setting(containerEl)
