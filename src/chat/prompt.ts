@@ -218,7 +218,20 @@ export function buildPrompt(input: PromptInput): BuiltPrompt {
 	const fitter = input.sentRanges !== undefined && input.sentRanges.size > 0 ? freshFitter(chosen, input.sentRanges) : chosen;
 	// Every source once, in prompt order, those earlier turns carry among them.
 	const order = new Map(orderSources(given).map((s, i) => [s.id, i]));
-	const allFits = (fitted: FittedSources): SourceFit[] => [...fitted.fits, ...carriedFits].sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+	// A source earlier turns carry in part is in the prompt through them: it is reported with those
+	// passages too ("Answer faster" adds none of its own when they hold what the question is about),
+	// never as "not included". What this message itself sends stays `sectionFits`.
+	const withCarried = (f: SourceFit): SourceFit => {
+		const source = given.find((s) => s.id === f.id);
+		const ranges = mergedRanges(input.sentRanges?.get(f.id) ?? []);
+		if (source === undefined || ranges.length === 0 || f.fit === "whole") return f;
+		const own = f.fit === "excerpts" ? (f.passages ?? []) : [];
+		const more = ranges.filter((r) => !own.some((p) => p.start <= r.start && p.end >= r.end));
+		const passages = [...own, ...more.map((r) => ({ start: r.start, end: r.end, headingPath: "" }))].sort((a, b) => a.start - b.start);
+		const carriedTokens = more.reduce((n, r) => n + estimate(source.text.slice(r.start, r.end)), 0);
+		return { ...f, fit: "excerpts", passages, sentTokens: f.sentTokens + carriedTokens };
+	};
+	const allFits = (fitted: FittedSources): SourceFit[] => [...fitted.fits.map(withCarried), ...carriedFits].sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
 	const result = (messages: PromptMessage[], tokens: number, fitted: FittedSources, sourcesTokens: number): BuiltPrompt => ({
 		messages,
 		estimatedTokens: tokens,
@@ -240,4 +253,15 @@ export function buildPrompt(input: PromptInput): BuiltPrompt {
 		room -= tokens - input.budget + attempt + 1;
 	}
 	return result(withoutContext, baseTokens, fitSources({ sources, room: 0, query, estimate, fitter }), 0);
+}
+
+/** Ranges sorted and joined where they overlap or touch. */
+function mergedRanges(ranges: readonly SentRange[]): SentRange[] {
+	const out: SentRange[] = [];
+	for (const r of [...ranges].sort((a, b) => a.start - b.start)) {
+		const last = out[out.length - 1];
+		if (last !== undefined && r.start <= last.end) last.end = Math.max(last.end, r.end);
+		else out.push({ start: r.start, end: r.end });
+	}
+	return out;
 }

@@ -35,3 +35,21 @@ describe("freshFitter", () => {
 		expect(fit.sentTokens).toBe(0);
 	});
 });
+
+describe("the sources reported under 'Answer faster'", () => {
+	it("a note the earlier turn sent excerpts of is reported with them (not 'not included') when this turn adds nothing", async () => {
+		const { ChatService } = await import("../../src/chat/ChatService");
+		const { MemoryFileStore } = await import("../../src/sessions/memoryStore");
+		const { SessionManager } = await import("../../src/sessions/SessionManager");
+		const { StubAdapter } = await import("../support/stubAdapter");
+		const long = Array.from({ length: 400 }, (_, i) => `## Entry ${i}\n\nThe ledger code zorb${i}ix marks cargo entry ${i}, signed by the harbour master.`).join("\n\n");
+		const sessions = new SessionManager(new MemoryFileStore(), { onWarning: () => undefined });
+		const chat = new ChatService({ adapter: new StubAdapter({ reply: "Noted." }), sessions, model: "m", earlierSources: "stable", settings: { maxPromptTokens: 8192, reservedResponseTokens: 512 } });
+		await chat.sendMessage("What does zorb12ix mark?", { context: long, contextName: "Ledger" });
+		const next = chat.previewPrompt("Thanks", { context: long, contextName: "Ledger" });
+		const fit = next.sources.find((s) => s.name === "Ledger");
+		expect(fit?.fit).toBe("excerpts");
+		expect(fit?.passages?.some((p) => long.slice(p.start, p.end).includes("zorb12ix"))).toBe(true);
+		expect(fit?.sentTokens).toBeGreaterThan(0);
+	});
+});
