@@ -6,6 +6,20 @@ import { rel, ROOT } from "./sourceGraph";
 
 const NODE_TYPES = "/node_modules/@types/node/";
 
+/** The plugin's runtime dependencies: esbuild bundles them, so `require("marked")` asks nothing of the host at run time. */
+const BUNDLED = new Set(Object.keys((JSON.parse(ts.sys.readFile(join(ROOT, "package.json")) ?? "{}") as { dependencies?: Record<string, string> }).dependencies ?? {}));
+
+/**
+ * `require("pkg")` of a bundled runtime dependency (a lazy load the bundler resolves at build time:
+ * main.js requires only what tests/lint/bundle.test.ts allows). Any other require is Node's.
+ */
+function bundledRequire(node: ts.Identifier): boolean {
+	const call = node.parent;
+	if (node.text !== "require" || !ts.isCallExpression(call) || call.expression !== node || call.arguments.length !== 1) return false;
+	const arg = call.arguments[0];
+	return arg !== undefined && ts.isStringLiteral(arg) && BUNDLED.has(arg.text);
+}
+
 /** "src/file.ts: name" for each identifier in `files` whose every declaration is Node's. */
 export function nodeOnlyIdentifiers(files: string[]): string[] {
 	const config = ts.readConfigFile(join(ROOT, "tsconfig.json"), (p) => ts.sys.readFile(p));
@@ -17,7 +31,7 @@ export function nodeOnlyIdentifiers(files: string[]): string[] {
 	for (const sf of program.getSourceFiles()) {
 		if (!wanted.has(ts.sys.resolvePath(sf.fileName))) continue;
 		const visit = (node: ts.Node): void => {
-			if (ts.isIdentifier(node)) {
+			if (ts.isIdentifier(node) && !bundledRequire(node)) {
 				const decls = checker.getSymbolAtLocation(node)?.declarations ?? [];
 				// DOM and Node both declare setTimeout, URL, fetch...: only Node-only names count.
 				if (decls.length > 0 && decls.every((d) => d.getSourceFile().fileName.replace(/\\/g, "/").includes(NODE_TYPES))) found.add(`${rel(sf.fileName)}: ${node.text}`);
