@@ -4,6 +4,7 @@
 // require + onload. And the MCP hub stays lazy: with an HTTP server and a command in data.json,
 // nothing connects and nothing is spawned at load (the HTTP server counts requests; the page's
 // require counts asks for child_process).
+import { servePage } from "./pageServer";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -83,17 +84,7 @@ export async function runPluginLoadBench(): Promise<string> {
 	});
 	await new Promise<void>((resolve) => mcp.listen(0, "127.0.0.1", resolve));
 	const mcpUrl = `http://127.0.0.1:${(mcp.address() as AddressInfo).port}/mcp`;
-	const files: Record<string, [string, string]> = {
-		"/": ["text/html", '<!doctype html><html><head><meta charset="utf-8"><title>plugin load bench</title></head><body class="theme-light"><script src="/page.js"></script></body></html>'],
-		"/page.js": ["text/javascript", pageJs],
-	};
-	const server = createServer((req, res) => {
-		const entry = files[(req.url ?? "/").split("?")[0] ?? "/"];
-		if (!entry) return void res.writeHead(404).end();
-		res.writeHead(200, { "content-type": `${entry[0]}; charset=utf-8` }).end(entry[1]);
-	});
-	await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-	const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+	const { url, server } = await servePage("plugin load bench", pageJs);
 	const data = {
 		settingsVersion: 3,
 		mcpServers: [

@@ -5,8 +5,7 @@
 // index's first slices, which the load leaves for the next task, among them): read it with the
 // bench's table beside it, which times the load alone. `npx tsx bench/pluginLoadProfile.ts [runs]`; writes the
 // last profile to /tmp/plugin-load.cpuprofile (open it in Chromium's DevTools).
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import { servePage } from "./pageServer";
 import { join } from "node:path";
 import { readFile, writeFile } from "node:fs/promises";
 import { pathToFileURL } from "node:url";
@@ -109,17 +108,7 @@ async function main(): Promise<void> {
 	const page = await build({ entryPoints: [join(root, "tests/e2e/page.ts")], bundle: true, format: "iife", platform: "browser", target: "es2020", write: false, logLevel: "silent" });
 	const pageJs = page.outputFiles[0]?.text ?? "";
 	const manifest = JSON.parse(await readFile(join(root, "manifest.json"), "utf8")) as { id: string };
-	const files: Record<string, [string, string]> = {
-		"/": ["text/html", '<!doctype html><html><head><meta charset="utf-8"><title>plugin load profile</title></head><body class="theme-light"><script src="/page.js"></script></body></html>'],
-		"/page.js": ["text/javascript", pageJs],
-	};
-	const server = createServer((req, res) => {
-		const entry = files[(req.url ?? "/").split("?")[0] ?? "/"];
-		if (!entry) return void res.writeHead(404).end();
-		res.writeHead(200, { "content-type": `${entry[0]}; charset=utf-8` }).end(entry[1]);
-	});
-	await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-	const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+	const { url, server } = await servePage("plugin load profile", pageJs);
 	const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu", "--no-first-run"] });
 	try {
 		for (let i = 0; i < RUNS; i++) {
