@@ -64,10 +64,11 @@ export async function renderUntrustedMarkdown(app: App, markdown: string, el: HT
 		},
 		highlight: (code, language) => {
 			// The code shows at once, as text; its colours follow when Prism is loaded (at once, after the first time).
-			void loadPrism().then(
-				(prism: PrismLike) => highlightCode(code, language, prism),
-				() => undefined,
-			);
+			// Colours are a nicety: a failure (Prism missing, or the page gone since, as when a view closes
+			// or a test's document is torn down) leaves the code as plain text, never an unhandled rejection.
+			void loadPrism()
+				.then((prism: PrismLike) => highlightCode(code, language, prism))
+				.catch(() => undefined);
 		},
 		copyCode: (button, text) => {
 			setIcon(button, "copy");
