@@ -13,6 +13,7 @@
 //   prompt in well under a second and whose window is rarely the limit.
 import type { EarlierSources } from "../chat/promptSentSources";
 import type { ProviderName } from "../providers/types";
+import { placeOfHost, serverHost } from "../core/serverPlace";
 
 export const PROMPT_LAYOUTS = ["auto", "cache", "window"] as const;
 export type PromptLayout = (typeof PROMPT_LAYOUTS)[number];
@@ -22,29 +23,13 @@ export function isPromptLayout(v: unknown): v is PromptLayout {
 	return (PROMPT_LAYOUTS as readonly unknown[]).includes(v);
 }
 
-const PRIVATE_V4 = [/^10\./, /^127\./, /^192\.168\./, /^172\.(1[6-9]|2\d|3[01])\./, /^169\.254\./, /^100\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7])\./];
-const LOCAL_SUFFIXES = [".local", ".lan", ".home", ".internal", ".localhost", ".home.arpa"];
-
 /**
- * True when `baseUrl` names this computer or a machine on the local network (loopback, private and
- * link-local addresses, `.local` names, a name without a dot): a model running on hardware the
- * person owns. Anything else, and anything that does not parse, is hosted.
+ * True when `baseUrl` names this computer or a machine on the local network (core/serverPlace.ts):
+ * a model running on hardware the person owns. Anything else, and anything that does not parse, is hosted.
  */
 export function isLocalServer(baseUrl: string): boolean {
-	let host: string;
-	try {
-		host = new URL(baseUrl.trim()).hostname.toLowerCase();
-	} catch {
-		return false;
-	}
-	if (host.startsWith("[") && host.endsWith("]")) {
-		const v6 = host.slice(1, -1);
-		return v6 === "::1" || /^f[cd][0-9a-f]{2}:/.test(v6) || /^fe[89ab][0-9a-f]:/.test(v6);
-	}
-	if (host === "localhost") return true;
-	if (/^\d+\.\d+\.\d+\.\d+$/.test(host)) return PRIVATE_V4.some((r) => r.test(host));
-	if (LOCAL_SUFFIXES.some((s) => host.endsWith(s))) return true;
-	return host !== "" && !host.includes(".");
+	const host = serverHost(baseUrl);
+	return host !== undefined && placeOfHost(host) !== "elsewhere";
 }
 
 /** The engine's policy for earlier turns' sources under `layout`, for a chat with this server. */

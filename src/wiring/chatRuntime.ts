@@ -97,11 +97,11 @@ export async function createChatRuntime(host: DiscoverHost, onEvent: (e: ChatEve
 		// Attached images are vault files (the chats folder's attachments), read for each send.
 		// An image embedded in a note is scaled as it is read; the composer's attachments already were.
 		readImage: (path) => imageForSend(host.app, path),
+		// "Prompt layout" (settings/promptLayout.ts): asked as each turn starts, for the chat's server.
+		earlierSources: () => earlierSourcesFor(host.settings.promptLayout, serverKeyFor(adapterSettings(), agentServer(agent))),
 		// MCP servers through the plugin's hub (loaded when a turn first needs one). An approved agent's
 		// `mcp:` names them; an agent not approved as it is reaches none; without an agent (or one naming
 		// none), the servers turned on in settings.
-		// "Prompt layout" (settings/promptLayout.ts): asked as each turn starts, for the chat's server.
-		earlierSources: () => earlierSourcesFor(host.settings.promptLayout, serverKeyFor(adapterSettings(), agentServer(agent))),
 		...(host.mcp !== undefined ? { mcpTools: lazyMcpSource(host.mcp, () => host.settings), mcpServers: () => agentMcpServers(agent, approved(agent)) } : {}),
 	});
 	const manifest = host.manifest;
