@@ -223,7 +223,7 @@ export function buildPrompt(input: PromptInput): BuiltPrompt {
 	// never as "not included". What this message itself sends stays `sectionFits`.
 	const withCarried = (f: SourceFit): SourceFit => {
 		const source = given.find((s) => s.id === f.id);
-		const ranges = mergedRanges(input.sentRanges?.get(f.id) ?? []);
+		const ranges = input.sentRanges?.get(f.id) ?? [];
 		if (source === undefined || ranges.length === 0 || f.fit === "whole") return f;
 		const own = f.fit === "excerpts" ? (f.passages ?? []) : [];
 		const more = ranges.filter((r) => !own.some((p) => p.start <= r.start && p.end >= r.end));
@@ -255,13 +255,3 @@ export function buildPrompt(input: PromptInput): BuiltPrompt {
 	return result(withoutContext, baseTokens, fitSources({ sources, room: 0, query, estimate, fitter }), 0);
 }
 
-/** Ranges sorted and joined where they overlap or touch. */
-function mergedRanges(ranges: readonly SentRange[]): SentRange[] {
-	const out: SentRange[] = [];
-	for (const r of [...ranges].sort((a, b) => a.start - b.start)) {
-		const last = out[out.length - 1];
-		if (last !== undefined && r.start <= last.end) last.end = Math.max(last.end, r.end);
-		else out.push({ start: r.start, end: r.end });
-	}
-	return out;
-}

@@ -121,7 +121,7 @@ export function historyAsSent<M extends PromptMessage>(history: readonly M[], ro
 
 /**
  * What the earlier messages in `messages` carry of each source, as sent and still current beside
- * `current`: the ranges of its text, by source id. This turn need not send them again.
+ * `current`: the ranges of its text (sorted, overlaps joined), by source id. This turn need not send them again.
  */
 export function sentRanges(messages: readonly object[], current: readonly ContextSource[]): Map<string, SentRange[]> {
 	const now = byId(current);
@@ -130,6 +130,18 @@ export function sentRanges(messages: readonly object[], current: readonly Contex
 		const sent = sentSources.get(m);
 		if (sent === undefined || !stillCurrent(sent, now)) continue;
 		for (const q of sent.quoted) out.set(q.id, [...(out.get(q.id) ?? []), ...q.ranges]);
+	}
+	for (const [id, ranges] of out) out.set(id, mergedRanges(ranges));
+	return out;
+}
+
+/** Ranges sorted and joined where they overlap or touch: several turns may have quoted the same passages. */
+function mergedRanges(ranges: readonly SentRange[]): SentRange[] {
+	const out: SentRange[] = [];
+	for (const r of [...ranges].sort((a, b) => a.start - b.start)) {
+		const last = out[out.length - 1];
+		if (last !== undefined && r.start <= last.end) last.end = Math.max(last.end, r.end);
+		else out.push({ start: r.start, end: r.end });
 	}
 	return out;
 }

@@ -22,7 +22,7 @@
 import { ByteReader, ByteWriter, readNote, StringWriter } from "./binaryCodec";
 import { TF_SLOTS, writePostings, type PostingSource } from "./lazyPostings";
 import { decodeBinaryV4 } from "./noteIndexFormatV4";
-import { termIdsOf } from "./noteTerms";
+import { termIdsOf, termIdsWithin } from "./noteTerms";
 import type { Steps } from "./steps";
 
 export { TF_SLOTS };
@@ -261,19 +261,29 @@ export function* decodeBinary(data: ArrayBuffer | Uint8Array, store: IndexStore)
 	const passageCount = r.int();
 	let passagesSeen = 0;
 	let ids = stringsEnd;
+	// The notes' term ids, copied out once: a view of the whole file would keep every byte of it
+	// (postings and strings too) for as long as one note goes unchanged.
+	const termIds = bytes.slice(stringsEnd, termIdsEnd);
+	const lists: { id: string; ids: Uint8Array }[] = [];
 	yield;
 	for (let i = 0; i < noteCount; i++) {
 		const note = readNote(r, view, texts, fail);
 		passagesSeen += note.passages.length;
 		const size = r.int();
 		if (ids + size > termIdsEnd) fail(`the term ids of note "${note.id}" are cut short`);
-		// A view of the loaded bytes, never changed in place (a change to the note replaces it).
-		store.loadNote(note.id, note.name, note.body, note.chars, note.mtime, note.passages, note.hash, bytes.subarray(ids, ids + size));
+		// Never changed in place (a change to the note replaces it).
+		const list = termIds.subarray(ids - stringsEnd, ids - stringsEnd + size);
+		store.loadNote(note.id, note.name, note.body, note.chars, note.mtime, note.passages, note.hash, list);
+		lists.push({ id: note.id, ids: list });
 		ids += size;
 		yield;
 	}
 	if (passagesSeen !== passageCount) fail("its passage count is damaged");
 	const termCount = r.int();
+	// Each term takes at least three numbers: a count beyond what is left is damage, never a table to make.
+	if (termCount * 3 > numsEnd - r.p) fail("its term count is damaged");
+	// A note's ids name the terms it removes on a change: malformed or unknown ids would alias other terms.
+	for (const list of lists) if (!(yield* termIdsWithin(list.ids, termCount))) fail(`the term ids of note "${list.id}" are damaged`);
 	store.startSavedTerms({ bytes, passages: passageCount }, termCount);
 	let at = termIdsEnd;
 	for (let i = 0; i < termCount; i++) {

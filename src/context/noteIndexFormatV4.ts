@@ -39,6 +39,8 @@ export function* decodeBinaryV4(bytes: Uint8Array, store: IndexStore, fail: (why
 	for (let i = 0; i < termCount; i++) {
 		const term = r.str(r.int());
 		const n = r.int();
+		// Each posting takes at least two numbers: a count beyond what is left is damage, never an array to make.
+		if (n * 2 > r.numsEnd - r.p) fail(`the postings of "${term}" are damaged`);
 		const postings = new Uint32Array(n);
 		let doc = 0;
 		for (let k = 0; k < n; k++) {

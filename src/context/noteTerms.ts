@@ -87,7 +87,33 @@ export function* encodeTermIdsSteps(ids: Iterable<number> & { readonly size: num
 	return out.slice(0, n);
 }
 
-/** The ids `encodeTermIds` kept, ascending, one at a time (a note's millions of ids are not decoded in one task). */
+/**
+ * Steps: whether `bytes` is a well-formed `encodeTermIds` list whose every id is below `bound`. A
+ * saved index's lists come from a file a sync may have damaged: `termIdsOf` trusts its input.
+ */
+export function* termIdsWithin(bytes: Uint8Array, bound: number, every = 65_536): Generator<void, boolean, void> {
+	let prev = -1;
+	let v = 0;
+	let shift = 0;
+	let n = 0;
+	for (const b of bytes) {
+		// An id of 2^35 or more is no term's.
+		if (shift > 28) return false;
+		v += (b & 127) * 2 ** shift;
+		if (b >= 128) {
+			shift += 7;
+			continue;
+		}
+		prev += v + 1;
+		if (prev >= bound) return false;
+		v = 0;
+		shift = 0;
+		if (++n % every === 0) yield;
+	}
+	return shift === 0;
+}
+
+/** The ids `encodeTermIds` kept, ascending, one at a time (a note's millions of ids are not decoded in one task). Trusts `bytes` (termIdsWithin checks a loaded list). */
 export function* termIdsOf(bytes: Uint8Array): Generator<number, void, void> {
 	let prev = -1;
 	let v = 0;

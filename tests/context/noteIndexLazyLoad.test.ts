@@ -107,6 +107,24 @@ describe("NoteIndex format 5: postings decoded when first used", () => {
 		);
 	}, 60_000);
 
+	it("a synced index whose notes' term ids are malformed or name terms it does not have is refused, saying to rebuild", () => {
+		const built = new NoteIndex();
+		for (const n of V4_NOTES) built.upsert(n.id, n.text, undefined, n.mtime);
+		const bytes = built.toBinary();
+		const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+		const stringsEnd = 32 + view.getUint32(8, true) + view.getUint32(12, true);
+		const termIdsEnd = stringsEnd + view.getUint32(16, true);
+		expect(termIdsEnd - stringsEnd).toBeGreaterThan(8);
+		// A varint that never ends within five bytes: an id of 2^35 and more.
+		const endless = bytes.slice();
+		endless.fill(0xff, stringsEnd, stringsEnd + 6);
+		expect(() => NoteIndex.fromBinary(endless)).toThrow(/rebuild/);
+		// A well-formed id far past the last term: it would alias another term's slot.
+		const past = bytes.slice();
+		past.set([0xff, 0xff, 0x7f], stringsEnd);
+		expect(() => NoteIndex.fromBinary(past)).toThrow(/rebuild/);
+	});
+
 	it("the byte writer keeps order when whole chunks and varints are mixed past a chunk's size", () => {
 		const w = new ByteWriter();
 		const expected = new Uint8Array(3 * CHUNK_BYTES + 400);

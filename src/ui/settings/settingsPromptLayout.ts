@@ -2,7 +2,7 @@
 // reuse its prompt cache, or fill the window on every turn.
 import { Setting } from "obsidian";
 import { FIELD_LABELS, type DiscoverSettings } from "../../settings/settings";
-import type { PromptLayout } from "../../settings/promptLayout";
+import { isPromptLayout, type PromptLayout } from "../../settings/promptLayout";
 import { t, type PlainKey } from "../../i18n";
 
 const OPTION_KEYS: Record<PromptLayout, PlainKey> = {
@@ -18,7 +18,7 @@ export function renderPromptLayout(containerEl: HTMLElement, store: { readonly s
 		.addDropdown((d) => {
 			for (const layout of Object.keys(OPTION_KEYS) as PromptLayout[]) d.addOption(layout, t(OPTION_KEYS[layout]));
 			d.setValue(store.settings.promptLayout).onChange(async (value) => {
-				store.settings.promptLayout = value === "cache" || value === "window" ? value : "auto";
+				store.settings.promptLayout = isPromptLayout(value) ? value : "auto";
 				await store.saveSettings();
 			});
 		});
