@@ -6,6 +6,9 @@ import { drain, type Steps } from "./steps";
 import { TermTable } from "./termTable";
 import { appendTerms, PREFIX_MARK, type CjkMode } from "./terms";
 
+/** A note's corpus starts its columns at this many entries (most notes are small; a page is 65,536). */
+const SMALL_FIRST = 64;
+
 /** A prefix term (terms.ts) in a query counts this much of a whole word: it matches more loosely. */
 export const PREFIX_WEIGHT = 0.5;
 
@@ -58,11 +61,11 @@ export function weightedQuery(message: string, context = "", messageWeight = 2, 
 const CORPUS_STEP = 25_000;
 
 export class Bm25Corpus {
-	private ids = new TermTable();
+	private ids = new TermTable(SMALL_FIRST);
 	/** Per term id: where its postings start in `docs`/`tfs` (the next id's start ends them). */
-	private offsets = new PagedInt32();
-	private docs = new PagedInt32();
-	private tfs = new PagedInt32();
+	private offsets = new PagedInt32(SMALL_FIRST);
+	private docs = new PagedInt32(SMALL_FIRST);
+	private tfs = new PagedInt32(SMALL_FIRST);
 	private lengths = new Float64Array(0);
 	private avgLength = 0;
 
@@ -78,15 +81,15 @@ export class Bm25Corpus {
 	}
 
 	private *buildSteps(docList: readonly (readonly string[])[]): Steps<void> {
-		const ids = new TermTable();
+		const ids = new TermTable(SMALL_FIRST);
 		const lengths = new Float64Array(docList.length);
 		let total = 0;
-		const occurrences = new PagedInt32();
+		const occurrences = new PagedInt32(SMALL_FIRST);
 		let k = 0;
 		let work = 0;
-		const df = new PagedInt32();
+		const df = new PagedInt32(SMALL_FIRST);
 		/** Per term id: the last document it was counted in, + 1. */
-		const lastDoc = new PagedInt32();
+		const lastDoc = new PagedInt32(SMALL_FIRST);
 		for (let doc = 0; doc < docList.length; doc++) {
 			const terms = docList[doc] ?? [];
 			lengths[doc] = terms.length;
@@ -106,17 +109,17 @@ export class Bm25Corpus {
 			}
 		}
 		const termCount = ids.size;
-		const offsets = new PagedInt32();
+		const offsets = new PagedInt32(SMALL_FIRST);
 		// Each term's next free slot, from its start on.
-		const fill = new PagedInt32();
+		const fill = new PagedInt32(SMALL_FIRST);
 		for (let t = 0; t < termCount; t++) {
 			const at = offsets.get(t);
 			fill.set(t, at);
 			offsets.set(t + 1, at + df.get(t));
 			if (t % CORPUS_STEP === CORPUS_STEP - 1) yield;
 		}
-		const docs = new PagedInt32();
-		const tfs = new PagedInt32();
+		const docs = new PagedInt32(SMALL_FIRST);
+		const tfs = new PagedInt32(SMALL_FIRST);
 		// Second pass: a term seen again in the same document adds to its frequency.
 		k = 0;
 		for (let doc = 0; doc < docList.length; doc++) {

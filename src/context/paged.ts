@@ -6,15 +6,31 @@ export const PAGE_BITS = 16;
 const PAGE = 1 << PAGE_BITS;
 const MASK = PAGE - 1;
 
-/** A column of 32-bit integers indexed from 0, grown a page of 65,536 at a time (never copied). Unset entries read 0. */
+/**
+ * A column of 32-bit integers indexed from 0, grown a page of 65,536 at a time (never copied). Unset
+ * entries read 0. With `firstPage` smaller, the first page doubles from that size up to a whole page
+ * (a small note's corpus stays small: five columns of whole pages cost 1.3 MB for a note of ten
+ * words); the vault index's columns start whole, so no step of theirs copies.
+ */
 export class PagedInt32 {
-	private readonly pages: Int32Array[] = [];
+	private readonly pages: Int32Array[];
+	constructor(firstPage = PAGE) {
+		this.pages = [new Int32Array(Math.min(PAGE, Math.max(1, firstPage)))];
+	}
 	get(i: number): number {
 		const page = this.pages[i >>> PAGE_BITS];
 		return page === undefined ? 0 : (page[i & MASK] ?? 0);
 	}
 	set(i: number, v: number): void {
 		const p = i >>> PAGE_BITS;
+		const first = this.pages[0] as Int32Array;
+		if (p === 0 && i >= first.length) {
+			let size = first.length * 2;
+			while (size <= i) size *= 2;
+			const grown = new Int32Array(Math.min(PAGE, size));
+			grown.set(first);
+			this.pages[0] = grown;
+		}
 		while (this.pages.length <= p) this.pages.push(new Int32Array(PAGE));
 		(this.pages[p] as Int32Array)[i & MASK] = v;
 	}

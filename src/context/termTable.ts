@@ -33,14 +33,20 @@ export class TermTable {
 	private old: Int32Array | undefined;
 	private moved = 0;
 	/** Per id: the next id + 1 in its chain. */
-	private readonly next = new PagedInt32();
-	private readonly hashes = new PagedInt32();
+	private readonly next: PagedInt32;
+	private readonly hashes: PagedInt32;
 	private readonly names: (string | undefined)[][] = [];
 	private readonly free: number[] = [];
 	private count = 0;
 	private bound = 0;
 	/** Chain entries moved by the last call (for tests: the work of one call is bounded). */
 	lastMoved = 0;
+
+	/** `firstPage`: the size its per-id columns start at (PagedInt32); a note's own small table starts small. */
+	constructor(firstPage?: number) {
+		this.next = new PagedInt32(firstPage);
+		this.hashes = new PagedInt32(firstPage);
+	}
 
 	/** Terms in the table. */
 	get size(): number {
