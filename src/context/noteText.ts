@@ -5,6 +5,8 @@
 // string it was given (a slice of a two-byte string is two-byte even when it is plain ASCII).
 // Decoding is per search hit (microseconds for a passage's note).
 
+import { splitsPair } from "../core/surrogates";
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 export function compactText(text: string): string | Uint8Array {
@@ -26,10 +28,8 @@ export function* compactTextSteps(text: string): Generator<void, string | Uint8A
 	let bytes = 0;
 	for (let at = 0; at < text.length; ) {
 		let to = Math.min(text.length, at + ENCODE_STEP_CHARS);
-		const c = text.charCodeAt(to - 1);
-		const next = text.charCodeAt(to);
 		// Only a real pair is kept together: a lone high surrogate before the next pair's high half is not one.
-		if (to < text.length && c >= 0xd800 && c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) to++;
+		if (splitsPair(text, to)) to++;
 		const part = encoder.encode(text.slice(at, to));
 		parts.push(part);
 		bytes += part.length;

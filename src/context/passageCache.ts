@@ -4,6 +4,7 @@
 // Keyed by source id; an entry is valid while its text equals the text passed (a pointer compare
 // when the caller holds the same string, a memcmp otherwise; no hashing). Bounded by entries and
 // by total characters, least recently used first out.
+import { splitsPair } from "../core/surrogates";
 import { Bm25Corpus } from "./bm25";
 import { headingLine } from "./excerpts";
 import { cutPassages, cutPassagesSteps, type Passage } from "./passages";
@@ -106,8 +107,7 @@ function pieceEnd(text: string, start: number): number {
 	if (nl >= 0) return nl + 1;
 	const sp = lastCodeBetween(text, 32, start + ESTIMATE_STEP_CHARS / 2, limit);
 	if (sp >= 0) return sp + 1;
-	const c = text.charCodeAt(limit - 1);
-	return c >= 0xd800 && c <= 0xdbff ? limit + 1 : limit;
+	return splitsPair(text, limit) ? limit + 1 : limit;
 }
 
 /** The last index in (after, at] where `text` has the char code `code`, or -1. */

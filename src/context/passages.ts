@@ -8,6 +8,7 @@
 // Sizes here are a cheap character-class approximation (CJK ≈ 1 token a character, else ≈ 4
 // characters a token): passages are cut once per note version, whatever estimator sends them.
 
+import { splitsPair } from "../core/surrogates";
 import { drain, type Steps } from "./steps";
 
 export interface Passage {
@@ -257,8 +258,7 @@ function hardCut(text: string, start: number, end: number, max: number): number 
 	for (let i = at; i > at - 40 && i > start + 1; i--) {
 		if (text.charCodeAt(i - 1) === 32) return i;
 	}
-	const c = text.charCodeAt(at - 1);
-	if (c >= 0xd800 && c <= 0xdbff && at < end) at++;
+	if (at < end && splitsPair(text, at)) at++;
 	return Math.min(Math.max(at, start + 1), end);
 }
 

@@ -6,6 +6,7 @@
 // edited through a view without either (what the model reads, and what headings and passages are
 // found in); the edit is a splice of that view, mapped back onto the note's own text, so the BOM and
 // every line end outside the splice stay as they were, and new lines take the note's line ends.
+import { splitsPair } from "../core/surrogates";
 import { ToolError } from "./paths";
 import type { VaultAccess } from "./types";
 
@@ -70,12 +71,6 @@ function lineEndAt(text: string, at: number): string {
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-function splitsCharacter(text: string, at: number): boolean {
-	if (at <= 0 || at >= text.length) return false;
-	const before = text.charCodeAt(at - 1);
-	const after = text.charCodeAt(at);
-	return before >= 0xd800 && before <= 0xdbff && after >= 0xdc00 && after <= 0xdfff;
-}
 
 /**
  * `text` with the edit applied: the edit computes a splice of the view (noteView), which is made on
@@ -87,7 +82,7 @@ export function spliceNote(text: string, edit: (view: string) => Splice, path: s
 	const view = noteView(text);
 	const { from, to, insert } = edit(view);
 	if (LONE_SURROGATE.test(insert)) throw new ToolError(`The new text for ${path} holds a broken character (half of a surrogate pair); send it again as plain text.`);
-	if (splitsCharacter(view, from) || splitsCharacter(view, to)) throw new ToolError(`The passage to replace in ${path} begins or ends inside a character; include the whole character.`);
+	if (splitsPair(view, from) || splitsPair(view, to)) throw new ToolError(`The passage to replace in ${path} begins or ends inside a character; include the whole character.`);
 	// Where view offset `i` is in the note: past the BOM and the CR of every CRLF before it.
 	let crlf = 0;
 	let next = text.indexOf("\r\n", bom);
