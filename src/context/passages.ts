@@ -50,6 +50,15 @@ const HEADING = /^ {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
 /**
+ * `text` with every line the cutter would read as a heading or a code fence escaped (a backslash
+ * before its mark): text from outside Markdown (a PDF's page) cannot open sections of its own, or a
+ * fence that swallows the headings after it.
+ */
+export function literalLines(text: string): string {
+	return text.replace(/^.*$/gm, (line) => (HEADING.test(line) || FENCE.test(line) ? line.replace(/^( {0,3})/, "$1\\") : line));
+}
+
+/**
  * The note as blocks: heading lines, fenced code blocks and paragraphs (each with its trailing blank
  * lines), appended to `out`, yielding every CUT_STEP_CHARS characters.
  */

@@ -4,6 +4,8 @@
 // model sees (and the sources line shows) names its page. Pages are read one at a time with a yield
 // whenever a slice of work has run, so a 1,000-page PDF never holds the main thread. A PDF with no
 // text layer (a scan) says so instead of sending nothing.
+import { literalLines } from "./passages";
+import { splitsPair } from "../core/surrogates";
 import type { ContextSource } from "../core/types";
 
 /** A PDF opened for reading: its page count and each page's text (1-based). */
@@ -67,7 +69,7 @@ export function pageHeading(n: number): string {
 
 /**
  * Reads every page (or up to `maxChars`), yielding between pages whenever `sliceMs` of work has run.
- * A page's own text never holds a line starting with "#" (it would read as a heading of the PDF).
+ * A page's own text never holds a line that would read as a heading or a code fence (literalLines).
  */
 export async function readPdf(reader: PdfReader, options: PdfReadOptions): Promise<PdfReading> {
 	const now = options.now ?? ((): number => performance.now());
@@ -80,12 +82,15 @@ export async function readPdf(reader: PdfReader, options: PdfReadOptions): Promi
 	let started = now();
 	for (let n = 1; n <= reader.pageCount; n++) {
 		if (options.signal?.aborted === true) throw new DOMException("The PDF was not read to the end.", "AbortError");
-		const text = (await reader.pageText(n)).replace(/^(\s*)#/gm, "$1\\#");
+		const text = literalLines(await reader.pageText(n));
 		pagesRead = n;
 		if (text.replace(/\s/g, "").length >= SCANNED_CHARS_PER_PAGE) pagesWithText++;
 		if (text !== "") {
-			parts.push(`## ${pageHeading(n)}\n\n${text}\n`);
-			chars += text.length;
+			// One page never takes more than the room left (a page of a megabyte of extracted text).
+			let end = Math.min(text.length, maxChars - chars);
+			if (splitsPair(text, end)) end++;
+			parts.push(`## ${pageHeading(n)}\n\n${text.slice(0, end)}\n`);
+			chars += end;
 		}
 		if (chars >= maxChars) break;
 		if (now() - started >= sliceMs) {

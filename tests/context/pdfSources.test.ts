@@ -1,8 +1,9 @@
 // PDFs as sources, through an injected reader (the app hands pdf.js's pages; here a reader of known
 // pages): each page a section headed "p. N", so every excerpt names its page; pages read with a yield
 // between slices of work; a PDF without a text layer said so.
+import { cutPassages } from "../../src/context/passages";
 import { describe, expect, it } from "vitest";
-import { isScanned, pdfPageText, pdfSource, readPdf, type PdfReader } from "../../src/context/pdfSources";
+import { isScanned, pageHeading, pdfPageText, pdfSource, readPdf, type PdfReader } from "../../src/context/pdfSources";
 import { fitSource } from "../../src/context/relevanceFit";
 import { estimateTokens } from "../../src/chat/tokens";
 
@@ -56,6 +57,18 @@ describe("a PDF as a source", () => {
 	it("a line of the PDF starting with # is text, not a heading that would hide its page", async () => {
 		const reading = await readPdf(readerOf(["# not a heading\nbody text of page one"]), NEXT);
 		expect(reading.text).toBe("## p. 1\n\n\\# not a heading\nbody text of page one\n");
+	});
+
+	it("a fence line in a PDF's page is text too: the pages after it keep their own headings", async () => {
+		const reading = await readPdf(readerOf(["```\nopened but never closed", "the second page's words"]), NEXT);
+		const second = cutPassages(reading.text).find((p) => reading.text.slice(p.start, p.end).includes("the second page's words"));
+		expect(second?.headingPath).toContain(pageHeading(2));
+	});
+
+	it("one page of more text than the limit is cut at the limit", async () => {
+		const reading = await readPdf(readerOf(["word ".repeat(2000), "never read"]), { ...NEXT, maxChars: 1000 });
+		expect(reading.text).toBe(`## p. 1\n\n${"word ".repeat(200)}\n`);
+		expect(reading.pagesRead).toBe(1);
 	});
 
 	it("says a scanned PDF has no text layer, and gives no source for it", async () => {
