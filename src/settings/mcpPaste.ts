@@ -46,14 +46,17 @@ export function looksSecret(place: "env" | "headers", key: string, value: string
 }
 
 /** A secret id from a server's name and a key: `mcp-github-github-personal-access-token`. */
+/** `s` as a secret name's part: lower-case ASCII letters and digits, runs of anything else as one "-". */
+export function secretSlug(s: string): string {
+	return s
+		.normalize("NFKD")
+		.toLowerCase()
+		.replace(/[^a-z0-9]+/g, "-")
+		.replace(/^-+|-+$/g, "");
+}
+
 export function secretNameFor(server: string, key: string): string {
-	const slug = (s: string): string =>
-		s
-			.normalize("NFKD")
-			.toLowerCase()
-			.replace(/[^a-z0-9]+/g, "-")
-			.replace(/^-+|-+$/g, "");
-	const name = ["mcp", slug(server), slug(key)].filter((p) => p !== "").join("-");
+	const name = ["mcp", secretSlug(server), secretSlug(key)].filter((p) => p !== "").join("-");
 	return name.slice(0, 100).replace(/-+$/, "");
 }
 

@@ -6,6 +6,7 @@ import { Platform, type App } from "obsidian";
 import { McpHub, type HubServer } from "../mcp/hub";
 import type { OAuthTokens, RegisteredClient } from "../mcp/oauth";
 import { mcpKindOf, resolveMcpServer, type McpServerSetting } from "../settings/mcpServers";
+import { secretSlug } from "../settings/mcpPaste";
 import { pickTransport } from "./adapterFactory";
 import { OAUTH_REDIRECT_URL, type OAuthRedirects } from "./oauthRedirect";
 import type { Transport } from "../providers/transport";
@@ -18,48 +19,56 @@ export interface McpHubHost {
 
 /** The secret an HTTP server's OAuth tokens are kept under: `discover-mcp-oauth-<name>`. */
 export function oauthSecretName(server: string): string {
-	const slug = server
-		.normalize("NFKD")
-		.toLowerCase()
-		.replace(/[^a-z0-9]+/g, "-")
-		.replace(/^-+|-+$/g, "");
-	return `discover-mcp-oauth-${slug || "server"}`;
+	return `discover-mcp-oauth-${secretSlug(server) || "server"}`;
 }
 
-/** The secret the OAuth client Discover registered with a server's authorization server is kept under. */
+/**
+ * The secret the OAuth client Discover registered for a server is kept under:
+ * `discover-mcp-oauthclient-<name>`, a prefix no server's token name can take.
+ */
 export function oauthClientSecretName(server: string): string {
-	return oauthSecretName(server).replace(/^discover-mcp-oauth-/, "discover-mcp-oauth-client-");
+	return `discover-mcp-oauthclient-${secretSlug(server) || "server"}`;
 }
 
-/** The client an earlier sign-in registered for this server (its secret included), from secret storage. */
-export function readRegisteredClient(app: App, server: string): RegisteredClient | undefined {
-	const text = app.secretStorage.getSecret(oauthClientSecretName(server));
+/**
+ * What a server's OAuth secret holds, read back only for the address it was saved for: a server
+ * whose URL changed (by a synced data.json, say) to another host never gets the other's tokens or
+ * client secret sent there.
+ */
+function readBound(app: App, secret: string, serverUrl: string): Record<string, unknown> | undefined {
+	const text = app.secretStorage.getSecret(secret);
 	if (text === null) return undefined;
 	try {
 		const parsed = JSON.parse(text) as unknown;
 		if (typeof parsed !== "object" || parsed === null) return undefined;
-		const { registrationEndpoint, client } = parsed as Partial<RegisteredClient>;
-		if (typeof registrationEndpoint !== "string" || typeof client !== "object" || client === null || typeof client.client_id !== "string") return undefined;
-		if (client.client_secret !== undefined && typeof client.client_secret !== "string") return undefined;
-		return { registrationEndpoint, client };
+		const record = parsed as Record<string, unknown>;
+		return record.serverUrl === serverUrl ? record : undefined;
 	} catch {
 		return undefined;
 	}
 }
 
-export function saveRegisteredClient(app: App, server: string, saved: RegisteredClient): void {
-	app.secretStorage.setSecret(oauthClientSecretName(server), JSON.stringify(saved));
+/** The client an earlier sign-in registered for this server at this address (its secret included), from secret storage. */
+export function readRegisteredClient(app: App, server: string, serverUrl: string): RegisteredClient | undefined {
+	const record = readBound(app, oauthClientSecretName(server), serverUrl);
+	if (record === undefined) return undefined;
+	const { registrationEndpoint, client } = record as Partial<RegisteredClient>;
+	if (typeof registrationEndpoint !== "string" || typeof client !== "object" || client === null || typeof client.client_id !== "string") return undefined;
+	if (client.client_secret !== undefined && typeof client.client_secret !== "string") return undefined;
+	return { registrationEndpoint, client };
 }
 
-function readTokens(app: App, server: string): OAuthTokens | undefined {
-	const text = app.secretStorage.getSecret(oauthSecretName(server));
-	if (text === null) return undefined;
-	try {
-		const parsed = JSON.parse(text) as unknown;
-		return typeof parsed === "object" && parsed !== null && typeof (parsed as OAuthTokens).access_token === "string" ? (parsed as OAuthTokens) : undefined;
-	} catch {
-		return undefined;
-	}
+export function saveRegisteredClient(app: App, server: string, serverUrl: string, saved: RegisteredClient): void {
+	app.secretStorage.setSecret(oauthClientSecretName(server), JSON.stringify({ serverUrl, ...saved }));
+}
+
+export function readTokens(app: App, server: string, serverUrl: string): OAuthTokens | undefined {
+	const tokens = readBound(app, oauthSecretName(server), serverUrl)?.tokens;
+	return typeof tokens === "object" && tokens !== null && typeof (tokens as OAuthTokens).access_token === "string" ? (tokens as OAuthTokens) : undefined;
+}
+
+export function saveTokens(app: App, server: string, serverUrl: string, tokens: OAuthTokens): void {
+	app.secretStorage.setSecret(oauthSecretName(server), JSON.stringify({ serverUrl, tokens }));
 }
 
 /** A saved server as the hub sees it; its config (with secret values) is built only when it starts. */
@@ -84,18 +93,20 @@ export async function createPluginMcpHub(host: McpHubHost, transport?: Transport
 		servers: () => (host.settings.mcpServers ?? []).map((s) => hubServerOf(host.app, s)),
 		desktop: Platform.isDesktopApp,
 		connectOptions: (config) => {
-			// A client registered once is kept (its secret in secret storage) and reused with the same authorization server.
-			const registeredClient = readRegisteredClient(host.app, config.name);
+			// Tokens and a client registered once are kept in secret storage, bound to this server's
+			// address, and reused with the same authorization server.
+			const url = config.url ?? "";
+			const registeredClient = readRegisteredClient(host.app, config.name, url);
 			return {
 				transport: chosen,
 				oauth: {
 					redirectUrl: OAUTH_REDIRECT_URL,
 					clientName: "Discover (Obsidian)",
-					authorize: (url) => host.oauthRedirects.authorize(url),
-					tokens: readTokens(host.app, config.name),
-					saveTokens: (tokens) => host.app.secretStorage.setSecret(oauthSecretName(config.name), JSON.stringify(tokens)),
+					authorize: (authorizeUrl) => host.oauthRedirects.authorize(authorizeUrl),
+					tokens: readTokens(host.app, config.name, url),
+					saveTokens: (tokens) => saveTokens(host.app, config.name, url, tokens),
 					...(registeredClient !== undefined ? { registeredClient } : {}),
-					saveClient: (saved) => saveRegisteredClient(host.app, config.name, saved),
+					saveClient: (saved) => saveRegisteredClient(host.app, config.name, url, saved),
 				},
 			};
 		},

@@ -3,6 +3,7 @@
 // settings' servers (secrets from secret storage); unload ends every process; the obsidian:// OAuth
 // redirect reaches the sign-in that waits for its state (and only that one); the chat engine asks
 // the hub for the approved agent's servers, none for an agent changed since approval.
+import fc from "fast-check";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import DiscoverPlugin from "../../src/main";
 import { asObsidianApp, createTestApp, loadPlugin, openObsidianUrl, unloadPlugin, emulateMobile, restorePlatform } from "../obsidian/harness";
@@ -13,7 +14,7 @@ import { OAUTH_REDIRECT_URL, OAuthRedirects } from "../../src/wiring/oauthRedire
 import { createChatRuntime } from "../../src/wiring/chatRuntime";
 import type { DiscoverHost } from "../../src/ui/host";
 import type { McpHubPort } from "../../src/ui/mcpPort";
-import { oauthClientSecretName, readRegisteredClient, saveRegisteredClient } from "../../src/wiring/mcpHub";
+import { oauthClientSecretName, oauthSecretName, readRegisteredClient, readTokens, saveRegisteredClient, saveTokens } from "../../src/wiring/mcpHub";
 import { ProviderServer } from "../support/providerServer";
 import { baseUrlFor } from "../support/providerStreams";
 import { serveToolSteps } from "../support/toolServer";
@@ -162,17 +163,40 @@ describe("the chat engine's MCP servers", () => {
 });
 
 describe("the OAuth client Discover registered with a server", () => {
+	const URL_A = "https://mcp.example.com/mcp";
 	it("is kept in secret storage per server, read back whole, and a damaged one is not used", async () => {
 		const app = asObsidianApp(await createTestApp());
 		const saved = { registrationEndpoint: "https://auth.test/register", client: { client_id: "c1", client_secret: "s1", token_endpoint_auth_method: "client_secret_post" } };
-		saveRegisteredClient(app, "Remote one", saved);
-		expect(oauthClientSecretName("Remote one")).toBe("discover-mcp-oauth-client-remote-one");
-		expect(app.secretStorage.getSecret("discover-mcp-oauth-client-remote-one")).toContain("s1");
-		expect(readRegisteredClient(app, "Remote one")).toEqual(saved);
-		expect(readRegisteredClient(app, "another")).toBeUndefined();
-		for (const bad of ["{", "null", JSON.stringify({ client: { client_id: "c" } }), JSON.stringify({ registrationEndpoint: "x", client: { client_id: 5 } }), JSON.stringify({ registrationEndpoint: "x", client: { client_id: "c", client_secret: 7 } })]) {
-			app.secretStorage.setSecret("discover-mcp-oauth-client-remote-one", bad);
-			expect(readRegisteredClient(app, "Remote one")).toBeUndefined();
+		saveRegisteredClient(app, "Remote one", URL_A, saved);
+		expect(oauthClientSecretName("Remote one")).toBe("discover-mcp-oauthclient-remote-one");
+		expect(app.secretStorage.getSecret("discover-mcp-oauthclient-remote-one")).toContain("s1");
+		expect(readRegisteredClient(app, "Remote one", URL_A)).toEqual(saved);
+		expect(readRegisteredClient(app, "another", URL_A)).toBeUndefined();
+		for (const bad of ["{", "null", JSON.stringify({ serverUrl: URL_A, client: { client_id: "c" } }), JSON.stringify({ serverUrl: URL_A, registrationEndpoint: "x", client: { client_id: 5 } }), JSON.stringify({ serverUrl: URL_A, registrationEndpoint: "x", client: { client_id: "c", client_secret: 7 } })]) {
+			app.secretStorage.setSecret("discover-mcp-oauthclient-remote-one", bad);
+			expect(readRegisteredClient(app, "Remote one", URL_A)).toBeUndefined();
 		}
+	});
+
+	it("a server whose address changed (a synced data.json pointing it elsewhere) gets neither the client nor the tokens saved for the old one", async () => {
+		const app = asObsidianApp(await createTestApp());
+		saveRegisteredClient(app, "work", URL_A, { registrationEndpoint: "https://auth.test/register", client: { client_id: "c1", client_secret: "s1" } });
+		saveTokens(app, "work", URL_A, { access_token: "at", refresh_token: "rt", token_type: "Bearer" });
+		expect(readTokens(app, "work", URL_A)?.refresh_token).toBe("rt");
+		expect(readRegisteredClient(app, "work", "https://attacker.example/mcp")).toBeUndefined();
+		expect(readTokens(app, "work", "https://attacker.example/mcp")).toBeUndefined();
+		// Tokens saved by an earlier build (not bound to an address) are not used: the person signs in again.
+		app.secretStorage.setSecret(oauthSecretName("work"), JSON.stringify({ access_token: "old", token_type: "Bearer" }));
+		expect(readTokens(app, "work", URL_A)).toBeUndefined();
+	});
+
+	it("the client record and a server's tokens never share a secret, whatever the two servers are called", () => {
+		fc.assert(
+			fc.property(fc.string({ maxLength: 30 }), fc.string({ maxLength: 30 }), (a, b) => {
+				expect(oauthClientSecretName(a)).not.toBe(oauthSecretName(b));
+			}),
+		);
+		// The names that collided: "foo"'s client and "client foo"'s tokens.
+		expect(oauthClientSecretName("foo")).not.toBe(oauthSecretName("client foo"));
 	});
 });
