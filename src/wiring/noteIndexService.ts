@@ -154,7 +154,7 @@ export class NoteIndexService extends Component implements VaultSearchPort {
 			// plugin turned on, or reloaded): the first slice and the status bar's first count (whose
 			// number format loads ICU's data) are not what the ribbon and the commands wait for.
 			const generation = this.generation;
-			const deferred: Promise<void> = defaultYield().then(() => {
+			const deferred: Promise<void> = (this.options.yieldFn ?? defaultYield)().then(() => {
 				if (generation !== this.generation) return undefined;
 				this.start();
 				return this.building === deferred ? undefined : this.building;
