@@ -20,6 +20,7 @@
 // noteIndexStore.ts (what the saved forms read and write), noteUpserts.ts (upsert and remove, whole
 // or in steps), and here search and the saved forms' entry points.
 import { weightedQuery } from "./bm25";
+import { neighbourPairs } from "./noteRanking";
 import { hitsOf, liftPhrase, quotedPhrase, type Candidate } from "./noteHits";
 import { expandMisspelled } from "./fuzzyTerms";
 import { textHash } from "./noteTerms";
@@ -86,7 +87,7 @@ export class NoteIndex extends NoteUpserts {
 			noteSlots: this.slotNote.length,
 		};
 		const before = (a: number, b: number): boolean => (this.slotNote[a] as NoteRecord).id < (this.slotNote[b] as NoteRecord).id;
-		const ranked = this.ranker.rank(weighted, source, forPhrase ? Math.max(limit, PHRASE_CANDIDATES) : limit, before);
+		const ranked = this.ranker.rank(weighted, source, forPhrase ? Math.max(limit, PHRASE_CANDIDATES) : limit, before, neighbourPairs(query));
 		return ranked.map((r) => {
 			const note = this.slotNote[r.slot] as NoteRecord;
 			const docs = r.docs.sort((a, b) => r.passageScore(b) - r.passageScore(a) || (this.docStart[a] ?? 0) - (this.docStart[b] ?? 0));

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { NoteIndex } from "../../src/context/NoteIndex";
+import { neighbourPairs } from "../../src/context/noteRanking";
 import { seededRandom } from "../support/random";
 
 // A generated vault: 2,000 notes of invented words, a few hundred of them common across the vault.
@@ -90,6 +91,67 @@ describe("NoteIndex misspelled words", () => {
 				expect(index.search(typo)[0]?.id).toBe("exact.md");
 			}),
 			{ numRuns: 50 },
+		);
+	});
+});
+
+// A Japanese-like vault: names spelled from 20 katakana syllables, so every character pair of a name
+// is common; each of 20 target notes has one six-syllable name no other note has, in one paragraph,
+// and two common words (hiragana pairs) in another. Queries run them together without spaces, as a
+// person types Japanese.
+const KANA = ["カ", "ロ", "ミ", "テ", "バ", "ショ", "リ", "デ", "パ", "ク", "ゼ", "モ", "タン", "ベル", "フォ", "グリ", "ヌ", "スタ", "ヴェ", "ドル"];
+const HIRAGANA_WORDS = ["これは", "ための", "ように", "ことが", "として", "について", "ている", "ません", "だけで", "までに"];
+function kanaVault(): { index: NoteIndex; queries: { query: string; id: string }[] } {
+	const rnd = seededRandom(24);
+	const name = (n: number): string => Array.from({ length: n }, () => KANA[Math.floor(rnd() * KANA.length)] ?? "").join("");
+	const index = new NoteIndex();
+	const queries: { query: string; id: string }[] = [];
+	const used = new Set<string>();
+	const filler = (): string => Array.from({ length: 12 }, () => (rnd() < 0.5 ? name(4) : (HIRAGANA_WORDS[Math.floor(rnd() * HIRAGANA_WORDS.length)] ?? ""))).join("、") + "。";
+	for (let i = 0; i < 1500; i++) {
+		const id = `ja/${i}.md`;
+		if (i % 75 === 3) {
+			let rare = name(6);
+			while (used.has(rare)) rare = name(6);
+			used.add(rare);
+			const [a, b] = [HIRAGANA_WORDS[i % 10] ?? "", HIRAGANA_WORDS[(i + 3) % 10] ?? ""];
+			index.upsert(id, [`# ${name(3)}`, `${filler()}${rare}${filler()}`, `${filler()}${a}${filler()}${b}`].join("\n\n"));
+			queries.push({ query: `${a}${rare}${b}`, id });
+		} else index.upsert(id, [`# ${name(3)}`, filler(), filler(), filler()].join("\n\n"));
+	}
+	return { index, queries };
+}
+
+describe("NoteIndex neighbour terms", () => {
+	it("a name spelled from common kana, typed between two common words, ranks its note in the top 3 (its pairs held together in one passage)", () => {
+		const { index, queries } = kanaVault();
+		expect(queries.length).toBe(20);
+		const missed = queries.filter((q) => !index.candidates(q.query, 3, false).some((c) => c.id === q.id));
+		// Scored by its pairs alone, 4 of the 20 missed; with neighbours, at most the one whose name
+		// repeats a syllable (タンタン: a repeated pair is one term).
+		expect(missed.length).toBeLessThanOrEqual(1);
+	});
+
+	it("neighbourPairs: adjacent terms of the query, in order, each pair once, prefix terms left out", () => {
+		expect(neighbourPairs("lantern keeper lantern keeper")).toEqual([
+			["lantern", "keeper"],
+			["keeper", "lantern"],
+		]);
+		expect(neighbourPairs("パスタ")).toEqual([["パス", "スタ"]]);
+		expect(neighbourPairs("one")).toEqual([]);
+	});
+
+	it("a ranker gives the same answer to a query whatever it answered before (its per-passage buffers are cleared)", () => {
+		const { index, queries } = kanaVault();
+		const fresh = kanaVault().index;
+		fc.assert(
+			fc.property(fc.constantFrom(...queries.map((q) => q.query)), fc.constantFrom(...queries.map((q) => q.query)), (first, second) => {
+				index.candidates(first, 5, false);
+				const a = index.candidates(second, 5, false);
+				const b = fresh.candidates(second, 5, false);
+				expect(a.map((c) => [c.id, c.score])).toEqual(b.map((c) => [c.id, c.score]));
+			}),
+			{ numRuns: 8 },
 		);
 	});
 });
