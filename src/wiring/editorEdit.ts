@@ -4,7 +4,7 @@
 // ("Edit in Notes/Plan.md: tighten this") with what the person accepted and rejected after it.
 import type { ContextSource } from "../core/types";
 import { answerRoom, fitEdit } from "../editor/editBudget";
-import { EDIT_RULES, editMessage, proposalFrom } from "../editor/editPrompt";
+import { EDIT_RULES, editMessage, neutralMarkers, noteAround, proposalFrom } from "../editor/editPrompt";
 import { planEdit } from "../editor/hunks";
 import type { Review } from "../editor/review";
 import { formatNumber, t } from "../i18n";
@@ -30,9 +30,6 @@ export interface EditAsk {
 	signal: AbortSignal;
 	onText: (soFar: string) => void;
 }
-
-/** Where the selection is in the rest of the note, as the model sees it (EDIT_RULES says so). */
-export const SELECTION_MARK = "<selection/>";
 
 /** What the engine was asked, to save the review with it afterwards. */
 export interface EditExchange {
@@ -64,8 +61,10 @@ export async function proposeEdit(host: DiscoverHost, runtime: ChatRuntime, ask:
 	if (!fit.fits) return { outcome: { tooLarge: { instructionTokens: fit.instructionTokens, selectionTokens: fit.selectionTokens, neededTokens: fit.neededTokens, budgetTokens: fit.budgetTokens } } };
 	const model = agent?.model ?? host.settings.model;
 	chat.updateSettings({ reservedResponseTokens: Math.max(budgetFor(host.settings, model).reservedResponseTokens, answerRoom(sizes.selectionTokens)) });
-	const rest = `${note.text.slice(0, note.from)}${SELECTION_MARK}${note.text.slice(note.to)}`;
-	const sources: ContextSource[] = [{ id: note.path, name: note.path, text: rest, kind: "active" }, ...note.links.filter((l) => l.id !== note.path)];
+	const rest = noteAround(note.text, note.from, note.to);
+	// The linked notes' marker-like text is made harmless too: the place mark is only ever the note's own.
+	const links = note.links.filter((l) => l.id !== note.path).map((l) => ({ ...l, name: neutralMarkers(l.name), text: neutralMarkers(l.text) }));
+	const sources: ContextSource[] = [{ id: note.path, name: neutralMarkers(note.path), text: rest, kind: "active" }, ...links];
 	let answer = "";
 	await chat.newSession();
 	const reply = await chat.sendMessage(message, {
