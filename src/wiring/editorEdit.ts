@@ -28,7 +28,8 @@ export interface EditAsk {
 	instruction: string;
 	note: EditNote;
 	signal: AbortSignal;
-	onText: (soFar: string) => void;
+	/** The proposal so far, each time more of it arrives: read (the answer parsed) only when called. */
+	onText: (soFar: () => string) => void;
 }
 
 /** What the engine was asked, to save the review with it afterwards. */
@@ -66,6 +67,8 @@ export async function proposeEdit(host: DiscoverHost, runtime: ChatRuntime, ask:
 	const links = note.links.filter((l) => l.id !== note.path).map((l) => ({ ...l, name: neutralMarkers(l.name), text: neutralMarkers(l.text) }));
 	const sources: ContextSource[] = [{ id: note.path, name: neutralMarkers(note.path), text: rest, kind: "active" }, ...links];
 	let answer = "";
+	// A token costs its own length: the answer so far is parsed only when the editor draws it.
+	const soFar = (): string => inPlace(proposalFrom(answer, selection), note);
 	await chat.newSession();
 	const reply = await chat.sendMessage(message, {
 		...opts,
@@ -73,7 +76,7 @@ export async function proposeEdit(host: DiscoverHost, runtime: ChatRuntime, ask:
 		signal: ask.signal,
 		onToken: (delta) => {
 			answer += delta;
-			ask.onText(inPlace(proposalFrom(answer, selection), note));
+			ask.onText(soFar);
 		},
 		onTextRetracted: () => {
 			answer = "";

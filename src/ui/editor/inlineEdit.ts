@@ -5,6 +5,7 @@
 // between hunks). Nothing changes in the note until a hunk is accepted; each decision is one
 // transaction (src/editor/review.ts).
 import { Prec, type Extension } from "@codemirror/state";
+import { debounce } from "obsidian";
 import { EditorView, keymap, ViewPlugin, type ViewUpdate } from "@codemirror/view";
 import { mapHunks, placeHunks } from "../../editor/anchoring";
 import { linesOf, planEdit, wordsOf } from "../../editor/hunks";
@@ -26,8 +27,8 @@ export interface EditRequest {
 	from: number;
 	to: number;
 	signal: AbortSignal;
-	/** The proposal so far, each time more of it arrives. */
-	onText: (soFar: string) => void;
+	/** The proposal so far, each time more of it arrives: read only when drawn (reading it parses the whole answer). */
+	onText: (soFar: () => string) => void;
 }
 
 export type EditOutcome = { proposal: string } | { tooLarge: { instructionTokens: number; selectionTokens: number; neededTokens: number; budgetTokens: number } };
@@ -55,7 +56,10 @@ class InlineEditView {
 	/** Accept all and Reject all: the keys' buttons, for touch and for anyone who prefers them. */
 	private readonly reviewButtons: HTMLElement;
 	private abort: AbortController | undefined;
-	private drawTimer: number | undefined;
+	/** The proposal so far, unread (the latest the engine handed over). */
+	private streamed: (() => string) | undefined;
+	/** The streamed diff's redraw, at most once every STREAM_DRAW_MS (the first of a stream at once). */
+	private readonly drawLater = debounce(() => this.drawStream(), STREAM_DRAW_MS, false);
 	private recall = -1;
 	private instruction = "";
 	private original = "";
@@ -126,6 +130,7 @@ class InlineEditView {
 		this.ports.remember(instruction);
 		const abort = new AbortController();
 		this.abort = abort;
+		this.streamed = undefined;
 		this.view.dispatch({ effects: setPhase.of({ phase: "streaming" }) });
 		this.message.setText(EDIT_TEXT.streaming());
 		const { from, to } = this.ui.origin;
@@ -145,30 +150,28 @@ class InlineEditView {
 			if ((this.ui.phase as Phase) === "streaming") this.view.dispatch({ effects: setPhase.of({ phase: "prompt" }) });
 		} finally {
 			if (this.abort === abort) this.abort = undefined;
+			this.drawLater.cancel();
+			this.streamed = undefined;
 			this.render();
 		}
 	}
 
 	/**
 	 * While it streams: the proposal so far, in the note, against as much of the selection (its
-	 * lines so far, and as many words of the line being written), word by word.
-	 * The note's diff is redrawn at most every STREAM_DRAW_MS.
+	 * lines so far, and as many words of the line being written), word by word. A token only keeps
+	 * the latest proposal; it is read and drawn at most every STREAM_DRAW_MS (the first at once).
 	 */
-	private showStream(soFar: string): void {
-		this.proposal = soFar;
-		if (this.drawTimer === undefined) {
-			this.drawStream();
-			this.drawTimer = window.setTimeout(() => {
-				this.drawTimer = undefined;
-				if (this.ui.phase === "streaming") this.drawStream();
-			}, STREAM_DRAW_MS);
-		}
+	private showStream(soFar: () => string): void {
+		const first = this.streamed === undefined;
+		this.streamed = soFar;
+		if (first) this.drawStream();
+		else this.drawLater();
 	}
 
 	private drawStream(): void {
-		const soFar = this.proposal;
 		const ui = this.ui;
-		if (ui.phase !== "streaming") return;
+		if (ui.phase !== "streaming" || this.streamed === undefined) return;
+		const soFar = this.streamed();
 		const done = soFar.lastIndexOf("\n") + 1;
 		const lines = linesOf(this.original);
 		const whole = linesOf(soFar.slice(0, done)).length;
@@ -246,7 +249,7 @@ class InlineEditView {
 
 	destroy(): void {
 		this.stop();
-		if (this.drawTimer !== undefined) window.clearTimeout(this.drawTimer);
+		this.drawLater.cancel();
 		liveViews.delete(this.view);
 	}
 

@@ -87,14 +87,14 @@ describe("Edit with Discover in the editor", () => {
 		expect(h.q(".discover-edit-prompt")).toHaveLength(1);
 		expect(h.requests).toHaveLength(1);
 		expect(h.requests[0]).toMatchObject({ instruction: "tighten this", selection: NOTE.slice(NOTE.indexOf("The quick")) });
-		h.requests[0]!.onText("The slow brown");
+		h.requests[0]!.onText(() => "The slow brown");
 		// In the note, where the text is: the words replaced so far struck through, the new ones under them.
 		expect(h.q(".cm-content .discover-edit-removed").map((e) => e.textContent)).toEqual(["quick"]);
 		expect(h.q(".discover-edit-hunk.is-streaming .discover-edit-added").map((e) => e.textContent)).toEqual(["slow"]);
 		// Nothing to decide while it streams.
 		expect(h.q(".discover-edit-hunk button")).toHaveLength(0);
 		// More arrives: the diff is redrawn (at most every 60 ms), now over two lines, and still changes nothing.
-		h.requests[0]!.onText("The slow brown fox.\nIt leaps over");
+		h.requests[0]!.onText(() => "The slow brown fox.\nIt leaps over");
 		await new Promise((r) => window.setTimeout(r, 80));
 		expect(h.q(".cm-content .discover-edit-removed").map((e) => e.textContent)).toEqual(["quick", "jumps"]);
 		expect(h.q(".discover-edit-hunk.is-streaming .discover-edit-added").map((e) => e.textContent)).toEqual(["slow", "leaps"]);
