@@ -10,6 +10,7 @@ import type { Review } from "../editor/review";
 import { formatNumber, t } from "../i18n";
 import { budgetFor } from "../settings/budgetFor";
 import type { ChatRuntime, DiscoverHost } from "../ui/host";
+import type { SessionsPort } from "../ui/ports";
 import type { EditOutcome } from "../ui/editor/inlineEdit";
 
 /** The note being edited, as the editor had it when the prompt opened. */
@@ -32,9 +33,9 @@ export interface EditAsk {
 	onText: (soFar: () => string) => void;
 }
 
-/** What the engine was asked, to save the review with it afterwards. */
+/** The chat the edit was saved as, to save the review with it afterwards (the engine itself is closed by then). */
 export interface EditExchange {
-	runtime: ChatRuntime;
+	sessions: SessionsPort;
 	sessionId: string | undefined;
 }
 
@@ -82,9 +83,9 @@ export async function proposeEdit(host: DiscoverHost, runtime: ChatRuntime, ask:
 			answer = "";
 		},
 	});
-	const exchange: EditExchange = { runtime, sessionId: chat.sessionId };
+	const exchange: EditExchange = { sessions: runtime.sessions, sessionId: chat.sessionId };
 	if (exchange.sessionId !== undefined) {
-		await runtime.sessions.rename(exchange.sessionId, editTitle(note.path, instruction)).catch(() => undefined);
+		await exchange.sessions.rename(exchange.sessionId, editTitle(note.path, instruction)).catch(() => undefined);
 		if (agent !== undefined && agent.path !== "") await runtime.sessions.setAgent?.(exchange.sessionId, agent.path).catch(() => undefined);
 	}
 	if (reply.error !== undefined) throw new Error(reply.error);
@@ -133,7 +134,7 @@ export function reviewRecord(original: string, proposal: string, decided: Review
 /** Saves the review with the exchange: one message of the person's, after the proposal. */
 export async function saveReview(exchange: EditExchange, record: { original: string; proposal: string; decided: Review["decided"] }): Promise<void> {
 	const id = exchange.sessionId;
-	const sessions = exchange.runtime.sessions;
+	const sessions = exchange.sessions;
 	if (id === undefined || sessions.appendMessage === undefined) return;
 	await sessions.appendMessage(id, { id: `edit-review-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`, role: "user", content: reviewRecord(record.original, record.proposal, record.decided), createdAt: new Date().toISOString() });
 }

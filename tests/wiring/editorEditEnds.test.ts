@@ -16,7 +16,7 @@ import DiscoverPlugin from "../../src/main";
 import { streamHunks } from "../../src/ui/editor/editUi";
 import { DEFAULT_SETTINGS } from "../../src/settings/settings";
 
-const watch = vi.hoisted(() => ({ parses: 0 }));
+const watch = vi.hoisted(() => ({ parses: 0, runtimes: 0, closed: 0 }));
 
 vi.mock("../../src/editor/editPrompt", async (importOriginal) => {
 	const real = await importOriginal<typeof import("../../src/editor/editPrompt")>();
@@ -25,6 +25,25 @@ vi.mock("../../src/editor/editPrompt", async (importOriginal) => {
 		proposalFrom: (answer: string, selection: string): string => {
 			watch.parses++;
 			return real.proposalFrom(answer, selection);
+		},
+	};
+});
+
+// Each edit's engine, counted as it is made and as it is closed.
+vi.mock("../../src/wiring/chatRuntime", async (importOriginal) => {
+	const real = await importOriginal<typeof import("../../src/wiring/chatRuntime")>();
+	return {
+		...real,
+		createChatRuntime: async (...args: Parameters<typeof real.createChatRuntime>) => {
+			const runtime = await real.createChatRuntime(...args);
+			watch.runtimes++;
+			return {
+				...runtime,
+				close: async () => {
+					watch.closed++;
+					await runtime.close?.();
+				},
+			};
 		},
 	};
 });
@@ -47,6 +66,8 @@ afterEach(() => {
 	server.reset();
 	document.body.empty();
 	watch.parses = 0;
+	watch.runtimes = 0;
+	watch.closed = 0;
 });
 
 /** The plugin loaded, Plan.md open with its body selected, and its editor; `transactions` sees every transaction of it. */
@@ -100,5 +121,45 @@ describe("Edit with Discover, streamed", () => {
 		expect(draws).toBeGreaterThan(0);
 		// Each draw reads the answer once; the finished answer once more.
 		expect(watch.parses).toBeLessThanOrEqual(draws + 1);
+	});
+});
+
+describe("Edit with Discover, however it ends", () => {
+	const message = (v: EditorView): string => q(v, ".discover-edit-message")[0]?.textContent ?? "";
+
+	it("closes the edit's engine when the model fails", async () => {
+		server.route("POST", "/api/show", { status: 404, body: "{}" });
+		server.route("POST", "/api/chat", { status: 400, headers: { "content-type": "application/json" }, body: JSON.stringify({ error: "model 'm' not found" }) });
+		const { app, view: v } = await setup();
+		send(app, v);
+		await until(() => (q(v, ".discover-edit-input")[0] as HTMLInputElement).disabled === false && message(v) !== "" && watch.runtimes === 1, "the failure");
+		await until(() => watch.closed === 1, "the engine closed", 2000);
+		expect(v.state.doc.toString()).toBe(PLAN);
+	});
+
+	it("closes the edit's engine when the person stops it", async () => {
+		server.route("POST", "/api/show", { status: 404, body: "{}" });
+		server.route("POST", "/api/chat", { headers: { "content-type": "application/x-ndjson" }, body: ollamaStream(Array.from({ length: 200 }, () => "slow ")), chunkMin: 20, chunkMax: 40, chunkDelayMs: 50 });
+		const { app, view: v } = await setup();
+		send(app, v);
+		await until(() => q(v, ".discover-edit-hunk.is-streaming").length > 0, "the stream");
+		q(v, ".discover-edit-stop")[0]!.click();
+		await until(() => (q(v, ".discover-edit-input")[0] as HTMLInputElement).disabled === false, "the prompt back");
+		await until(() => watch.closed === 1, "the engine closed", 2000);
+		expect(watch.runtimes).toBe(1);
+	});
+
+	it("closes the edit's engine when the proposal changes nothing, and when it ends in a review", async () => {
+		server.route("POST", "/api/show", { status: 404, body: "{}" });
+		server.route("POST", "/api/chat", { headers: { "content-type": "application/x-ndjson" }, body: ollamaStream([SELECTED]) });
+		const { app, view: v } = await setup();
+		send(app, v);
+		await until(() => message(v) === "No change proposed.", "no change");
+		await until(() => watch.closed === 1, "the engine closed", 2000);
+		server.route("POST", "/api/chat", { headers: { "content-type": "application/x-ndjson" }, body: ollamaStream([SELECTED.replace("quick", "slow")]) });
+		send(app, v, "again");
+		await until(() => q(v, ".discover-edit-hunk button").length > 0, "the review");
+		await until(() => watch.closed === 2, "the second engine closed", 2000);
+		expect(watch.runtimes).toBe(2);
 	});
 });
