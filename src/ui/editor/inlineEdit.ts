@@ -46,15 +46,20 @@ export interface InlineEditPorts {
 /** The streamed diff in the note is redrawn at most this often (each redraw plans the lines so far). */
 const STREAM_DRAW_MS = 60;
 
+/** The prompt's elements: built in an editor when its prompt first opens (most editors never open one). */
+interface PromptDom {
+	el: HTMLElement;
+	input: HTMLInputElement;
+	message: HTMLElement;
+	sendButton: HTMLButtonElement;
+	stopButton: HTMLButtonElement;
+	/** Accept all and Reject all: the keys' buttons, for touch and for anyone who prefers them. */
+	reviewButtons: HTMLElement;
+}
+
 /** The per-view controller: the prompt's elements, the request in flight, the recall of instructions. */
 class InlineEditView {
-	readonly promptEl: HTMLElement;
-	private readonly input: HTMLInputElement;
-	private readonly message: HTMLElement;
-	private readonly sendButton: HTMLButtonElement;
-	private readonly stopButton: HTMLButtonElement;
-	/** Accept all and Reject all: the keys' buttons, for touch and for anyone who prefers them. */
-	private readonly reviewButtons: HTMLElement;
+	private dom: PromptDom | undefined;
 	private abort: AbortController | undefined;
 	/** The proposal so far, unread (the latest the engine handed over). */
 	private streamed: (() => string) | undefined;
@@ -72,24 +77,32 @@ class InlineEditView {
 	) {
 		controllers.set(view, this);
 		liveViews.add(view);
-		this.promptEl = createDiv({ cls: "discover-edit-prompt" });
-		const row = this.promptEl.createDiv({ cls: "discover-edit-prompt-row" });
-		this.input = row.createEl("input", { cls: "discover-edit-input", attr: { type: "text", enterkeyhint: "send" } });
-		this.sendButton = row.createEl("button", { cls: ["discover-edit-button", "mod-cta"], text: EDIT_TEXT.send(), attr: { type: "button" } });
-		this.stopButton = row.createEl("button", { cls: ["discover-edit-button", "discover-edit-stop"], text: EDIT_TEXT.stop(), attr: { type: "button" } });
-		this.reviewButtons = row.createDiv({ cls: "discover-edit-review-buttons" });
-		const acceptAllButton = this.reviewButtons.createEl("button", { cls: ["discover-edit-button", "mod-cta"], text: EDIT_TEXT.acceptAll(), attr: { type: "button" } });
-		const rejectAllButton = this.reviewButtons.createEl("button", { cls: "discover-edit-button", text: EDIT_TEXT.rejectAll(), attr: { type: "button" } });
+	}
+
+	/** The prompt's elements, built on first use. */
+	private get prompt(): PromptDom {
+		return (this.dom ??= this.buildPrompt());
+	}
+
+	private buildPrompt(): PromptDom {
+		const el = createDiv({ cls: "discover-edit-prompt" });
+		const row = el.createDiv({ cls: "discover-edit-prompt-row" });
+		const input = row.createEl("input", { cls: "discover-edit-input", attr: { type: "text", enterkeyhint: "send" } });
+		const sendButton = row.createEl("button", { cls: ["discover-edit-button", "mod-cta"], text: EDIT_TEXT.send(), attr: { type: "button" } });
+		const stopButton = row.createEl("button", { cls: ["discover-edit-button", "discover-edit-stop"], text: EDIT_TEXT.stop(), attr: { type: "button" } });
+		const reviewButtons = row.createDiv({ cls: "discover-edit-review-buttons" });
+		const acceptAllButton = reviewButtons.createEl("button", { cls: ["discover-edit-button", "mod-cta"], text: EDIT_TEXT.acceptAll(), attr: { type: "button" } });
+		const rejectAllButton = reviewButtons.createEl("button", { cls: "discover-edit-button", text: EDIT_TEXT.rejectAll(), attr: { type: "button" } });
 		acceptAllButton.addEventListener("click", () => this.acceptAll());
 		rejectAllButton.addEventListener("click", () => this.close());
 		const close = row.createEl("button", { cls: "discover-edit-button", text: EDIT_TEXT.close(), attr: { type: "button" } });
-		this.message = this.promptEl.createDiv({ cls: "discover-edit-message", attr: { role: "status", "aria-live": "polite" } });
-		this.input.addEventListener("keydown", (e) => this.onKey(e));
-		this.sendButton.addEventListener("click", () => void this.send());
-		this.stopButton.addEventListener("click", () => this.stop());
+		const message = el.createDiv({ cls: "discover-edit-message", attr: { role: "status", "aria-live": "polite" } });
+		input.addEventListener("keydown", (e) => this.onKey(e));
+		sendButton.addEventListener("click", () => void this.send());
+		stopButton.addEventListener("click", () => this.stop());
 		close.addEventListener("click", () => this.close());
-		view.dom.addEventListener("keydown", (e) => this.onHunkKey(e));
-		this.render();
+		this.view.dom.addEventListener("keydown", (e) => this.onHunkKey(e));
+		return { el, input, message, sendButton, stopButton, reviewButtons };
 	}
 
 	get ui(): EditUi {
@@ -99,15 +112,16 @@ class InlineEditView {
 	open(): void {
 		const { from, to } = this.view.state.selection.main;
 		this.stop();
-		this.view.dispatch({ effects: [endReview.of(null), setPhase.of({ phase: "prompt", from, to, promptEl: this.promptEl })] });
+		const prompt = this.prompt;
+		this.view.dispatch({ effects: [endReview.of(null), setPhase.of({ phase: "prompt", from, to, promptEl: prompt.el })] });
 		this.original = this.view.state.sliceDoc(from, to);
 		this.note = this.view.state.doc.toString();
-		this.input.value = "";
-		this.input.placeholder = EDIT_TEXT.placeholder(from === to);
+		prompt.input.value = "";
+		prompt.input.placeholder = EDIT_TEXT.placeholder(from === to);
 		this.recall = -1;
-		this.message.setText("");
+		prompt.message.setText("");
 		this.render();
-		this.input.focus();
+		prompt.input.focus();
 	}
 
 	close(): void {
@@ -124,7 +138,8 @@ class InlineEditView {
 	}
 
 	async send(): Promise<void> {
-		const instruction = this.input.value.trim();
+		const { input, message } = this.prompt;
+		const instruction = input.value.trim();
 		if (instruction === "" || this.ui.phase !== "prompt") return;
 		this.instruction = instruction;
 		this.ports.remember(instruction);
@@ -132,21 +147,19 @@ class InlineEditView {
 		this.abort = abort;
 		this.streamed = undefined;
 		this.view.dispatch({ effects: setPhase.of({ phase: "streaming" }) });
-		this.message.setText(EDIT_TEXT.streaming());
+		message.setText(EDIT_TEXT.streaming());
 		const { from, to } = this.ui.origin;
 		try {
 			const outcome = await this.ports.propose({ view: this.view, note: this.note, instruction, selection: this.original, from, to, signal: abort.signal, onText: (soFar) => this.showStream(soFar) });
 			if (abort.signal.aborted) return;
 			if ("tooLarge" in outcome) {
 				this.view.dispatch({ effects: setPhase.of({ phase: "prompt" }) });
-				this.message.setText(EDIT_TEXT.tooLarge(outcome.tooLarge));
+				message.setText(EDIT_TEXT.tooLarge(outcome.tooLarge));
 				return;
 			}
 			this.review(outcome.proposal);
 		} catch (err) {
-			if (abort.signal.aborted) {
-				this.message.setText("");
-					} else this.message.setText(EDIT_TEXT.failed(err instanceof Error ? err.message : String(err)));
+			message.setText(abort.signal.aborted ? "" : EDIT_TEXT.failed(err instanceof Error ? err.message : String(err)));
 			if ((this.ui.phase as Phase) === "streaming") this.view.dispatch({ effects: setPhase.of({ phase: "prompt" }) });
 		} finally {
 			if (this.abort === abort) this.abort = undefined;
@@ -187,10 +200,10 @@ class InlineEditView {
 		const hunks = mapHunks(placeHunks(planEdit(this.original, proposal), ui.origin.from), ui.since);
 		if (hunks.length === 0) {
 			this.view.dispatch({ effects: setPhase.of({ phase: "prompt" }) });
-			this.message.setText(EDIT_TEXT.noChange());
+			this.prompt.message.setText(EDIT_TEXT.noChange());
 			return;
 		}
-		this.message.setText(EDIT_TEXT.keys());
+		this.prompt.message.setText(EDIT_TEXT.keys());
 		this.view.dispatch({ effects: [proposeHunks.of(hunks), setPhase.of({ phase: "review" })] });
 		this.focusHunk(1);
 	}
@@ -243,7 +256,7 @@ class InlineEditView {
 			if (recent.length === 0 || next === this.recall) return;
 			e.preventDefault();
 			this.recall = Math.max(-1, next);
-			this.input.value = this.recall < 0 ? "" : (recent[this.recall] ?? "");
+			this.prompt.input.value = this.recall < 0 ? "" : (recent[this.recall] ?? "");
 		}
 	}
 
@@ -268,14 +281,16 @@ class InlineEditView {
 	}
 
 	private render(): void {
+		const dom = this.dom;
+		if (dom === undefined) return;
 		const phase = this.ui.phase;
-		this.promptEl.toggleClass("is-streaming", phase === "streaming");
-		this.promptEl.setAttr("aria-label", phase === "review" ? EDIT_TEXT.review() : this.input.placeholder);
-		this.reviewButtons.toggleClass("discover-edit-hidden", phase !== "review");
-		this.input.toggleClass("discover-edit-hidden", phase === "review");
-		this.input.disabled = phase !== "prompt";
-		this.sendButton.toggleClass("discover-edit-hidden", phase !== "prompt");
-		this.stopButton.toggleClass("discover-edit-hidden", phase !== "streaming");
+		dom.el.toggleClass("is-streaming", phase === "streaming");
+		dom.el.setAttr("aria-label", phase === "review" ? EDIT_TEXT.review() : dom.input.placeholder);
+		dom.reviewButtons.toggleClass("discover-edit-hidden", phase !== "review");
+		dom.input.toggleClass("discover-edit-hidden", phase === "review");
+		dom.input.disabled = phase !== "prompt";
+		dom.sendButton.toggleClass("discover-edit-hidden", phase !== "prompt");
+		dom.stopButton.toggleClass("discover-edit-hidden", phase !== "streaming");
 	}
 }
 

@@ -4,9 +4,10 @@
 import "obsidian";
 import { EditorSelection, EditorState, Transaction } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { inlineEditExtension, openInlineEdit, type EditOutcome, type EditRequest, type InlineEditPorts } from "../../../src/ui/editor/inlineEdit";
 import { reviewOf } from "../../../src/editor/review";
+import { editDecorations } from "../../../src/ui/editor/editDecorations";
 
 const NOTE = "# Plan\n\nThe quick brown fox.\nIt jumps over the dog.\n\nA line left alone.\nThe end of it.\n";
 const REWRITE = "The slow brown fox.\nIt jumps over the dog.\n\nA line left alone.\nThe very end.\n";
@@ -248,5 +249,22 @@ describe("Edit with Discover in the editor", () => {
 		key(h.input(), "Escape");
 		expect(h.q(".discover-edit-prompt")).toHaveLength(0);
 		expect(h.view.state.doc.toString()).toBe(NOTE);
+	});
+
+	it("builds nothing in an editor until its prompt is first opened, and keeps the decorations' value while nothing is open", () => {
+		const made = vi.spyOn(window, "createDiv");
+		try {
+			const h = setup();
+			expect(made).not.toHaveBeenCalled();
+			const decorations = h.view.state.field(editDecorations);
+			h.view.dispatch({ changes: { from: 0, insert: "Typing. " } });
+			expect(made).not.toHaveBeenCalled();
+			expect(h.view.state.field(editDecorations)).toBe(decorations);
+			expect(openInlineEdit(h.view)).toBe(true);
+			expect(made).toHaveBeenCalled();
+			expect(h.q(".discover-edit-prompt")).toHaveLength(1);
+		} finally {
+			made.mockRestore();
+		}
 	});
 });
