@@ -9,6 +9,7 @@ import { planEdit } from "../editor/hunks";
 import type { Review } from "../editor/review";
 import { formatNumber, t } from "../i18n";
 import { budgetFor } from "../settings/budgetFor";
+import { newId } from "../sessions/ids";
 import type { ChatRuntime, DiscoverHost } from "../ui/host";
 import type { SessionsPort } from "../ui/ports";
 import type { EditOutcome } from "../ui/editor/inlineEdit";
@@ -37,6 +38,11 @@ export interface EditAsk {
 export interface EditExchange {
 	sessions: SessionsPort;
 	sessionId: string | undefined;
+	/**
+	 * The id of the review's record in the chat: one per edit, so a review that ends again (an undo
+	 * brought a hunk back, and it was decided anew) replaces its record instead of adding another.
+	 */
+	recordId: string;
 }
 
 /**
@@ -83,7 +89,7 @@ export async function proposeEdit(host: DiscoverHost, runtime: ChatRuntime, ask:
 			answer = "";
 		},
 	});
-	const exchange: EditExchange = { sessions: runtime.sessions, sessionId: chat.sessionId };
+	const exchange: EditExchange = { sessions: runtime.sessions, sessionId: chat.sessionId, recordId: newId() };
 	if (exchange.sessionId !== undefined) {
 		await exchange.sessions.rename(exchange.sessionId, editTitle(note.path, instruction)).catch(() => undefined);
 		if (agent !== undefined && agent.path !== "") await runtime.sessions.setAgent?.(exchange.sessionId, agent.path).catch(() => undefined);
@@ -131,10 +137,10 @@ export function reviewRecord(original: string, proposal: string, decided: Review
 	return lines.join("\n");
 }
 
-/** Saves the review with the exchange: one message of the person's, after the proposal. */
+/** Saves the review with the exchange: one message of the person's, after the proposal (replaced when the review ends again). */
 export async function saveReview(exchange: EditExchange, record: { original: string; proposal: string; decided: Review["decided"] }): Promise<void> {
 	const id = exchange.sessionId;
 	const sessions = exchange.sessions;
 	if (id === undefined || sessions.appendMessage === undefined) return;
-	await sessions.appendMessage(id, { id: `edit-review-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`, role: "user", content: reviewRecord(record.original, record.proposal, record.decided), createdAt: new Date().toISOString() });
+	await sessions.appendMessage(id, { id: exchange.recordId, role: "user", content: reviewRecord(record.original, record.proposal, record.decided), createdAt: new Date().toISOString() });
 }

@@ -15,6 +15,8 @@ import { ollamaStream } from "../support/providerStreams";
 import DiscoverPlugin from "../../src/main";
 import { streamHunks } from "../../src/ui/editor/editUi";
 import { DEFAULT_SETTINGS } from "../../src/settings/settings";
+import { SessionManager } from "../../src/sessions/SessionManager";
+import { ObsidianFileStore } from "../../src/wiring/obsidianStore";
 
 const watch = vi.hoisted(() => ({ parses: 0, runtimes: 0, closed: 0 }));
 
@@ -161,5 +163,34 @@ describe("Edit with Discover, however it ends", () => {
 		await until(() => q(v, ".discover-edit-hunk button").length > 0, "the review");
 		await until(() => watch.closed === 2, "the second engine closed", 2000);
 		expect(watch.runtimes).toBe(2);
+	});
+
+	it("an undo after the review ended, then a new decision, saves the review once: the record is replaced with what is decided now", async () => {
+		server.route("POST", "/api/show", { status: 404, body: "{}" });
+		server.route("POST", "/api/chat", { headers: { "content-type": "application/x-ndjson" }, body: ollamaStream([SELECTED.replace("quick", "slow").replace("The end of it.", "The very end.")]) });
+		const { app, view: v, transactions } = await setup();
+		send(app, v);
+		await until(() => q(v, ".discover-edit-hunk button").length > 0, "the review");
+		const sessions = new SessionManager(new ObsidianFileStore(app.vault.adapter, DEFAULT_SETTINGS.sessionsFolder));
+		const messages = async (): Promise<string[]> => {
+			const [found] = await sessions.list();
+			return found === undefined ? [] : (await sessions.load(found.id)).messages.map((m) => `${m.role}: ${m.content}`);
+		};
+		transactions.length = 0;
+		q(v, ".discover-edit-hunk button.mod-cta")[0]!.click();
+		const accept = transactions.find((tr) => tr.docChanged)!;
+		q(v, ".discover-edit-hunk button").find((b) => b.textContent === "Reject")!.click();
+		let saved: string[] = [];
+		await until(() => (void messages().then((m) => (saved = m)), saved.length === 3), "the review's record");
+		// Ctrl/Cmd+Z: the accept comes back into review; rejected this time, the review ends again.
+		v.dispatch({ changes: accept.changes.invert(accept.startState.doc), userEvent: "undo" });
+		expect(q(v, ".discover-edit-hunk")).toHaveLength(1);
+		q(v, ".discover-edit-hunk button").find((b) => b.textContent === "Reject")!.click();
+		expect(v.state.doc.toString()).toBe(PLAN);
+		await until(() => (void messages().then((m) => (saved = m)), saved.length !== 3 || saved[2]!.includes("Rejected: change 1")), "the second save");
+		await new Promise((r) => window.setTimeout(r, 200));
+		saved = await messages();
+		expect(saved).toHaveLength(3);
+		expect(saved[2]).toBe(["user: My review of the proposed changes:", "- Rejected: change 1, “The quick brown fox.” → “The slow brown fox.”", "- Rejected: change 2, “The end of it.” → “The very end.”"].join("\n"));
 	});
 });
