@@ -101,7 +101,7 @@ class InlineEditView {
 		sendButton.addEventListener("click", () => void this.send());
 		stopButton.addEventListener("click", () => this.stop());
 		close.addEventListener("click", () => this.close());
-		this.view.dom.addEventListener("keydown", (e) => this.onHunkKey(e));
+		this.view.dom.addEventListener("keydown", this.hunkKeys);
 		return { el, input, message, sendButton, stopButton, reviewButtons };
 	}
 
@@ -228,6 +228,9 @@ class InlineEditView {
 		return true;
 	}
 
+	/** onHunkKey as the editor's listener (added with the prompt, removed when the editor closes). */
+	private readonly hunkKeys = (e: KeyboardEvent): void => this.onHunkKey(e);
+
 	/** Keys on a hunk's buttons (the editor ignores events inside its widgets): Escape rejects all, Mod+Enter accepts all. */
 	private onHunkKey(e: KeyboardEvent): void {
 		if (!(e.target instanceof HTMLElement) || e.target.closest(".discover-edit-hunk") === null || reviewOf(this.view.state).pending.length === 0) return;
@@ -263,6 +266,7 @@ class InlineEditView {
 	destroy(): void {
 		this.stop();
 		this.drawLater.cancel();
+		this.view.dom.removeEventListener("keydown", this.hunkKeys);
 		liveViews.delete(this.view);
 	}
 

@@ -267,4 +267,25 @@ describe("Edit with Discover in the editor", () => {
 			made.mockRestore();
 		}
 	});
+
+	it("an editor closed after its prompt was used leaves no listener of the edit's on it", async () => {
+		const h = setup();
+		const added: EventListenerOrEventListenerObject[] = [];
+		const removed: EventListenerOrEventListenerObject[] = [];
+		const add = h.view.dom.addEventListener.bind(h.view.dom);
+		const remove = h.view.dom.removeEventListener.bind(h.view.dom);
+		vi.spyOn(h.view.dom, "addEventListener").mockImplementation((type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | AddEventListenerOptions) => {
+			if (type === "keydown" && listener) added.push(listener);
+			add(type, listener, options);
+		});
+		vi.spyOn(h.view.dom, "removeEventListener").mockImplementation((type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | EventListenerOptions) => {
+			if (type === "keydown" && listener) removed.push(listener);
+			remove(type, listener, options);
+		});
+		await ask(h);
+		await h.answer({ proposal: REWRITE });
+		expect(added).toHaveLength(1);
+		h.view.destroy();
+		expect(removed).toEqual(added);
+	});
 });
