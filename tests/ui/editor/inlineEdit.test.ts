@@ -270,22 +270,15 @@ describe("Edit with Discover in the editor", () => {
 
 	it("an editor closed after its prompt was used leaves no listener of the edit's on it", async () => {
 		const h = setup();
-		const added: EventListenerOrEventListenerObject[] = [];
-		const removed: EventListenerOrEventListenerObject[] = [];
-		const add = h.view.dom.addEventListener.bind(h.view.dom);
-		const remove = h.view.dom.removeEventListener.bind(h.view.dom);
-		vi.spyOn(h.view.dom, "addEventListener").mockImplementation((type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | AddEventListenerOptions) => {
-			if (type === "keydown" && listener) added.push(listener);
-			add(type, listener, options);
-		});
-		vi.spyOn(h.view.dom, "removeEventListener").mockImplementation((type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | EventListenerOptions) => {
-			if (type === "keydown" && listener) removed.push(listener);
-			remove(type, listener, options);
-		});
+		// Spies that call through: what was added and removed, as it happened.
+		const adds = vi.spyOn(h.view.dom, "addEventListener");
+		const removes = vi.spyOn(h.view.dom, "removeEventListener");
+		const keydown = (calls: unknown[][]): unknown[] => calls.filter((c) => c[0] === "keydown").map((c) => c[1]);
 		await ask(h);
 		await h.answer({ proposal: REWRITE });
+		const added = keydown(adds.mock.calls);
 		expect(added).toHaveLength(1);
 		h.view.destroy();
-		expect(removed).toEqual(added);
+		expect(keydown(removes.mock.calls)).toEqual(added);
 	});
 });
