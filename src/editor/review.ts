@@ -19,7 +19,7 @@ export interface Review {
 	accepted: readonly AcceptedHunk[];
 }
 
-export interface AcceptedHunk {
+interface AcceptedHunk {
 	id: string;
 	/** Where the accepted text (`insert`) is in the note now. */
 	from: number;

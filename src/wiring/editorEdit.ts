@@ -8,7 +8,7 @@ import { EDIT_RULES, editMessage, neutralMarkers, noteAround, proposalFrom } fro
 import { planEdit } from "../editor/hunks";
 import type { Review } from "../editor/review";
 import { formatNumber, t } from "../i18n";
-import { budgetFor } from "../settings/budgetFor";
+import { chatSettingsOf } from "./chatRuntime";
 import { newId } from "../sessions/ids";
 import type { ChatRuntime, DiscoverHost } from "../ui/host";
 import type { SessionsPort } from "../ui/ports";
@@ -56,10 +56,11 @@ export async function proposeEdit(host: DiscoverHost, runtime: ChatRuntime, ask:
 	const choice = host.agents === undefined ? undefined : await host.agents.resolve(host.settings.lastAgent).catch(() => undefined);
 	const agent = choice?.agent;
 	await runtime.useAgent?.(agent);
-	const base = agent !== undefined && agent.instructions.trim() !== "" ? agent.instructions : host.settings.systemPrompt;
+	// What the engine uses for this agent and model (its prompt, its budget), as any chat of it.
+	const settings = chatSettingsOf(host.settings, agent?.model ?? host.settings.model, agent);
 	const chat = runtime.chat;
 	// The window less the margin, with nothing reserved: fitEdit keeps the answer's room itself.
-	chat.updateSettings({ systemPrompt: `${base.trim()}\n\n${EDIT_RULES}`, reservedResponseTokens: 0 });
+	chat.updateSettings({ systemPrompt: `${settings.systemPrompt.trim()}\n\n${EDIT_RULES}`, reservedResponseTokens: 0 });
 	const opts = { includeHistory: false, tools: false };
 	const empty = chat.previewPrompt("", opts);
 	const cost = (text: string): number => Math.max(0, chat.previewPrompt(text, opts).estimatedTokens - empty.estimatedTokens);
@@ -67,8 +68,7 @@ export async function proposeEdit(host: DiscoverHost, runtime: ChatRuntime, ask:
 	const sizes = { instructionTokens: cost(instruction), selectionTokens: cost(message) - cost(instruction), budgetTokens: empty.budget - empty.estimatedTokens };
 	const fit = fitEdit(sizes);
 	if (!fit.fits) return { outcome: { tooLarge: { instructionTokens: fit.instructionTokens, selectionTokens: fit.selectionTokens, neededTokens: fit.neededTokens, budgetTokens: fit.budgetTokens } } };
-	const model = agent?.model ?? host.settings.model;
-	chat.updateSettings({ reservedResponseTokens: Math.max(budgetFor(host.settings, model).reservedResponseTokens, answerRoom(sizes.selectionTokens)) });
+	chat.updateSettings({ reservedResponseTokens: Math.max(settings.reservedResponseTokens, answerRoom(sizes.selectionTokens)) });
 	const rest = noteAround(note.text, note.from, note.to);
 	// The linked notes' marker-like text is made harmless too: the place mark is only ever the note's own.
 	const links = note.links.filter((l) => l.id !== note.path).map((l) => ({ ...l, name: neutralMarkers(l.name), text: neutralMarkers(l.text) }));
@@ -103,14 +103,14 @@ export async function proposeEdit(host: DiscoverHost, runtime: ChatRuntime, ask:
  * Text written at a cursor at a line's start, before more of the note, is lines of its own: it
  * ends with a line break (the model's final break is taken off with the rest of its trailing space).
  */
-export function inPlace(proposal: string, note: EditNote): string {
+function inPlace(proposal: string, note: EditNote): string {
 	if (note.from !== note.to || proposal === "" || proposal.endsWith("\n")) return proposal;
 	const lineStart = note.from === 0 || note.text[note.from - 1] === "\n";
 	return lineStart && note.from < note.text.length ? `${proposal}\n` : proposal;
 }
 
 /** The saved chat's title: "Edit in Notes/Plan.md: tighten this". */
-export function editTitle(path: string, instruction: string): string {
+function editTitle(path: string, instruction: string): string {
 	const short = instruction.replace(/\s+/g, " ").trim();
 	return t("editor.chatTitle", { path, instruction: short.length > 80 ? `${short.slice(0, 79)}…` : short });
 }
@@ -125,7 +125,7 @@ function quoted(text: string): string {
  * What the person decided, as the chat keeps it (their reply to the proposal): each change, what it
  * replaced and with what, and whether it was accepted or rejected.
  */
-export function reviewRecord(original: string, proposal: string, decided: Review["decided"]): string {
+function reviewRecord(original: string, proposal: string, decided: Review["decided"]): string {
 	const hunks = planEdit(original, proposal);
 	const lines = [t("editor.recordHead")];
 	hunks.forEach((h, k) => {
