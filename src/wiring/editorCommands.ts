@@ -25,14 +25,15 @@ export function registerEditWithDiscover(plugin: Plugin & DiscoverHost, factory:
 				const note = await editNote(plugin, request);
 				const runtime = await factory(plugin, () => undefined);
 				// However the edit ends (a review, no change, too large, a failure, Stop), its engine is
-				// closed: what it learned (the token calibration) is kept, as when a panel closes.
+				// closed: what it learned (the token calibration) is kept, as when a panel closes. The
+				// proposal does not wait for that write.
 				try {
 					const { proposeEdit } = await import("./editorEdit");
 					const { outcome, exchange } = await proposeEdit(plugin, runtime, { instruction: request.instruction, note, signal: request.signal, onText: request.onText });
 					if (exchange) exchanges.set(request.view, exchange);
 					return outcome;
 				} finally {
-					await runtime.close?.().catch(() => undefined);
+					void runtime.close?.().catch(() => undefined);
 				}
 			},
 			recent: () => recent,

@@ -1,4 +1,4 @@
-// What the `@` / `[[` suggester offers for a query: notes by name and alias, canvases by name,
+// What the `@` / `[[` suggester offers for a query: notes by name and alias, canvases and PDFs by name,
 // folders (with how many notes they add), tags (with how many notes carry them) and `@vault`, best first.
 import { getAllTags, parseFrontMatterAliases, TFolder } from "obsidian";
 import type { App, TFile } from "obsidian";
