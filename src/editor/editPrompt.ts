@@ -1,6 +1,9 @@
 // What the model is asked for an inline edit, and what is taken from its answer. The selection goes
 // whole between markers the model is told to rewrite; the answer is the replacement text only. Models
 // often wrap it in a code fence or repeat the markers anyway: those are taken off, nothing else.
+// The note's own text never carries a marker: one that looks like one (a note about this plugin, or a
+// note written to move the selection) has its angle brackets swapped for look-alikes, so the model
+// sees exactly one real marker of each kind; the selection's are put back in the answer.
 
 export const EDIT_RULES = [
 	"You edit a stretch of the person's note. Rewrite the text between <selection> and </selection> as the instruction says.",
@@ -10,9 +13,27 @@ export const EDIT_RULES = [
 	"The note around the selection comes as a source, with <selection/> where the selection is: use it for context, never rewrite it.",
 ].join("\n");
 
+/** Where the selection is in the rest of the note, as the model sees it (EDIT_RULES says so). */
+const SELECTION_MARK = "<selection/>";
+
+/** Any spelling of the markers: `<selection>`, `</selection>`, `<selection/>`, in any case, with spaces. */
+const MARKER_LIKE = /<(\s*\/?\s*selection\s*\/?\s*)>/gi;
+/** A marker made harmless: its brackets as look-alikes (single angle quotation marks). */
+const NEUTRAL = /\u2039(\s*\/?\s*selection\s*\/?\s*)\u203a/gi;
+
+/** `text` with every marker-like tag made harmless (reads the same to a person, is no marker to the model). */
+export function neutralMarkers(text: string): string {
+	return text.replace(MARKER_LIKE, "\u2039$1\u203a");
+}
+
 /** The user message of an edit: the instruction, then the selection whole between its markers. */
 export function editMessage(instruction: string, selection: string, path: string): string {
-	return `Instruction: ${instruction.trim()}\n\nNote: ${path}\n\n<selection>\n${selection}\n</selection>`;
+	return `Instruction: ${neutralMarkers(instruction.trim())}\n\nNote: ${neutralMarkers(path)}\n\n<selection>\n${neutralMarkers(selection)}\n</selection>`;
+}
+
+/** The rest of the note, the one real place mark where the selection `[from, to)` is. */
+export function noteAround(text: string, from: number, to: number): string {
+	return `${neutralMarkers(text.slice(0, from))}${SELECTION_MARK}${neutralMarkers(text.slice(to))}`;
 }
 
 /**
@@ -28,5 +49,7 @@ export function proposalFrom(answer: string, selection: string): string {
 	const endsWithBreak = selection.endsWith("\n");
 	text = text.replace(/\s+$/, (ws) => (ws.includes("\n") && endsWithBreak ? "\n" : ws.replace(/\n/g, "")));
 	if (endsWithBreak && !text.endsWith("\n") && text !== "") text += "\n";
+	// The selection's own marker-like text was sent harmless: it comes back as the selection had it.
+	if (neutralMarkers(selection) !== selection) text = text.replace(NEUTRAL, (m, inner: string) => (selection.includes(m) ? m : `<${inner}>`));
 	return text;
 }

@@ -19,7 +19,7 @@ export interface Review {
 	accepted: readonly AcceptedHunk[];
 }
 
-export interface AcceptedHunk {
+interface AcceptedHunk {
 	id: string;
 	/** Where the accepted text (`insert`) is in the note now. */
 	from: number;
@@ -49,6 +49,9 @@ export const ACCEPT_EVENT = "input.discover.accept";
 export const reviewField = StateField.define<Review>({
 	create: () => EMPTY,
 	update(review, tr) {
+		// Every transaction of every editor passes here: with nothing pending or accepted and no
+		// effect of the review's own, the value stays the very same (nothing is allocated).
+		if (review.pending.length === 0 && review.accepted.length === 0 && !tr.effects.some((e) => e.is(proposeHunks) || e.is(decideHunks) || (e.is(endReview) && review.decided.length > 0))) return review;
 		// An undo of an accept, or a redo of it (its changes are the accept's own, mapped there).
 		let next: Review | undefined = !tr.changes.empty && (tr.isUserEvent("undo") || tr.isUserEvent("redo")) ? followHistory(review, tr) : undefined;
 		if (next === undefined) {
@@ -64,7 +67,11 @@ export const reviewField = StateField.define<Review>({
 				if (effect.value.decision === "accepted") nowAccepted.push(...chosen.map((h) => acceptedAt(h, tr)));
 				next = { ...next, pending: next.pending.filter((h) => !ids.has(h.id)), decided: [...next.decided, ...decided] };
 			}
-			if (!tr.changes.empty) next = { ...next, pending: next.pending.length > 0 ? mapHunks(next.pending, tr.changes) : next.pending, accepted: mapAccepted(next.accepted, tr) };
+			if (!tr.changes.empty) {
+				const pending = next.pending.length > 0 ? mapHunks(next.pending, tr.changes) : next.pending;
+				const accepted = mapAccepted(next.accepted, tr);
+				if (!samePlaces(pending, next.pending) || accepted !== next.accepted) next = { ...next, pending: samePlaces(pending, next.pending) ? next.pending : pending, accepted };
+			}
 			if (nowAccepted.length > 0) next = { ...next, accepted: [...next.accepted, ...nowAccepted] };
 		}
 		// A new proposal is in the positions of the document after this transaction.
@@ -82,13 +89,23 @@ function acceptedAt(h: LiveHunk, tr: Transaction): AcceptedHunk {
 	return { id: h.id, from, to: from + h.insert.length, insert: h.insert, removed: tr.startState.doc.sliceString(h.from, h.to) };
 }
 
-/** The accepted texts through a change not of this review (typing elsewhere, or inside them). */
-function mapAccepted(accepted: readonly AcceptedHunk[], tr: Transaction): AcceptedHunk[] {
-	if (tr.changes.empty) return [...accepted];
-	return accepted.map((a) => {
+/** Whether `mapped` is `before` unmoved and nothing newly stale (then `before` is kept as it is). */
+function samePlaces(mapped: readonly LiveHunk[], before: readonly LiveHunk[]): boolean {
+	return mapped === before || mapped.every((h, k) => h.from === before[k]?.from && h.to === before[k]?.to && h.stale === before[k]?.stale);
+}
+
+/** The accepted texts through a change not of this review (typing elsewhere, or inside them); the same array when none moved. */
+function mapAccepted(accepted: readonly AcceptedHunk[], tr: Transaction): readonly AcceptedHunk[] {
+	if (tr.changes.empty || accepted.length === 0) return accepted;
+	let moved = false;
+	const mapped = accepted.map((a) => {
 		const from = tr.changes.mapPos(a.from, a.from === a.to ? -1 : 1);
-		return { ...a, from, to: a.from === a.to ? from : Math.max(from, tr.changes.mapPos(a.to, -1)) };
+		const to = a.from === a.to ? from : Math.max(from, tr.changes.mapPos(a.to, -1));
+		if (from === a.from && to === a.to) return a;
+		moved = true;
+		return { ...a, from, to };
 	});
+	return moved ? mapped : accepted;
 }
 
 /**

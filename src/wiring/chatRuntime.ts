@@ -30,7 +30,7 @@ import { createPanelTools } from "./chatTools";
  * The engine's settings: the budget of the chat's model (its own, over the general one), and the
  * agent's instructions as the system prompt (an agent without any keeps the settings' prompt).
  */
-function chatSettingsOf(s: DiscoverSettings, model: string, agent?: Agent): ChatSettings {
+export function chatSettingsOf(s: DiscoverSettings, model: string, agent?: Agent): ChatSettings {
 	return {
 		...budgetFor(s, model),
 		systemPrompt: agent !== undefined && agent.instructions.trim() !== "" ? agent.instructions : s.systemPrompt,

@@ -24,10 +24,17 @@ export function registerEditWithDiscover(plugin: Plugin & DiscoverHost, factory:
 			async propose(request) {
 				const note = await editNote(plugin, request);
 				const runtime = await factory(plugin, () => undefined);
-				const { proposeEdit } = await import("./editorEdit");
-				const { outcome, exchange } = await proposeEdit(plugin, runtime, { instruction: request.instruction, note, signal: request.signal, onText: request.onText });
-				if (exchange) exchanges.set(request.view, exchange);
-				return outcome;
+				// However the edit ends (a review, no change, too large, a failure, Stop), its engine is
+				// closed: what it learned (the token calibration) is kept, as when a panel closes. The
+				// proposal does not wait for that write.
+				try {
+					const { proposeEdit } = await import("./editorEdit");
+					const { outcome, exchange } = await proposeEdit(plugin, runtime, { instruction: request.instruction, note, signal: request.signal, onText: request.onText });
+					if (exchange) exchanges.set(request.view, exchange);
+					return outcome;
+				} finally {
+					void runtime.close?.().catch(() => undefined);
+				}
 			},
 			recent: () => recent,
 			remember(instruction) {
@@ -39,11 +46,7 @@ export function registerEditWithDiscover(plugin: Plugin & DiscoverHost, factory:
 			finished(record) {
 				const exchange = exchanges.get(record.view);
 				if (exchange === undefined) return;
-				// Saved, then what the engine learned (the token calibration) is kept, as when a panel closes.
-				void import("./editorEdit")
-					.then((m) => m.saveReview(exchange, record))
-					.then(() => exchange.runtime.close?.())
-					.catch(() => undefined);
+				void import("./editorEdit").then((m) => m.saveReview(exchange, record)).catch(() => undefined);
 			},
 		}),
 	);

@@ -4,12 +4,14 @@
 // ("Edit in Notes/Plan.md: tighten this") with what the person accepted and rejected after it.
 import type { ContextSource } from "../core/types";
 import { answerRoom, fitEdit } from "../editor/editBudget";
-import { EDIT_RULES, editMessage, proposalFrom } from "../editor/editPrompt";
+import { EDIT_RULES, editMessage, neutralMarkers, noteAround, proposalFrom } from "../editor/editPrompt";
 import { planEdit } from "../editor/hunks";
 import type { Review } from "../editor/review";
 import { formatNumber, t } from "../i18n";
-import { budgetFor } from "../settings/budgetFor";
+import { chatSettingsOf } from "./chatRuntime";
+import { newId } from "../sessions/ids";
 import type { ChatRuntime, DiscoverHost } from "../ui/host";
+import type { SessionsPort } from "../ui/ports";
 import type { EditOutcome } from "../ui/editor/inlineEdit";
 
 /** The note being edited, as the editor had it when the prompt opened. */
@@ -28,16 +30,19 @@ export interface EditAsk {
 	instruction: string;
 	note: EditNote;
 	signal: AbortSignal;
-	onText: (soFar: string) => void;
+	/** The proposal so far, each time more of it arrives: read (the answer parsed) only when called. */
+	onText: (soFar: () => string) => void;
 }
 
-/** Where the selection is in the rest of the note, as the model sees it (EDIT_RULES says so). */
-export const SELECTION_MARK = "<selection/>";
-
-/** What the engine was asked, to save the review with it afterwards. */
+/** The chat the edit was saved as, to save the review with it afterwards (the engine itself is closed by then). */
 export interface EditExchange {
-	runtime: ChatRuntime;
+	sessions: SessionsPort;
 	sessionId: string | undefined;
+	/**
+	 * The id of the review's record in the chat: one per edit, so a review that ends again (an undo
+	 * brought a hunk back, and it was decided anew) replaces its record instead of adding another.
+	 */
+	recordId: string;
 }
 
 /**
@@ -51,10 +56,11 @@ export async function proposeEdit(host: DiscoverHost, runtime: ChatRuntime, ask:
 	const choice = host.agents === undefined ? undefined : await host.agents.resolve(host.settings.lastAgent).catch(() => undefined);
 	const agent = choice?.agent;
 	await runtime.useAgent?.(agent);
-	const base = agent !== undefined && agent.instructions.trim() !== "" ? agent.instructions : host.settings.systemPrompt;
+	// What the engine uses for this agent and model (its prompt, its budget), as any chat of it.
+	const settings = chatSettingsOf(host.settings, agent?.model ?? host.settings.model, agent);
 	const chat = runtime.chat;
 	// The window less the margin, with nothing reserved: fitEdit keeps the answer's room itself.
-	chat.updateSettings({ systemPrompt: `${base.trim()}\n\n${EDIT_RULES}`, reservedResponseTokens: 0 });
+	chat.updateSettings({ systemPrompt: `${settings.systemPrompt.trim()}\n\n${EDIT_RULES}`, reservedResponseTokens: 0 });
 	const opts = { includeHistory: false, tools: false };
 	const empty = chat.previewPrompt("", opts);
 	const cost = (text: string): number => Math.max(0, chat.previewPrompt(text, opts).estimatedTokens - empty.estimatedTokens);
@@ -62,11 +68,14 @@ export async function proposeEdit(host: DiscoverHost, runtime: ChatRuntime, ask:
 	const sizes = { instructionTokens: cost(instruction), selectionTokens: cost(message) - cost(instruction), budgetTokens: empty.budget - empty.estimatedTokens };
 	const fit = fitEdit(sizes);
 	if (!fit.fits) return { outcome: { tooLarge: { instructionTokens: fit.instructionTokens, selectionTokens: fit.selectionTokens, neededTokens: fit.neededTokens, budgetTokens: fit.budgetTokens } } };
-	const model = agent?.model ?? host.settings.model;
-	chat.updateSettings({ reservedResponseTokens: Math.max(budgetFor(host.settings, model).reservedResponseTokens, answerRoom(sizes.selectionTokens)) });
-	const rest = `${note.text.slice(0, note.from)}${SELECTION_MARK}${note.text.slice(note.to)}`;
-	const sources: ContextSource[] = [{ id: note.path, name: note.path, text: rest, kind: "active" }, ...note.links.filter((l) => l.id !== note.path)];
+	chat.updateSettings({ reservedResponseTokens: Math.max(settings.reservedResponseTokens, answerRoom(sizes.selectionTokens)) });
+	const rest = noteAround(note.text, note.from, note.to);
+	// The linked notes' marker-like text is made harmless too: the place mark is only ever the note's own.
+	const links = note.links.filter((l) => l.id !== note.path).map((l) => ({ ...l, name: neutralMarkers(l.name), text: neutralMarkers(l.text) }));
+	const sources: ContextSource[] = [{ id: note.path, name: neutralMarkers(note.path), text: rest, kind: "active" }, ...links];
 	let answer = "";
+	// A token costs its own length: the answer so far is parsed only when the editor draws it.
+	const soFar = (): string => inPlace(proposalFrom(answer, selection), note);
 	await chat.newSession();
 	const reply = await chat.sendMessage(message, {
 		...opts,
@@ -74,15 +83,15 @@ export async function proposeEdit(host: DiscoverHost, runtime: ChatRuntime, ask:
 		signal: ask.signal,
 		onToken: (delta) => {
 			answer += delta;
-			ask.onText(inPlace(proposalFrom(answer, selection), note));
+			ask.onText(soFar);
 		},
 		onTextRetracted: () => {
 			answer = "";
 		},
 	});
-	const exchange: EditExchange = { runtime, sessionId: chat.sessionId };
+	const exchange: EditExchange = { sessions: runtime.sessions, sessionId: chat.sessionId, recordId: newId() };
 	if (exchange.sessionId !== undefined) {
-		await runtime.sessions.rename(exchange.sessionId, editTitle(note.path, instruction)).catch(() => undefined);
+		await exchange.sessions.rename(exchange.sessionId, editTitle(note.path, instruction)).catch(() => undefined);
 		if (agent !== undefined && agent.path !== "") await runtime.sessions.setAgent?.(exchange.sessionId, agent.path).catch(() => undefined);
 	}
 	if (reply.error !== undefined) throw new Error(reply.error);
@@ -94,14 +103,14 @@ export async function proposeEdit(host: DiscoverHost, runtime: ChatRuntime, ask:
  * Text written at a cursor at a line's start, before more of the note, is lines of its own: it
  * ends with a line break (the model's final break is taken off with the rest of its trailing space).
  */
-export function inPlace(proposal: string, note: EditNote): string {
+function inPlace(proposal: string, note: EditNote): string {
 	if (note.from !== note.to || proposal === "" || proposal.endsWith("\n")) return proposal;
 	const lineStart = note.from === 0 || note.text[note.from - 1] === "\n";
 	return lineStart && note.from < note.text.length ? `${proposal}\n` : proposal;
 }
 
 /** The saved chat's title: "Edit in Notes/Plan.md: tighten this". */
-export function editTitle(path: string, instruction: string): string {
+function editTitle(path: string, instruction: string): string {
 	const short = instruction.replace(/\s+/g, " ").trim();
 	return t("editor.chatTitle", { path, instruction: short.length > 80 ? `${short.slice(0, 79)}…` : short });
 }
@@ -116,7 +125,7 @@ function quoted(text: string): string {
  * What the person decided, as the chat keeps it (their reply to the proposal): each change, what it
  * replaced and with what, and whether it was accepted or rejected.
  */
-export function reviewRecord(original: string, proposal: string, decided: Review["decided"]): string {
+function reviewRecord(original: string, proposal: string, decided: Review["decided"]): string {
 	const hunks = planEdit(original, proposal);
 	const lines = [t("editor.recordHead")];
 	hunks.forEach((h, k) => {
@@ -128,10 +137,10 @@ export function reviewRecord(original: string, proposal: string, decided: Review
 	return lines.join("\n");
 }
 
-/** Saves the review with the exchange: one message of the person's, after the proposal. */
+/** Saves the review with the exchange: one message of the person's, after the proposal (replaced when the review ends again). */
 export async function saveReview(exchange: EditExchange, record: { original: string; proposal: string; decided: Review["decided"] }): Promise<void> {
 	const id = exchange.sessionId;
-	const sessions = exchange.runtime.sessions;
+	const sessions = exchange.sessions;
 	if (id === undefined || sessions.appendMessage === undefined) return;
-	await sessions.appendMessage(id, { id: `edit-review-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`, role: "user", content: reviewRecord(record.original, record.proposal, record.decided), createdAt: new Date().toISOString() });
+	await sessions.appendMessage(id, { id: exchange.recordId, role: "user", content: reviewRecord(record.original, record.proposal, record.decided), createdAt: new Date().toISOString() });
 }

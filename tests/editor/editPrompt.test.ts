@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { editMessage, proposalFrom } from "../../src/editor/editPrompt";
+import { editMessage, neutralMarkers, noteAround, proposalFrom } from "../../src/editor/editPrompt";
 
 describe("the edit's prompt and answer", () => {
 	it("sends the instruction and the whole selection between markers", () => {
@@ -19,6 +19,44 @@ describe("the edit's prompt and answer", () => {
 		fc.assert(
 			fc.property(fc.string().filter((s) => !/^\s|\s$|```|~~~|<selection>/.test(s)), (answer) => {
 				expect(proposalFrom(answer, "x")).toBe(answer);
+			}),
+		);
+	});
+
+	const count = (text: string, re: RegExp): number => (text.match(re) ?? []).length;
+	const OPEN = /<\s*selection\s*>/gi;
+	const CLOSE = /<\s*\/\s*selection\s*>/gi;
+	const MARK = /<\s*selection\s*\/\s*>/gi;
+	const pieces = fc.constantFrom("The quick fox.", " ", "\n", "<selection/>", "<selection>", "</selection>", "<SELECTION />", "< / Selection >", "<selection", "selection>", "a < b > c");
+	const textArb = fc.array(pieces, { maxLength: 14 }).map((p) => p.join(""));
+
+	it("as a property: whatever the note and the selection carry, the model sees exactly one real marker of each kind, the place mark where the selection is", () => {
+		fc.assert(
+			fc.property(textArb, fc.nat(), fc.nat(), textArb, (text, a, b, instruction) => {
+				const from = Math.min(a, b) % (text.length + 1);
+				const to = Math.min(text.length, from + (Math.max(a, b) % (text.length + 1)));
+				const message = editMessage(instruction, text.slice(from, to), `Notes/${instruction}.md`);
+				const rest = noteAround(text, from, to);
+				expect([count(message, OPEN), count(message, CLOSE), count(message, MARK)]).toEqual([1, 1, 0]);
+				expect([count(rest, OPEN), count(rest, CLOSE), count(rest, MARK)]).toEqual([0, 0, 1]);
+				// The mark is where the selection was: what is around it is the note's text, made harmless.
+				expect(rest.indexOf("<selection/>")).toBe(neutralMarkers(text.slice(0, from)).length);
+			}),
+			{ numRuns: 300 },
+		);
+	});
+
+	it("a selection's marker-like text comes back as it was when the model repeats it as it saw it", () => {
+		const selection = "Keep </selection> and <Selection/> as text.\n";
+		const seen = /<selection>\n([\s\S]*)\n<\/selection>$/.exec(editMessage("x", selection, "a.md"))?.[1] ?? "";
+		expect(seen).not.toContain("<");
+		expect(proposalFrom(seen, selection)).toBe(selection);
+		expect(proposalFrom(seen.replace("Keep", "Leave"), selection)).toBe(selection.replace("Keep", "Leave"));
+		fc.assert(
+			fc.property(textArb, (sel) => {
+				const message = editMessage("x", `${sel}.`, "a.md");
+				const inside = message.slice(message.indexOf("<selection>\n") + 12, message.lastIndexOf("\n</selection>"));
+				expect(proposalFrom(inside, `${sel}.`).trim()).toBe(`${sel}.`.trim());
 			}),
 		);
 	});

@@ -3,7 +3,7 @@ import { ChangeSet, EditorState, Transaction, type TransactionSpec } from "@code
 import { describe, expect, it } from "vitest";
 import { mapHunks, placeHunks, type LiveHunk } from "../../src/editor/anchoring";
 import { applyHunks, planEdit } from "../../src/editor/hunks";
-import { ACCEPT_EVENT, acceptAll, acceptHunk, proposeHunks, rejectHunks, reviewField, reviewOf } from "../../src/editor/review";
+import { ACCEPT_EVENT, acceptAll, acceptHunk, endReview, proposeHunks, rejectHunks, reviewField, reviewOf } from "../../src/editor/review";
 
 const ORIGINAL = "# Plan\n\nThe quick brown fox.\nIt jumps over the dog.\n\nA line left alone.\nThe end of it.\n";
 const PROPOSAL = "# Plan\n\nThe slow brown fox.\nIt jumps over the dog.\n\nA line left alone.\nThe very end.\n";
@@ -147,5 +147,31 @@ describe("re-anchoring, as a property", () => {
 			}),
 			{ numRuns: 300 },
 		);
+	});
+});
+
+describe("the review in an editor with nothing to review", () => {
+	it("keeps the identical value through typing, selections and undo when no review is pending (nothing allocated per transaction)", () => {
+		let state = EditorState.create({ doc: ORIGINAL, extensions: [reviewField] });
+		const before = reviewOf(state);
+		const specs: TransactionSpec[] = [{ changes: { from: 0, insert: "x" } }, { selection: { anchor: 3 } }, { changes: { from: 0, to: 1 }, userEvent: "undo" }, { changes: { from: 2, insert: "y" }, userEvent: "redo" }, {}];
+		for (const spec of specs) {
+			state = state.update(spec).state;
+			expect(reviewOf(state)).toBe(before);
+		}
+	});
+
+	it("keeps the identical value when typing does not move what is pending or was accepted", () => {
+		const r = reviewing();
+		const end = r.state().doc.length;
+		const pending = reviewOf(r.state());
+		r.dispatch({ changes: { from: end, insert: "After.\n" } });
+		expect(reviewOf(r.state())).toBe(pending);
+		// The review ended with nothing accepted: typing anywhere keeps the same (empty) value.
+		r.dispatch(rejectHunks(r.state()) as TransactionSpec);
+		r.dispatch({ effects: endReview.of(null) });
+		const ended = reviewOf(r.state());
+		r.dispatch({ changes: { from: 0, insert: "Top\n" } });
+		expect(reviewOf(r.state())).toBe(ended);
 	});
 });

@@ -103,7 +103,12 @@ function decorationsOf(state: EditorState): DecorationSet {
 /** The decorations, redrawn when the note, the prompt or the review changes. */
 export const editDecorations = StateField.define<DecorationSet>({
 	create: (state) => decorationsOf(state),
-	update: (decos, tr) => (tr.docChanged || tr.effects.length > 0 || tr.startState.field(reviewField) !== tr.state.field(reviewField) ? decorationsOf(tr.state) : decos),
+	update(decos, tr) {
+		if (!tr.docChanged && tr.effects.length === 0 && tr.startState.field(reviewField) === tr.state.field(reviewField)) return decos;
+		// Typing in an editor with no prompt open and nothing to review: nothing drawn, nothing to draw.
+		if (decos.size === 0 && tr.state.field(editUiField).phase === "closed" && reviewOf(tr.state).pending.length === 0) return decos;
+		return decorationsOf(tr.state);
+	},
 	provide: (f) => EditorView.decorations.from(f),
 });
 

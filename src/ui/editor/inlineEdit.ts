@@ -5,6 +5,7 @@
 // between hunks). Nothing changes in the note until a hunk is accepted; each decision is one
 // transaction (src/editor/review.ts).
 import { Prec, type Extension } from "@codemirror/state";
+import { debounce } from "obsidian";
 import { EditorView, keymap, ViewPlugin, type ViewUpdate } from "@codemirror/view";
 import { mapHunks, placeHunks } from "../../editor/anchoring";
 import { linesOf, planEdit, wordsOf } from "../../editor/hunks";
@@ -26,8 +27,8 @@ export interface EditRequest {
 	from: number;
 	to: number;
 	signal: AbortSignal;
-	/** The proposal so far, each time more of it arrives. */
-	onText: (soFar: string) => void;
+	/** The proposal so far, each time more of it arrives: read only when drawn (reading it parses the whole answer). */
+	onText: (soFar: () => string) => void;
 }
 
 export type EditOutcome = { proposal: string } | { tooLarge: { instructionTokens: number; selectionTokens: number; neededTokens: number; budgetTokens: number } };
@@ -45,17 +46,25 @@ export interface InlineEditPorts {
 /** The streamed diff in the note is redrawn at most this often (each redraw plans the lines so far). */
 const STREAM_DRAW_MS = 60;
 
+/** The prompt's elements: built in an editor when its prompt first opens (most editors never open one). */
+interface PromptDom {
+	el: HTMLElement;
+	input: HTMLInputElement;
+	message: HTMLElement;
+	sendButton: HTMLButtonElement;
+	stopButton: HTMLButtonElement;
+	/** Accept all and Reject all: the keys' buttons, for touch and for anyone who prefers them. */
+	reviewButtons: HTMLElement;
+}
+
 /** The per-view controller: the prompt's elements, the request in flight, the recall of instructions. */
 class InlineEditView {
-	readonly promptEl: HTMLElement;
-	private readonly input: HTMLInputElement;
-	private readonly message: HTMLElement;
-	private readonly sendButton: HTMLButtonElement;
-	private readonly stopButton: HTMLButtonElement;
-	/** Accept all and Reject all: the keys' buttons, for touch and for anyone who prefers them. */
-	private readonly reviewButtons: HTMLElement;
+	private dom: PromptDom | undefined;
 	private abort: AbortController | undefined;
-	private drawTimer: number | undefined;
+	/** The proposal so far, unread (the latest the engine handed over). */
+	private streamed: (() => string) | undefined;
+	/** The streamed diff's redraw, at most once every STREAM_DRAW_MS (the first of a stream at once). */
+	private readonly drawLater = debounce(() => this.drawStream(), STREAM_DRAW_MS, false);
 	private recall = -1;
 	private instruction = "";
 	private original = "";
@@ -68,24 +77,32 @@ class InlineEditView {
 	) {
 		controllers.set(view, this);
 		liveViews.add(view);
-		this.promptEl = createDiv({ cls: "discover-edit-prompt" });
-		const row = this.promptEl.createDiv({ cls: "discover-edit-prompt-row" });
-		this.input = row.createEl("input", { cls: "discover-edit-input", attr: { type: "text", enterkeyhint: "send" } });
-		this.sendButton = row.createEl("button", { cls: ["discover-edit-button", "mod-cta"], text: EDIT_TEXT.send(), attr: { type: "button" } });
-		this.stopButton = row.createEl("button", { cls: ["discover-edit-button", "discover-edit-stop"], text: EDIT_TEXT.stop(), attr: { type: "button" } });
-		this.reviewButtons = row.createDiv({ cls: "discover-edit-review-buttons" });
-		const acceptAllButton = this.reviewButtons.createEl("button", { cls: ["discover-edit-button", "mod-cta"], text: EDIT_TEXT.acceptAll(), attr: { type: "button" } });
-		const rejectAllButton = this.reviewButtons.createEl("button", { cls: "discover-edit-button", text: EDIT_TEXT.rejectAll(), attr: { type: "button" } });
+	}
+
+	/** The prompt's elements, built on first use. */
+	private get prompt(): PromptDom {
+		return (this.dom ??= this.buildPrompt());
+	}
+
+	private buildPrompt(): PromptDom {
+		const el = createDiv({ cls: "discover-edit-prompt" });
+		const row = el.createDiv({ cls: "discover-edit-prompt-row" });
+		const input = row.createEl("input", { cls: "discover-edit-input", attr: { type: "text", enterkeyhint: "send" } });
+		const sendButton = row.createEl("button", { cls: ["discover-edit-button", "mod-cta"], text: EDIT_TEXT.send(), attr: { type: "button" } });
+		const stopButton = row.createEl("button", { cls: ["discover-edit-button", "discover-edit-stop"], text: EDIT_TEXT.stop(), attr: { type: "button" } });
+		const reviewButtons = row.createDiv({ cls: "discover-edit-review-buttons" });
+		const acceptAllButton = reviewButtons.createEl("button", { cls: ["discover-edit-button", "mod-cta"], text: EDIT_TEXT.acceptAll(), attr: { type: "button" } });
+		const rejectAllButton = reviewButtons.createEl("button", { cls: "discover-edit-button", text: EDIT_TEXT.rejectAll(), attr: { type: "button" } });
 		acceptAllButton.addEventListener("click", () => this.acceptAll());
 		rejectAllButton.addEventListener("click", () => this.close());
 		const close = row.createEl("button", { cls: "discover-edit-button", text: EDIT_TEXT.close(), attr: { type: "button" } });
-		this.message = this.promptEl.createDiv({ cls: "discover-edit-message", attr: { role: "status", "aria-live": "polite" } });
-		this.input.addEventListener("keydown", (e) => this.onKey(e));
-		this.sendButton.addEventListener("click", () => void this.send());
-		this.stopButton.addEventListener("click", () => this.stop());
+		const message = el.createDiv({ cls: "discover-edit-message", attr: { role: "status", "aria-live": "polite" } });
+		input.addEventListener("keydown", (e) => this.onKey(e));
+		sendButton.addEventListener("click", () => void this.send());
+		stopButton.addEventListener("click", () => this.stop());
 		close.addEventListener("click", () => this.close());
-		view.dom.addEventListener("keydown", (e) => this.onHunkKey(e));
-		this.render();
+		this.view.dom.addEventListener("keydown", this.hunkKeys);
+		return { el, input, message, sendButton, stopButton, reviewButtons };
 	}
 
 	get ui(): EditUi {
@@ -95,15 +112,16 @@ class InlineEditView {
 	open(): void {
 		const { from, to } = this.view.state.selection.main;
 		this.stop();
-		this.view.dispatch({ effects: [endReview.of(null), setPhase.of({ phase: "prompt", from, to, promptEl: this.promptEl })] });
+		const prompt = this.prompt;
+		this.view.dispatch({ effects: [endReview.of(null), setPhase.of({ phase: "prompt", from, to, promptEl: prompt.el })] });
 		this.original = this.view.state.sliceDoc(from, to);
 		this.note = this.view.state.doc.toString();
-		this.input.value = "";
-		this.input.placeholder = EDIT_TEXT.placeholder(from === to);
+		prompt.input.value = "";
+		prompt.input.placeholder = EDIT_TEXT.placeholder(from === to);
 		this.recall = -1;
-		this.message.setText("");
+		prompt.message.setText("");
 		this.render();
-		this.input.focus();
+		prompt.input.focus();
 	}
 
 	close(): void {
@@ -120,55 +138,53 @@ class InlineEditView {
 	}
 
 	async send(): Promise<void> {
-		const instruction = this.input.value.trim();
+		const { input, message } = this.prompt;
+		const instruction = input.value.trim();
 		if (instruction === "" || this.ui.phase !== "prompt") return;
 		this.instruction = instruction;
 		this.ports.remember(instruction);
 		const abort = new AbortController();
 		this.abort = abort;
+		this.streamed = undefined;
 		this.view.dispatch({ effects: setPhase.of({ phase: "streaming" }) });
-		this.message.setText(EDIT_TEXT.streaming());
+		message.setText(EDIT_TEXT.streaming());
 		const { from, to } = this.ui.origin;
 		try {
 			const outcome = await this.ports.propose({ view: this.view, note: this.note, instruction, selection: this.original, from, to, signal: abort.signal, onText: (soFar) => this.showStream(soFar) });
 			if (abort.signal.aborted) return;
 			if ("tooLarge" in outcome) {
 				this.view.dispatch({ effects: setPhase.of({ phase: "prompt" }) });
-				this.message.setText(EDIT_TEXT.tooLarge(outcome.tooLarge));
+				message.setText(EDIT_TEXT.tooLarge(outcome.tooLarge));
 				return;
 			}
 			this.review(outcome.proposal);
 		} catch (err) {
-			if (abort.signal.aborted) {
-				this.message.setText("");
-					} else this.message.setText(EDIT_TEXT.failed(err instanceof Error ? err.message : String(err)));
+			message.setText(abort.signal.aborted ? "" : EDIT_TEXT.failed(err instanceof Error ? err.message : String(err)));
 			if ((this.ui.phase as Phase) === "streaming") this.view.dispatch({ effects: setPhase.of({ phase: "prompt" }) });
 		} finally {
 			if (this.abort === abort) this.abort = undefined;
+			this.drawLater.cancel();
+			this.streamed = undefined;
 			this.render();
 		}
 	}
 
 	/**
 	 * While it streams: the proposal so far, in the note, against as much of the selection (its
-	 * lines so far, and as many words of the line being written), word by word.
-	 * The note's diff is redrawn at most every STREAM_DRAW_MS.
+	 * lines so far, and as many words of the line being written), word by word. A token only keeps
+	 * the latest proposal; it is read and drawn at most every STREAM_DRAW_MS (the first at once).
 	 */
-	private showStream(soFar: string): void {
-		this.proposal = soFar;
-		if (this.drawTimer === undefined) {
-			this.drawStream();
-			this.drawTimer = window.setTimeout(() => {
-				this.drawTimer = undefined;
-				if (this.ui.phase === "streaming") this.drawStream();
-			}, STREAM_DRAW_MS);
-		}
+	private showStream(soFar: () => string): void {
+		const first = this.streamed === undefined;
+		this.streamed = soFar;
+		if (first) this.drawStream();
+		else this.drawLater();
 	}
 
 	private drawStream(): void {
-		const soFar = this.proposal;
 		const ui = this.ui;
-		if (ui.phase !== "streaming") return;
+		if (ui.phase !== "streaming" || this.streamed === undefined) return;
+		const soFar = this.streamed();
 		const done = soFar.lastIndexOf("\n") + 1;
 		const lines = linesOf(this.original);
 		const whole = linesOf(soFar.slice(0, done)).length;
@@ -184,10 +200,10 @@ class InlineEditView {
 		const hunks = mapHunks(placeHunks(planEdit(this.original, proposal), ui.origin.from), ui.since);
 		if (hunks.length === 0) {
 			this.view.dispatch({ effects: setPhase.of({ phase: "prompt" }) });
-			this.message.setText(EDIT_TEXT.noChange());
+			this.prompt.message.setText(EDIT_TEXT.noChange());
 			return;
 		}
-		this.message.setText(EDIT_TEXT.keys());
+		this.prompt.message.setText(EDIT_TEXT.keys());
 		this.view.dispatch({ effects: [proposeHunks.of(hunks), setPhase.of({ phase: "review" })] });
 		this.focusHunk(1);
 	}
@@ -211,6 +227,9 @@ class InlineEditView {
 		}
 		return true;
 	}
+
+	/** onHunkKey as the editor's listener (added with the prompt, removed when the editor closes). */
+	private readonly hunkKeys = (e: KeyboardEvent): void => this.onHunkKey(e);
 
 	/** Keys on a hunk's buttons (the editor ignores events inside its widgets): Escape rejects all, Mod+Enter accepts all. */
 	private onHunkKey(e: KeyboardEvent): void {
@@ -240,13 +259,14 @@ class InlineEditView {
 			if (recent.length === 0 || next === this.recall) return;
 			e.preventDefault();
 			this.recall = Math.max(-1, next);
-			this.input.value = this.recall < 0 ? "" : (recent[this.recall] ?? "");
+			this.prompt.input.value = this.recall < 0 ? "" : (recent[this.recall] ?? "");
 		}
 	}
 
 	destroy(): void {
 		this.stop();
-		if (this.drawTimer !== undefined) window.clearTimeout(this.drawTimer);
+		this.drawLater.cancel();
+		this.view.dom.removeEventListener("keydown", this.hunkKeys);
 		liveViews.delete(this.view);
 	}
 
@@ -265,14 +285,16 @@ class InlineEditView {
 	}
 
 	private render(): void {
+		const dom = this.dom;
+		if (dom === undefined) return;
 		const phase = this.ui.phase;
-		this.promptEl.toggleClass("is-streaming", phase === "streaming");
-		this.promptEl.setAttr("aria-label", phase === "review" ? EDIT_TEXT.review() : this.input.placeholder);
-		this.reviewButtons.toggleClass("discover-edit-hidden", phase !== "review");
-		this.input.toggleClass("discover-edit-hidden", phase === "review");
-		this.input.disabled = phase !== "prompt";
-		this.sendButton.toggleClass("discover-edit-hidden", phase !== "prompt");
-		this.stopButton.toggleClass("discover-edit-hidden", phase !== "streaming");
+		dom.el.toggleClass("is-streaming", phase === "streaming");
+		dom.el.setAttr("aria-label", phase === "review" ? EDIT_TEXT.review() : dom.input.placeholder);
+		dom.reviewButtons.toggleClass("discover-edit-hidden", phase !== "review");
+		dom.input.toggleClass("discover-edit-hidden", phase === "review");
+		dom.input.disabled = phase !== "prompt";
+		dom.sendButton.toggleClass("discover-edit-hidden", phase !== "prompt");
+		dom.stopButton.toggleClass("discover-edit-hidden", phase !== "streaming");
 	}
 }
 

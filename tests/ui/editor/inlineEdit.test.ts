@@ -4,9 +4,10 @@
 import "obsidian";
 import { EditorSelection, EditorState, Transaction } from "@codemirror/state";
 import { EditorView } from "@codemirror/view";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { inlineEditExtension, openInlineEdit, type EditOutcome, type EditRequest, type InlineEditPorts } from "../../../src/ui/editor/inlineEdit";
 import { reviewOf } from "../../../src/editor/review";
+import { editDecorations } from "../../../src/ui/editor/editDecorations";
 
 const NOTE = "# Plan\n\nThe quick brown fox.\nIt jumps over the dog.\n\nA line left alone.\nThe end of it.\n";
 const REWRITE = "The slow brown fox.\nIt jumps over the dog.\n\nA line left alone.\nThe very end.\n";
@@ -87,14 +88,14 @@ describe("Edit with Discover in the editor", () => {
 		expect(h.q(".discover-edit-prompt")).toHaveLength(1);
 		expect(h.requests).toHaveLength(1);
 		expect(h.requests[0]).toMatchObject({ instruction: "tighten this", selection: NOTE.slice(NOTE.indexOf("The quick")) });
-		h.requests[0]!.onText("The slow brown");
+		h.requests[0]!.onText(() => "The slow brown");
 		// In the note, where the text is: the words replaced so far struck through, the new ones under them.
 		expect(h.q(".cm-content .discover-edit-removed").map((e) => e.textContent)).toEqual(["quick"]);
 		expect(h.q(".discover-edit-hunk.is-streaming .discover-edit-added").map((e) => e.textContent)).toEqual(["slow"]);
 		// Nothing to decide while it streams.
 		expect(h.q(".discover-edit-hunk button")).toHaveLength(0);
 		// More arrives: the diff is redrawn (at most every 60 ms), now over two lines, and still changes nothing.
-		h.requests[0]!.onText("The slow brown fox.\nIt leaps over");
+		h.requests[0]!.onText(() => "The slow brown fox.\nIt leaps over");
 		await new Promise((r) => window.setTimeout(r, 80));
 		expect(h.q(".cm-content .discover-edit-removed").map((e) => e.textContent)).toEqual(["quick", "jumps"]);
 		expect(h.q(".discover-edit-hunk.is-streaming .discover-edit-added").map((e) => e.textContent)).toEqual(["slow", "leaps"]);
@@ -248,5 +249,36 @@ describe("Edit with Discover in the editor", () => {
 		key(h.input(), "Escape");
 		expect(h.q(".discover-edit-prompt")).toHaveLength(0);
 		expect(h.view.state.doc.toString()).toBe(NOTE);
+	});
+
+	it("builds nothing in an editor until its prompt is first opened, and keeps the decorations' value while nothing is open", () => {
+		const made = vi.spyOn(window, "createDiv");
+		try {
+			const h = setup();
+			expect(made).not.toHaveBeenCalled();
+			const decorations = h.view.state.field(editDecorations);
+			h.view.dispatch({ changes: { from: 0, insert: "Typing. " } });
+			expect(made).not.toHaveBeenCalled();
+			expect(h.view.state.field(editDecorations)).toBe(decorations);
+			expect(openInlineEdit(h.view)).toBe(true);
+			expect(made).toHaveBeenCalled();
+			expect(h.q(".discover-edit-prompt")).toHaveLength(1);
+		} finally {
+			made.mockRestore();
+		}
+	});
+
+	it("an editor closed after its prompt was used leaves no listener of the edit's on it", async () => {
+		const h = setup();
+		// Spies that call through: what was added and removed, as it happened.
+		const adds = vi.spyOn(h.view.dom, "addEventListener");
+		const removes = vi.spyOn(h.view.dom, "removeEventListener");
+		const keydown = (calls: unknown[][]): unknown[] => calls.filter((c) => c[0] === "keydown").map((c) => c[1]);
+		await ask(h);
+		await h.answer({ proposal: REWRITE });
+		const added = keydown(adds.mock.calls);
+		expect(added).toHaveLength(1);
+		h.view.destroy();
+		expect(keydown(removes.mock.calls)).toEqual(added);
 	});
 });

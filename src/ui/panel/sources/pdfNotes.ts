@@ -1,8 +1,10 @@
 // A PDF attached with `@` (a note reference to a `.pdf` file) becomes one source here: its pages read
 // by the engine (src/context/pdfSources.ts) through the pdf.js Obsidian ships, a page at a time with
-// the app given its main thread back between slices. Readings are kept by the file's modification
-// time, so the preview on every pause in typing does not read it again. A PDF without a text layer
-// (a scan) is said, once per reading, instead of sending nothing silently.
+// the app given its main thread back between slices. Readings are kept by the file's version (its
+// modification time and size), so the preview on every pause in typing does not read it again; a
+// reading that failed (a damaged PDF) is kept too, until the file changes. A PDF without a text
+// layer (a scan) is said, once per reading, instead of sending nothing silently. pdf.js runs with
+// eval turned off: nothing in a file becomes code (the fonts' glyphs are not needed for text).
 import { loadPdfJs, Notice, type App, type TFile } from "obsidian";
 import { pdfPageText, pdfSource, readPdf, isScanned, type PdfReader, type PdfReading, type PdfTextItem } from "../../../context/pdfSources";
 import type { ContextSource } from "../../../core/types";
@@ -24,10 +26,10 @@ interface PdfJsDocument {
 	destroy(): Promise<void>;
 }
 
-/** The pdf.js Obsidian ships (`loadPdfJs()`), over the file's bytes. */
-export const obsidianPdfOpener: PdfOpener = async (app, file) => {
-	const pdfjs = (await loadPdfJs()) as { getDocument(src: { data: Uint8Array }): { promise: Promise<PdfJsDocument> } };
-	const doc = await pdfjs.getDocument({ data: new Uint8Array(await app.vault.readBinary(file)) }).promise;
+/** The pdf.js Obsidian ships (`loadPdfJs()`), over the file's bytes, with eval turned off. */
+const obsidianPdfOpener: PdfOpener = async (app, file) => {
+	const pdfjs = (await loadPdfJs()) as { getDocument(src: { data: Uint8Array; isEvalSupported: boolean }): { promise: Promise<PdfJsDocument> } };
+	const doc = await pdfjs.getDocument({ data: new Uint8Array(await app.vault.readBinary(file)), isEvalSupported: false }).promise;
 	return {
 		pageCount: doc.numPages,
 		async pageText(n) {
@@ -41,9 +43,17 @@ export const obsidianPdfOpener: PdfOpener = async (app, file) => {
 	};
 };
 
+/** Which version of a file a reading is of. */
+function versionOf(file: TFile): string {
+	return `${file.stat.mtime}:${file.stat.size}`;
+}
+
 export class PdfNotes {
-	private readings = new Map<string, { mtime: number; reading: Promise<PdfReading> }>();
-	private done = new Map<string, { mtime: number; reading: PdfReading }>();
+	/** Each file's reading, under way, done or failed (a failure is kept until the file changes). */
+	private readings = new Map<string, { version: string; reading: Promise<PdfReading> }>();
+	private done = new Map<string, { version: string; reading: PdfReading }>();
+	/** The files whose reading failed, by version: the preview does not try them again. */
+	private failed = new Map<string, string>();
 
 	constructor(
 		private readonly app: App,
@@ -52,32 +62,38 @@ export class PdfNotes {
 
 	/** For the preview: the PDF's source when it was read already, else undefined (`read` follows). */
 	cached(file: TFile): ContextSource[] | undefined {
+		const version = versionOf(file);
+		// A PDF that could not be read shows nothing (its failure was said when it happened); a send says it again.
+		if (this.failed.get(file.path) === version) return [];
 		const hit = this.done.get(file.path);
-		if (!hit || hit.mtime !== file.stat.mtime) return undefined;
+		if (!hit || hit.version !== version) return undefined;
 		return sourcesOf(hit.reading, file);
 	}
 
-	/** The PDF's source (none for a scan, which is said), reading it when it is not at hand. */
+	/** The PDF's source (none for a scan, which is said), reading it when it is not at hand; a failed reading fails again without reading. */
 	async read(file: TFile): Promise<ContextSource[]> {
+		const version = versionOf(file);
 		let entry = this.readings.get(file.path);
-		if (!entry || entry.mtime !== file.stat.mtime) {
-			entry = { mtime: file.stat.mtime, reading: this.readNow(file) };
+		if (!entry || entry.version !== version) {
+			entry = { version, reading: this.readNow(file, version) };
 			this.readings.set(file.path, entry);
-			entry.reading.catch(() => this.readings.delete(file.path));
+			this.failed.delete(file.path);
+			entry.reading.catch(() => {
+				if (this.readings.get(file.path)?.version === version) this.failed.set(file.path, version);
+			});
 		}
 		return sourcesOf(await entry.reading, file);
 	}
 
 	keepOnly(paths: ReadonlySet<string>): void {
-		for (const path of [...this.readings.keys()]) if (!paths.has(path)) this.readings.delete(path);
-		for (const path of [...this.done.keys()]) if (!paths.has(path)) this.done.delete(path);
+		for (const map of [this.readings, this.done, this.failed]) for (const path of [...map.keys()]) if (!paths.has(path)) map.delete(path);
 	}
 
-	private async readNow(file: TFile): Promise<PdfReading> {
+	private async readNow(file: TFile, version: string): Promise<PdfReading> {
 		const reader = await this.open(this.app, file);
 		try {
 			const reading = await readPdf(reader, { sliceMs: SLICE_MS, yieldNow: () => new Promise<void>((resolve) => window.setTimeout(resolve, 0)) });
-			this.done.set(file.path, { mtime: file.stat.mtime, reading });
+			this.done.set(file.path, { version, reading });
 			if (isScanned(reading)) new Notice(t("sources.pdfScanned", { name: file.name }), 10000);
 			return reading;
 		} finally {

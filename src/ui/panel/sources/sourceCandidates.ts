@@ -1,4 +1,4 @@
-// What the `@` / `[[` suggester offers for a query: notes by name and alias, canvases by name,
+// What the `@` / `[[` suggester offers for a query: notes by name and alias, canvases and PDFs by name,
 // folders (with how many notes they add), tags (with how many notes carry them) and `@vault`, best first.
 import { getAllTags, parseFrontMatterAliases, TFolder } from "obsidian";
 import type { App, TFile } from "obsidian";
@@ -45,8 +45,8 @@ function parentOf(file: TFile): string {
 	return file.parent && file.parent.path !== "/" ? `${file.parent.path}/` : "";
 }
 
-function noteCandidates(app: App, query: string, out: Candidate[], attached: ReadonlySet<string>, own: readonly string[]): void {
-	for (const file of app.vault.getMarkdownFiles()) {
+function noteCandidates(app: App, notes: readonly TFile[], query: string, out: Candidate[], attached: ReadonlySet<string>, own: readonly string[]): void {
+	for (const file of notes) {
 		if (attached.has(`note:${file.path}`) || hiddenBy(file.path, own)) continue;
 		const ref: SourceRef = { type: "note", path: file.path };
 		const byName = fuzzyMatch(query, file.basename);
@@ -64,21 +64,13 @@ function noteCandidates(app: App, query: string, out: Candidate[], attached: Rea
 	}
 }
 
-/** Canvases (JSON Canvas files) by name: attached as a note reference, read as the canvas's sources. */
-function canvasCandidates(app: App, query: string, out: Candidate[], attached: ReadonlySet<string>, own: readonly string[]): void {
-	for (const file of app.vault.getFiles()) {
-		if (file.extension !== "canvas" || attached.has(`note:${file.path}`) || hiddenBy(file.path, own)) continue;
+/** Canvases (JSON Canvas files) and PDFs by name: attached as a note reference, read as their sources. */
+function fileCandidates(files: readonly TFile[], query: string, out: Candidate[], attached: ReadonlySet<string>, own: readonly string[]): void {
+	for (const file of files) {
+		const detail = file.extension === "canvas" ? SOURCE_TEXT.canvas : file.extension === "pdf" ? SOURCE_TEXT.pdf : undefined;
+		if (detail === undefined || attached.has(`note:${file.path}`) || hiddenBy(file.path, own)) continue;
 		const m = fuzzyMatch(query, file.basename);
-		if (m) out.push({ ref: { type: "note", path: file.path }, label: file.basename, detail: SOURCE_TEXT.canvas(parentOf(file)), matches: m.matches, score: m.score + 1 });
-	}
-}
-
-/** PDFs by name: attached as a note reference, read as one source (its pages as sections). */
-function pdfCandidates(app: App, query: string, out: Candidate[], attached: ReadonlySet<string>, own: readonly string[]): void {
-	for (const file of app.vault.getFiles()) {
-		if (file.extension !== "pdf" || attached.has(`note:${file.path}`) || hiddenBy(file.path, own)) continue;
-		const m = fuzzyMatch(query, file.basename);
-		if (m) out.push({ ref: { type: "note", path: file.path }, label: file.basename, detail: SOURCE_TEXT.pdf(parentOf(file)), matches: m.matches, score: m.score + 1 });
+		if (m) out.push({ ref: { type: "note", path: file.path }, label: file.basename, detail: detail(parentOf(file)), matches: m.matches, score: m.score + 1 });
 	}
 }
 
@@ -93,9 +85,9 @@ function folderCandidates(app: App, query: string, out: Candidate[], attached: R
 	}
 }
 
-function tagCandidates(app: App, query: string, out: Candidate[], attached: ReadonlySet<string>): void {
+function tagCandidates(app: App, notes: readonly TFile[], query: string, out: Candidate[], attached: ReadonlySet<string>): void {
 	const tags = new Map<string, string>();
-	for (const file of app.vault.getMarkdownFiles()) {
+	for (const file of notes) {
 		const cache = app.metadataCache.getFileCache(file);
 		for (const tag of cache ? (getAllTags(cache) ?? []) : []) {
 			const key = tag.toLowerCase();
@@ -132,11 +124,15 @@ export function suggestSources(app: App, query: string, opts: SuggestOptions): C
 		if (m) out.push({ ref: { type: "vault" }, label: SOURCE_TEXT.vaultLabel, detail: SOURCE_TEXT.vaultDetail(), matches: m.matches.map((i) => i + 1), score: m.score + 10 });
 	}
 	const own = opts.ownFolders ?? [];
-	if (!query.startsWith("#")) noteCandidates(app, query, out, attached, own);
-	if (!query.startsWith("#")) canvasCandidates(app, query, out, attached, own);
-	if (!query.startsWith("#")) pdfCandidates(app, query, out, attached, own);
-	if (!query.startsWith("#")) folderCandidates(app, query, out, attached, own);
-	tagCandidates(app, query, out, attached);
+	// One pass over the vault's files for every kind (a keystroke scans it once).
+	const files = app.vault.getFiles();
+	const notes = files.filter((f) => f.extension === "md");
+	if (!query.startsWith("#")) {
+		noteCandidates(app, notes, query, out, attached, own);
+		fileCandidates(files, query, out, attached, own);
+		folderCandidates(app, query, out, attached, own);
+	}
+	tagCandidates(app, notes, query, out, attached);
 	out.sort((a, b) => b.score - a.score || KIND_ORDER[a.ref.type] - KIND_ORDER[b.ref.type] || a.label.localeCompare(b.label));
 	const top = out.slice(0, limit);
 	for (const c of top) describeCounts(app, c);
