@@ -2,7 +2,7 @@
 // what looks like a secret, secret references resolved only when a server starts, and validation.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { literalSecrets, looksSecret, parseMcpPaste, secretNameFor, secretNamesIn, withSecretRefs } from "../../src/settings/mcpPaste";
+import { literalSecrets, looksSecret, parseMcpPaste, secretNameFor, secretNamer, secretNamesIn, takenSecretNames, withSecretRefs } from "../../src/settings/mcpPaste";
 import { isMcpServers, mcpServerProblem, resolveMcpServer, type McpServerSetting } from "../../src/settings/mcpServers";
 import { migrateSettings } from "../../src/settings/migration";
 import { DEFAULT_SETTINGS, validateSettings } from "../../src/settings/settings";
@@ -75,11 +75,24 @@ describe("pasting servers in the Claude Desktop format", () => {
 
 	it("gives two servers whose names slug alike, or a server already saved, different secret names", () => {
 		const paste = JSON.stringify({ mcpServers: { g: { command: "npx", env: { GITHUB_TOKEN: "ghp_abcdefghijklmnop" } }, "g-": { command: "npx", env: { GITHUB_TOKEN: "ghp_qrstuvwxyzabcdef" } } } });
-		const result = parseMcpPaste(paste, undefined, new Set(["mcp-g-github-token"]));
+		const result = parseMcpPaste(paste, undefined, (name) => name === "mcp-g-github-token");
 		if (!result.ok) throw new Error("the paste should parse");
 		const names = result.secrets.map((c) => c.secretName);
 		expect(names).toEqual(["mcp-g-github-token-2", "mcp-g-github-token-3"]);
 		expect(secretNamesIn(withSecretRefs(result.servers, result.secrets))).toEqual(new Set(names));
+	});
+
+	it("never names a secret after one in secret storage or one a saved server refers to", () => {
+		const storage = new Map([["mcp-github-github-token", "ghp_anotherserverskey5678"]]);
+		const saved: McpServerSetting[] = [{ name: "old", enabled: true, command: "npx", env: { T: { secret: "mcp-github-github-token-2" } } }];
+		const taken = takenSecretNames({ getSecret: (n) => storage.get(n) ?? null }, saved);
+		const paste = JSON.stringify({ mcpServers: { github: { command: "npx", env: { GITHUB_TOKEN: "ghp_abcdefghijklmnop" } }, GitHub2: { command: "npx", env: { GITHUB_TOKEN: "ghp_qrstuvwxyzabcdef" } } } });
+		const result = parseMcpPaste(paste, undefined, taken);
+		if (!result.ok) throw new Error("the paste should parse");
+		expect(result.secrets.map((c) => c.secretName)).toEqual(["mcp-github-github-token-3", "mcp-github2-github-token"]);
+		// One namer: what it chose before is taken for it, whatever the predicate says.
+		const name = secretNamer(() => false);
+		expect([name("a", "K"), name("a", "K"), name("A", "k")]).toEqual(["mcp-a-k", "mcp-a-k-2", "mcp-a-k-3"]);
 	});
 
 	it("property: after every candidate moves, no literal secret is left to save, and the servers stay valid", () => {

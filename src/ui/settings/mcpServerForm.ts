@@ -6,7 +6,7 @@
 import { ButtonComponent, DropdownComponent, ExtraButtonComponent, Platform, SecretComponent, Setting, type App } from "obsidian";
 import { t } from "../../i18n";
 import { emptyMcpForm, emptyMcpFormValue, serverFromForm, type McpForm, type McpFormProblem, type McpFormProblemCode, type McpFormValue } from "../../settings/mcpForm";
-import { secretNameFor, secretNamesIn } from "../../settings/mcpPaste";
+import { secretNamer, takenSecretNames } from "../../settings/mcpPaste";
 import type { McpServerSetting } from "../../settings/mcpServers";
 import type { PlainKey } from "../../i18n/catalogue";
 
@@ -184,11 +184,12 @@ export class McpServerForm {
 		const message = group.createDiv({ cls: "discover-chat-setting-message discover-mcp-form-value-message", text: rowMessage(problem), attr: { role: "alert" } });
 		this.focusAfterDraw ??= key.id;
 		if (problem.code !== "looksSecret") return;
-		// The typed secret goes into secret storage on the person's click, and the row then names it.
-		const taken = secretNamesIn(this.servers());
-		let name = secretNameFor(this.form.name.trim() || "server", row.key);
-		for (let n = 2; taken.has(name) || this.app.secretStorage.getSecret(name) !== null; n++) name = `${secretNameFor(this.form.name.trim() || "server", row.key)}-${n}`;
-		new ButtonComponent(message.createDiv({ cls: "discover-mcp-buttons" })).setButtonText(t("mcp.formMoveSecret", { secret: name })).onClick(() => {
+		// The typed secret goes into secret storage on the person's click, and the row then names it. The
+		// button shows the name free now; the name is chosen again on the click (a secret made since
+		// keeps its name and value), and the row shows the one chosen.
+		const freeName = (): string => secretNamer(takenSecretNames(this.app.secretStorage, this.servers()))(this.form.name.trim() || "server", row.key);
+		new ButtonComponent(message.createDiv({ cls: "discover-mcp-buttons" })).setButtonText(t("mcp.formMoveSecret", { secret: freeName() })).onClick(() => {
+			const name = freeName();
 			try {
 				this.app.secretStorage.setSecret(name, row.text);
 			} catch (err) {

@@ -5,7 +5,7 @@
 // Disable / Enable and Remove. The hub is loaded only when this section is shown.
 import { SecretComponent, Setting, type App } from "obsidian";
 import { t } from "../../i18n";
-import { literalSecrets, parseMcpPaste, secretNamesIn, withSecretRefs, type PasteProblem, type SecretCandidate } from "../../settings/mcpPaste";
+import { literalSecrets, parseMcpPaste, secretNamer, takenSecretNames, withSecretRefs, type PasteProblem, type SecretCandidate } from "../../settings/mcpPaste";
 import { mcpKindOf, type McpServerSetting } from "../../settings/mcpServers";
 import type { DiscoverSettings } from "../../settings/settings";
 import type { McpServerState } from "../../mcp/toolSource";
@@ -103,7 +103,7 @@ export class McpSection {
 				.onClick(() => {
 					confirmEl.empty();
 					confirmEl.addClass("discover-chat-hidden");
-					const result = parseMcpPaste(text, name, secretNamesIn(this.servers));
+					const result = parseMcpPaste(text, name, takenSecretNames(this.app.secretStorage, this.servers));
 					// The text stays in the box whatever goes wrong: nothing typed is lost.
 					if (!result.ok) return show(problemText(result.problem));
 					const taken = new Set(this.servers.map((s) => s.name.toLowerCase()));
@@ -136,7 +136,10 @@ export class McpSection {
 		});
 	}
 
-	private async add(servers: McpServerSetting[], secrets: readonly SecretCandidate[], clear: () => void, show: (msg: string) => void): Promise<void> {
+	private async add(servers: McpServerSetting[], proposed: readonly SecretCandidate[], clear: () => void, show: (msg: string) => void): Promise<void> {
+		// Named again now, as they are written: a secret made since the question keeps its name and value.
+		const name = secretNamer(takenSecretNames(this.app.secretStorage, this.servers));
+		const secrets = proposed.map((s) => ({ ...s, secretName: name(s.server, s.key) }));
 		try {
 			for (const s of secrets) {
 				const value = servers.find((x) => x.name === s.server)?.[s.place]?.[s.key];
