@@ -3,7 +3,7 @@
 // (`{"name": {...}}`), or a single server (`{"command": ...}`, named by the form). And which of the
 // pasted values look like secrets (an Authorization header, a *_TOKEN or *_KEY variable...): those
 // go to Obsidian's secret storage once the person agrees, never into data.json. Engine-safe.
-import { MCP_SERVER_NAME, MCP_TIMEOUT_MS, secretsOf, type McpServerSetting } from "./mcpServers";
+import { MCP_SERVER_NAME, MCP_TIMEOUT_MS, mcpServerProblem, secretsOf, type McpServerSetting } from "./mcpServers";
 
 /** A pasted value that looks like a secret: where it sits, and the secret name proposed for it. */
 export interface SecretCandidate {
@@ -107,6 +107,7 @@ function stringMap(v: unknown): Record<string, string> | undefined | false {
 	if (!isObject(v)) return false;
 	const out: Record<string, string> = {};
 	for (const [k, x] of Object.entries(v)) {
+		if (k.trim() === "") return false; // A value without a name: the saved list would be invalid.
 		if (typeof x === "string") out[k] = x;
 		else if (typeof x === "number" || typeof x === "boolean") out[k] = String(x);
 		else return false;
@@ -241,4 +242,26 @@ export function literalSecrets(servers: readonly McpServerSetting[]): SecretCand
 		}
 	}
 	return out;
+}
+
+/** Why servers must not join the saved ones: one invalid, a literal value that looks secret, or two named alike. */
+export type McpSaveProblem = { code: "invalid"; server: string } | { code: "secret"; server: string; key: string } | { code: "duplicate"; server: string };
+
+/**
+ * The last check before `added` joins `saved` in data.json, whichever way they were added: each
+ * added server valid, none holding a literal secret, no two names alike (without case). A saved list
+ * that fails it would be dropped whole on the next load, or would write a secret to data.json.
+ */
+export function mcpSaveProblem(saved: readonly McpServerSetting[], added: readonly McpServerSetting[]): McpSaveProblem | undefined {
+	const invalid = added.find((s) => mcpServerProblem(s) !== undefined);
+	if (invalid !== undefined) return { code: "invalid", server: String(invalid.name) };
+	const secret = literalSecrets(added)[0];
+	if (secret !== undefined) return { code: "secret", server: secret.server, key: secret.key };
+	const seen = new Set<string>();
+	for (const server of [...saved, ...added]) {
+		const name = server.name.toLowerCase();
+		if (seen.has(name)) return { code: "duplicate", server: server.name };
+		seen.add(name);
+	}
+	return undefined;
 }

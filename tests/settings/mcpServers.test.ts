@@ -2,7 +2,7 @@
 // what looks like a secret, secret references resolved only when a server starts, and validation.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { literalSecrets, looksSecret, parseMcpPaste, secretNameFor, secretNamer, secretNamesIn, takenSecretNames, withSecretRefs } from "../../src/settings/mcpPaste";
+import { literalSecrets, looksSecret, mcpSaveProblem, parseMcpPaste, secretNameFor, secretNamer, secretNamesIn, takenSecretNames, withSecretRefs } from "../../src/settings/mcpPaste";
 import { isMcpServers, mcpServerProblem, resolveMcpServer, type McpServerSetting } from "../../src/settings/mcpServers";
 import { migrateSettings } from "../../src/settings/migration";
 import { DEFAULT_SETTINGS, validateSettings } from "../../src/settings/settings";
@@ -58,6 +58,9 @@ describe("pasting servers in the Claude Desktop format", () => {
 		expect(parseMcpPaste('{"mcpServers": {"none": {"args": []}}}')).toMatchObject({ ok: false, problem: { code: "server", server: "none", detail: "neither" } });
 		expect(parseMcpPaste('{"mcpServers": {"ftp": {"url": "ftp://a.b"}}}')).toMatchObject({ ok: false, problem: { code: "server", detail: "url" } });
 		expect(parseMcpPaste('{"mcpServers": {"e": {"command": "x", "env": {"A": {"nested": 1}}}}}')).toMatchObject({ ok: false, problem: { code: "server", detail: "field", field: "env" } });
+		// A value without a name would make the saved list invalid (and the whole list dropped on load).
+		expect(parseMcpPaste('{"mcpServers": {"e": {"command": "x", "env": {" ": "1"}}}}')).toMatchObject({ ok: false, problem: { code: "server", detail: "field", field: "env" } });
+		expect(parseMcpPaste('{"mcpServers": {"h": {"url": "https://a.b", "headers": {"": "1"}}}}')).toMatchObject({ ok: false, problem: { code: "server", detail: "field", field: "headers" } });
 	});
 
 	it("tells secrets from ordinary values", () => {
@@ -95,6 +98,17 @@ describe("pasting servers in the Claude Desktop format", () => {
 		expect([name("a", "K"), name("a", "K"), name("A", "k")]).toEqual(["mcp-a-k", "mcp-a-k-2", "mcp-a-k-3"]);
 	});
 
+	it("the last check before saving: an invalid server, a literal secret, two names alike (with the saved ones too)", () => {
+		const ok: McpServerSetting = { name: "a", enabled: true, command: "npx", env: { T: { secret: "mcp-a-t" }, LOG: "debug" } };
+		expect(mcpSaveProblem([], [ok])).toBeUndefined();
+		expect(mcpSaveProblem([], [{ ...ok, env: { "": "x" } }])).toEqual({ code: "invalid", server: "a" });
+		expect(mcpSaveProblem([], [{ ...ok, url: "https://a.b" }])).toEqual({ code: "invalid", server: "a" });
+		expect(mcpSaveProblem([], [{ ...ok, env: { GITHUB_TOKEN: "ghp_abcdefghijklmnop" } }])).toEqual({ code: "secret", server: "a", key: "GITHUB_TOKEN" });
+		expect(mcpSaveProblem([], [{ name: "r", enabled: true, url: "https://a.b", headers: { Authorization: "Bearer abcdefghijkl" } }])).toEqual({ code: "secret", server: "r", key: "Authorization" });
+		expect(mcpSaveProblem([ok], [{ ...ok, name: "A" }])).toEqual({ code: "duplicate", server: "A" });
+		expect(mcpSaveProblem([], [ok, { ...ok, name: "A" }])).toEqual({ code: "duplicate", server: "A" });
+	});
+
 	it("property: after every candidate moves, no literal secret is left to save, and the servers stay valid", () => {
 		const key = fc.constantFrom("GITHUB_TOKEN", "API_KEY", "LOG_LEVEL", "Authorization", "Accept", "X-Api-Key", "HOME");
 		const value = fc.oneof(fc.constantFrom("Bearer abcdefghijkl", "ghp_abcdefghijklmnop", "debug", "", "sk-abcdefghijklmnop"), fc.string({ maxLength: 12 }));
@@ -109,6 +123,7 @@ describe("pasting servers in the Claude Desktop format", () => {
 				const saved = withSecretRefs(result.servers, result.secrets);
 				expect(literalSecrets(saved)).toEqual([]);
 				expect(isMcpServers(saved)).toBe(true);
+				expect(mcpSaveProblem([], saved)).toBeUndefined();
 				// What was moved resolves back to the pasted value through secret storage.
 				const storage = new Map<string, string>();
 				for (const c of result.secrets) {

@@ -99,6 +99,21 @@ describe("Settings tab: MCP servers", () => {
 		expect(plugin.settings.mcpServers.map((s) => s.env ?? s.headers)).toEqual([{ GITHUB_PERSONAL_ACCESS_TOKEN: { secret: "mcp-github-github-personal-access-token-2" } }, { Authorization: { secret: "mcp-remote-authorization-2" } }]);
 	});
 
+	it("the last check before saving: two pasted servers named alike are refused with a clear message, nothing added, no secret written, the text kept", async () => {
+		const { el, app, plugin, messageOf } = await openSettingTab();
+		const twice = JSON.stringify({ mcpServers: { GitHub: { command: "npx", env: { GITHUB_TOKEN: "ghp_abcdefghijklmnop1234" } }, github: { command: "uvx" } } });
+		typeInto(pasteBox(el), twice);
+		addButton(el).click();
+		await flush();
+		(el.find(".discover-mcp-confirm")?.findAll("button").find((b) => b.getText() === "Move to secret storage and add") as HTMLButtonElement).click();
+		await flush();
+		await flush();
+		expect(messageOf("Add servers")).toBe("Two servers would be named “github” (names are compared without case): rename one. Nothing was added; your text is kept.");
+		expect(plugin.settings.mcpServers).toEqual([]);
+		expect(app.secretStorage.listSecrets()).toEqual([]);
+		expect(pasteBox(el).value).toBe(twice);
+	});
+
 	it("a server's row shows its state; its tools show once started and can be turned off; Disable turns it off", async () => {
 		const stub = { ...stubConfig("stub"), enabled: true };
 		const { el, plugin } = await openSettingTab({ data: { settingsVersion: 3, mcpServers: [stub] } });

@@ -37,13 +37,16 @@ function rowMessage(p: McpFormProblem & { field: "env" | "headers" }): string {
 export class McpServerForm {
 	private form: McpForm = emptyMcpForm();
 	private problems: McpFormProblem[] = [];
+	/** Why the settings refused the last server the form passed (their own last check). */
+	private refused: string | undefined;
 	private bodyEl: HTMLElement | null = null;
 	private focusAfterDraw: string | null = null;
 
 	constructor(
 		private readonly app: App,
 		private readonly servers: () => readonly McpServerSetting[],
-		private readonly add: (server: McpServerSetting) => Promise<void>,
+		/** Saves the server; or says why it was refused (nothing saved). */
+		private readonly add: (server: McpServerSetting) => Promise<string | undefined>,
 	) {}
 
 	render(parent: HTMLElement): void {
@@ -120,6 +123,7 @@ export class McpServerForm {
 		this.textRow(el, "timeout", t("mcp.formTimeout"), t("mcp.formTimeoutDesc"), () => f.timeoutSeconds, (v) => (f.timeoutSeconds = v), "120");
 		const footer = el.createDiv({ cls: "discover-mcp-form-footer" });
 		if (this.problems.length > 0) footer.createDiv({ cls: "discover-chat-setting-message", text: t("mcp.formFix"), attr: { role: "alert" } });
+		if (this.refused !== undefined) footer.createDiv({ cls: "discover-chat-setting-message", text: this.refused, attr: { role: "alert" } });
 		new ButtonComponent(footer)
 			.setButtonText(t("mcp.formSubmit"))
 			.setCta()
@@ -206,14 +210,16 @@ export class McpServerForm {
 
 	private async submit(): Promise<void> {
 		const result = serverFromForm(this.form, this.servers());
+		this.refused = undefined;
 		if (!result.ok) {
 			this.problems = result.problems;
 			this.draw();
 			return;
 		}
 		this.problems = [];
-		await this.add(result.server);
-		this.form = emptyMcpForm();
+		// Refused by the settings' last check: the form keeps everything typed.
+		this.refused = await this.add(result.server);
+		if (this.refused === undefined) this.form = emptyMcpForm();
 		this.draw();
 	}
 }

@@ -5,7 +5,7 @@
 // Disable / Enable and Remove. The hub is loaded only when this section is shown.
 import { SecretComponent, Setting, type App } from "obsidian";
 import { t } from "../../i18n";
-import { literalSecrets, parseMcpPaste, secretNamer, takenSecretNames, withSecretRefs, type PasteProblem, type SecretCandidate } from "../../settings/mcpPaste";
+import { mcpSaveProblem, parseMcpPaste, secretNamer, takenSecretNames, withSecretRefs, type PasteProblem, type SecretCandidate } from "../../settings/mcpPaste";
 import { mcpKindOf, type McpServerSetting } from "../../settings/mcpServers";
 import type { DiscoverSettings } from "../../settings/settings";
 import type { McpServerState } from "../../mcp/toolSource";
@@ -140,6 +140,10 @@ export class McpSection {
 		// Named again now, as they are written: a secret made since the question keeps its name and value.
 		const name = secretNamer(takenSecretNames(this.app.secretStorage, this.servers));
 		const secrets = proposed.map((s) => ({ ...s, secretName: name(s.server, s.key) }));
+		const saved = withSecretRefs(servers, secrets);
+		// Checked before any secret is written: a refused paste leaves secret storage as it was.
+		const refused = this.refusal(saved);
+		if (refused !== undefined) return show(refused);
 		try {
 			for (const s of secrets) {
 				const value = servers.find((x) => x.name === s.server)?.[s.place]?.[s.key];
@@ -149,21 +153,40 @@ export class McpSection {
 			show(t("mcp.secretsFailed", { error: err instanceof Error ? err.message : String(err) }));
 			return;
 		}
-		const saved = withSecretRefs(servers, secrets);
-		// Never a literal secret in data.json: refused if one is left (the person declined none here).
-		if (literalSecrets(saved).length > 0) return show(t("mcp.secretsLeft"));
+		const late = await this.save(saved);
+		if (late !== undefined) return show(late);
 		show("");
 		clear();
-		await this.save(saved);
 	}
 
-	/** Adds servers (their secrets already references), saves, and follows the hub's states. */
-	private async save(servers: readonly McpServerSetting[]): Promise<void> {
+	/** Why these servers may not be saved (translated), or undefined. */
+	private refusal(servers: readonly McpServerSetting[]): string | undefined {
+		const problem = mcpSaveProblem(this.servers, servers);
+		switch (problem?.code) {
+			case undefined:
+				return undefined;
+			case "secret":
+				return t("mcp.saveSecret", { key: problem.key, server: problem.server });
+			case "invalid":
+				return t("mcp.saveInvalid", { server: problem.server });
+			case "duplicate":
+				return t("mcp.saveDuplicate", { server: problem.server });
+		}
+	}
+
+	/**
+	 * Adds servers (their secrets already references), saves, and follows the hub's states; or, when
+	 * the last check refuses them, saves nothing and says why (the caller keeps what was typed).
+	 */
+	private async save(servers: readonly McpServerSetting[]): Promise<string | undefined> {
+		const refused = this.refusal(servers);
+		if (refused !== undefined) return refused;
 		// A new list, never a push: the saved list may be the defaults' own array.
 		this.store.settings.mcpServers = [...this.servers, ...servers];
 		this.drawList();
 		await this.store.saveSettings();
 		if (this.hub === undefined && this.store.mcp !== undefined) this.follow(this.store.mcp);
+		return undefined;
 	}
 
 	/** Loads the hub (in the background) and redraws the rows as the servers' states change. */
