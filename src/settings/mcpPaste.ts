@@ -3,6 +3,7 @@
 // (`{"name": {...}}`), or a single server (`{"command": ...}`, named by the form). And which of the
 // pasted values look like secrets (an Authorization header, a *_TOKEN or *_KEY variable...): those
 // go to Obsidian's secret storage once the person agrees, never into data.json. Engine-safe.
+import { httpUrlProblem } from "../core/httpUrl";
 import { MCP_SERVER_NAME, MCP_TIMEOUT_MS, mcpServerProblem, secretsOf, type McpServerSetting } from "./mcpServers";
 
 /** A pasted value that looks like a secret: where it sits, and the secret name proposed for it. */
@@ -135,12 +136,7 @@ function serverFrom(name: string, raw: unknown): McpServerSetting | PasteProblem
 		if (env === false) return fail("field", "env");
 		if (env !== undefined) server.env = env;
 	} else {
-		try {
-			const parsed = new URL(url);
-			if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return fail("url");
-		} catch {
-			return fail("url");
-		}
+		if (httpUrlProblem(url) !== undefined) return fail("url");
 		server.url = url;
 		const headers = stringMap(raw.headers);
 		if (headers === false) return fail("field", "headers");
@@ -202,17 +198,6 @@ export function parseMcpPaste(text: string, singleName?: string, isSecretTaken: 
 		}
 	}
 	return { ok: true, servers, secrets };
-}
-
-/** The secret names the saved servers' header and env values refer to. */
-export function secretNamesIn(servers: readonly McpServerSetting[]): Set<string> {
-	const out = new Set<string>();
-	for (const server of servers) {
-		for (const place of ["env", "headers"] as const) {
-			for (const value of Object.values(server[place] ?? {})) if (typeof value === "object" && value !== null && typeof value.secret === "string") out.add(value.secret);
-		}
-	}
-	return out;
 }
 
 /**

@@ -2,8 +2,8 @@
 // what looks like a secret, secret references resolved only when a server starts, and validation.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { literalSecrets, looksSecret, mcpSaveProblem, parseMcpPaste, secretNameFor, secretNamer, secretNamesIn, takenSecretNames, withSecretRefs } from "../../src/settings/mcpPaste";
-import { isMcpServers, mcpServerProblem, resolveMcpServer, type McpServerSetting } from "../../src/settings/mcpServers";
+import { literalSecrets, looksSecret, mcpSaveProblem, parseMcpPaste, secretNameFor, secretNamer, takenSecretNames, withSecretRefs } from "../../src/settings/mcpPaste";
+import { isMcpServers, mcpServerProblem, resolveMcpServer, secretsOf, type McpServerSetting } from "../../src/settings/mcpServers";
 import { migrateSettings } from "../../src/settings/migration";
 import { DEFAULT_SETTINGS, validateSettings } from "../../src/settings/settings";
 
@@ -82,7 +82,7 @@ describe("pasting servers in the Claude Desktop format", () => {
 		if (!result.ok) throw new Error("the paste should parse");
 		const names = result.secrets.map((c) => c.secretName);
 		expect(names).toEqual(["mcp-g-github-token-2", "mcp-g-github-token-3"]);
-		expect(secretNamesIn(withSecretRefs(result.servers, result.secrets))).toEqual(new Set(names));
+		expect(new Set(withSecretRefs(result.servers, result.secrets).flatMap(secretsOf))).toEqual(new Set(names));
 	});
 
 	it("never names a secret after one in secret storage or one a saved server refers to", () => {
