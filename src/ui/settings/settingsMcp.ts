@@ -3,7 +3,7 @@
 // (never written to data.json); each server's row shows its state, its tools (each can be turned
 // off), its last 200 log lines (folded), its secret values (picked from secret storage), and Restart,
 // Disable / Enable and Remove. The hub is loaded only when this section is shown.
-import { SecretComponent, Setting, type App } from "obsidian";
+import { SecretComponent, Setting, type App, type TextAreaComponent, type TextComponent } from "obsidian";
 import { t } from "../../i18n";
 import { mcpSaveProblem, parseMcpPaste, secretNamer, takenSecretNames, withSecretRefs, type PasteProblem, type SecretCandidate } from "../../settings/mcpPaste";
 import { mcpKindOf, type McpServerSetting } from "../../settings/mcpServers";
@@ -70,30 +70,30 @@ export class McpSection {
 		const setting = new Setting(containerEl).setName(t("mcp.paste")).setDesc(t("mcp.pasteDesc")).setClass("discover-chat-setting-stacked");
 		const message = setting.infoEl.createDiv({ cls: ["discover-chat-setting-message", "discover-chat-hidden"], attr: { role: "alert" } });
 		const confirmEl = setting.infoEl.createDiv({ cls: ["discover-mcp-confirm", "discover-chat-hidden"] });
-		let text = "";
-		let name = "";
+		// The boxes hold what was typed; nothing else keeps a copy.
+		let textBox: TextAreaComponent | undefined;
+		let nameBox: TextComponent | undefined;
 		setting.addTextArea((c) => {
+			textBox = c;
 			c.setPlaceholder(EXAMPLE);
 			c.inputEl.rows = 6;
 			c.inputEl.addClass("discover-mcp-paste");
 			c.inputEl.setAttr("aria-label", t("mcp.paste"));
-			c.onChange((value) => (text = value));
 		});
 		setting.addText((c) => {
+			nameBox = c;
 			c.setPlaceholder(t("mcp.namePlaceholder"));
 			c.inputEl.addClass("discover-mcp-name");
 			c.inputEl.setAttr("aria-label", t("mcp.namePlaceholder"));
-			c.onChange((value) => (name = value));
 		});
 		const show = (msg: string): void => {
 			message.setText(msg);
 			message.toggleClass("discover-chat-hidden", msg === "");
 		};
-		// After an add: the boxes and what they held, so Add again has nothing to add.
+		// After an add: the boxes emptied, so Add again has nothing to add.
 		const clear = (): void => {
-			text = "";
-			name = "";
-			for (const box of setting.controlEl.findAll("textarea, input")) (box as HTMLInputElement).value = "";
+			textBox?.setValue("");
+			nameBox?.setValue("");
 		};
 		setting.addButton((b) =>
 			b
@@ -103,7 +103,7 @@ export class McpSection {
 				.onClick(() => {
 					confirmEl.empty();
 					confirmEl.addClass("discover-chat-hidden");
-					const result = parseMcpPaste(text, name, takenSecretNames(this.app.secretStorage, this.servers));
+					const result = parseMcpPaste(textBox?.getValue() ?? "", nameBox?.getValue(), takenSecretNames(this.app.secretStorage, this.servers));
 					// The text stays in the box whatever goes wrong: nothing typed is lost.
 					if (!result.ok) return show(problemText(result.problem));
 					const taken = new Set(this.servers.map((s) => s.name.toLowerCase()));
