@@ -1,8 +1,9 @@
 // What a prompt costs in tokens: its messages' texts plus the chat framing around them. One way of
 // counting, with whatever estimator the caller has (the engine's is calibrated and memoized).
 import { estimateTokens } from "./tokens";
-import { imageTokens, MAX_PIXELS } from "../core/imageSize";
-import type { ImageTokenRule, PromptMessage } from "../core/types";
+import { headerSize, type HeaderImageType } from "../core/imageHeader";
+import { downscaleTarget, imageTokens, MAX_PIXELS, type Size } from "../core/imageSize";
+import type { ImageTokenRule, PromptImage, PromptMessage } from "../core/types";
 
 /** Tokens of role framing around each message in a chat prompt (role name, separators). */
 export const MESSAGE_OVERHEAD_TOKENS = 4;
@@ -17,6 +18,29 @@ export type EstimateFn = ((text: string) => number) & { imageRule?: ImageTokenRu
 
 /** An image given inline (headless callers) has no size on record: priced as the largest image we send. */
 const INLINE_IMAGE_SIZE = { width: Math.floor(Math.sqrt(MAX_PIXELS)), height: Math.floor(Math.sqrt(MAX_PIXELS)) };
+
+const HEADER_TYPES: readonly string[] = ["image/png", "image/jpeg", "image/gif", "image/webp"] satisfies HeaderImageType[];
+/** Base64 characters read for an image's header: a JPEG's size may follow up to 64 KB of EXIF. */
+const HEADER_CHARS = 96 * 1024;
+
+/** The size an inline image is sent at, from its header; the largest we send when it cannot be read. */
+function inlineImageSize(image: PromptImage): Size {
+	if (!HEADER_TYPES.includes(image.mediaType)) return INLINE_IMAGE_SIZE;
+	let bytes: Uint8Array;
+	try {
+		const head = image.data.slice(0, HEADER_CHARS);
+		bytes = Uint8Array.from(atob(head.slice(0, head.length - (head.length % 4))), (c) => c.charCodeAt(0));
+	} catch {
+		return INLINE_IMAGE_SIZE;
+	}
+	const size = headerSize(image.mediaType as HeaderImageType, bytes);
+	return size !== undefined ? downscaleTarget(size) : INLINE_IMAGE_SIZE;
+}
+
+/** The tokens of an image given inline (a tool's, before it is saved), at the size it is sent at. */
+export function inlineImageTokens(image: PromptImage, estimate: EstimateFn): number {
+	return imageTokens(inlineImageSize(image), estimate.imageRule);
+}
 
 /** The tokens of the images a message carries, by reference or inline, under the estimator's rule. */
 export function messageImageTokens(m: Pick<PromptMessage, "attachments" | "images">, estimate: EstimateFn): number {

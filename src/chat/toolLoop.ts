@@ -10,7 +10,8 @@ import { fixedCost } from "./recentWindow";
 import { defaultApprover, type ToolApprover } from "./toolCard";
 import { fitToolResult, imagesLeftOutNote, imagesWithin, stubOlderResults } from "./toolResults";
 import { chargedToolTokens } from "./toolDefinitions";
-import { runToolRound, type ToolImageSaver } from "./toolRound";
+import { runToolRound, savedImages, type ToolImageSaver } from "./toolRound";
+import { inlineImageTokens } from "./promptCost";
 import { MAX_TOOL_CALLS, runawayCallsError } from "../providers/toolCalls";
 import { TurnResultBytes } from "./turnResultBytes";
 import { randomCallId, type CallIdSource } from "./callIds";
@@ -200,16 +201,20 @@ export class ToolLoop {
 			timers: this.opts.timers,
 			signal: ctx.signal,
 			onCard: (card) => this.opts.emitCard({ type: "tool", card }),
-			saveImage: this.opts.saveImage,
-			record: (call, tool, outcome) => {
-				// The images are priced inside the result's share: the text gets what they leave.
-				const images = imagesWithin(outcome.attachments, share, ctx.estimate(outcome.text), ctx.estimate);
-				const fitted = fitToolResult(outcome.text, Math.max(0, share - images.cost), outcome.isError ? "write" : (tool?.access ?? "write"), query, call.id, ctx.estimate);
+			takesImages: this.opts.saveImage !== undefined,
+			record: async (call, tool, outcome) => {
+				// The images are priced inside the result's share (by their headers), and only those that
+				// fit are saved: one left out is never written. The text gets what they leave.
+				const textTokens = ctx.estimate(outcome.text);
+				const images = imagesWithin(outcome.images, share, textTokens, (image) => inlineImageTokens(image, ctx.estimate));
+				const save = this.opts.saveImage;
+				const attachments = images.kept !== undefined && save !== undefined && !ctx.signal.aborted ? await savedImages(images.kept, save, call.id) : undefined;
+				const fitted = fitToolResult(outcome.text, Math.max(0, share - images.cost), outcome.isError ? "write" : (tool?.access ?? "write"), query, call.id, ctx.estimate, textTokens);
 				const content = this.resultBytes.take(fitted) + imagesLeftOutNote(images.left);
 				// Saved even after Stop: a call is never left without its result.
-				const { saved } = ctx.recorder.toolResult(ctx.session, call, content, outcome.isError, { keep: true }, images.kept, tool?.mcp);
+				const { saved } = ctx.recorder.toolResult(ctx.session, call, content, outcome.isError, { keep: true }, attachments, tool?.mcp);
 				ctx.track(saved);
-				return { content, attachments: images.kept };
+				return { content, ...(attachments !== undefined ? { attachments } : {}) };
 			},
 		});
 	}

@@ -3,9 +3,9 @@
 // before any conversation text is summarized. Both are deterministic functions of the saved
 // session, so the prompt after a reload is the prompt without one.
 import { fitSource } from "../context/relevanceFit";
-import { messageImageTokens, promptMessageCost, type EstimateFn } from "./promptCost";
+import { promptMessageCost, type EstimateFn } from "./promptCost";
 import { truncateToTokens } from "./textFit";
-import type { ImageRef, PromptImage, PromptMessage, ToolCall } from "../core/types";
+import type { PromptImage, PromptMessage, ToolCall } from "../core/types";
 
 /** An MCP result's data frame (src/mcp/toolResult.ts): its opening line, the text, its end marker. */
 const FRAME = /^(⟦MCP RESULT [^⟧\n]*⟧[^\n]*\n)([\s\S]*)(\n⟦END OF MCP RESULT⟧)$/;
@@ -38,8 +38,7 @@ export function resultStub(name: string, call: ToolCall | undefined, tokens: num
  * A result brought within `share` tokens. Read tools keep the passages most relevant to the
  * person's message; other results keep their start, with a note saying they were cut.
  */
-export function fitToolResult(text: string, share: number, access: "read" | "write", query: string, id: string, estimate: EstimateFn): string {
-	const total = estimate(text);
+export function fitToolResult(text: string, share: number, access: "read" | "write", query: string, id: string, estimate: EstimateFn, total = estimate(text)): string {
 	if (total <= share) return text;
 	const framed = FRAME.exec(text);
 	if (framed !== null) {
@@ -101,19 +100,20 @@ export function stubOlderResults<T extends PromptMessage>(parts: readonly (reado
 }
 
 /**
- * The images of a result that fit its share, in order, and their price. They may take what the
- * share leaves beside the text, and never more than half of it while the text wants it.
+ * The images of a result that fit its share, in order, and their price (`price`: one image's
+ * tokens). They may take what the share leaves beside the text, and never more than half of it
+ * while the text wants it. Decided before any is saved: one left out is never written.
  */
-export function imagesWithin(images: readonly ImageRef[] | undefined, share: number, textTokens: number, estimate: EstimateFn): { kept: ImageRef[] | undefined; cost: number; left: number } {
+export function imagesWithin<T>(images: readonly T[] | undefined, share: number, textTokens: number, price: (image: T) => number): { kept: T[] | undefined; cost: number; left: number } {
 	if (images === undefined || images.length === 0) return { kept: undefined, cost: 0, left: 0 };
 	const room = share - Math.min(textTokens, Math.floor(share / 2));
-	const kept: ImageRef[] = [];
+	const kept: T[] = [];
 	let cost = 0;
 	for (const image of images) {
-		const price = messageImageTokens({ attachments: [image] }, estimate);
-		if (cost + price > room) break;
+		const tokens = price(image);
+		if (cost + tokens > room) break;
 		kept.push(image);
-		cost += price;
+		cost += tokens;
 	}
 	return { kept: kept.length > 0 ? kept : undefined, cost, left: images.length - kept.length };
 }

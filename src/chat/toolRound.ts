@@ -13,8 +13,11 @@ export const APPROVAL_TIMEOUT_MS = 5 * 60 * 1000;
 export interface CallOutcome {
 	text: string;
 	isError: boolean;
-	/** Images the result carried, saved as files (ChatServiceOptions.saveToolImage): sent to a model that takes images. */
-	attachments?: ImageRef[];
+	/**
+	 * Images the result carried (when `takesImages`), not yet saved: the record step keeps those that
+	 * fit the result's share and saves only them (ChatServiceOptions.saveToolImage).
+	 */
+	images?: PromptImage[];
 }
 
 /** Saves an image a tool returned as a file the chat names (ChatServiceOptions.saveToolImage). */
@@ -34,10 +37,10 @@ export interface ToolRoundOptions {
 	signal: AbortSignal;
 	/** The card changed. */
 	onCard: (card: ToolCard) => void;
-	/** Fits the outcome to its share and saves it: the text and the images kept, as recorded. */
-	record: (call: ToolCall, tool: Tool | undefined, outcome: CallOutcome) => { content: string; attachments?: ImageRef[] };
-	/** Saves the images a result carries; without it they stay described in the result's text. */
-	saveImage?: ToolImageSaver;
+	/** Fits the outcome to its share and saves it (its images kept saved as files): the text and the images, as recorded. */
+	record: (call: ToolCall, tool: Tool | undefined, outcome: CallOutcome) => Promise<{ content: string; attachments?: ImageRef[] }>;
+	/** Whether a result's images are collected (there is somewhere to save them); else they stay described in its text. */
+	takesImages?: boolean;
 }
 
 type Decision = "allow" | { deny: string } | "stopped";
@@ -94,7 +97,7 @@ export function askPermission(approve: ToolApprover, call: ToolCall, tool: Tool,
 export const PROGRESS_EVERY_MS = 100;
 
 /** Runs the tool, ending at once on Stop (its signal aborts; a tool that ignores it is let go). */
-function runTool(tool: Tool, args: Record<string, unknown>, signal: AbortSignal, callId: string, onProgress?: (p: ToolProgress) => void, saveImage?: ToolImageSaver): Promise<CallOutcome | "stopped"> {
+function runTool(tool: Tool, args: Record<string, unknown>, signal: AbortSignal, callId: string, onProgress?: (p: ToolProgress) => void, takesImages = false): Promise<CallOutcome | "stopped"> {
 	const images: PromptImage[] = [];
 	const onImages = (given: PromptImage[]): void => {
 		for (const image of Array.isArray(given) ? given : []) {
@@ -113,12 +116,8 @@ function runTool(tool: Tool, args: Record<string, unknown>, signal: AbortSignal,
 			onProgress?.(p);
 		};
 		Promise.resolve()
-			.then(() => tool.run(args, { signal, callId, onProgress: progress, ...(saveImage !== undefined ? { onImages } : {}) }))
-			.then(async (text) => {
-				const outcome: CallOutcome = { text: typeof text === "string" ? text : String(text), isError: false };
-				if (saveImage !== undefined && images.length > 0 && !signal.aborted) outcome.attachments = await savedImages(images, saveImage, callId);
-				return outcome;
-			})
+			.then(() => tool.run(args, { signal, callId, onProgress: progress, ...(takesImages ? { onImages } : {}) }))
+			.then((text): CallOutcome => ({ text: typeof text === "string" ? text : String(text), isError: false, ...(images.length > 0 ? { images } : {}) }))
 			.then(
 				(outcome) => resolve(signal.aborted ? "stopped" : outcome),
 				(err: unknown) => resolve(signal.aborted ? "stopped" : { text: `The tool failed: ${reason(err)}`, isError: true }),
@@ -128,7 +127,7 @@ function runTool(tool: Tool, args: Record<string, unknown>, signal: AbortSignal,
 }
 
 /** The images saved, in order; one that cannot be saved stays only described in the text. */
-async function savedImages(images: readonly PromptImage[], save: ToolImageSaver, callId: string): Promise<ImageRef[] | undefined> {
+export async function savedImages(images: readonly PromptImage[], save: ToolImageSaver, callId: string): Promise<ImageRef[] | undefined> {
 	const refs: ImageRef[] = [];
 	for (const [i, image] of images.entries()) {
 		try {
@@ -149,49 +148,49 @@ export async function runToolRound(opts: ToolRoundOptions): Promise<"done" | "st
 		const card: ToolCard = { id: call.id, index, round, name: call.name, state: "waiting", arguments: call.arguments, waitingFor: "permission" };
 		if (tool !== undefined) card.access = tool.access;
 		if (tool?.mcp !== undefined) card.mcp = tool.mcp;
-		const finish = (outcome: CallOutcome): void => {
-			const { content: text, attachments } = opts.record(call, tool, outcome);
+		const finish = async (outcome: CallOutcome): Promise<void> => {
+			const { content: text, attachments } = await opts.record(call, tool, outcome);
 			opts.onCard(outcome.isError ? { ...card, state: "failed", waitingFor: undefined, error: text } : { ...card, state: "done", waitingFor: undefined, result: text, ...(attachments !== undefined ? { images: attachments } : {}) });
 		};
 		if (stopped || signal.aborted) {
 			stopped = true;
-			finish({ text: STOPPED_BEFORE_RUN, isError: true });
+			await finish({ text: STOPPED_BEFORE_RUN, isError: true });
 			continue;
 		}
 		// Past the round's calls: not run, not put to the person; the model is told to ask for fewer.
 		if (index >= MAX_CALLS_A_ROUND) {
-			finish({ text: TOO_MANY_CALLS, isError: true });
+			await finish({ text: TOO_MANY_CALLS, isError: true });
 			continue;
 		}
 		if (call.invalidArguments !== undefined) {
-			finish({ text: `The arguments could not be read, so ${call.name} did not run: ${call.invalidArguments}`, isError: true });
+			await finish({ text: `The arguments could not be read, so ${call.name} did not run: ${call.invalidArguments}`, isError: true });
 			continue;
 		}
 		if (tool === undefined) {
 			const known = [...opts.tools.keys()].join(", ");
-			finish({ text: `There is no tool named "${call.name}". The tools are: ${known === "" ? "none" : known}.`, isError: true });
+			await finish({ text: `There is no tool named "${call.name}". The tools are: ${known === "" ? "none" : known}.`, isError: true });
 			continue;
 		}
 		opts.onCard(card);
 		const decision = await askPermission(opts.approve, call, tool, opts.timers, signal);
 		if (decision === "stopped") {
 			stopped = true;
-			finish({ text: STOPPED_BEFORE_RUN, isError: true });
+			await finish({ text: STOPPED_BEFORE_RUN, isError: true });
 			continue;
 		}
 		if (decision !== "allow") {
-			finish({ text: declined(decision.deny), isError: true });
+			await finish({ text: declined(decision.deny), isError: true });
 			continue;
 		}
 		const running: ToolCard = { ...card, state: "running", waitingFor: undefined };
 		opts.onCard(running);
-		const outcome = await runTool(tool, call.arguments, signal, call.id, (progress) => opts.onCard({ ...running, progress: { ...progress } }), opts.saveImage);
+		const outcome = await runTool(tool, call.arguments, signal, call.id, (progress) => opts.onCard({ ...running, progress: { ...progress } }), opts.takesImages);
 		if (outcome === "stopped") {
 			stopped = true;
-			finish({ text: STOPPED_WHILE_RUNNING, isError: true });
+			await finish({ text: STOPPED_WHILE_RUNNING, isError: true });
 			continue;
 		}
-		finish(outcome);
+		await finish(outcome);
 	}
 	return stopped ? "stopped" : "done";
 }

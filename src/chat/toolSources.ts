@@ -55,21 +55,47 @@ export interface OutsideTools {
 	warnings: Warning[];
 }
 
+/** The chats remembered (the ones used longest ago are forgotten whole: such a chat starts afresh). */
+export const MAX_REMEMBERED_CHATS = 200;
+/** The warnings one chat remembers having been told (its oldest are forgotten, and may be said again). */
+const MAX_TOLD_A_CHAT = 200;
+
+/** What one chat's turns were given: each server's list as last offered, and the warnings said. */
+interface ChatMemory {
+	/** Undefined until its first turn: nothing changed "since its last message" on a new chat. */
+	offered?: Map<string, Map<string, string>>;
+	told: Set<string>;
+}
+
 /**
  * What a chat's turns know of the outside tools: the last set (the preview prices it before the next
- * turn asks), each server's list as last offered (a change is said), and what each chat was told.
+ * turn asks) and, per chat, each server's list as last offered (a change is said) and what it was
+ * told. One map, one bound: the chats used longest ago are forgotten.
  */
 export class OutsideToolState {
 	private last: Tool[] = [];
-	/** Each chat's lists as last offered to it (a new chat has none: nothing changed "since its last message"). */
-	private readonly offered = new Map<string, Map<string, Map<string, string>>>();
-	private readonly told = new Set<string>();
+	/** Per chat, most recently used last. */
+	private readonly chats = new Map<string, ChatMemory>();
 
 	constructor(
 		private readonly source: TurnToolSource,
 		private readonly timers: CheckpointTimers,
 		private readonly waitMs = OUTSIDE_TOOLS_WAIT_MS,
 	) {}
+
+	/** How many chats are remembered (at most MAX_REMEMBERED_CHATS). */
+	get rememberedChats(): number {
+		return this.chats.size;
+	}
+
+	/** The chat's memory, marked as the most recently used (a new one may push out the one used longest ago). */
+	private memoryOf(chatId: string): ChatMemory {
+		const memory = this.chats.get(chatId) ?? { told: new Set<string>() };
+		this.chats.delete(chatId);
+		this.chats.set(chatId, memory);
+		if (this.chats.size > MAX_REMEMBERED_CHATS) this.chats.delete(this.chats.keys().next().value as string);
+		return memory;
+	}
 
 	/** The tools the last turn offered, for the preview. */
 	get lastTools(): readonly Tool[] {
@@ -94,7 +120,8 @@ export class OutsideToolState {
 			this.timers.clear(timer);
 			signal.removeEventListener("abort", onAbort);
 		}
-		for (const p of given.problems) this.once(chatId, `problem\u0000${p.server}\u0000${p.message}`, warnings, { type: "warning", message: p.server === "" ? `The MCP servers' tools could not be had: ${p.message}. Answering without them.` : `The MCP server "${p.server}" is not available: ${p.message}. Answering without its tools.`, code: "mcp_server_unavailable", params: { server: p.server }, detail: p.message });
+		const memory = this.memoryOf(chatId);
+		for (const p of given.problems) this.once(memory, `problem\u0000${p.server}\u0000${p.message}`, warnings, { type: "warning", message: p.server === "" ? `The MCP servers' tools could not be had: ${p.message}. Answering without them.` : `The MCP server "${p.server}" is not available: ${p.message}. Answering without its tools.`, code: "mcp_server_unavailable", params: { server: p.server }, detail: p.message });
 		const tools: Tool[] = [];
 		const off: OffTool[] = [];
 		const names = new Set(taken);
@@ -123,44 +150,41 @@ export class OutsideToolState {
 		for (const [server, list] of byServer) {
 			const shown = list.slice(0, 20).map((o) => `${o.tool}: ${o.reason}`);
 			const detail = list.length > shown.length ? `${shown.join("; ")}; and ${list.length - shown.length} more` : shown.join("; ");
-			this.once(chatId, `off\u0000${server}\u0000${dialect}\u0000${detail}`, warnings, { type: "warning", message: `${list.length} tool${list.length === 1 ? "" : "s"} of the MCP server "${server}" ${list.length === 1 ? "was" : "were"} turned off for this model: ${detail}.`, code: "mcp_tools_off", params: { server, count: list.length }, detail });
+			this.once(memory, `off\u0000${server}\u0000${dialect}\u0000${detail}`, warnings, { type: "warning", message: `${list.length} tool${list.length === 1 ? "" : "s"} of the MCP server "${server}" ${list.length === 1 ? "was" : "were"} turned off for this model: ${detail}.`, code: "mcp_tools_off", params: { server, count: list.length }, detail });
 		}
-		warnings.push(...this.changes(tools, chatId));
+		warnings.push(...changes(tools, memory));
 		this.last = tools;
 		return { tools, warnings };
 	}
 
-	/** What changed in each server's list since this chat's last turn (none on its first). */
-	private changes(tools: readonly Tool[], chatId: string): Warning[] {
-		const now = signatures(tools);
-		const before = this.offered.get(chatId);
-		// Most recently used last; a few hundred chats at most are remembered.
-		this.offered.delete(chatId);
-		this.offered.set(chatId, now);
-		if (this.offered.size > 200) this.offered.delete(this.offered.keys().next().value as string);
-		if (before === undefined) return [];
-		const out: Warning[] = [];
-		for (const server of new Set([...before.keys(), ...now.keys()])) {
-			const was = before.get(server) ?? new Map<string, string>();
-			const is = now.get(server) ?? new Map<string, string>();
-			const added = [...is.keys()].filter((n) => !was.has(n));
-			const removed = [...was.keys()].filter((n) => !is.has(n));
-			const changed = [...is.keys()].filter((n) => was.has(n) && was.get(n) !== is.get(n));
-			if (added.length + removed.length + changed.length === 0) continue;
-			const parts = [added.length > 0 ? `added ${added.join(", ")}` : "", removed.length > 0 ? `removed ${removed.join(", ")}` : "", changed.length > 0 ? `changed ${changed.join(", ")}` : ""].filter((p) => p !== "");
-			const detail = parts.join("; ");
-			out.push({ type: "warning", message: `The tools of the MCP server "${server}" changed since the last message (${detail}). This message uses the new list.`, code: "mcp_tools_changed", params: { server, added: added.length, removed: removed.length, changed: changed.length }, detail });
-		}
-		return out;
-	}
-
-	private once(chatId: string, key: string, into: Warning[], warning: Warning): void {
-		const full = `${chatId}\u0000${key}`;
-		if (this.told.has(full)) return;
-		if (this.told.size > 500) this.told.clear();
-		this.told.add(full);
+	/** Says `warning` unless this chat was told it already. */
+	private once(memory: ChatMemory, key: string, into: Warning[], warning: Warning): void {
+		if (memory.told.has(key)) return;
+		memory.told.add(key);
+		if (memory.told.size > MAX_TOLD_A_CHAT) memory.told.delete(memory.told.values().next().value as string);
 		into.push(warning);
 	}
+}
+
+/** What changed in each server's list since this chat's last turn (none on its first); remembers the list now offered. */
+function changes(tools: readonly Tool[], memory: ChatMemory): Warning[] {
+	const now = signatures(tools);
+	const before = memory.offered;
+	memory.offered = now;
+	if (before === undefined) return [];
+	const out: Warning[] = [];
+	for (const server of new Set([...before.keys(), ...now.keys()])) {
+		const was = before.get(server) ?? new Map<string, string>();
+		const is = now.get(server) ?? new Map<string, string>();
+		const added = [...is.keys()].filter((n) => !was.has(n));
+		const removed = [...was.keys()].filter((n) => !is.has(n));
+		const changed = [...is.keys()].filter((n) => was.has(n) && was.get(n) !== is.get(n));
+		if (added.length + removed.length + changed.length === 0) continue;
+		const parts = [added.length > 0 ? `added ${added.join(", ")}` : "", removed.length > 0 ? `removed ${removed.join(", ")}` : "", changed.length > 0 ? `changed ${changed.join(", ")}` : ""].filter((p) => p !== "");
+		const detail = parts.join("; ");
+		out.push({ type: "warning", message: `The tools of the MCP server "${server}" changed since the last message (${detail}). This message uses the new list.`, code: "mcp_tools_changed", params: { server, added: added.length, removed: removed.length, changed: changed.length }, detail });
+	}
+	return out;
 }
 
 /** The tool with its parameters as cleaned (the rest, run included, as given). */

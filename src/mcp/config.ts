@@ -1,5 +1,6 @@
 // A server as people write it (Claude Desktop's `mcpServers` entries): command/args/env for stdio,
 // url/headers for HTTP; plus Discover's time limit and turned-off tools.
+import { httpUrlProblem } from "../core/httpUrl";
 import { McpError } from "./protocol";
 
 export interface McpServerConfig {
@@ -22,12 +23,8 @@ export function serverKind(config: McpServerConfig): McpServerKind {
 	if (hasCommand && hasUrl) throw new McpError("config", `The MCP server "${config.name}" has both a command and a url; give one.`);
 	if (hasCommand) return "stdio";
 	if (!hasUrl) throw new McpError("config", `The MCP server "${config.name}" has neither a command (stdio) nor a url (HTTP).`);
-	let url: URL;
-	try {
-		url = new URL(config.url as string);
-	} catch {
-		throw new McpError("config", `The url of the MCP server "${config.name}" is not an address: ${String(config.url).slice(0, 200)}`);
-	}
-	if (url.protocol !== "http:" && url.protocol !== "https:") throw new McpError("config", `The url of the MCP server "${config.name}" must start with http:// or https://.`);
+	const problem = httpUrlProblem(config.url as string);
+	if (problem === "invalid") throw new McpError("config", `The url of the MCP server "${config.name}" is not an address: ${String(config.url).slice(0, 200)}`);
+	if (problem === "protocol") throw new McpError("config", `The url of the MCP server "${config.name}" must start with http:// or https://.`);
 	return "http";
 }

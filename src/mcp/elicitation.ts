@@ -46,7 +46,9 @@ export function parseElicitRequest(params: unknown): ElicitRequest | string {
 	if (!isObject(schema) || schema.type !== "object" || !isObject(schema.properties)) return "requestedSchema must be an object schema with properties.";
 	const entries = Object.entries(schema.properties);
 	if (entries.length > MAX_FIELDS) return `requestedSchema has more than ${MAX_FIELDS} fields.`;
-	const fields: Record<string, ElicitField> = {};
+	// Without a prototype, and asked only for own keys: a field named "__proto__" or "constructor" is
+	// a field like any other (a plain object would take the first as its prototype).
+	const fields: Record<string, ElicitField> = Object.create(null) as Record<string, ElicitField>;
 	for (const [name, raw] of entries) {
 		if (!isObject(raw) || typeof raw.type !== "string" || !TYPES.includes(raw.type)) return `The field "${name.slice(0, 60)}" is not a string, number, integer or boolean.`;
 		const field: ElicitField = { type: raw.type as ElicitField["type"] };
@@ -60,13 +62,13 @@ export function parseElicitRequest(params: unknown): ElicitRequest | string {
 		if (raw.default !== undefined && fieldProblem(field, raw.default) === undefined) field.default = raw.default as ElicitValue;
 		fields[name] = field;
 	}
-	const required = Array.isArray(schema.required) ? (schema.required as unknown[]).filter((r): r is string => typeof r === "string" && r in fields) : [];
+	const required = Array.isArray(schema.required) ? (schema.required as unknown[]).filter((r): r is string => typeof r === "string" && Object.hasOwn(fields, r)) : [];
 	return { message: params.message.slice(0, MAX_MESSAGE), fields, required };
 }
 
 /** The form's starting values: each field's default, where it has one (SEP-1034). */
 export function elicitDefaults(request: ElicitRequest): Record<string, ElicitValue> {
-	const out: Record<string, ElicitValue> = {};
+	const out: Record<string, ElicitValue> = Object.create(null) as Record<string, ElicitValue>;
 	for (const [name, field] of Object.entries(request.fields)) if (field.default !== undefined) out[name] = field.default;
 	return out;
 }
@@ -96,13 +98,13 @@ export function checkedElicitResult(request: ElicitRequest, result: unknown): El
 	if (!isObject(result)) return { action: "cancel" };
 	if (result.action === "decline") return { action: "decline" };
 	if (result.action !== "accept" || !isObject(result.content)) return { action: "cancel" };
-	const content: Record<string, ElicitValue> = {};
+	const content: Record<string, ElicitValue> = Object.create(null) as Record<string, ElicitValue>;
 	for (const [name, field] of Object.entries(request.fields)) {
-		const value = result.content[name];
+		const value = Object.hasOwn(result.content, name) ? result.content[name] : undefined;
 		if (value === undefined) continue;
 		if (fieldProblem(field, value) !== undefined) return { action: "cancel" };
 		content[name] = value as ElicitValue;
 	}
-	if (request.required.some((name) => content[name] === undefined)) return { action: "cancel" };
+	if (request.required.some((name) => !Object.hasOwn(content, name))) return { action: "cancel" };
 	return { action: "accept", content };
 }

@@ -3,6 +3,7 @@
 // A header or env value is either text or the name of a secret chosen from Obsidian's secret
 // storage; text that looks like a secret is refused, so no secret is ever written to data.json.
 // Engine-safe: no 'obsidian'.
+import { httpUrlProblem } from "../core/httpUrl";
 import { looksSecret } from "./mcpPaste";
 import { MCP_SERVER_NAME, MCP_TIMEOUT_MS, type McpServerSetting, type McpValue } from "./mcpServers";
 
@@ -101,13 +102,8 @@ export function serverFromForm(form: McpForm, saved: readonly McpServerSetting[]
 		const url = form.url.trim();
 		if (url === "") problems.push({ field: "url", code: "urlEmpty" });
 		else {
-			let parsed: URL | undefined;
-			try {
-				parsed = new URL(url);
-			} catch {
-				problems.push({ field: "url", code: "urlInvalid" });
-			}
-			if (parsed !== undefined && parsed.protocol !== "http:" && parsed.protocol !== "https:") problems.push({ field: "url", code: "urlProtocol" });
+			const problem = httpUrlProblem(url);
+			if (problem !== undefined) problems.push({ field: "url", code: problem === "invalid" ? "urlInvalid" : "urlProtocol" });
 		}
 		server.url = url;
 		const headers = values("headers", form.headers, problems);

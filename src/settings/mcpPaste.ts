@@ -3,7 +3,8 @@
 // (`{"name": {...}}`), or a single server (`{"command": ...}`, named by the form). And which of the
 // pasted values look like secrets (an Authorization header, a *_TOKEN or *_KEY variable...): those
 // go to Obsidian's secret storage once the person agrees, never into data.json. Engine-safe.
-import { MCP_SERVER_NAME, MCP_TIMEOUT_MS, type McpServerSetting } from "./mcpServers";
+import { httpUrlProblem } from "../core/httpUrl";
+import { MCP_SERVER_NAME, MCP_TIMEOUT_MS, mcpServerProblem, secretsOf, type McpServerSetting } from "./mcpServers";
 
 /** A pasted value that looks like a secret: where it sits, and the secret name proposed for it. */
 export interface SecretCandidate {
@@ -45,7 +46,6 @@ export function looksSecret(place: "env" | "headers", key: string, value: string
 	return place === "headers" ? SECRET_HEADERS.test(key) : SECRET_ENV.test(key);
 }
 
-/** A secret id from a server's name and a key: `mcp-github-github-personal-access-token`. */
 /** `s` as a secret name's part: lower-case ASCII letters and digits, runs of anything else as one "-". */
 export function secretSlug(s: string): string {
 	return s
@@ -55,9 +55,32 @@ export function secretSlug(s: string): string {
 		.replace(/^-+|-+$/g, "");
 }
 
+/** A secret id from a server's name and a key: `mcp-github-github-personal-access-token`. */
 export function secretNameFor(server: string, key: string): string {
 	const name = ["mcp", secretSlug(server), secretSlug(key)].filter((p) => p !== "").join("-");
 	return name.slice(0, 100).replace(/-+$/, "");
+}
+
+/**
+ * Names secrets so that none overwrites another: each call gives the plain name (`secretNameFor`)
+ * or the first of `-2`, `-3`... that `isTaken` does not hold and no earlier call of this namer
+ * chose. Both ways of adding a server (the paste and the form) name through it, when they save.
+ */
+export function secretNamer(isTaken: (name: string) => boolean): (server: string, key: string) => string {
+	const chosen = new Set<string>();
+	return (server, key) => {
+		const base = secretNameFor(server, key);
+		let name = base;
+		for (let n = 2; chosen.has(name) || isTaken(name); n++) name = `${base}-${n}`;
+		chosen.add(name);
+		return name;
+	};
+}
+
+/** The secret names already in use: those in secret storage, and those the saved servers refer to (a secret not there yet included). */
+export function takenSecretNames(storage: { getSecret(name: string): string | null }, servers: readonly McpServerSetting[]): (name: string) => boolean {
+	const referenced = new Set(servers.flatMap(secretsOf));
+	return (name) => referenced.has(name) || storage.getSecret(name) !== null;
 }
 
 /** A name for a single pasted server the form did not name: the package or the host. */
@@ -85,6 +108,7 @@ function stringMap(v: unknown): Record<string, string> | undefined | false {
 	if (!isObject(v)) return false;
 	const out: Record<string, string> = {};
 	for (const [k, x] of Object.entries(v)) {
+		if (k.trim() === "") return false; // A value without a name: the saved list would be invalid.
 		if (typeof x === "string") out[k] = x;
 		else if (typeof x === "number" || typeof x === "boolean") out[k] = String(x);
 		else return false;
@@ -112,12 +136,7 @@ function serverFrom(name: string, raw: unknown): McpServerSetting | PasteProblem
 		if (env === false) return fail("field", "env");
 		if (env !== undefined) server.env = env;
 	} else {
-		try {
-			const parsed = new URL(url);
-			if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return fail("url");
-		} catch {
-			return fail("url");
-		}
+		if (httpUrlProblem(url) !== undefined) return fail("url");
 		server.url = url;
 		const headers = stringMap(raw.headers);
 		if (headers === false) return fail("field", "headers");
@@ -138,7 +157,7 @@ function serverFrom(name: string, raw: unknown): McpServerSetting | PasteProblem
  * look like secrets. `singleName` names a lone server (the form's name field); without it one is
  * guessed from its package or host.
  */
-export function parseMcpPaste(text: string, singleName?: string, takenSecrets: ReadonlySet<string> = new Set()): PasteResult {
+export function parseMcpPaste(text: string, singleName?: string, isSecretTaken: (name: string) => boolean = () => false): PasteResult {
 	const trimmed = text.trim();
 	if (trimmed === "") return { ok: false, problem: { code: "empty" } };
 	let data: unknown;
@@ -165,16 +184,9 @@ export function parseMcpPaste(text: string, singleName?: string, takenSecrets: R
 	if (entries.length === 0) return { ok: false, problem: { code: "empty" } };
 	const servers: McpServerSetting[] = [];
 	const secrets: SecretCandidate[] = [];
-	// Secret names unique in this paste and among the saved servers' ("g" and "g-" slug alike): one
-	// server's secret never overwrites another's.
-	const taken = new Set(takenSecrets);
-	const uniqueSecretName = (server: string, key: string): string => {
-		const base = secretNameFor(server, key);
-		let name = base;
-		for (let n = 2; taken.has(name); n++) name = `${base}-${n}`;
-		taken.add(name);
-		return name;
-	};
+	// Secret names unique in this paste ("g" and "g-" slug alike) and free where `isSecretTaken` looks
+	// (secret storage, the saved servers): one server's secret never overwrites another's.
+	const uniqueSecretName = secretNamer(isSecretTaken);
 	for (const [name, raw] of entries) {
 		const server = serverFrom(name.trim(), raw);
 		if ("code" in server) return { ok: false, problem: server };
@@ -186,17 +198,6 @@ export function parseMcpPaste(text: string, singleName?: string, takenSecrets: R
 		}
 	}
 	return { ok: true, servers, secrets };
-}
-
-/** The secret names the saved servers' header and env values refer to. */
-export function secretNamesIn(servers: readonly McpServerSetting[]): Set<string> {
-	const out = new Set<string>();
-	for (const server of servers) {
-		for (const place of ["env", "headers"] as const) {
-			for (const value of Object.values(server[place] ?? {})) if (typeof value === "object" && value !== null && typeof value.secret === "string") out.add(value.secret);
-		}
-	}
-	return out;
 }
 
 /**
@@ -226,4 +227,26 @@ export function literalSecrets(servers: readonly McpServerSetting[]): SecretCand
 		}
 	}
 	return out;
+}
+
+/** Why servers must not join the saved ones: one invalid, a literal value that looks secret, or two named alike. */
+export type McpSaveProblem = { code: "invalid"; server: string } | { code: "secret"; server: string; key: string } | { code: "duplicate"; server: string };
+
+/**
+ * The last check before `added` joins `saved` in data.json, whichever way they were added: each
+ * added server valid, none holding a literal secret, no two names alike (without case). A saved list
+ * that fails it would be dropped whole on the next load, or would write a secret to data.json.
+ */
+export function mcpSaveProblem(saved: readonly McpServerSetting[], added: readonly McpServerSetting[]): McpSaveProblem | undefined {
+	const invalid = added.find((s) => mcpServerProblem(s) !== undefined);
+	if (invalid !== undefined) return { code: "invalid", server: String(invalid.name) };
+	const secret = literalSecrets(added)[0];
+	if (secret !== undefined) return { code: "secret", server: secret.server, key: secret.key };
+	const seen = new Set<string>();
+	for (const server of [...saved, ...added]) {
+		const name = server.name.toLowerCase();
+		if (seen.has(name)) return { code: "duplicate", server: server.name };
+		seen.add(name);
+	}
+	return undefined;
 }

@@ -4,6 +4,7 @@
 // as the NAME of a secret in Obsidian's secret storage (`{ secret: "github-token" }`), never as the
 // value. Engine-safe: no 'obsidian', and nothing from src/mcp at run time (main.ts reaches this file;
 // the MCP client stays off the plugin's startup path).
+import { httpUrlProblem } from "../core/httpUrl";
 import type { McpServerConfig } from "../mcp/config";
 
 /** Obsidian's secret ids (as settings.SECRET_NAME; settings.ts imports this file). */
@@ -53,12 +54,9 @@ export function mcpServerProblem(v: unknown): string | undefined {
 	if (v.args !== undefined && !(Array.isArray(v.args) && v.args.every((a) => typeof a === "string"))) return "The arguments must be a list of text.";
 	if (v.env !== undefined && !isValueMap(v.env)) return "The environment must map names to text or to a secret.";
 	if (hasUrl) {
-		try {
-			const url = new URL(v.url as string);
-			if (url.protocol !== "http:" && url.protocol !== "https:") return "The url must start with http:// or https://.";
-		} catch {
-			return "The url is not an address.";
-		}
+		const problem = httpUrlProblem(v.url as string);
+		if (problem === "invalid") return "The url is not an address.";
+		if (problem === "protocol") return "The url must start with http:// or https://.";
 	}
 	if (v.headers !== undefined && !isValueMap(v.headers)) return "The headers must map names to text or to a secret.";
 	if (v.timeoutMs !== undefined && !(typeof v.timeoutMs === "number" && Number.isInteger(v.timeoutMs) && v.timeoutMs >= MCP_TIMEOUT_MS.min && v.timeoutMs <= MCP_TIMEOUT_MS.max)) return "The time limit must be from 1 second to 1 hour.";

@@ -44,6 +44,16 @@ class FakeSource implements TurnToolSource {
 	}
 }
 
+/** A PNG whose header says it is `side` × `side` (what a result's image is priced by before it is saved). */
+function pngOfSide(side: number): string {
+	const bytes = Buffer.alloc(33);
+	Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]).copy(bytes, 0);
+	bytes.writeUInt32BE(side, 16);
+	bytes.writeUInt32BE(side, 20);
+	bytes.set([8, 6, 0, 0, 0], 24);
+	return bytes.toString("base64");
+}
+
 function chatWith(script: (req: GenerateRequest, i: number) => ScriptStep, source: FakeSource, extra: Partial<ChatServiceOptions> = {}) {
 	const adapter = new ScriptedToolAdapter(script);
 	const sessions = new SessionManager(new MemoryFileStore(), { onWarning: () => undefined });
@@ -249,9 +259,9 @@ describe("MCP tools in the chat loop", () => {
 	});
 
 	it("a result's images are priced inside its share: its text gets what they leave, and images that do not fit are left out, said in the text", async () => {
-		const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 		const long = Array.from({ length: 3000 }, (_, i) => `Line ${i}: the harbour log notes calm water and a westerly breeze.`).join("\n");
 		const run = async (images: number, side: number) => {
+			const png = pngOfSide(side);
 			const source = new FakeSource();
 			source.tools = [
 				mcpTool("ev", "shot", { type: "object", properties: {} }, (_a, ctx) => {
@@ -259,13 +269,14 @@ describe("MCP tools in the chat loop", () => {
 					return Promise.resolve(long);
 				}),
 			];
+			const saved: string[] = [];
 			const { chat, cards } = chatWith((_r, i) => (i === 0 ? { calls: [call("ev__shot", {})] } : { text: "Seen." }), source, {
-				saveToolImage: (image, name) => Promise.resolve({ path: `att/${name}`, mediaType: image.mediaType, width: side, height: side, bytes: 70 }),
+				saveToolImage: (image, name) => (saved.push(name), Promise.resolve({ path: `att/${name}`, mediaType: image.mediaType, width: side, height: side, bytes: 70 })),
 				readImage: () => Promise.resolve(Uint8Array.from(Buffer.from(png, "base64"))),
 			});
 			await chat.sendMessage("Look.");
 			const result = chat.messages.find((m) => m.role === "tool");
-			return { text: result?.content ?? "", attachments: result?.attachments ?? [], card: cards().find((c) => c.state === "done") };
+			return { text: result?.content ?? "", attachments: result?.attachments ?? [], card: cards().find((c) => c.state === "done"), saved };
 		};
 		const imageCost = imageTokens({ width: 800, height: 800 });
 		const plain = await run(0, 800);
@@ -278,5 +289,7 @@ describe("MCP tools in the chat loop", () => {
 		expect(many.attachments.length).toBeLessThan(4);
 		expect(many.text).toMatch(/\[\d images? from this result (was|were) left out: (it|they) did not fit the room the result has in the prompt\.\]$/);
 		expect(many.card?.images ?? []).toEqual(many.attachments);
+		// What is left out was never written: a file for each image kept, none for the others.
+		expect(many.saved).toEqual(many.attachments.map((a) => a.path.slice("att/".length)));
 	});
 });

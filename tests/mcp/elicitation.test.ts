@@ -4,7 +4,7 @@
 // answer that does not fit the schema is sent as a cancel; without a handler the request is refused.
 import { afterEach, describe, expect, it } from "vitest";
 import { McpClient } from "../../src/mcp/McpClient";
-import { elicitDefaults, parseElicitRequest, type ElicitHandler, type ElicitRequest } from "../../src/mcp/elicitation";
+import { checkedElicitResult, elicitDefaults, parseElicitRequest, type ElicitHandler, type ElicitRequest } from "../../src/mcp/elicitation";
 import { stubConfig } from "../support/mcpStub";
 
 let open: McpClient | undefined;
@@ -54,5 +54,32 @@ describe("MCP elicitation", () => {
 		const r = parseElicitRequest({ message: "m", requestedSchema: { type: "object", properties: { n: { type: "integer", default: 1.5 }, s: { type: "string", enum: ["x"], default: "y" } }, required: ["n", "ghost"] } });
 		expect(typeof r === "string" ? r : elicitDefaults(r)).toEqual({});
 		expect(typeof r === "string" ? r : r.required).toEqual(["n"]);
+	});
+
+	it("fields named __proto__ or constructor are fields like any other: nothing polluted, nothing read from a prototype", () => {
+		// As it arrives off the wire: JSON.parse makes "__proto__" an own key.
+		const params: unknown = JSON.parse('{"message": "m", "requestedSchema": {"type": "object", "properties": {"__proto__": {"type": "string", "default": "p"}, "constructor": {"type": "string"}, "n": {"type": "integer"}}, "required": ["__proto__", "toString", "hasOwnProperty"]}}');
+		const r = parseElicitRequest(params);
+		if (typeof r === "string") throw new Error(r);
+		expect(Object.keys(r.fields)).toEqual(["__proto__", "constructor", "n"]);
+		expect(Object.getPrototypeOf(r.fields)).toBeNull();
+		// Only the schema's own fields can be required.
+		expect(r.required).toEqual(["__proto__"]);
+		const defaults = elicitDefaults(r);
+		expect(Object.keys(defaults)).toEqual(["__proto__"]);
+		expect(Object.getOwnPropertyDescriptor(defaults, "__proto__")?.value).toBe("p");
+		// An answer that leaves the optional "constructor" empty is accepted, with only what was answered.
+		const answer: unknown = JSON.parse('{"action": "accept", "content": {"__proto__": "x", "n": 2}}');
+		const checked = checkedElicitResult(r, answer);
+		expect(checked.action).toBe("accept");
+		const content = checked.action === "accept" ? checked.content : {};
+		expect(Object.keys(content)).toEqual(["__proto__", "n"]);
+		expect(Object.getOwnPropertyDescriptor(content, "__proto__")?.value).toBe("x");
+		expect(JSON.parse(JSON.stringify(content))).toEqual(JSON.parse('{"__proto__": "x", "n": 2}'));
+		// A required field missing is a cancel, even when a prototype would have a value under its name.
+		const toStringRequired = parseElicitRequest(JSON.parse('{"message": "m", "requestedSchema": {"type": "object", "properties": {"toString": {"type": "string"}}, "required": ["toString"]}}'));
+		if (typeof toStringRequired === "string") throw new Error(toStringRequired);
+		expect(checkedElicitResult(toStringRequired, { action: "accept", content: {} })).toEqual({ action: "cancel" });
+		expect(({} as Record<string, unknown>).p).toBeUndefined();
 	});
 });

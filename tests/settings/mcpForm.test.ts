@@ -4,8 +4,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { emptyMcpForm, serverFromForm, type McpForm, type McpFormValue } from "../../src/settings/mcpForm";
-import { isMcpServer, secretsOf, type McpServerSetting } from "../../src/settings/mcpServers";
-import { literalSecrets } from "../../src/settings/mcpPaste";
+import { isMcpServer, mcpServerProblem, secretsOf, type McpServerSetting } from "../../src/settings/mcpServers";
+import { literalSecrets, parseMcpPaste } from "../../src/settings/mcpPaste";
+import { serverKind } from "../../src/mcp/config";
 
 const form = (over: Partial<McpForm>): McpForm => ({ ...emptyMcpForm(), ...over });
 const value = (key: string, text: string): McpFormValue => ({ key, kind: "text", text, secret: "" });
@@ -55,6 +56,25 @@ describe("adding a server by form", () => {
 		// Headers compare without case: two Authorization headers are one too many.
 		expect(codes({ name: "ok", transport: "http", url: "https://x.test", headers: [value("X-A", "1"), value("x-a", "2")] })).toEqual(["keyTaken"]);
 		expect(codes({ name: "ok", transport: "http", url: "https://x.test", headers: [value("Bad header", "1")] })).toEqual(["keyEmpty"]);
+	});
+
+	it("property: the form, the paste, the saved list and the client's config take and refuse the same addresses", () => {
+		const url = fc.oneof(fc.constantFrom("https://a.test/mcp", "http://127.0.0.1:9/x", "ftp://a", "javascript:alert(1)", "not a url", " https://a.test ", "HTTPS://A.TEST", "http:x", "//a.test"), fc.webUrl(), fc.string({ maxLength: 20 }));
+		fc.assert(
+			fc.property(url.filter((u) => u.trim() !== ""), (u) => {
+				const byForm = serverFromForm(form({ name: "s", transport: "http", url: u }), []).ok;
+				const byPaste = parseMcpPaste(JSON.stringify({ mcpServers: { s: { url: u } } })).ok;
+				const saved = mcpServerProblem({ name: "s", enabled: true, url: u.trim() }) === undefined;
+				let config = true;
+				try {
+					serverKind({ name: "s", url: u.trim() });
+				} catch {
+					config = false;
+				}
+				expect({ byPaste, saved, config }).toEqual({ byPaste: byForm, saved: byForm, config: byForm });
+			}),
+			{ numRuns: 500 },
+		);
 	});
 
 	it("property: what the form accepts is a valid saved server, with no literal secret and only the secrets chosen", () => {

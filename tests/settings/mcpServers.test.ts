@@ -2,8 +2,8 @@
 // what looks like a secret, secret references resolved only when a server starts, and validation.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { literalSecrets, looksSecret, parseMcpPaste, secretNameFor, secretNamesIn, withSecretRefs } from "../../src/settings/mcpPaste";
-import { isMcpServers, mcpServerProblem, resolveMcpServer, type McpServerSetting } from "../../src/settings/mcpServers";
+import { literalSecrets, looksSecret, mcpSaveProblem, parseMcpPaste, secretNameFor, secretNamer, takenSecretNames, withSecretRefs } from "../../src/settings/mcpPaste";
+import { isMcpServers, mcpServerProblem, resolveMcpServer, secretsOf, type McpServerSetting } from "../../src/settings/mcpServers";
 import { migrateSettings } from "../../src/settings/migration";
 import { DEFAULT_SETTINGS, validateSettings } from "../../src/settings/settings";
 
@@ -58,6 +58,9 @@ describe("pasting servers in the Claude Desktop format", () => {
 		expect(parseMcpPaste('{"mcpServers": {"none": {"args": []}}}')).toMatchObject({ ok: false, problem: { code: "server", server: "none", detail: "neither" } });
 		expect(parseMcpPaste('{"mcpServers": {"ftp": {"url": "ftp://a.b"}}}')).toMatchObject({ ok: false, problem: { code: "server", detail: "url" } });
 		expect(parseMcpPaste('{"mcpServers": {"e": {"command": "x", "env": {"A": {"nested": 1}}}}}')).toMatchObject({ ok: false, problem: { code: "server", detail: "field", field: "env" } });
+		// A value without a name would make the saved list invalid (and the whole list dropped on load).
+		expect(parseMcpPaste('{"mcpServers": {"e": {"command": "x", "env": {" ": "1"}}}}')).toMatchObject({ ok: false, problem: { code: "server", detail: "field", field: "env" } });
+		expect(parseMcpPaste('{"mcpServers": {"h": {"url": "https://a.b", "headers": {"": "1"}}}}')).toMatchObject({ ok: false, problem: { code: "server", detail: "field", field: "headers" } });
 	});
 
 	it("tells secrets from ordinary values", () => {
@@ -75,11 +78,35 @@ describe("pasting servers in the Claude Desktop format", () => {
 
 	it("gives two servers whose names slug alike, or a server already saved, different secret names", () => {
 		const paste = JSON.stringify({ mcpServers: { g: { command: "npx", env: { GITHUB_TOKEN: "ghp_abcdefghijklmnop" } }, "g-": { command: "npx", env: { GITHUB_TOKEN: "ghp_qrstuvwxyzabcdef" } } } });
-		const result = parseMcpPaste(paste, undefined, new Set(["mcp-g-github-token"]));
+		const result = parseMcpPaste(paste, undefined, (name) => name === "mcp-g-github-token");
 		if (!result.ok) throw new Error("the paste should parse");
 		const names = result.secrets.map((c) => c.secretName);
 		expect(names).toEqual(["mcp-g-github-token-2", "mcp-g-github-token-3"]);
-		expect(secretNamesIn(withSecretRefs(result.servers, result.secrets))).toEqual(new Set(names));
+		expect(new Set(withSecretRefs(result.servers, result.secrets).flatMap(secretsOf))).toEqual(new Set(names));
+	});
+
+	it("never names a secret after one in secret storage or one a saved server refers to", () => {
+		const storage = new Map([["mcp-github-github-token", "ghp_anotherserverskey5678"]]);
+		const saved: McpServerSetting[] = [{ name: "old", enabled: true, command: "npx", env: { T: { secret: "mcp-github-github-token-2" } } }];
+		const taken = takenSecretNames({ getSecret: (n) => storage.get(n) ?? null }, saved);
+		const paste = JSON.stringify({ mcpServers: { github: { command: "npx", env: { GITHUB_TOKEN: "ghp_abcdefghijklmnop" } }, GitHub2: { command: "npx", env: { GITHUB_TOKEN: "ghp_qrstuvwxyzabcdef" } } } });
+		const result = parseMcpPaste(paste, undefined, taken);
+		if (!result.ok) throw new Error("the paste should parse");
+		expect(result.secrets.map((c) => c.secretName)).toEqual(["mcp-github-github-token-3", "mcp-github2-github-token"]);
+		// One namer: what it chose before is taken for it, whatever the predicate says.
+		const name = secretNamer(() => false);
+		expect([name("a", "K"), name("a", "K"), name("A", "k")]).toEqual(["mcp-a-k", "mcp-a-k-2", "mcp-a-k-3"]);
+	});
+
+	it("the last check before saving: an invalid server, a literal secret, two names alike (with the saved ones too)", () => {
+		const ok: McpServerSetting = { name: "a", enabled: true, command: "npx", env: { T: { secret: "mcp-a-t" }, LOG: "debug" } };
+		expect(mcpSaveProblem([], [ok])).toBeUndefined();
+		expect(mcpSaveProblem([], [{ ...ok, env: { "": "x" } }])).toEqual({ code: "invalid", server: "a" });
+		expect(mcpSaveProblem([], [{ ...ok, url: "https://a.b" }])).toEqual({ code: "invalid", server: "a" });
+		expect(mcpSaveProblem([], [{ ...ok, env: { GITHUB_TOKEN: "ghp_abcdefghijklmnop" } }])).toEqual({ code: "secret", server: "a", key: "GITHUB_TOKEN" });
+		expect(mcpSaveProblem([], [{ name: "r", enabled: true, url: "https://a.b", headers: { Authorization: "Bearer abcdefghijkl" } }])).toEqual({ code: "secret", server: "r", key: "Authorization" });
+		expect(mcpSaveProblem([ok], [{ ...ok, name: "A" }])).toEqual({ code: "duplicate", server: "A" });
+		expect(mcpSaveProblem([], [ok, { ...ok, name: "A" }])).toEqual({ code: "duplicate", server: "A" });
 	});
 
 	it("property: after every candidate moves, no literal secret is left to save, and the servers stay valid", () => {
@@ -96,6 +123,7 @@ describe("pasting servers in the Claude Desktop format", () => {
 				const saved = withSecretRefs(result.servers, result.secrets);
 				expect(literalSecrets(saved)).toEqual([]);
 				expect(isMcpServers(saved)).toBe(true);
+				expect(mcpSaveProblem([], saved)).toBeUndefined();
 				// What was moved resolves back to the pasted value through secret storage.
 				const storage = new Map<string, string>();
 				for (const c of result.secrets) {

@@ -79,6 +79,41 @@ describe("Settings tab: MCP servers", () => {
 		expect(el.findAll(".discover-mcp-secret .setting-item-name").map((n) => n.getText())).toEqual(["Secret for GITHUB_PERSONAL_ACCESS_TOKEN", "Secret for Authorization"]);
 	});
 
+	it("a paste never overwrites a secret already in secret storage, whether it was there at Add or came before the yes", async () => {
+		const { el, app, plugin } = await openSettingTab();
+		// Another server's key, already under the name the paste would pick.
+		app.secretStorage.setSecret("mcp-github-github-personal-access-token", "ghp_anotherserverskey5678");
+		typeInto(pasteBox(el), PASTE);
+		addButton(el).click();
+		await flush();
+		const confirm = el.find(".discover-mcp-confirm");
+		expect(confirm?.getText()).toContain("github: GITHUB_PERSONAL_ACCESS_TOKEN → secret “mcp-github-github-personal-access-token-2”");
+		// A secret made (in another window) between the question and the yes.
+		app.secretStorage.setSecret("mcp-remote-authorization", "Bearer somebodyelses1234");
+		(confirm?.findAll("button").find((b) => b.getText() === "Move to secret storage and add") as HTMLButtonElement).click();
+		await until(() => plugin.settings.mcpServers.length === 2, "the servers added");
+		expect(app.secretStorage.getSecret("mcp-github-github-personal-access-token")).toBe("ghp_anotherserverskey5678");
+		expect(app.secretStorage.getSecret("mcp-remote-authorization")).toBe("Bearer somebodyelses1234");
+		expect(app.secretStorage.getSecret("mcp-github-github-personal-access-token-2")).toBe("ghp_abcdefghijklmnop1234");
+		expect(app.secretStorage.getSecret("mcp-remote-authorization-2")).toBe("Bearer abcdefghijklmnop");
+		expect(plugin.settings.mcpServers.map((s) => s.env ?? s.headers)).toEqual([{ GITHUB_PERSONAL_ACCESS_TOKEN: { secret: "mcp-github-github-personal-access-token-2" } }, { Authorization: { secret: "mcp-remote-authorization-2" } }]);
+	});
+
+	it("the last check before saving: two pasted servers named alike are refused with a clear message, nothing added, no secret written, the text kept", async () => {
+		const { el, app, plugin, messageOf } = await openSettingTab();
+		const twice = JSON.stringify({ mcpServers: { GitHub: { command: "npx", env: { GITHUB_TOKEN: "ghp_abcdefghijklmnop1234" } }, github: { command: "uvx" } } });
+		typeInto(pasteBox(el), twice);
+		addButton(el).click();
+		await flush();
+		(el.find(".discover-mcp-confirm")?.findAll("button").find((b) => b.getText() === "Move to secret storage and add") as HTMLButtonElement).click();
+		await flush();
+		await flush();
+		expect(messageOf("Add servers")).toBe("Two servers would be named “github” (names are compared without case): rename one. Nothing was added; your text is kept.");
+		expect(plugin.settings.mcpServers).toEqual([]);
+		expect(app.secretStorage.listSecrets()).toEqual([]);
+		expect(pasteBox(el).value).toBe(twice);
+	});
+
 	it("a server's row shows its state; its tools show once started and can be turned off; Disable turns it off", async () => {
 		const stub = { ...stubConfig("stub"), enabled: true };
 		const { el, plugin } = await openSettingTab({ data: { settingsVersion: 3, mcpServers: [stub] } });

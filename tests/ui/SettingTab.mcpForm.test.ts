@@ -137,4 +137,29 @@ describe("Settings tab: add an MCP server by form", () => {
 		await savedWith(app, "mcp-gh-github-token");
 		expect((await readPluginDataText(app)) ?? "").not.toContain("ghp_abcdefghijklmnop1234");
 	});
+
+	it("a typed token's secret name is chosen when it is moved: a secret made after the button was drawn is never overwritten", async () => {
+		const { el, app, plugin } = await openSettingTab();
+		let f = formOf(el);
+		typeInto(f.field("name"), "gh");
+		typeInto(f.field("command"), "npx");
+		f.button("Add a variable").click();
+		await flush();
+		f = formOf(el);
+		typeInto(f.values()[0]?.find("input.discover-mcp-form-key") as HTMLInputElement, "GITHUB_TOKEN");
+		typeInto(f.values()[0]?.find("input.discover-mcp-form-text") as HTMLInputElement, "ghp_abcdefghijklmnop1234");
+		f.button("Add server").click();
+		await flush();
+		f = formOf(el);
+		const move = f.body.findAll("button").find((b) => b.getText().startsWith("Move to secret storage")) as HTMLButtonElement;
+		// Made elsewhere (another window, another server's form) after the button was drawn.
+		app.secretStorage.setSecret("mcp-gh-github-token", "ghp_someoneelseskey98765");
+		move.click();
+		await flush();
+		expect(app.secretStorage.getSecret("mcp-gh-github-token")).toBe("ghp_someoneelseskey98765");
+		expect(app.secretStorage.getSecret("mcp-gh-github-token-2")).toBe("ghp_abcdefghijklmnop1234");
+		formOf(el).button("Add server").click();
+		await until(() => plugin.settings.mcpServers.length === 1, "the server added");
+		expect(plugin.settings.mcpServers[0]?.env).toEqual({ GITHUB_TOKEN: { secret: "mcp-gh-github-token-2" } });
+	});
 });

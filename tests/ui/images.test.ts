@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { ImageRef } from "../../src/core/types";
 import { attachmentName, planImage, sniffImageType } from "../../src/ui/images/imagePlan";
-import { headerSize } from "../../src/ui/images/imageHeader";
+import { headerSize } from "../../src/core/imageHeader";
 import { ComposerImages } from "../../src/ui/panel/ComposerImages";
 
 afterEach(() => document.body.empty());

@@ -3,7 +3,7 @@
 // webviews), else the same steps on the main thread, else a plain canvas. One code path for the
 // pixels (scaleInScope), run in whichever scope is available; the decisions are imagePlan.ts's.
 import { planImage, sniffImageType, type AcceptedType } from "./imagePlan";
-import { headerSize } from "./imageHeader";
+import { headerSize } from "../../core/imageHeader";
 
 export interface PreparedImage {
 	bytes: Uint8Array;

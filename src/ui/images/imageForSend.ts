@@ -2,7 +2,7 @@
 // composer's attachments always are: they were scaled when attached), else scaled now (an image
 // embedded in a note, sent as it is in the vault).
 import { normalizePath, type App } from "obsidian";
-import { headerSize } from "./imageHeader";
+import { headerSize } from "../../core/imageHeader";
 import { planImage, sniffImageType } from "./imagePlan";
 import { prepareImage } from "./downscale";
 import { RefusedImagePath, vaultImagePath } from "../../core/imagePaths";

@@ -4,7 +4,7 @@
 // wherever the person's attachment settings put it.
 import { normalizePath, TFile, type App } from "obsidian";
 import type { ImageRef } from "../../core/types";
-import { headerSize } from "./imageHeader";
+import { headerSize } from "../../core/imageHeader";
 import { sniffImageType } from "./imagePlan";
 
 /** At most this many images from one note: each costs as much as a page of text. */

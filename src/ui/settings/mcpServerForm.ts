@@ -6,7 +6,7 @@
 import { ButtonComponent, DropdownComponent, ExtraButtonComponent, Platform, SecretComponent, Setting, type App } from "obsidian";
 import { t } from "../../i18n";
 import { emptyMcpForm, emptyMcpFormValue, serverFromForm, type McpForm, type McpFormProblem, type McpFormProblemCode, type McpFormValue } from "../../settings/mcpForm";
-import { secretNameFor, secretNamesIn } from "../../settings/mcpPaste";
+import { secretNamer, takenSecretNames } from "../../settings/mcpPaste";
 import type { McpServerSetting } from "../../settings/mcpServers";
 import type { PlainKey } from "../../i18n/catalogue";
 
@@ -37,13 +37,16 @@ function rowMessage(p: McpFormProblem & { field: "env" | "headers" }): string {
 export class McpServerForm {
 	private form: McpForm = emptyMcpForm();
 	private problems: McpFormProblem[] = [];
+	/** Why the settings refused the last server the form passed (their own last check). */
+	private refused: string | undefined;
 	private bodyEl: HTMLElement | null = null;
 	private focusAfterDraw: string | null = null;
 
 	constructor(
 		private readonly app: App,
 		private readonly servers: () => readonly McpServerSetting[],
-		private readonly add: (server: McpServerSetting) => Promise<void>,
+		/** Saves the server; or says why it was refused (nothing saved). */
+		private readonly add: (server: McpServerSetting) => Promise<string | undefined>,
 	) {}
 
 	render(parent: HTMLElement): void {
@@ -120,6 +123,7 @@ export class McpServerForm {
 		this.textRow(el, "timeout", t("mcp.formTimeout"), t("mcp.formTimeoutDesc"), () => f.timeoutSeconds, (v) => (f.timeoutSeconds = v), "120");
 		const footer = el.createDiv({ cls: "discover-mcp-form-footer" });
 		if (this.problems.length > 0) footer.createDiv({ cls: "discover-chat-setting-message", text: t("mcp.formFix"), attr: { role: "alert" } });
+		if (this.refused !== undefined) footer.createDiv({ cls: "discover-chat-setting-message", text: this.refused, attr: { role: "alert" } });
 		new ButtonComponent(footer)
 			.setButtonText(t("mcp.formSubmit"))
 			.setCta()
@@ -184,11 +188,12 @@ export class McpServerForm {
 		const message = group.createDiv({ cls: "discover-chat-setting-message discover-mcp-form-value-message", text: rowMessage(problem), attr: { role: "alert" } });
 		this.focusAfterDraw ??= key.id;
 		if (problem.code !== "looksSecret") return;
-		// The typed secret goes into secret storage on the person's click, and the row then names it.
-		const taken = secretNamesIn(this.servers());
-		let name = secretNameFor(this.form.name.trim() || "server", row.key);
-		for (let n = 2; taken.has(name) || this.app.secretStorage.getSecret(name) !== null; n++) name = `${secretNameFor(this.form.name.trim() || "server", row.key)}-${n}`;
-		new ButtonComponent(message.createDiv({ cls: "discover-mcp-buttons" })).setButtonText(t("mcp.formMoveSecret", { secret: name })).onClick(() => {
+		// The typed secret goes into secret storage on the person's click, and the row then names it. The
+		// button shows the name free now; the name is chosen again on the click (a secret made since
+		// keeps its name and value), and the row shows the one chosen.
+		const freeName = (): string => secretNamer(takenSecretNames(this.app.secretStorage, this.servers()))(this.form.name.trim() || "server", row.key);
+		new ButtonComponent(message.createDiv({ cls: "discover-mcp-buttons" })).setButtonText(t("mcp.formMoveSecret", { secret: freeName() })).onClick(() => {
+			const name = freeName();
 			try {
 				this.app.secretStorage.setSecret(name, row.text);
 			} catch (err) {
@@ -205,14 +210,16 @@ export class McpServerForm {
 
 	private async submit(): Promise<void> {
 		const result = serverFromForm(this.form, this.servers());
+		this.refused = undefined;
 		if (!result.ok) {
 			this.problems = result.problems;
 			this.draw();
 			return;
 		}
 		this.problems = [];
-		await this.add(result.server);
-		this.form = emptyMcpForm();
+		// Refused by the settings' last check: the form keeps everything typed.
+		this.refused = await this.add(result.server);
+		if (this.refused === undefined) this.form = emptyMcpForm();
 		this.draw();
 	}
 }

@@ -3,9 +3,9 @@
 // (never written to data.json); each server's row shows its state, its tools (each can be turned
 // off), its last 200 log lines (folded), its secret values (picked from secret storage), and Restart,
 // Disable / Enable and Remove. The hub is loaded only when this section is shown.
-import { SecretComponent, Setting, type App } from "obsidian";
+import { SecretComponent, Setting, type App, type TextAreaComponent, type TextComponent } from "obsidian";
 import { t } from "../../i18n";
-import { literalSecrets, parseMcpPaste, secretNamesIn, withSecretRefs, type PasteProblem, type SecretCandidate } from "../../settings/mcpPaste";
+import { mcpSaveProblem, parseMcpPaste, secretNamer, takenSecretNames, withSecretRefs, type PasteProblem, type SecretCandidate } from "../../settings/mcpPaste";
 import { mcpKindOf, type McpServerSetting } from "../../settings/mcpServers";
 import type { DiscoverSettings } from "../../settings/settings";
 import type { McpServerState } from "../../mcp/toolSource";
@@ -70,30 +70,30 @@ export class McpSection {
 		const setting = new Setting(containerEl).setName(t("mcp.paste")).setDesc(t("mcp.pasteDesc")).setClass("discover-chat-setting-stacked");
 		const message = setting.infoEl.createDiv({ cls: ["discover-chat-setting-message", "discover-chat-hidden"], attr: { role: "alert" } });
 		const confirmEl = setting.infoEl.createDiv({ cls: ["discover-mcp-confirm", "discover-chat-hidden"] });
-		let text = "";
-		let name = "";
+		// The boxes hold what was typed; nothing else keeps a copy.
+		let textBox: TextAreaComponent | undefined;
+		let nameBox: TextComponent | undefined;
 		setting.addTextArea((c) => {
+			textBox = c;
 			c.setPlaceholder(EXAMPLE);
 			c.inputEl.rows = 6;
 			c.inputEl.addClass("discover-mcp-paste");
 			c.inputEl.setAttr("aria-label", t("mcp.paste"));
-			c.onChange((value) => (text = value));
 		});
 		setting.addText((c) => {
+			nameBox = c;
 			c.setPlaceholder(t("mcp.namePlaceholder"));
 			c.inputEl.addClass("discover-mcp-name");
 			c.inputEl.setAttr("aria-label", t("mcp.namePlaceholder"));
-			c.onChange((value) => (name = value));
 		});
 		const show = (msg: string): void => {
 			message.setText(msg);
 			message.toggleClass("discover-chat-hidden", msg === "");
 		};
-		// After an add: the boxes and what they held, so Add again has nothing to add.
+		// After an add: the boxes emptied, so Add again has nothing to add.
 		const clear = (): void => {
-			text = "";
-			name = "";
-			for (const box of setting.controlEl.findAll("textarea, input")) (box as HTMLInputElement).value = "";
+			textBox?.setValue("");
+			nameBox?.setValue("");
 		};
 		setting.addButton((b) =>
 			b
@@ -103,7 +103,7 @@ export class McpSection {
 				.onClick(() => {
 					confirmEl.empty();
 					confirmEl.addClass("discover-chat-hidden");
-					const result = parseMcpPaste(text, name, secretNamesIn(this.servers));
+					const result = parseMcpPaste(textBox?.getValue() ?? "", nameBox?.getValue(), takenSecretNames(this.app.secretStorage, this.servers));
 					// The text stays in the box whatever goes wrong: nothing typed is lost.
 					if (!result.ok) return show(problemText(result.problem));
 					const taken = new Set(this.servers.map((s) => s.name.toLowerCase()));
@@ -136,7 +136,14 @@ export class McpSection {
 		});
 	}
 
-	private async add(servers: McpServerSetting[], secrets: readonly SecretCandidate[], clear: () => void, show: (msg: string) => void): Promise<void> {
+	private async add(servers: McpServerSetting[], proposed: readonly SecretCandidate[], clear: () => void, show: (msg: string) => void): Promise<void> {
+		// Named again now, as they are written: a secret made since the question keeps its name and value.
+		const name = secretNamer(takenSecretNames(this.app.secretStorage, this.servers));
+		const secrets = proposed.map((s) => ({ ...s, secretName: name(s.server, s.key) }));
+		const saved = withSecretRefs(servers, secrets);
+		// Checked before any secret is written: a refused paste leaves secret storage as it was.
+		const refused = this.refusal(saved);
+		if (refused !== undefined) return show(refused);
 		try {
 			for (const s of secrets) {
 				const value = servers.find((x) => x.name === s.server)?.[s.place]?.[s.key];
@@ -146,21 +153,40 @@ export class McpSection {
 			show(t("mcp.secretsFailed", { error: err instanceof Error ? err.message : String(err) }));
 			return;
 		}
-		const saved = withSecretRefs(servers, secrets);
-		// Never a literal secret in data.json: refused if one is left (the person declined none here).
-		if (literalSecrets(saved).length > 0) return show(t("mcp.secretsLeft"));
+		const late = await this.save(saved);
+		if (late !== undefined) return show(late);
 		show("");
 		clear();
-		await this.save(saved);
 	}
 
-	/** Adds servers (their secrets already references), saves, and follows the hub's states. */
-	private async save(servers: readonly McpServerSetting[]): Promise<void> {
+	/** Why these servers may not be saved (translated), or undefined. */
+	private refusal(servers: readonly McpServerSetting[]): string | undefined {
+		const problem = mcpSaveProblem(this.servers, servers);
+		switch (problem?.code) {
+			case undefined:
+				return undefined;
+			case "secret":
+				return t("mcp.saveSecret", { key: problem.key, server: problem.server });
+			case "invalid":
+				return t("mcp.saveInvalid", { server: problem.server });
+			case "duplicate":
+				return t("mcp.saveDuplicate", { server: problem.server });
+		}
+	}
+
+	/**
+	 * Adds servers (their secrets already references), saves, and follows the hub's states; or, when
+	 * the last check refuses them, saves nothing and says why (the caller keeps what was typed).
+	 */
+	private async save(servers: readonly McpServerSetting[]): Promise<string | undefined> {
+		const refused = this.refusal(servers);
+		if (refused !== undefined) return refused;
 		// A new list, never a push: the saved list may be the defaults' own array.
 		this.store.settings.mcpServers = [...this.servers, ...servers];
 		this.drawList();
 		await this.store.saveSettings();
 		if (this.hub === undefined && this.store.mcp !== undefined) this.follow(this.store.mcp);
+		return undefined;
 	}
 
 	/** Loads the hub (in the background) and redraws the rows as the servers' states change. */

@@ -1,8 +1,11 @@
 // An image's size from its header bytes, so a large photo is decoded once, straight to the size
-// it is sent at, rather than once to learn its size and again to scale it. Pure; the orientation
-// a camera wrote in EXIF is applied (a portrait photo stored sideways reports its upright size).
-import type { Size } from "../../core/imageSize";
-import type { AcceptedType } from "./imagePlan";
+// it is sent at, rather than once to learn its size and again to scale it; and so the engine can
+// price an image a tool returned before it is saved. Pure; the orientation a camera wrote in EXIF
+// is applied (a portrait photo stored sideways reports its upright size).
+import type { Size } from "./imageSize";
+
+/** The formats whose header this reads (the ones Discover sends). */
+export type HeaderImageType = "image/png" | "image/jpeg" | "image/gif" | "image/webp";
 
 function u16be(b: Uint8Array, i: number): number {
 	return ((b[i] ?? 0) << 8) | (b[i + 1] ?? 0);
@@ -69,7 +72,7 @@ function webpSize(b: Uint8Array): Size | undefined {
 }
 
 /** The image's upright size from its header, or undefined when the header cannot be read (decode it then). */
-export function headerSize(type: AcceptedType, b: Uint8Array): Size | undefined {
+export function headerSize(type: HeaderImageType, b: Uint8Array): Size | undefined {
 	let size: Size | undefined;
 	if (type === "image/png") size = b.length >= 24 ? { width: u32be(b, 16), height: u32be(b, 20) } : undefined;
 	else if (type === "image/gif") size = b.length >= 10 ? { width: u16le(b, 6), height: u16le(b, 8) } : undefined;
