@@ -59,8 +59,15 @@ export async function run({ page }) {
 				texts: widths(".setting-item-control input[type=text]:not(.discover-chat-price-value), .setting-item-control input[type=url]"),
 				url: Array.from(root.querySelectorAll("input")).find((i) => i.getAttribute("aria-label") === "Base URL")?.type,
 				modelControls: Array.from(model?.querySelectorAll("select, input") ?? []).filter((el) => el.checkVisibility()).map((el) => el.tagName.toLowerCase()),
+				// The add-a-price row's words: squeezed beside its four fields they read two words a line.
+				priceDescShare: (() => {
+					const add = root.querySelector(".discover-chat-price-add");
+					const info = add?.querySelector(".setting-item-info");
+					return add && info ? Math.round((100 * info.getBoundingClientRect().width) / add.getBoundingClientRect().width) : null;
+				})(),
 			};
 		});
+		check(inputs.priceDescShare !== null && inputs.priceDescShare >= 60, `the add-a-price row's description is not squeezed beside its fields (${inputs.priceDescShare}% of the row)`);
 		check(inputs.numbers.length === 1 && inputs.texts.length === 1 && inputs.url === "url", `inputs are consistent: numbers ${inputs.numbers.join("/")} px, text ${inputs.texts.join("/")} px, Base URL a ${inputs.url} field`);
 		check(inputs.modelControls.length === 1, `the Model row is one control (${inputs.modelControls.join(" + ")})`);
 		check(layout.resetInside && Math.abs(layout.boxEnd - layout.rowEnd) <= 2, `the system prompt box reaches the row's end (${layout.boxEnd} px, inputs end at ${layout.rowEnd} px), its reset inside it`);
