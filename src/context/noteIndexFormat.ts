@@ -283,7 +283,8 @@ export function* decodeBinary(data: ArrayBuffer | Uint8Array, store: IndexStore)
 	// Each term takes at least three numbers: a count beyond what is left is damage, never a table to make.
 	if (termCount * 3 > numsEnd - r.p) fail("its term count is damaged");
 	// A note's ids name the terms it removes on a change: malformed or unknown ids would alias other terms.
-	for (const list of lists) if (!(yield* termIdsWithin(list.ids, termCount))) fail(`the term ids of note "${list.id}" are damaged`);
+	const seen = { ids: 0 };
+	for (const list of lists) if (!(yield* termIdsWithin(list.ids, termCount, undefined, seen))) fail(`the term ids of note "${list.id}" are damaged`);
 	store.startSavedTerms({ bytes, passages: passageCount }, termCount);
 	let at = termIdsEnd;
 	for (let i = 0; i < termCount; i++) {

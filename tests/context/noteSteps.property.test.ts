@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decodeTermIds, ENCODE_STEP, encodeTermIds, encodeTermIdsSteps, termIdsOf, textHash, textHashSteps } from "../../src/context/noteTerms";
+import { decodeTermIds, ENCODE_STEP, encodeTermIds, encodeTermIdsSteps, termIdsOf, termIdsWithin, textHash, textHashSteps } from "../../src/context/noteTerms";
 import { compactText, compactTextSteps } from "../../src/context/noteText";
 import { drain, type Steps } from "../../src/context/steps";
 
@@ -67,5 +67,25 @@ describe("a note's hash, compact text and term ids, in steps", () => {
 		expect(Buffer.from(r.value).equals(Buffer.from(encodeTermIds(set)))).toBe(true);
 		expect(r.steps).toBeGreaterThan(3);
 		expect([...termIdsOf(r.value)]).toEqual(decodeTermIds(r.value));
+	});
+});
+
+describe("termIdsWithin across many lists", () => {
+	it("yields every `every` ids counted over all the lists checked, not per list (a vault's small notes were checked in one task)", () => {
+		const lists = Array.from({ length: 1000 }, (_, k) => encodeTermIds(new Set(Array.from({ length: 10 }, (_, i) => k + i * 7))));
+		const seen = { ids: 0 };
+		let yields = 0;
+		for (const list of lists) {
+			const steps = termIdsWithin(list, 10_000, 100, seen);
+			for (let r = steps.next(); ; r = steps.next()) {
+				if (r.done) {
+					expect(r.value).toBe(true);
+					break;
+				}
+				yields++;
+			}
+		}
+		expect(seen.ids).toBe(10_000);
+		expect(yields).toBe(100);
 	});
 });
