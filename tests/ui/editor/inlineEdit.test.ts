@@ -232,6 +232,17 @@ describe("Edit with Discover in the editor", () => {
 		expect(h.input().disabled).toBe(false);
 	});
 
+	it("opening again while the proposal is written keeps it going: nothing shown is dropped for a new prompt", async () => {
+		const h = setup();
+		await ask(h);
+		h.requests[0]!.onText(() => "The slow brown");
+		expect(openInlineEdit(h.view)).toBe(true);
+		expect(h.requests[0]!.signal.aborted).toBe(false);
+		expect(h.q(".discover-edit-hunk.is-streaming")).toHaveLength(1);
+		await h.answer({ proposal: REWRITE });
+		expect(h.q(".discover-edit-hunk button").length).toBeGreaterThan(0);
+	});
+
 	it("Stop ends the request and keeps the prompt; Escape closes it; Up recalls recent instructions", async () => {
 		const h = setup(["make it shorter", "translate to German"]);
 		await ask(h, "new one");
