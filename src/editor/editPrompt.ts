@@ -2,8 +2,9 @@
 // whole between markers the model is told to rewrite; the answer is the replacement text only. Models
 // often wrap it in a code fence or repeat the markers anyway: those are taken off, nothing else.
 // The note's own text never carries a marker: one that looks like one (a note about this plugin, or a
-// note written to move the selection) has its angle brackets swapped for look-alikes, so the model
-// sees exactly one real marker of each kind; the selection's are put back in the answer.
+// note written to move the selection) has its angle brackets swapped for look-alikes, or, written as
+// HTML character references (`&lt;selection/&gt;`, `&#60;`), put behind one more `&amp;`, so the
+// model sees exactly one real marker of each kind; the selection's are put back in the answer.
 
 export const EDIT_RULES = [
 	"You edit a stretch of the person's note. Rewrite the text between <selection> and </selection> as the instruction says.",
@@ -16,14 +17,41 @@ export const EDIT_RULES = [
 /** Where the selection is in the rest of the note, as the model sees it (EDIT_RULES says so). */
 const SELECTION_MARK = "<selection/>";
 
-/** Any spelling of the markers: `<selection>`, `</selection>`, `<selection/>`, in any case, with spaces. */
-const MARKER_LIKE = /<(\s*\/?\s*selection\s*\/?\s*)>/gi;
-/** A marker made harmless: its brackets as look-alikes (single angle quotation marks). */
-const NEUTRAL = /\u2039(\s*\/?\s*selection\s*\/?\s*)\u203a/gi;
+/** What may stand between a marker's brackets: `selection`, `/selection`, `selection/`, in any case, with spaces. */
+const INNER = String.raw`\s*\/?\s*selection\s*\/?\s*`;
+/**
+ * A bracket as an HTML character reference: named, decimal or hexadecimal, in any case, the semicolon
+ * optional (as HTML reads them), behind any number of `&amp;`. Obsidian shows `&lt;` as `<`, and a
+ * model that has read much HTML may decode it: `&lt;selection/&gt;` would be a marker to it.
+ */
+const LT_REF = String.raw`&(?:amp;)*(?:lt|#0*60|#x0*3c);?`;
+const GT_REF = String.raw`&(?:amp;)*(?:gt|#0*62|#x0*3e);?`;
+/** Any spelling of the markers in the person's text: brackets as characters or as references. */
+const MARKER_LIKE = new RegExp(String.raw`(<|${LT_REF})(${INNER})(>|${GT_REF})`, "gi");
+/** A marker made harmless, as the model sees it: brackets as look-alikes (single angle quotation marks), references behind one more `&amp;`. */
+const NEUTRAL = new RegExp(String.raw`(\u2039|&amp;${LT_REF.slice(1)})(${INNER})(\u203a|&amp;${GT_REF.slice(1)})`, "gi");
+
+/** A bracket of a marker-like tag made harmless: `<` → `‹`, `>` → `›`, a reference behind one more `&amp;` (decoded, it is text: `&lt;`). */
+function harmless(bracket: string): string {
+	return bracket === "<" ? "\u2039" : bracket === ">" ? "\u203a" : `&amp;${bracket.slice(1)}`;
+}
+
+/** A bracket made harmless, as it was. */
+function restored(bracket: string): string {
+	return bracket === "\u2039" ? "<" : bracket === "\u203a" ? ">" : `&${bracket.slice(5)}`;
+}
 
 /** `text` with every marker-like tag made harmless (reads the same to a person, is no marker to the model). */
 export function neutralMarkers(text: string): string {
-	return text.replace(MARKER_LIKE, "\u2039$1\u203a");
+	return text.replace(MARKER_LIKE, (_m, open: string, inner: string, close: string) => `${harmless(open)}${inner}${harmless(close)}`);
+}
+
+/**
+ * `neutralMarkers` undone: the tags it made harmless as they were. `keep` names a look-alike tag
+ * to leave as it is (the person's own text had it so).
+ */
+export function restoredMarkers(text: string, keep: (tag: string) => boolean = () => false): string {
+	return text.replace(NEUTRAL, (m, open: string, inner: string, close: string) => (open.length === 1 && close.length === 1 && keep(m) ? m : `${restored(open)}${inner}${restored(close)}`));
 }
 
 /** The user message of an edit: the instruction, then the selection whole between its markers. */
@@ -50,6 +78,6 @@ export function proposalFrom(answer: string, selection: string): string {
 	text = text.replace(/\s+$/, (ws) => (ws.includes("\n") && endsWithBreak ? "\n" : ws.replace(/\n/g, "")));
 	if (endsWithBreak && !text.endsWith("\n") && text !== "") text += "\n";
 	// The selection's own marker-like text was sent harmless: it comes back as the selection had it.
-	if (neutralMarkers(selection) !== selection) text = text.replace(NEUTRAL, (m, inner: string) => (selection.includes(m) ? m : `<${inner}>`));
+	if (neutralMarkers(selection) !== selection) text = restoredMarkers(text, (tag) => selection.includes(tag));
 	return text;
 }
