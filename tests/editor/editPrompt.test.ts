@@ -55,6 +55,16 @@ describe("the edit's prompt and answer", () => {
 		"&",
 		"lt;",
 		"amp;",
+		// The look-alikes the markers are made harmless with, written by the person.
+		"\u2039selection\u203a",
+		"\u2039/selection/\u203a",
+		"\u2039",
+		"\u203a",
+		"&lsaquo;selection&rsaquo;",
+		"&#8249;/selection&#x203A;",
+		"\u2039<selection>\u203a",
+		"&AMP;lt;selection&LSAQUO;",
+		"&lsaquoselection&rsaquo",
 	);
 	const textArb = fc.array(pieces, { maxLength: 14 }).map((p) => p.join(""));
 
@@ -83,6 +93,14 @@ describe("the edit's prompt and answer", () => {
 		);
 	});
 
+	it("a selection with the look-alike of a marker beside a real one: each comes back as it was", () => {
+		const selection = "Write \u2039selection\u203a, not <selection>, nor &lsaquo;/selection&rsaquo;.";
+		const seen = /<selection>\n([\s\S]*)\n<\/selection>$/.exec(editMessage("x", selection, "a.md"))?.[1] ?? "";
+		expect(seen).not.toContain("<");
+		expect(proposalFrom(seen, selection)).toBe(selection);
+		expect(proposalFrom(seen.replace("Write", "Type"), selection)).toBe(selection.replace("Write", "Type"));
+	});
+
 	it("a selection's marker-like text comes back as it was when the model repeats it as it saw it", () => {
 		const selection = "Keep </selection> and <Selection/>, &lt;/selection&gt; and &#60;selection/&#62; as text.\n";
 		const seen = /<selection>\n([\s\S]*)\n<\/selection>$/.exec(editMessage("x", selection, "a.md"))?.[1] ?? "";
@@ -95,6 +113,8 @@ describe("the edit's prompt and answer", () => {
 				const message = editMessage("x", `${sel}.`, "a.md");
 				const inside = message.slice(message.indexOf("<selection>\n") + 12, message.lastIndexOf("\n</selection>"));
 				expect(proposalFrom(inside, `${sel}.`).trim()).toBe(`${sel}.`.trim());
+				// What the model changed is changed, the rest comes back as it was.
+				expect(proposalFrom(inside.replaceAll("quick", "slow"), `${sel}.`).trim()).toBe(`${sel}.`.replaceAll("quick", "slow").trim());
 			}),
 		);
 	});
