@@ -232,6 +232,38 @@ describe("Edit with Discover in the editor", () => {
 		expect(h.input().disabled).toBe(false);
 	});
 
+	it("a long pause in the stream: what arrives after it is drawn within one draw's interval (60 ms), and so is what arrives at a steady pace", async () => {
+		const h = setup();
+		await ask(h);
+		vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+		try {
+			const added = (): string[] => h.q(".discover-edit-hunk.is-streaming .discover-edit-added").map((e) => e.textContent ?? "");
+			const onText = (text: string): void => h.requests[0]!.onText(() => text);
+			// The first of the stream at once.
+			onText("The slow brown");
+			expect(added()).toEqual(["slow"]);
+			// Then at a steady pace, a token every 10 ms: drawn while they keep coming, at least every 60 ms.
+			let text = "The slow brown fox.\nIt leaps";
+			onText(text);
+			for (const word of [" over", " the", " dog.", "\n", "\n", "A", " line", " left", " behind."]) {
+				vi.advanceTimersByTime(10);
+				text += word;
+				onText(text);
+			}
+			expect(added()).toEqual(["slow", "leaps"]);
+			// The model thinks for five seconds: the last token before the pause is on screen during it.
+			vi.advanceTimersByTime(60);
+			expect(added()).toEqual(["slow", "leaps", "behind"]);
+			vi.advanceTimersByTime(5000);
+			// Then one more line arrives: on screen within 60 ms.
+			onText(`${text}\nThe very`);
+			vi.advanceTimersByTime(60);
+			expect(added()).toEqual(["slow", "leaps", "behind", "very"]);
+		} finally {
+			vi.useRealTimers();
+		}
+	});
+
 	it("opening again while the proposal is written keeps it going: nothing shown is dropped for a new prompt", async () => {
 		const h = setup();
 		await ask(h);
