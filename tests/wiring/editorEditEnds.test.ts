@@ -227,4 +227,22 @@ describe("Edit with Discover, however it ends", () => {
 		expect(notices()).toEqual([]);
 		expect((q(v, ".discover-edit-input")[0] as HTMLInputElement).disabled).toBe(false);
 	});
+	it("a note closed with changes still to decide: the review's record is saved, the changes left as not decided", async () => {
+		server.route("POST", "/api/show", { status: 404, body: "{}" });
+		server.route("POST", "/api/chat", { headers: { "content-type": "application/x-ndjson" }, body: ollamaStream([SELECTED.replace("quick", "slow").replace("The end of it.", "The very end.")]) });
+		const { app, view: v } = await setup();
+		send(app, v);
+		await until(() => q(v, ".discover-edit-hunk button").length > 0, "the review");
+		q(v, ".discover-edit-hunk button.mod-cta")[0]!.click();
+		v.destroy();
+		view = undefined;
+		const sessions = new SessionManager(new ObsidianFileStore(app.vault.adapter, DEFAULT_SETTINGS.sessionsFolder));
+		let saved: string[] = [];
+		const messages = async (): Promise<string[]> => {
+			const [found] = await sessions.list();
+			return found === undefined ? [] : (await sessions.load(found.id)).messages.map((m) => `${m.role}: ${m.content}`);
+		};
+		await until(() => (void messages().then((m) => (saved = m)), saved.length === 3), "the review's record", 5000);
+		expect(saved[2]).toBe(["user: My review of the proposed changes:", "- Accepted: change 1, “The quick brown fox.” → “The slow brown fox.”", "- Not decided: change 2, “The end of it.” → “The very end.”"].join("\n"));
+	});
 });

@@ -273,6 +273,9 @@ class InlineEditView {
 	destroy(): void {
 		this.stop();
 		this.drawLater.cancel();
+		// The editor closes with changes still to decide: what was decided is saved, the rest as not decided.
+		const review = reviewOf(this.view.state);
+		if (this.ui.phase === "review" && review.pending.length > 0) this.ports.finished?.({ view: this.view, instruction: this.instruction, original: this.original, proposal: this.proposal, decided: review.decided });
 		this.view.dom.removeEventListener("keydown", this.hunkKeys);
 		liveViews.delete(this.view);
 	}

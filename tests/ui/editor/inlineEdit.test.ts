@@ -311,6 +311,16 @@ describe("Edit with Discover in the editor", () => {
 		}
 	});
 
+	it("an editor closed with changes still to decide hands over what was decided, the rest as undecided, to be saved", async () => {
+		const h = setup();
+		await ask(h);
+		await h.answer({ proposal: REWRITE });
+		h.q<HTMLButtonElement>(".discover-edit-hunk button.mod-cta")[0]!.click();
+		expect(h.finished).toHaveLength(0);
+		h.view.destroy();
+		expect(h.finished).toEqual([{ instruction: "tighten this", original: NOTE.slice(NOTE.indexOf("The quick")), proposal: REWRITE, decided: [{ id: "h1", decision: "accepted", stale: false }] }]);
+	});
+
 	it("an editor closed after its prompt was used leaves no listener of the edit's on it", async () => {
 		const h = setup();
 		// Spies that call through: what was added and removed, as it happened.
