@@ -645,6 +645,7 @@ export const de: Catalogue = {
 	"editor.recordStale": "Abgelehnt (ihr Text hatte sich seit dem Vorschlag geändert)",
 	"editor.recordUndecided": "Nicht entschieden",
 	"editor.noNote": "Mit Discover bearbeiten funktioniert im Editor einer Notiz.",
+	"editor.busy": "In dieser Notiz ist noch eine Bearbeitung offen: Nimm ihre Änderungen an oder lehne sie ab, oder stoppe sie, bevor du eine neue beginnst.",
 	"settings.vaultHeading": "Vault-Suche",
 	"settings.vaultIndexDesc": "Hält einen Suchindex deiner Notizen im Ordner des Plugins, damit @vault in einer Nachricht die dazu relevantesten Textstellen hinzufügt. Aus: Es wird kein Index angelegt oder aufbewahrt.",
 	"status.indexing": "Indiziere {done} von {total} Notizen",

@@ -645,6 +645,7 @@ export const en = {
 	"editor.recordStale": "Rejected (its text had changed since the proposal)",
 	"editor.recordUndecided": "Not decided",
 	"editor.noNote": "Edit with Discover works in a note's editor.",
+	"editor.busy": "An edit is still open in this note: accept or reject its changes, or stop it, before starting another.",
 	"settings.vaultHeading": "Vault search",
 	"settings.vaultIndexDesc": "Keeps a search index of your notes in the plugin's folder, so @vault in a message adds the passages most relevant to it. Off: no index is built or kept.",
 	"status.indexing": "Indexing {done} of {total} notes",

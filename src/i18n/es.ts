@@ -645,6 +645,7 @@ export const es: Catalogue = {
 	"editor.recordStale": "Rechazado (su texto había cambiado desde la propuesta)",
 	"editor.recordUndecided": "Sin decidir",
 	"editor.noNote": "Editar con Discover funciona en el editor de una nota.",
+	"editor.busy": "Todavía hay una edición abierta en esta nota: acepta o rechaza sus cambios, o detenla, antes de empezar otra.",
 	"settings.vaultHeading": "Búsqueda en la bóveda",
 	"settings.vaultIndexDesc": "Mantiene un índice de búsqueda de tus notas en la carpeta del plugin, para que @vault en un mensaje añada los fragmentos más relevantes. Desactivado: no se crea ni se guarda ningún índice.",
 	"status.indexing": "Indexando {done} de {total} notas",

@@ -645,6 +645,7 @@ export const fr: Catalogue = {
 	"editor.recordStale": "Refusée (son texte avait changé depuis la proposition)",
 	"editor.recordUndecided": "Non décidée",
 	"editor.noNote": "Modifier avec Discover fonctionne dans l'éditeur d'une note.",
+	"editor.busy": "Une modification est encore ouverte dans cette note : acceptez ou rejetez ses changements, ou arrêtez-la, avant d'en commencer une autre.",
 	"settings.vaultHeading": "Recherche dans le coffre",
 	"settings.vaultIndexDesc": "Tient un index de recherche de vos notes dans le dossier du plugin, pour que @vault dans un message ajoute les passages les plus pertinents. Désactivé : aucun index n'est créé ni conservé.",
 	"status.indexing": "Indexation : {done} notes sur {total}",

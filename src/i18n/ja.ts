@@ -645,6 +645,7 @@ export const ja: Catalogue = {
 	"editor.recordStale": "却下（提案の後に本文が変更されていました）",
 	"editor.recordUndecided": "未決定",
 	"editor.noNote": "Discover で編集はノートのエディタで使えます。",
+	"editor.busy": "このノートではまだ編集が開いています。別の編集を始める前に、その変更を承認または却下するか、停止してください。",
 	"settings.vaultHeading": "保管庫の検索",
 	"settings.vaultIndexDesc": "プラグインのフォルダーにノートの検索インデックスを保持し、メッセージ内の @vault でそのメッセージに最も関連する箇所を追加します。オフ: インデックスを作成・保持しません。",
 	"status.indexing": "ノートをインデックス中: {total} 件中 {done} 件",

@@ -645,6 +645,7 @@ export const ko: Catalogue = {
 	"editor.recordStale": "거절함 (제안 이후 해당 텍스트가 바뀜)",
 	"editor.recordUndecided": "결정하지 않음",
 	"editor.noNote": "Discover로 편집은 노트 편집기에서 작동합니다.",
+	"editor.busy": "이 노트에 아직 열려 있는 편집이 있습니다. 다른 편집을 시작하기 전에 변경을 수락하거나 거부하거나 중지하세요.",
 	"settings.vaultHeading": "보관함 검색",
 	"settings.vaultIndexDesc": "플러그인 폴더에 노트 검색 색인을 보관하여, 메시지에 @vault를 쓰면 가장 관련된 구절을 추가합니다. 끄면 색인을 만들거나 보관하지 않습니다.",
 	"status.indexing": "노트 색인 중: {total}개 중 {done}개",

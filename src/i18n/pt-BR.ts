@@ -646,6 +646,7 @@ export const ptBR: Catalogue = {
 	"editor.recordStale": "Rejeitada (o texto dela mudou desde a proposta)",
 	"editor.recordUndecided": "Não decidida",
 	"editor.noNote": "Editar com o Discover funciona no editor de uma nota.",
+	"editor.busy": "Ainda há uma edição aberta nesta nota: aceite ou rejeite as alterações dela, ou pare-a, antes de começar outra.",
 	"settings.vaultHeading": "Pesquisa no cofre",
 	"settings.vaultIndexDesc": "Mantém um índice de pesquisa das suas notas na pasta do plugin, para que @vault numa mensagem adicione os trechos mais relevantes para ela. Desativado: nenhum índice é criado ou mantido.",
 	"status.indexing": "Indexando {done} de {total} notas",

@@ -645,6 +645,7 @@ export const zhCN: Catalogue = {
 	"editor.recordStale": "已拒绝（提议之后其文本已改动）",
 	"editor.recordUndecided": "未决定",
 	"editor.noNote": "用 Discover 编辑只能在笔记的编辑器中使用。",
+	"editor.busy": "这篇笔记中还有一个未完成的编辑：请先接受或拒绝其更改，或停止它，再开始新的编辑。",
 	"settings.vaultHeading": "仓库搜索",
 	"settings.vaultIndexDesc": "在插件文件夹中保存笔记的搜索索引，这样消息中的 @vault 会加入与该消息最相关的段落。关闭时：不建立也不保留索引。",
 	"status.indexing": "正在索引笔记：{done} / {total}",

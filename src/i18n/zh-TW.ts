@@ -645,6 +645,7 @@ export const zhTW: Catalogue = {
 	"editor.recordStale": "已拒絕（提議之後其文字已變動）",
 	"editor.recordUndecided": "未決定",
 	"editor.noNote": "用 Discover 編輯只能在筆記的編輯器中使用。",
+	"editor.busy": "這篇筆記中還有一個未完成的編輯：請先接受或拒絕其變更，或停止它，再開始新的編輯。",
 	"settings.vaultHeading": "儲存庫搜尋",
 	"settings.vaultIndexDesc": "在外掛程式的資料夾中保存筆記的搜尋索引，讓訊息中的 @vault 加入與該訊息最相關的段落。關閉時：不建立也不保留索引。",
 	"status.indexing": "正在建立筆記索引：{done} / {total}",

@@ -8,7 +8,7 @@ import { EditorSelection, EditorState, type Transaction } from "@codemirror/stat
 import { EditorView } from "@codemirror/view";
 import { editorInfoField, type MarkdownFileInfo } from "obsidian";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { createTestApp, flush, loadPlugin, openNote, pressKey, runCommand, TEST_MANIFEST, unloadPlugin } from "../obsidian/harness";
+import { clearNotices, createTestApp, flush, loadPlugin, notices, openNote, pressKey, runCommand, TEST_MANIFEST, unloadPlugin } from "../obsidian/harness";
 import type { App } from "../obsidian/app";
 import { ProviderServer } from "../support/providerServer";
 import { ollamaStream } from "../support/providerStreams";
@@ -67,6 +67,7 @@ afterEach(() => {
 	view = plugin = undefined;
 	server.reset();
 	document.body.empty();
+	clearNotices();
 	watch.parses = 0;
 	watch.runtimes = 0;
 	watch.closed = 0;
@@ -192,5 +193,56 @@ describe("Edit with Discover, however it ends", () => {
 		saved = await messages();
 		expect(saved).toHaveLength(3);
 		expect(saved[2]).toBe(["user: My review of the proposed changes:", "- Rejected: change 1, “The quick brown fox.” → “The slow brown fox.”", "- Rejected: change 2, “The end of it.” → “The very end.”"].join("\n"));
+	});
+	it("Edit with Discover again while a review is pending keeps that review: a notice says to finish it first, and its record is saved when it ends", async () => {
+		server.route("POST", "/api/show", { status: 404, body: "{}" });
+		server.route("POST", "/api/chat", { headers: { "content-type": "application/x-ndjson" }, body: ollamaStream([SELECTED.replace("quick", "slow").replace("The end of it.", "The very end.")]) });
+		const { app, view: v } = await setup();
+		send(app, v);
+		await until(() => q(v, ".discover-edit-hunk button").length > 0, "the review");
+		expect(q(v, ".discover-edit-hunk")).toHaveLength(2);
+		// The person selects other text and asks for another edit before deciding.
+		v.dispatch({ selection: { anchor: 0, head: 6 } });
+		expect(runCommand(app, `${TEST_MANIFEST.id}:edit-inline`)).toBe(true);
+		// Nothing they were shown is gone: both changes wait for a decision, the note is as it was.
+		expect(q(v, ".discover-edit-hunk")).toHaveLength(2);
+		expect(notices()).toEqual(["An edit is still open in this note: accept or reject its changes, or stop it, before starting another."]);
+		expect(q(v, ".discover-edit-hunk button")).not.toHaveLength(0);
+		expect(v.state.doc.toString()).toBe(PLAN);
+		// Its first change's Accept has the focus, to decide from there.
+		expect(document.activeElement?.closest(".discover-edit-hunk")).toBe(q(v, ".discover-edit-hunk")[0]);
+		q(v, ".discover-edit-hunk button.mod-cta")[0]!.click();
+		q(v, ".discover-edit-hunk button").find((b) => b.textContent === "Reject")!.click();
+		const sessions = new SessionManager(new ObsidianFileStore(app.vault.adapter, DEFAULT_SETTINGS.sessionsFolder));
+		let saved: string[] = [];
+		const messages = async (): Promise<string[]> => {
+			const [found] = await sessions.list();
+			return found === undefined ? [] : (await sessions.load(found.id)).messages.map((m) => `${m.role}: ${m.content}`);
+		};
+		await until(() => (void messages().then((m) => (saved = m)), saved.length === 3), "the review's record");
+		expect(saved[2]).toBe(["user: My review of the proposed changes:", "- Accepted: change 1, “The quick brown fox.” → “The slow brown fox.”", "- Rejected: change 2, “The end of it.” → “The very end.”"].join("\n"));
+		// The review over, a new edit opens at once.
+		clearNotices();
+		expect(runCommand(app, `${TEST_MANIFEST.id}:edit-inline`)).toBe(true);
+		expect(notices()).toEqual([]);
+		expect((q(v, ".discover-edit-input")[0] as HTMLInputElement).disabled).toBe(false);
+	});
+	it("a note closed with changes still to decide: the review's record is saved, the changes left as not decided", async () => {
+		server.route("POST", "/api/show", { status: 404, body: "{}" });
+		server.route("POST", "/api/chat", { headers: { "content-type": "application/x-ndjson" }, body: ollamaStream([SELECTED.replace("quick", "slow").replace("The end of it.", "The very end.")]) });
+		const { app, view: v } = await setup();
+		send(app, v);
+		await until(() => q(v, ".discover-edit-hunk button").length > 0, "the review");
+		q(v, ".discover-edit-hunk button.mod-cta")[0]!.click();
+		v.destroy();
+		view = undefined;
+		const sessions = new SessionManager(new ObsidianFileStore(app.vault.adapter, DEFAULT_SETTINGS.sessionsFolder));
+		let saved: string[] = [];
+		const messages = async (): Promise<string[]> => {
+			const [found] = await sessions.list();
+			return found === undefined ? [] : (await sessions.load(found.id)).messages.map((m) => `${m.role}: ${m.content}`);
+		};
+		await until(() => (void messages().then((m) => (saved = m)), saved.length === 3), "the review's record", 5000);
+		expect(saved[2]).toBe(["user: My review of the proposed changes:", "- Accepted: change 1, “The quick brown fox.” → “The slow brown fox.”", "- Not decided: change 2, “The end of it.” → “The very end.”"].join("\n"));
 	});
 });

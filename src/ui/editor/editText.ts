@@ -19,4 +19,5 @@ export const EDIT_TEXT = {
 	hunk: (n: number, total: number): string => t("editor.hunk", { n: formatNumber(n), total: formatNumber(total) }),
 	keys: (): string => t("editor.keys"),
 	review: (): string => t("editor.review"),
+	busy: (): string => t("editor.busy"),
 };

@@ -5,7 +5,7 @@
 // between hunks). Nothing changes in the note until a hunk is accepted; each decision is one
 // transaction (src/editor/review.ts).
 import { Prec, type Extension } from "@codemirror/state";
-import { debounce } from "obsidian";
+import { debounce, Notice } from "obsidian";
 import { EditorView, keymap, ViewPlugin, type ViewUpdate } from "@codemirror/view";
 import { mapHunks, placeHunks } from "../../editor/anchoring";
 import { linesOf, planEdit, wordsOf } from "../../editor/hunks";
@@ -110,6 +110,13 @@ class InlineEditView {
 	}
 
 	open(): void {
+		// An edit already shown (its proposal being written, or its changes waiting for a decision)
+		// is never dropped for a new one: the person is told to finish it, and taken to it.
+		if (this.ui.phase === "streaming" || reviewOf(this.view.state).pending.length > 0) {
+			new Notice(EDIT_TEXT.busy());
+			if (!this.focusHunk(1, true)) this.view.dispatch({ effects: EditorView.scrollIntoView(this.ui.at, { y: "center" }) });
+			return;
+		}
 		const { from, to } = this.view.state.selection.main;
 		this.stop();
 		const prompt = this.prompt;
@@ -266,6 +273,9 @@ class InlineEditView {
 	destroy(): void {
 		this.stop();
 		this.drawLater.cancel();
+		// The editor closes with changes still to decide: what was decided is saved, the rest as not decided.
+		const review = reviewOf(this.view.state);
+		if (this.ui.phase === "review" && review.pending.length > 0) this.ports.finished?.({ view: this.view, instruction: this.instruction, original: this.original, proposal: this.proposal, decided: review.decided });
 		this.view.dom.removeEventListener("keydown", this.hunkKeys);
 		liveViews.delete(this.view);
 	}

@@ -232,6 +232,49 @@ describe("Edit with Discover in the editor", () => {
 		expect(h.input().disabled).toBe(false);
 	});
 
+	it("a long pause in the stream: what arrives after it is drawn within one draw's interval (60 ms), and so is what arrives at a steady pace", async () => {
+		const h = setup();
+		await ask(h);
+		vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+		try {
+			const added = (): string[] => h.q(".discover-edit-hunk.is-streaming .discover-edit-added").map((e) => e.textContent ?? "");
+			const onText = (text: string): void => h.requests[0]!.onText(() => text);
+			// The first of the stream at once.
+			onText("The slow brown");
+			expect(added()).toEqual(["slow"]);
+			// Then at a steady pace, a token every 10 ms: drawn while they keep coming, at least every 60 ms.
+			let text = "The slow brown fox.\nIt leaps";
+			onText(text);
+			for (const word of [" over", " the", " dog.", "\n", "\n", "A", " line", " left", " behind."]) {
+				vi.advanceTimersByTime(10);
+				text += word;
+				onText(text);
+			}
+			expect(added()).toEqual(["slow", "leaps"]);
+			// The model thinks for five seconds: the last token before the pause is on screen during it.
+			vi.advanceTimersByTime(60);
+			expect(added()).toEqual(["slow", "leaps", "behind"]);
+			vi.advanceTimersByTime(5000);
+			// Then one more line arrives: on screen within 60 ms.
+			onText(`${text}\nThe very`);
+			vi.advanceTimersByTime(60);
+			expect(added()).toEqual(["slow", "leaps", "behind", "very"]);
+		} finally {
+			vi.useRealTimers();
+		}
+	});
+
+	it("opening again while the proposal is written keeps it going: nothing shown is dropped for a new prompt", async () => {
+		const h = setup();
+		await ask(h);
+		h.requests[0]!.onText(() => "The slow brown");
+		expect(openInlineEdit(h.view)).toBe(true);
+		expect(h.requests[0]!.signal.aborted).toBe(false);
+		expect(h.q(".discover-edit-hunk.is-streaming")).toHaveLength(1);
+		await h.answer({ proposal: REWRITE });
+		expect(h.q(".discover-edit-hunk button").length).toBeGreaterThan(0);
+	});
+
 	it("Stop ends the request and keeps the prompt; Escape closes it; Up recalls recent instructions", async () => {
 		const h = setup(["make it shorter", "translate to German"]);
 		await ask(h, "new one");
@@ -266,6 +309,16 @@ describe("Edit with Discover in the editor", () => {
 		} finally {
 			made.mockRestore();
 		}
+	});
+
+	it("an editor closed with changes still to decide hands over what was decided, the rest as undecided, to be saved", async () => {
+		const h = setup();
+		await ask(h);
+		await h.answer({ proposal: REWRITE });
+		h.q<HTMLButtonElement>(".discover-edit-hunk button.mod-cta")[0]!.click();
+		expect(h.finished).toHaveLength(0);
+		h.view.destroy();
+		expect(h.finished).toEqual([{ instruction: "tighten this", original: NOTE.slice(NOTE.indexOf("The quick")), proposal: REWRITE, decided: [{ id: "h1", decision: "accepted", stale: false }] }]);
 	});
 
 	it("an editor closed after its prompt was used leaves no listener of the edit's on it", async () => {
