@@ -5,6 +5,7 @@ import type { ChatSettings } from "../core/types";
 import type { DiscoverSettings } from "../settings/settings";
 import { imageRuleFor } from "../providers/imageRule";
 import { imageForSend } from "../ui/images/imageForSend";
+import { attachToolImage } from "../ui/images/attachFile";
 import type { ProviderAdapter } from "../providers/types";
 import { ObsidianFileStore } from "./obsidianStore";
 import { SessionManager } from "../sessions/SessionManager";
@@ -97,6 +98,9 @@ export async function createChatRuntime(host: DiscoverHost, onEvent: (e: ChatEve
 		// Attached images are vault files (the chats folder's attachments), read for each send.
 		// An image embedded in a note is scaled as it is read; the composer's attachments already were.
 		readImage: (path) => imageForSend(host.app, path),
+		// An image a tool's result carries (an MCP server's screenshot or chart), once the result's
+		// share has room for it: scaled and saved beside the attached ones, sent after the results.
+		saveToolImage: (image, name) => attachToolImage(host.app, host.settings.sessionsFolder, image, name),
 		// "Prompt layout" (settings/promptLayout.ts): asked as each turn starts, for the chat's server.
 		earlierSources: () => earlierSourcesFor(host.settings.promptLayout, serverKeyFor(adapterSettings(), agentServer(agent))),
 		// MCP servers through the plugin's hub (loaded when a turn first needs one). An approved agent's

@@ -20,6 +20,8 @@ import { baseUrlFor } from "../support/providerStreams";
 import { serveToolSteps } from "../support/toolServer";
 import { testSettings } from "../ui/fakes";
 import type { Agent } from "../../src/agents/agent";
+import type { Tool } from "../../src/core/types";
+import type { ChatEvent } from "../../src/ui/ports";
 import { withApproval } from "../../src/agents/agentTrust";
 
 const pidStub = (name: string, env?: McpServerSetting["env"]): McpServerSetting => ({
@@ -147,6 +149,46 @@ describe("the chat engine's MCP servers", () => {
 		await runtime.chat.sendMessage("changed agent");
 		expect(asked).toEqual([undefined, ["filesystem"], []]);
 		expect(loads).toBeGreaterThan(0);
+	});
+
+	it("an image an MCP tool returns is saved in the chats folder's attachments, shown on its card, sent to the model, and kept by the chat", async () => {
+		// A PNG whose header says 16 × 16: small enough to be saved as it is (nothing to decode here).
+		const head = Buffer.alloc(33);
+		Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]).copy(head, 0);
+		head.writeUInt32BE(16, 16);
+		head.writeUInt32BE(16, 20);
+		head.set([8, 6, 0, 0, 0], 24);
+		const png = head.toString("base64");
+		const tool: Tool = {
+			name: "ev__shot",
+			description: "[MCP ev/shot] A screenshot.",
+			parameters: { type: "object", properties: {} },
+			access: "write",
+			mcp: { server: "ev", tool: "shot" },
+			run: (_args, ctx) => {
+				ctx.onImages?.([{ mediaType: "image/png", data: png }]);
+				return Promise.resolve("[Image: image/png]");
+			},
+		};
+		const hub = { toolsFor: () => Promise.resolve({ tools: [tool], problems: [] }), onToolsChanged: () => () => undefined } as unknown as McpHubPort;
+		const app = await createTestApp();
+		const settings = testSettings({ provider: "ollama", baseUrl: baseUrlFor("ollama", server.url), model: "m", includeActiveNote: false, mcpServers: [pidStub("ev")] });
+		const host: DiscoverHost = { app: asObsidianApp(app), settings, saveSettings: () => Promise.resolve(), mcp: () => Promise.resolve(hub) };
+		const requests = serveToolSteps(server, "ollama", [[{ name: "ev__shot", args: "{}" }], "A small square."]);
+		const events: ChatEvent[] = [];
+		const runtime = await createChatRuntime(host, (e) => events.push(e), { ask: () => Promise.resolve({ kind: "once" }) });
+		await runtime.chat.newSession();
+		await runtime.chat.sendMessage("Take a screenshot.");
+		const result = runtime.chat.messages.find((m) => m.role === "tool");
+		const saved = result?.attachments?.[0];
+		expect(saved?.path).toMatch(/^Discover\/Chats\/attachments\/.+\.png$/);
+		expect(Buffer.from(await app.vault.adapter.readBinary(saved?.path ?? "")).toString("base64")).toBe(png);
+		const card = events.flatMap((e) => (e.type === "tool" && e.card.state === "done" ? [e.card] : [])).at(-1);
+		expect(card?.images?.map((i) => i.path)).toEqual([saved?.path]);
+		// The request after the call carries the image, as the model's dialect takes images.
+		expect(requests()[1]?.body).toContain(png);
+		const reloaded = await runtime.sessions.load(runtime.chat.sessionId ?? "");
+		expect(reloaded.messages.find((m) => m.role === "tool")?.attachments).toEqual(result?.attachments);
 	});
 
 	it("loads no hub when no server is turned on and no agent names one", async () => {

@@ -1,7 +1,7 @@
 // From a file the person gave (picked, pasted, dropped) to an attachment: checked, downscaled,
 // saved in the chats folder's attachments. Refusals are messages in the person's language.
 import type { App } from "obsidian";
-import type { ImageRef } from "../../core/types";
+import type { ImageRef, PromptImage } from "../../core/types";
 import { t } from "../../i18n";
 import { saveAttachment } from "./attachmentStore";
 import { ImageRejected, prepareImage } from "./downscale";
@@ -17,4 +17,14 @@ export async function attachImageFile(app: App, chatsFolder: string, file: File)
 		if (err instanceof ImageRejected) throw new Error(t(REFUSAL[err.reason], { name }));
 		throw err;
 	}
+}
+
+/**
+ * An image a tool's result carried (base64, as an MCP server sends it) as an attachment: checked and
+ * scaled like one the person attached, then saved in the chats folder's attachments. A refusal throws
+ * (the engine keeps the image described in the result's text).
+ */
+export async function attachToolImage(app: App, chatsFolder: string, image: PromptImage, name: string): Promise<ImageRef> {
+	const bytes = Uint8Array.from(atob(image.data), (c) => c.charCodeAt(0));
+	return saveAttachment(app, chatsFolder, await prepareImage(bytes), name);
 }
