@@ -221,7 +221,7 @@ function attachmentFiles(page) {
  * written as bytes is a blob: URL of those bytes (what the app would serve), and any other path is
  * the runtime's own.
  */
-async function serveVaultResources(page) {
+export async function serveVaultResources(page) {
 	await page.evaluate(() => {
 		const adapter = window.e2e.app.vault.adapter;
 		if (adapter.e2eServesResources) return;

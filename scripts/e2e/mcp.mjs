@@ -8,9 +8,10 @@
 // page is on another port), and the page is given a child_process whose spawn fails as Node's does
 // for a command that is not installed (ENOENT), so the failed row shows the real client's message.
 import { join } from "node:path";
-import { startHttpStub } from "../../tests/support/mcpHttpStub.ts";
+import { startHttpStub, STUB_CHART_PNG } from "../../tests/support/mcpHttpStub.ts";
 import * as harness from "./harness.mjs";
 import { overflows as overflowsOf } from "./layout.mjs";
+import { serveVaultResources } from "./images.mjs";
 
 export const name = "mcp";
 // The panel opened and laid out as the person has it (its width on a phone included).
@@ -132,6 +133,32 @@ export async function mcpSteps({ page, model, check, artifacts, VIEW, overflows 
 		const phoneDone = await overflows(page, [VIEW, `${VIEW} .discover-tool-card`, `${VIEW} .discover-tool-card-title`]);
 		check(phoneDone.length === 0, `phone: the done MCP card fits (${phoneDone.join("; ") || "none"})`);
 		await themed("phone-mcp-tool-card", (name) => page.screenshot({ path: join(artifacts, `${name}.png`) }));
+		await desktop();
+
+		// 1b. An image result: saved with the chat's attachments, shown on its card, sent to the model.
+		// (The test vault's files are served to the page as the app serves a vault's resources.)
+		await serveVaultResources(page);
+		model.queue({ calls: [{ name: "stub__chart", arguments: {} }] });
+		model.queue({ tokens: "The chart shows sales rising each quarter.".split(/(?= )/), tokensPerSecond: 200 });
+		await page.fill(`${VIEW} .discover-chat-input`, "Chart the sales by quarter.");
+		await page.press(`${VIEW} .discover-chat-input`, "Enter");
+		await page.waitForSelector(`${VIEW} .discover-tool-card .discover-permission`, { timeout: 15000 });
+		await page.click(`${VIEW} .discover-permission button:has-text("${once ?? "Allow once"}")`);
+		await idle();
+		const chartCard = page.locator(`${VIEW} .discover-tool-card`).last();
+		await chartCard.locator(".discover-tool-card-images img").first().waitFor({ timeout: 5000 }).catch(() => undefined);
+		const chartWidth = await chartCard.evaluate((card) => {
+			const img = card.querySelector(".discover-tool-card-images img");
+			return img instanceof HTMLImageElement && img.complete ? img.naturalWidth : 0;
+		});
+		check(chartWidth === 48, `the MCP tool's image result shows on its card, loaded from the vault (${chartWidth} px wide)`);
+		const sentChart = JSON.stringify(model.lastChatRequest()?.messages ?? []).includes(STUB_CHART_PNG.slice(0, 60));
+		check(sentChart, "the image result went to the model with the request after the call");
+		await themed("mcp-image-result", shot);
+		await phone();
+		const phoneChart = await overflows(page, [VIEW, `${VIEW} .discover-tool-card`, `${VIEW} .discover-tool-card-images`]);
+		check(phoneChart.length === 0, `phone: the MCP image result's card fits (${phoneChart.join("; ") || "none"})`);
+		await themed("phone-mcp-image-result", (name) => page.screenshot({ path: join(artifacts, `${name}.png`) }));
 		await desktop();
 
 		// 2. Settings → MCP servers: the list with its three states.

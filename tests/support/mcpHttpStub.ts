@@ -30,7 +30,10 @@ export interface HttpStub {
 }
 
 const SESSION = "stub-session-1";
-const tools = ["echo", "huge", "endless", "bigevent", "resume", "slow"].map((name) => ({ name, description: `The ${name} tool.`, inputSchema: { type: "object", properties: {} } }));
+/** A 48 × 48 bar chart (PNG), the "chart" tool's image result. */
+export const STUB_CHART_PNG = "iVBORw0KGgoAAAANSUhEUgAAADAAAAAwEAIAAACI8LKTAAAABGdBTUEAALGPC/xhBQAAACBjSFJNAAB6JgAAgIQAAPoAAACA6AAAdTAAAOpgAAA6mAAAF3CculE8AAAABmJLR0T///////8JWPfcAAAAB3RJTUUH6gsdCgYvXrQzHgAAAh5JREFUaN7tmq1PA0EQxecu24SPBEHuXDEYQoMojkBwOCAEAQFVQwKioQKFQWDwmCIwVQgEgn8ABFhogsEQkGhSSxEEd7Mzu8xld9sdvfvLey97r5e9JrVaq9VuQxxklMrSbn/MtQx/R6k8BqQbpbLkOQaETzxBxMQOIiYGREx8xIj5LelR1zL8nXiCiAm+g17qDzePu5yVc89Lm4tXpnxVydIuBBwQVAFgg7PQzqlSeRr6i+IE06qV0+AfMfiCZaZVK6dK5UnoATWZVq2chn+C3thWLU9Q6AHxrdo+YsGXNNfqkJY0wCzT6pCWNMAO9FlWwyrp673bs6ceZ+XW5frx/Lh2CYsTYklLGSs1IO9LWkpheCWdMyVSCqU4xbsqedp1ch80CSu8hYRCKQ4WkMoc/Yp9wxFTol6hFAcNyFUHfbIl6hVKcbBdzjqIb0yvUIqD7XJY0omQMSlO8S6Hd9J1pkRKoRSneJdpdZ1edBqv55yVJweNzsyhZkGDKZFSKMVBAiqtpN2+4ElxSuwgKbJbTgyIDMi8uqpMNEX2jYMEZF5dq0w0RfaNU7yrYlpdU9yFBNk3DhaQsvneuMZC02TfOFhARrmyLqf+BGnIvnHQgEyrqwcjTHROGPOLgwaUpWb/D3qHBSZaT/aNgwZkfte/z0RTZN84SEDxRTEG9L+ASrvukCK75SQfd/fTze0yAhqMGYRPz6XOIPx5odT5AZv5Fnc2TiLzAAAAJXRFWHRkYXRlOmNyZWF0ZQAyMDI2LTExLTI5VDEwOjA2OjQ3KzAwOjAwFFO4MAAAACV0RVh0ZGF0ZTptb2RpZnkAMjAyNi0xMS0yOVQxMDowNjo0NyswMDowMGUOAIwAAAAASUVORK5CYII=";
+
+const tools = ["echo", "huge", "endless", "bigevent", "resume", "slow", "chart"].map((name) => ({ name, description: `The ${name} tool.`, inputSchema: { type: "object", properties: {} } }));
 
 function readBody(req: IncomingMessage): Promise<string> {
 	return new Promise((resolve) => {
@@ -61,6 +64,7 @@ export async function startHttpStub(opts: { cors?: boolean } = {}): Promise<Http
 		if (m.method === "tools/list") return reply({ tools });
 		const name = m.params?.name;
 		if (name === "echo") return reply({ content: [{ type: "text", text: "echo over http" }] });
+		if (name === "chart") return reply({ content: [{ type: "text", text: "Sales by quarter." }, { type: "image", data: STUB_CHART_PNG, mimeType: "image/png" }] });
 		if (name === "huge") {
 			res.writeHead(200, { "content-type": "application/json" });
 			const chunk = "x".repeat(1024 * 1024);
