@@ -28,40 +28,46 @@ export function writePostings(values: ArrayLike<number>, varint: (v: number) => 
 }
 
 /**
- * Decodes `count` postings from bytes [at, end). A damaged list (a passage past the saved ones, a
- * tf out of range, bytes cut short, not ascending) keeps its entries up to the damage: a query then
- * misses a few passages, never throws (the load reads no posting, so it cannot check them first).
+ * Decodes `count` postings from bytes [at, end), leaving out those of passages marked in `skip`
+ * (retired: postingPool.ts). A damaged list (a passage past the saved ones, a tf out of range, bytes
+ * cut short, not ascending) keeps its entries up to the damage: a query then misses a few passages,
+ * never throws (the load reads no posting, so it cannot check them first).
  */
-export function readPostings(source: PostingSource, at: number, end: number, count: number): Uint32Array {
+export function readPostings(source: PostingSource, at: number, end: number, count: number, skip?: Uint8Array): Uint32Array {
 	const bytes = source.bytes;
+	const passages = source.passages;
 	const out = new Uint32Array(count);
 	let p = at;
 	let doc = 0;
 	let k = 0;
-	const next = (): number => {
-		let v = 0;
+	// One loop, the varints read inline (a closure per varint was most of a decode's time).
+	for (let i = 0; i < count; i++) {
+		let head = 0;
 		let scale = 1;
-		for (;;) {
-			if (p >= end || scale > 2 ** 35) return -1;
-			const b = bytes[p++] ?? 0;
-			v += (b & 127) * scale;
-			if (b < 128) return v;
+		let b = 128;
+		while (b >= 128 && p < end && scale <= 2 ** 35) {
+			b = bytes[p++] as number;
+			head += (b & 127) * scale;
 			scale *= 128;
 		}
-	};
-	for (; k < count; k++) {
-		const head = next();
-		if (head < 0) break;
+		if (b >= 128) break;
 		const step = Math.floor(head / 2);
-		if (k > 0 && step === 0) break;
+		if (i > 0 && step === 0) break;
 		doc += step;
 		let tf = 1;
 		if (head % 2 === 1) {
-			tf = next();
-			if (tf < 0 || tf === 1) break;
+			tf = 0;
+			scale = 1;
+			b = 128;
+			while (b >= 128 && p < end && scale <= 2 ** 35) {
+				b = bytes[p++] as number;
+				tf += (b & 127) * scale;
+				scale *= 128;
+			}
+			if (b >= 128 || tf === 1) break;
 		}
-		if (doc >= source.passages || tf >= TF_SLOTS) break;
-		out[k] = doc * TF_SLOTS + tf;
+		if (doc >= passages || tf >= TF_SLOTS) break;
+		if (skip === undefined || skip[doc] !== 1) out[k++] = doc * TF_SLOTS + tf;
 	}
-	return k === count ? out : out.slice(0, k);
+	return k === count ? out : out.subarray(0, k);
 }

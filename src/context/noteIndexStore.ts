@@ -28,10 +28,9 @@ export class StoredNoteTables extends NoteTables implements IndexStore {
 			// A list still in the loaded bytes is read, not kept decoded.
 			let list = this.pool.peek(id);
 			// While a note is staged or being removed, its postings are not part of the saved state.
-			if (this.hiddenDocs > 0) {
-				list = list.filter((v) => this.docNote[Math.floor(v / TF_SLOTS)] !== undefined);
-				if (list.length === 0) continue;
-			}
+			if (this.hiddenDocs > 0) list = list.filter((v) => this.docNote[Math.floor(v / TF_SLOTS)] !== undefined);
+			// (Also a damaged file's term whose saved entries were all retired without it being found empty.)
+			if (list.length === 0) continue;
 			yield [term, list, id];
 		}
 	}
