@@ -40,34 +40,52 @@ export function readPostings(source: PostingSource, at: number, end: number, cou
 	let p = at;
 	let doc = 0;
 	let k = 0;
-	// One loop, the varints read inline (a closure per varint was most of a decode's time).
+	// One loop, the varints read inline, a one-byte varint (most heads: the gaps are small) first.
 	for (let i = 0; i < count; i++) {
-		let head = 0;
-		let scale = 1;
-		let b = 128;
-		while (b >= 128 && p < end && scale <= 2 ** 35) {
-			b = bytes[p++] as number;
-			head += (b & 127) * scale;
-			scale *= 128;
+		if (p >= end) break;
+		let b = bytes[p++] as number;
+		let head = b;
+		if (b >= 128) {
+			head = readMore(bytes, p - 1, end);
+			if (head < 0) break;
+			p = varintEnd;
 		}
-		if (b >= 128) break;
-		const step = Math.floor(head / 2);
+		const step = head < 2 ** 31 ? head >>> 1 : Math.floor(head / 2);
 		if (i > 0 && step === 0) break;
 		doc += step;
 		let tf = 1;
-		if (head % 2 === 1) {
-			tf = 0;
-			scale = 1;
-			b = 128;
-			while (b >= 128 && p < end && scale <= 2 ** 35) {
-				b = bytes[p++] as number;
-				tf += (b & 127) * scale;
-				scale *= 128;
+		if ((head < 2 ** 31 ? head & 1 : head % 2) === 1) {
+			if (p >= end) break;
+			b = bytes[p++] as number;
+			tf = b;
+			if (b >= 128) {
+				tf = readMore(bytes, p - 1, end);
+				if (tf < 0) break;
+				p = varintEnd;
 			}
-			if (b >= 128 || tf === 1) break;
+			if (tf === 1) break;
 		}
 		if (doc >= passages || tf >= TF_SLOTS) break;
 		if (skip === undefined || skip[doc] !== 1) out[k++] = doc * TF_SLOTS + tf;
 	}
 	return k === count ? out : out.subarray(0, k);
+}
+
+/** Where the varint read last by readMore ended. */
+let varintEnd = 0;
+
+/** The varint of two bytes or more at `p` (at most six: 2^42 and over is damage), −1 when cut short or too long; sets varintEnd. */
+function readMore(bytes: Uint8Array, p: number, end: number): number {
+	let v = 0;
+	let scale = 1;
+	for (;;) {
+		if (p >= end || scale > 2 ** 35) return -1;
+		const b = bytes[p++] as number;
+		v += (b & 127) * scale;
+		if (b < 128) {
+			varintEnd = p;
+			return v;
+		}
+		scale *= 128;
+	}
 }

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { TF_SLOTS, writePostings } from "../../src/context/lazyPostings";
+import { readPostings, TF_SLOTS, writePostings } from "../../src/context/lazyPostings";
 import { PostingPool } from "../../src/context/postingPool";
 
 // The pool against a model (plain sorted arrays), lists starting in saved bytes (loadLazy), with
@@ -88,6 +88,56 @@ describe("PostingPool", () => {
 				expect(pool.undecoded).toBe(0);
 			}),
 			{ numRuns: 500 },
+		);
+	});
+});
+
+describe("readPostings", () => {
+	const listArb = fc.array(fc.tuple(fc.integer({ min: 1, max: 300 }), fc.oneof(fc.constant(1), fc.integer({ min: 0, max: TF_SLOTS - 1 }))), { maxLength: 60 }).map((steps) => {
+		let doc = -1;
+		return steps.map(([gap, tf]) => (doc += gap) * TF_SLOTS + tf);
+	});
+	const bytesOf = (values: number[]): Uint8Array => {
+		const out: number[] = [];
+		writePostings(values, (v) => {
+			while (v >= 128) {
+				out.push((v % 128) | 128);
+				v = Math.floor(v / 128);
+			}
+			out.push(v);
+		});
+		return Uint8Array.from(out);
+	};
+
+	it("reads back what writePostings wrote, leaving out the skipped passages", () => {
+		fc.assert(
+			fc.property(listArb, fc.array(fc.nat({ max: 20_000 }), { maxLength: 10 }), (values, skipped) => {
+				const bytes = bytesOf(values);
+				const passages = 20_000;
+				const skip = new Uint8Array(passages);
+				for (const d of skipped) skip[d] = 1;
+				expect([...readPostings({ bytes, passages }, 0, bytes.length, values.length)]).toEqual(values);
+				expect([...readPostings({ bytes, passages }, 0, bytes.length, values.length, skip)]).toEqual(values.filter((v) => skip[Math.floor(v / TF_SLOTS)] !== 1));
+			}),
+			{ numRuns: 300 },
+		);
+	});
+
+	it("damaged bytes give a prefix of ascending, in-range postings, never a throw", () => {
+		fc.assert(
+			fc.property(listArb, fc.array(fc.tuple(fc.nat(), fc.nat({ max: 255 })), { minLength: 1, maxLength: 4 }), fc.integer({ min: 1, max: 20_000 }), fc.nat({ max: 80 }), (values, flips, passages, extra) => {
+				const bytes = bytesOf(values);
+				if (bytes.length === 0) return;
+				for (const [at, v] of flips) bytes[at % bytes.length] = v;
+				const out = [...readPostings({ bytes, passages }, 0, bytes.length, values.length + extra)];
+				expect(out.length).toBeLessThanOrEqual(values.length + extra);
+				for (let i = 0; i < out.length; i++) {
+					const v = out[i] as number;
+					expect(Math.floor(v / TF_SLOTS)).toBeLessThan(passages);
+					if (i > 0) expect(Math.floor(v / TF_SLOTS)).toBeGreaterThan(Math.floor((out[i - 1] as number) / TF_SLOTS));
+				}
+			}),
+			{ numRuns: 300 },
 		);
 	});
 });
