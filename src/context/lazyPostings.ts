@@ -1,7 +1,8 @@
 // A saved index's posting lists as they are in the file (format 5, noteIndexFormat.ts), decoded only
-// when something first reads or changes one. Loading 100,000 notes then reads no posting at all: a
-// vault has tens of millions of them, and decoding them all took most of a load's seconds. A query
-// decodes only its own terms' lists; a save reads the others without keeping them (`peek`).
+// when a query first reads one (or a change must go in its middle: postingPool.ts). Loading 100,000
+// notes then reads no posting at all: a vault has tens of millions of them, and decoding them all
+// took most of a load's seconds. A query decodes only its own terms' lists; a re-index adds past
+// their end and skips a removed note's saved postings; a save reads the lists without keeping them (`peek`).
 // Layout of one list: per posting, one varint of (passage − previous passage) × 2 + (tf > 1), then
 // the tf as a varint when it is over 1 (most postings have tf 1: one byte saved each).
 
