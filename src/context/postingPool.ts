@@ -14,6 +14,8 @@ import { PagedInt32 } from "./paged";
 import { readPostings, TF_SLOTS, type PostingSource } from "./lazyPostings";
 
 const PAGE = 1 << 20;
+/** The first shared page's entries (256 KB); each next one is twice the last, up to PAGE. */
+const FIRST_PAGE = 1 << 16;
 /** Block sizes: 1, 2, 3, 4, 6, 8, 12, 16, 24… (powers of two and 1.5×): lists waste a sixth on average, not a third. */
 const SIZES: number[] = [1];
 for (let k = 1; k <= 30; k++) SIZES.push(3 * 2 ** (k - 1), 2 ** k);
@@ -43,8 +45,9 @@ function lowerBound(data: Uint32Array, from: number, to: number, value: number):
 
 export class PostingPool {
 	private readonly pages: Uint32Array[] = [];
-	/** Entries used of the last shared page (pages of a single huge list are never shared). */
-	private used = PAGE;
+	/** Entries used of the last shared page (pages of a single huge list are never shared), and its size. */
+	private used = 0;
+	private cap = 0;
 	private shared = -1;
 	private readonly free: number[][] = SIZES.map(() => []);
 	// Per list: page, offset in it, length, and its block's size class + 1 (0: it holds no block).
@@ -298,10 +301,13 @@ export class PostingPool {
 			this.pages.push(new Uint32Array(size));
 			return [this.pages.length - 1, 0];
 		}
-		if (this.used + size > PAGE) {
+		if (this.used + size > this.cap) {
 			// The rest of the page goes to the free lists, cut into power-of-two blocks.
-			if (this.shared >= 0) this.freeRange(this.shared * PAGE + this.used, PAGE - this.used);
-			this.pages.push(new Uint32Array(PAGE));
+			if (this.shared >= 0) this.freeRange(this.shared * PAGE + this.used, this.cap - this.used);
+			// Shared pages double from FIRST_PAGE: a loaded index's first re-index (its first blocks) or a
+			// small vault does not zero a 4 MB page. Locations stay page × PAGE + offset.
+			this.cap = Math.min(PAGE, Math.max(this.cap * 2, FIRST_PAGE, size));
+			this.pages.push(new Uint32Array(this.cap));
 			this.shared = this.pages.length - 1;
 			this.used = 0;
 		}
