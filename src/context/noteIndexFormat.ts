@@ -1,8 +1,8 @@
 // The vault index's saved forms. Both carry the format name, a version and each note's mtime, so a
 // restart loads the index and re-indexes only the notes changed since.
 // - Binary (`encodeBinary`/`decodeBinary`, for `adapter.writeBinary`/`readBinary`): the fast one.
-//   Loading decodes no posting: each term's list stays in the loaded bytes until a query or a change
-//   first needs it (lazyPostings.ts), and each note's term ids are the saved bytes themselves.
+//   Loading decodes no posting: each term's list stays in the loaded bytes until a query first reads
+//   it (lazyPostings.ts; a re-index mostly leaves it there), and each note's term ids are the saved bytes themselves.
 //   Layout of version 5, little-endian:
 //     "DNIX"  u32 5  u32 numbers-bytes  u32 strings-bytes  u32 term-id-bytes  u32 posting-bytes
 //     u32 0  u32 0 (reserved)

@@ -1,6 +1,7 @@
 // The vault index as its saved forms see it (IndexStore, noteIndexFormat.ts): what is written
-// (notes, passages, live terms' postings) and what a load fills in (notes, terms, then each note's
-// term ids, derived from the postings in finishLoad).
+// (notes, passages, live terms' postings) and what a load fills in: notes with their saved term ids
+// and terms whose postings stay in the saved bytes (format 5: loadSavedTerm), or, from format 4 and
+// JSON, terms with their postings (loadTerm) and each note's term ids derived from them in finishLoad.
 import { encodeTermIds } from "./noteTerms";
 import { TF_SLOTS, type IndexStore, type SavedPassage } from "./noteIndexFormat";
 import type { PostingSource } from "./lazyPostings";
@@ -28,10 +29,9 @@ export class StoredNoteTables extends NoteTables implements IndexStore {
 			// A list still in the loaded bytes is read, not kept decoded.
 			let list = this.pool.peek(id);
 			// While a note is staged or being removed, its postings are not part of the saved state.
-			if (this.hiddenDocs > 0) {
-				list = list.filter((v) => this.docNote[Math.floor(v / TF_SLOTS)] !== undefined);
-				if (list.length === 0) continue;
-			}
+			if (this.hiddenDocs > 0) list = list.filter((v) => this.docNote[Math.floor(v / TF_SLOTS)] !== undefined);
+			// (Also a damaged file's term whose saved entries were all retired without it being found empty.)
+			if (list.length === 0) continue;
 			yield [term, list, id];
 		}
 	}
@@ -64,7 +64,7 @@ export class StoredNoteTables extends NoteTables implements IndexStore {
 	loadTerm(term: string, postings: ArrayLike<number>): void {
 		const id = this.termId(term);
 		this.pool.fill(id, postings);
-		// Each note's term ids are not saved: they are the terms whose postings name its passages.
+		// These forms do not save each note's term ids: they are the terms whose postings name its passages.
 		// The pairs go into paged columns (a pair array grown by doubling copied millions in one step).
 		const pairs = this.loadPairs;
 		let last = -1;
@@ -92,7 +92,7 @@ export class StoredNoteTables extends NoteTables implements IndexStore {
 		return id;
 	}
 
-	/** @internal After loading: each note's term ids (gathered by loadTerm) into their compact form. */
+	/** @internal After a format 4 or JSON load: each note's term ids (gathered by loadTerm) into their compact form. */
 	*finishLoad(): Steps<void> {
 		const { slots, terms, n } = this.loadPairs;
 		this.loadPairs = { slots: new PagedInt32(), terms: new PagedInt32(), n: 0 };

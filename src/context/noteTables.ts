@@ -143,20 +143,21 @@ export class NoteTables {
 		const slot = note.slot;
 		const owned = (v: number): boolean => this.docOwner[Math.floor(v / TF_SLOTS)] === slot;
 		let work = 0;
+		// Its passages' postings in lists still in a loaded index's bytes are skipped from now on (not decoded to be removed).
+		this.pool.retire(docs);
 		for (const t of ids) {
 			if (docs.length === 0) break;
-			let left: number;
+			let held = true;
 			if (docs.length <= FEW_PASSAGES) {
-				left = this.pool.count(t);
-				for (const doc of docs) left = this.pool.removeRange(t, doc * TF_SLOTS, (doc + 1) * TF_SLOTS);
+				for (const doc of docs) held = this.pool.removeRange(t, doc * TF_SLOTS, (doc + 1) * TF_SLOTS);
 				work += docs.length;
 			} else {
 				// A long note: one scan of the term's postings between its first and last passage.
 				const r = this.pool.removeWhere(t, lo * TF_SLOTS, (hi + 1) * TF_SLOTS, owned);
-				left = r.length;
+				held = r.held;
 				work += r.scanned;
 			}
-			if (left === 0) {
+			if (!held) {
 				// A staged list may name an id twice: the second time it is already free (nameOf: undefined).
 				const term = this.termIds.nameOf(t);
 				if (term !== undefined) {

@@ -2,8 +2,9 @@
 // its postings when it changes or goes), and a hash of the text it indexed (to notice a note that
 // changed since, before its passages' offsets are used on the new text).
 // The term ids are sorted and kept as LEB128 deltas: one or two bytes a term, against the note's
-// UTF-8 text (six bytes or more a word) that the index kept before. A loaded index does not save
-// them: they are rebuilt from the postings (NoteIndex.loadTerm).
+// UTF-8 text (six bytes or more a word) that the index kept before. Format 5 saves them as they are
+// (noteIndexFormat.ts: a load takes each note's bytes without reading a posting); a format 4 or JSON
+// load rebuilds them from the postings (noteIndexStore.ts loadTerm, finishLoad).
 
 /** Sorted distinct term ids as delta varints. */
 export function encodeTermIds(ids: Iterable<number>): Uint8Array {

@@ -6,12 +6,16 @@
 // to a free list of its size, reused first. A list shrunk to a quarter of its block moves down.
 // Lists are kept ascending, so a note's postings are found by binary search when it is removed:
 // scanning every list of the note's terms cost tens of milliseconds per note at 10,000 notes.
-// A loaded index's lists stay in the saved bytes until first used (lazyPostings.ts).
+// A loaded index's lists stay in the saved bytes until first used (lazyPostings.ts), through a
+// re-index too: a new passage's postings go to a tail kept beside the bytes (its id is past the saved
+// ones), and a removed note's saved postings are retired (skipped when read), not decoded to be cut out.
 
 import { PagedInt32 } from "./paged";
-import { readPostings, type PostingSource } from "./lazyPostings";
+import { readPostings, TF_SLOTS, type PostingSource } from "./lazyPostings";
 
 const PAGE = 1 << 20;
+/** The first shared page's entries (256 KB); each next one is twice the last, up to PAGE. */
+const FIRST_PAGE = 1 << 16;
 /** Block sizes: 1, 2, 3, 4, 6, 8, 12, 16, 24… (powers of two and 1.5×): lists waste a sixth on average, not a third. */
 const SIZES: number[] = [1];
 for (let k = 1; k <= 30; k++) SIZES.push(3 * 2 ** (k - 1), 2 ** k);
@@ -41,8 +45,9 @@ function lowerBound(data: Uint32Array, from: number, to: number, value: number):
 
 export class PostingPool {
 	private readonly pages: Uint32Array[] = [];
-	/** Entries used of the last shared page (pages of a single huge list are never shared). */
-	private used = PAGE;
+	/** Entries used of the last shared page (pages of a single huge list are never shared), and its size. */
+	private used = 0;
+	private cap = 0;
 	private shared = -1;
 	private readonly free: number[][] = SIZES.map(() => []);
 	// Per list: page, offset in it, length, and its block's size class + 1 (0: it holds no block).
@@ -51,14 +56,24 @@ export class PostingPool {
 	private readonly offset = new PagedInt32();
 	private readonly length = new PagedInt32();
 	private readonly held = new PagedInt32();
-	// Lists still in the saved bytes: their byte offset + 1 (0: decoded) and byte length.
+	// Lists still in the saved bytes: their byte offset + 1 (0: decoded), byte length and saved count,
+	// and how many of the saved entries may have gone since (an upper bound: lazyHolds).
+	// Such a list's block holds its tail: entries added since the load, all past every saved one.
 	private source: PostingSource | undefined;
 	private readonly lazyAt = new PagedInt32();
 	private readonly lazyBytes = new PagedInt32();
+	private readonly lazyCount = new PagedInt32();
+	private readonly lazyGone = new PagedInt32();
 	private lazyLists = 0;
+	/** Per saved passage (below source.passages): 1 once its saved postings are gone (`retire`); they are skipped when read. */
+	private retired: Uint8Array | undefined;
 
 	/** Entries in the list. */
 	count(list: number): number {
+		if (this.lazyAt.get(list) !== 0) {
+			if (this.retired === undefined) return this.lazyCount.get(list) + this.length.get(list);
+			this.decode(list);
+		}
 		return this.length.get(list);
 	}
 
@@ -76,33 +91,62 @@ export class PostingPool {
 	loadLazy(list: number, count: number, at: number, bytes: number): void {
 		if (this.held.get(list) !== 0 || this.lazyAt.get(list) !== 0) this.clear(list);
 		if (count === 0) return;
-		this.length.set(list, count);
+		this.length.set(list, 0);
 		this.lazyAt.set(list, at + 1);
 		this.lazyBytes.set(list, bytes);
+		this.lazyCount.set(list, count);
+		this.lazyGone.set(list, 0);
 		this.lazyLists++;
+	}
+
+	/**
+	 * The saved passages among `docs` lose their saved postings in every list still in the saved bytes
+	 * (a removed note's: called before its postings are removed). A retired id reused later gets
+	 * new postings, never its old ones back: a value below the saved passages decodes its list first
+	 * (insert), and the saved bytes are read skipping retired ids for as long as any list is lazy.
+	 */
+	retire(docs: readonly number[]): void {
+		const source = this.source;
+		if (!source || this.lazyLists === 0) return;
+		for (const doc of docs) {
+			if (doc >= source.passages) continue;
+			this.retired ??= new Uint8Array(source.passages);
+			this.retired[doc] = 1;
+		}
 	}
 
 	/** The list's entries without keeping them decoded (a save reads every list once). */
 	peek(list: number): Uint32Array {
-		const at = this.lazyAt.get(list);
-		if (at === 0 || !this.source) return this.view(list);
-		return readPostings(this.source, at - 1, at - 1 + this.lazyBytes.get(list), this.length.get(list));
+		return this.lazyAt.get(list) === 0 ? this.view(list) : this.read(list);
+	}
+
+	/** A lazy list's entries: its saved ones still there, then its tail. */
+	private read(list: number): Uint32Array {
+		const at = this.lazyAt.get(list) - 1;
+		const tail = this.length.get(list);
+		if (!this.source) return new Uint32Array(0);
+		const saved = readPostings(this.source, at, at + this.lazyBytes.get(list), this.lazyCount.get(list), this.retired);
+		if (tail === 0) return saved;
+		const out = new Uint32Array(saved.length + tail);
+		out.set(saved);
+		const off = this.offset.get(list);
+		out.set((this.pages[this.page.get(list)] as Uint32Array).subarray(off, off + tail), saved.length);
+		return out;
 	}
 
 	/** Decodes a list still in the saved bytes; the bytes are let go once no list needs them. */
 	private decode(list: number): void {
-		const at = this.lazyAt.get(list);
-		if (at === 0) return;
-		const values = this.source ? readPostings(this.source, at - 1, at - 1 + this.lazyBytes.get(list), this.length.get(list)) : new Uint32Array(0);
-		this.forget(list);
-		this.length.set(list, 0);
-		this.fill(list, values);
+		if (this.lazyAt.get(list) === 0) return;
+		this.fill(list, this.read(list));
 	}
 
 	private forget(list: number): void {
 		if (this.lazyAt.get(list) === 0) return;
 		this.lazyAt.set(list, 0);
-		if (--this.lazyLists === 0) this.source = undefined;
+		if (--this.lazyLists === 0) {
+			this.source = undefined;
+			this.retired = undefined;
+		}
 	}
 
 	/** The list's entries (a view; valid until the next change to the pool). */
@@ -114,9 +158,15 @@ export class PostingPool {
 		return (this.pages[this.page.get(list)] as Uint32Array).subarray(off, off + n);
 	}
 
+	/** The first value past every saved entry of a list still in the saved bytes (its tail's values are). */
+	private get tailFrom(): number {
+		return (this.source?.passages ?? 0) * TF_SLOTS;
+	}
+
 	/** Inserts `value` keeping the list ascending (an existing equal value is kept once). */
 	insert(list: number, value: number): void {
-		this.decode(list);
+		// A new passage id is mostly past the saved ones (noteTables.ts addDoc): it joins the tail.
+		if (this.lazyAt.get(list) !== 0 && value < this.tailFrom) this.decode(list);
 		const n = this.length.get(list);
 		const held = this.held.get(list);
 		if (held === 0 || n === sizeOf(held - 1)) this.move(list, n, classFor(n + 1));
@@ -129,49 +179,77 @@ export class PostingPool {
 		this.length.set(list, n + 1);
 	}
 
-	/** Removes the one entry in [from, to) of an ascending list, if any. Returns the new length. */
-	removeRange(list: number, from: number, to: number): number {
+	/**
+	 * Whether the list still holds entries, for a list still in the saved bytes whose saved entries in
+	 * [from, to) were retired: they are skipped when read, and `gone` more of its saved entries may be
+	 * (at most). It is decoded (exact) only when they could be all of them.
+	 */
+	private lazyHolds(list: number, from: number, to: number): boolean {
+		const end = Math.min(to, this.tailFrom);
+		if (from < end) {
+			const gone = Math.min(this.lazyCount.get(list), this.lazyGone.get(list) + Math.ceil((end - from) / TF_SLOTS));
+			this.lazyGone.set(list, gone);
+		}
+		if (this.lazyCount.get(list) - this.lazyGone.get(list) + this.length.get(list) > 0) return true;
 		this.decode(list);
+		return this.length.get(list) > 0;
+	}
+
+	/**
+	 * Removes the one entry in [from, to) of an ascending list, if any. Returns whether the list still
+	 * holds entries. Saved entries of a list not yet decoded must have been retired (`retire`).
+	 */
+	removeRange(list: number, from: number, to: number): boolean {
+		const lazy = this.lazyAt.get(list) !== 0;
 		const n = this.length.get(list);
-		if (n === 0) return 0;
-		const data = this.pages[this.page.get(list)] as Uint32Array;
-		const off = this.offset.get(list);
-		const at = lowerBound(data, off, off + n, from);
-		if (at >= off + n || (data[at] ?? 0) >= to) return n;
-		data.copyWithin(at, at + 1, off + n);
-		this.length.set(list, n - 1);
-		const c = this.held.get(list) - 1;
-		if (n - 1 === 0) this.clear(list);
-		else if (c > 3 && n - 1 <= sizeOf(c) / 4) this.move(list, n - 1, classFor((n - 1) * 2));
-		return n - 1;
+		if (n > 0) {
+			const data = this.pages[this.page.get(list)] as Uint32Array;
+			const off = this.offset.get(list);
+			const at = lowerBound(data, off, off + n, from);
+			if (at < off + n && (data[at] ?? 0) < to) {
+				data.copyWithin(at, at + 1, off + n);
+				this.shrunk(list, n - 1);
+			}
+		}
+		return lazy ? this.lazyHolds(list, from, to) : this.length.get(list) > 0;
 	}
 
 	/**
 	 * Removes every entry in [from, to) whose value `drop` accepts (a note's postings when its
-	 * passages are not one run of ids). Returns the new length and the entries looked at.
+	 * passages are not one run of ids). Returns whether the list still holds entries, and the
+	 * entries looked at. Saved entries of a list not yet decoded must have been retired (`retire`).
 	 */
-	removeWhere(list: number, from: number, to: number, drop: (value: number) => boolean): { length: number; scanned: number } {
-		this.decode(list);
+	removeWhere(list: number, from: number, to: number, drop: (value: number) => boolean): { held: boolean; scanned: number } {
+		const lazy = this.lazyAt.get(list) !== 0;
 		const n = this.length.get(list);
-		if (n === 0) return { length: 0, scanned: 0 };
-		const data = this.pages[this.page.get(list)] as Uint32Array;
-		const off = this.offset.get(list);
-		const at = lowerBound(data, off, off + n, from);
-		let w = at;
-		let r = at;
-		for (; r < off + n && (data[r] ?? 0) < to; r++) {
-			const v = data[r] ?? 0;
-			if (!drop(v)) data[w++] = v;
+		let scanned = 0;
+		if (n > 0) {
+			const data = this.pages[this.page.get(list)] as Uint32Array;
+			const off = this.offset.get(list);
+			const at = lowerBound(data, off, off + n, from);
+			let w = at;
+			let r = at;
+			for (; r < off + n && (data[r] ?? 0) < to; r++) {
+				const v = data[r] ?? 0;
+				if (!drop(v)) data[w++] = v;
+			}
+			scanned = r - at;
+			if (r > w) {
+				data.copyWithin(w, r, off + n);
+				this.shrunk(list, n - (r - w));
+			}
 		}
-		const removed = r - w;
-		if (removed === 0) return { length: n, scanned: r - at };
-		data.copyWithin(w, r, off + n);
-		const left = n - removed;
+		return { held: lazy ? this.lazyHolds(list, from, to) : this.length.get(list) > 0, scanned };
+	}
+
+	/** The list's block now holds `left` entries: an emptied block is freed, one at a quarter moves down. */
+	private shrunk(list: number, left: number): void {
 		this.length.set(list, left);
 		const c = this.held.get(list) - 1;
-		if (left === 0) this.clear(list);
-		else if (c > 3 && left <= sizeOf(c) / 4) this.move(list, left, classFor(left * 2));
-		return { length: left, scanned: r - at };
+		if (left === 0) {
+			if (c >= 0) this.release(this.page.get(list), this.offset.get(list), c);
+			this.held.set(list, 0);
+		} else if (c > 3 && left <= sizeOf(c) / 4) this.move(list, left, classFor(left * 2));
 	}
 
 	/** Replaces the list's entries (a loaded index fills each list once). */
@@ -223,10 +301,13 @@ export class PostingPool {
 			this.pages.push(new Uint32Array(size));
 			return [this.pages.length - 1, 0];
 		}
-		if (this.used + size > PAGE) {
+		if (this.used + size > this.cap) {
 			// The rest of the page goes to the free lists, cut into power-of-two blocks.
-			if (this.shared >= 0) this.freeRange(this.shared * PAGE + this.used, PAGE - this.used);
-			this.pages.push(new Uint32Array(PAGE));
+			if (this.shared >= 0) this.freeRange(this.shared * PAGE + this.used, this.cap - this.used);
+			// Shared pages double from FIRST_PAGE: a loaded index's first re-index (its first blocks) or a
+			// small vault does not zero a 4 MB page. Locations stay page × PAGE + offset.
+			this.cap = Math.min(PAGE, Math.max(this.cap * 2, FIRST_PAGE, size));
+			this.pages.push(new Uint32Array(this.cap));
 			this.shared = this.pages.length - 1;
 			this.used = 0;
 		}
