@@ -1,6 +1,7 @@
 // What a prompt costs in tokens: its messages' texts plus the chat framing around them. One way of
 // counting, with whatever estimator the caller has (the engine's is calibrated and memoized).
 import { estimateTokens } from "./tokens";
+import { fromBase64 } from "../core/base64";
 import { headerSize, type HeaderImageType } from "../core/imageHeader";
 import { downscaleTarget, imageTokens, MAX_PIXELS, type Size } from "../core/imageSize";
 import type { ImageTokenRule, PromptImage, PromptMessage } from "../core/types";
@@ -29,7 +30,7 @@ function inlineImageSize(image: PromptImage): Size {
 	let bytes: Uint8Array;
 	try {
 		const head = image.data.slice(0, HEADER_CHARS);
-		bytes = Uint8Array.from(atob(head.slice(0, head.length - (head.length % 4))), (c) => c.charCodeAt(0));
+		bytes = fromBase64(head.slice(0, head.length - (head.length % 4)));
 	} catch {
 		return INLINE_IMAGE_SIZE;
 	}

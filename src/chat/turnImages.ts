@@ -3,6 +3,7 @@
 // The engine never holds image bytes longer than one request, and never writes them to a session.
 import type { ImageRef, PromptImage, PromptMessage } from "../core/types";
 import { messageImageTokens, promptMessageCost, type EstimateFn } from "./promptCost";
+import { toBase64 } from "../core/base64";
 
 /**
  * Reads an image file's bytes through the store the host gave the engine (the vault, or node:fs).
@@ -47,33 +48,6 @@ export function attachmentTokens(images: readonly ImageRef[] | undefined, estima
 	return images === undefined || images.length === 0 ? 0 : messageImageTokens({ attachments: [...images] }, estimate);
 }
 
-const BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-/** Standard base64 with padding; no Buffer or btoa, so it runs the same in Node, Electron and mobile. */
-export function toBase64(bytes: Uint8Array): string {
-	const parts: string[] = [];
-	let chunk = "";
-	let i = 0;
-	for (; i + 2 < bytes.length; i += 3) {
-		const n = ((bytes[i] as number) << 16) | ((bytes[i + 1] as number) << 8) | (bytes[i + 2] as number);
-		chunk += `${BASE64[n >> 18]}${BASE64[(n >> 12) & 63]}${BASE64[(n >> 6) & 63]}${BASE64[n & 63]}`;
-		// Joined in pieces: one string grown by millions of `+=` is slow in some engines.
-		if (chunk.length >= 8192) {
-			parts.push(chunk);
-			chunk = "";
-		}
-	}
-	const rest = bytes.length - i;
-	if (rest === 1) {
-		const n = (bytes[i] as number) << 16;
-		chunk += `${BASE64[n >> 18]}${BASE64[(n >> 12) & 63]}==`;
-	} else if (rest === 2) {
-		const n = ((bytes[i] as number) << 16) | ((bytes[i + 1] as number) << 8);
-		chunk += `${BASE64[n >> 18]}${BASE64[(n >> 12) & 63]}${BASE64[(n >> 6) & 63]}=`;
-	}
-	parts.push(chunk);
-	return parts.join("");
-}
 
 export function missingImageNote(ref: ImageRef): string {
 	const name = ref.path.split("/").pop() ?? ref.path;

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { ChatService } from "../../src/chat/ChatService";
 import type { ChatEvent } from "../../src/chat/turnPrompt";
-import { toBase64 } from "../../src/chat/turnImages";
+import { toBase64 } from "../../src/core/base64";
 import type { ChatSettings, GenerateRequest, GenerateResult, ImageRef, LLMAdapter, PromptMessage } from "../../src/core/types";
 import { imageTokens } from "../../src/core/imageSize";
 import { MemoryFileStore } from "../../src/sessions/memoryStore";

@@ -3,6 +3,7 @@
 import type { App } from "obsidian";
 import type { ImageRef, PromptImage } from "../../core/types";
 import { t } from "../../i18n";
+import { fromBase64 } from "../../core/base64";
 import { saveAttachment } from "./attachmentStore";
 import { ImageRejected, prepareImage } from "./downscale";
 
@@ -25,6 +26,5 @@ export async function attachImageFile(app: App, chatsFolder: string, file: File)
  * (the engine keeps the image described in the result's text).
  */
 export async function attachToolImage(app: App, chatsFolder: string, image: PromptImage, name: string): Promise<ImageRef> {
-	const bytes = Uint8Array.from(atob(image.data), (c) => c.charCodeAt(0));
-	return saveAttachment(app, chatsFolder, await prepareImage(bytes), name);
+	return saveAttachment(app, chatsFolder, await prepareImage(fromBase64(image.data)), name);
 }
