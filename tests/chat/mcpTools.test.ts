@@ -15,6 +15,7 @@ import type { TurnToolSource } from "../../src/chat/toolSources";
 import { TOOL_IMAGES_NOTE } from "../../src/chat/toolResults";
 import { imageTokens } from "../../src/core/imageSize";
 import { estimateTokens } from "../../src/chat/tokens";
+import { pngHeaderBase64 } from "../support/pngHeader";
 
 
 
@@ -42,16 +43,6 @@ class FakeSource implements TurnToolSource {
 	changed(server: string): void {
 		for (const l of this.listeners) l(server);
 	}
-}
-
-/** A PNG whose header says it is `side` × `side` (what a result's image is priced by before it is saved). */
-function pngOfSide(side: number): string {
-	const bytes = Buffer.alloc(33);
-	Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]).copy(bytes, 0);
-	bytes.writeUInt32BE(side, 16);
-	bytes.writeUInt32BE(side, 20);
-	bytes.set([8, 6, 0, 0, 0], 24);
-	return bytes.toString("base64");
 }
 
 function chatWith(script: (req: GenerateRequest, i: number) => ScriptStep, source: FakeSource, extra: Partial<ChatServiceOptions> = {}) {
@@ -261,7 +252,7 @@ describe("MCP tools in the chat loop", () => {
 	it("a result's images are priced inside its share: its text gets what they leave, and images that do not fit are left out, said in the text", async () => {
 		const long = Array.from({ length: 3000 }, (_, i) => `Line ${i}: the harbour log notes calm water and a westerly breeze.`).join("\n");
 		const run = async (images: number, side: number) => {
-			const png = pngOfSide(side);
+			const png = pngHeaderBase64(side);
 			const source = new FakeSource();
 			source.tools = [
 				mcpTool("ev", "shot", { type: "object", properties: {} }, (_a, ctx) => {

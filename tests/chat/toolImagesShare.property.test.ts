@@ -9,15 +9,9 @@ import { inlineImageTokens } from "../../src/chat/promptCost";
 import { estimateTokens } from "../../src/chat/tokens";
 import { downscaleTarget, imageTokens, MAX_PIXELS } from "../../src/core/imageSize";
 import type { PromptImage } from "../../src/core/types";
+import { pngHeaderBase64 } from "../support/pngHeader";
 
-/** A PNG whose header says width × height (the rest of the file does not matter to the price). */
-function png(width: number, height: number): PromptImage {
-	const bytes = Buffer.alloc(33);
-	Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]).copy(bytes, 0);
-	bytes.writeUInt32BE(width, 16);
-	bytes.writeUInt32BE(height, 20);
-	return { mediaType: "image/png", data: bytes.toString("base64") };
-}
+const png = (width: number, height: number): PromptImage => ({ mediaType: "image/png", data: pngHeaderBase64(width, height) });
 
 const sized = fc.record({ width: fc.integer({ min: 1, max: 4000 }), height: fc.integer({ min: 1, max: 4000 }) });
 const price = (i: PromptImage): number => inlineImageTokens(i, estimateTokens);

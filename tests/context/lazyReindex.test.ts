@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { NoteIndex } from "../../src/context/NoteIndex";
 import { textArb } from "../support/scriptTexts";
+import { sameAnswers } from "../support/indexAnswers";
 
 // A loaded index's posting lists stay in the saved bytes (lazyPostings.ts) through a re-index: new
 // passages go past the saved ones, and a removed note's saved postings are skipped, not decoded away.
@@ -13,20 +14,11 @@ const opArb = fc.oneof(
 	{ weight: 1, arbitrary: fc.constantFrom("budget window", "the", "世界 会話", "conversations").map((q) => ({ query: q })) },
 	{ weight: 1, arbitrary: fc.constant({ save: true }) },
 );
-const queries = ["budget window", "世界 会話", "привет мир", "Zusammenfassung", "résumé", "the", "42", "conversations", "разговоры", "compost", "会話の記録", "budgte"];
 
 /** Runs a change's steps with a query between two steps (lists then decode while a removed note's postings are half gone). */
 function stepped(steps: Iterable<void>, index: NoteIndex): void {
 	const it = steps[Symbol.iterator]();
 	while (it.next().done !== true) index.search("the budget 会話", { limit: 5 });
-}
-
-function sameAnswers(a: NoteIndex, b: NoteIndex): void {
-	expect(a.size).toBe(b.size);
-	expect(a.passageCount).toBe(b.passageCount);
-	expect(a.termCount).toBe(b.termCount);
-	expect(a.entries()).toEqual(b.entries());
-	for (const q of queries) expect(a.search(q, { limit: 50, perNote: 5 })).toEqual(b.search(q, { limit: 50, perNote: 5 }));
 }
 
 const words = (n: number, from: number): string => Array.from({ length: n }, (_, i) => `word${(from + i) % 40}`).join(" ");

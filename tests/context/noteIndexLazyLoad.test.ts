@@ -6,21 +6,13 @@ import { ByteWriter, CHUNK_BYTES } from "../../src/context/binaryCodec";
 import { NOTE_INDEX_VERSION, NoteIndex } from "../../src/context/NoteIndex";
 import { textArb } from "../support/scriptTexts";
 import { V4_NOTES, V4_REMOVED } from "../fixtures/noteIndex/notes";
+import { INDEX_QUERIES, sameAnswers } from "../support/indexAnswers";
 
 const ids = ["a.md", "b.md", "Folder/c.md", "d.md", "日本/メモ.md", "e.md"] as const;
 const noteArb = fc.record({ id: fc.constantFrom(...ids), text: fc.array(textArb, { maxLength: 8 }).map((p) => p.join("\n\n")) });
 const opArb = fc.oneof(noteArb.map((n) => ({ upsert: n })), fc.constantFrom(...ids).map((id) => ({ remove: id })));
-const queries = ["budget window", "世界 会話", "привет мир", "Zusammenfassung", "résumé", "the", "42", "conversations", "разговоры", "compost", "会話の記録", "budgte"];
 const tick = (): Promise<void> => Promise.resolve();
 const version = (bytes: Uint8Array): number => new DataView(bytes.buffer, bytes.byteOffset).getUint32(4, true);
-
-function sameAnswers(a: NoteIndex, b: NoteIndex): void {
-	expect(a.size).toBe(b.size);
-	expect(a.passageCount).toBe(b.passageCount);
-	expect(a.termCount).toBe(b.termCount);
-	expect(a.entries()).toEqual(b.entries());
-	for (const q of queries) expect(a.search(q, { limit: 50, perNote: 5 })).toEqual(b.search(q, { limit: 50, perNote: 5 }));
-}
 
 describe("NoteIndex format 5: postings decoded when first used", () => {
 	it("a loaded index answers every query, takes upserts and removals, and saves again exactly like the index it was saved from", async () => {
@@ -97,7 +89,7 @@ describe("NoteIndex format 5: postings decoded when first used", () => {
 					expect((err as Error).message).toMatch(/rebuild/);
 					return;
 				}
-				for (const q of queries) loaded.search(q, { limit: 20 });
+				for (const q of INDEX_QUERIES) loaded.search(q, { limit: 20 });
 				for (const n of V4_NOTES) loaded.upsert(n.id, `${n.text} again`);
 				for (const { id } of loaded.entries()) loaded.remove(id);
 				expect(loaded.size).toBe(0);

@@ -23,6 +23,7 @@ import type { Agent } from "../../src/agents/agent";
 import type { Tool } from "../../src/core/types";
 import type { ChatEvent } from "../../src/ui/ports";
 import { withApproval } from "../../src/agents/agentTrust";
+import { pngHeaderBase64 } from "../support/pngHeader";
 
 const pidStub = (name: string, env?: McpServerSetting["env"]): McpServerSetting => ({
 	name,
@@ -153,12 +154,7 @@ describe("the chat engine's MCP servers", () => {
 
 	it("an image an MCP tool returns is saved in the chats folder's attachments, shown on its card, sent to the model, and kept by the chat", async () => {
 		// A PNG whose header says 16 × 16: small enough to be saved as it is (nothing to decode here).
-		const head = Buffer.alloc(33);
-		Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]).copy(head, 0);
-		head.writeUInt32BE(16, 16);
-		head.writeUInt32BE(16, 20);
-		head.set([8, 6, 0, 0, 0], 24);
-		const png = head.toString("base64");
+		const png = pngHeaderBase64(16);
 		const tool: Tool = {
 			name: "ev__shot",
 			description: "[MCP ev/shot] A screenshot.",
