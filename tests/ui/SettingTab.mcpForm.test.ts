@@ -36,6 +36,21 @@ async function savedWith(app: Parameters<typeof readPluginDataText>[0], text: st
 	throw new Error(`data.json never held ${text}`);
 }
 
+/** The form filled for server "gh" (npx) with GITHUB_TOKEN typed as a literal value, then Add server clicked: the form as it asks about the token. */
+async function typedTokenAdded(el: HTMLElement): Promise<ReturnType<typeof formOf>> {
+	let f = formOf(el);
+	typeInto(f.field("name"), "gh");
+	typeInto(f.field("command"), "npx");
+	f.button("Add a variable").click();
+	await flush();
+	f = formOf(el);
+	typeInto(f.values()[0]?.find("input.discover-mcp-form-key") as HTMLInputElement, "GITHUB_TOKEN");
+	typeInto(f.values()[0]?.find("input.discover-mcp-form-text") as HTMLInputElement, "ghp_abcdefghijklmnop1234");
+	f.button("Add server").click();
+	await flush();
+	return formOf(el);
+}
+
 describe("Settings tab: add an MCP server by form", () => {
 	it("every problem at its field; nothing added; everything typed kept, across a transport switch", async () => {
 		const { el, plugin } = await openSettingTab({ data: { settingsVersion: 3, mcpServers: [{ name: "github", enabled: true, command: "npx" }] } });
@@ -113,17 +128,7 @@ describe("Settings tab: add an MCP server by form", () => {
 
 	it("a typed token: moved into secret storage on the person's click, then added as a reference", async () => {
 		const { el, app, plugin } = await openSettingTab();
-		let f = formOf(el);
-		typeInto(f.field("name"), "gh");
-		typeInto(f.field("command"), "npx");
-		f.button("Add a variable").click();
-		await flush();
-		f = formOf(el);
-		typeInto(f.values()[0]?.find("input.discover-mcp-form-key") as HTMLInputElement, "GITHUB_TOKEN");
-		typeInto(f.values()[0]?.find("input.discover-mcp-form-text") as HTMLInputElement, "ghp_abcdefghijklmnop1234");
-		f.button("Add server").click();
-		await flush();
-		f = formOf(el);
+		let f = await typedTokenAdded(el);
 		expect(app.secretStorage.getSecret("mcp-gh-github-token")).toBeNull();
 		f.button("Move to secret storage as “mcp-gh-github-token”").click();
 		await flush();
@@ -140,17 +145,7 @@ describe("Settings tab: add an MCP server by form", () => {
 
 	it("a typed token's secret name is chosen when it is moved: a secret made after the button was drawn is never overwritten", async () => {
 		const { el, app, plugin } = await openSettingTab();
-		let f = formOf(el);
-		typeInto(f.field("name"), "gh");
-		typeInto(f.field("command"), "npx");
-		f.button("Add a variable").click();
-		await flush();
-		f = formOf(el);
-		typeInto(f.values()[0]?.find("input.discover-mcp-form-key") as HTMLInputElement, "GITHUB_TOKEN");
-		typeInto(f.values()[0]?.find("input.discover-mcp-form-text") as HTMLInputElement, "ghp_abcdefghijklmnop1234");
-		f.button("Add server").click();
-		await flush();
-		f = formOf(el);
+		let f = await typedTokenAdded(el);
 		const move = f.body.findAll("button").find((b) => b.getText().startsWith("Move to secret storage")) as HTMLButtonElement;
 		// Made elsewhere (another window, another server's form) after the button was drawn.
 		app.secretStorage.setSecret("mcp-gh-github-token", "ghp_someoneelseskey98765");
