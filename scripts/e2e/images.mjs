@@ -43,7 +43,7 @@ export async function imageSteps({ page, model, check, artifacts, VIEW, overflow
 			{ timeout: 15000 },
 		);
 
-	await serveVaultResources(page);
+	await harness.serveVaultResources(page);
 	// A new chat (the button is disabled while the chat is empty already).
 	if ((await page.locator(`${VIEW} .discover-chat-message`).count()) > 0) await page.click(`${VIEW} [aria-label="New chat"]`);
 	await page.waitForSelector(`${VIEW} .discover-chat-empty-prompt`, { timeout: 5000 });
@@ -213,34 +213,6 @@ function attachmentFiles(page) {
 		const adapter = window.e2e.app.vault.adapter;
 		return (await adapter.exists(folder)) ? (await adapter.list(folder)).files : [];
 	}, ATTACHMENTS);
-}
-
-/**
- * Obsidian's app:// protocol serves a vault file at its resource path; a plain page cannot load the
- * runtime's app://local/… addresses. So, in this page only, the adapter's resource path for a file
- * written as bytes is a blob: URL of those bytes (what the app would serve), and any other path is
- * the runtime's own.
- */
-export async function serveVaultResources(page) {
-	await page.evaluate(() => {
-		const adapter = window.e2e.app.vault.adapter;
-		if (adapter.e2eServesResources) return;
-		adapter.e2eServesResources = true;
-		const urls = new Map();
-		const { writeBinary, remove, getResourcePath } = adapter;
-		adapter.writeBinary = async function (path, data, options) {
-			await writeBinary.call(this, path, data, options);
-			const type = /\.jpe?g$/i.test(path) ? "image/jpeg" : /\.png$/i.test(path) ? "image/png" : /\.webp$/i.test(path) ? "image/webp" : /\.gif$/i.test(path) ? "image/gif" : "application/octet-stream";
-			urls.set(path, URL.createObjectURL(new Blob([data], { type })));
-		};
-		adapter.remove = async function (path) {
-			await remove.call(this, path);
-			urls.delete(path);
-		};
-		adapter.getResourcePath = function (path) {
-			return urls.get(path) ?? getResourcePath.call(this, path);
-		};
-	});
 }
 
 /** Width and height from a PNG's IHDR or a JPEG's SOF marker (what the bytes say, not what the plugin said). */

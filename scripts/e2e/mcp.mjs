@@ -11,7 +11,6 @@ import { join } from "node:path";
 import { startHttpStub, STUB_CHART_PNG } from "../../tests/support/mcpHttpStub.ts";
 import * as harness from "./harness.mjs";
 import { overflows as overflowsOf } from "./layout.mjs";
-import { serveVaultResources } from "./images.mjs";
 
 export const name = "mcp";
 // The panel opened and laid out as the person has it (its width on a phone included).
@@ -137,7 +136,7 @@ export async function mcpSteps({ page, model, check, artifacts, VIEW, overflows 
 
 		// 1b. An image result: saved with the chat's attachments, shown on its card, sent to the model.
 		// (The test vault's files are served to the page as the app serves a vault's resources.)
-		await serveVaultResources(page);
+		await harness.serveVaultResources(page);
 		model.queue({ calls: [{ name: "stub__chart", arguments: {} }] });
 		model.queue({ tokens: "The chart shows sales rising each quarter.".split(/(?= )/), tokensPerSecond: 200 });
 		await page.fill(`${VIEW} .discover-chat-input`, "Chart the sales by quarter.");
