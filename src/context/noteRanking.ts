@@ -19,7 +19,7 @@ import { TF_SLOTS } from "./noteIndexFormat";
 import { appendTerms, PREFIX_MARK } from "./terms";
 
 /** A neighbour pair counts this much of the lighter of its two terms. */
-export const NEIGHBOUR_WEIGHT = 1;
+const NEIGHBOUR_WEIGHT = 1;
 /** Terms that take part in neighbour pairs: one bit each in a passage's mask. */
 const MAX_PAIRED_TERMS = 31;
 
