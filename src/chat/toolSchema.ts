@@ -164,6 +164,9 @@ function cleanNode(node: unknown, walk: Walk, depth: number, stack: readonly str
 		base = merged;
 	}
 
+	// The root is the arguments object whatever a union's chosen branch says (a string branch's
+	// `format` must not survive onto an object: cleaning twice would then move it to the description).
+	if (depth === 0) base = { ...base, type: "object" };
 	let types = typesOf(base.type);
 	if (types.length === 0 && isObject(base.properties)) types = ["object"];
 	if (types.length === 0 && base.items !== undefined) types = ["array"];
@@ -261,6 +264,7 @@ function nodeProblem(node: unknown, dialect: SchemaDialect, path: string, depth:
 	}
 	if ("format" in node) {
 		if (typeof node.format !== "string" || !FORMATS[dialect].has(node.format)) return `${path} has a format ${dialect} does not take`;
+		if (!typesOf(node.type).includes("string")) return `${path} has a format but is not a string`;
 	}
 	if ("description" in node && typeof node.description !== "string") return `${path} has a description that is not text`;
 	if ("enum" in node && (!Array.isArray(node.enum) || node.enum.length === 0)) return `${path} has an enum that is not a list of values`;

@@ -92,6 +92,15 @@ function reverseKeys(value: unknown): unknown {
 }
 
 describe("cleanToolSchema, case by case", () => {
+	it("keeps no string format on the root when a union's only branch is a string (found by the idempotence property)", () => {
+		for (const dialect of SCHEMA_DIALECTS) {
+			const once = cleanToolSchema({ anyOf: [{ type: ["string"], format: "uri" }] }, dialect);
+			expect(once).toEqual({ ok: true, schema: { description: "format: uri", properties: {}, type: "object" } });
+			if (once.ok) expect(cleanToolSchema(once.schema, dialect)).toEqual(once);
+		}
+		expect(schemaProblem({ type: "object", properties: {}, format: "uri" }, "anthropic")).toMatch(/format but is not a string/);
+	});
+
 	it("drops additionalProperties and $schema for OpenAI-compatible servers, keeping the arguments", () => {
 		const out = cleanToolSchema({ $schema: "http://json-schema.org/draft-07/schema#", type: "object", additionalProperties: false, properties: { path: { type: "string", format: "uri" } }, required: ["path"] }, "openai");
 		expect(out).toEqual({ ok: true, schema: { properties: { path: { description: "format: uri", type: "string" } }, required: ["path"], type: "object" } });
