@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { NoteIndex } from "../../src/context/NoteIndex";
-import { searchWithText } from "../../src/context/noteHits";
+import { phraseMatcher, quotedPhrase, searchWithText } from "../../src/context/noteHits";
 import { cutPassages } from "../../src/context/passages";
 
 // Few words, so notes share terms; long notes have many passages (their postings are removed by
@@ -81,6 +81,29 @@ describe("an index that keeps no texts", () => {
 				}
 			}),
 			{ numRuns: 80 },
+		);
+	});
+});
+
+describe("phraseMatcher", () => {
+	// What it replaced: the whole text copied with its white space runs made one space and lower-cased, then searched.
+	const copied = (text: string, phrase: string): boolean => text.replace(/\s+/g, " ").toLowerCase().includes(phrase);
+	const chars = ["a", "B", "c", "Ä", "ß", "Ж", "ж", "漢", "字", "한", "글", ".", "*", "(", ")", "[", "]", "\\", "/", "-", "+", "?", "$", "^", "|", "{", "}", " ", " ", "  ", "\n", "\t", "\u00a0", "\r\n"];
+	const textArb = fc.array(fc.constantFrom(...chars), { maxLength: 60 }).map((cs) => cs.join(""));
+
+	it("agrees with searching a lower-cased, space-normalised copy, for phrases cut from the text and made up", () => {
+		fc.assert(
+			fc.property(textArb, fc.nat(), fc.nat(), textArb, (text, a, b, other) => {
+				const normal = text.replace(/\s+/g, " ").toLowerCase();
+				const from = a % (normal.length + 1);
+				const cut = normal.slice(from, from + (b % 20)).trim();
+				for (const candidate of [cut, other.trim().replace(/\s+/g, " ").toLowerCase()]) {
+					const phrase = quotedPhrase(candidate) ?? candidate;
+					if (phrase === "") continue;
+					expect(phraseMatcher(phrase)(text)).toBe(copied(text, phrase));
+				}
+			}),
+			{ numRuns: 400 },
 		);
 	});
 });
