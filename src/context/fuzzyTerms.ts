@@ -51,6 +51,11 @@ export function isCjkPair(term: string): boolean {
 	return term.length === 2 && isCjkCode(term.charCodeAt(0)) && isCjkCode(term.charCodeAt(1));
 }
 
+/** isCjkPair of the two-unit term a b, from its units. */
+export function isCjkPairUnits(a: number, b: number): boolean {
+	return isCjkCode(a) && isCjkCode(b);
+}
+
 /** Kana, CJK ideographs (with extension A and the compatibility block) and Hangul syllables (a regex per character cost more than the pair's lookup). */
 function isCjkCode(c: number): boolean {
 	return (c >= 0x3040 && c <= 0x30ff) || (c >= 0x3400 && c <= 0x4dbf) || (c >= 0x4e00 && c <= 0x9fff) || (c >= 0xf900 && c <= 0xfaff) || (c >= 0xac00 && c <= 0xd7af);

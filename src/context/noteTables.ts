@@ -4,7 +4,7 @@
 // of: stage a passage (addDoc), make a note live (show) or hide it, drop its postings step by step.
 // NoteIndex.ts describes the whole; noteUpserts.ts changes notes, noteIndexStore.ts saves and loads.
 import { encodeTermIds, termIdsOf } from "./noteTerms";
-import { isCjkPair } from "./fuzzyTerms";
+import { isCjkPairUnits } from "./fuzzyTerms";
 import { TF_SLOTS, type IndexedNote } from "./noteIndexFormat";
 import { PostingPool } from "./postingPool";
 import { NoteRanker } from "./noteRanking";
@@ -40,7 +40,7 @@ export class NoteTables {
 	/** While an index loads: (note slot, term id) pairs from its postings, gathered into each note's term ids by finishLoad. */
 	protected loadPairs = { slots: new PagedInt32(), terms: new PagedInt32(), n: 0 };
 	/** Per CJK character, the characters after it in the index's CJK pair terms (fuzzyTerms.ts corrects a mistyped one). */
-	protected readonly followers = new CjkFollowers((id) => this.termIds.nameOf(id));
+	protected readonly followers = new CjkFollowers((id) => this.termIds.pairOf(id));
 	protected readonly pool = new PostingPool();
 	protected readonly docNote: (NoteRecord | undefined)[] = [];
 	protected readonly docStart: number[] = [];
@@ -158,10 +158,10 @@ export class NoteTables {
 				work += r.scanned;
 			}
 			if (!held) {
-				// A staged list may name an id twice: the second time it is already free (nameOf: undefined).
-				const term = this.termIds.nameOf(t);
-				if (term !== undefined) {
-					if (isCjkPair(term)) this.followers.remove(t, term);
+				// A staged list may name an id twice: the second time it is already free.
+				if (this.termIds.isLive(t)) {
+					const pair = this.termIds.pairOf(t);
+					if (pair >= 0 && isCjkPairUnits(pair >>> 16, pair & 0xffff)) this.followers.remove(t, pair >>> 16);
 					this.termIds.delete(t);
 				}
 			}
@@ -201,11 +201,16 @@ export class NoteTables {
 	}
 
 	protected termId(term: string): number {
-		let id = this.termIds.get(term);
+		if (term.length === 2) return this.pairId(term.charCodeAt(0), term.charCodeAt(1));
+		return this.termIds.get(term) ?? this.termIds.add(ownCopy(term));
+	}
+
+	/** The id of the two-unit term a b (a CJK character pair, mostly), added when new; its string is never made. */
+	protected pairId(a: number, b: number): number {
+		let id = this.termIds.getPair(a, b);
 		if (id === undefined) {
-			const own = ownCopy(term);
-			id = this.termIds.add(own);
-			if (isCjkPair(own)) this.followers.add(id, own);
+			id = this.termIds.addPair(a, b);
+			if (isCjkPairUnits(a, b)) this.followers.add(id, a);
 		}
 		return id;
 	}
@@ -214,7 +219,7 @@ export class NoteTables {
 	protected addSavedTerm(term: string): number | undefined {
 		// Not copied (ownCopy): a loaded term is a slice of a 1 MB piece of the saved strings, not of a note's text.
 		const id = this.termIds.addNew(term);
-		if (id !== undefined && isCjkPair(term)) this.followers.add(id, term);
+		if (id !== undefined && term.length === 2 && isCjkPairUnits(term.charCodeAt(0), term.charCodeAt(1))) this.followers.add(id, term.charCodeAt(0));
 		return id;
 	}
 

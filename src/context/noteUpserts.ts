@@ -1,10 +1,10 @@
 // Changing the vault index one note at a time: upsert (cut into passages, analyzed, staged, then
 // switched live in one step, the old version's postings dropped after) and remove, each also as
 // steps for indexInSlices; the size limit past which a note is indexed in part.
-import { passageTerms } from "./passageCache";
 import { encodeTermIdsSteps, textHashSteps } from "./noteTerms";
 import { compactTextSteps } from "./noteText";
 import { cutPassagesSteps, type Passage } from "./passages";
+import { appendIndexTerms, appendTerms } from "./terms";
 import { TF_SLOTS } from "./noteIndexFormat";
 import { StoredNoteTables } from "./noteIndexStore";
 import { STAGE_POSTINGS, type NoteRecord } from "./noteTables";
@@ -68,10 +68,12 @@ export class NoteUpserts extends StoredNoteTables {
 		let live = false;
 		let dropped = false;
 		try {
-			const fields = fieldsOf(id, name);
+			// The note's name and folders count as terms of each of its passages.
+			const fieldTerms: string[] = [];
+			appendTerms(fieldsOf(id, name), fieldTerms);
 			for (let from = 0; from < passages.length; ) {
 				const to = chunkEnd(passages, from);
-				yield* this.stageSteps(note, passages.slice(from, to), passageTerms(text, fields, passages.slice(from, to)));
+				yield* this.stageSteps(note, text, fieldTerms, passages.slice(from, to));
 				from = to;
 				if (from < passages.length) yield;
 				if (superseded()) break;
@@ -118,24 +120,31 @@ export class NoteUpserts extends StoredNoteTables {
 		return [...this.partial].filter(([id]) => this.notes.has(id)).map(([id, chars]) => ({ id, chars }));
 	}
 
-	/** Adds the note's passages and postings, not yet live (search skips them), yielding every STAGE_POSTINGS terms. */
-	private *stageSteps(note: NoteRecord, passages: readonly Passage[], lists: readonly string[][]): Steps<void> {
+	/**
+	 * Adds the note's passages and postings, not yet live (search skips them), yielding every
+	 * STAGE_POSTINGS terms. A passage's terms are analyzed and turned into term ids in the step that
+	 * posts them (a term made for it could otherwise lose its id to another note's removal between two
+	 * steps), CJK pairs straight from their characters (appendIndexTerms: no string per pair).
+	 */
+	private *stageSteps(note: NoteRecord, text: string, fieldTerms: readonly string[], passages: readonly Passage[]): Steps<void> {
 		const tf = new Map<number, number>();
+		const ids: number[] = [];
+		const words = { push: (term: string): void => void ids.push(this.termId(term)) };
+		const pairs = (a: number, b: number): void => void ids.push(this.pairId(a, b));
 		let work = 0;
-		for (let i = 0; i < passages.length; i++) {
-			const p = passages[i] as Passage;
-			const list = lists[i] ?? [];
-			const doc = this.addDoc(note, p.start, p.end, p.headingPath, list.length);
+		for (const p of passages) {
+			ids.length = 0;
+			for (const term of fieldTerms) ids.push(this.termId(term));
+			appendIndexTerms(p.headingPath, words, pairs);
+			appendIndexTerms(text.slice(p.start, p.end), words, pairs);
+			const doc = this.addDoc(note, p.start, p.end, p.headingPath, ids.length);
 			tf.clear();
-			for (const term of list) {
-				const t = this.termId(term);
-				tf.set(t, (tf.get(t) ?? 0) + 1);
-			}
+			for (const t of ids) tf.set(t, (tf.get(t) ?? 0) + 1);
 			for (const [t, f] of tf) {
 				this.pool.insert(t, doc * TF_SLOTS + Math.min(f, TF_SLOTS - 1));
 				this.listTerm(note, t);
 			}
-			work += list.length + 8;
+			work += ids.length + 8;
 			if (work >= STAGE_POSTINGS) {
 				work = 0;
 				yield;

@@ -39,7 +39,7 @@ let cachedChars = 0;
 const counts = { hits: 0, misses: 0 };
 
 /** Each passage's terms: the note's name and the passage's heading path count as its terms too. */
-export function passageTerms(text: string, name: string, passages: readonly Passage[]): string[][] {
+function passageTerms(text: string, name: string, passages: readonly Passage[]): string[][] {
 	const nameTerms: string[] = [];
 	appendTerms(name, nameTerms);
 	return passages.map((p) => {

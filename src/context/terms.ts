@@ -8,6 +8,9 @@
 //   bigrams retrieved as well or better, are several times faster and need no ICU data on mobile.
 // - A few very common words of English, German, French, Spanish and Russian are dropped.
 // One scan over char codes; per-word work only for words that are not plain lower-case ASCII.
+// The vault index takes CJK pairs as their two UTF-16 units (appendIndexTerms): no string is made
+// per pair (a CJK note without punctuation has millions of distinct ones; termTable.ts keeps them
+// packed). Every other term, and every term of `terms`/`appendTerms`, is a string.
 
 const CJK = /[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f]|[\ud840-\ud87f][\udc00-\udfff]/;
 /** Accents of Latin, Greek and Cyrillic letters after NFD (other scripts' marks are vowels: kept). */
@@ -72,7 +75,14 @@ function bigram(a: number, b: number): string {
 	return s;
 }
 
-function pushCjk(text: string, start: number, end: number, out: string[], mode: CjkMode): void {
+/** Where the analyzer puts terms: a string list, or the index's sink (appendIndexTerms). */
+interface TermOut {
+	push(term: string): unknown;
+}
+/** Takes a CJK character pair as its two UTF-16 units, instead of its string. */
+type PairOut = (a: number, b: number) => void;
+
+function pushCjk(text: string, start: number, end: number, out: TermOut, mode: CjkMode, pairs: PairOut | undefined): void {
 	if (mode === "segmenter") {
 		const seg = wordSegmenter();
 		if (seg) {
@@ -84,7 +94,8 @@ function pushCjk(text: string, start: number, end: number, out: string[], mode: 
 	for (let i = start; i < end; i++) if (text.charCodeAt(i) >= 0xd800) astral = true;
 	if (!astral) {
 		if (end - start === 1) out.push(text.slice(start, end));
-		for (let i = start; i + 1 < end; i++) out.push(bigram(text.charCodeAt(i), text.charCodeAt(i + 1)));
+		else if (pairs) for (let i = start; i + 1 < end; i++) pairs(text.charCodeAt(i), text.charCodeAt(i + 1));
+		else for (let i = start; i + 1 < end; i++) out.push(bigram(text.charCodeAt(i), text.charCodeAt(i + 1)));
 		return;
 	}
 	const chars = Array.from(text.slice(start, end));
@@ -103,7 +114,7 @@ function pushCjk(text: string, start: number, end: number, out: string[], mode: 
 let wordCache = new Map<string, readonly string[]>();
 const WORD_CACHE_MAX = 20_000;
 
-function pushWord(word: string, out: string[]): void {
+function pushWord(word: string, out: TermOut): void {
 	let cached = wordCache.get(word);
 	if (cached === undefined) {
 		cached = wordTerms(word);
@@ -138,7 +149,7 @@ const HAS_DIGIT = /[0-9_]/;
  * 5 up: on bench/retrieval.ts it lifted German and Russian from 88% to 100% at every budget, while
  * 5 letters from 6 up left Russian at 88%; English, Chinese and Japanese were unchanged either way.
  */
-function pushPrefix(word: string, out: string[]): void {
+function pushPrefix(word: string, out: TermOut): void {
 	if (PREFIX_LENGTH > 0 && word.length >= PREFIX_MIN && !HAS_DIGIT.test(word)) out.push(word.slice(0, PREFIX_LENGTH) + PREFIX_MARK);
 }
 
@@ -178,7 +189,7 @@ function classOf(code: number): number {
 	return k;
 }
 
-function pushPlainOrWord(text: string, start: number, end: number, plain: boolean, out: string[]): void {
+function pushPlainOrWord(text: string, start: number, end: number, plain: boolean, out: TermOut): void {
 	const word = text.slice(start, end);
 	if (plain) {
 		if (!STOP_WORDS.has(word)) {
@@ -190,6 +201,19 @@ function pushPlainOrWord(text: string, start: number, end: number, plain: boolea
 
 /** Appends the terms of `text` to `out`. A hand-rolled scanner: a regex pass costs 3× more on 1 MB. */
 export function appendTerms(text: string, out: string[], mode: CjkMode = "bigram"): void {
+	scan(text, out, mode, undefined);
+}
+
+/**
+ * The terms of `text` as `appendTerms` gives them, in the same order, for the vault index: each CJK
+ * character pair (of the BMP) goes to `pairs` as its two UTF-16 units, every other term to `words`.
+ * The pair's string, String.fromCharCode(a, b), is the term `appendTerms` gives in its place.
+ */
+export function appendIndexTerms(text: string, words: TermOut, pairs: PairOut): void {
+	scan(text, words, "bigram", pairs);
+}
+
+function scan(text: string, out: TermOut, mode: CjkMode, pairs: PairOut | undefined): void {
 	const n = text.length;
 	let i = 0;
 	while (i < n) {
@@ -234,7 +258,7 @@ export function appendTerms(text: string, out: string[], mode: CjkMode = "bigram
 				else if (classOf(c) === CJKCH) i++;
 				else break;
 			}
-			pushCjk(text, start, i, out, mode);
+			pushCjk(text, start, i, out, mode, pairs);
 		} else i++;
 	}
 }
