@@ -1,9 +1,11 @@
 // Elicitation (a server's `elicitation/create`, form mode): the server asks the person for a few
-// values, described by a flat schema of strings, numbers, integers, booleans and enums, each
-// possibly with a default (SEP-1034). This file reads such a request (anything else is refused as
-// invalid params), gives the form's starting values (the defaults), and checks an answer against
-// the schema before it is sent. Who answers is the caller's `onElicit`: Discover's app never
-// answers on the person's behalf, and declares the capability only when something can ask them.
+// values, described by a flat schema of strings (formats email, uri, date, date-time), numbers,
+// integers, booleans and enums (plain, `enumNames` or `oneOf` titled), each possibly with a default
+// (SEP-1034). This file reads such a request (a malformed one is refused as invalid params; a form
+// Discover cannot show, such as nested objects or lists, is marked `unsupported` and declined),
+// gives the form's starting values (the defaults), and checks an answer against the schema before
+// it is sent. Who answers is the caller's `onElicit`: Discover's app never answers on the person's
+// behalf, and declares the capability only when something can ask them.
 import { isObject } from "./protocol";
 
 export type ElicitValue = string | number | boolean;
@@ -27,6 +29,11 @@ export interface ElicitRequest {
 	message: string;
 	fields: Record<string, ElicitField>;
 	required: string[];
+	/**
+	 * Why this form cannot be shown (a nested object, a list, too many fields): the request is
+	 * declined whatever the handler answers; the handler may tell the person why. Fields are empty.
+	 */
+	unsupported?: string;
 }
 
 export type ElicitResult = { action: "accept"; content: Record<string, ElicitValue> } | { action: "decline" } | { action: "cancel" };
@@ -38,32 +45,70 @@ const MAX_FIELDS = 50;
 const MAX_MESSAGE = 4000;
 const TYPES = ["string", "number", "integer", "boolean"];
 
-/** The request as Discover can show it, or why it cannot (sent back as invalid params). */
+const MAX_CHOICES = 200;
+/** The string formats the spec allows in a form; another is shown as plain text. */
+export const STRING_FORMATS = ["email", "uri", "date", "date-time"] as const;
+
+/** A titled choice list (`oneOf: [{const, title}]`) as enum + enumNames, or why it is not one. */
+function titledChoices(oneOf: unknown[]): { enum: string[]; enumNames: string[] } | undefined {
+	const values: string[] = [];
+	const names: string[] = [];
+	for (const option of oneOf.slice(0, MAX_CHOICES)) {
+		if (!isObject(option) || typeof option.const !== "string") return undefined;
+		values.push(option.const);
+		names.push(typeof option.title === "string" ? option.title.slice(0, 500) : option.const);
+	}
+	return { enum: values, enumNames: names };
+}
+
+/** One field of the schema as Discover shows it, or why it cannot be shown. */
+function readField(name: string, raw: unknown): ElicitField | string {
+	const label = `The field "${name.slice(0, 60)}"`;
+	if (!isObject(raw) || typeof raw.type !== "string") return `${label} has no type.`;
+	if (raw.type === "array") return `${label} is a list (multiple choice), which Discover cannot show as a form yet.`;
+	if (raw.type === "object") return `${label} is a nested object, which Discover cannot show as a form.`;
+	if (!TYPES.includes(raw.type)) return `${label} is not a string, number, integer or boolean.`;
+	const field: ElicitField = { type: raw.type as ElicitField["type"] };
+	for (const key of ["title", "description", "format"] as const) if (typeof raw[key] === "string") field[key] = (raw[key]).slice(0, 500);
+	for (const key of ["minimum", "maximum", "minLength", "maxLength"] as const) if (typeof raw[key] === "number" && Number.isFinite(raw[key])) field[key] = raw[key];
+	if (Array.isArray(raw.enum)) {
+		if (field.type !== "string" || !raw.enum.every((v) => typeof v === "string")) return `${label} has an enum that is not text.`;
+		field.enum = (raw.enum).slice(0, MAX_CHOICES);
+		if (Array.isArray(raw.enumNames) && raw.enumNames.every((v) => typeof v === "string")) field.enumNames = (raw.enumNames).slice(0, MAX_CHOICES).map((n) => n.slice(0, 500));
+	} else if (Array.isArray(raw.oneOf)) {
+		const choices = field.type === "string" ? titledChoices(raw.oneOf) : undefined;
+		if (choices === undefined) return `${label} has choices that are not text.`;
+		field.enum = choices.enum;
+		field.enumNames = choices.enumNames;
+	}
+	if (field.enum !== undefined && field.enum.length === 0) return `${label} offers no choices.`;
+	if (raw.default !== undefined && fieldProblem(field, raw.default) === undefined) field.default = raw.default as ElicitValue;
+	return field;
+}
+
+/**
+ * The request as Discover can show it; a string says why it is malformed (sent back as invalid
+ * params); a well-formed request Discover cannot show as a form comes back with `unsupported`.
+ */
 export function parseElicitRequest(params: unknown): ElicitRequest | string {
 	if (!isObject(params) || typeof params.message !== "string") return "elicitation/create needs a message.";
 	if (params.mode !== undefined && params.mode !== "form") return "Only form elicitation is supported.";
 	const schema = params.requestedSchema;
 	if (!isObject(schema) || schema.type !== "object" || !isObject(schema.properties)) return "requestedSchema must be an object schema with properties.";
+	const message = params.message.slice(0, MAX_MESSAGE);
 	const entries = Object.entries(schema.properties);
-	if (entries.length > MAX_FIELDS) return `requestedSchema has more than ${MAX_FIELDS} fields.`;
+	const unsupported = (why: string): ElicitRequest => ({ message, fields: Object.create(null) as Record<string, ElicitField>, required: [], unsupported: why });
+	if (entries.length > MAX_FIELDS) return unsupported(`The form has more than ${MAX_FIELDS} fields.`);
 	// Without a prototype, and asked only for own keys: a field named "__proto__" or "constructor" is
 	// a field like any other (a plain object would take the first as its prototype).
 	const fields: Record<string, ElicitField> = Object.create(null) as Record<string, ElicitField>;
 	for (const [name, raw] of entries) {
-		if (!isObject(raw) || typeof raw.type !== "string" || !TYPES.includes(raw.type)) return `The field "${name.slice(0, 60)}" is not a string, number, integer or boolean.`;
-		const field: ElicitField = { type: raw.type as ElicitField["type"] };
-		for (const key of ["title", "description", "format"] as const) if (typeof raw[key] === "string") field[key] = (raw[key]).slice(0, 500);
-		for (const key of ["minimum", "maximum", "minLength", "maxLength"] as const) if (typeof raw[key] === "number" && Number.isFinite(raw[key])) field[key] = raw[key];
-		if (Array.isArray(raw.enum)) {
-			if (field.type !== "string" || !raw.enum.every((v) => typeof v === "string")) return `The field "${name.slice(0, 60)}" has an enum that is not text.`;
-			field.enum = (raw.enum).slice(0, 200);
-			if (Array.isArray(raw.enumNames) && raw.enumNames.every((v) => typeof v === "string")) field.enumNames = (raw.enumNames).slice(0, 200);
-		}
-		if (raw.default !== undefined && fieldProblem(field, raw.default) === undefined) field.default = raw.default as ElicitValue;
+		const field = readField(name, raw);
+		if (typeof field === "string") return unsupported(field);
 		fields[name] = field;
 	}
 	const required = Array.isArray(schema.required) ? (schema.required as unknown[]).filter((r): r is string => typeof r === "string" && Object.hasOwn(fields, r)) : [];
-	return { message: params.message.slice(0, MAX_MESSAGE), fields, required };
+	return { message, fields, required };
 }
 
 /** The form's starting values: each field's default, where it has one (SEP-1034). */
@@ -73,21 +118,101 @@ export function elicitDefaults(request: ElicitRequest): Record<string, ElicitVal
 	return out;
 }
 
+/** Why a value does not fit its field, as a code the form turns into the person's language. */
+export type FieldIssue =
+	| { code: "boolean" | "number" | "integer" | "text" | "choice" | "email" | "uri" | "date" | "dateTime" }
+	| { code: "minimum" | "maximum" | "minLength" | "maxLength"; limit: number };
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+// RFC 3339 (what JSON Schema's date-time means): seconds and an offset are part of it.
+const DATE_TIME = /^(\d{4}-\d{2}-\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+
+function isDate(text: string): boolean {
+	const m = DATE.exec(text);
+	if (m === null) return false;
+	const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+	const date = new Date(Date.UTC(y, mo - 1, d));
+	return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
+}
+
+function parses(url: string): boolean {
+	try {
+		new URL(url);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+function formatIssue(format: string | undefined, value: string): FieldIssue | undefined {
+	switch (format) {
+		case "email":
+			return EMAIL.test(value) ? undefined : { code: "email" };
+		case "uri":
+			return /^[a-zA-Z][a-zA-Z0-9+.-]*:\S+$/.test(value) && parses(value) ? undefined : { code: "uri" };
+		case "date":
+			return isDate(value) ? undefined : { code: "date" };
+		case "date-time": {
+			const m = DATE_TIME.exec(value);
+			return m !== null && isDate(m[1] ?? "") && Number(m[2]) < 24 && Number(m[3]) < 60 && Number(m[4]) < 61 ? undefined : { code: "dateTime" };
+		}
+		default:
+			return undefined;
+	}
+}
+
 /** Why a value does not fit its field, or undefined. */
-export function fieldProblem(field: ElicitField, value: unknown): string | undefined {
-	if (field.type === "boolean") return typeof value === "boolean" ? undefined : "must be true or false";
+export function fieldIssue(field: ElicitField, value: unknown): FieldIssue | undefined {
+	if (field.type === "boolean") return typeof value === "boolean" ? undefined : { code: "boolean" };
 	if (field.type === "number" || field.type === "integer") {
-		if (typeof value !== "number" || !Number.isFinite(value)) return "must be a number";
-		if (field.type === "integer" && !Number.isInteger(value)) return "must be a whole number";
-		if (field.minimum !== undefined && value < field.minimum) return `must be at least ${field.minimum}`;
-		if (field.maximum !== undefined && value > field.maximum) return `must be at most ${field.maximum}`;
+		if (typeof value !== "number" || !Number.isFinite(value)) return { code: "number" };
+		if (field.type === "integer" && !Number.isInteger(value)) return { code: "integer" };
+		if (field.minimum !== undefined && value < field.minimum) return { code: "minimum", limit: field.minimum };
+		if (field.maximum !== undefined && value > field.maximum) return { code: "maximum", limit: field.maximum };
 		return undefined;
 	}
-	if (typeof value !== "string") return "must be text";
-	if (field.enum !== undefined && !field.enum.includes(value)) return "must be one of the choices";
-	if (field.minLength !== undefined && value.length < field.minLength) return `must be at least ${field.minLength} characters`;
-	if (field.maxLength !== undefined && value.length > field.maxLength) return `must be at most ${field.maxLength} characters`;
-	return undefined;
+	if (typeof value !== "string") return { code: "text" };
+	if (field.enum !== undefined) return field.enum.includes(value) ? undefined : { code: "choice" };
+	// Characters as a person counts them (code points), as JSON Schema counts them.
+	const length = [...value].length;
+	if (field.minLength !== undefined && length < field.minLength) return { code: "minLength", limit: field.minLength };
+	if (field.maxLength !== undefined && length > field.maxLength) return { code: "maxLength", limit: field.maxLength };
+	return formatIssue(field.format, value);
+}
+
+/** Why a value does not fit its field (plain English, for logs and tests), or undefined. */
+export function fieldProblem(field: ElicitField, value: unknown): string | undefined {
+	const issue = fieldIssue(field, value);
+	if (issue === undefined) return undefined;
+	switch (issue.code) {
+		case "boolean":
+			return "must be true or false";
+		case "number":
+			return "must be a number";
+		case "integer":
+			return "must be a whole number";
+		case "text":
+			return "must be text";
+		case "choice":
+			return "must be one of the choices";
+		case "minimum":
+			return `must be at least ${issue.limit}`;
+		case "maximum":
+			return `must be at most ${issue.limit}`;
+		case "minLength":
+			return `must be at least ${issue.limit} characters`;
+		case "maxLength":
+			return `must be at most ${issue.limit} characters`;
+		case "email":
+			return "must be an email address";
+		case "uri":
+			return "must be an address (URI)";
+		case "date":
+			return "must be a date (YYYY-MM-DD)";
+		case "dateTime":
+			return "must be a date and time (RFC 3339)";
+	}
 }
 
 /**
@@ -95,6 +220,7 @@ export function fieldProblem(field: ElicitField, value: unknown): string | undef
  * field, and every required one present; decline and cancel as they are. Anything else is a cancel.
  */
 export function checkedElicitResult(request: ElicitRequest, result: unknown): ElicitResult {
+	if (request.unsupported !== undefined) return { action: "decline" };
 	if (!isObject(result)) return { action: "cancel" };
 	if (result.action === "decline") return { action: "decline" };
 	if (result.action !== "accept" || !isObject(result.content)) return { action: "cancel" };

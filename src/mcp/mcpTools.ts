@@ -3,10 +3,20 @@
 // they run (access "write") until a rule of the person's says otherwise, and returning results in
 // Discover's form (toolResult.ts).
 import { ToolError } from "../tools/paths";
-import type { Tool } from "../tools/types";
+import type { Tool, ToolRunContext } from "../tools/types";
 import { convertToolResult, escapeFrame, oneLine } from "./toolResult";
 import type { McpProgress, McpSession, McpToolInfo } from "./session";
 import { McpError } from "./protocol";
+import type { ElicitHandler } from "./elicitation";
+
+/**
+ * What an MCP tool's run may be handed beyond the engine's context: who answers the server's
+ * requests for values while the call runs (the app binds the call's card; src/wiring/mcpElicit.ts).
+ * The engine never sets it.
+ */
+export interface McpRunContext extends ToolRunContext {
+	onElicit?: ElicitHandler;
+}
 
 export const MAX_DESCRIPTION_CHARS = 1_000;
 /** The longest tool name OpenAI's and Anthropic's dialects accept. */
@@ -79,6 +89,7 @@ export function mcpTools(tools: readonly McpToolInfo[], opts: McpToolOptions): T
 			async run(args, ctx) {
 				let result: unknown;
 				const wantsProgress = opts.onProgress !== undefined || ctx.onProgress !== undefined;
+				const onElicit = (ctx as McpRunContext).onElicit;
 				try {
 					result = await opts.session.callTool(info.name, args, {
 						signal: ctx.signal,
@@ -88,6 +99,7 @@ export function mcpTools(tools: readonly McpToolInfo[], opts: McpToolOptions): T
 									ctx.onProgress?.({ progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message !== undefined ? { message: oneLine(p.message).slice(0, 300) } : {}) });
 								}
 							: undefined,
+						...(onElicit !== undefined ? { onElicit } : {}),
 					});
 				} catch (err) {
 					throw new ToolError(err instanceof McpError ? err.message : `The MCP tool failed: ${String(err)}`);

@@ -32,6 +32,12 @@ export interface RequestOptions {
 	timeoutMs?: number;
 	/** Asks the server for progress (a progress token) and hands each notification here. */
 	onProgress?: (progress: McpProgress) => void;
+	/**
+	 * Who answers the server's elicitation requests while this request runs (a tool call's card);
+	 * used only when the session declared elicitation (`SessionOptions.onElicit`). A form still
+	 * open when this request ends (answered, stopped, timed out) is cancelled.
+	 */
+	onElicit?: ElicitHandler;
 }
 
 /** A tool as the server lists it (validated: a name and an object schema). */
@@ -56,6 +62,9 @@ interface Pending {
 	resolve: (value: unknown) => void;
 	reject: (err: McpError) => void;
 	onProgress?: (progress: McpProgress) => void;
+	onElicit?: ElicitHandler;
+	/** The forms open for this request: ended when it settles. */
+	elicitations: Set<AbortController>;
 	cleanup: () => void;
 }
 
@@ -68,8 +77,9 @@ export interface SessionOptions {
 	/** What the error messages call the server ("the MCP server \"github\""). */
 	label?: string;
 	/**
-	 * Answers the server's `elicitation/create` (form mode). Only with it does the client declare
-	 * the elicitation capability; without it the request is refused as not supported.
+	 * Answers the server's `elicitation/create` (form mode) when no running request has a handler of
+	 * its own (`RequestOptions.onElicit`). Only with it does the client declare the elicitation
+	 * capability; without it the request is refused as not supported.
 	 */
 	onElicit?: ElicitHandler;
 }
@@ -167,7 +177,7 @@ export class McpSession {
 				stopTimer(timer);
 				opts.signal?.removeEventListener("abort", onAbort);
 			};
-			this.pending.set(id, { method, resolve, reject, onProgress: opts.onProgress, cleanup });
+			this.pending.set(id, { method, resolve, reject, onProgress: opts.onProgress, onElicit: opts.onElicit, elicitations: new Set(), cleanup });
 			opts.signal?.addEventListener("abort", onAbort, { once: true });
 			timer = startTimer(() => {
 				const seconds = limit % 1000 === 0 ? `${limit / 1000} s` : `${limit} ms`;
@@ -244,6 +254,7 @@ export class McpSession {
 		if (p === undefined) return;
 		this.pending.delete(id);
 		p.cleanup();
+		for (const form of p.elicitations) form.abort();
 		this.channel.release?.(id);
 		if (outcome instanceof McpError) p.reject(outcome);
 		else p.resolve(outcome.value);
@@ -295,25 +306,34 @@ export class McpSession {
 	}
 
 	/**
-	 * A server's request for values: shown by the handler (the person answers, or declines or
-	 * cancels); an answer that does not fit the schema is sent as a cancel. Closing the session
-	 * cancels it.
+	 * A server's request for values, shown by the handler of the newest running request that has one
+	 * (the tool call it belongs to: a server asks while it works on a call), else the session's. The
+	 * person answers, declines or cancels; an answer that does not fit the schema is sent as a
+	 * cancel; a form Discover cannot show is declined. It is cancelled when its request ends, when
+	 * the session closes, and after the session's time limit.
 	 */
-	private async elicit(id: RequestId, params: unknown, handler: ElicitHandler): Promise<void> {
+	private async elicit(id: RequestId, params: unknown, fallback: ElicitHandler): Promise<void> {
 		const request = parseElicitRequest(params);
 		if (typeof request === "string") {
 			this.channel.send({ jsonrpc: "2.0", id, error: { code: -32602, message: request } }).catch(() => undefined);
 			return;
 		}
+		if (request.unsupported !== undefined) this.log.add("warning", `The server asked for a form Discover cannot show, so it was declined: ${request.unsupported}`);
+		const owner = [...this.pending.values()].filter((p) => p.onElicit !== undefined).pop();
+		const handler = owner?.onElicit ?? fallback;
 		const stop = new AbortController();
+		owner?.elicitations.add(stop);
 		const off = this.onClose(() => stop.abort());
+		const timer = startTimer(() => stop.abort(), this.timeoutMs);
 		let result: ElicitResult;
 		try {
-			result = checkedElicitResult(request, await handler(request, stop.signal));
+			result = checkedElicitResult(request, await untilAborted(handler(request, stop.signal), stop.signal));
 		} catch {
 			result = { action: "cancel" };
 		} finally {
 			off();
+			stopTimer(timer);
+			owner?.elicitations.delete(stop);
 		}
 		if (this.closed) return;
 		this.channel.send({ jsonrpc: "2.0", id, result }).catch(() => undefined);
@@ -352,6 +372,16 @@ export class McpSession {
 		}
 		// notifications/cancelled and others: nothing to do.
 	}
+}
+
+/** The handler's answer, or a rejection as soon as `signal` aborts (a handler that ignores it cannot hold the answer). */
+function untilAborted<T>(answer: Promise<T>, signal: AbortSignal): Promise<T> {
+	if (signal.aborted) return Promise.reject(new Error("aborted"));
+	return new Promise<T>((resolve, reject) => {
+		const onAbort = (): void => reject(new Error("aborted"));
+		signal.addEventListener("abort", onAbort, { once: true });
+		void answer.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+	});
 }
 
 function toolInfo(raw: unknown): McpToolInfo | undefined {

@@ -16,6 +16,7 @@ import { withTemperature } from "../providers/withTemperature";
 import { agentGrants } from "./agentGrants";
 import { agentMcpServers, approvalState } from "../agents/agentTrust";
 import { lazyMcpSource } from "./mcpSource";
+import { withElicitation } from "./mcpElicit";
 import { budgetFor } from "../settings/budgetFor";
 import { persistedCalibration } from "./calibrationStore";
 import { earlierSourcesFor } from "../settings/promptLayout";
@@ -106,7 +107,8 @@ export async function createChatRuntime(host: DiscoverHost, onEvent: (e: ChatEve
 		// MCP servers through the plugin's hub (loaded when a turn first needs one). An approved agent's
 		// `mcp:` names them; an agent not approved as it is reaches none; without an agent (or one naming
 		// none), the servers turned on in settings.
-		...(host.mcp !== undefined ? { mcpTools: lazyMcpSource(host.mcp, () => host.settings), mcpServers: () => agentMcpServers(agent, approved(agent)) } : {}),
+		// A server's requests for values during a call are shown on that call's card (panel.elicit).
+		...(host.mcp !== undefined ? { mcpTools: withElicitation(lazyMcpSource(host.mcp, () => host.settings), panel?.elicit), mcpServers: () => agentMcpServers(agent, approved(agent)) } : {}),
 	});
 	const manifest = host.manifest;
 	const dir = manifest ? normalizePath(manifest.dir ?? `${host.app.vault.configDir}/plugins/${manifest.id}`) : undefined;

@@ -99,6 +99,10 @@ export async function createPluginMcpHub(host: McpHubHost, transport?: Transport
 			const registeredClient = readRegisteredClient(host.app, config.name, url);
 			return {
 				transport: chosen,
+				// The app shows a server's forms on the card of the call it asks during (wiring/mcpElicit.ts,
+				// the panel's elicit), so it declares elicitation (form mode only). A server that asks
+				// outside any call of a chat on screen is declined: nothing answers for the person.
+				onElicit: () => Promise.resolve({ action: "decline" }),
 				oauth: {
 					redirectUrl: OAUTH_REDIRECT_URL,
 					clientName: "Discover (Obsidian)",

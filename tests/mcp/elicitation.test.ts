@@ -6,6 +6,16 @@ import { afterEach, describe, expect, it } from "vitest";
 import { McpClient } from "../../src/mcp/McpClient";
 import { checkedElicitResult, elicitDefaults, parseElicitRequest, type ElicitHandler, type ElicitRequest } from "../../src/mcp/elicitation";
 import { stubConfig } from "../support/mcpStub";
+import { nodeTimers } from "../support/nodeTimers";
+
+async function waitFor(check: () => boolean, ms = 5000): Promise<void> {
+	const end = Date.now() + ms;
+	while (!check()) {
+		if (Date.now() > end) throw new Error("timed out waiting");
+		await new Promise((r) => nodeTimers.set(() => r(undefined), 10));
+	}
+}
+const answerLogged = (client: McpClient): string | undefined => client.logLines().find((l) => l.text.startsWith("elicit-answer "))?.text.slice("elicit-answer ".length);
 
 let open: McpClient | undefined;
 afterEach(async () => {
@@ -49,7 +59,11 @@ describe("MCP elicitation", () => {
 	});
 
 	it("reads only flat schemas of text, numbers and booleans; defaults that do not fit are dropped", () => {
-		expect(parseElicitRequest({ message: "m", requestedSchema: { type: "object", properties: { a: { type: "array" } } } })).toMatch(/is not a string, number, integer or boolean/);
+		// A list or a nested object is a form Discover cannot show: marked, so the session declines it.
+		const list = parseElicitRequest({ message: "m", requestedSchema: { type: "object", properties: { a: { type: "array" } } } });
+		expect(typeof list === "string" ? list : list.unsupported).toMatch(/is a list/);
+		expect(parseElicitRequest({ message: "m", requestedSchema: { type: "object", properties: { a: { type: "null" } } } })).toMatchObject({ unsupported: expect.stringMatching(/is not a string, number, integer or boolean/) as unknown });
+		expect(parseElicitRequest({ message: 3 })).toMatch(/needs a message/);
 		expect(parseElicitRequest({ message: "m", mode: "url", requestedSchema: { type: "object", properties: {} } })).toMatch(/Only form/);
 		const r = parseElicitRequest({ message: "m", requestedSchema: { type: "object", properties: { n: { type: "integer", default: 1.5 }, s: { type: "string", enum: ["x"], default: "y" } }, required: ["n", "ghost"] } });
 		expect(typeof r === "string" ? r : elicitDefaults(r)).toEqual({});
@@ -81,5 +95,48 @@ describe("MCP elicitation", () => {
 		if (typeof toStringRequired === "string") throw new Error(toStringRequired);
 		expect(checkedElicitResult(toStringRequired, { action: "accept", content: {} })).toEqual({ action: "cancel" });
 		expect(({} as Record<string, unknown>).p).toBeUndefined();
+	});
+
+	it("a running call's own handler answers its server's form; the session's handler is only the fallback", async () => {
+		open = await McpClient.connect(stubConfig("stub"), { loginShell: false, onElicit: () => Promise.resolve({ action: "decline" }) });
+		const out = (await open.session.callTool("elicit", {}, { onElicit: (req) => Promise.resolve({ action: "accept", content: { ...elicitDefaults(req), name: "Ada" } }) })) as { content: { text: string }[] };
+		expect(JSON.parse(out.content[0]?.text ?? "{}")).toMatchObject({ result: { action: "accept", content: { name: "Ada" } } });
+		const fallback = (await open.session.callTool("elicit", {})) as { content: { text: string }[] };
+		expect(JSON.parse(fallback.content[0]?.text ?? "{}")).toMatchObject({ result: { action: "decline" } });
+	});
+
+	it("Stop on the call ends its open form at once, and the server is told cancel", async () => {
+		open = await McpClient.connect(stubConfig("stub"), { loginShell: false, onElicit: () => Promise.resolve({ action: "decline" }) });
+		const client = open;
+		const stop = new AbortController();
+		let formSignal: AbortSignal | undefined;
+		// A handler that never answers on its own (the person has not decided yet).
+		const call = client.session.callTool("elicit", {}, { signal: stop.signal, onElicit: (_req, signal) => ((formSignal = signal), new Promise(() => undefined)) });
+		await waitFor(() => formSignal !== undefined);
+		expect(formSignal?.aborted).toBe(false);
+		stop.abort();
+		await expect(call).rejects.toThrow(/stopped/);
+		expect(formSignal?.aborted).toBe(true);
+		await waitFor(() => answerLogged(client) !== undefined);
+		expect(JSON.parse(answerLogged(client) ?? "{}")).toMatchObject({ result: { action: "cancel" } });
+	});
+
+	it("a form nobody answers is cancelled after the server's time limit", async () => {
+		open = await McpClient.connect({ ...stubConfig("stub"), timeoutMs: 400 }, { loginShell: false, onElicit: (_req, _signal) => new Promise(() => undefined) });
+		const client = open;
+		const started = Date.now();
+		await expect(client.session.callTool("elicit", {}, { timeoutMs: 60_000 })).resolves.toBeDefined();
+		expect(Date.now() - started).toBeLessThan(5_000);
+		expect(JSON.parse(answerLogged(client) ?? "{}")).toMatchObject({ result: { action: "cancel" } });
+	});
+
+	it("a form Discover cannot show (a list, a nested object) is declined, and the server's log says why", async () => {
+		let asked = 0;
+		open = await McpClient.connect(stubConfig("stub"), { loginShell: false, onElicit: () => (asked++, Promise.resolve({ action: "accept", content: {} })) });
+		const schema = JSON.stringify({ type: "object", properties: { tags: { type: "array", items: { type: "string" } } } });
+		const out = (await open.session.callTool("elicit", { schema })) as { content: { text: string }[] };
+		expect(JSON.parse(out.content[0]?.text ?? "{}")).toMatchObject({ result: { action: "decline" }, error: null });
+		expect(open.logLines().some((l) => l.level === "warning" && /cannot show.*is a list/.test(l.text))).toBe(true);
+		expect(asked).toBe(1);
 	});
 });
