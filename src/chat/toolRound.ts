@@ -5,6 +5,7 @@
 import type { CheckpointTimers } from "./answerCheckpoint";
 import type { ToolApprover, ToolCard } from "./toolCard";
 import type { ImageRef, PromptImage, Tool, ToolApproval, ToolCall, ToolProgress } from "../core/types";
+import { startTimer, stopTimer, type TimerHandle } from "../core/timers";
 
 /** A permission request nobody answers is a denial after this long, so a forgotten card never holds a chat. */
 export const APPROVAL_TIMEOUT_MS = 5 * 60 * 1000;
@@ -106,15 +107,38 @@ function runTool(tool: Tool, args: Record<string, unknown>, signal: AbortSignal,
 		}
 	};
 	return new Promise((resolve) => {
-		const onAbort = (): void => resolve("stopped");
-		signal.addEventListener("abort", onAbort, { once: true });
 		let shownAt = -Infinity;
-		const progress = (p: ToolProgress): void => {
-			const now = Date.now();
-			if (signal.aborted || now - shownAt < PROGRESS_EVERY_MS || typeof p?.progress !== "number" || !Number.isFinite(p.progress)) return;
-			shownAt = now;
+		// The newest progress not shown yet (it came within PROGRESS_EVERY_MS of the last shown): shown
+		// when that time is up, so a server that then goes quiet never leaves the card on an old step.
+		let held: ToolProgress | undefined;
+		let timer: TimerHandle = undefined;
+		let ended = false;
+		const show = (p: ToolProgress): void => {
+			shownAt = Date.now();
 			onProgress?.(p);
 		};
+		const progress = (p: ToolProgress): void => {
+			if (ended || signal.aborted || typeof p?.progress !== "number" || !Number.isFinite(p.progress)) return;
+			const wait = PROGRESS_EVERY_MS - (Date.now() - shownAt);
+			if (wait <= 0 && timer === undefined) return show(p);
+			held = p;
+			timer ??= startTimer(() => {
+				timer = undefined;
+				const next = held;
+				held = undefined;
+				if (next !== undefined && !ended && !signal.aborted) show(next);
+			}, Math.max(wait, 0));
+		};
+		const end = (): void => {
+			ended = true;
+			stopTimer(timer);
+			timer = undefined;
+		};
+		const onAbort = (): void => {
+			end();
+			resolve("stopped");
+		};
+		signal.addEventListener("abort", onAbort, { once: true });
 		Promise.resolve()
 			.then(() => tool.run(args, { signal, callId, onProgress: progress, ...(takesImages ? { onImages } : {}) }))
 			.then((text): CallOutcome => ({ text: typeof text === "string" ? text : String(text), isError: false, ...(images.length > 0 ? { images } : {}) }))
@@ -122,7 +146,10 @@ function runTool(tool: Tool, args: Record<string, unknown>, signal: AbortSignal,
 				(outcome) => resolve(signal.aborted ? "stopped" : outcome),
 				(err: unknown) => resolve(signal.aborted ? "stopped" : { text: `The tool failed: ${reason(err)}`, isError: true }),
 			)
-			.finally(() => signal.removeEventListener("abort", onAbort));
+			.finally(() => {
+				end();
+				signal.removeEventListener("abort", onAbort);
+			});
 	});
 }
 

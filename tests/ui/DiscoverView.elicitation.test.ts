@@ -108,7 +108,7 @@ async function panel() {
 		if (!b) throw new Error(`no button ${text}`);
 		b.click();
 	};
-	return { m, root, hub: () => hub!, askAndAllow, endOfTurn, serverGot, field, click };
+	return { m, root, settings, hub: () => hub!, askAndAllow, endOfTurn, serverGot, field, click };
 }
 
 const type = (el: HTMLInputElement | HTMLSelectElement, value: string): void => {
@@ -120,6 +120,7 @@ describe("an MCP server's form in the panel", () => {
 	it("shows which server asks and each field (labels, required marks, defaults); a problem is said beside its field and keeps what was typed; Send returns the typed content", async () => {
 		serveElicit({ message: "Book a ticket?", schema: JSON.stringify(SCHEMA) });
 		const p = await panel();
+		const before = JSON.stringify(p.settings);
 		const card = await p.askAndAllow("Book me a ticket");
 		expect(card.querySelector(".discover-elicit-title")?.textContent).toBe(t("elicit.from", { server: "stub" }));
 		expect(card.querySelector(".discover-elicit-message")?.textContent).toBe("Book a ticket?");
@@ -156,6 +157,27 @@ describe("an MCP server's form in the panel", () => {
 		expect(got.result).toEqual({ action: "accept", content: { name: "Ada", age: 36, email: "ada@example.com", plan: "pro", news: false } });
 		expect(card.querySelector(".discover-elicit-record")?.textContent).toBe(t("elicit.recordSent"));
 		expect(card.querySelector("form")).toBeNull();
+		// What the person sent went to the server only: no setting and no permission changed.
+		expect(JSON.stringify(p.settings)).toBe(before);
+	}, 60_000);
+
+	it("with the panel not on screen, the form opens in a modal; closing it is a cancel", async () => {
+		serveElicit({ message: "Pick a plan", schema: JSON.stringify(SCHEMA) });
+		const p = await panel();
+		const input = p.root.querySelector<HTMLTextAreaElement>(".discover-chat-input")!;
+		typeInto(input, "Ask");
+		pressKey(input, "Enter");
+		await eventually(() => p.root.querySelector(".discover-permission .mod-cta") !== null, "the permission card");
+		p.root.querySelector<HTMLButtonElement>(".discover-permission .mod-cta")!.click();
+		p.m.view.contentEl.hide();
+		await eventually(() => document.body.querySelector(".discover-elicit-modal .discover-elicit form") !== null, "the modal form");
+		expect(p.root.querySelector(".discover-elicit")).toBeNull();
+		expect(document.body.querySelector(".discover-elicit-modal .discover-elicit-title")?.textContent).toBe(t("elicit.from", { server: "stub" }));
+		document.body.querySelector<HTMLElement>(".discover-elicit-modal .modal-close-button")!.click();
+		p.m.view.contentEl.show();
+		await p.endOfTurn();
+		expect(document.body.querySelector(".discover-elicit-modal")).toBeNull();
+		expect(p.serverGot().result).toEqual({ action: "cancel" });
 	}, 60_000);
 
 	it("Decline and Cancel go back to the server as they say", async () => {
