@@ -137,7 +137,7 @@ class ElicitCard {
 		const row = form.createDiv({ cls: ["discover-elicit-field", `is-${f.control}`] });
 		const labelText = titleValue(f.field.title ?? f.name);
 		const described: string[] = [];
-		let control: Control;
+		let control: Control | undefined;
 		if (f.control === "checkbox") {
 			const label = row.createEl("label", { cls: "discover-elicit-check", attr: { for: id } });
 			const box = label.createEl("input", { cls: "discover-elicit-control", attr: { id, type: "checkbox" } });
@@ -147,12 +147,16 @@ class ElicitCard {
 		} else {
 			const label = row.createEl("label", { cls: "discover-elicit-name", attr: { for: id }, text: labelText });
 			if (f.required) label.createSpan({ cls: "discover-elicit-required", text: t("elicit.requiredMark") });
-			control = f.control === "select" ? this.select(row, f, id) : this.input(row, f, id);
 		}
+		// The server's description of the field, between its label and its control (a checkbox's under it).
 		if (f.field.description !== undefined && f.field.description !== "") {
 			row.createDiv({ cls: "discover-elicit-help", text: visibleText(f.field.description), attr: { id: `${id}-help` } });
 			described.push(`${id}-help`);
 		}
+		if (f.control !== "checkbox") {
+			control = f.control === "select" ? this.select(row, f, id) : this.input(row, f, id);
+		}
+		control ??= row.querySelector<HTMLInputElement>("input")!;
 		const error = row.createDiv({ cls: ["discover-elicit-error", "discover-chat-hidden"], attr: { id: `${id}-error` } });
 		described.push(`${id}-error`);
 		control.setAttr("aria-describedby", described.join(" "));

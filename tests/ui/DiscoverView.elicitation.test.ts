@@ -120,8 +120,9 @@ describe("an MCP server's form in the panel", () => {
 	it("shows which server asks and each field (labels, required marks, defaults); a problem is said beside its field and keeps what was typed; Send returns the typed content", async () => {
 		serveElicit({ message: "Book a ticket?", schema: JSON.stringify(SCHEMA) });
 		const p = await panel();
-		const before = JSON.stringify(p.settings);
 		const card = await p.askAndAllow("Book me a ticket");
+		// The settings (rules included) as they are while the server asks.
+		const before = JSON.stringify(p.settings);
 		expect(card.querySelector(".discover-elicit-title")?.textContent).toBe(t("elicit.from", { server: "stub" }));
 		expect(card.querySelector(".discover-elicit-message")?.textContent).toBe("Book a ticket?");
 		const names = Array.from(card.querySelectorAll(".discover-elicit-field")).map((f) => f.querySelector(".discover-elicit-name")?.textContent);
@@ -158,7 +159,7 @@ describe("an MCP server's form in the panel", () => {
 		expect(card.querySelector(".discover-elicit-record")?.textContent).toBe(t("elicit.recordSent"));
 		expect(card.querySelector("form")).toBeNull();
 		// What the person sent went to the server only: no setting and no permission changed.
-		expect(JSON.stringify(p.settings)).toBe(before);
+		expect(JSON.parse(JSON.stringify(p.settings))).toEqual(JSON.parse(before));
 	}, 60_000);
 
 	it("with the panel not on screen, the form opens in a modal; closing it is a cancel", async () => {
