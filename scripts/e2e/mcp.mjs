@@ -211,6 +211,9 @@ export async function mcpSteps({ page, model, check, artifacts, VIEW, overflows 
 		check(values.join("|") === "Weekly sync||work|30|true", `the server's defaults are filled in (${values.join(" | ")})`);
 		const formOver = await overflows(page, [`${VIEW} .discover-tool-card`, `${VIEW} .discover-elicit`, `${VIEW} .discover-elicit-actions`]);
 		check(formOver.length === 0, `the form fits the panel (${formOver.join("; ") || "none"})`);
+		// The card from its top: which server asks, then its message and the fields.
+		const toCardTop = () => form.evaluate((el) => el.closest(".discover-tool-card")?.scrollIntoView({ block: "start" }));
+		await toCardTop();
 		await themed("mcp-elicit", shot);
 		// Send with the required address missing: said at its field, nothing sent.
 		await form.locator('button:has-text("Send")').click();
@@ -233,6 +236,7 @@ export async function mcpSteps({ page, model, check, artifacts, VIEW, overflows 
 		check(back === JSON.stringify({ action: "accept", content: { title: "Weekly sync", email: "ada@example.com", calendar: "home", minutes: 30, remind: true } }), `Send returned what was typed to the server (${back})`);
 		const record = await form.locator(".discover-elicit-record").textContent();
 		check(record === "Sent to the server.", `the card keeps a record of the answer (${record})`);
+		await toCardTop();
 		await themed("mcp-elicit-sent", shot);
 
 		// 2. Settings → MCP servers: the list with its three states.

@@ -5,7 +5,7 @@
 import type { CheckpointTimers } from "./answerCheckpoint";
 import type { ToolApprover, ToolCard } from "./toolCard";
 import type { ImageRef, PromptImage, Tool, ToolApproval, ToolCall, ToolProgress } from "../core/types";
-import { startTimer, stopTimer, type TimerHandle } from "../core/timers";
+import { progressThrottle } from "./progressThrottle";
 
 /** A permission request nobody answers is a denial after this long, so a forgotten card never holds a chat. */
 export const APPROVAL_TIMEOUT_MS = 5 * 60 * 1000;
@@ -107,33 +107,13 @@ function runTool(tool: Tool, args: Record<string, unknown>, signal: AbortSignal,
 		}
 	};
 	return new Promise((resolve) => {
-		let shownAt = -Infinity;
-		// The newest progress not shown yet (it came within PROGRESS_EVERY_MS of the last shown): shown
-		// when that time is up, so a server that then goes quiet never leaves the card on an old step.
-		let held: ToolProgress | undefined;
-		let timer: TimerHandle = undefined;
-		let ended = false;
-		const show = (p: ToolProgress): void => {
-			shownAt = Date.now();
-			onProgress?.(p);
-		};
+		const throttle = progressThrottle((p) => {
+			if (!signal.aborted) onProgress?.(p);
+		}, PROGRESS_EVERY_MS);
 		const progress = (p: ToolProgress): void => {
-			if (ended || signal.aborted || typeof p?.progress !== "number" || !Number.isFinite(p.progress)) return;
-			const wait = PROGRESS_EVERY_MS - (Date.now() - shownAt);
-			if (wait <= 0 && timer === undefined) return show(p);
-			held = p;
-			timer ??= startTimer(() => {
-				timer = undefined;
-				const next = held;
-				held = undefined;
-				if (next !== undefined && !ended && !signal.aborted) show(next);
-			}, Math.max(wait, 0));
+			if (!signal.aborted) throttle.report(p);
 		};
-		const end = (): void => {
-			ended = true;
-			stopTimer(timer);
-			timer = undefined;
-		};
+		const end = (): void => throttle.end();
 		const onAbort = (): void => {
 			end();
 			resolve("stopped");

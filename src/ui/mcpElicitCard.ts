@@ -153,10 +153,7 @@ class ElicitCard {
 			row.createDiv({ cls: "discover-elicit-help", text: visibleText(f.field.description), attr: { id: `${id}-help` } });
 			described.push(`${id}-help`);
 		}
-		if (f.control !== "checkbox") {
-			control = f.control === "select" ? this.select(row, f, id) : this.input(row, f, id);
-		}
-		control ??= row.querySelector<HTMLInputElement>("input")!;
+		if (control === undefined) control = f.control === "select" ? this.select(row, f, id) : this.input(row, f, id);
 		const error = row.createDiv({ cls: ["discover-elicit-error", "discover-chat-hidden"], attr: { id: `${id}-error` } });
 		described.push(`${id}-error`);
 		control.setAttr("aria-describedby", described.join(" "));
