@@ -13,7 +13,6 @@ import type { EmptyChat } from "./EmptyChat";
 import { diagnose } from "./errorDiagnosis";
 import type { ChatRuntime, ChatRuntimeFactory, DiscoverHost } from "../host";
 import type { ElicitAsk, ElicitResult } from "../toolsPort";
-import { showElicitation, showElicitationModal } from "../mcpElicitCard";
 import type { MessageList } from "./MessageList";
 import { openModelMenu } from "./ModelMenu";
 import { HistoryModal } from "../history/HistoryModal";
@@ -150,7 +149,9 @@ export class DiscoverView extends ItemView {
 		this.context.refresh();
 	}
 
-	private showElicitation(ask: ElicitAsk, signal: AbortSignal): Promise<ElicitResult> {
+	private async showElicitation(ask: ElicitAsk, signal: AbortSignal): Promise<ElicitResult> {
+		// Loaded when a server first asks: the form's checks are the MCP client's, kept off the plugin's startup path.
+		const { showElicitation, showElicitationModal } = await import("../mcpElicitCard");
 		const inCard = this.contentEl.isShown() ? this.list.toolCards.elicit(ask, signal, showElicitation) : undefined;
 		return inCard ?? showElicitationModal(this.app, ask, signal);
 	}
