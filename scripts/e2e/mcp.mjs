@@ -227,6 +227,9 @@ export async function mcpSteps({ page, model, check, artifacts, VIEW, overflows 
 		check(small.length === 0, `phone: the form's controls are touch-sized (${small.join(", ") || "all ≥ 44 px"})`);
 		await form.locator(".discover-elicit-error:not(.discover-chat-hidden)").first().scrollIntoViewIfNeeded();
 		await themed("phone-mcp-elicit", (name) => page.screenshot({ path: join(artifacts, `${name}.png`) }));
+		// The form's end on a phone: the summary of what to fix and the three buttons.
+		await form.locator(".discover-elicit-actions").scrollIntoViewIfNeeded();
+		await themed("phone-mcp-elicit-actions", (name) => page.screenshot({ path: join(artifacts, `${name}.png`) }));
 		await desktop();
 		await form.locator("input[type=email]").fill("ada@example.com");
 		await form.locator("select").selectOption("home");
