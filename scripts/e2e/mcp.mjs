@@ -1,5 +1,6 @@
 // The browser test's MCP screens (called from the browser test): a tool of an MCP server in the chat
-// (its permission card names the server, then the done card); Settings → MCP servers with a server
+// (its permission card names the server, then the done card), an image result, a long-running tool's
+// progress on its card then Stop, and a server's form (elicitation) on its call's card; Settings → MCP servers with a server
 // list (an HTTP stub connected, a command that is not installed failed with why, a disabled one),
 // the add-by-form with its problems shown at their fields, bad JSON pasted, and the secret confirm
 // for a pasted GITHUB_TOKEN; on desktop and a 390 px phone, light and dark.
@@ -19,7 +20,7 @@ export const needs = ["panel"];
 /** @param {import("./harness.mjs").Harness} h */
 export async function run({ page, model }) {
 	const { check, artifacts, VIEW, step } = harness;
-	await step("MCP: a server's tool asked and run in the chat; the server list (connected, failed with why, disabled), the add form, bad JSON, the secret confirm; desktop and phone, light and dark", () => mcpSteps({ page, model, check, artifacts, VIEW, overflows: overflowsOf }));
+	await step("MCP: a server's tool asked and run in the chat, its progress, its form; the server list (connected, failed with why, disabled), the add form, bad JSON, the secret confirm; desktop and phone, light and dark", () => mcpSteps({ page, model, check, artifacts, VIEW, overflows: overflowsOf }));
 }
 
 const SECRET_PASTE = JSON.stringify({ mcpServers: { github: { command: "npx", args: ["-y", "@modelcontextprotocol/server-github"], env: { GITHUB_TOKEN: "ghp_abcdefghijklmnop1234" } } } }, null, 2);
@@ -159,6 +160,87 @@ export async function mcpSteps({ page, model, check, artifacts, VIEW, overflows 
 		check(phoneChart.length === 0, `phone: the MCP image result's card fits (${phoneChart.join("; ") || "none"})`);
 		await themed("phone-mcp-image-result", (name) => page.screenshot({ path: join(artifacts, `${name}.png`) }));
 		await desktop();
+
+		// 1c. A long-running tool: its progress notifications show on its card while it runs; Stop ends
+		// it at once (notifications/cancelled to the server) and frees the chat.
+		model.queue({ calls: [{ name: "stub__progress", arguments: {} }] });
+		await page.fill(`${VIEW} .discover-chat-input`, "Rebuild the search index of my notes.");
+		await page.press(`${VIEW} .discover-chat-input`, "Enter");
+		await page.waitForSelector(`${VIEW} .discover-tool-card .discover-permission`, { timeout: 15000 });
+		await page.click(`${VIEW} .discover-permission button:has-text("${once ?? "Allow once"}")`);
+		const progressCard = page.locator(`${VIEW} .discover-tool-card`).last();
+		await page.waitForFunction((sel) => [...document.querySelectorAll(sel)].pop()?.querySelector(".discover-mcp-progress")?.textContent?.startsWith("2 of 4") === true, `${VIEW} .discover-tool-card`, { timeout: 10000 }).catch(() => undefined);
+		const progressText = await progressCard.locator(".discover-mcp-progress").textContent().catch(() => null);
+		check(progressText === "2 of 4 — Indexing headings and links", `the running MCP card shows the server's progress (${progressText})`);
+		const bar = await progressCard.locator(".discover-mcp-progress progress").evaluate((el) => `${el.getAttribute("value")}/${el.getAttribute("max")}`).catch(() => "none");
+		check(bar === "2/4", `the progress bar says how far (${bar})`);
+		const progressOver = await overflows(page, [`${VIEW} .discover-tool-card`, `${VIEW} .discover-mcp-progress`]);
+		check(progressOver.length === 0, `the progress card fits the panel (${progressOver.join("; ") || "none"})`);
+		await themed("mcp-progress", shot);
+		await phone();
+		const phoneProgress = await overflows(page, [VIEW, `${VIEW} .discover-tool-card`, `${VIEW} .discover-mcp-progress`]);
+		check(phoneProgress.length === 0, `phone: the progress card fits (${phoneProgress.join("; ") || "none"})`);
+		await themed("phone-mcp-progress", (name) => page.screenshot({ path: join(artifacts, `${name}.png`) }));
+		await desktop();
+		const stoppedAt = Date.now();
+		await page.click(`${VIEW} .discover-chat-send`);
+		await idle();
+		const freedIn = Date.now() - stoppedAt;
+		check(freedIn < 2000, `Stop frees the chat while the server is still working (${freedIn} ms)`);
+		const cancelled = stub.log.posted.some((m) => m.method === "notifications/cancelled");
+		check(cancelled, "Stop told the server: notifications/cancelled");
+		const progressState = await progressCard.evaluate((e) => [...e.classList].find((c) => c.startsWith("is-") && c !== "is-write"));
+		check(progressState === "is-failed", `the stopped card says it did not finish (${progressState})`);
+
+		// 1d. The server asks the person for values during a call (elicitation): a form on the call's
+		// card naming the server, its message as plain text, labelled fields with the defaults filled;
+		// a problem is said at its field; Send returns what was typed, to the server only.
+		model.queue({ calls: [{ name: "stub__elicit", arguments: {} }] });
+		model.queue({ tokens: "The meeting is in your work calendar.".split(/(?= )/), tokensPerSecond: 200 });
+		await page.fill(`${VIEW} .discover-chat-input`, "Put our weekly sync in my calendar.");
+		await page.press(`${VIEW} .discover-chat-input`, "Enter");
+		await page.waitForSelector(`${VIEW} .discover-tool-card .discover-permission`, { timeout: 15000 });
+		await page.click(`${VIEW} .discover-permission button:has-text("${once ?? "Allow once"}")`);
+		await page.waitForSelector(`${VIEW} .discover-tool-card .discover-elicit form`, { timeout: 10000 });
+		const form = page.locator(`${VIEW} .discover-tool-card .discover-elicit`).last();
+		const asker = await form.locator(".discover-elicit-title").textContent();
+		check(asker === "The MCP server “stub” asks:", `the form says which server asks (${asker})`);
+		const labels = await form.locator(".discover-elicit-name").allTextContents();
+		check(labels.join("|") === "Meeting titleRequired|Invite fromRequired|Calendar|Length in minutes|Remind me 10 minutes before", `each field has its label and required mark (${labels.join(" | ")})`);
+		const values = await form.locator(".discover-elicit-control").evaluateAll((els) => els.map((e) => (e.type === "checkbox" ? String(e.checked) : e.value)));
+		check(values.join("|") === "Weekly sync||work|30|true", `the server's defaults are filled in (${values.join(" | ")})`);
+		const formOver = await overflows(page, [`${VIEW} .discover-tool-card`, `${VIEW} .discover-elicit`, `${VIEW} .discover-elicit-actions`]);
+		check(formOver.length === 0, `the form fits the panel (${formOver.join("; ") || "none"})`);
+		// The card from its top: which server asks, then its message and the fields.
+		const toCardTop = () => form.evaluate((el) => el.closest(".discover-tool-card")?.scrollIntoView({ block: "start" }));
+		await toCardTop();
+		await themed("mcp-elicit", shot);
+		// Send with the required address missing: said at its field, nothing sent.
+		await form.locator('button:has-text("Send")').click();
+		const problem = await form.locator(".discover-elicit-error:not(.discover-chat-hidden)").allTextContents();
+		check(problem.join("|") === "Fill this in.", `a missing required field is said at the field (${problem.join(" | ")})`);
+		check(stub.log.elicited === undefined, "nothing went to the server while a field needs a change");
+		await phone();
+		const phoneElicit = await overflows(page, [VIEW, `${VIEW} .discover-tool-card`, `${VIEW} .discover-elicit`, `${VIEW} .discover-elicit-actions`, `${VIEW} .discover-elicit-field`]);
+		check(phoneElicit.length === 0, `phone: the form fits (${phoneElicit.join("; ") || "none"})`);
+		const small = await form.locator(".discover-elicit-button, input.discover-elicit-control:not([type=checkbox]), select.discover-elicit-control").evaluateAll((els) => els.filter((e) => e.getBoundingClientRect().height < 43.5).map((e) => `${e.tagName.toLowerCase()} ${Math.round(e.getBoundingClientRect().height)} px`));
+		check(small.length === 0, `phone: the form's controls are touch-sized (${small.join(", ") || "all ≥ 44 px"})`);
+		await form.locator(".discover-elicit-error:not(.discover-chat-hidden)").first().scrollIntoViewIfNeeded();
+		await themed("phone-mcp-elicit", (name) => page.screenshot({ path: join(artifacts, `${name}.png`) }));
+		// The form's end on a phone: the summary of what to fix and the three buttons.
+		await form.locator(".discover-elicit-actions").scrollIntoViewIfNeeded();
+		await themed("phone-mcp-elicit-actions", (name) => page.screenshot({ path: join(artifacts, `${name}.png`) }));
+		await desktop();
+		await form.locator("input[type=email]").fill("ada@example.com");
+		await form.locator("select").selectOption("home");
+		await form.locator('button:has-text("Send")').click();
+		await idle();
+		const back = JSON.stringify(stub.log.elicited ?? null);
+		check(back === JSON.stringify({ action: "accept", content: { title: "Weekly sync", email: "ada@example.com", calendar: "home", minutes: 30, remind: true } }), `Send returned what was typed to the server (${back})`);
+		const record = await form.locator(".discover-elicit-record").textContent();
+		check(record === "Sent to the server.", `the card keeps a record of the answer (${record})`);
+		await toCardTop();
+		await themed("mcp-elicit-sent", shot);
 
 		// 2. Settings → MCP servers: the list with its three states.
 		await page.evaluate(() => {

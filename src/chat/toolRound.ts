@@ -5,6 +5,7 @@
 import type { CheckpointTimers } from "./answerCheckpoint";
 import type { ToolApprover, ToolCard } from "./toolCard";
 import type { ImageRef, PromptImage, Tool, ToolApproval, ToolCall, ToolProgress } from "../core/types";
+import { progressThrottle } from "./progressThrottle";
 
 /** A permission request nobody answers is a denial after this long, so a forgotten card never holds a chat. */
 export const APPROVAL_TIMEOUT_MS = 5 * 60 * 1000;
@@ -106,15 +107,18 @@ function runTool(tool: Tool, args: Record<string, unknown>, signal: AbortSignal,
 		}
 	};
 	return new Promise((resolve) => {
-		const onAbort = (): void => resolve("stopped");
-		signal.addEventListener("abort", onAbort, { once: true });
-		let shownAt = -Infinity;
+		const throttle = progressThrottle((p) => {
+			if (!signal.aborted) onProgress?.(p);
+		}, PROGRESS_EVERY_MS);
 		const progress = (p: ToolProgress): void => {
-			const now = Date.now();
-			if (signal.aborted || now - shownAt < PROGRESS_EVERY_MS || typeof p?.progress !== "number" || !Number.isFinite(p.progress)) return;
-			shownAt = now;
-			onProgress?.(p);
+			if (!signal.aborted) throttle.report(p);
 		};
+		const end = (): void => throttle.end();
+		const onAbort = (): void => {
+			end();
+			resolve("stopped");
+		};
+		signal.addEventListener("abort", onAbort, { once: true });
 		Promise.resolve()
 			.then(() => tool.run(args, { signal, callId, onProgress: progress, ...(takesImages ? { onImages } : {}) }))
 			.then((text): CallOutcome => ({ text: typeof text === "string" ? text : String(text), isError: false, ...(images.length > 0 ? { images } : {}) }))
@@ -122,7 +126,10 @@ function runTool(tool: Tool, args: Record<string, unknown>, signal: AbortSignal,
 				(outcome) => resolve(signal.aborted ? "stopped" : outcome),
 				(err: unknown) => resolve(signal.aborted ? "stopped" : { text: `The tool failed: ${reason(err)}`, isError: true }),
 			)
-			.finally(() => signal.removeEventListener("abort", onAbort));
+			.finally(() => {
+				end();
+				signal.removeEventListener("abort", onAbort);
+			});
 	});
 }
 

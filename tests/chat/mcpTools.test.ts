@@ -213,6 +213,24 @@ describe("MCP tools in the chat loop", () => {
 		expect(cards().filter((k) => k.state === "running" && k.progress !== undefined).map((k) => k.progress)).toEqual([{ progress: 1, total: 4, message: "step 1" }, { progress: 2, total: 4 }]);
 	});
 
+	it("the newest progress reaches the card even when it came within 100 ms of the last shown and the server then goes quiet", async () => {
+		const source = new FakeSource();
+		source.tools = [
+			mcpTool("ev", "quiet", { type: "object", properties: {} }, async (_a, ctx) => {
+				ctx.onProgress?.({ progress: 1, total: 4, message: "step 1" });
+				ctx.onProgress?.({ progress: 2, total: 4, message: "step 2" });
+				// A long operation: nothing more for a while (the card must not stay on step 1).
+				await sleep(300);
+				return "finished";
+			}),
+		];
+		const { chat, cards } = chatWith((_r, i) => (i === 0 ? { calls: [call("ev__quiet", {})] } : { text: "Done." }), source);
+		await chat.sendMessage("Go");
+		const shown = cards().filter((k) => k.state === "running" && k.progress !== undefined).map((k) => k.progress);
+		expect(shown.at(-1)).toEqual({ progress: 2, total: 4, message: "step 2" });
+		expect(shown.length).toBeLessThanOrEqual(2);
+	});
+
 	it("an image result is saved as a file with the result, sent to the model as an image after the results, and reloads", async () => {
 		const source = new FakeSource();
 		const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";

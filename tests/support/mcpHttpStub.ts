@@ -2,7 +2,9 @@
 //   /mcp      initialize (session id), tools/list, tools/call: echo (JSON), huge (a 50 MB JSON body),
 //             endless (an SSE stream of log notifications that never answers), bigevent (one SSE event
 //             that never ends), resume (an SSE stream closed before the answer, resumed by GET with
-//             Last-Event-ID after `retry`), slow (never answers); DELETE ends the session.
+//             Last-Event-ID after `retry`), slow (never answers), progress (progress notifications
+//             on its stream, then silence until it is cancelled), elicit (asks elicitation/create on
+//             its stream, then returns what the client answered); DELETE ends the session.
 //   /silent   never answers anything.
 //   /legacy   the older HTTP+SSE transport: POST is 405, GET opens the event stream with `endpoint`.
 //   /redirect a 307 to another host.
@@ -13,7 +15,9 @@ import { nodeTimers } from "./nodeTimers";
 
 export interface HttpStubLog {
 	/** Every JSON-RPC message posted, in order. */
-	posted: { method?: string; id?: unknown; params?: Record<string, unknown>; at: number; session?: string; version?: string }[];
+	posted: { method?: string; id?: unknown; params?: Record<string, unknown>; result?: unknown; at: number; session?: string; version?: string }[];
+	/** What the client answered to the "elicit" tool's form. */
+	elicited?: unknown;
 	/** Each GET: its Last-Event-ID and when it came. */
 	gets: { lastEventId?: string; at: number; path: string }[];
 	deletes: number;
@@ -33,7 +37,23 @@ const SESSION = "stub-session-1";
 /** A 48 × 48 bar chart (PNG), the "chart" tool's image result. */
 export const STUB_CHART_PNG = "iVBORw0KGgoAAAANSUhEUgAAADAAAAAwEAIAAACI8LKTAAAABGdBTUEAALGPC/xhBQAAACBjSFJNAAB6JgAAgIQAAPoAAACA6AAAdTAAAOpgAAA6mAAAF3CculE8AAAABmJLR0T///////8JWPfcAAAAB3RJTUUH6gsdCgYvXrQzHgAAAh5JREFUaN7tmq1PA0EQxecu24SPBEHuXDEYQoMojkBwOCAEAQFVQwKioQKFQWDwmCIwVQgEgn8ABFhogsEQkGhSSxEEd7Mzu8xld9sdvfvLey97r5e9JrVaq9VuQxxklMrSbn/MtQx/R6k8BqQbpbLkOQaETzxBxMQOIiYGREx8xIj5LelR1zL8nXiCiAm+g17qDzePu5yVc89Lm4tXpnxVydIuBBwQVAFgg7PQzqlSeRr6i+IE06qV0+AfMfiCZaZVK6dK5UnoATWZVq2chn+C3thWLU9Q6AHxrdo+YsGXNNfqkJY0wCzT6pCWNMAO9FlWwyrp673bs6ceZ+XW5frx/Lh2CYsTYklLGSs1IO9LWkpheCWdMyVSCqU4xbsqedp1ch80CSu8hYRCKQ4WkMoc/Yp9wxFTol6hFAcNyFUHfbIl6hVKcbBdzjqIb0yvUIqD7XJY0omQMSlO8S6Hd9J1pkRKoRSneJdpdZ1edBqv55yVJweNzsyhZkGDKZFSKMVBAiqtpN2+4ElxSuwgKbJbTgyIDMi8uqpMNEX2jYMEZF5dq0w0RfaNU7yrYlpdU9yFBNk3DhaQsvneuMZC02TfOFhARrmyLqf+BGnIvnHQgEyrqwcjTHROGPOLgwaUpWb/D3qHBSZaT/aNgwZkfte/z0RTZN84SEDxRTEG9L+ASrvukCK75SQfd/fTze0yAhqMGYRPz6XOIPx5odT5AZv5Fnc2TiLzAAAAJXRFWHRkYXRlOmNyZWF0ZQAyMDI2LTExLTI5VDEwOjA2OjQ3KzAwOjAwFFO4MAAAACV0RVh0ZGF0ZTptb2RpZnkAMjAyNi0xMS0yOVQxMDowNjo0NyswMDowMGUOAIwAAAAASUVORK5CYII=";
 
-const tools = ["echo", "huge", "endless", "bigevent", "resume", "slow", "chart"].map((name) => ({ name, description: `The ${name} tool.`, inputSchema: { type: "object", properties: {} } }));
+const tools = ["echo", "huge", "endless", "bigevent", "resume", "slow", "chart", "progress", "elicit"].map((name) => ({ name, description: `The ${name} tool.`, inputSchema: { type: "object", properties: {} } }));
+
+/** What the "elicit" tool asks: a flat form with defaults (SEP-1034), a titled choice and a format. */
+export const STUB_ELICIT = {
+	message: "Which calendar should the meeting go in? The invite is sent from your account.",
+	requestedSchema: {
+		type: "object",
+		properties: {
+			title: { type: "string", title: "Meeting title", minLength: 3, default: "Weekly sync" },
+			email: { type: "string", title: "Invite from", format: "email", description: "The address the invite comes from." },
+			calendar: { type: "string", title: "Calendar", oneOf: [{ const: "work", title: "Work" }, { const: "home", title: "Home" }], default: "work" },
+			minutes: { type: "integer", title: "Length in minutes", minimum: 5, maximum: 240, default: 30 },
+			remind: { type: "boolean", title: "Remind me 10 minutes before", default: true },
+		},
+		required: ["title", "email"],
+	},
+};
 
 function readBody(req: IncomingMessage): Promise<string> {
 	return new Promise((resolve) => {
@@ -54,8 +74,17 @@ export async function startHttpStub(opts: { cors?: boolean } = {}): Promise<Http
 	let pendingResume: unknown;
 	let legacyStream: ServerResponse | undefined;
 
-	const handleMessage = (m: { method?: string; id?: unknown; params?: Record<string, unknown> }, res: ServerResponse): void => {
+	// The "elicit" tool's streams waiting for the client's answer, by the request's id.
+	const asking = new Map<string, (answer: unknown) => void>();
+	const handleMessage = (m: { method?: string; id?: unknown; params?: Record<string, unknown>; result?: unknown; error?: unknown }, res: ServerResponse): void => {
 		const reply = (result: unknown): void => json(res, { jsonrpc: "2.0", id: m.id, result });
+		if (m.method === undefined && m.id !== undefined) {
+			// The client's answer to a request of the server's.
+			asking.get(JSON.stringify(m.id))?.(m.result ?? m.error);
+			asking.delete(JSON.stringify(m.id));
+			res.writeHead(202).end();
+			return;
+		}
 		if (m.id === undefined) {
 			res.writeHead(202).end();
 			return;
@@ -116,6 +145,24 @@ export async function startHttpStub(opts: { cors?: boolean } = {}): Promise<Http
 				log.closedForResumeAt = Date.now();
 				res.end();
 			}, 30);
+		}
+		if (name === "progress") {
+			const meta = m.params?._meta as { progressToken?: unknown } | undefined;
+			const steps = [
+				{ progress: 1, total: 4, message: "Reading 1,240 notes" },
+				{ progress: 2, total: 4, message: "Indexing headings and links" },
+			];
+			steps.forEach((p, i) => nodeTimers.set(() => res.destroyed || res.write(`data: ${JSON.stringify({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: meta?.progressToken, ...p } })}\n\n`), 20 + i * 40));
+			return; // Then silent, until cancelled.
+		}
+		if (name === "elicit") {
+			const id = `elicit-${JSON.stringify(m.id)}`;
+			asking.set(JSON.stringify(id), (answer) => {
+				log.elicited = answer;
+				if (!res.destroyed) res.end(`data: ${JSON.stringify({ jsonrpc: "2.0", id: m.id, result: { content: [{ type: "text", text: `The form came back: ${JSON.stringify(answer)}` }] } })}\n\n`);
+			});
+			res.write(`data: ${JSON.stringify({ jsonrpc: "2.0", id, method: "elicitation/create", params: STUB_ELICIT })}\n\n`);
+			return;
 		}
 		// slow: the stream stays open and silent.
 	};

@@ -12,6 +12,7 @@ import { savedDraft } from "./draftState";
 import type { EmptyChat } from "./EmptyChat";
 import { diagnose } from "./errorDiagnosis";
 import type { ChatRuntime, ChatRuntimeFactory, DiscoverHost } from "../host";
+import type { ElicitAsk, ElicitResult } from "../toolsPort";
 import type { MessageList } from "./MessageList";
 import { openModelMenu } from "./ModelMenu";
 import { HistoryModal } from "../history/HistoryModal";
@@ -129,6 +130,8 @@ export class DiscoverView extends ItemView {
 			const runtime = await this.createRuntime(this.host, (e) => this.onChatEvent(e), {
 				// A call no rule allows: the prompt mounts in its card.
 				ask: (call, tool, preview, info) => this.list.toolCards.ask(call, tool, preview, info),
+				// An MCP server's form: in its call's card; in a modal when the panel is not on screen.
+				elicit: (ask, signal) => this.showElicitation(ask, signal),
 			});
 			// Closed while the engine was being built: nothing will use it.
 			if (this.closed) {
@@ -144,6 +147,13 @@ export class DiscoverView extends ItemView {
 		this.runtime.sessions.onChange = () => invalidateSessionList(historyStateFor(this.host));
 		await this.showSession(this.host.settings.activeSessionId);
 		this.context.refresh();
+	}
+
+	private async showElicitation(ask: ElicitAsk, signal: AbortSignal): Promise<ElicitResult> {
+		// Loaded when a server first asks: the form's checks are the MCP client's, kept off the plugin's startup path.
+		const { showElicitation, showElicitationModal } = await import("../mcpElicitCard");
+		const inCard = this.contentEl.isShown() ? this.list.toolCards.elicit(ask, signal, showElicitation) : undefined;
+		return inCard ?? showElicitationModal(this.app, ask, signal);
 	}
 
 	override async onClose(): Promise<void> {

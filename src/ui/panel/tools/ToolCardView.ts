@@ -57,6 +57,8 @@ export class ToolCardView {
 	private readonly mcpEl: HTMLElement;
 	/** Where the permission prompt mounts (and its one-line record stays). */
 	readonly permissionEl: HTMLElement;
+	/** Where an MCP server's forms (elicitation) mount while the call runs, and their records stay. */
+	readonly elicitEl: HTMLElement;
 	private readonly outcomeEl: HTMLElement;
 	private readonly actionsEl: HTMLElement;
 	private card: ToolCard;
@@ -81,6 +83,7 @@ export class ToolCardView {
 		this.argsEl = this.el.createEl("pre", { cls: ["discover-tool-card-args", "discover-chat-hidden"] });
 		this.mcpEl = this.el.createDiv({ cls: ["discover-mcp-block", "discover-chat-hidden"] });
 		this.permissionEl = this.el.createDiv({ cls: "discover-tool-card-permission" });
+		this.elicitEl = this.el.createDiv({ cls: "discover-tool-card-elicit" });
 		this.outcomeEl = this.el.createDiv({ cls: "discover-tool-card-outcome" });
 		this.actionsEl = this.el.createDiv({ cls: "discover-tool-card-actions" });
 		this.render();
@@ -116,6 +119,17 @@ export class ToolCardView {
 			return await decided;
 		} finally {
 			if (this.prompt === controller) this.prompt = undefined;
+			this.hooks.onResize();
+		}
+	}
+
+	/** Mounts a server's form in the card (the call is running); the session ends it with the call. */
+	async elicit<T>(show: (slot: HTMLElement) => Promise<T>): Promise<T> {
+		try {
+			const answered = show(this.elicitEl);
+			this.hooks.onResize();
+			return await answered;
+		} finally {
 			this.hooks.onResize();
 		}
 	}

@@ -10,7 +10,7 @@ import type { ToolCard } from "../../../chat/toolCard";
 import type { ChatMessage, ImageRef, ToolCall } from "../../../core/types";
 import type { Tool } from "../../../tools/types";
 import { t } from "../../../i18n";
-import type { AccessDecision, AskInfo, ToolPreview, ToolsPort } from "../../toolsPort";
+import type { AccessDecision, AskInfo, ElicitAsk, ElicitResult, ToolPreview, ToolsPort } from "../../toolsPort";
 import { ToolCardView } from "./ToolCardView";
 
 /** The permission prompt's signature (PermissionPrompt.ts's showPermissionPrompt). */
@@ -48,6 +48,8 @@ export class ToolCards {
 	private readonly newResults = new Map<string, ChatMessage>();
 	/** Each saved message's place in the chat; a message not in it is newer than all. */
 	private readonly places = new Map<string, number>();
+	/** The MCP forms open in cards. */
+	private readonly forms = new Set<AbortController>();
 
 	constructor(private readonly opts: ToolCardsOptions) {}
 
@@ -130,9 +132,28 @@ export class ToolCards {
 		return card.ask((slot, signal) => this.opts.showPrompt(slot, req, signal));
 	}
 
-	/** Stop: every prompt still open goes, as a denial. */
+	/**
+	 * An MCP server's form, in the card of the call it asks during; undefined when that card is not
+	 * on screen (the caller shows it elsewhere). Stop ends it through `signal` (the call's end).
+	 */
+	elicit(ask: ElicitAsk, signal: AbortSignal, show: (slot: HTMLElement, ask: ElicitAsk, signal: AbortSignal) => Promise<ElicitResult>): Promise<ElicitResult> | undefined {
+		const card = ask.callId !== undefined ? this.cards.get(ask.callId) : undefined;
+		if (card === undefined || !card.el.isConnected) return undefined;
+		// Stop also ends forms still open (the session cancels them as the call stops).
+		const stop = new AbortController();
+		const onAbort = (): void => stop.abort();
+		signal.addEventListener("abort", onAbort, { once: true });
+		this.forms.add(stop);
+		return card.elicit((slot) => show(slot, ask, stop.signal)).finally(() => {
+			signal.removeEventListener("abort", onAbort);
+			this.forms.delete(stop);
+		});
+	}
+
+	/** Stop: every prompt still open goes, as a denial; every form still open, as a cancel. */
 	denyPending(): void {
 		for (const card of this.cards.values()) card.endPrompt();
+		for (const form of this.forms) form.abort();
 	}
 
 	/** The transcript was cleared (another chat). */
