@@ -32,6 +32,8 @@ export interface PdfReading {
 	pagesRead: number;
 	/** The text as Markdown: a "## p. N" heading over each page's text. */
 	text: string;
+	/** The page whose text was cut at `maxChars` (the rest of it was not read). */
+	cutPage?: number;
 }
 
 export interface PdfReadOptions {
@@ -46,6 +48,11 @@ export interface PdfReadOptions {
 	now?: () => number;
 	/** Stops reading pages past this many characters of text (default 4,000,000, the notes' limit). */
 	maxChars?: number;
+	/**
+	 * Pages are read whole: the reading stops before a page that would pass `maxChars` (a first page
+	 * longer than that is still cut, so a reading always moves on). For reading a PDF in parts.
+	 */
+	wholePages?: boolean;
 	signal?: AbortSignal;
 }
 
@@ -176,9 +183,12 @@ export async function readPdf(reader: PdfReader, options: PdfReadOptions): Promi
 	let started = now();
 	const first = Math.max(1, Math.floor(options.from ?? 1));
 	const last = Math.min(reader.pageCount, Math.floor(options.to ?? reader.pageCount));
+	let cutPage: number | undefined;
 	for (let n = first; n <= last; n++) {
 		if (options.signal?.aborted === true) throw new DOMException("The PDF was not read to the end.", "AbortError");
 		const text = literalLines(await reader.pageText(n));
+		// With `wholePages`, a page past the room left waits for the next reading (unless it is the first).
+		if (options.wholePages === true && n > first && text.length > maxChars - chars) break;
 		pagesRead = n;
 		if (text.replace(/\s/g, "").length >= SCANNED_CHARS_PER_PAGE) pagesWithText++;
 		if (text !== "") {
@@ -187,6 +197,7 @@ export async function readPdf(reader: PdfReader, options: PdfReadOptions): Promi
 			if (splitsPair(text, end)) end++;
 			parts.push(`## ${pageHeading(n)}\n\n${text.slice(0, end)}\n`);
 			chars += end;
+			if (end < text.length) cutPage = n;
 		}
 		if (chars >= maxChars) break;
 		if (now() - started >= sliceMs) {
@@ -194,7 +205,7 @@ export async function readPdf(reader: PdfReader, options: PdfReadOptions): Promi
 			started = now();
 		}
 	}
-	return { pages: reader.pageCount, pagesWithText, pagesRead, text: parts.join("\n") };
+	return { pages: reader.pageCount, pagesWithText, pagesRead, text: parts.join("\n"), ...(cutPage !== undefined ? { cutPage } : {}) };
 }
 
 /** No page has text: a scanned PDF (or images only). */
