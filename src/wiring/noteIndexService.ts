@@ -17,7 +17,7 @@ import { searchWithText } from "../context/noteHits";
 import type { DiscoverSettings } from "../settings/settings";
 import type { VaultSearchPort } from "../ui/ports";
 import { readPluginBinary, TMP_SUFFIX, writeBinaryAtomically } from "./pluginFile";
-import { isPdfFile, PdfIndexTexts } from "./pdfIndexTexts";
+import { isPdfFile, pageAt, PdfIndexTexts } from "./pdfIndexTexts";
 import type { PdfOpener } from "../ui/panel/sources/pdfNotes";
 
 export const INDEX_FILE = "index.bin";
@@ -225,7 +225,7 @@ export class NoteIndexService extends Component implements VaultSearchPort {
 		const smaller = Math.min(limit, this.limitChars || limit);
 		this.limitChars = limit;
 		index.maxNoteChars = limit;
-		for (const file of this.options.app.vault.getMarkdownFiles()) {
+		for (const file of this.indexableFiles()) {
 			if (file.stat.size > smaller && index.has(file.path)) this.onChanged(file);
 		}
 	}
@@ -255,7 +255,7 @@ export class NoteIndexService extends Component implements VaultSearchPort {
 		const index = this.index;
 		if (!this.enabled || !index) return [];
 		const { vault } = this.options.app;
-		return searchWithText(
+		const hits = await searchWithText(
 			index,
 			query,
 			async (id) => {
@@ -273,6 +273,15 @@ export class NoteIndexService extends Component implements VaultSearchPort {
 				},
 			},
 		);
+		return Promise.all(hits.map((hit) => this.namingPage(hit)));
+	}
+
+	/** A PDF's passage opens with its page's heading ("## p. 12"), where the passage starts further down the page. */
+	private async namingPage(hit: NoteSearchHit): Promise<NoteSearchHit> {
+		const file = this.options.app.vault.getAbstractFileByPath(hit.id);
+		if (!isPdfFile(hit.id) || hit.start === undefined || !(file instanceof TFile) || hit.text.startsWith("## p. ")) return hit;
+		const page = pageAt(await this.readText(file), hit.start);
+		return page === undefined ? hit : { ...hit, text: `## p. ${page}\n\n${hit.text}` };
 	}
 
 	/** Folders never indexed: the person's, the chats and the exports. */

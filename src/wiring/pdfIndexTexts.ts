@@ -12,6 +12,16 @@ export function isPdfFile(path: string): boolean {
 	return /\.pdf$/i.test(path);
 }
 
+/** The page a passage at `offset` of a PDF's index text is on: the last "## p. N" heading before it. */
+export function pageAt(text: string, offset: number): number | undefined {
+	let page: number | undefined;
+	for (const m of text.matchAll(/^## p\. (\d+)$/gm)) {
+		if (m.index > offset) break;
+		page = Number(m[1]);
+	}
+	return page;
+}
+
 /** PDF texts kept for reading hits back: a few, the last read (a PDF's text is megabytes at most). */
 const KEPT = 4;
 

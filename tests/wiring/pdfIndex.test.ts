@@ -27,6 +27,7 @@ async function vault(): Promise<App> {
 	await app.vault.createFolder("Papers");
 	await app.vault.createBinary("Papers/Harbour ledger.pdf", buffer(fixtureBytes("plain.pdf")));
 	await app.vault.createBinary("Papers/港口日志.pdf", buffer(fixtureBytes("cjk.pdf")));
+	await app.vault.createBinary("Papers/Orchard.pdf", buffer(fixtureBytes("two-columns.pdf")));
 	await app.vault.createBinary("Papers/Scan.pdf", buffer(fixtureBytes("scanned.pdf")));
 	return app;
 }
@@ -62,6 +63,12 @@ describe("Index PDFs", () => {
 		const [hit] = await service.searchText("marrowstone", { limit: 1 });
 		expect(hit?.text).toContain("marrowstone");
 		expect(ids(service, "白鹭渡口")).toEqual(["Papers/港口日志.pdf"]);
+		// A passage further down a page (search_notes shows it as it is) opens with its page's heading.
+		const [right] = await service.searchText("saltpetrel", { limit: 1 });
+		expect(right?.id).toBe("Papers/Orchard.pdf");
+		expect(right?.start).toBeGreaterThan(0);
+		expect(right?.text.startsWith("## p. 1\n\n")).toBe(true);
+		expect(right?.text).toContain("saltpetrel");
 		expect(ids(service, "saltglass")).not.toContain("Papers/Scan.pdf");
 
 		// Through the panel's sources, as a send with @vault makes them: the PDF goes in by its pages.
@@ -88,10 +95,10 @@ describe("Index PDFs", () => {
 		await app.vault.modifyBinary(file, buffer(fixtureBytes("two-columns.pdf")));
 		await settled(service);
 		expect(ids(service, "marrowstone")).toEqual([]);
-		expect(ids(service, "juniperhall")).toEqual(["Papers/Harbour ledger.pdf"]);
+		expect(ids(service, "juniperhall").sort()).toEqual(["Papers/Harbour ledger.pdf", "Papers/Orchard.pdf"]);
 		await deleteFromExplorer(app, file.path);
 		await settled(service);
-		expect(ids(service, "juniperhall")).toEqual([]);
+		expect(ids(service, "juniperhall")).toEqual(["Papers/Orchard.pdf"]);
 		// A PDF added later joins it.
 		await app.vault.createBinary("Papers/Later.pdf", buffer(fixtureBytes("plain.pdf")));
 		await settled(service);
