@@ -107,8 +107,8 @@ export class NoteIndexService extends Component implements VaultSearchPort {
 	}
 
 	/** A file's text for the index: a note's as it is, a PDF's pages (each under "## p. N") through pdf.js. */
-	private readText(file: TFile): Promise<string> {
-		return isPdfFile(file.path) ? this.pdfTexts.text(file) : this.options.app.vault.cachedRead(file);
+	private readText(file: TFile, stopped?: () => boolean): Promise<string> {
+		return isPdfFile(file.path) ? this.pdfTexts.text(file, stopped) : this.options.app.vault.cachedRead(file);
 	}
 
 	/** Notes in the index (0 while off or loading). */
@@ -383,7 +383,7 @@ export class NoteIndexService extends Component implements VaultSearchPort {
 		if (todo.length > 0) this.tell(progress);
 		const tell = (p: IndexProgress): void => this.tell(p);
 		const save = (): Promise<void> => this.save();
-		const readText = (file: TFile): Promise<string> => this.readText(file);
+		const readText = (file: TFile): Promise<string> => this.readText(file, stale);
 		async function* read(): AsyncGenerator<NoteToIndex> {
 			for (const [k, file] of todo.entries()) {
 				if (stale()) return;
@@ -454,7 +454,7 @@ export class NoteIndexService extends Component implements VaultSearchPort {
 	private async drainQueue(index: NoteIndex, generation: number): Promise<void> {
 		const stale = (): boolean => generation !== this.generation || this.index !== index;
 		const pending = this.pending;
-		const readText = (file: TFile): Promise<string> => this.readText(file);
+		const readText = (file: TFile): Promise<string> => this.readText(file, stale);
 		let changes = 0;
 		async function* changed(): AsyncGenerator<NoteToIndex> {
 			while (pending.size > 0 && !stale()) {

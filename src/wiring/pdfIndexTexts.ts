@@ -40,15 +40,23 @@ export class PdfIndexTexts {
 		return this.app.vault.getFiles().filter((f) => f.extension.toLowerCase() === "pdf");
 	}
 
-	/** The PDF's text for the index, read in slices (or kept from the last read of this version); rejects when it cannot be read. */
-	async text(file: TFile, maxChars?: number): Promise<string> {
+	/**
+	 * The PDF's text for the index, read in slices (or kept from the last read of this version);
+	 * rejects when it cannot be read, or when `stopped()` turns true between two slices (the index
+	 * turned off or rebuilt: a 1,000-page PDF is not read to its end for nothing).
+	 */
+	async text(file: TFile, stopped: () => boolean = () => false): Promise<string> {
 		const version = `${file.stat.mtime}:${file.stat.size}`;
 		const hit = this.kept.get(file.path);
 		if (hit?.version === version) return hit.text;
 		const reader = await this.open(this.app, file);
 		let text: string;
 		try {
-			text = (await readPdf(reader, { ...this.slices, maxChars })).text;
+			const yieldNow = async (): Promise<void> => {
+				await this.slices.yieldNow();
+				if (stopped()) throw new Error("The index stopped reading this PDF.");
+			};
+			text = (await readPdf(reader, { ...this.slices, yieldNow })).text;
 		} finally {
 			await reader.close?.();
 		}

@@ -144,4 +144,39 @@ describe("Index PDFs", () => {
 		expect(longest).toBeLessThanOrEqual(8 + 3);
 		expect(ids(service, "report")).toEqual(["Big.pdf"]);
 	});
+
+	it("turned off while a long PDF is being read, stops reading it between two slices", async () => {
+		const app = await createTestApp({ files: { "Note.md": "a note" } });
+		await app.vault.adapter.mkdir(DIR);
+		await app.vault.createBinary("Huge.pdf", new ArrayBuffer(8));
+		let asked = 0;
+		let yields = 0;
+		const openPdf: PdfOpener = () => Promise.resolve({ pageCount: 5000, pageText: (n: number) => (asked++, Promise.resolve(`Page ${n}.`)) });
+		const current: DiscoverSettings = { ...DEFAULT_SETTINGS, indexPdfs: true };
+		const service = new NoteIndexService({
+			app: asObsidianApp(app),
+			settings: () => current,
+			dir: DIR,
+			sliceMs: 0,
+			openPdf,
+			yieldFn: () => {
+				yields++;
+				// After a few slices, the person turns "Index PDFs" off.
+				if (yields === 20) {
+					current.indexPdfs = false;
+					service.settingsChanged();
+				}
+				return new Promise((resolve) => window.setTimeout(resolve, 0));
+			},
+		});
+		const owner = new Component();
+		owner.load();
+		owner.addChild(service as unknown as Component);
+		await new Promise((resolve) => window.setTimeout(resolve, 0));
+		while (yields < 20) await new Promise((resolve) => window.setTimeout(resolve, 0));
+		await service.whenBuilt();
+		expect(asked).toBeLessThan(100);
+		expect(ids(service, "page")).toEqual([]);
+		expect(ids(service, "note")).toEqual(["Note.md"]);
+	});
 });
