@@ -25,6 +25,7 @@ const MODULES: readonly BenchModule[] = [
 	{ file: "retrieval.ts", exportName: "runRetrievalBench", title: "Context: retrieval quality" },
 	{ file: "vault100k.ts", exportName: "runVaultBench", title: "Context: a 100,000-note vault, known-item search, against MiniSearch" },
 	{ file: "tools.ts", exportName: "runToolsBench", title: "Vault tools" },
+	{ file: "pdfIndex.ts", exportName: "runPdfIndexBench", title: "Index PDFs: reading and indexing time per page (pdfjs-dist)" },
 	{ file: "vaultRefresh.ts", exportName: "runVaultRefreshBench", title: "Terminal chat: refreshing the vault index from disk" },
 	{ file: "windowUse.ts", exportName: "runWindowUseBench", title: "Window use against the server's count" },
 	{ file: "promptCache.ts", exportName: "runPromptCacheBench", title: "Prompt cache: reuse of each follow-up prompt, and time to first token" },

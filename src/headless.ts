@@ -159,5 +159,9 @@ export type { CanvasNoteRef, CanvasReading, NoteState } from "./context/canvasSo
 
 // PDFs as sources: pages through any reader (pdf.js in the app, pdfjs-dist in scripts), each a
 // section headed "p. N"; a scan (no text layer) gives no source.
-export { readPdf, pdfSource, pdfPageText, isScanned, pageHeading } from "./context/pdfSources";
-export type { PdfReader, PdfReading, PdfReadOptions, PdfTextItem } from "./context/pdfSources";
+// openPdfWith reads a PDF's bytes through a pdf.js module (the app's, or pdfjs-dist's legacy build in
+// Node) exactly as the app does; renderPdfPages is read_note's text for a page range.
+export { readPdf, pdfSource, pdfPageText, isScanned, pageHeading, openPdfWith } from "./context/pdfSources";
+export type { PdfReader, PdfReading, PdfReadOptions, PdfTextItem, PdfJsLib, PdfJsDocument } from "./context/pdfSources";
+export { parsePageRange, renderPdfPages } from "./tools/pdfPages";
+export type { PageRange } from "./tools/pdfPages";

@@ -20,19 +20,27 @@ export interface PdfTextItem {
 	str: string;
 	/** The item ends a line. */
 	hasEOL?: boolean;
+	/** Its text matrix: [4] and [5] are where it starts on the page (x, and y upwards). */
+	transform?: readonly number[];
 }
 
 export interface PdfReading {
 	pages: number;
 	/** Pages with text on them. */
 	pagesWithText: number;
-	/** Pages read (fewer than `pages` when the reading was cut at `maxChars`). */
+	/** The last page read (before `to` when the reading was cut at `maxChars`; `from - 1` when none was). */
 	pagesRead: number;
 	/** The text as Markdown: a "## p. N" heading over each page's text. */
 	text: string;
+	/** The page whose text was cut at `maxChars` (the rest of it was not read). */
+	cutPage?: number;
 }
 
 export interface PdfReadOptions {
+	/** First page to read (1-based, default 1). */
+	from?: number;
+	/** Last page to read (default the last page). */
+	to?: number;
 	/** Gives the app its main thread back (in the app: the next task). */
 	yieldNow: () => Promise<void>;
 	/** Work between two yields, in milliseconds (default 8). */
@@ -40,20 +48,110 @@ export interface PdfReadOptions {
 	now?: () => number;
 	/** Stops reading pages past this many characters of text (default 4,000,000, the notes' limit). */
 	maxChars?: number;
+	/**
+	 * Pages are read whole: the reading stops before a page that would pass `maxChars` (a first page
+	 * longer than that is still cut, so a reading always moves on). For reading a PDF in parts.
+	 */
+	wholePages?: boolean;
 	signal?: AbortSignal;
+}
+
+/**
+ * The parts of pdf.js this reads through: `getDocument` over a file's bytes, then each page's text
+ * items. Obsidian's `loadPdfJs()` hands it over in the app; pdfjs-dist (the same library) in tests.
+ */
+export interface PdfJsLib {
+	getDocument(src: { data: Uint8Array; isEvalSupported: boolean }): { promise: Promise<PdfJsDocument> };
+}
+
+export interface PdfJsDocument {
+	numPages: number;
+	getPage(n: number): Promise<{ getTextContent(): Promise<{ items: unknown[] }>; cleanup(): unknown }>;
+	destroy(): Promise<void>;
+}
+
+/**
+ * A reader over a PDF's bytes through pdf.js, with eval turned off: nothing in a file becomes code
+ * (the fonts' glyphs are not needed for text). Rejects when pdf.js cannot open the file.
+ */
+export async function openPdfWith(pdfjs: PdfJsLib, data: Uint8Array): Promise<PdfReader> {
+	const doc = await pdfjs.getDocument({ data, isEvalSupported: false }).promise;
+	return {
+		pageCount: doc.numPages,
+		async pageText(n) {
+			const page = await doc.getPage(n);
+			const content = await page.getTextContent();
+			page.cleanup();
+			// Marked-content items have no `str`: they carry no text.
+			return pdfPageText(content.items.filter((i): i is PdfTextItem => typeof (i as PdfTextItem).str === "string"));
+		},
+		close: () => doc.destroy(),
+	};
 }
 
 /** Fewer characters than this on every page: no text layer (a scan, or only images). */
 const SCANNED_CHARS_PER_PAGE = 16;
 const DEFAULT_MAX_CHARS = 4_000_000;
 
-/** A page's text from pdf.js's items: items joined, a line break where an item ends a line, runs of space squeezed. */
-export function pdfPageText(items: readonly PdfTextItem[]): string {
-	let out = "";
+/** Han, kana, hangul and CJK punctuation: no space is put between two of them where items meet. */
+const CJK = /[\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]/;
+
+/** One line of a page: its text, and the baseline of its first item (undefined: items without positions). */
+interface PageLine {
+	text: string;
+	y: number | undefined;
+}
+
+function linesOf(items: readonly PdfTextItem[]): PageLine[] {
+	const lines: PageLine[] = [];
+	let line: PageLine = { text: "", y: undefined };
 	for (const item of items) {
-		out += item.str;
-		if (item.hasEOL === true) out += "\n";
-		else if (item.str !== "" && !/\s$/.test(item.str)) out += " ";
+		if (item.str !== "") {
+			const y = item.transform?.[5];
+			if (line.y === undefined && typeof y === "number") line.y = y;
+			// Items meet with a space (pdf.js gives most gaps as items of their own), but two CJK
+			// characters never: a space between them would split the words the index cuts into pairs.
+			if (line.text !== "" && !/\s$/.test(line.text) && !/^\s/.test(item.str) && !(CJK.test(line.text.slice(-1)) && CJK.test(item.str.charAt(0)))) line.text += " ";
+			line.text += item.str;
+		}
+		if (item.hasEOL === true) {
+			lines.push(line);
+			line = { text: "", y: undefined };
+		}
+	}
+	lines.push(line);
+	return lines;
+}
+
+/** The usual distance between two lines of the page (the median of the steps down), or undefined. */
+function linePitch(lines: readonly PageLine[]): number | undefined {
+	const steps: number[] = [];
+	for (let k = 1; k < lines.length; k++) {
+		const a = lines[k - 1]?.y;
+		const b = lines[k]?.y;
+		if (a !== undefined && b !== undefined && a - b > 0) steps.push(a - b);
+	}
+	if (steps.length < 2) return undefined;
+	steps.sort((x, y) => x - y);
+	return steps[Math.floor(steps.length / 2)];
+}
+
+/**
+ * A page's text from pdf.js's items: items joined, a line break where an item ends a line, runs of
+ * space squeezed. Where the items carry positions, a paragraph's end becomes a blank line: a step
+ * down clearly larger than the page's usual line pitch, or a step back up (the next column, a
+ * footnote read out of order). Passages are cut at blank lines, so an excerpt is a paragraph, not a page.
+ */
+export function pdfPageText(items: readonly PdfTextItem[]): string {
+	const lines = linesOf(items);
+	const pitch = linePitch(lines);
+	let out = lines[0]?.text ?? "";
+	for (let k = 1; k < lines.length; k++) {
+		const above = lines[k - 1]?.y;
+		const line = lines[k] as PageLine;
+		const step = above !== undefined && line.y !== undefined ? above - line.y : undefined;
+		const paragraph = pitch !== undefined && step !== undefined && (step > pitch * PARAGRAPH_STEP || step < -pitch / 2);
+		out += (paragraph ? "\n\n" : "\n") + line.text;
 	}
 	return out
 		.replace(/[ \t\u00a0]+/g, " ")
@@ -61,6 +159,9 @@ export function pdfPageText(items: readonly PdfTextItem[]): string {
 		.replace(/\n{3,}/g, "\n\n")
 		.trim();
 }
+
+/** A step down this many times the usual line pitch ends a paragraph (ms sets 1.3, most word processors more). */
+const PARAGRAPH_STEP = 1.2;
 
 /** The heading over page `n`: what the model reads above each of its excerpts. */
 export function pageHeading(n: number): string {
@@ -78,11 +179,16 @@ export async function readPdf(reader: PdfReader, options: PdfReadOptions): Promi
 	const parts: string[] = [];
 	let chars = 0;
 	let pagesWithText = 0;
-	let pagesRead = 0;
+	let pagesRead = Math.max(0, Math.floor(options.from ?? 1) - 1);
 	let started = now();
-	for (let n = 1; n <= reader.pageCount; n++) {
+	const first = Math.max(1, Math.floor(options.from ?? 1));
+	const last = Math.min(reader.pageCount, Math.floor(options.to ?? reader.pageCount));
+	let cutPage: number | undefined;
+	for (let n = first; n <= last; n++) {
 		if (options.signal?.aborted === true) throw new DOMException("The PDF was not read to the end.", "AbortError");
 		const text = literalLines(await reader.pageText(n));
+		// With `wholePages`, a page past the room left waits for the next reading (unless it is the first).
+		if (options.wholePages === true && n > first && text.length > maxChars - chars) break;
 		pagesRead = n;
 		if (text.replace(/\s/g, "").length >= SCANNED_CHARS_PER_PAGE) pagesWithText++;
 		if (text !== "") {
@@ -91,6 +197,7 @@ export async function readPdf(reader: PdfReader, options: PdfReadOptions): Promi
 			if (splitsPair(text, end)) end++;
 			parts.push(`## ${pageHeading(n)}\n\n${text.slice(0, end)}\n`);
 			chars += end;
+			if (end < text.length) cutPage = n;
 		}
 		if (chars >= maxChars) break;
 		if (now() - started >= sliceMs) {
@@ -98,7 +205,7 @@ export async function readPdf(reader: PdfReader, options: PdfReadOptions): Promi
 			started = now();
 		}
 	}
-	return { pages: reader.pageCount, pagesWithText, pagesRead, text: parts.join("\n") };
+	return { pages: reader.pageCount, pagesWithText, pagesRead, text: parts.join("\n"), ...(cutPage !== undefined ? { cutPage } : {}) };
 }
 
 /** No page has text: a scanned PDF (or images only). */

@@ -246,6 +246,7 @@ export const de: Catalogue = {
 	"field.vaultIndex": "Vault durchsuchen",
 	"field.indexExcludedFolders": "Von der Vault-Suche ausgenommene Ordner",
 	"field.indexNoteLimitMb": "Indexgrenze pro Notiz (MB)",
+	"field.indexPdfs": "PDFs indexieren",
 	"field.activeSessionId": "Aktiver Chat",
 	"field.calibration": "Token-Kalibrierung",
 	"field.settingsVersion": "Version der Einstellungen",
@@ -651,6 +652,7 @@ export const de: Catalogue = {
 	"status.indexing": "Indiziere {done} von {total} Notizen",
 	"settings.excludedFoldersDesc": "Ein Ordner pro Zeile; ihre Notizen werden nie indexiert. Chat- und Export-Ordner sind immer ausgenommen.",
 	"settings.indexNoteLimitDesc": "Längere Notizen werden nur teilweise indexiert: Durchsucht werden nur ihre ersten so vielen Megabyte. Höhere Grenzen brauchen länger zum Indexieren.",
+	"settings.indexPdfsDesc": "PDFs kommen in den Suchindex, damit @vault ihre Textstellen findet, jeweils mit Seitenangabe. Sie werden im Hintergrund gelesen; viele PDFs brauchen eine Weile. PDFs ohne Textebene (Scans) bleiben außen vor.",
 	// Settings migration: unreadable data.
 	"migration.unreadable": "Die gespeicherten Einstellungen waren nicht lesbar; die Standardwerte wurden verwendet.",
 	// The permission prompt of a tool call (src/ui/panel/PermissionPrompt.ts).

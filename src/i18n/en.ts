@@ -245,6 +245,7 @@ export const en = {
 	"field.vaultIndex": "Search the vault",
 	"field.indexExcludedFolders": "Folders left out of the vault search",
 	"field.indexNoteLimitMb": "Index size limit per note, in megabytes",
+	"field.indexPdfs": "Index PDFs",
 	"field.activeSessionId": "Active chat",
 	"field.calibration": "Token calibration",
 	"field.settingsVersion": "Settings version",
@@ -651,6 +652,7 @@ export const en = {
 	"status.indexing": "Indexing {done} of {total} notes",
 	"settings.excludedFoldersDesc": "One folder a line; their notes are never indexed. The chats and export folders are always left out.",
 	"settings.indexNoteLimitDesc": "Notes longer than this are indexed in part: only their first this-many megabytes are searched. Larger limits take longer to index.",
+	"settings.indexPdfsDesc": "PDFs join the search index, so @vault finds their passages, each naming its page. They are read in the background; many PDFs take a while. PDFs without a text layer (scans) are left out.",
 	// Settings migration: unreadable data.
 	"migration.unreadable": "The saved settings were not readable; the defaults were used.",
 	// The permission prompt of a tool call (src/ui/panel/PermissionPrompt.ts).

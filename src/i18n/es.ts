@@ -246,6 +246,7 @@ export const es: Catalogue = {
 	"field.vaultIndex": "Buscar en la bóveda",
 	"field.indexExcludedFolders": "Carpetas excluidas de la búsqueda en la bóveda",
 	"field.indexNoteLimitMb": "Límite de índice por nota (MB)",
+	"field.indexPdfs": "Indexar PDF",
 	"field.activeSessionId": "Chat activo",
 	"field.calibration": "Calibración de tokens",
 	"field.settingsVersion": "Versión de los ajustes",
@@ -651,6 +652,7 @@ export const es: Catalogue = {
 	"status.indexing": "Indexando {done} de {total} notas",
 	"settings.excludedFoldersDesc": "Una carpeta por línea; sus notas nunca se indexan. Las carpetas de chats y de exportación siempre quedan fuera.",
 	"settings.indexNoteLimitDesc": "Las notas más largas se indexan en parte: solo se buscan sus primeros megabytes hasta este límite. Un límite mayor tarda más en indexar.",
+	"settings.indexPdfsDesc": "Los PDF entran en el índice de búsqueda, para que @vault encuentre sus fragmentos, cada uno con su página. Se leen en segundo plano; muchos PDF tardan un rato. Los PDF sin capa de texto (escaneados) se dejan fuera.",
 	// Settings migration: unreadable data.
 	"migration.unreadable": "Los ajustes guardados no se podían leer; se usaron los predeterminados.",
 	// The permission prompt of a tool call (src/ui/panel/PermissionPrompt.ts).

@@ -246,6 +246,7 @@ export const fr: Catalogue = {
 	"field.vaultIndex": "Rechercher dans le coffre",
 	"field.indexExcludedFolders": "Dossiers exclus de la recherche dans le coffre",
 	"field.indexNoteLimitMb": "Limite d'indexation par note (Mo)",
+	"field.indexPdfs": "Indexer les PDF",
 	"field.activeSessionId": "Chat actif",
 	"field.calibration": "Calibrage des tokens",
 	"field.settingsVersion": "Version des paramètres",
@@ -651,6 +652,7 @@ export const fr: Catalogue = {
 	"status.indexing": "Indexation : {done} notes sur {total}",
 	"settings.excludedFoldersDesc": "Un dossier par ligne ; leurs notes ne sont jamais indexées. Les dossiers des chats et d'export sont toujours exclus.",
 	"settings.indexNoteLimitDesc": "Les notes plus longues sont indexées en partie : seuls leurs premiers mégaoctets, jusqu'à cette limite, sont recherchés. Une limite plus haute rend l'indexation plus longue.",
+	"settings.indexPdfsDesc": "Les PDF rejoignent l'index de recherche, pour que @vault trouve leurs passages, chacun avec sa page. Ils sont lus en arrière-plan ; beaucoup de PDF prennent un moment. Les PDF sans couche de texte (numérisés) sont laissés de côté.",
 	// Settings migration: unreadable data.
 	"migration.unreadable": "Les paramètres enregistrés étaient illisibles ; les valeurs par défaut ont été utilisées.",
 	// The permission prompt of a tool call (src/ui/panel/PermissionPrompt.ts).

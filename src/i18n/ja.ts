@@ -246,6 +246,7 @@ export const ja: Catalogue = {
 	"field.vaultIndex": "保管庫を検索",
 	"field.indexExcludedFolders": "保管庫の検索から除外するフォルダー",
 	"field.indexNoteLimitMb": "ノートごとのインデックス上限（MB）",
+	"field.indexPdfs": "PDF をインデックス",
 	"field.activeSessionId": "アクティブなチャット",
 	"field.calibration": "トークン数の補正",
 	"field.settingsVersion": "設定のバージョン",
@@ -651,6 +652,7 @@ export const ja: Catalogue = {
 	"status.indexing": "ノートをインデックス中: {total} 件中 {done} 件",
 	"settings.excludedFoldersDesc": "1 行に 1 フォルダー。その中のノートはインデックスされません。チャットフォルダーとエクスポート先フォルダーは常に除外されます。",
 	"settings.indexNoteLimitDesc": "これより長いノートは一部だけインデックスされ、先頭からこの容量までが検索対象になります。上限を大きくするとインデックスに時間がかかります。",
+	"settings.indexPdfsDesc": "PDF を検索インデックスに加え、@vault でその箇所をページ番号付きで見つけられるようにします。読み込みはバックグラウンドで行われ、PDF が多いと時間がかかります。テキストレイヤーのない PDF（スキャン）は対象外です。",
 	// Settings migration: unreadable data.
 	"migration.unreadable": "保存された設定を読み込めなかったため、デフォルト設定を使用しました。",
 	// The permission prompt of a tool call (src/ui/panel/PermissionPrompt.ts).

@@ -246,6 +246,7 @@ export const ko: Catalogue = {
 	"field.vaultIndex": "보관함 검색 사용",
 	"field.indexExcludedFolders": "보관함 검색에서 제외할 폴더",
 	"field.indexNoteLimitMb": "노트당 색인 크기 한도(MB)",
+	"field.indexPdfs": "PDF 색인",
 	"field.activeSessionId": "현재 채팅",
 	"field.calibration": "토큰 보정",
 	"field.settingsVersion": "설정 버전",
@@ -651,6 +652,7 @@ export const ko: Catalogue = {
 	"status.indexing": "노트 색인 중: {total}개 중 {done}개",
 	"settings.excludedFoldersDesc": "한 줄에 폴더 하나씩 쓰세요. 그 안의 노트는 색인하지 않습니다. 채팅 폴더와 내보내기 폴더는 항상 제외됩니다.",
 	"settings.indexNoteLimitDesc": "이보다 긴 노트는 일부만 색인되며, 앞부분의 이 크기까지만 검색됩니다. 한도를 높이면 색인에 시간이 더 걸립니다.",
+	"settings.indexPdfsDesc": "PDF를 검색 색인에 넣어 @vault가 그 구절을 쪽 번호와 함께 찾게 합니다. 백그라운드에서 읽으며, PDF가 많으면 시간이 걸립니다. 텍스트 레이어가 없는 PDF(스캔본)는 제외됩니다.",
 	// Settings migration: unreadable data.
 	"migration.unreadable": "저장된 설정을 읽을 수 없어 기본값을 사용했습니다.",
 	// The permission prompt of a tool call (src/ui/panel/PermissionPrompt.ts).

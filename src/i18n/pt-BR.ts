@@ -247,6 +247,7 @@ export const ptBR: Catalogue = {
 	"field.vaultIndex": "Pesquisar no cofre",
 	"field.indexExcludedFolders": "Pastas excluídas da pesquisa no cofre",
 	"field.indexNoteLimitMb": "Limite de indexação por nota (MB)",
+	"field.indexPdfs": "Indexar PDFs",
 	"field.activeSessionId": "Chat ativo",
 	"field.calibration": "Calibração de tokens",
 	"field.settingsVersion": "Versão das configurações",
@@ -652,6 +653,7 @@ export const ptBR: Catalogue = {
 	"status.indexing": "Indexando {done} de {total} notas",
 	"settings.excludedFoldersDesc": "Uma pasta por linha; as notas delas nunca são indexadas. As pastas de chats e de exportação ficam sempre de fora.",
 	"settings.indexNoteLimitDesc": "Notas maiores que isso são indexadas em parte: só os primeiros megabytes, até esse limite, são pesquisados. Limites maiores levam mais tempo para indexar.",
+	"settings.indexPdfsDesc": "Os PDFs entram no índice de pesquisa, para que @vault encontre seus trechos, cada um com sua página. Eles são lidos em segundo plano; muitos PDFs levam um tempo. PDFs sem camada de texto (digitalizados) ficam de fora.",
 	// Settings migration: unreadable data.
 	"migration.unreadable": "Não foi possível ler as configurações salvas; os padrões foram usados.",
 	// The permission prompt of a tool call (src/ui/panel/PermissionPrompt.ts).

@@ -256,6 +256,7 @@ export const ru: Catalogue = {
 	"field.vaultIndex": "Искать по хранилищу",
 	"field.indexExcludedFolders": "Папки, исключённые из поиска по хранилищу",
 	"field.indexNoteLimitMb": "Предел индексации одной заметки (МБ)",
+	"field.indexPdfs": "Индексировать PDF",
 	"field.activeSessionId": "Активный чат",
 	"field.calibration": "Калибровка токенов",
 	"field.settingsVersion": "Версия настроек",
@@ -661,6 +662,7 @@ export const ru: Catalogue = {
 	"status.indexing": "Индексация: {done} из {total} заметок",
 	"settings.excludedFoldersDesc": "По одной папке на строку; их заметки никогда не индексируются. Папки чатов и экспорта исключены всегда.",
 	"settings.indexNoteLimitDesc": "Более длинные заметки индексируются частично: поиск идёт только по их первым мегабайтам в пределах этого размера. Чем выше предел, тем дольше индексация.",
+	"settings.indexPdfsDesc": "PDF попадают в поисковый индекс, чтобы @vault находил их фрагменты с номером страницы. Они читаются в фоне; много PDF займёт время. PDF без текстового слоя (сканы) не индексируются.",
 	// Settings migration: unreadable data.
 	"migration.unreadable": "Сохранённые настройки не удалось прочитать; использованы значения по умолчанию.",
 	// The permission prompt of a tool call (src/ui/panel/PermissionPrompt.ts).

@@ -246,6 +246,7 @@ export const zhCN: Catalogue = {
 	"field.vaultIndex": "搜索仓库",
 	"field.indexExcludedFolders": "排除在仓库搜索之外的文件夹",
 	"field.indexNoteLimitMb": "每篇笔记的索引大小上限（MB）",
+	"field.indexPdfs": "索引 PDF",
 	"field.activeSessionId": "当前对话",
 	"field.calibration": "token 校准",
 	"field.settingsVersion": "设置版本",
@@ -651,6 +652,7 @@ export const zhCN: Catalogue = {
 	"status.indexing": "正在索引笔记：{done} / {total}",
 	"settings.excludedFoldersDesc": "每行一个文件夹；其中的笔记永远不会被索引。对话文件夹和导出文件夹始终排除在外。",
 	"settings.indexNoteLimitDesc": "超过此大小的笔记只索引一部分：只搜索开头这么多兆字节。上限越大，建立索引越慢。",
+	"settings.indexPdfsDesc": "将 PDF 加入搜索索引，让 @vault 找到其中的段落，并标明页码。PDF 在后台读取；PDF 很多时需要一些时间。没有文本层的 PDF（扫描件）不会被索引。",
 	// Settings migration: unreadable data.
 	"migration.unreadable": "无法读取已保存的设置，已使用默认设置。",
 	// The permission prompt of a tool call (src/ui/panel/PermissionPrompt.ts).

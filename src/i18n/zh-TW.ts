@@ -246,6 +246,7 @@ export const zhTW: Catalogue = {
 	"field.vaultIndex": "搜尋儲存庫",
 	"field.indexExcludedFolders": "排除在儲存庫搜尋之外的資料夾",
 	"field.indexNoteLimitMb": "每則筆記的索引大小上限（MB）",
+	"field.indexPdfs": "索引 PDF",
 	"field.activeSessionId": "目前的對話",
 	"field.calibration": "token 校正",
 	"field.settingsVersion": "設定版本",
@@ -651,6 +652,7 @@ export const zhTW: Catalogue = {
 	"status.indexing": "正在建立筆記索引：{done} / {total}",
 	"settings.excludedFoldersDesc": "每行一個資料夾；其中的筆記一律不會建立索引。對話資料夾和匯出資料夾一律排除。",
 	"settings.indexNoteLimitDesc": "超過此大小的筆記只會索引一部分：只搜尋開頭這麼多 MB。上限越大，建立索引越久。",
+	"settings.indexPdfsDesc": "將 PDF 加入搜尋索引，讓 @vault 找到其中的段落，並標明頁碼。PDF 會在背景讀取；PDF 很多時需要一些時間。沒有文字層的 PDF（掃描檔）不會被索引。",
 	// Settings migration: unreadable data.
 	"migration.unreadable": "無法讀取已儲存的設定，已改用預設值。",
 	// The permission prompt of a tool call (src/ui/panel/PermissionPrompt.ts).

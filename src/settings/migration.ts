@@ -104,6 +104,8 @@ const FIELD_TYPES: { [K in keyof DiscoverSettings]-?: FieldCheck } = {
 	indexExcludedFolders: (v) => Array.isArray(v) && v.every((f) => typeof f === "string"),
 	// Added without a version step: absent means the default (4 MB), what the index used before it was a setting.
 	indexNoteLimitMb: isIndexNoteLimit,
+	// Added without a version step: absent means off, the default (PDFs were never indexed before).
+	indexPdfs: (v) => typeof v === "boolean",
 	toolsReadAllowed: (v) => typeof v === "boolean",
 	// A damaged list is dropped whole: losing a grant only means being asked again.
 	toolRules: isToolRules,

@@ -48,6 +48,8 @@ export interface DiscoverSettings extends Omit<ChatSettings, "maxToolRounds" | "
 	indexExcludedFolders: string[];
 	/** Notes longer than this many megabytes (of characters) are indexed in part: their start only. */
 	indexNoteLimitMb: number;
+	/** PDFs join the vault index (their text, page by page, read in the background); off by default. */
+	indexPdfs: boolean;
 	/** Read tools (search, list, read notes) run without asking; off: every tool call asks. */
 	toolsReadAllowed: boolean;
 	/** Tools the person chose to "always allow", with when; listed and revocable in the settings tab. */
@@ -94,6 +96,7 @@ export const DEFAULT_SETTINGS: DiscoverSettings = {
 	vaultIndex: true,
 	indexExcludedFolders: [],
 	indexNoteLimitMb: 4,
+	indexPdfs: false,
 	toolsReadAllowed: true,
 	toolRules: [],
 	modelPrices: [],
@@ -128,6 +131,7 @@ const FIELD_LABEL_KEYS: Record<keyof DiscoverSettings, PlainKey> = {
 	vaultIndex: "field.vaultIndex",
 	indexExcludedFolders: "field.indexExcludedFolders",
 	indexNoteLimitMb: "field.indexNoteLimitMb",
+	indexPdfs: "field.indexPdfs",
 	toolsReadAllowed: "field.toolsReadAllowed",
 	toolRules: "field.toolRules",
 	modelPrices: "field.modelPrices",
@@ -299,6 +303,7 @@ export function validateSettings(s: DiscoverSettings): SettingsIssue[] {
 	push(folderIssue("agentsFolder", s.agentsFolder));
 	if (!isModelBudgets(s.modelBudgets)) push({ field: "modelBudgets", message: t("valid.modelBudgets") });
 	if (typeof s.vaultIndex !== "boolean") push({ field: "vaultIndex", message: t("valid.onOff") });
+	if (typeof s.indexPdfs !== "boolean") push({ field: "indexPdfs", message: t("valid.onOff") });
 	if (!isAgentApprovals(s.agentApprovals)) push({ field: "agentApprovals", message: t("valid.agentApprovals") });
 	if (!isMcpServers(s.mcpServers)) push({ field: "mcpServers", message: t("valid.mcpServers") });
 	push(excludedFoldersIssue(s.indexExcludedFolders));

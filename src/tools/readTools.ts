@@ -6,6 +6,8 @@ import { headingKey, sections } from "./headings";
 import { pageOf } from "./pages";
 import { noteView } from "./noteText";
 import { notePath, reachable, safePath, ToolError } from "./paths";
+import { isPdfPath, pdfRangeOf, renderPdfPages } from "./pdfPages";
+import { startTimer } from "../core/timers";
 import type { Tool, ToolScope, VaultAccess, VaultNote } from "./types";
 
 export interface ToolDeps {
@@ -94,24 +96,54 @@ export function renderNotePage(path: string, text: string, page: number, select:
 	return `${header}\n\n${p.text}`;
 }
 
+/** Gives the app its main thread back between pages of a PDF. */
+const nextTask = (): Promise<void> => new Promise<void>((resolve) => startTimer(resolve, 0));
+
+/** A PDF's pages, through the vault's PDF reader (a PDF that cannot be opened says why and what to do). */
+async function readPdfNote(deps: ToolDeps, path: string, args: Record<string, unknown>): Promise<string> {
+	const range = pdfRangeOf(args);
+	if (!deps.vault.exists(path)) throw new ToolError(`There is no PDF "${path}". Use search_notes to find the right path.`);
+	if (!deps.vault.openPdf) throw new ToolError(`PDFs cannot be read here, so "${path}" cannot be; ask the person to open it and paste what matters.`);
+	let reader;
+	try {
+		reader = await deps.vault.openPdf(path);
+	} catch (err) {
+		const why = err instanceof Error ? err.message : String(err);
+		throw new ToolError(`${path} could not be opened as a PDF (${why.slice(0, 200)}). It may be damaged or password-protected; ask the person about it.`);
+	}
+	try {
+		return await renderPdfPages(path, reader, range, nextTask);
+	} finally {
+		await reader.close?.();
+	}
+}
+
 export function readNoteTool(deps: ToolDeps): Tool {
 	return {
 		name: "read_note",
 		access: "read",
-		description: "Read a note by its path, whole or one section (heading) or a line range. Large notes come in pages; the result says how to get the next page.",
+		description: 'Read a note by its path, whole or one section (heading) or a line range; or a PDF by its pages ("pages": "3-5"), each page headed "p. N". Large notes and PDFs come in parts; the result says how to get the next.',
 		parameters: {
 			type: "object",
 			properties: {
-				path: { type: "string", description: 'The note\'s vault path, such as "Projects/Plan.md".' },
-				heading: { type: "string", description: "Only the section under this heading." },
-				from_line: { type: "integer", description: "First line to read (1-based)." },
-				to_line: { type: "integer", description: "Last line to read." },
-				page: { type: "integer", description: "Page of a large note (1-based, default 1)." },
+				path: { type: "string", description: 'The note\'s vault path, such as "Projects/Plan.md", or a PDF\'s, such as "Papers/Report.pdf".' },
+				heading: { type: "string", description: "Only the section under this heading (notes)." },
+				from_line: { type: "integer", description: "First line to read (1-based; notes)." },
+				to_line: { type: "integer", description: "Last line to read (notes)." },
+				page: { type: "integer", description: "Page of a large note (1-based, default 1); for a PDF, the one page to read." },
+				pages: { type: "string", description: 'PDFs: the pages to read, such as "3" or "3-5" (1-based; default all, in parts).' },
+				first_page: { type: "integer", description: "PDFs: the first page to read (1-based), instead of \"pages\"." },
+				last_page: { type: "integer", description: "PDFs: the last page to read, instead of \"pages\"." },
 			},
 			required: ["path"],
 		},
 		async run(args) {
-			const path = checkedNote(deps, args.path);
+			const safe = safePath(args.path, deps.vault.configDir, deps.scope);
+			if (isPdfPath(safe)) return readPdfNote(deps, safe, args);
+			for (const key of ["pages", "first_page", "last_page"]) {
+				if (args[key] !== undefined && args[key] !== null) throw new ToolError(`"${key}" is for PDFs; a note is read whole, by "heading", or by "from_line" and "to_line" (and "page" for the next part of a large one).`);
+			}
+			const path = notePath(safe);
 			const heading = optionalString(args, "heading");
 			const from = optionalInt(args, "from_line", 1, Number.MAX_SAFE_INTEGER);
 			const to = optionalInt(args, "to_line", 1, Number.MAX_SAFE_INTEGER);

@@ -3,6 +3,7 @@
 // a MemoryVault in tests and scripts), so every tool runs headless.
 import type { Tool as CoreTool, ToolRunCtx } from "../core/types";
 import type { NoteSearchHit } from "../context/NoteIndex";
+import type { PdfReader } from "../context/pdfSources";
 
 /**
  * A tool as the engine's turn loop runs it (core's Tool), plus `preview` for write tools: what the
@@ -71,6 +72,11 @@ export interface VaultAccess {
 	trash(path: string): Promise<void>;
 	/** The note open in the editor and its selection ("" when none), or null. */
 	active(): { path: string; selection: string } | null;
+	/**
+	 * Opens the PDF at `path` for reading its text page by page (in the app: the pdf.js Obsidian
+	 * ships); rejects when it is not a readable PDF. Without it, read_note says PDFs cannot be read.
+	 */
+	openPdf?(path: string): Promise<PdfReader>;
 	/** The note index's best passages (NoteIndex.search). */
 	/** Passages with their text (an index that keeps no texts reads them back: a promise). */
 	search(query: string, limit: number): NoteSearchHit[] | Promise<NoteSearchHit[]>;

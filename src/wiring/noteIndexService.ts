@@ -6,7 +6,8 @@
 // Saving and loading run in slices too (a big vault's index is megabytes: one task would freeze
 // the app for seconds), and an unload stops whichever is running between two slices. The settings
 // switch turns all of it off (no index in memory or on disk); excluded folders, the chats and the
-// export folder are never indexed.
+// export folder are never indexed. With "Index PDFs" on, the vault's PDFs join it too, their pages
+// read through pdf.js in slices (pdfIndexTexts.ts); turned off, they leave it at the next build.
 import { isWithinFolder } from "../core/pathFences";
 import { Component, debounce, TFile } from "obsidian";
 import type { App, TAbstractFile } from "obsidian";
@@ -16,6 +17,8 @@ import { searchWithText } from "../context/noteHits";
 import type { DiscoverSettings } from "../settings/settings";
 import type { VaultSearchPort } from "../ui/ports";
 import { readPluginBinary, TMP_SUFFIX, writeBinaryAtomically } from "./pluginFile";
+import { isPdfFile, pageAt, PdfIndexTexts } from "./pdfIndexTexts";
+import type { PdfOpener } from "../ui/panel/sources/pdfNotes";
 
 export const INDEX_FILE = "index.bin";
 /** Where versions before the binary format saved the index: removed once a binary one is written. */
@@ -48,6 +51,8 @@ export interface NoteIndexServiceOptions {
 	/** Told how far a build is while it runs, then undefined when it is over (the status bar shows it). */
 	onProgress?: (progress: IndexProgress | undefined) => void;
 	checkpointMs?: number;
+	/** Opens a PDF for "Index PDFs" (default: the pdf.js Obsidian ships). */
+	openPdf?: PdfOpener;
 }
 
 export type IndexState = "off" | "waiting" | "loading" | "building" | "ready";
@@ -78,13 +83,32 @@ export class NoteIndexService extends Component implements VaultSearchPort {
 	private draining = false;
 	private drained: Promise<void> = Promise.resolve();
 
+	private readonly pdfTexts: PdfIndexTexts;
+
 	constructor(private readonly options: NoteIndexServiceOptions) {
 		super();
+		this.pdfTexts = new PdfIndexTexts(options.app, { yieldNow: options.yieldFn ?? defaultYield, sliceMs: options.sliceMs ?? INDEX_SLICE_MS, now: options.now }, options.openPdf);
 		this.saveLater = debounce(() => void this.save(), options.saveDelayMs ?? INDEX_SAVE_DELAY_MS, true);
 	}
 
 	get enabled(): boolean {
 		return this.options.settings().vaultIndex === true;
+	}
+
+	/** PDFs join the index ("Index PDFs"). */
+	private get pdfsOn(): boolean {
+		return this.options.settings().indexPdfs === true;
+	}
+
+	/** The files the index holds: the notes, and the PDFs when they join it. */
+	private indexableFiles(): TFile[] {
+		const notes = this.options.app.vault.getMarkdownFiles();
+		return this.pdfsOn ? [...notes, ...this.pdfTexts.files()] : notes;
+	}
+
+	/** A file's text for the index: a note's as it is, a PDF's pages (each under "## p. N") through pdf.js. */
+	private readText(file: TFile, stopped?: () => boolean): Promise<string> {
+		return isPdfFile(file.path) ? this.pdfTexts.text(file, stopped) : this.options.app.vault.cachedRead(file);
 	}
 
 	/** Notes in the index (0 while off or loading). */
@@ -201,7 +225,7 @@ export class NoteIndexService extends Component implements VaultSearchPort {
 		const smaller = Math.min(limit, this.limitChars || limit);
 		this.limitChars = limit;
 		index.maxNoteChars = limit;
-		for (const file of this.options.app.vault.getMarkdownFiles()) {
+		for (const file of this.indexableFiles()) {
 			if (file.stat.size > smaller && index.has(file.path)) this.onChanged(file);
 		}
 	}
@@ -231,12 +255,12 @@ export class NoteIndexService extends Component implements VaultSearchPort {
 		const index = this.index;
 		if (!this.enabled || !index) return [];
 		const { vault } = this.options.app;
-		return searchWithText(
+		const hits = await searchWithText(
 			index,
 			query,
 			async (id) => {
 				const file = vault.getAbstractFileByPath(id);
-				return file instanceof TFile ? { text: await vault.cachedRead(file), mtime: file.stat.mtime } : undefined;
+				return file instanceof TFile ? { text: await this.readText(file), mtime: file.stat.mtime } : undefined;
 			},
 			{
 				...opts,
@@ -249,6 +273,15 @@ export class NoteIndexService extends Component implements VaultSearchPort {
 				},
 			},
 		);
+		return Promise.all(hits.map((hit) => this.namingPage(hit)));
+	}
+
+	/** A PDF's passage opens with its page's heading ("## p. 12"), where the passage starts further down the page. */
+	private async namingPage(hit: NoteSearchHit): Promise<NoteSearchHit> {
+		const file = this.options.app.vault.getAbstractFileByPath(hit.id);
+		if (!isPdfFile(hit.id) || hit.start === undefined || !(file instanceof TFile) || hit.text.startsWith("## p. ")) return hit;
+		const page = pageAt(await this.readText(file), hit.start);
+		return page === undefined ? hit : { ...hit, text: `## p. ${page}\n\n${hit.text}` };
 	}
 
 	/** Folders never indexed: the person's, the chats and the exports. */
@@ -257,12 +290,13 @@ export class NoteIndexService extends Component implements VaultSearchPort {
 		return [s.sessionsFolder, s.exportFolder, ...(s.indexExcludedFolders ?? [])].map((f) => f.replace(/^\/+|\/+$/g, "")).filter((f) => f !== "");
 	}
 
+	/** What decides which files are indexed: a change starts a build, which adds and removes files to match. */
 	private excludedSignature(): string {
-		return JSON.stringify(this.excludedFolders());
+		return JSON.stringify([this.excludedFolders(), this.pdfsOn]);
 	}
 
 	isIndexed(path: string): boolean {
-		if (!path.endsWith(".md")) return false;
+		if (!path.endsWith(".md") && !(this.pdfsOn && isPdfFile(path))) return false;
 		// Compared as every fence compares (NFC, case folded, trailing dots): a setting "private" keeps "Private/" out.
 		return !this.excludedFolders().some((f) => isWithinFolder(path, f));
 	}
@@ -314,7 +348,6 @@ export class NoteIndexService extends Component implements VaultSearchPort {
 	}
 
 	private async build(generation: number): Promise<void> {
-		const { app } = this.options;
 		const stale = (): boolean => generation !== this.generation;
 		if (!this.index) {
 			this.state = "loading";
@@ -335,7 +368,7 @@ export class NoteIndexService extends Component implements VaultSearchPort {
 		}
 		const index = this.index;
 		this.state = "building";
-		const files = new Map(app.vault.getMarkdownFiles().filter((f) => this.isIndexed(f.path)).map((f) => [f.path, f]));
+		const files = new Map(this.indexableFiles().filter((f) => this.isIndexed(f.path)).map((f) => [f.path, f]));
 		for (const { id } of index.entries()) {
 			if (!files.has(id)) {
 				index.remove(id);
@@ -350,6 +383,7 @@ export class NoteIndexService extends Component implements VaultSearchPort {
 		if (todo.length > 0) this.tell(progress);
 		const tell = (p: IndexProgress): void => this.tell(p);
 		const save = (): Promise<void> => this.save();
+		const readText = (file: TFile): Promise<string> => this.readText(file, stale);
 		async function* read(): AsyncGenerator<NoteToIndex> {
 			for (const [k, file] of todo.entries()) {
 				if (stale()) return;
@@ -362,7 +396,7 @@ export class NoteIndexService extends Component implements VaultSearchPort {
 					if (stale()) return;
 				}
 				try {
-					yield { id: file.path, name: file.basename, text: await app.vault.cachedRead(file), mtime: file.stat.mtime };
+					yield { id: file.path, name: file.basename, text: await readText(file), mtime: file.stat.mtime };
 				} catch {
 					// Gone or unreadable since the listing: the events bring it back if it returns.
 				}
@@ -418,9 +452,9 @@ export class NoteIndexService extends Component implements VaultSearchPort {
 	}
 
 	private async drainQueue(index: NoteIndex, generation: number): Promise<void> {
-		const { app } = this.options;
 		const stale = (): boolean => generation !== this.generation || this.index !== index;
 		const pending = this.pending;
+		const readText = (file: TFile): Promise<string> => this.readText(file, stale);
 		let changes = 0;
 		async function* changed(): AsyncGenerator<NoteToIndex> {
 			while (pending.size > 0 && !stale()) {
@@ -435,7 +469,7 @@ export class NoteIndexService extends Component implements VaultSearchPort {
 					continue;
 				}
 				try {
-					const text = await app.vault.cachedRead(file);
+					const text = await readText(file);
 					changes++;
 					yield { id: file.path, name: file.basename, text, mtime: file.stat.mtime };
 				} catch {

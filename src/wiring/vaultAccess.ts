@@ -1,10 +1,11 @@
 // The vault tools' VaultAccess over Obsidian's API. Notes are Markdown files the vault indexes
 // (never hidden ones: the tools refuse those paths before they get here); reads use cachedRead,
 // edits vault.process (atomic), removal fileManager.trashFile (the person's trash preference), tags
-// the metadata cache (inline and frontmatter). The search is the note index the sources service
+// the metadata cache (inline and frontmatter), PDFs the pdf.js Obsidian ships (read_note by pages). The search is the note index the sources service
 // keeps; until it is ready, search_notes says so instead of answering from nothing.
 import { getAllTags, MarkdownView, TFile, TFolder, type App, type CachedMetadata } from "obsidian";
 import type { NoteSearchHit } from "../context/NoteIndex";
+import { obsidianPdfOpener, type PdfOpener } from "../ui/panel/sources/pdfNotes";
 import type { DiscoverSettings } from "../settings/settings";
 import { createVaultTools, type VaultTools } from "../tools";
 import { ToolError } from "../tools/paths";
@@ -23,6 +24,8 @@ export interface VaultAccessOptions {
 	index: () => NoteSearch | undefined;
 	/** The note the person is reading and its selection; default: the workspace's active file. */
 	active?: () => { path: string; selection: string } | null;
+	/** Opens a PDF of the vault for read_note (default: the pdf.js Obsidian ships). */
+	openPdf?: PdfOpener;
 }
 
 /** Tags without '#', inline and frontmatter (Obsidian's getAllTags), each once. */
@@ -60,6 +63,7 @@ export function obsidianVaultAccess(app: App, opts: VaultAccessOptions): VaultAc
 		exists: (path) => vault.getAbstractFileByPath(path) !== null,
 		read: (path) => vault.cachedRead(fileAt(path)),
 		readBytes: async (path) => new Uint8Array(await vault.readBinary(fileAt(path))),
+		openPdf: (path) => (opts.openPdf ?? obsidianPdfOpener)(app, fileAt(path)),
 		process: (path, fn) => vault.process(fileAt(path), fn),
 		async create(path, content) {
 			const parts = path.split("/").slice(0, -1);

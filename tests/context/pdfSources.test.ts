@@ -36,6 +36,23 @@ describe("a PDF as a source", () => {
 		expect(pdfPageText([{ str: "Tides", hasEOL: true }, { str: "rise and" }, { str: "fall", hasEOL: true }, { str: "" }, { str: "twice a day." }])).toBe("Tides\nrise and fall\ntwice a day.");
 	});
 
+	it("a paragraph's end (a step down larger than the page's line pitch) and a new column (a step up) become blank lines", () => {
+		const at = (str: string, x: number, y: number, hasEOL = true) => ({ str, hasEOL, transform: [1, 0, 0, 1, x, y] });
+		const items = [
+			at("The first paragraph", 72, 700),
+			at("goes on here.", 72, 688),
+			at("The second paragraph", 72, 670),
+			at("ends the column.", 72, 658),
+			at("The next column", 320, 700),
+			at("starts at the top.", 320, 688, false),
+		];
+		expect(pdfPageText(items)).toBe("The first paragraph\ngoes on here.\n\nThe second paragraph\nends the column.\n\nThe next column\nstarts at the top.");
+	});
+
+	it("puts no space between two CJK items (the index pairs their characters), and one between words", () => {
+		expect(pdfPageText([{ str: "港口" }, { str: "日志" }, { str: "and" }, { str: "more", hasEOL: true }, { str: "灯塔" }])).toBe("港口日志 and more\n灯塔");
+	});
+
 	it("heads each page 'p. N', so the excerpt the model reads names the page where the text is", async () => {
 		const pages = Array.from({ length: 30 }, (_, k) => page(k + 1, k + 1 === 12 ? "The lighthouse keeper logs the storm at midnight." : undefined));
 		const reading = await readPdf(readerOf(pages), NEXT);

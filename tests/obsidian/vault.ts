@@ -195,8 +195,14 @@ export class Vault extends Events implements O.Vault {
 			this.trigger("modify", f);
 		}
 	}
-	modifyBinary(file: O.TFile, data: ArrayBuffer, options?: O.DataWriteOptions): Promise<void> {
-		return this.modify(file, new TextDecoder().decode(data), options);
+	/** The bytes as given, as createBinary writes them (decoding a PDF or an image as text would change them). */
+	async modifyBinary(file: O.TFile, data: ArrayBuffer, options?: O.DataWriteOptions): Promise<void> {
+		await this.adapter.writeBinary(file.path, data, options);
+		const f = this.getFileByPath(file.path);
+		if (f) {
+			await this.refreshStat(f);
+			this.trigger("modify", f);
+		}
 	}
 	async append(file: O.TFile, data: string, options?: O.DataWriteOptions): Promise<void> {
 		await this.adapter.append(file.path, data, options);

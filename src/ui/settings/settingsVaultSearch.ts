@@ -1,5 +1,5 @@
 // The vault search section of the settings tab: the switch for the whole feature (the index and
-// `@vault`) and the folders it leaves out.
+// `@vault`), whether PDFs join it, and the folders it leaves out.
 import { Setting } from "obsidian";
 import { FIELD_LABELS, INDEX_NOTE_LIMIT_MB, validateSettings, type DiscoverSettings } from "../../settings/settings";
 import type { SettingsStore } from "./settingsBudget";
@@ -35,6 +35,15 @@ export function vaultSearchSection(containerEl: HTMLElement, host: SettingsStore
 		.addToggle((t) =>
 			t.setValue(s().vaultIndex).onChange(async (on) => {
 				s().vaultIndex = on;
+				await host.saveSettings();
+			}),
+		);
+	new Setting(containerEl)
+		.setName(FIELD_LABELS.indexPdfs)
+		.setDesc(t("settings.indexPdfsDesc"))
+		.addToggle((t) =>
+			t.setValue(s().indexPdfs).onChange(async (on) => {
+				s().indexPdfs = on;
 				await host.saveSettings();
 			}),
 		);

@@ -238,6 +238,11 @@ export class PanelSources {
 				// The whole note goes in as retrieved: the fitter keeps its passages most relevant to the
 				// message, and the answer's saved ranges point into the note itself.
 				if (!(file instanceof TFile)) continue;
+				if (file.extension === "pdf") {
+					// A PDF the index found (with "Index PDFs" on) goes in as an attached one does: its pages, each named.
+					for (const pdf of await this.pdfs.read(file)) out.push({ ...pdf, kind: "retrieved" });
+					continue;
+				}
 				const source = this.source(file, await this.app.vault.cachedRead(file), "retrieved");
 				// Found by a search of its start only: the sources line says so.
 				const over = vault.indexedInPartOverMb?.(path, source.text.length);

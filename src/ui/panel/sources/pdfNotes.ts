@@ -6,7 +6,7 @@
 // layer (a scan) is said, once per reading, instead of sending nothing silently. pdf.js runs with
 // eval turned off: nothing in a file becomes code (the fonts' glyphs are not needed for text).
 import { loadPdfJs, Notice, type App, type TFile } from "obsidian";
-import { pdfPageText, pdfSource, readPdf, isScanned, type PdfReader, type PdfReading, type PdfTextItem } from "../../../context/pdfSources";
+import { openPdfWith, pdfSource, readPdf, isScanned, type PdfJsLib, type PdfReader, type PdfReading } from "../../../context/pdfSources";
 import type { ContextSource } from "../../../core/types";
 import { t } from "../../../i18n";
 
@@ -20,28 +20,8 @@ const SLICE_MS = 8;
 /** Opens a PDF of the vault for reading (in the app: pdf.js; tests give their own). */
 export type PdfOpener = (app: App, file: TFile) => Promise<PdfReader>;
 
-interface PdfJsDocument {
-	numPages: number;
-	getPage(n: number): Promise<{ getTextContent(): Promise<{ items: unknown[] }>; cleanup(): void }>;
-	destroy(): Promise<void>;
-}
-
 /** The pdf.js Obsidian ships (`loadPdfJs()`), over the file's bytes, with eval turned off. */
-const obsidianPdfOpener: PdfOpener = async (app, file) => {
-	const pdfjs = (await loadPdfJs()) as { getDocument(src: { data: Uint8Array; isEvalSupported: boolean }): { promise: Promise<PdfJsDocument> } };
-	const doc = await pdfjs.getDocument({ data: new Uint8Array(await app.vault.readBinary(file)), isEvalSupported: false }).promise;
-	return {
-		pageCount: doc.numPages,
-		async pageText(n) {
-			const page = await doc.getPage(n);
-			const content = await page.getTextContent();
-			page.cleanup();
-			// Marked-content items have no `str`: they carry no text.
-			return pdfPageText(content.items.filter((i): i is PdfTextItem => typeof (i as PdfTextItem).str === "string"));
-		},
-		close: () => doc.destroy(),
-	};
-};
+export const obsidianPdfOpener: PdfOpener = async (app, file) => openPdfWith((await loadPdfJs()) as PdfJsLib, new Uint8Array(await app.vault.readBinary(file)));
 
 /** Which version of a file a reading is of. */
 function versionOf(file: TFile): string {
