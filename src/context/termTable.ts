@@ -65,7 +65,7 @@ export class TermTable {
 	/** Per bucket, its chain's first id + 1 (0: empty). */
 	private buckets = new Int32Array(INITIAL_BUCKETS);
 	/** While growing: the previous bucket array, its buckets below `moved` already moved. */
-	private old: Int32Array | undefined;
+	private old: Int32Array | undefined = undefined;
 	private moved = 0;
 	/** Per id: the next id + 1 in its chain. */
 	private readonly next: PagedInt32;
