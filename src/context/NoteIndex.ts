@@ -150,7 +150,7 @@ export class NoteIndex extends NoteUpserts {
 	}
 
 	/** The format version the index was loaded from (an older one is worth saving again), or undefined when it was built. */
-	loadedVersion: number | undefined;
+	loadedVersion: number | undefined = undefined;
 }
 
 function savedVersion(data: ArrayBuffer | Uint8Array): number {

@@ -11,6 +11,14 @@ import { STAGE_POSTINGS, type NoteRecord } from "./noteTables";
 import { drain, type Steps } from "./steps";
 import type { PagedList } from "./paged";
 
+/**
+ * Terms staged in a note's first step; each next step doubles it, up to STAGE_POSTINGS. Code that
+ * has not run yet runs several times slower (interpreted, before the JIT has compiled it), and
+ * the first steps of an index also make its first pages: a CJK note's first step of STAGE_POSTINGS
+ * pairs took 87 ms where the others took 8 (a loaded 2-core machine).
+ */
+const FIRST_STAGE_POSTINGS = 500;
+
 /** Characters of passages analyzed between two steps of a sliced upsert (a few ms, CJK included). */
 const STEP_CHARS = 16_000;
 
@@ -71,9 +79,10 @@ export class NoteUpserts extends StoredNoteTables {
 			// The note's name and folders count as terms of each of its passages.
 			const fieldTerms: string[] = [];
 			appendTerms(fieldsOf(id, name), fieldTerms);
+			const pace = { budget: FIRST_STAGE_POSTINGS };
 			for (let from = 0; from < passages.length; ) {
 				const to = chunkEnd(passages, from);
-				yield* this.stageSteps(note, text, fieldTerms, passages.slice(from, to));
+				yield* this.stageSteps(note, text, fieldTerms, passages.slice(from, to), pace);
 				from = to;
 				if (from < passages.length) yield;
 				if (superseded()) break;
@@ -126,7 +135,7 @@ export class NoteUpserts extends StoredNoteTables {
 	 * posts them (a term made for it could otherwise lose its id to another note's removal between two
 	 * steps), CJK pairs straight from their characters (appendIndexTerms: no string per pair).
 	 */
-	private *stageSteps(note: NoteRecord, text: string, fieldTerms: readonly string[], passages: readonly Passage[]): Steps<void> {
+	private *stageSteps(note: NoteRecord, text: string, fieldTerms: readonly string[], passages: readonly Passage[], pace: { budget: number }): Steps<void> {
 		const tf = new Map<number, number>();
 		const ids: number[] = [];
 		const words = { push: (term: string): void => void ids.push(this.termId(term)) };
@@ -145,8 +154,9 @@ export class NoteUpserts extends StoredNoteTables {
 				this.listTerm(note, t);
 			}
 			work += ids.length + 8;
-			if (work >= STAGE_POSTINGS) {
+			if (work >= pace.budget) {
 				work = 0;
+				pace.budget = Math.min(STAGE_POSTINGS, pace.budget * 2);
 				yield;
 			}
 		}

@@ -59,14 +59,14 @@ export class PostingPool {
 	// Lists still in the saved bytes: their byte offset + 1 (0: decoded), byte length and saved count,
 	// and how many of the saved entries may have gone since (an upper bound: lazyHolds).
 	// Such a list's block holds its tail: entries added since the load, all past every saved one.
-	private source: PostingSource | undefined;
+	private source: PostingSource | undefined = undefined;
 	private readonly lazyAt = new PagedInt32();
 	private readonly lazyBytes = new PagedInt32();
 	private readonly lazyCount = new PagedInt32();
 	private readonly lazyGone = new PagedInt32();
 	private lazyLists = 0;
 	/** Per saved passage (below source.passages): 1 once its saved postings are gone (`retire`); they are skipped when read. */
-	private retired: Uint8Array | undefined;
+	private retired: Uint8Array | undefined = undefined;
 
 	/** Entries in the list. */
 	count(list: number): number {

@@ -14,12 +14,16 @@
 // pairs over as numbers (addPair/getPair) and never makes their string; a lookup by string of two
 // units goes to the same entry, so a query's pair term finds the indexed pair.
 
-import { PAGE_BITS, PagedInt32 } from "./paged";
+import { PagedInt32 } from "./paged";
 
-const MASK = (1 << PAGE_BITS) - 1;
-
-/** Buckets moved from the old bucket array to the new one at each add or lookup while the table grows. */
-export const MOVE_BUCKETS = 8;
+/**
+ * Buckets moved from the old bucket array to the new one at each add or lookup while the table grows.
+ * Two is enough: the table grows again only after as many adds as it has buckets, and an add of a
+ * new term is a lookup and an add. Each moved entry is a few random reads and writes in columns of
+ * millions: at 8, the steps of a CJK note that ran while its table grew past 2 million terms took
+ * four times the others (32 ms against 8).
+ */
+export const MOVE_BUCKETS = 2;
 const INITIAL_BUCKETS = 1024;
 
 /** 32-bit FNV-1a over the term's UTF-16 units (terms are short: a few characters). */
@@ -47,20 +51,29 @@ export function pairText(pair: number): string {
 	return String.fromCharCode(pair >>> 16, pair & 0xffff);
 }
 
-/** A name slot's mark for a pair term (its units are in the `units` column). */
-const PAIR = null;
+/** What an id holds (the `kinds` column). */
+const FREE = 0;
+const WORD = 1;
+const PAIR = 2;
+/** A page of `names` no word has been added to (never written). */
+const NO_WORDS: (string | undefined)[] = [];
+/** Ids per page of `names`: small, so words among millions of pairs make few pages; a gap within one stays a fast (holey) array. */
+const NAME_BITS = 10;
+const NAME_MASK = (1 << NAME_BITS) - 1;
 
 export class TermTable {
 	/** Per bucket, its chain's first id + 1 (0: empty). */
 	private buckets = new Int32Array(INITIAL_BUCKETS);
 	/** While growing: the previous bucket array, its buckets below `moved` already moved. */
-	private old: Int32Array | undefined;
+	private old: Int32Array | undefined = undefined;
 	private moved = 0;
 	/** Per id: the next id + 1 in its chain. */
 	private readonly next: PagedInt32;
 	private readonly hashes: PagedInt32;
-	/** Per id: its term, PAIR for a two-unit term (packed in `units`), undefined for a free id. */
-	private readonly names: (string | null | undefined)[][] = [];
+	/** Per id: FREE, WORD (its term in `names`) or PAIR (its two units packed in `units`). */
+	private readonly kinds: PagedInt32;
+	/** Per word id: its term, in pages of NAME_PAGE ids, each made by its first word (a CJK note's runs of pairs make none). */
+	private readonly names: (string | undefined)[][] = [];
 	/** Per pair id: its two units, packed (packPair, as int32). */
 	private readonly units: PagedInt32;
 	private readonly free: number[] = [];
@@ -74,6 +87,7 @@ export class TermTable {
 		this.next = new PagedInt32(firstPage);
 		this.hashes = new PagedInt32(firstPage);
 		this.units = new PagedInt32(firstPage);
+		this.kinds = new PagedInt32(firstPage);
 	}
 
 	/** Terms in the table. */
@@ -86,24 +100,24 @@ export class TermTable {
 		return this.bound;
 	}
 
-	private slotOf(id: number): string | null | undefined {
-		return this.names[id >>> PAGE_BITS]?.[id & MASK];
+	private wordOf(id: number): string | undefined {
+		return this.names[id >>> NAME_BITS]?.[id & NAME_MASK];
 	}
 
 	/** The term of an id, undefined for a free id (a pair's string is made here: for saving and tests, not per posting). */
 	nameOf(id: number): string | undefined {
-		const name = this.slotOf(id);
-		return name === PAIR ? pairText(this.units.get(id) >>> 0) : name;
+		const kind = this.kinds.get(id);
+		return kind === PAIR ? pairText(this.units.get(id) >>> 0) : kind === WORD ? this.wordOf(id) : undefined;
 	}
 
 	/** Whether `id` is a term's (not free). */
 	isLive(id: number): boolean {
-		return this.slotOf(id) !== undefined;
+		return this.kinds.get(id) !== FREE;
 	}
 
 	/** The packed units (packPair) of a two-unit term's id; −1 for any other id. */
 	pairOf(id: number): number {
-		return this.slotOf(id) === PAIR ? this.units.get(id) >>> 0 : -1;
+		return this.kinds.get(id) === PAIR ? this.units.get(id) >>> 0 : -1;
 	}
 
 	get(term: string): number | undefined {
@@ -122,7 +136,7 @@ export class TermTable {
 		const table = this.tableOf(h);
 		for (let e = table[h & (table.length - 1)] ?? 0; e !== 0; e = this.next.get(e - 1)) {
 			const id = e - 1;
-			if (this.hashes.get(id) === (h | 0) && this.slotOf(id) === term) return id;
+			if (this.hashes.get(id) === (h | 0) && this.wordOf(id) === term) return id;
 		}
 		return undefined;
 	}
@@ -132,7 +146,7 @@ export class TermTable {
 		const table = this.tableOf(h);
 		for (let e = table[h & (table.length - 1)] ?? 0; e !== 0; e = this.next.get(e - 1)) {
 			const id = e - 1;
-			if (this.hashes.get(id) === (h | 0) && this.units.get(id) === packed && this.slotOf(id) === PAIR) return id;
+			if (this.hashes.get(id) === (h | 0) && this.units.get(id) === packed && this.kinds.get(id) === PAIR) return id;
 		}
 		return undefined;
 	}
@@ -178,17 +192,24 @@ export class TermTable {
 	}
 
 	private insertPair(a: number, b: number): number {
-		const id = this.insert(PAIR, hashOfPair(a, b));
+		const id = this.insert(undefined, hashOfPair(a, b));
 		this.units.set(id, packPair(a, b) | 0);
 		return id;
 	}
 
-	private insert(term: string | typeof PAIR, h: number): number {
+	/** Adds a word (`term`) or, with undefined, a pair (the caller sets its units). */
+	private insert(term: string | undefined, h: number): number {
 		const id = this.free.pop() ?? this.bound++;
 		this.hashes.set(id, h);
-		const p = id >>> PAGE_BITS;
-		while (this.names.length <= p) this.names.push([]);
-		(this.names[p] as (string | null | undefined)[])[id & MASK] = term;
+		if (term === undefined) this.kinds.set(id, PAIR);
+		else {
+			this.kinds.set(id, WORD);
+			const p = id >>> NAME_BITS;
+			while (this.names.length <= p) this.names.push(NO_WORDS);
+			let page = this.names[p] as (string | undefined)[];
+			if (page === NO_WORDS) this.names[p] = page = [];
+			page[id & NAME_MASK] = term;
+		}
 		const table = this.tableOf(h);
 		const b = h & (table.length - 1);
 		this.next.set(id, table[b] ?? 0);
@@ -204,7 +225,8 @@ export class TermTable {
 
 	/** Removes the term of `id`; the id is reused by a later add. */
 	delete(id: number): void {
-		if (!this.isLive(id)) return;
+		const kind = this.kinds.get(id);
+		if (kind === FREE) return;
 		const h = this.hashes.get(id) >>> 0;
 		const table = this.tableOf(h);
 		const b = h & (table.length - 1);
@@ -217,7 +239,8 @@ export class TermTable {
 			}
 			prev = e - 1;
 		}
-		(this.names[id >>> PAGE_BITS] as (string | null | undefined)[])[id & MASK] = undefined;
+		if (kind === WORD) (this.names[id >>> NAME_BITS] as (string | undefined)[])[id & NAME_MASK] = undefined;
+		this.kinds.set(id, FREE);
 		this.next.set(id, 0);
 		this.free.push(id);
 		this.count--;
