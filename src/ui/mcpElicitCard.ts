@@ -207,8 +207,8 @@ class ElicitCard {
 		}
 		const error = set.createDiv({ cls: ["discover-elicit-error", "discover-chat-hidden"], attr: { id: `${id}-error` } });
 		described.push(`${id}-error`);
+		// Described as a group (help, then the problem); "Required" is in the legend (aria-required does not apply to a group).
 		set.setAttr("aria-describedby", described.join(" "));
-		if (f.required) set.setAttr("aria-required", "true");
 		const read = (): string[] => {
 			const checked = boxes.filter((b) => b.box.checked).map((b) => b.value);
 			return [...initial.filter((v) => checked.includes(v)), ...checked.filter((v) => !initial.includes(v))];
