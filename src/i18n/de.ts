@@ -756,6 +756,8 @@ export const de: Catalogue = {
 	"elicit.issueMinLength": { one: "Geben Sie mindestens {count} Zeichen ein.", other: "Geben Sie mindestens {count} Zeichen ein." },
 	"elicit.issueMaxLength": { one: "Geben Sie höchstens {count} Zeichen ein.", other: "Geben Sie höchstens {count} Zeichen ein." },
 	"elicit.issueChoice": "Wählen Sie eine der Optionen.",
+	"elicit.issueMinItems": { one: "Wählen Sie mindestens {count} Option.", other: "Wählen Sie mindestens {count} Optionen." },
+	"elicit.issueMaxItems": { one: "Wählen Sie höchstens {count} Option.", other: "Wählen Sie höchstens {count} Optionen." },
 	"elicit.issueEmail": "Geben Sie eine E-Mail-Adresse ein, etwa name@example.com.",
 	"elicit.issueUri": "Geben Sie eine vollständige Adresse ein, etwa https://example.com.",
 	"elicit.issueDate": "Geben Sie ein Datum in der Form {example} ein.",

@@ -757,6 +757,8 @@ export const en = {
 	"elicit.issueMinLength": { one: "Enter at least {count} character.", other: "Enter at least {count} characters." },
 	"elicit.issueMaxLength": { one: "Enter at most {count} character.", other: "Enter at most {count} characters." },
 	"elicit.issueChoice": "Choose one of the options.",
+	"elicit.issueMinItems": { one: "Choose at least {count} option.", other: "Choose at least {count} options." },
+	"elicit.issueMaxItems": { one: "Choose at most {count} option.", other: "Choose at most {count} options." },
 	"elicit.issueEmail": "Enter an email address, like name@example.com.",
 	"elicit.issueUri": "Enter a full address, like https://example.com.",
 	"elicit.issueDate": "Enter a date in the form {example}.",

@@ -756,6 +756,8 @@ export const es: Catalogue = {
 	"elicit.issueMinLength": { one: "Escribe al menos {count} carácter.", many: "Escribe al menos {count} caracteres.", other: "Escribe al menos {count} caracteres." },
 	"elicit.issueMaxLength": { one: "Escribe como máximo {count} carácter.", many: "Escribe como máximo {count} caracteres.", other: "Escribe como máximo {count} caracteres." },
 	"elicit.issueChoice": "Elige una de las opciones.",
+	"elicit.issueMinItems": { one: "Elige al menos {count} opción.", many: "Elige al menos {count} opciones.", other: "Elige al menos {count} opciones." },
+	"elicit.issueMaxItems": { one: "Elige como máximo {count} opción.", many: "Elige como máximo {count} opciones.", other: "Elige como máximo {count} opciones." },
 	"elicit.issueEmail": "Escribe una dirección de correo, como nombre@example.com.",
 	"elicit.issueUri": "Escribe una dirección completa, como https://example.com.",
 	"elicit.issueDate": "Escribe una fecha con la forma {example}.",

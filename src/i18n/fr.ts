@@ -756,6 +756,8 @@ export const fr: Catalogue = {
 	"elicit.issueMinLength": { one: "Saisissez au moins {count} caractère.", many: "Saisissez au moins {count} caractères.", other: "Saisissez au moins {count} caractères." },
 	"elicit.issueMaxLength": { one: "Saisissez au plus {count} caractère.", many: "Saisissez au plus {count} caractères.", other: "Saisissez au plus {count} caractères." },
 	"elicit.issueChoice": "Choisissez l'une des options.",
+	"elicit.issueMinItems": { one: "Choisissez au moins {count} option.", many: "Choisissez au moins {count} options.", other: "Choisissez au moins {count} options." },
+	"elicit.issueMaxItems": { one: "Choisissez au plus {count} option.", many: "Choisissez au plus {count} options.", other: "Choisissez au plus {count} options." },
 	"elicit.issueEmail": "Saisissez une adresse e-mail, par exemple nom@example.com.",
 	"elicit.issueUri": "Saisissez une adresse complète, par exemple https://example.com.",
 	"elicit.issueDate": "Saisissez une date sous la forme {example}.",

@@ -756,6 +756,8 @@ export const ja: Catalogue = {
 	"elicit.issueMinLength": { other: "{count} 文字以上で入力してください。" },
 	"elicit.issueMaxLength": { other: "{count} 文字以内で入力してください。" },
 	"elicit.issueChoice": "選択肢から 1 つ選んでください。",
+	"elicit.issueMinItems": { other: "{count} 個以上選んでください。" },
+	"elicit.issueMaxItems": { other: "{count} 個以内で選んでください。" },
 	"elicit.issueEmail": "name@example.com のようなメールアドレスを入力してください。",
 	"elicit.issueUri": "https://example.com のような完全なアドレスを入力してください。",
 	"elicit.issueDate": "日付を {example} の形で入力してください。",

@@ -756,6 +756,8 @@ export const ko: Catalogue = {
 	"elicit.issueMinLength": { other: "{count}자 이상 입력하세요." },
 	"elicit.issueMaxLength": { other: "{count}자 이하로 입력하세요." },
 	"elicit.issueChoice": "옵션 중 하나를 고르세요.",
+	"elicit.issueMinItems": { other: "{count}개 이상 고르세요." },
+	"elicit.issueMaxItems": { other: "{count}개 이하로 고르세요." },
 	"elicit.issueEmail": "name@example.com 같은 이메일 주소를 입력하세요.",
 	"elicit.issueUri": "https://example.com 같은 전체 주소를 입력하세요.",
 	"elicit.issueDate": "날짜를 {example} 형식으로 입력하세요.",

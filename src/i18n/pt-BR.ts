@@ -757,6 +757,8 @@ export const ptBR: Catalogue = {
 	"elicit.issueMinLength": { one: "Digite pelo menos {count} caractere.", many: "Digite pelo menos {count} caracteres.", other: "Digite pelo menos {count} caracteres." },
 	"elicit.issueMaxLength": { one: "Digite no máximo {count} caractere.", many: "Digite no máximo {count} caracteres.", other: "Digite no máximo {count} caracteres." },
 	"elicit.issueChoice": "Escolha uma das opções.",
+	"elicit.issueMinItems": { one: "Escolha pelo menos {count} opção.", many: "Escolha pelo menos {count} opções.", other: "Escolha pelo menos {count} opções." },
+	"elicit.issueMaxItems": { one: "Escolha no máximo {count} opção.", many: "Escolha no máximo {count} opções.", other: "Escolha no máximo {count} opções." },
 	"elicit.issueEmail": "Digite um endereço de e-mail, como nome@example.com.",
 	"elicit.issueUri": "Digite um endereço completo, como https://example.com.",
 	"elicit.issueDate": "Digite uma data no formato {example}.",

@@ -766,6 +766,8 @@ export const ru: Catalogue = {
 	"elicit.issueMinLength": { one: "Введите не меньше {count} символа.", few: "Введите не меньше {count} символов.", many: "Введите не меньше {count} символов.", other: "Введите не меньше {count} символа." },
 	"elicit.issueMaxLength": { one: "Введите не больше {count} символа.", few: "Введите не больше {count} символов.", many: "Введите не больше {count} символов.", other: "Введите не больше {count} символа." },
 	"elicit.issueChoice": "Выберите один из вариантов.",
+	"elicit.issueMinItems": { one: "Выберите не меньше {count} варианта.", few: "Выберите не меньше {count} вариантов.", many: "Выберите не меньше {count} вариантов.", other: "Выберите не меньше {count} варианта." },
+	"elicit.issueMaxItems": { one: "Выберите не больше {count} варианта.", few: "Выберите не больше {count} вариантов.", many: "Выберите не больше {count} вариантов.", other: "Выберите не больше {count} варианта." },
 	"elicit.issueEmail": "Введите адрес почты, например name@example.com.",
 	"elicit.issueUri": "Введите полный адрес, например https://example.com.",
 	"elicit.issueDate": "Введите дату в виде {example}.",

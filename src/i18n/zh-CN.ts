@@ -756,6 +756,8 @@ export const zhCN: Catalogue = {
 	"elicit.issueMinLength": { other: "请至少输入 {count} 个字符。" },
 	"elicit.issueMaxLength": { other: "最多输入 {count} 个字符。" },
 	"elicit.issueChoice": "请从选项中选择一个。",
+	"elicit.issueMinItems": { other: "请至少选择 {count} 项。" },
+	"elicit.issueMaxItems": { other: "最多选择 {count} 项。" },
 	"elicit.issueEmail": "请输入电子邮件地址，例如 name@example.com。",
 	"elicit.issueUri": "请输入完整地址，例如 https://example.com。",
 	"elicit.issueDate": "请按 {example} 的格式输入日期。",

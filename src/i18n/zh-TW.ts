@@ -756,6 +756,8 @@ export const zhTW: Catalogue = {
 	"elicit.issueMinLength": { other: "請至少輸入 {count} 個字元。" },
 	"elicit.issueMaxLength": { other: "最多輸入 {count} 個字元。" },
 	"elicit.issueChoice": "請從選項中選擇一個。",
+	"elicit.issueMinItems": { other: "請至少選擇 {count} 項。" },
+	"elicit.issueMaxItems": { other: "最多選擇 {count} 項。" },
 	"elicit.issueEmail": "請輸入電子郵件地址，例如 name@example.com。",
 	"elicit.issueUri": "請輸入完整位址，例如 https://example.com。",
 	"elicit.issueDate": "請依 {example} 的格式輸入日期。",

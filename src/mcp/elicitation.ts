@@ -1,17 +1,19 @@
 // Elicitation (a server's `elicitation/create`, form mode): the server asks the person for a few
 // values, described by a flat schema of strings (formats email, uri, date, date-time), numbers,
-// integers, booleans and enums (plain, `enumNames` or `oneOf` titled), each possibly with a default
-// (SEP-1034). This file reads such a request (a malformed one is refused as invalid params; a form
-// Discover cannot show, such as nested objects or lists, is marked `unsupported` and declined),
+// integers, booleans, enums (plain, `enumNames` or `oneOf` titled) and multi-select enums (spec
+// 2025-11-25: `type: "array"` whose items are a string enum or `anyOf` titled, with `minItems` /
+// `maxItems`), each possibly with a default (SEP-1034). This file reads such a request (a malformed one is refused as invalid params; a form
+// Discover cannot show, such as nested objects or other lists, is marked `unsupported` and declined),
 // gives the form's starting values (the defaults), and checks an answer against the schema before
 // it is sent. Who answers is the caller's `onElicit`: Discover's app never answers on the person's
 // behalf, and declares the capability only when something can ask them.
 import { isObject } from "./protocol";
 
-export type ElicitValue = string | number | boolean;
+export type ElicitValue = string | number | boolean | string[];
 
 export interface ElicitField {
-	type: "string" | "number" | "integer" | "boolean";
+	/** "array" is a multi-select: its choices are `enum` (titles in `enumNames`), the value a list of them. */
+	type: "string" | "number" | "integer" | "boolean" | "array";
 	title?: string;
 	description?: string;
 	enum?: string[];
@@ -20,6 +22,8 @@ export interface ElicitField {
 	maximum?: number;
 	minLength?: number;
 	maxLength?: number;
+	minItems?: number;
+	maxItems?: number;
 	format?: string;
 	default?: ElicitValue;
 }
@@ -61,11 +65,29 @@ function titledChoices(oneOf: unknown[]): { enum: string[]; enumNames: string[] 
 	return { enum: values, enumNames: names };
 }
 
+/** A multi-select (`items` a string enum, or `anyOf` titled), or why it is another kind of list. */
+function readMultiSelect(label: string, raw: Record<string, unknown>): ElicitField | string {
+	const items = raw.items;
+	const other = `${label} is a list of a kind Discover cannot show as a form (only a multiple choice of text values).`;
+	if (!isObject(items)) return other;
+	let choices: { enum: string[]; enumNames?: string[] } | undefined;
+	if (items.type === "string" && Array.isArray(items.enum) && items.enum.every((v) => typeof v === "string")) choices = { enum: items.enum.slice(0, MAX_CHOICES) };
+	else if (Array.isArray(items.anyOf)) choices = titledChoices(items.anyOf);
+	if (choices === undefined) return other;
+	if (choices.enum.length === 0) return `${label} offers no choices.`;
+	const field: ElicitField = { type: "array", enum: choices.enum };
+	if (choices.enumNames !== undefined) field.enumNames = choices.enumNames;
+	for (const key of ["title", "description"] as const) if (typeof raw[key] === "string") field[key] = (raw[key]).slice(0, 500);
+	for (const key of ["minItems", "maxItems"] as const) if (typeof raw[key] === "number" && Number.isInteger(raw[key]) && raw[key] >= 0) field[key] = raw[key];
+	if (raw.default !== undefined && fieldProblem(field, raw.default) === undefined) field.default = [...(raw.default as string[])];
+	return field;
+}
+
 /** One field of the schema as Discover shows it, or why it cannot be shown. */
 function readField(name: string, raw: unknown): ElicitField | string {
 	const label = `The field "${name.slice(0, 60)}"`;
 	if (!isObject(raw) || typeof raw.type !== "string") return `${label} has no type.`;
-	if (raw.type === "array") return `${label} is a list (multiple choice), which Discover cannot show as a form yet.`;
+	if (raw.type === "array") return readMultiSelect(label, raw);
 	if (raw.type === "object") return `${label} is a nested object, which Discover cannot show as a form.`;
 	if (!TYPES.includes(raw.type)) return `${label} is not a string, number, integer or boolean.`;
 	const field: ElicitField = { type: raw.type as ElicitField["type"] };
@@ -114,14 +136,15 @@ export function parseElicitRequest(params: unknown): ElicitRequest | string {
 /** The form's starting values: each field's default, where it has one (SEP-1034). */
 export function elicitDefaults(request: ElicitRequest): Record<string, ElicitValue> {
 	const out: Record<string, ElicitValue> = Object.create(null) as Record<string, ElicitValue>;
-	for (const [name, field] of Object.entries(request.fields)) if (field.default !== undefined) out[name] = field.default;
+	for (const [name, field] of Object.entries(request.fields)) if (field.default !== undefined) out[name] = Array.isArray(field.default) ? [...field.default] : field.default;
 	return out;
 }
 
 /** Why a value does not fit its field, as a code the form turns into the person's language. */
 export type FieldIssue =
 	| { code: "boolean" | "number" | "integer" | "text" | "choice" | "email" | "uri" | "date" | "dateTime" }
-	| { code: "minimum" | "maximum" | "minLength" | "maxLength"; limit: number };
+	| { code: "list" }
+	| { code: "minimum" | "maximum" | "minLength" | "maxLength" | "minItems" | "maxItems"; limit: number };
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -165,6 +188,14 @@ function formatIssue(format: string | undefined, value: string): FieldIssue | un
 /** Why a value does not fit its field, or undefined. */
 export function fieldIssue(field: ElicitField, value: unknown): FieldIssue | undefined {
 	if (field.type === "boolean") return typeof value === "boolean" ? undefined : { code: "boolean" };
+	if (field.type === "array") {
+		if (!Array.isArray(value) || !value.every((v) => typeof v === "string")) return { code: "list" };
+		// Each a choice, none twice (a multi-select picks each option at most once).
+		if (!value.every((v) => field.enum?.includes(v) === true) || new Set(value).size !== value.length) return { code: "choice" };
+		if (field.minItems !== undefined && value.length < field.minItems) return { code: "minItems", limit: field.minItems };
+		if (field.maxItems !== undefined && value.length > field.maxItems) return { code: "maxItems", limit: field.maxItems };
+		return undefined;
+	}
 	if (field.type === "number" || field.type === "integer") {
 		if (typeof value !== "number" || !Number.isFinite(value)) return { code: "number" };
 		if (field.type === "integer" && !Number.isInteger(value)) return { code: "integer" };
@@ -194,6 +225,12 @@ export function fieldProblem(field: ElicitField, value: unknown): string | undef
 			return "must be a whole number";
 		case "text":
 			return "must be text";
+		case "list":
+			return "must be a list of the choices";
+		case "minItems":
+			return `must have at least ${issue.limit} choices`;
+		case "maxItems":
+			return `must have at most ${issue.limit} choices`;
 		case "choice":
 			return "must be one of the choices";
 		case "minimum":
@@ -229,7 +266,7 @@ export function checkedElicitResult(request: ElicitRequest, result: unknown): El
 		const value = Object.hasOwn(result.content, name) ? result.content[name] : undefined;
 		if (value === undefined) continue;
 		if (fieldProblem(field, value) !== undefined) return { action: "cancel" };
-		content[name] = value as ElicitValue;
+		content[name] = Array.isArray(value) ? [...(value as string[])] : (value as ElicitValue);
 	}
 	if (request.required.some((name) => !Object.hasOwn(content, name))) return { action: "cancel" };
 	return { action: "accept", content };

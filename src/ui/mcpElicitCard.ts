@@ -36,7 +36,12 @@ function issueText(issue: FormIssue): string {
 		case "maxLength":
 			return t("elicit.issueMaxLength", { count: issue.limit });
 		case "choice":
+		case "list":
 			return t("elicit.issueChoice");
+		case "minItems":
+			return t("elicit.issueMinItems", { count: issue.limit });
+		case "maxItems":
+			return t("elicit.issueMaxItems", { count: issue.limit });
 		case "email":
 			return t("elicit.issueEmail");
 		case "uri":
@@ -55,6 +60,16 @@ function recordText(result: ElicitResult | "ended"): string {
 }
 
 type Control = HTMLInputElement | HTMLSelectElement;
+
+/** A field's controls as the card keeps them: what to focus and mark invalid, and how to read its value. */
+interface FieldControls {
+	/** Focused when the field needs a change (a multi-select: its first box). */
+	control: Control;
+	/** Marked aria-invalid (a multi-select: every box). */
+	marks: Control[];
+	read: () => string | boolean | string[];
+	error: HTMLElement;
+}
 
 /**
  * Shows the form at the end of `parent` and resolves with the person's answer; it is then replaced
@@ -83,7 +98,7 @@ export function showElicitation(parent: HTMLElement, ask: ElicitAsk, signal: Abo
 
 class ElicitCard {
 	private readonly el: HTMLElement;
-	private readonly controls = new Map<string, { control: Control; error: HTMLElement }>();
+	private readonly controls = new Map<string, FieldControls>();
 	private readonly fields: FormField[];
 	private summaryEl: HTMLElement | undefined;
 	private settled = false;
@@ -134,6 +149,10 @@ class ElicitCard {
 	}
 
 	private renderField(form: HTMLElement, f: FormField, id: string): void {
+		if (f.control === "multi") {
+			this.renderMulti(form, f, id);
+			return;
+		}
 		const row = form.createDiv({ cls: ["discover-elicit-field", `is-${f.control}`] });
 		const labelText = titleValue(f.field.title ?? f.name);
 		const described: string[] = [];
@@ -158,7 +177,45 @@ class ElicitCard {
 		described.push(`${id}-error`);
 		control.setAttr("aria-describedby", described.join(" "));
 		if (f.required) control.setAttr("aria-required", "true");
-		this.controls.set(f.name, { control, error });
+		const c = control;
+		const read = (): string | boolean => (c instanceof HTMLInputElement && c.type === "checkbox" ? c.checked : c.value);
+		this.controls.set(f.name, { control, marks: [control], read, error });
+	}
+
+	/**
+	 * A multi-select: a group of labelled checkboxes under a legend (Tab and Space work as for any
+	 * checkbox), the default's values checked. Its value lists the default's values still checked, in
+	 * the default's order, then the others checked, in the choices' order (untouched, the default as it came).
+	 */
+	private renderMulti(form: HTMLElement, f: FormField, id: string): void {
+		const set = form.createEl("fieldset", { cls: ["discover-elicit-field", "is-multi"], attr: { id } });
+		const legend = set.createEl("legend", { cls: "discover-elicit-name", text: titleValue(f.field.title ?? f.name) });
+		if (f.required) legend.createSpan({ cls: "discover-elicit-required", text: t("elicit.requiredMark") });
+		const described: string[] = [];
+		if (f.field.description !== undefined && f.field.description !== "") {
+			set.createDiv({ cls: "discover-elicit-help", text: visibleText(f.field.description), attr: { id: `${id}-help` } });
+			described.push(`${id}-help`);
+		}
+		const initial = Array.isArray(f.initial) ? f.initial : [];
+		const boxes: { value: string; box: HTMLInputElement }[] = [];
+		for (const [i, choice] of (f.choices ?? []).entries()) {
+			const label = set.createEl("label", { cls: "discover-elicit-check", attr: { for: `${id}-c${i}` } });
+			const box = label.createEl("input", { cls: "discover-elicit-control", attr: { id: `${id}-c${i}`, type: "checkbox", value: choice.value } });
+			box.checked = initial.includes(choice.value);
+			label.createSpan({ cls: "discover-elicit-option", text: titleValue(choice.label) });
+			boxes.push({ value: choice.value, box });
+		}
+		const error = set.createDiv({ cls: ["discover-elicit-error", "discover-chat-hidden"], attr: { id: `${id}-error` } });
+		described.push(`${id}-error`);
+		// Described as a group (help, then the problem); "Required" is in the legend (aria-required does not apply to a group).
+		set.setAttr("aria-describedby", described.join(" "));
+		const read = (): string[] => {
+			const checked = boxes.filter((b) => b.box.checked).map((b) => b.value);
+			return [...initial.filter((v) => checked.includes(v)), ...checked.filter((v) => !initial.includes(v))];
+		};
+		const first = boxes[0]?.box;
+		if (first === undefined) return;
+		this.controls.set(f.name, { control: first, marks: boxes.map((b) => b.box), read, error });
 	}
 
 	private input(row: HTMLElement, f: FormField, id: string): HTMLInputElement {
@@ -211,7 +268,7 @@ class ElicitCard {
 
 	private input_(): FormInput {
 		const input: FormInput = Object.create(null) as FormInput;
-		for (const [name, { control }] of this.controls) input[name] = control instanceof HTMLInputElement && control.type === "checkbox" ? control.checked : control.value;
+		for (const [name, { read }] of this.controls) input[name] = read();
 		return input;
 	}
 
@@ -220,12 +277,14 @@ class ElicitCard {
 		if (this.settled) return;
 		const out = formContent(this.fields, this.input_());
 		let first: Control | undefined;
-		for (const [name, { control, error }] of this.controls) {
+		for (const [name, { control, marks, error }] of this.controls) {
 			const issue = out.ok ? undefined : out.issues[name];
 			error.setText(issue === undefined ? "" : issueText(issue));
 			error.toggleClass("discover-chat-hidden", issue === undefined);
-			if (issue !== undefined) control.setAttr("aria-invalid", "true");
-			else control.removeAttribute("aria-invalid");
+			for (const mark of marks) {
+				if (issue !== undefined) mark.setAttr("aria-invalid", "true");
+				else mark.removeAttribute("aria-invalid");
+			}
 			if (issue !== undefined) first ??= control;
 		}
 		if (!out.ok) {

@@ -5,7 +5,7 @@
 // fits the schema and that untouched defaults go back as they came.
 import { fieldIssue, type ElicitField, type ElicitRequest, type ElicitValue, type FieldIssue } from "../mcp/elicitation";
 
-export type FormControl = "text" | "email" | "url" | "date" | "dateTime" | "number" | "integer" | "checkbox" | "select";
+export type FormControl = "text" | "email" | "url" | "date" | "dateTime" | "number" | "integer" | "checkbox" | "select" | "multi";
 
 export interface FormChoice {
 	value: string;
@@ -18,13 +18,13 @@ export interface FormField {
 	field: ElicitField;
 	required: boolean;
 	control: FormControl;
-	/** What the control starts with: the default, as the control holds it. */
-	initial: string | boolean;
+	/** What the control starts with: the default, as the control holds it (a multi-select: the values checked). */
+	initial: string | boolean | string[];
 	choices?: FormChoice[];
 }
 
-/** A field's raw value as its control holds it: the text typed or chosen, or a checkbox's state. */
-export type FormInput = Record<string, string | boolean>;
+/** A field's raw value as its control holds it: the text typed or chosen, a checkbox's state, or the values checked. */
+export type FormInput = Record<string, string | boolean | string[]>;
 
 export type FormIssue = FieldIssue | { code: "required" };
 
@@ -32,6 +32,7 @@ export type FormOutcome = { ok: true; content: Record<string, ElicitValue> } | {
 
 function controlOf(field: ElicitField): FormControl {
 	if (field.type === "boolean") return "checkbox";
+	if (field.type === "array") return "multi";
 	if (field.type === "integer") return "integer";
 	if (field.type === "number") return "number";
 	if (field.enum !== undefined) return "select";
@@ -54,7 +55,7 @@ export function formFields(request: ElicitRequest): FormField[] {
 	return Object.entries(request.fields).map(([name, field]) => {
 		const control = controlOf(field);
 		const d = field.default;
-		const initial = control === "checkbox" ? d === true : d === undefined ? "" : String(d);
+		const initial = control === "checkbox" ? d === true : control === "multi" ? (Array.isArray(d) ? [...d] : []) : d === undefined ? "" : String(d);
 		const out: FormField = { name, field, required: request.required.includes(name), control, initial };
 		if (field.enum !== undefined) out.choices = field.enum.map((value, i) => ({ value, label: field.enumNames?.[i] ?? value }));
 		return out;
@@ -64,7 +65,7 @@ export function formFields(request: ElicitRequest): FormField[] {
 /** The controls' starting values, by field name. */
 export function initialInput(fields: readonly FormField[]): FormInput {
 	const input: FormInput = Object.create(null) as FormInput;
-	for (const f of fields) input[f.name] = f.initial;
+	for (const f of fields) input[f.name] = Array.isArray(f.initial) ? [...f.initial] : f.initial;
 	return input;
 }
 
@@ -72,8 +73,15 @@ export function initialInput(fields: readonly FormField[]): FormInput {
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 /** One control's value as the schema's value: undefined when left empty, or why it does not fit. */
-function valueOf(f: FormField, raw: string | boolean | undefined): { value?: ElicitValue } | { issue: FormIssue } {
+function valueOf(f: FormField, raw: string | boolean | string[] | undefined): { value?: ElicitValue } | { issue: FormIssue } {
 	if (f.control === "checkbox") return { value: raw === true };
+	if (f.control === "multi") {
+		const chosen = Array.isArray(raw) ? [...raw] : [];
+		// Nothing checked: an optional field is not given (unless its default was the empty list); a
+		// required one is the empty list, which its minItems (if any) then refuses with its own message.
+		if (chosen.length === 0 && !f.required && !(Array.isArray(f.field.default) && f.field.default.length === 0)) return {};
+		return { value: chosen };
+	}
 	const text = typeof raw === "string" ? raw : "";
 	if (f.control === "number" || f.control === "integer") {
 		const trimmed = text.trim();

@@ -20,6 +20,16 @@ const rawField = fc.oneof(
 	fc.record({ type: fc.constant("boolean"), default: fc.option(fc.boolean(), { nil: undefined }) }),
 	fc.uniqueArray(text, { minLength: 1, maxLength: 4 }).chain((values) => fc.record({ type: fc.constant("string"), enum: fc.constant(values), default: fc.option(fc.oneof(fc.constantFrom(...values), text), { nil: undefined }) })),
 	fc.uniqueArray(text, { minLength: 1, maxLength: 4 }).chain((values) => fc.record({ type: fc.constant("string"), oneOf: fc.constant(values.map((v) => ({ const: v, title: `T ${v}` }))), default: fc.option(fc.constantFrom(...values), { nil: undefined }) })),
+	// Multi-select (spec 2025-11-25): plain or titled items, item bounds, a default list (possibly not fitting).
+	fc.uniqueArray(text, { minLength: 1, maxLength: 5 }).chain((values) =>
+		fc.record({
+			type: fc.constant("array"),
+			items: fc.oneof(fc.constant({ type: "string", enum: values }), fc.constant({ anyOf: values.map((v) => ({ const: v, title: `T ${v}` })) })),
+			minItems: fc.option(fc.nat(3), { nil: undefined }),
+			maxItems: fc.option(fc.integer({ min: 1, max: 4 }), { nil: undefined }),
+			default: fc.option(fc.oneof(fc.shuffledSubarray(values), fc.array(text, { maxLength: 3 })), { nil: undefined }),
+		}),
+	),
 );
 
 const request = fc.dictionary(name, rawField, { minKeys: 1, maxKeys: 6 }).chain((properties) =>
@@ -36,11 +46,13 @@ function typing(req: ElicitRequest): fc.Arbitrary<FormInput> {
 	const values = fields.map((f) =>
 		f.control === "checkbox"
 			? fc.boolean()
-			: f.control === "select"
+			: f.control === "multi"
+				? fc.oneof(fc.shuffledSubarray((f.choices ?? []).map((c) => c.value)), fc.array(text, { maxLength: 3 }))
+				: f.control === "select"
 				? fc.oneof(fc.constantFrom("", ...(f.choices ?? []).map((c) => c.value)), text)
 				: fc.oneof(text, num.map(String), int.map(String), fc.constantFrom("", " 7 ", "a@b.co", "not an email", "https://x.org", "2024-02-29", "2026-01-31T14:30:00Z", "2026-01-31T14:30")),
 	);
-	return fc.tuple(...values).map((vs) => Object.fromEntries(fields.map((f, i) => [f.name, vs[i] as string | boolean])));
+	return fc.tuple(...values).map((vs) => Object.fromEntries(fields.map((f, i) => [f.name, vs[i] as string | boolean | string[]])));
 }
 
 describe("the elicitation form, as properties", () => {
@@ -70,16 +82,19 @@ describe("the elicitation form, as properties", () => {
 			fc.property(request, (req) => {
 				const fields = formFields(req);
 				const out = formContent(fields, initialInput(fields));
-				const missing = req.required.filter((k) => req.fields[k]!.default === undefined && req.fields[k]!.type !== "boolean");
+				// A required multi-select left empty is the empty list: refused only by its minItems.
+				const emptyList = (k: string): boolean => req.fields[k]!.type === "array" && (req.fields[k]!.minItems ?? 0) === 0;
+				const missing = req.required.filter((k) => req.fields[k]!.default === undefined && req.fields[k]!.type !== "boolean" && !emptyList(k));
 				if (!out.ok) {
 					expect(Object.keys(out.issues).sort()).toEqual(missing.sort());
-					expect(Object.values(out.issues).every((i) => i.code === "required")).toBe(true);
+					for (const [k, issue] of Object.entries(out.issues)) expect(issue.code).toBe(req.fields[k]!.type === "array" ? "minItems" : "required");
 					return;
 				}
 				expect(missing).toEqual([]);
 				for (const [key, field] of Object.entries(req.fields)) {
-					if (field.default !== undefined) expect(out.content[key]).toBe(field.default);
+					if (field.default !== undefined) expect(out.content[key]).toStrictEqual(field.default);
 					else if (field.type === "boolean") expect(out.content[key]).toBe(false);
+					else if (field.type === "array" && req.required.includes(key)) expect(out.content[key]).toStrictEqual([]);
 					else expect(Object.hasOwn(out.content, key)).toBe(false);
 				}
 			}),
@@ -104,6 +119,36 @@ describe("the elicitation form, by example", () => {
 		expect(req.unsupported).toMatch(/nested object/);
 		expect(checkedElicitResult(req, { action: "accept", content: {} })).toEqual({ action: "decline" });
 		const list = parseElicitRequest({ message: "m", requestedSchema: { type: "object", properties: { a: { type: "array", items: { type: "string", enum: ["x"] } } } } });
-		expect(typeof list === "string" ? list : list.unsupported).toMatch(/list/);
+		expect(typeof list === "string" ? list : list.unsupported).toBeUndefined();
+		const objects = parseElicitRequest({ message: "m", requestedSchema: { type: "object", properties: { a: { type: "array", items: { type: "object" } } } } });
+		expect(typeof objects === "string" ? objects : objects.unsupported).toMatch(/list/);
+		const numbers = parseElicitRequest({ message: "m", requestedSchema: { type: "object", properties: { a: { type: "array", items: { type: "number", enum: [1, 2] } } } } });
+		expect(typeof numbers === "string" ? numbers : numbers.unsupported).toMatch(/list/);
+		const free = parseElicitRequest({ message: "m", requestedSchema: { type: "object", properties: { a: { type: "array", items: { type: "string" } } } } });
+		expect(typeof free === "string" ? free : free.unsupported).toMatch(/list/);
+	});
+
+	it("a multi-select (titled) shows the titles, starts from its default, checks min/max items and sends the chosen values as a list", () => {
+		const req = parseElicitRequest({
+			message: "m",
+			requestedSchema: { type: "object", properties: { tags: { type: "array", title: "Tags", items: { anyOf: [{ const: "w", title: "Work" }, { const: "h", title: "Home" }, { const: "x", title: "Misc" }] }, minItems: 1, maxItems: 2, default: ["h"] } }, required: ["tags"] },
+		});
+		if (typeof req === "string") throw new Error(req);
+		expect(req.unsupported).toBeUndefined();
+		const fields = formFields(req);
+		expect(fields[0]?.control).toBe("multi");
+		expect(fields[0]?.choices).toEqual([{ value: "w", label: "Work" }, { value: "h", label: "Home" }, { value: "x", label: "Misc" }]);
+		expect(formContent(fields, initialInput(fields))).toEqual({ ok: true, content: { tags: ["h"] } });
+		expect(formContent(fields, { tags: [] })).toEqual({ ok: false, issues: { tags: { code: "minItems", limit: 1 } } });
+		expect(formContent(fields, { tags: ["w", "h", "x"] })).toEqual({ ok: false, issues: { tags: { code: "maxItems", limit: 2 } } });
+		expect(formContent(fields, { tags: ["w", "x"] })).toEqual({ ok: true, content: { tags: ["w", "x"] } });
+		expect(formContent(fields, { tags: ["w", "nope"] })).toEqual({ ok: false, issues: { tags: { code: "choice" } } });
+		expect(checkedElicitResult(req, { action: "accept", content: { tags: ["w", "w"] } })).toEqual({ action: "cancel" });
+		expect(checkedElicitResult(req, { action: "accept", content: { tags: "w" } })).toEqual({ action: "cancel" });
+		expect(checkedElicitResult(req, { action: "accept", content: { tags: ["x"] } })).toEqual({ action: "accept", content: { tags: ["x"] } });
+		// A default that does not fit (unknown value, too many) is dropped, as for any field.
+		const bad = parseElicitRequest({ message: "m", requestedSchema: { type: "object", properties: { t: { type: "array", items: { type: "string", enum: ["a", "b"] }, maxItems: 1, default: ["a", "b"] } } } });
+		if (typeof bad === "string") throw new Error(bad);
+		expect(bad.fields.t?.default).toBeUndefined();
 	});
 });

@@ -223,7 +223,35 @@ describe("an MCP server's form in the panel", () => {
 		await p.endOfTurn();
 	}, 60_000);
 
-	it("a form Discover cannot show (a list) is declined at once, with a note on the card", async () => {
+	it("a multi-select is a group of labelled checkboxes, the default checked; min/max items are said beside it; Send returns the chosen values as a list", async () => {
+		const schema = { type: "object", properties: { tags: { type: "array", title: "Tags", items: { anyOf: [{ const: "w", title: "Work" }, { const: "h", title: "Home" }, { const: "x", title: "Misc" }] }, minItems: 1, maxItems: 2, default: ["h"] } }, required: ["tags"] };
+		serveElicit({ message: "Pick tags", schema: JSON.stringify(schema) });
+		const p = await panel();
+		const card = await p.askAndAllow("Ask");
+		const group = card.querySelector("fieldset.discover-elicit-field")!;
+		expect(group.querySelector("legend")?.textContent).toBe(`Tags${t("elicit.requiredMark")}`);
+		const box = (label: string) => p.field(card, label) as HTMLInputElement;
+		expect(["Work", "Home", "Misc"].map((l) => [box(l).type, box(l).checked])).toEqual([["checkbox", false], ["checkbox", true], ["checkbox", false]]);
+
+		box("Home").checked = false;
+		p.click(card, t("elicit.send"));
+		await flush();
+		expect(group.querySelector(".discover-elicit-error")?.textContent).toBe(t("elicit.issueMinItems", { count: 1 }));
+		expect(box("Work").getAttribute("aria-invalid")).toBe("true");
+		expect(card.ownerDocument.activeElement).toBe(box("Work"));
+
+		for (const l of ["Work", "Home", "Misc"]) box(l).checked = true;
+		p.click(card, t("elicit.send"));
+		await flush();
+		expect(group.querySelector(".discover-elicit-error")?.textContent).toBe(t("elicit.issueMaxItems", { count: 2 }));
+
+		box("Home").checked = false;
+		p.click(card, t("elicit.send"));
+		await p.endOfTurn();
+		expect(p.serverGot().result).toEqual({ action: "accept", content: { tags: ["w", "x"] } });
+	}, 60_000);
+
+	it("a form Discover cannot show (a list of free text) is declined at once, with a note on the card", async () => {
 		serveElicit({ message: "Pick tags", schema: JSON.stringify({ type: "object", properties: { tags: { type: "array", items: { type: "string" } } } }) });
 		const p = await panel();
 		const card = await p.askAndAllow("Ask");
