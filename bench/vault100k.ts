@@ -297,10 +297,12 @@ export async function runVaultBench(): Promise<string> {
 	const interrupted = await interruptedRows(n, queries);
 	// MiniSearch takes minutes a few thousand notes in (one `add` of a pathological note holds the
 	// thread for most of a second), so the side-by-side runs on the first VAULT_COMPARE_NOTES notes.
+	// VAULT_COMPARE_NOTES=0 (or VAULT_SKIP_MINISEARCH) leaves the side-by-side out.
 	const m = Math.min(n, Number(process.env.VAULT_COMPARE_NOTES ?? 20_000));
-	const compareQueries = m === n ? queries : knownItems(m);
-	const compared = m === n ? discover : await discoverRows(m, compareQueries);
-	const mini = process.env.VAULT_SKIP_MINISEARCH ? undefined : await miniSearchRows(m, compareQueries);
+	const skip = process.env.VAULT_SKIP_MINISEARCH !== undefined || !(m > 0);
+	const compareQueries = m === n || skip ? queries : knownItems(m);
+	const compared = m === n || skip ? discover : await discoverRows(m, compareQueries);
+	const mini = skip ? undefined : await miniSearchRows(m, compareQueries);
 	const out = [`**Discover's vault index on ${n} generated notes (${VAULT_LANGS.join(", ")}; 2% pathological)**`, "", ...head, ...discover.rows, ...interrupted, ""];
 	out.push(`**Recall@3 / MRR of Discover on ${queries.length} known-item queries, per language and style**`, "", ...discover.quality.table, "");
 	if (mini) {

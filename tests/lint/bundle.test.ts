@@ -71,9 +71,12 @@ const { buildOptions, EXTERNAL } = config;
  * dependency was added; over half of main.js is still the ten catalogues. read_note by PDF pages,
  * "Index PDFs" (the index's PDF texts, the setting and its 2 strings in ten languages) and a PDF
  * page's paragraphs and columns add 9.8 KB (measured 1,310.3 → 1,320.1 KB); pdfjs-dist is a
- * devDependency for tests and the bench, never bundled (the first check here would name it).
+ * devDependency for tests and the bench, never bundled (the first check here would name it). The
+ * elicitation form in the panel (its card, form model and 27 strings in ten languages) and the
+ * progress card's throttle add 34 KB (measured 1,320.1 → 1,354.1 KB); its multi-select fields
+ * (checkbox groups, 2 strings in ten languages) 5.6 KB more (1,360.1 KB).
  */
-const MAX_BYTES = 1_330_000;
+const MAX_BYTES = 1_365_000;
 /**
  * What the bundle may leave to `require`: Obsidian, and the CodeMirror packages Obsidian's editor
  * runs (Edit with Discover's extension must use those very instances), Node's http(s) for the
