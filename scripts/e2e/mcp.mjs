@@ -206,9 +206,9 @@ export async function mcpSteps({ page, model, check, artifacts, VIEW, overflows 
 		const asker = await form.locator(".discover-elicit-title").textContent();
 		check(asker === "The MCP server “stub” asks:", `the form says which server asks (${asker})`);
 		const labels = await form.locator(".discover-elicit-name").allTextContents();
-		check(labels.join("|") === "Meeting titleRequired|Invite fromRequired|Calendar|Length in minutes|Remind me 10 minutes before", `each field has its label and required mark (${labels.join(" | ")})`);
+		check(labels.join("|") === "Meeting titleRequired|Invite fromRequired|Calendar|Length in minutes|Remind me 10 minutes before|Agenda", `each field has its label and required mark (${labels.join(" | ")})`);
 		const values = await form.locator(".discover-elicit-control").evaluateAll((els) => els.map((e) => (e.type === "checkbox" ? String(e.checked) : e.value)));
-		check(values.join("|") === "Weekly sync||work|30|true", `the server's defaults are filled in (${values.join(" | ")})`);
+		check(values.join("|") === "Weekly sync||work|30|true|true|false|false", `the server's defaults are filled in (${values.join(" | ")})`);
 		const formOver = await overflows(page, [`${VIEW} .discover-tool-card`, `${VIEW} .discover-elicit`, `${VIEW} .discover-elicit-actions`]);
 		check(formOver.length === 0, `the form fits the panel (${formOver.join("; ") || "none"})`);
 		// The card from its top: which server asks, then its message and the fields.
@@ -233,10 +233,20 @@ export async function mcpSteps({ page, model, check, artifacts, VIEW, overflows 
 		await desktop();
 		await form.locator("input[type=email]").fill("ada@example.com");
 		await form.locator("select").selectOption("home");
+		// The multi-select: a third choice is one too many, said at the group; two are sent.
+		await form.locator('.discover-elicit-check:has-text("Review") input').check();
+		await form.locator('.discover-elicit-check:has-text("Demo") input').check();
+		await form.locator('button:has-text("Send")').click();
+		const tooMany = await form.locator(".discover-elicit-field.is-multi .discover-elicit-error:not(.discover-chat-hidden)").allTextContents();
+		check(tooMany.length === 1 && tooMany[0] !== "", `three of at most two choices is said at the group (${tooMany.join(" | ")})`);
+		check(stub.log.elicited === undefined, "nothing went to the server while the choices need a change");
+		await form.locator(".discover-elicit-field.is-multi").scrollIntoViewIfNeeded();
+		await themed("mcp-elicit-multi", shot);
+		await form.locator('.discover-elicit-check:has-text("Demo") input').uncheck();
 		await form.locator('button:has-text("Send")').click();
 		await idle();
 		const back = JSON.stringify(stub.log.elicited ?? null);
-		check(back === JSON.stringify({ action: "accept", content: { title: "Weekly sync", email: "ada@example.com", calendar: "home", minutes: 30, remind: true } }), `Send returned what was typed to the server (${back})`);
+		check(back === JSON.stringify({ action: "accept", content: { title: "Weekly sync", email: "ada@example.com", calendar: "home", minutes: 30, remind: true, agenda: ["plan", "review"] } }), `Send returned what was typed to the server (${back})`);
 		const record = await form.locator(".discover-elicit-record").textContent();
 		check(record === "Sent to the server.", `the card keeps a record of the answer (${record})`);
 		await toCardTop();

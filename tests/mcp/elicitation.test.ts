@@ -148,7 +148,7 @@ describe("MCP elicitation", () => {
 			const seen: ElicitRequest[] = [];
 			const out = (await open.session.callTool("elicit", {}, { onElicit: (req) => (seen.push(req), Promise.resolve({ action: "accept", content: { ...elicitDefaults(req), email: "ada@example.com" } })) })) as { content: { text: string }[] };
 			expect(seen[0]?.message).toBe(STUB_ELICIT.message);
-			expect(stub.log.elicited).toEqual({ action: "accept", content: { title: "Weekly sync", email: "ada@example.com", calendar: "work", minutes: 30, remind: true } });
+			expect(stub.log.elicited).toEqual({ action: "accept", content: { title: "Weekly sync", email: "ada@example.com", calendar: "work", minutes: 30, remind: true, agenda: ["plan"] } });
 			expect(out.content[0]?.text).toMatch(/^The form came back/);
 		} finally {
 			await open?.close();

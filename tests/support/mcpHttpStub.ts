@@ -39,7 +39,7 @@ export const STUB_CHART_PNG = "iVBORw0KGgoAAAANSUhEUgAAADAAAAAwEAIAAACI8LKTAAAAB
 
 const tools = ["echo", "huge", "endless", "bigevent", "resume", "slow", "chart", "progress", "elicit"].map((name) => ({ name, description: `The ${name} tool.`, inputSchema: { type: "object", properties: {} } }));
 
-/** What the "elicit" tool asks: a flat form with defaults (SEP-1034), a titled choice and a format. */
+/** What the "elicit" tool asks: a flat form with defaults (SEP-1034), a titled choice, a format and a multi-select. */
 export const STUB_ELICIT = {
 	message: "Which calendar should the meeting go in? The invite is sent from your account.",
 	requestedSchema: {
@@ -50,6 +50,7 @@ export const STUB_ELICIT = {
 			calendar: { type: "string", title: "Calendar", oneOf: [{ const: "work", title: "Work" }, { const: "home", title: "Home" }], default: "work" },
 			minutes: { type: "integer", title: "Length in minutes", minimum: 5, maximum: 240, default: 30 },
 			remind: { type: "boolean", title: "Remind me 10 minutes before", default: true },
+			agenda: { type: "array", title: "Agenda", description: "Pick up to two.", items: { anyOf: [{ const: "plan", title: "Planning" }, { const: "review", title: "Review" }, { const: "demo", title: "Demo" }] }, maxItems: 2, default: ["plan"] },
 		},
 		required: ["title", "email"],
 	},
