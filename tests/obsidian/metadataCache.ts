@@ -5,14 +5,26 @@ import type * as O from "obsidian";
 import { Events } from "./events";
 import { TFile, type Vault } from "./vault";
 
-function loc(text: string, offset: number): O.Loc {
-	const before = text.slice(0, offset);
-	const line = before.split("\n").length - 1;
-	return { line, col: offset - (before.lastIndexOf("\n") + 1), offset };
-}
-
-function pos(text: string, start: number, end: number): O.Pos {
-	return { start: loc(text, start), end: loc(text, end) };
+/**
+ * `Pos` of offsets in `text`: line = the newlines before the offset, col = the characters since the
+ * last of them. Line starts are found once and searched (a 1 MB note has thousands of headings; slicing
+ * the text up to each was quadratic, seconds per note).
+ */
+function positions(text: string): (start: number, end: number) => O.Pos {
+	const starts = [0];
+	for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
+	const loc = (offset: number): O.Loc => {
+		// The last line start at or before `offset`.
+		let lo = 0;
+		let hi = starts.length - 1;
+		while (lo < hi) {
+			const mid = (lo + hi + 1) >> 1;
+			if ((starts[mid] ?? 0) <= offset) lo = mid;
+			else hi = mid - 1;
+		}
+		return { line: lo, col: offset - (starts[lo] ?? 0), offset };
+	};
+	return (start, end) => ({ start: loc(start), end: loc(end) });
 }
 
 function scalar(raw: string): unknown {
@@ -55,11 +67,12 @@ function parseYaml(block: string): Record<string, unknown> {
 /** Not Obsidian API: what Obsidian's parser finds in a note's text (the parts the runtime models). */
 export function parseMetadata(text: string): O.CachedMetadata {
 	const cache: O.CachedMetadata = {};
+	const pos = positions(text);
 	let bodyStart = 0;
 	const fm = /^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)/.exec(text);
 	if (fm) {
 		cache.frontmatter = parseYaml(fm[1] ?? "");
-		cache.frontmatterPosition = pos(text, 0, fm[0].length);
+		cache.frontmatterPosition = pos(0, fm[0].length);
 		bodyStart = fm[0].length;
 	}
 	const tags: O.TagCache[] = [];
@@ -74,7 +87,7 @@ export function parseMetadata(text: string): O.CachedMetadata {
 		if (inCode) continue;
 		const heading = /^(#{1,6})\s+(.*)$/.exec(line);
 		if (heading) {
-			headings.push({ heading: (heading[2] ?? "").trim(), level: (heading[1] ?? "#").length, position: pos(text, lineStart, lineStart + line.length) });
+			headings.push({ heading: (heading[2] ?? "").trim(), level: (heading[1] ?? "#").length, position: pos(lineStart, lineStart + line.length) });
 			continue;
 		}
 		// A tag starts after a space (or the line's start) and holds no spaces or punctuation but / - _.
@@ -82,7 +95,7 @@ export function parseMetadata(text: string): O.CachedMetadata {
 			const tag = m[2] ?? "";
 			if (/^#\d+$/.test(tag)) continue;
 			const start = lineStart + (m.index ?? 0) + (m[1] ?? "").length;
-			tags.push({ tag, position: pos(text, start, start + tag.length) });
+			tags.push({ tag, position: pos(start, start + tag.length) });
 		}
 	}
 	if (tags.length) cache.tags = tags;
