@@ -17,7 +17,8 @@ import { searchWithText } from "../context/noteHits";
 import type { DiscoverSettings } from "../settings/settings";
 import type { VaultSearchPort } from "../ui/ports";
 import { readPluginBinary, TMP_SUFFIX, writeBinaryAtomically } from "./pluginFile";
-import { isPdfFile, pageAt, PdfIndexTexts } from "./pdfIndexTexts";
+import { isPdfPath } from "../ui/panel/sources/pdfNotes";
+import { pageAt, PdfIndexTexts } from "./pdfIndexTexts";
 import type { PdfOpener } from "../ui/panel/sources/pdfNotes";
 
 export const INDEX_FILE = "index.bin";
@@ -108,7 +109,7 @@ export class NoteIndexService extends Component implements VaultSearchPort {
 
 	/** A file's text for the index: a note's as it is, a PDF's pages (each under "## p. N") through pdf.js. */
 	private readText(file: TFile, stopped?: () => boolean): Promise<string> {
-		return isPdfFile(file.path) ? this.pdfTexts.text(file, stopped) : this.options.app.vault.cachedRead(file);
+		return isPdfPath(file.path) ? this.pdfTexts.text(file, stopped) : this.options.app.vault.cachedRead(file);
 	}
 
 	/** Notes in the index (0 while off or loading). */
@@ -279,7 +280,7 @@ export class NoteIndexService extends Component implements VaultSearchPort {
 	/** A PDF's passage opens with its page's heading ("## p. 12"), where the passage starts further down the page. */
 	private async namingPage(hit: NoteSearchHit): Promise<NoteSearchHit> {
 		const file = this.options.app.vault.getAbstractFileByPath(hit.id);
-		if (!isPdfFile(hit.id) || hit.start === undefined || !(file instanceof TFile) || hit.text.startsWith("## p. ")) return hit;
+		if (!isPdfPath(hit.id) || hit.start === undefined || !(file instanceof TFile) || hit.text.startsWith("## p. ")) return hit;
 		const page = pageAt(await this.readText(file), hit.start);
 		return page === undefined ? hit : { ...hit, text: `## p. ${page}\n\n${hit.text}` };
 	}
@@ -296,7 +297,7 @@ export class NoteIndexService extends Component implements VaultSearchPort {
 	}
 
 	isIndexed(path: string): boolean {
-		if (!path.endsWith(".md") && !(this.pdfsOn && isPdfFile(path))) return false;
+		if (!path.endsWith(".md") && !(this.pdfsOn && isPdfPath(path))) return false;
 		// Compared as every fence compares (NFC, case folded, trailing dots): a setting "private" keeps "Private/" out.
 		return !this.excludedFolders().some((f) => isWithinFolder(path, f));
 	}

@@ -8,10 +8,6 @@ import type { App, TFile } from "obsidian";
 import { readPdf } from "../context/pdfSources";
 import { obsidianPdfOpener, type PdfOpener } from "../ui/panel/sources/pdfNotes";
 
-export function isPdfFile(path: string): boolean {
-	return /\.pdf$/i.test(path);
-}
-
 /** The page a passage at `offset` of a PDF's index text is on: the last "## p. N" heading before it. */
 export function pageAt(text: string, offset: number): number | undefined {
 	let page: number | undefined;
