@@ -148,6 +148,19 @@ class ElicitCard {
 		this.settle({ action: "cancel" }, "ended");
 	}
 
+	/** The server's description of a field under `parent`, if it has one: the ids that describe the field. */
+	private help(parent: HTMLElement, f: FormField, id: string): string[] {
+		if (f.field.description === undefined || f.field.description === "") return [];
+		parent.createDiv({ cls: "discover-elicit-help", text: visibleText(f.field.description), attr: { id: `${id}-help` } });
+		return [`${id}-help`];
+	}
+
+	/** A field's problem line (hidden until it has one); its id joins `described`. */
+	private problemLine(parent: HTMLElement, id: string, described: string[]): HTMLElement {
+		described.push(`${id}-error`);
+		return parent.createDiv({ cls: ["discover-elicit-error", "discover-chat-hidden"], attr: { id: `${id}-error` } });
+	}
+
 	private renderField(form: HTMLElement, f: FormField, id: string): void {
 		if (f.control === "multi") {
 			this.renderMulti(form, f, id);
@@ -155,7 +168,6 @@ class ElicitCard {
 		}
 		const row = form.createDiv({ cls: ["discover-elicit-field", `is-${f.control}`] });
 		const labelText = titleValue(f.field.title ?? f.name);
-		const described: string[] = [];
 		let control: Control | undefined;
 		if (f.control === "checkbox") {
 			const label = row.createEl("label", { cls: "discover-elicit-check", attr: { for: id } });
@@ -168,13 +180,9 @@ class ElicitCard {
 			if (f.required) label.createSpan({ cls: "discover-elicit-required", text: t("elicit.requiredMark") });
 		}
 		// The server's description of the field, between its label and its control (a checkbox's under it).
-		if (f.field.description !== undefined && f.field.description !== "") {
-			row.createDiv({ cls: "discover-elicit-help", text: visibleText(f.field.description), attr: { id: `${id}-help` } });
-			described.push(`${id}-help`);
-		}
+		const described = this.help(row, f, id);
 		if (control === undefined) control = f.control === "select" ? this.select(row, f, id) : this.input(row, f, id);
-		const error = row.createDiv({ cls: ["discover-elicit-error", "discover-chat-hidden"], attr: { id: `${id}-error` } });
-		described.push(`${id}-error`);
+		const error = this.problemLine(row, id, described);
 		control.setAttr("aria-describedby", described.join(" "));
 		if (f.required) control.setAttr("aria-required", "true");
 		const c = control;
@@ -191,11 +199,7 @@ class ElicitCard {
 		const set = form.createEl("fieldset", { cls: ["discover-elicit-field", "is-multi"], attr: { id } });
 		const legend = set.createEl("legend", { cls: "discover-elicit-name", text: titleValue(f.field.title ?? f.name) });
 		if (f.required) legend.createSpan({ cls: "discover-elicit-required", text: t("elicit.requiredMark") });
-		const described: string[] = [];
-		if (f.field.description !== undefined && f.field.description !== "") {
-			set.createDiv({ cls: "discover-elicit-help", text: visibleText(f.field.description), attr: { id: `${id}-help` } });
-			described.push(`${id}-help`);
-		}
+		const described = this.help(set, f, id);
 		const initial = Array.isArray(f.initial) ? f.initial : [];
 		const boxes: { value: string; box: HTMLInputElement }[] = [];
 		for (const [i, choice] of (f.choices ?? []).entries()) {
@@ -205,8 +209,7 @@ class ElicitCard {
 			label.createSpan({ cls: "discover-elicit-option", text: titleValue(choice.label) });
 			boxes.push({ value: choice.value, box });
 		}
-		const error = set.createDiv({ cls: ["discover-elicit-error", "discover-chat-hidden"], attr: { id: `${id}-error` } });
-		described.push(`${id}-error`);
+		const error = this.problemLine(set, id, described);
 		// Described as a group (help, then the problem); "Required" is in the legend (aria-required does not apply to a group).
 		set.setAttr("aria-describedby", described.join(" "));
 		const read = (): string[] => {
