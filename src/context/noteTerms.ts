@@ -6,9 +6,11 @@
 // (noteIndexFormat.ts: a load takes each note's bytes without reading a posting); a format 4 or JSON
 // load rebuilds them from the postings (noteIndexStore.ts loadTerm, finishLoad).
 
+import { PagedList } from "./paged";
+
 /** Sorted distinct term ids as delta varints. */
 export function encodeTermIds(ids: Iterable<number>): Uint8Array {
-	const sorted = Uint32Array.from(ids).sort();
+	const sorted = (ids instanceof PagedList ? ids.toUint32Array() : Uint32Array.from(ids)).sort();
 	const out = new Uint8Array(sorted.length * 5);
 	let n = 0;
 	let prev = -1;

@@ -80,9 +80,10 @@ export class NoteUpserts extends StoredNoteTables {
 			const fieldTerms: string[] = [];
 			appendTerms(fieldsOf(id, name), fieldTerms);
 			const pace = { budget: FIRST_STAGE_POSTINGS };
+			const seen = new SeenTerms();
 			for (let from = 0; from < passages.length; ) {
 				const to = chunkEnd(passages, from);
-				yield* this.stageSteps(note, text, fieldTerms, passages.slice(from, to), pace);
+				yield* this.stageSteps(note, text, fieldTerms, passages.slice(from, to), pace, seen);
 				from = to;
 				if (from < passages.length) yield;
 				if (superseded()) break;
@@ -133,25 +134,51 @@ export class NoteUpserts extends StoredNoteTables {
 	 * Adds the note's passages and postings, not yet live (search skips them), yielding every
 	 * STAGE_POSTINGS terms. A passage's terms are analyzed and turned into term ids in the step that
 	 * posts them (a term made for it could otherwise lose its id to another note's removal between two
-	 * steps), CJK pairs straight from their characters (appendIndexTerms: no string per pair).
+	 * steps), CJK pairs straight from their characters (appendIndexTerms: no string per pair). A term
+	 * this note has already posted keeps its id (its list holds this note's posting, so no removal
+	 * frees it): `seen` gives it without a lookup in the vault's term table.
 	 */
-	private *stageSteps(note: NoteRecord, text: string, fieldTerms: readonly string[], passages: readonly Passage[], pace: { budget: number }): Steps<void> {
-		const tf = new Map<number, number>();
+	private *stageSteps(note: NoteRecord, text: string, fieldTerms: readonly string[], passages: readonly Passage[], pace: { budget: number }, seen: SeenTerms): Steps<void> {
 		const ids: number[] = [];
-		const words = { push: (term: string): void => void ids.push(this.termId(term)) };
-		const pairs = (a: number, b: number): void => void ids.push(this.pairId(a, b));
+		let sorted = new Int32Array(256);
+		const word = (term: string): number => {
+			let id = seen.words.get(term);
+			if (id === undefined) {
+				id = this.termId(term);
+				this.listTerm(note, id);
+				seen.addWord(term, id);
+			}
+			return id;
+		};
+		const words = { push: (term: string): void => void ids.push(word(term)) };
+		const pairs = (a: number, b: number): void => {
+			const key = a * 0x10000 + b;
+			let id = seen.pairs.get(key);
+			if (id === undefined) {
+				id = this.pairId(a, b);
+				this.listTerm(note, id);
+				seen.addPair(key, id);
+			}
+			ids.push(id);
+		};
 		let work = 0;
 		for (const p of passages) {
 			ids.length = 0;
-			for (const term of fieldTerms) ids.push(this.termId(term));
+			for (const term of fieldTerms) ids.push(word(term));
 			appendIndexTerms(p.headingPath, words, pairs);
 			appendIndexTerms(text.slice(p.start, p.end), words, pairs);
 			const doc = this.addDoc(note, p.start, p.end, p.headingPath, ids.length);
-			tf.clear();
-			for (const t of ids) tf.set(t, (tf.get(t) ?? 0) + 1);
-			for (const [t, f] of tf) {
-				this.pool.insert(t, doc * TF_SLOTS + Math.min(f, TF_SLOTS - 1));
-				this.listTerm(note, t);
+			// Each distinct term once, with its count: the ids sorted, then counted in runs.
+			if (sorted.length < ids.length) sorted = new Int32Array(ids.length * 2);
+			const run = sorted.subarray(0, ids.length);
+			run.set(ids);
+			run.sort();
+			for (let i = 0; i < run.length; ) {
+				const t = run[i] as number;
+				let j = i + 1;
+				while (j < run.length && run[j] === t) j++;
+				this.pool.insert(t, doc * TF_SLOTS + Math.min(j - i, TF_SLOTS - 1));
+				i = j;
 			}
 			work += ids.length + 8;
 			if (work >= pace.budget) {
@@ -180,6 +207,23 @@ export class NoteUpserts extends StoredNoteTables {
 		this.partial.delete(id);
 		this.hide(note);
 		yield* this.dropSteps(note);
+	}
+}
+
+/** Terms seen in a note while it is staged, a map each for words and packed pairs, kept under SEEN_MAX (a JS map rehashes whole as it grows). */
+const SEEN_MAX = 1 << 15;
+
+/** The term ids a staged note has already looked up and listed (each id is in its list of terms). */
+class SeenTerms {
+	words = new Map<string, number>();
+	pairs = new Map<number, number>();
+	addWord(term: string, id: number): void {
+		if (this.words.size >= SEEN_MAX) this.words = new Map();
+		this.words.set(term, id);
+	}
+	addPair(key: number, id: number): void {
+		if (this.pairs.size >= SEEN_MAX) this.pairs = new Map();
+		this.pairs.set(key, id);
 	}
 }
 

@@ -56,6 +56,17 @@ export class PagedList {
 		page[i] = v;
 		this.n++;
 	}
+	/** The entries, copied into one array (page by page, not one at a time). */
+	toUint32Array(): Uint32Array {
+		const out = new Uint32Array(this.n);
+		for (let p = 0, at = 0; at < this.n; p++) {
+			const page = this.pages[p] as Int32Array;
+			const take = Math.min(page.length, this.n - at);
+			out.set(page.subarray(0, take), at);
+			at += take;
+		}
+		return out;
+	}
 	*[Symbol.iterator](): Generator<number, void, void> {
 		for (let i = 0; i < this.n; i++) yield (this.pages[i >>> PAGE_BITS] as Int32Array)[i & MASK] ?? 0;
 	}

@@ -14,6 +14,16 @@ import { PagedInt32 } from "./paged";
 import { readPostings, TF_SLOTS, type PostingSource } from "./lazyPostings";
 
 const PAGE = 1 << 20;
+/** Entries of `meta` per list, and where each field is among them. */
+const META = 8;
+const M_PAGE = 0;
+const M_OFFSET = 1;
+const M_LENGTH = 2;
+const M_HELD = 3;
+const M_LAZY_AT = 4;
+const M_LAZY_BYTES = 5;
+const M_LAZY_COUNT = 6;
+const M_LAZY_GONE = 7;
 /** The first shared page's entries (256 KB); each next one is twice the last, up to PAGE. */
 const FIRST_PAGE = 1 << 16;
 /** Block sizes: 1, 2, 3, 4, 6, 8, 12, 16, 24… (powers of two and 1.5×): lists waste a sixth on average, not a third. */
@@ -50,31 +60,26 @@ export class PostingPool {
 	private cap = 0;
 	private shared = -1;
 	private readonly free: number[][] = SIZES.map(() => []);
-	// Per list: page, offset in it, length, and its block's size class + 1 (0: it holds no block).
-	// Paged (paged.ts): a column that doubled was copied whole in one task at millions of lists.
-	private readonly page = new PagedInt32();
-	private readonly offset = new PagedInt32();
-	private readonly length = new PagedInt32();
-	private readonly held = new PagedInt32();
-	// Lists still in the saved bytes: their byte offset + 1 (0: decoded), byte length and saved count,
-	// and how many of the saved entries may have gone since (an upper bound: lazyHolds).
-	// Such a list's block holds its tail: entries added since the load, all past every saved one.
+	// Per list, side by side in one paged column (META entries a list: adding a posting reads five of
+	// them, one memory line rather than five columns' lines): its block's page, offset in it, length,
+	// and size class + 1 (0: it holds no block); for a list still in the saved bytes, its byte offset
+	// + 1 (0: decoded), byte length and saved count, and how many of the saved entries may have gone
+	// since (an upper bound: lazyHolds). Such a list's block holds its tail: entries added since the
+	// load, all past every saved one. Paged (paged.ts): a column that doubled was copied whole in one
+	// task at millions of lists.
+	private readonly meta = new PagedInt32();
 	private source: PostingSource | undefined = undefined;
-	private readonly lazyAt = new PagedInt32();
-	private readonly lazyBytes = new PagedInt32();
-	private readonly lazyCount = new PagedInt32();
-	private readonly lazyGone = new PagedInt32();
 	private lazyLists = 0;
 	/** Per saved passage (below source.passages): 1 once its saved postings are gone (`retire`); they are skipped when read. */
 	private retired: Uint8Array | undefined = undefined;
 
 	/** Entries in the list. */
 	count(list: number): number {
-		if (this.lazyAt.get(list) !== 0) {
-			if (this.retired === undefined) return this.lazyCount.get(list) + this.length.get(list);
+		if (this.meta.get(list * META + M_LAZY_AT) !== 0) {
+			if (this.retired === undefined) return this.meta.get(list * META + M_LAZY_COUNT) + this.meta.get(list * META + M_LENGTH);
 			this.decode(list);
 		}
-		return this.length.get(list);
+		return this.meta.get(list * META + M_LENGTH);
 	}
 
 	/** Lists not yet decoded from the saved bytes. */
@@ -89,13 +94,13 @@ export class PostingPool {
 
 	/** Makes the list `count` postings at bytes [at, at + bytes) of the source, decoded when first used. */
 	loadLazy(list: number, count: number, at: number, bytes: number): void {
-		if (this.held.get(list) !== 0 || this.lazyAt.get(list) !== 0) this.clear(list);
+		if (this.meta.get(list * META + M_HELD) !== 0 || this.meta.get(list * META + M_LAZY_AT) !== 0) this.clear(list);
 		if (count === 0) return;
-		this.length.set(list, 0);
-		this.lazyAt.set(list, at + 1);
-		this.lazyBytes.set(list, bytes);
-		this.lazyCount.set(list, count);
-		this.lazyGone.set(list, 0);
+		this.meta.set(list * META + M_LENGTH, 0);
+		this.meta.set(list * META + M_LAZY_AT, at + 1);
+		this.meta.set(list * META + M_LAZY_BYTES, bytes);
+		this.meta.set(list * META + M_LAZY_COUNT, count);
+		this.meta.set(list * META + M_LAZY_GONE, 0);
 		this.lazyLists++;
 	}
 
@@ -117,32 +122,32 @@ export class PostingPool {
 
 	/** The list's entries without keeping them decoded (a save reads every list once). */
 	peek(list: number): Uint32Array {
-		return this.lazyAt.get(list) === 0 ? this.view(list) : this.read(list);
+		return this.meta.get(list * META + M_LAZY_AT) === 0 ? this.view(list) : this.read(list);
 	}
 
 	/** A lazy list's entries: its saved ones still there, then its tail. */
 	private read(list: number): Uint32Array {
-		const at = this.lazyAt.get(list) - 1;
-		const tail = this.length.get(list);
+		const at = this.meta.get(list * META + M_LAZY_AT) - 1;
+		const tail = this.meta.get(list * META + M_LENGTH);
 		if (!this.source) return new Uint32Array(0);
-		const saved = readPostings(this.source, at, at + this.lazyBytes.get(list), this.lazyCount.get(list), this.retired);
+		const saved = readPostings(this.source, at, at + this.meta.get(list * META + M_LAZY_BYTES), this.meta.get(list * META + M_LAZY_COUNT), this.retired);
 		if (tail === 0) return saved;
 		const out = new Uint32Array(saved.length + tail);
 		out.set(saved);
-		const off = this.offset.get(list);
-		out.set((this.pages[this.page.get(list)] as Uint32Array).subarray(off, off + tail), saved.length);
+		const off = this.meta.get(list * META + M_OFFSET);
+		out.set((this.pages[this.meta.get(list * META + M_PAGE)] as Uint32Array).subarray(off, off + tail), saved.length);
 		return out;
 	}
 
 	/** Decodes a list still in the saved bytes; the bytes are let go once no list needs them. */
 	private decode(list: number): void {
-		if (this.lazyAt.get(list) === 0) return;
+		if (this.meta.get(list * META + M_LAZY_AT) === 0) return;
 		this.fill(list, this.read(list));
 	}
 
 	private forget(list: number): void {
-		if (this.lazyAt.get(list) === 0) return;
-		this.lazyAt.set(list, 0);
+		if (this.meta.get(list * META + M_LAZY_AT) === 0) return;
+		this.meta.set(list * META + M_LAZY_AT, 0);
 		if (--this.lazyLists === 0) {
 			this.source = undefined;
 			this.retired = undefined;
@@ -152,10 +157,10 @@ export class PostingPool {
 	/** The list's entries (a view; valid until the next change to the pool). */
 	view(list: number): Uint32Array {
 		this.decode(list);
-		const n = this.length.get(list);
+		const n = this.meta.get(list * META + M_LENGTH);
 		if (n === 0) return new Uint32Array(0);
-		const off = this.offset.get(list);
-		return (this.pages[this.page.get(list)] as Uint32Array).subarray(off, off + n);
+		const off = this.meta.get(list * META + M_OFFSET);
+		return (this.pages[this.meta.get(list * META + M_PAGE)] as Uint32Array).subarray(off, off + n);
 	}
 
 	/** The first value past every saved entry of a list still in the saved bytes (its tail's values are). */
@@ -166,17 +171,23 @@ export class PostingPool {
 	/** Inserts `value` keeping the list ascending (an existing equal value is kept once). */
 	insert(list: number, value: number): void {
 		// A new passage id is mostly past the saved ones (noteTables.ts addDoc): it joins the tail.
-		if (this.lazyAt.get(list) !== 0 && value < this.tailFrom) this.decode(list);
-		const n = this.length.get(list);
-		const held = this.held.get(list);
+		if (this.meta.get(list * META + M_LAZY_AT) !== 0 && value < this.tailFrom) this.decode(list);
+		const n = this.meta.get(list * META + M_LENGTH);
+		const held = this.meta.get(list * META + M_HELD);
 		if (held === 0 || n === sizeOf(held - 1)) this.move(list, n, classFor(n + 1));
-		const data = this.pages[this.page.get(list)] as Uint32Array;
-		const off = this.offset.get(list);
+		const data = this.pages[this.meta.get(list * META + M_PAGE)] as Uint32Array;
+		const off = this.meta.get(list * META + M_OFFSET);
+		// A build adds passages in id order: the value mostly goes last (no search, nothing moved).
+		if (n === 0 || (data[off + n - 1] ?? 0) < value) {
+			data[off + n] = value;
+			this.meta.set(list * META + M_LENGTH, n + 1);
+			return;
+		}
 		const at = lowerBound(data, off, off + n, value);
 		if (at < off + n && data[at] === value) return;
 		if (at < off + n) data.copyWithin(at + 1, at, off + n);
 		data[at] = value;
-		this.length.set(list, n + 1);
+		this.meta.set(list * META + M_LENGTH, n + 1);
 	}
 
 	/**
@@ -187,12 +198,12 @@ export class PostingPool {
 	private lazyHolds(list: number, from: number, to: number): boolean {
 		const end = Math.min(to, this.tailFrom);
 		if (from < end) {
-			const gone = Math.min(this.lazyCount.get(list), this.lazyGone.get(list) + Math.ceil((end - from) / TF_SLOTS));
-			this.lazyGone.set(list, gone);
+			const gone = Math.min(this.meta.get(list * META + M_LAZY_COUNT), this.meta.get(list * META + M_LAZY_GONE) + Math.ceil((end - from) / TF_SLOTS));
+			this.meta.set(list * META + M_LAZY_GONE, gone);
 		}
-		if (this.lazyCount.get(list) - this.lazyGone.get(list) + this.length.get(list) > 0) return true;
+		if (this.meta.get(list * META + M_LAZY_COUNT) - this.meta.get(list * META + M_LAZY_GONE) + this.meta.get(list * META + M_LENGTH) > 0) return true;
 		this.decode(list);
-		return this.length.get(list) > 0;
+		return this.meta.get(list * META + M_LENGTH) > 0;
 	}
 
 	/**
@@ -200,18 +211,18 @@ export class PostingPool {
 	 * holds entries. Saved entries of a list not yet decoded must have been retired (`retire`).
 	 */
 	removeRange(list: number, from: number, to: number): boolean {
-		const lazy = this.lazyAt.get(list) !== 0;
-		const n = this.length.get(list);
+		const lazy = this.meta.get(list * META + M_LAZY_AT) !== 0;
+		const n = this.meta.get(list * META + M_LENGTH);
 		if (n > 0) {
-			const data = this.pages[this.page.get(list)] as Uint32Array;
-			const off = this.offset.get(list);
+			const data = this.pages[this.meta.get(list * META + M_PAGE)] as Uint32Array;
+			const off = this.meta.get(list * META + M_OFFSET);
 			const at = lowerBound(data, off, off + n, from);
 			if (at < off + n && (data[at] ?? 0) < to) {
 				data.copyWithin(at, at + 1, off + n);
 				this.shrunk(list, n - 1);
 			}
 		}
-		return lazy ? this.lazyHolds(list, from, to) : this.length.get(list) > 0;
+		return lazy ? this.lazyHolds(list, from, to) : this.meta.get(list * META + M_LENGTH) > 0;
 	}
 
 	/**
@@ -220,12 +231,12 @@ export class PostingPool {
 	 * entries looked at. Saved entries of a list not yet decoded must have been retired (`retire`).
 	 */
 	removeWhere(list: number, from: number, to: number, drop: (value: number) => boolean): { held: boolean; scanned: number } {
-		const lazy = this.lazyAt.get(list) !== 0;
-		const n = this.length.get(list);
+		const lazy = this.meta.get(list * META + M_LAZY_AT) !== 0;
+		const n = this.meta.get(list * META + M_LENGTH);
 		let scanned = 0;
 		if (n > 0) {
-			const data = this.pages[this.page.get(list)] as Uint32Array;
-			const off = this.offset.get(list);
+			const data = this.pages[this.meta.get(list * META + M_PAGE)] as Uint32Array;
+			const off = this.meta.get(list * META + M_OFFSET);
 			const at = lowerBound(data, off, off + n, from);
 			let w = at;
 			let r = at;
@@ -239,16 +250,16 @@ export class PostingPool {
 				this.shrunk(list, n - (r - w));
 			}
 		}
-		return { held: lazy ? this.lazyHolds(list, from, to) : this.length.get(list) > 0, scanned };
+		return { held: lazy ? this.lazyHolds(list, from, to) : this.meta.get(list * META + M_LENGTH) > 0, scanned };
 	}
 
 	/** The list's block now holds `left` entries: an emptied block is freed, one at a quarter moves down. */
 	private shrunk(list: number, left: number): void {
-		this.length.set(list, left);
-		const c = this.held.get(list) - 1;
+		this.meta.set(list * META + M_LENGTH, left);
+		const c = this.meta.get(list * META + M_HELD) - 1;
 		if (left === 0) {
-			if (c >= 0) this.release(this.page.get(list), this.offset.get(list), c);
-			this.held.set(list, 0);
+			if (c >= 0) this.release(this.meta.get(list * META + M_PAGE), this.meta.get(list * META + M_OFFSET), c);
+			this.meta.set(list * META + M_HELD, 0);
 		} else if (c > 3 && left <= sizeOf(c) / 4) this.move(list, left, classFor(left * 2));
 	}
 
@@ -257,32 +268,32 @@ export class PostingPool {
 		this.clear(list);
 		if (values.length === 0) return;
 		this.move(list, 0, classFor(values.length));
-		(this.pages[this.page.get(list)] as Uint32Array).set(values, this.offset.get(list));
-		this.length.set(list, values.length);
+		(this.pages[this.meta.get(list * META + M_PAGE)] as Uint32Array).set(values, this.meta.get(list * META + M_OFFSET));
+		this.meta.set(list * META + M_LENGTH, values.length);
 	}
 
 	/** Frees the list's block. */
 	clear(list: number): void {
 		this.forget(list);
-		const held = this.held.get(list);
-		if (held > 0) this.release(this.page.get(list), this.offset.get(list), held - 1);
-		this.length.set(list, 0);
-		this.held.set(list, 0);
+		const held = this.meta.get(list * META + M_HELD);
+		if (held > 0) this.release(this.meta.get(list * META + M_PAGE), this.meta.get(list * META + M_OFFSET), held - 1);
+		this.meta.set(list * META + M_LENGTH, 0);
+		this.meta.set(list * META + M_HELD, 0);
 	}
 
 	/** Moves the list's first `keep` entries into a new block of class `c`. */
 	private move(list: number, keep: number, c: number): void {
 		const [page, off] = this.alloc(c);
-		const held = this.held.get(list);
+		const held = this.meta.get(list * META + M_HELD);
 		if (held > 0) {
-			const oldPage = this.page.get(list);
-			const oldOff = this.offset.get(list);
+			const oldPage = this.meta.get(list * META + M_PAGE);
+			const oldOff = this.meta.get(list * META + M_OFFSET);
 			if (keep > 0) (this.pages[page] as Uint32Array).set((this.pages[oldPage] as Uint32Array).subarray(oldOff, oldOff + keep), off);
 			this.release(oldPage, oldOff, held - 1);
 		}
-		this.page.set(list, page);
-		this.offset.set(list, off);
-		this.held.set(list, c + 1);
+		this.meta.set(list * META + M_PAGE, page);
+		this.meta.set(list * META + M_OFFSET, off);
+		this.meta.set(list * META + M_HELD, c + 1);
 	}
 
 	private alloc(c: number): [number, number] {

@@ -110,4 +110,14 @@ describe("the index's term table grows in steps", () => {
 		expect(list.size).toBe(n);
 		expect([...list]).toEqual(Array.from({ length: n }, (_, i) => (i * 7919) % 1_000_003));
 	});
+
+	it("a paged list copied whole holds what iterating it gives, at every size across the first page's doublings and whole pages", () => {
+		for (const n of [0, 1, 63, 64, 65, 1000, 65_535, 65_536, 65_537, 140_000]) {
+			const list = new PagedList();
+			for (let i = 0; i < n; i++) list.push((i * 7919) % 1_000_003);
+			const copy = list.toUint32Array();
+			expect(copy.length).toBe(n);
+			expect(Array.from(copy)).toEqual([...list]);
+		}
+	});
 });
