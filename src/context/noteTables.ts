@@ -12,6 +12,7 @@ import type { Steps } from "./steps";
 import { PagedInt32, PagedList } from "./paged";
 import { TermTable } from "./termTable";
 import { CjkFollowers } from "./cjkFollowers";
+import { ownCopy } from "./terms";
 
 /** A note's term ids: while staged, a list (an id more than once only when two stagings interleave); once live, delta varints. */
 type NoteTermIds = PagedList | Uint8Array;
@@ -242,13 +243,4 @@ export class NoteTables {
 		this.hiddenDocs++;
 		return doc;
 	}
-}
-
-/**
- * A term that does not hold on to the text it was cut from. Engines keep a slice of 13 characters
- * or more as a view of its parent string, so a long word kept as a key of the term table would keep
- * its whole note's text (the full string, not the compact form) alive for as long as the term lives.
- */
-function ownCopy(term: string): string {
-	return term.length < 13 ? term : (JSON.parse(JSON.stringify(term)) as string);
 }

@@ -75,6 +75,15 @@ function bigram(a: number, b: number): string {
 	return s;
 }
 
+/**
+ * A string that does not hold on to the text it was cut from. Engines keep a slice of 13 characters
+ * or more as a view of its parent string, so a long word kept in a table or a cache would keep its
+ * whole note's text alive for as long as it is kept. A shorter one is already a copy.
+ */
+export function ownCopy(term: string): string {
+	return term.length < 13 ? term : (JSON.parse(JSON.stringify(term)) as string);
+}
+
 /** Where the analyzer puts terms: a string list, or the index's sink (appendIndexTerms). */
 interface TermOut {
 	push(term: string): unknown;
@@ -119,7 +128,10 @@ function pushWord(word: string, out: TermOut): void {
 	if (cached === undefined) {
 		cached = wordTerms(word);
 		if (wordCache.size >= WORD_CACHE_MAX) wordCache = new Map();
-		wordCache.set(word, cached);
+		// Its own copies: a long word cut from a note (and its terms, which may be the word itself)
+		// would keep that note's whole text alive for as long as the cache holds it.
+		cached = cached.map(ownCopy);
+		wordCache.set(ownCopy(word), cached);
 	}
 	for (const t of cached) out.push(t);
 }
