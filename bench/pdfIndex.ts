@@ -31,7 +31,7 @@ const nodePdfJs: PdfJsLib = {
 const nextTask = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** 200 pages of about 4,000 characters each (46 lines of Helvetica 9 pt): a dense report. */
-async function densePdf(pages: number): Promise<Uint8Array> {
+export async function densePdf(pages: number): Promise<Uint8Array> {
 	const doc = await PDFDocument.create();
 	const font = await doc.embedFont(StandardFonts.Helvetica);
 	const words = "harbour ledger storm lighthouse keeper quay masons tide cargo fishing boats council fair lantern rope barrel cider almanac frost winter ice river customs".split(" ");
