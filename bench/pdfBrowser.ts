@@ -56,8 +56,10 @@ function rowText(r: Row): string {
 	const longest = Math.max(0, ...all);
 	const over = r.runs.map((x) => x.longTasks.length);
 	const whose = longest > 0 ? (worst?.longestScripts.join("; ") ?? "") : "";
-	const index = r.path === "index" ? `${per(m((x) => x.indexMs))} / ${f1(Math.max(...r.runs.map((x) => x.indexLongestSliceMs)))}` : "-";
-	return `| ${r.name} | ${r.path === "panel" ? "panel (@)" : "Index PDFs"} | ${r.pdfjs === "worker" ? "worker" : "**main thread**"} | ${pages} | ${f1(m((x) => x.openMs))} | ${per(m((x) => x.readMs - x.openMs))} | ${f1(Math.max(...r.runs.map((x) => x.ownLongestMs)))} | ${index} | ${f1(longest)} | ${over.join(", ")} | ${whose} |`;
+	const index = m((x) => x.indexMs) > 0 ? `${per(m((x) => x.indexMs))} / ${f1(Math.max(...r.runs.map((x) => x.indexLongestSliceMs)))}` : "-";
+	const fit = r.path === "panel" && m((x) => x.fitMs) > 0 ? f1(Math.max(...r.runs.map((x) => x.fitMs))) : "-";
+	const cpu = `${f1(Math.max(...r.runs.map((x) => x.cpuLongestMs)))} / ${r.runs.map((x) => x.cpuTasksOver50).join(", ")}`;
+	return `| ${r.name} | ${r.path === "panel" ? "panel (@)" : "Index PDFs"} | ${r.pdfjs === "worker" ? "worker" : "**main thread**"} | ${pages} | ${f1(m((x) => x.openMs))} | ${per(m((x) => x.readMs - x.openMs))} | ${f1(Math.max(...r.runs.map((x) => x.ownLongestMs)))} | ${index} | ${fit} | ${cpu} | ${f1(longest)} / ${over.join(", ")} | ${whose} |`;
 }
 
 /** The bench's PDFs: the fixtures and the dense 200-page one, by name, with their bytes in base64 (for the page). */
@@ -66,8 +68,22 @@ export async function benchPdfs(): Promise<[string, string][]> {
 	return [fixture("plain.pdf"), fixture("two-columns.pdf"), fixture("cjk.pdf"), fixture("scanned.pdf"), ["dense, 200 pages", Buffer.from(await densePdf(200)).toString("base64")]];
 }
 
+/**
+ * The CPU time (ms) of each task the page's main thread ran, from a Chromium trace: its task events'
+ * thread time (tdur; "toplevel" names them ThreadControllerImpl::RunTask). On a machine whose cores are shared, a task's wall clock also counts
+ * the time it waited for a core; its thread time is what it cost.
+ */
+function mainThreadCpu(trace: Buffer): number[] {
+	type Event = { ph: string; name: string; pid: number; tid: number; dur?: number; tdur?: number; args?: { name?: string } };
+	const parsed = JSON.parse(trace.toString("utf8")) as { traceEvents: Event[] } | Event[];
+	const events = Array.isArray(parsed) ? parsed : parsed.traceEvents;
+	const main = new Set(events.filter((e) => e.ph === "M" && e.name === "thread_name" && e.args?.name === "CrRendererMain").map((e) => `${e.pid}:${e.tid}`));
+	return events.filter((e) => e.ph === "X" && (e.name === "RunTask" || e.name === "ThreadControllerImpl::RunTask") && main.has(`${e.pid}:${e.tid}`)).map((e) => (e.tdur ?? e.dur ?? 0) / 1000);
+}
+
 export interface BenchPage {
-	run(options: RunOptions): Promise<RunResult>;
+	/** Puts the PDF in the page's vault, then reads it as `options` say, traced. */
+	run(base64: string, options: Omit<RunOptions, "file">): Promise<RunResult>;
 	chromiumVersion: string;
 	/** What the page said went wrong (errors on its console, uncaught errors). */
 	errors: string[];
@@ -94,8 +110,15 @@ export async function openBenchPage(): Promise<BenchPage> {
 	await page.waitForFunction(() => "pdfBench" in window);
 	// tsx names functions with a helper the page does not have.
 	await page.addScriptTag({ content: "window.__name = (f) => f;" });
+	type Api = { pdfBench: { put(b: string): Promise<string>; run(o: RunOptions): Promise<RunResult> } };
 	return {
-		run: (options) => page.evaluate((o) => (window as unknown as { pdfBench: { run(o: RunOptions): Promise<RunResult> } }).pdfBench.run(o), options),
+		run: async (base64, options) => {
+			const file = await page.evaluate((b) => (window as unknown as Api).pdfBench.put(b), base64);
+			await browser.startTracing(page, { categories: ["toplevel"] });
+			const result = await page.evaluate((o) => (window as unknown as Api).pdfBench.run(o), { ...options, file });
+			const cpu = mainThreadCpu(await browser.stopTracing());
+			return { ...result, cpuTasksOver50: cpu.filter((ms) => ms >= 50).length, cpuLongestMs: Math.max(0, ...cpu) };
+		},
 		chromiumVersion: browser.version(),
 		errors,
 		close: async () => {
@@ -112,21 +135,21 @@ export async function runPdfBrowserBench(): Promise<string> {
 	const rows: Row[] = [];
 	try {
 		// One read first, not counted: the page compiles pdf.js and Discover's code once.
-		await page.run({ base64: pdfs[0]?.[1] ?? "", path: "panel", pdfjs: "worker" });
+		await page.run(pdfs[0]?.[1] ?? "", { path: "panel", pdfjs: "worker" });
 		for (const pdfjs of ["worker", "main"] as const) {
 			for (const path of ["panel", "index"] as const) {
 				for (const [name, base64] of pdfs) {
 					const runs: RunResult[] = [];
-					for (let r = 0; r < RUNS; r++) runs.push(await page.run({ base64, path, pdfjs }));
+					for (let r = 0; r < RUNS; r++) runs.push(await page.run(base64, { path, pdfjs }));
 					rows.push({ name, path, pdfjs, runs });
 				}
 			}
 		}
 		const head =
-			"| PDF | read by | pdf.js parses on | pages | open (ms) | read (ms/page) | Discover's longest step on a page (ms) | index (ms/page) / longest slice (ms) | longest main-thread task (ms) | tasks over 50 ms, each run | the longest task's scripts (long animation frame) |\n|---|---|---|---|---|---|---|---|---|---|---|";
+			"| PDF | read by | pdf.js parses on | pages | open (ms) | read (ms/page) | Discover's longest step on a page (ms) | then: prepare (panel) or index (ms/page) / longest slice (ms) | first fit (ms) | main thread, CPU: longest task (ms) / tasks over 50 ms, each run | main thread, wall clock: longest task (ms) / tasks over 50 ms, each run | the longest (wall) task's scripts |\n|---|---|---|---|---|---|---|---|---|---|---|---|";
 		const notes = [
 			`Median of ${RUNS} runs each (longest: the worst of them), after one read not counted. Chromium ${page.chromiumVersion}, headless; pdfjs-dist's build/pdf.mjs and build/pdf.worker.mjs from 127.0.0.1; ${cpus().length} CPUs, load average ${load} when it started.`,
-			"Open: getDocument until the document is in hand (a worker is started for each PDF, as the app's code asks pdf.js for one). Read: the rest of the reading, per page. Discover's longest step: its synchronous work on one page's text items (from pdf.js handing them over to the next page asked for, or the next yield). Long tasks: PerformanceObserver 'longtask' on the main thread while the PDF was read (and indexed).",
+			"Open: getDocument until the document is in hand (a worker is started for each PDF, as the app's code asks pdf.js for one). Read: the rest of the reading, per page. Discover's longest step: its synchronous work on one page's text items (from pdf.js handing them over to the next page asked for, or the next yield). Then: the panel prepares the PDF's passages in slices (preparePassages, as chatRuntime's prepareSource does for a new source), and a send fits it to 4,000 tokens (fitSource, the first fit; the worst of the runs); the index indexes its text (indexInSlices). Main thread, CPU: each task's own CPU time (thread time of Chromium's trace, its tasks on the renderer's main thread), from the reading's start to the end of what followed it. Main thread, wall clock: PerformanceObserver 'longtask' over the same span; on a loaded machine a task's wall clock also counts the time it waited for a core (here an 80 ms busy loop measured 90–112 ms of wall clock and 8–25 ms of CPU at load 8–9), so the CPU column is what the code costs and the wall column what this machine showed.",
 			'"main thread": pdf.js\'s worker module loaded into the page (globalThis.pdfjsWorker), so pdf.js parses on the main thread, as it would in the app if its worker could not start.',
 		];
 		if (page.errors.length > 0) notes.push(`Page errors: ${[...new Set(page.errors)].slice(0, 5).join(" | ")}`);
