@@ -92,6 +92,9 @@ class OwnClock {
 
 	wrap(lib: PdfJsLib): PdfJsLib {
 		return {
+			// The library's worker class and options, as the app's code sees them (a shared worker is made from them).
+			PDFWorker: lib.PDFWorker,
+			GlobalWorkerOptions: lib.GlobalWorkerOptions,
 			getDocument: (src) => {
 				const asked = performance.now();
 				return {

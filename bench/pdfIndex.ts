@@ -25,7 +25,7 @@ const RUNS = 3;
 const SLICE_MS = 8;
 
 const nodePdfJs: PdfJsLib = {
-	getDocument: (src) => pdfjs.getDocument({ ...src, standardFontDataUrl: `${PDFJS_DIR}/standard_fonts/`, verbosity: pdfjs.VerbosityLevel.ERRORS }),
+	getDocument: ({ data, isEvalSupported }) => pdfjs.getDocument({ data, isEvalSupported, standardFontDataUrl: `${PDFJS_DIR}/standard_fonts/`, verbosity: pdfjs.VerbosityLevel.ERRORS }),
 };
 
 const nextTask = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
