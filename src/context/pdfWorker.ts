@@ -43,8 +43,13 @@ export function leasePdfWorker(lib: PdfJsWorkerLib): WorkerLease | undefined {
 	if (typeof PDFWorker !== "function" || (lib.GlobalWorkerOptions?.workerPort ?? null) !== null) return undefined;
 	let entry = shared.get(PDFWorker);
 	if (!entry) {
-		entry = { worker: new PDFWorker(), users: 0, idle: undefined };
-		shared.set(PDFWorker, entry);
+		const made: Shared = { worker: new PDFWorker(), users: 0, idle: undefined };
+		shared.set(PDFWorker, made);
+		// A worker that could not start is forgotten: the next reading asks for a new one.
+		made.worker.promise.catch(() => {
+			if (shared.get(PDFWorker) === made) shared.delete(PDFWorker);
+		});
+		entry = made;
 	}
 	const held = entry;
 	stopTimer(held.idle);

@@ -38,12 +38,12 @@ vi.mock("../../src/core/timers", () => ({ startTimer: (fn: () => void, ms: numbe
 
 const PDFJS_DIR = join(import.meta.dirname, "..", "..", "node_modules", "pdfjs-dist");
 
-/** A PDFWorker stand-in that counts what was made and destroyed. */
-function fakeLib(workerPort: unknown = null) {
+/** A PDFWorker stand-in that counts what was made and destroyed (`failing`: it cannot start). */
+function fakeLib(workerPort: unknown = null, failing = false) {
 	const made: { destroyed: boolean }[] = [];
 	class PDFWorker implements PdfJsWorker {
 		readonly state = { destroyed: false };
-		promise = Promise.resolve();
+		promise = failing ? Promise.reject(new Error("The worker could not start.")) : Promise.resolve();
 		constructor() {
 			made.push(this.state);
 		}
@@ -94,6 +94,15 @@ describe("the shared pdf.js worker", () => {
 			}),
 			{ numRuns: 200 },
 		);
+	});
+
+	it("forgets a worker that could not start: the next reading gets a new one", async () => {
+		const { lib, made } = fakeLib(null, true);
+		const first = leasePdfWorker(lib);
+		await expect(first?.worker.promise).rejects.toThrow("could not start");
+		const second = leasePdfWorker(lib);
+		expect(second?.worker).not.toBe(first?.worker);
+		expect(made).toHaveLength(2);
 	});
 
 	it("makes none where pdf.js shares the app's worker port, or has no PDFWorker", () => {
