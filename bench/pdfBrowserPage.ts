@@ -90,10 +90,11 @@ class OwnClock {
 		this.mark = undefined;
 	}
 
-	wrap(lib: PdfJsLib): PdfJsLib {
+	/** `sharedWorker` false: pdf.js's worker class hidden, so pdf.js makes each document its own (fake, on the main thread, when pdfjsWorker is loaded). */
+	wrap(lib: PdfJsLib, sharedWorker: boolean): PdfJsLib {
 		return {
 			// The library's worker class and options, as the app's code sees them (a shared worker is made from them).
-			PDFWorker: lib.PDFWorker,
+			...(sharedWorker ? { PDFWorker: lib.PDFWorker } : {}),
 			GlobalWorkerOptions: lib.GlobalWorkerOptions,
 			getDocument: (src) => {
 				const asked = performance.now();
@@ -147,7 +148,8 @@ async function run(options: RunOptions): Promise<RunResult> {
 	if (options.pdfjs === "main") worker.pdfjsWorker ??= await import(PDFJS_WORKER_URL);
 	else delete worker.pdfjsWorker;
 	const clock = new OwnClock();
-	pdfJsHooks.wrap = (lib): unknown => clock.wrap(lib as PdfJsLib);
+	// pdf.js on the main thread: the shared (real) worker of the earlier runs is not handed over.
+	pdfJsHooks.wrap = (lib): unknown => clock.wrap(lib as PdfJsLib, options.pdfjs === "worker");
 	// A yield of the app's code (a zero-delay timer) ends the page's synchronous run.
 	const setTimer = window.setTimeout.bind(window);
 	window.setTimeout = ((handler: TimerHandler, ms?: number, ...rest: unknown[]) => {
