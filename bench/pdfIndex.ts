@@ -25,13 +25,13 @@ const RUNS = 3;
 const SLICE_MS = 8;
 
 const nodePdfJs: PdfJsLib = {
-	getDocument: (src) => pdfjs.getDocument({ ...src, standardFontDataUrl: `${PDFJS_DIR}/standard_fonts/`, verbosity: pdfjs.VerbosityLevel.ERRORS }),
+	getDocument: ({ data, isEvalSupported }) => pdfjs.getDocument({ data, isEvalSupported, standardFontDataUrl: `${PDFJS_DIR}/standard_fonts/`, verbosity: pdfjs.VerbosityLevel.ERRORS }),
 };
 
 const nextTask = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** 200 pages of about 4,000 characters each (46 lines of Helvetica 9 pt): a dense report. */
-async function densePdf(pages: number): Promise<Uint8Array> {
+export async function densePdf(pages: number): Promise<Uint8Array> {
 	const doc = await PDFDocument.create();
 	const font = await doc.embedFont(StandardFonts.Helvetica);
 	const words = "harbour ledger storm lighthouse keeper quay masons tide cargo fishing boats council fair lantern rope barrel cider almanac frost winter ice river customs".split(" ");

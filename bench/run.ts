@@ -26,6 +26,7 @@ const MODULES: readonly BenchModule[] = [
 	{ file: "vault100k.ts", exportName: "runVaultBench", title: "Context: a 100,000-note vault, known-item search, against MiniSearch" },
 	{ file: "tools.ts", exportName: "runToolsBench", title: "Vault tools" },
 	{ file: "pdfIndex.ts", exportName: "runPdfIndexBench", title: "Index PDFs: reading and indexing time per page (pdfjs-dist)" },
+	{ file: "pdfBrowser.ts", exportName: "runPdfBrowserBench", title: "PDFs in Chromium with pdf.js's worker: the main thread while the panel and the index read them" },
 	{ file: "vaultRefresh.ts", exportName: "runVaultRefreshBench", title: "Terminal chat: refreshing the vault index from disk" },
 	{ file: "windowUse.ts", exportName: "runWindowUseBench", title: "Window use against the server's count" },
 	{ file: "promptCache.ts", exportName: "runPromptCacheBench", title: "Prompt cache: reuse of each follow-up prompt, and time to first token" },

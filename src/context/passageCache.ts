@@ -91,21 +91,28 @@ function* analyzeNoteSteps(text: string, name: string): Steps<NotePassages> {
 	return { text, name, passages, corpus, costs: new WeakMap() };
 }
 
-/** Characters estimated per step when a long note's total is counted in pieces. */
-const ESTIMATE_STEP_CHARS = 256_000;
+/** Characters estimated per step, at most, when a long note's total is counted in pieces. */
+export const ESTIMATE_STEP_CHARS = 256_000;
+/**
+ * The first piece's characters; each next piece is twice the last, up to ESTIMATE_STEP_CHARS. The
+ * estimator runs slower before the JIT has compiled it: on a 200-page PDF's text (822,000
+ * characters) in a fresh Node process, a first piece of 256,000 took 10–33 ms of CPU, the next
+ * ones 0.4–6 (a loaded 2-core machine); first pieces of 16,000 and 32,000 took 5–10 and under 11.
+ */
+export const FIRST_ESTIMATE_CHARS = 16_000;
 
 /**
- * Where the piece of `text` from `start` ends: at a line end (else a space) near ESTIMATE_STEP_CHARS
+ * Where the piece of `text` from `start` ends: at a line end (else a space) near `size` characters
  * on, never inside a surrogate pair, so the pieces' estimates add up close to the whole's.
  */
-function pieceEnd(text: string, start: number): number {
-	const limit = start + ESTIMATE_STEP_CHARS;
+function pieceEnd(text: string, start: number, size: number): number {
+	const limit = start + size;
 	if (limit >= text.length) return text.length;
 	// Looked for back to the piece's middle only: lastIndexOf would search a line-less note back to
 	// its start for every piece (quadratic).
-	const nl = lastCodeBetween(text, 10, start + ESTIMATE_STEP_CHARS / 2, limit);
+	const nl = lastCodeBetween(text, 10, start + size / 2, limit);
 	if (nl >= 0) return nl + 1;
-	const sp = lastCodeBetween(text, 32, start + ESTIMATE_STEP_CHARS / 2, limit);
+	const sp = lastCodeBetween(text, 32, start + size / 2, limit);
 	if (sp >= 0) return sp + 1;
 	return splitsPair(text, limit) ? limit + 1 : limit;
 }
@@ -116,14 +123,16 @@ function lastCodeBetween(text: string, code: number, after: number, at: number):
 	return -1;
 }
 
-/** The note's tokens under `estimate`: whole for a short note, else the sum of its pieces', a piece a step. */
+/** The note's tokens under `estimate`: whole for a short note, else the sum of its pieces', a piece a step (small first, doubling). */
 export function* estimateSteps(text: string, estimate: (text: string) => number): Steps<NoteCosts> {
-	if (text.length <= ESTIMATE_STEP_CHARS) return { total: estimate(text), passage: [] };
+	if (text.length <= FIRST_ESTIMATE_CHARS) return { total: estimate(text), passage: [] };
 	let total = 0;
+	let size = FIRST_ESTIMATE_CHARS;
 	for (let at = 0; at < text.length; ) {
-		const end = pieceEnd(text, at);
+		const end = pieceEnd(text, at, size);
 		total += estimate(text.slice(at, end));
 		at = end;
+		size = Math.min(ESTIMATE_STEP_CHARS, size * 2);
 		yield;
 	}
 	return { total, passage: [], approximate: true };

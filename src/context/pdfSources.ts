@@ -7,6 +7,7 @@
 import { literalLines } from "./passages";
 import { splitsPair } from "../core/surrogates";
 import type { ContextSource } from "../core/types";
+import { leasePdfWorker, type PdfJsWorker, type PdfJsWorkerLib } from "./pdfWorker";
 
 /** A PDF opened for reading: its page count and each page's text (1-based). */
 export interface PdfReader {
@@ -60,8 +61,8 @@ export interface PdfReadOptions {
  * The parts of pdf.js this reads through: `getDocument` over a file's bytes, then each page's text
  * items. Obsidian's `loadPdfJs()` hands it over in the app; pdfjs-dist (the same library) in tests.
  */
-export interface PdfJsLib {
-	getDocument(src: { data: Uint8Array; isEvalSupported: boolean }): { promise: Promise<PdfJsDocument> };
+export interface PdfJsLib extends PdfJsWorkerLib {
+	getDocument(src: { data: Uint8Array; isEvalSupported: boolean; worker?: PdfJsWorker }): { promise: Promise<PdfJsDocument> };
 }
 
 export interface PdfJsDocument {
@@ -72,10 +73,18 @@ export interface PdfJsDocument {
 
 /**
  * A reader over a PDF's bytes through pdf.js, with eval turned off: nothing in a file becomes code
- * (the fonts' glyphs are not needed for text). Rejects when pdf.js cannot open the file.
+ * (the fonts' glyphs are not needed for text). Rejects when pdf.js cannot open the file. All readers
+ * share one pdf.js worker (pdfWorker.ts) instead of starting one for each PDF.
  */
 export async function openPdfWith(pdfjs: PdfJsLib, data: Uint8Array): Promise<PdfReader> {
-	const doc = await pdfjs.getDocument({ data, isEvalSupported: false }).promise;
+	const lease = leasePdfWorker(pdfjs);
+	let doc: PdfJsDocument;
+	try {
+		doc = await pdfjs.getDocument({ data, isEvalSupported: false, ...(lease ? { worker: lease.worker } : {}) }).promise;
+	} catch (err) {
+		lease?.release();
+		throw err;
+	}
 	return {
 		pageCount: doc.numPages,
 		async pageText(n) {
@@ -85,7 +94,13 @@ export async function openPdfWith(pdfjs: PdfJsLib, data: Uint8Array): Promise<Pd
 			// Marked-content items have no `str`: they carry no text.
 			return pdfPageText(content.items.filter((i): i is PdfTextItem => typeof (i as PdfTextItem).str === "string"));
 		},
-		close: () => doc.destroy(),
+		close: async () => {
+			try {
+				await doc.destroy();
+			} finally {
+				lease?.release();
+			}
+		},
 	};
 }
 

@@ -2,7 +2,7 @@
 // chat and scripts. Tags are read from the text the way Obsidian's metadata cache reports them
 // (inline #tags outside code, and frontmatter `tags`), well enough for list_notes.
 import { NoteIndex } from "../context/NoteIndex";
-import type { VaultAccess, VaultNote } from "./types";
+import type { VaultAccess, VaultFile, VaultNote } from "./types";
 
 export function tagsOf(text: string): string[] {
 	const tags = new Set<string>();
@@ -52,6 +52,9 @@ export class MemoryVault implements VaultAccess {
 
 	listNotes(): VaultNote[] {
 		return [...this.files].filter(([p]) => p.endsWith(".md")).map(([path, f]) => ({ path, size: f.bytes?.length ?? new TextEncoder().encode(f.text).length, mtime: f.mtime, tags: tagsOf(f.text) }));
+	}
+	listPdfs(): VaultFile[] {
+		return [...this.files].filter(([p]) => /\.pdf$/i.test(p)).map(([path, f]) => ({ path, size: f.bytes?.length ?? new TextEncoder().encode(f.text).length, mtime: f.mtime }));
 	}
 	exists(path: string): boolean {
 		return this.files.has(path) || [...this.files.keys()].some((p) => p.startsWith(`${path}/`));

@@ -8,7 +8,7 @@ import { noteView } from "./noteText";
 import { notePath, reachable, safePath, ToolError } from "./paths";
 import { isPdfPath, pdfRangeOf, renderPdfPages } from "./pdfPages";
 import { startTimer } from "../core/timers";
-import type { Tool, ToolScope, VaultAccess, VaultNote } from "./types";
+import type { Tool, ToolScope, VaultAccess, VaultFile, VaultNote } from "./types";
 
 export interface ToolDeps {
 	vault: VaultAccess;
@@ -158,16 +158,33 @@ function size(bytes: number): string {
 	return bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} kB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
-function listed(n: VaultNote): string {
+/** A listed file: a note with its tags, or a PDF (no tags). */
+type Listed = (VaultNote & { pdf?: false }) | (VaultFile & { pdf: true; tags: readonly string[] });
+
+function listed(n: Listed): string {
 	const tags = n.tags.length ? `, #${n.tags.join(" #")}` : "";
-	return `- ${n.path} (${size(n.size)}, modified ${new Date(n.mtime).toISOString().slice(0, 16).replace("T", " ")}${tags})`;
+	return `- ${n.path} (${n.pdf === true ? "PDF, " : ""}${size(n.size)}, modified ${new Date(n.mtime).toISOString().slice(0, 16).replace("T", " ")}${tags})`;
+}
+
+function counted(n: number, one: string): string {
+	return `${n} ${one}${n === 1 ? "" : "s"}`;
+}
+
+/** "2 notes", "1 PDF", "2 notes and 1 PDF". */
+function listedCount(notes: number, pdfs: number): string {
+	if (pdfs === 0) return counted(notes, "note");
+	return notes === 0 ? counted(pdfs, "PDF") : `${counted(notes, "note")} and ${counted(pdfs, "PDF")}`;
 }
 
 export function listNotesTool(deps: ToolDeps): Tool {
+	// The vault's PDFs are listed where read_note can read them.
+	const withPdfs = deps.vault.openPdf !== undefined && deps.vault.listPdfs !== undefined;
 	return {
 		name: "list_notes",
 		access: "read",
-		description: "List notes in a folder, with a tag, or the most recently modified ones, with their sizes.",
+		description: withPdfs
+			? "List notes and PDFs in a folder, notes with a tag, or the most recently modified ones, with their sizes. read_note reads a PDF by its pages."
+			: "List notes in a folder, with a tag, or the most recently modified ones, with their sizes.",
 		parameters: {
 			type: "object",
 			properties: {
@@ -184,14 +201,16 @@ export function listNotesTool(deps: ToolDeps): Tool {
 			const tag = optionalString(args, "tag")?.trim().replace(/^#/, "").toLowerCase();
 			const recent = args.recent === true || args.recent === "true";
 			const limit = optionalInt(args, "limit", 1, 200) ?? 50;
-			let notes = deps.vault.listNotes().filter((n) => reachable(n.path, configDir, deps.scope));
+			const pdfs: Listed[] = withPdfs ? (deps.vault.listPdfs?.() ?? []).map((f) => ({ ...f, pdf: true, tags: [] })) : [];
+			let notes: Listed[] = [...deps.vault.listNotes(), ...pdfs].filter((n) => reachable(n.path, configDir, deps.scope));
 			if (folder) notes = notes.filter((n) => isWithinFolder(n.path, folder));
 			if (tag) notes = notes.filter((n) => n.tags.some((t) => t.toLowerCase() === tag || t.toLowerCase().startsWith(`${tag}/`)));
 			notes.sort(recent ? (a, b) => b.mtime - a.mtime || a.path.localeCompare(b.path) : (a, b) => a.path.localeCompare(b.path));
 			const where = [folder ? `in ${folder}` : "", tag ? `tagged #${tag}` : ""].filter(Boolean).join(" ");
-			if (notes.length === 0) return `No notes${where ? ` ${where}` : ""}.`;
+			if (notes.length === 0) return `No notes${withPdfs && !tag ? " or PDFs" : ""}${where ? ` ${where}` : ""}.`;
 			const shown = notes.slice(0, limit);
-			const head = `${notes.length} note${notes.length === 1 ? "" : "s"}${where ? ` ${where}` : ""}${recent ? ", most recently modified first" : ""}${shown.length < notes.length ? ` (the first ${shown.length}; raise "limit" or narrow the folder for more)` : ""}:`;
+			const pdfCount = notes.filter((n) => n.pdf === true).length;
+			const head = `${listedCount(notes.length - pdfCount, pdfCount)}${where ? ` ${where}` : ""}${recent ? ", most recently modified first" : ""}${shown.length < notes.length ? ` (the first ${shown.length}; raise "limit" or narrow the folder for more)` : ""}:`;
 			return `${head}\n${shown.map(listed).join("\n")}`;
 		},
 	};

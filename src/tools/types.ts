@@ -38,13 +38,17 @@ export interface ToolPreview {
 	diff: string;
 }
 
-/** A Markdown note as the tools list it. */
-export interface VaultNote {
+/** A file as the tools list it. */
+export interface VaultFile {
 	path: string;
 	/** Bytes. */
 	size: number;
 	/** Last modification, ms since the epoch. */
 	mtime: number;
+}
+
+/** A Markdown note as the tools list it. */
+export interface VaultNote extends VaultFile {
 	/** Without '#', as written ("project/alpha"). */
 	tags: string[];
 }
@@ -77,6 +81,8 @@ export interface VaultAccess {
 	 * ships); rejects when it is not a readable PDF. Without it, read_note says PDFs cannot be read.
 	 */
 	openPdf?(path: string): Promise<PdfReader>;
+	/** Every PDF of the vault (list_notes shows them where `openPdf` can read them). */
+	listPdfs?(): VaultFile[];
 	/** The note index's best passages (NoteIndex.search). */
 	/** Passages with their text (an index that keeps no texts reads them back: a promise). */
 	search(query: string, limit: number): NoteSearchHit[] | Promise<NoteSearchHit[]>;

@@ -60,6 +60,7 @@ export function obsidianVaultAccess(app: App, opts: VaultAccessOptions): VaultAc
 		listNotes(): VaultNote[] {
 			return vault.getMarkdownFiles().map((f) => ({ path: f.path, size: f.stat.size, mtime: f.stat.mtime, tags: tagsFromCache(app.metadataCache.getFileCache(f)) }));
 		},
+		listPdfs: () => vault.getFiles().flatMap((f) => (f.extension.toLowerCase() === "pdf" ? [{ path: f.path, size: f.stat.size, mtime: f.stat.mtime }] : [])),
 		exists: (path) => vault.getAbstractFileByPath(path) !== null,
 		read: (path) => vault.cachedRead(fileAt(path)),
 		readBytes: async (path) => new Uint8Array(await vault.readBinary(fileAt(path))),

@@ -29,7 +29,11 @@ describe("passagesOf", () => {
 		let yields = 0;
 		const estimate = (t: string): number => Math.ceil(t.length / 4);
 		const prepared = await preparePassages("big.md", text, "Big", async () => { yields++; }, { sliceMs: 0, estimate });
-		expect(prepared.costs.get(estimate)?.total).toBe(estimate(text));
+		// Counted in pieces (a piece a step): the pieces' rounding adds at most a token each.
+		const costs = prepared.costs.get(estimate);
+		expect(costs?.approximate).toBe(true);
+		expect(costs?.total).toBeGreaterThanOrEqual(estimate(text));
+		expect(costs?.total).toBeLessThanOrEqual(estimate(text) + 8);
 		expect(yields).toBeGreaterThan(2);
 		expect(passagesOf("big.md", text, "Big")).toBe(prepared);
 		const direct = analyzeNote(text, "Big");

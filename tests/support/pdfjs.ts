@@ -13,9 +13,11 @@ export const PDF_FIXTURES = join(import.meta.dirname, "..", "fixtures", "pdf");
 
 /** pdf.js as the app's code calls it (`getDocument({ data, isEvalSupported })`), with Node's font and CMap folders. */
 export const nodePdfJs: PdfJsLib = {
-	getDocument: (src) =>
+	// No PDFWorker here: in Node pdf.js runs its fake worker for each document, and no worker is ever handed in.
+	getDocument: ({ data, isEvalSupported }) =>
 		pdfjs.getDocument({
-			...src,
+			data,
+			isEvalSupported,
 			standardFontDataUrl: `${PDFJS_DIR}/standard_fonts/`,
 			cMapUrl: `${PDFJS_DIR}/cmaps/`,
 			cMapPacked: true,

@@ -54,6 +54,26 @@ describe("VaultAccess over Obsidian", () => {
 		await expect(run("read_note", { path: ".obsidian/app.json" })).rejects.toThrow("hidden");
 	});
 
+	it("list_notes lists the vault's PDFs (read_note reads them through the app's pdf.js), the chats and excluded folders' left out", async () => {
+		const { app } = await setup();
+		const pdf = new TextEncoder().encode("%PDF-1.7\n% a PDF's bytes; list_notes does not open it\n").buffer;
+		await app.vault.createFolder("Papers");
+		await app.vault.createBinary("Papers/Report.pdf", pdf);
+		await app.vault.createBinary("Papers/Scan.PDF", pdf);
+		await app.vault.createBinary("Discover/Chats/Attached.pdf", pdf);
+		await app.vault.createFolder("Private");
+		await app.vault.createBinary("Private/Secret.pdf", pdf);
+		const access = obsidianVaultAccess(asObsidianApp(app), { index: () => undefined });
+		expect(access.listPdfs?.().map((f) => f.path).sort()).toEqual(["Discover/Chats/Attached.pdf", "Papers/Report.pdf", "Papers/Scan.PDF", "Private/Secret.pdf"]);
+		const listNotes = createVaultTools(access, { chatsFolder: () => "Discover/Chats", excludedFolders: () => ["Private"] }).tools.find((t) => t.name === "list_notes");
+		const out = (await listNotes?.run({}, { signal: new AbortController().signal })) ?? "";
+		expect(out.split("\n")[0]).toBe("2 notes and 2 PDFs:");
+		expect(out).toContain(`- Papers/Report.pdf (PDF, ${pdf.byteLength} B, modified `);
+		expect(out).toContain("- Papers/Scan.PDF (PDF, ");
+		expect(out).not.toContain("Attached.pdf");
+		expect(out).not.toContain("Secret.pdf");
+	});
+
 	it("edits through vault.process, creates with missing folders, and reverts (a created note goes to the trash)", async () => {
 		const { run, app, changes } = await setup();
 		await run("edit_note", { path: "Projects/Plan.md", mode: "replace", old_text: "4,000", new_text: "5,000" }, "e1");
