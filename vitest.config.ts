@@ -6,7 +6,7 @@ const EXCLUDED = ["tests/e2e/**", "tests/real/**", "tests/processes/**", "node_m
 /** The engine's tests (no DOM): they keep no state in modules, globals or the clock. */
 const ENGINE_DIRS = ["agents", "chat", "context", "contract", "core", "editor", "lint", "mcp", "providers", "scripts", "sessions", "settings", "tools"];
 /** Engine tests that replace a module (vi.mock) or the clock: each gets its own module graph. */
-const OWN_MODULES = ["tests/chat/ChatService.cost.test.ts", "tests/chat/ChatService.checkpoint.test.ts"];
+const OWN_MODULES = ["tests/chat/ChatService.cost.test.ts", "tests/chat/ChatService.checkpoint.test.ts", "tests/context/pdfWorker.property.test.ts"];
 const SHARED = ENGINE_DIRS.flatMap((dir) =>
 	readdirSync(fileURLToPath(new URL(`./tests/${dir}`, import.meta.url)), { recursive: true })
 		.map((f) => `tests/${dir}/${String(f).replaceAll("\\", "/")}`)

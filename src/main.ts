@@ -16,6 +16,7 @@ import type { VaultSearchPort } from "./ui/ports";
 import type { AgentsPort } from "./ui/agents/agentsPort";
 import { AgentLibrary } from "./wiring/agentLibrary";
 import { OAUTH_ACTION, OAuthRedirects } from "./wiring/oauthRedirect";
+import { closePdfWorkers } from "./context/pdfWorker";
 import type { McpHubPort } from "./ui/mcpPort";
 
 export default class DiscoverPlugin extends Plugin {
@@ -57,6 +58,7 @@ export default class DiscoverPlugin extends Plugin {
 	/** Every MCP server's process and session ends with the plugin. */
 	override onunload(): void {
 		this.oauthRedirects.close();
+		closePdfWorkers();
 		const hub = this.mcpHub;
 		this.mcpHub = undefined;
 		if (hub !== undefined) void hub.then((h) => h.close()).catch(() => undefined);

@@ -23,6 +23,8 @@ export interface PdfJsWorkerLib {
 export const IDLE_MS = 30_000;
 
 interface Shared {
+	/** The PDFWorker class it was made by (its key in `shared`). */
+	key: object;
 	worker: PdfJsWorker;
 	users: number;
 	idle: TimerHandle;
@@ -30,6 +32,8 @@ interface Shared {
 
 /** By pdf.js's PDFWorker class: one library, one worker, however its namespace is handed over. */
 const shared = new WeakMap<object, Shared>();
+/** Every shared worker not yet destroyed (closePdfWorkers stops them when the plugin unloads). */
+const alive = new Set<Shared>();
 
 /** A document's hold on the shared worker: `release` (once, when the document is closed). */
 export interface WorkerLease {
@@ -43,10 +47,12 @@ export function leasePdfWorker(lib: PdfJsWorkerLib): WorkerLease | undefined {
 	if (typeof PDFWorker !== "function" || (lib.GlobalWorkerOptions?.workerPort ?? null) !== null) return undefined;
 	let entry = shared.get(PDFWorker);
 	if (!entry) {
-		const made: Shared = { worker: new PDFWorker(), users: 0, idle: undefined };
+		const made: Shared = { key: PDFWorker, worker: new PDFWorker(), users: 0, idle: undefined };
 		shared.set(PDFWorker, made);
+		alive.add(made);
 		// A worker that could not start is forgotten: the next reading asks for a new one.
 		made.worker.promise.catch(() => {
+			alive.delete(made);
 			if (shared.get(PDFWorker) === made) shared.delete(PDFWorker);
 		});
 		entry = made;
@@ -66,8 +72,23 @@ export function leasePdfWorker(lib: PdfJsWorkerLib): WorkerLease | undefined {
 			held.idle = startTimer(() => {
 				if (held.users > 0 || shared.get(PDFWorker) !== held) return;
 				shared.delete(PDFWorker);
+				alive.delete(held);
 				held.worker.destroy();
 			}, IDLE_MS);
 		},
 	};
+}
+
+/**
+ * Stops every shared worker now, held or idle (the plugin unloads: nothing of it may run after).
+ * A reading still in progress then fails as a closed document does; the next lease makes a new worker.
+ */
+export function closePdfWorkers(): void {
+	for (const entry of alive) {
+		stopTimer(entry.idle);
+		entry.idle = undefined;
+		alive.delete(entry);
+		if (shared.get(entry.key) === entry) shared.delete(entry.key);
+		entry.worker.destroy();
+	}
 }

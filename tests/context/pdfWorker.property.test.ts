@@ -7,7 +7,7 @@ import fc from "fast-check";
 import * as pdfjs from "pdfjs-dist/legacy/build/pdf.mjs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { IDLE_MS, leasePdfWorker, type PdfJsWorker, type WorkerLease } from "../../src/context/pdfWorker";
+import { closePdfWorkers, IDLE_MS, leasePdfWorker, type PdfJsWorker, type WorkerLease } from "../../src/context/pdfWorker";
 import { openPdfWith, readPdf, type PdfJsLib } from "../../src/context/pdfSources";
 import { fixtureBytes, nodePdfJs } from "../support/pdfjs";
 
@@ -56,6 +56,26 @@ function fakeLib(workerPort: unknown = null, failing = false) {
 }
 
 describe("the shared pdf.js worker", () => {
+	it("the plugin's unload stops every shared worker at once, held or idle; a lease after it makes a new one, and old releases change nothing", () => {
+		const a = fakeLib();
+		const b = fakeLib();
+		const held = leasePdfWorker(a.lib) as WorkerLease;
+		const idle = leasePdfWorker(b.lib) as WorkerLease;
+		idle.release();
+		expect(a.live() + b.live()).toBe(2);
+		closePdfWorkers();
+		expect(a.live() + b.live()).toBe(0);
+		held.release();
+		clock.advance(IDLE_MS * 2);
+		const next = leasePdfWorker(a.lib) as WorkerLease;
+		expect(a.made.length).toBe(2);
+		expect(a.live()).toBe(1);
+		next.release();
+		clock.advance(IDLE_MS);
+		expect(a.live()).toBe(0);
+		closePdfWorkers();
+	});
+
 	it("one worker for all leases, kept while any is held and IDLE_MS after the last, then destroyed", () => {
 		fc.assert(
 			fc.property(fc.array(fc.oneof(fc.constant({ op: "lease" as const }), fc.record({ op: fc.constant("release" as const), which: fc.nat(20) }), fc.record({ op: fc.constant("wait" as const), ms: fc.integer({ min: 0, max: 2 * IDLE_MS }) })), { maxLength: 40 }), (ops) => {
