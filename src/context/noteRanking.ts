@@ -60,6 +60,9 @@ export interface RankStats {
 	candidateTerms: number;
 	/** Notes still in the running when the first term was skipped for the others. */
 	candidates: number;
+	/** Postings of the terms scored whole, and of those scored for the notes in the running. */
+	fullPostings: number;
+	candidatePostings: number;
 }
 
 /** @internal Test hooks: no pruning at all, or bounds scaled (below 1 they are wrong: a test shows the difference is seen). */
@@ -75,6 +78,8 @@ export class NoteRanker {
 	private best = new Float64Array(0);
 	private note = new Float64Array(0);
 	private inRunning = new Uint8Array(0);
+	/** Per note slot, its place in the top k + 1 (0: not in it), while the top's passages are gathered. */
+	private topAt = new Int32Array(0);
 	private touchedNotes = new Int32Array(0);
 	private termNotes = new Int32Array(0);
 	private scratch = new Float64Array(0);
@@ -83,7 +88,7 @@ export class NoteRanker {
 	private nNotes = 0;
 	private nTerm = 0;
 	/** @internal The last ranking's RankStats. */
-	lastStats: RankStats = { fullTerms: 0, candidateTerms: 0, candidates: 0 };
+	lastStats: RankStats = { fullTerms: 0, candidateTerms: 0, candidates: 0, fullPostings: 0, candidatePostings: 0 };
 
 	/**
 	 * The `k` best notes, best first; `before(a, b)` breaks ties between two note slots. Returns
@@ -97,7 +102,7 @@ export class NoteRanker {
 	 * score, added in the same order as without pruning: the same notes, with the same scores.
 	 */
 	rank(query: WeightedQuery, src: RankSource, k: number, before: (a: number, b: number) => boolean, pairs: readonly (readonly [string, string])[] = [], options: RankOptions = {}): RankedNote[] {
-		this.lastStats = { fullTerms: 0, candidateTerms: 0, candidates: 0 };
+		this.lastStats = { fullTerms: 0, candidateTerms: 0, candidates: 0, fullPostings: 0, candidatePostings: 0 };
 		if (k <= 0) return [];
 		this.reserve(src.docSlot.length, src.noteSlots);
 		const terms = this.pairs.terms(query, src, pairs);
@@ -133,12 +138,14 @@ export class NoteRanker {
 				}
 				this.scoreTerm(term, src, true);
 				this.lastStats.candidateTerms++;
+				this.lastStats.candidatePostings += term.list.length;
 			} else {
 				top = Math.max(top, this.scoreTerm(term, src, false));
 				this.lastStats.fullTerms++;
+				this.lastStats.fullPostings += term.list.length;
 			}
 		}
-		const out = this.topNotes(k, before, src);
+		const out = this.topNotes(k, before, src, running);
 		this.clear(running);
 		return out;
 	}
@@ -153,6 +160,7 @@ export class NoteRanker {
 			this.best = new Float64Array(n);
 			this.note = new Float64Array(n);
 			this.inRunning = new Uint8Array(n);
+			this.topAt = new Int32Array(n);
 			this.touchedNotes = new Int32Array(n);
 			this.termNotes = new Int32Array(n);
 			this.scratch = new Float64Array(n);
@@ -224,29 +232,36 @@ export class NoteRanker {
 		return out;
 	}
 
-	/** The k best touched notes, best first, with their passages and those passages' scores. */
-	private topNotes(k: number, before: (a: number, b: number) => boolean, src: RankSource): RankedNote[] {
+	/** The k best of the notes scored (those still in the running, when some were left out), best first, with their passages and those passages' scores. */
+	private topNotes(k: number, before: (a: number, b: number) => boolean, src: RankSource, running: readonly number[] | undefined): RankedNote[] {
 		const note = this.note;
 		const top: number[] = [];
 		const better = (a: number, b: number): boolean => (note[a] as number) > (note[b] as number) || (note[a] === note[b] && before(a, b));
-		for (let i = 0; i < this.nNotes; i++) {
-			const slot = this.touchedNotes[i] as number;
+		const pool = running ?? this.touchedNotes;
+		const n = running ? running.length : this.nNotes;
+		for (let i = 0; i < n; i++) {
+			const slot = pool[i] as number;
+			if (top.length === k && (note[slot] as number) < (note[top[k - 1] as number] as number)) continue;
 			if (top.length === k && !better(slot, top[k - 1] as number)) continue;
 			let at = top.length;
 			while (at > 0 && better(slot, top[at - 1] as number)) at--;
 			top.splice(at, 0, slot);
 			if (top.length > k) top.pop();
 		}
-		const docsOf = new Map<number, number[]>(top.map((slot) => [slot, []]));
+		const topAt = this.topAt;
+		top.forEach((slot, i) => (topAt[slot] = i + 1));
+		const docsOf: number[][] = top.map(() => []);
 		const scores = new Map<number, number>();
+		const docSlot = src.docSlot;
 		for (let i = 0; i < this.nDocs; i++) {
 			const doc = this.touchedDocs[i] as number;
-			const docs = docsOf.get(src.docSlot[doc] as number);
-			if (!docs) continue;
-			docs.push(doc);
+			const at = topAt[docSlot[doc] as number] as number;
+			if (at === 0) continue;
+			docsOf[at - 1]?.push(doc);
 			scores.set(doc, this.passage[doc] as number);
 		}
-		return top.map((slot) => ({ slot, score: note[slot] as number, docs: docsOf.get(slot) ?? [], passageScore: (doc: number) => scores.get(doc) ?? 0 }));
+		for (const slot of top) topAt[slot] = 0;
+		return top.map((slot, i) => ({ slot, score: note[slot] as number, docs: docsOf[i] ?? [], passageScore: (doc: number) => scores.get(doc) ?? 0 }));
 	}
 
 	private clear(running: readonly number[] | undefined): void {
