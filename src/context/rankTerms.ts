@@ -55,6 +55,8 @@ export function bm25Bound(idf: number, maxTf: number): number {
 export class PairScratch {
 	private mask = new Uint32Array(0);
 	private marked = new Int32Array(0);
+	/** The masks of the passages that hold two paired terms or more, beside them in `marked`. */
+	private masks = new Uint32Array(0);
 
 	/**
 	 * The query's terms (those some passage holds, in query order), then its usable neighbour
@@ -92,6 +94,7 @@ export class PairScratch {
 		if (this.mask.length < docSlots) {
 			this.mask = new Uint32Array(Math.max(docSlots, this.mask.length * 2));
 			this.marked = new Int32Array(this.mask.length);
+			this.masks = new Uint32Array(this.mask.length);
 		}
 		const mask = this.mask;
 		const marked = this.marked;
@@ -108,25 +111,64 @@ export class PairScratch {
 				mask[doc] = m | bit;
 			}
 		}
-		// Each pair listed under its first term's bit: a passage's set bits lead to the pairs it may hold.
-		const both = usable.map(([a, b]) => (bits.has(a) && bits.has(b) ? (1 << (bits.get(a) ?? 0)) | (1 << (bits.get(b) ?? 0)) : 0));
-		const byBit: number[][] = Array.from({ length: MAX_PAIRED_TERMS + 1 }, () => []);
-		both.forEach((m, p) => {
-			if (m !== 0) byBit[31 - Math.clz32(m & -m)]?.push(p);
+		// Each pair listed under its first term's bit (flat, typed): a passage's set bits lead to the pairs it may hold.
+		const both = Int32Array.from(usable, ([a, b]) => (bits.has(a) && bits.has(b) ? (1 << (bits.get(a) ?? 0)) | (1 << (bits.get(b) ?? 0)) : 0));
+		const firstAt = new Int32Array(MAX_PAIRED_TERMS + 2);
+		both.forEach((m) => {
+			const at = 32 - Math.clz32(m & -m);
+			if (m !== 0) firstAt[at] = (firstAt[at] ?? 0) + 1;
 		});
-		const held: number[][] = usable.map(() => []);
+		for (let b = 1; b < firstAt.length; b++) firstAt[b] = (firstAt[b] ?? 0) + (firstAt[b - 1] ?? 0);
+		const byFirst = new Int32Array(both.length);
+		const fill = firstAt.slice();
+		both.forEach((m, p) => {
+			const b = 31 - Math.clz32(m & -m);
+			if (m === 0) return;
+			const at = fill[b] ?? 0;
+			byFirst[at] = p;
+			fill[b] = at + 1;
+		});
+		// Two passes over the passages that hold two paired terms or more: count each pair's, then fill
+		// its list (typed, of the exact length: no array grown per pair).
+		let multi = 0;
 		for (let i = 0; i < n; i++) {
 			const doc = marked[i] as number;
 			const m = mask[doc] as number;
 			mask[doc] = 0;
 			if ((m & (m - 1)) === 0 || (docSlot[doc] as number) < 0) continue;
+			marked[multi] = doc;
+			this.masks[multi++] = m;
+		}
+		const counts = new Int32Array(both.length);
+		const masks = this.masks;
+		for (let i = 0; i < multi; i++) {
+			const m = masks[i] as number;
 			for (let rest = m; rest !== 0; rest &= rest - 1) {
-				for (const p of byBit[31 - Math.clz32(rest & -rest)] ?? []) {
+				const b = 31 - Math.clz32(rest & -rest);
+				for (let q = firstAt[b] as number, end = firstAt[b + 1] as number; q < end; q++) {
+					const p = byFirst[q] as number;
 					const need = both[p] as number;
-					if ((m & need) === need) held[p]?.push(doc * TF_SLOTS + 1);
+					if ((m & need) === need) counts[p] = (counts[p] ?? 0) + 1;
 				}
 			}
 		}
-		return both.map((m, p) => (m === 0 ? undefined : Uint32Array.from(held[p] ?? [])));
+		const held = Array.from(both, (m, p) => (m === 0 ? undefined : new Uint32Array(counts[p] ?? 0)));
+		counts.fill(0);
+		for (let i = 0; i < multi; i++) {
+			const m = masks[i] as number;
+			const value = (marked[i] as number) * TF_SLOTS + 1;
+			for (let rest = m; rest !== 0; rest &= rest - 1) {
+				const b = 31 - Math.clz32(rest & -rest);
+				for (let q = firstAt[b] as number, end = firstAt[b + 1] as number; q < end; q++) {
+					const p = byFirst[q] as number;
+					const need = both[p] as number;
+					if ((m & need) !== need) continue;
+					const at = counts[p] ?? 0;
+					(held[p] as Uint32Array)[at] = value;
+					counts[p] = at + 1;
+				}
+			}
+		}
+		return held;
 	}
 }
