@@ -20,7 +20,7 @@
 // pairs: lists of a fifth of the vault's passages) often cannot lift a note the rare ones missed
 // into the top k; they are then scored for the few notes still in the running only. The results
 // are those of scoring every term for every note (tests/context/notePruning.property.test.ts).
-import { bm25Term, type WeightedQuery } from "./bm25";
+import { BM25_B, BM25_K1, type WeightedQuery } from "./bm25";
 import { PairScratch, TF_BITS, TF_MASK, type RankSource, type RankTerm } from "./rankTerms";
 import { appendTerms, PREFIX_MARK } from "./terms";
 
@@ -174,6 +174,10 @@ export class NoteRanker {
 	private scoreTerm(term: RankTerm, src: RankSource, onlyRunning: boolean): number {
 		const { list, weight, idf } = term;
 		const { docSlot, docLength, avgLength } = src;
+		// bm25Term with the query's constants taken out of the loop: one division a posting, not two.
+		const top = idf * (BM25_K1 + 1) * weight;
+		const normBase = BM25_K1 * (1 - BM25_B);
+		const normPerUnit = (BM25_K1 * BM25_B) / (avgLength || 1);
 		const passage = this.passage;
 		const best = this.best;
 		const inRunning = this.inRunning;
@@ -186,7 +190,8 @@ export class NoteRanker {
 			const doc = v >>> TF_BITS;
 			const slot = docSlot[doc] as number;
 			if (slot < 0 || (onlyRunning && inRunning[slot] === 0)) continue;
-			const c = weight * bm25Term(idf, v & TF_MASK, docLength[doc] ?? 0, avgLength);
+			const tf = v & TF_MASK;
+			const c = (top * tf) / (tf + normBase + normPerUnit * (docLength[doc] ?? 0));
 			const p = passage[doc] as number;
 			if (p === 0) touchedDocs[nDocs++] = doc;
 			passage[doc] = p + c;
@@ -198,7 +203,7 @@ export class NoteRanker {
 		const note = this.note;
 		const touchedNotes = this.touchedNotes;
 		let nNotes = this.nNotes;
-		let top = 0;
+		let highest = 0;
 		for (let j = 0; j < nTerm; j++) {
 			const slot = termNotes[j] as number;
 			const before = note[slot] as number;
@@ -206,10 +211,10 @@ export class NoteRanker {
 			const after = before + (best[slot] as number);
 			note[slot] = after;
 			best[slot] = 0;
-			if (after > top) top = after;
+			if (after > highest) highest = after;
 		}
 		this.nNotes = nNotes;
-		return top;
+		return highest;
 	}
 
 	/** The k-th highest score among the first n notes of `slots` (n ≥ k). */
