@@ -18,8 +18,12 @@
 // Pruning (max-score, term at a time): each term has an upper bound of what it can add to a note
 // (rankTerms.ts). Scored rarest first, the common terms left (a CJK query's frequent character
 // pairs: lists of a fifth of the vault's passages) often cannot lift a note the rare ones missed
-// into the top k; they are then scored for the few notes still in the running only. The results
-// are those of scoring every term for every note (tests/context/notePruning.property.test.ts).
+// into the top k; they are then scored for the notes still in the running only (a passage of another
+// note costs two reads, not a score). The results are those of scoring every term for every note
+// (tests/context/notePruning.property.test.ts). The bounds are loose (any tf, an empty passage), so
+// a Korean or Japanese phrase (50 candidates, every note of the language sharing its common pairs)
+// keeps most notes in the running; neighbour pairs are always counted over whole lists (their idf
+// must be exact).
 import { BM25_B, BM25_K1, type WeightedQuery } from "./bm25";
 import { PairScratch, TF_BITS, TF_MASK, type RankSource, type RankTerm } from "./rankTerms";
 import { appendTerms, PREFIX_MARK } from "./terms";
