@@ -90,8 +90,10 @@ export class NoteIndex extends NoteUpserts {
 		const ranked = this.ranker.rank(weighted, source, forPhrase ? Math.max(limit, PHRASE_CANDIDATES) : limit, before, neighbourPairs(query));
 		return ranked.map((r) => {
 			const note = this.slotNote[r.slot] as NoteRecord;
-			const docs = r.docs.sort((a, b) => r.passageScore(b) - r.passageScore(a) || (this.docStart[a] ?? 0) - (this.docStart[b] ?? 0));
-			return { id: note.id, name: note.name, score: r.score, hash: note.hash, chars: note.chars, passages: docs.map((d) => ({ start: this.docStart[d] ?? 0, end: this.docEnd[d] ?? 0 })) };
+			// Best first, then in the note's order; each passage's score read once, not per comparison.
+			const passages = r.docs.map((d) => ({ score: r.passageScore(d), start: this.docStart[d] ?? 0, end: this.docEnd[d] ?? 0 }));
+			passages.sort((a, b) => b.score - a.score || a.start - b.start);
+			return { id: note.id, name: note.name, score: r.score, hash: note.hash, chars: note.chars, passages: passages.map(({ start, end }) => ({ start, end })) };
 		});
 	}
 

@@ -15,9 +15,14 @@ export const PREFIX_WEIGHT = 0.5;
 export const BM25_K1 = 1.2;
 export const BM25_B = 0.75;
 
-/** Inverse document frequency, the non-negative BM25 form. */
+/**
+ * Inverse document frequency, the non-negative BM25 form. A frequency over the count is taken as the
+ * count: the vault index's lists still hold the passages of a note being replaced, which the count
+ * leaves out, and a negative idf would make a term lower the score of the notes that hold it.
+ */
 export function bm25Idf(docCount: number, docFreq: number): number {
-	return Math.log(1 + (docCount - docFreq + 0.5) / (docFreq + 0.5));
+	const df = Math.min(docFreq, docCount);
+	return Math.log(1 + (docCount - df + 0.5) / (df + 0.5));
 }
 
 /** One term's contribution to a document's score. */

@@ -155,3 +155,26 @@ describe("NoteIndex neighbour terms", () => {
 		);
 	});
 });
+
+describe("NoteIndex while a note is staged", () => {
+	it("a word held by a note being indexed (its passages not yet searched) still scores the other notes that hold it once each, above zero", () => {
+		// The term's list holds the staged note's passage too, so it is longer than the searched
+		// passages' count: its idf went negative, and the note came back twice, with a score of 0.
+		const index = new NoteIndex();
+		index.upsert("a.md", "alpha");
+		const steps = index.upsertSteps("b.md", `alpha ${Array.from({ length: 9000 }, (_, i) => `w${i}`).join(" ")}`);
+		let step = steps.next();
+		let checked = 0;
+		while (!step.done) {
+			const hits = index.search("alpha");
+			if (!hits.some((h) => h.id === "b.md")) {
+				expect(hits.map((h) => h.id)).toEqual(["a.md"]);
+				expect(hits[0]?.score).toBeGreaterThan(0);
+				checked++;
+			}
+			step = steps.next();
+		}
+		expect(checked).toBeGreaterThan(1);
+		expect(index.search("alpha").map((h) => h.id)).toEqual(["a.md", "b.md"]);
+	});
+});
