@@ -7,6 +7,9 @@ import { shownNotices } from "./modal";
 import { normalizePath, parentPath } from "./paths";
 import type { Plugin } from "./plugin";
 import type { PluginSettingTab } from "./setting";
+import { clearAddedIcons } from "./icons";
+import { setBrowserTagOpenings } from "./markdownHtml";
+import { clearPostProcessors } from "./markdownProcessors";
 import { Menu } from "./menu";
 import { MarkdownView } from "./views";
 import type { WorkspaceLeaf } from "./workspace";
@@ -220,6 +223,20 @@ export function emulateMobile(): void {
 export function restorePlatform(): void {
 	Object.assign(Platform, desktop);
 	setRequestUrlHandler(null);
+}
+
+/**
+ * The runtime's module state as at its first import: no notices, a desktop with no requestUrl
+ * handler, English, happy-dom's tag openings, no other plugin's post-processors or added icons.
+ * Test files that share their worker's modules (vitest.config.ts) start from here.
+ */
+export function resetRuntime(): void {
+	clearNotices();
+	restorePlatform();
+	setAppLanguage("en");
+	setBrowserTagOpenings(false);
+	clearPostProcessors();
+	clearAddedIcons();
 }
 
 /** Quits the app as Obsidian does: "quit" listeners add tasks, which finish before it closes. */

@@ -7,6 +7,11 @@ export function addIcon(iconId: string, svgContent: string): void {
 	custom.set(iconId, svgContent);
 }
 
+/** Forgets the icons added with addIcon (a test file starts with Obsidian's own only). Not Obsidian API. */
+export function clearAddedIcons(): void {
+	custom.clear();
+}
+
 export function getIcon(iconId: string): SVGSVGElement | null {
 	if (!iconId) return null;
 	const name = iconId.startsWith("lucide-") ? iconId : `lucide-${iconId}`;

@@ -26,6 +26,11 @@ export function registerPostProcessor(processor: O.MarkdownPostProcessor, sortOr
 	};
 }
 
+/** Forgets every post-processor (a test file starts with none, as a new app does). Not Obsidian API. */
+export function clearPostProcessors(): void {
+	registered.splice(0);
+}
+
 /** Obsidian's MarkdownPreviewRenderer.createCodeBlockPostProcessor. */
 export function codeBlockPostProcessor(language: string, handler: (source: string, el: HTMLElement, ctx: O.MarkdownPostProcessorContext) => Promise<unknown> | void): O.MarkdownPostProcessor {
 	return (el, ctx) => {

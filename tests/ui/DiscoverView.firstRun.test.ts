@@ -26,8 +26,12 @@ describe("the first message with no model chosen", () => {
 		const { plugin, app } = await loadPlugin(DiscoverPlugin);
 		expect(plugin.settings.model).toBe("");
 		ribbonIcon(app, "Open chat").click();
-		await until(() => (app.workspace.getLeavesOfType(VIEW_TYPE_DISCOVER)[0]?.view as unknown as DiscoverView | undefined)?.chatRuntime !== undefined, "the panel");
-		const view = app.workspace.getLeavesOfType(VIEW_TYPE_DISCOVER)[0]!.view as unknown as DiscoverView;
+		// The panel draws its parts, then builds its engine (whose modules load lazily: slow the first time in a run).
+		const panel = (): DiscoverView | undefined => app.workspace.getLeavesOfType(VIEW_TYPE_DISCOVER)[0]?.view as unknown as DiscoverView | undefined;
+		await until(() => panel()?.contentEl.querySelector(".discover-chat-input") != null, "the panel");
+		const view = panel()!;
+		await view.whenReady();
+		expect(view.chatRuntime).toBeDefined();
 		const root = view.contentEl;
 
 		const input = send(root, "What is in this note?");

@@ -229,9 +229,11 @@ describe("the vault index service", () => {
 		const app = await createTestApp({ files: FILES });
 		await app.vault.adapter.mkdir(DIR);
 		await app.vault.adapter.write(`${DIR}/${INDEX_FILE}`, JSON.stringify({ format: "discover-note-index", version: 999, notes: [] }));
-		const h = await start({ app });
+		let harness: Harness | undefined;
+		const written = indexWritten(app, () => (harness as Harness).service);
+		const h = (harness = await start({ app }));
 		expect(ids(h, "sailboat")).toEqual(["Notes/Boats.md"]);
-		await sleep(30);
+		await written;
 		expect((await saved(app))?.notes).toHaveLength(3);
 	});
 
