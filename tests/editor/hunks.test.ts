@@ -149,8 +149,10 @@ describe("planEdit on long texts", () => {
 				let byHand = original;
 				for (const h of [...hunks].reverse()) if (ids.includes(h.id)) byHand = byHand.slice(0, h.from) + h.insert + byHand.slice(h.to);
 				expect(applyHunks(original, hunks, ids)).toBe(byHand);
-				// Not one block: the edits stay apart as several hunks.
-				expect(hunks.length).toBeGreaterThan(2);
+				// Not one block: the middle is cut, so the first and the last line's changes are hunks
+				// apart. (Edits next to the first or last line join its hunk: two hunks can be all there
+				// is. CI's seed 1329875589 drew such a case, which "more than two" had refused.)
+				expect(hunks.length).toBeGreaterThan(1);
 			}),
 			{ numRuns: 25 },
 		);
