@@ -23,17 +23,13 @@ export interface PdfJsWorkerLib {
 export const IDLE_MS = 30_000;
 
 interface Shared {
-	/** The PDFWorker class it was made by (its key in `shared`). */
-	key: object;
 	worker: PdfJsWorker;
 	users: number;
 	idle: TimerHandle;
 }
 
 /** By pdf.js's PDFWorker class: one library, one worker, however its namespace is handed over. */
-const shared = new WeakMap<object, Shared>();
-/** Every shared worker not yet destroyed (closePdfWorkers stops them when the plugin unloads). */
-const alive = new Set<Shared>();
+const shared = new Map<object, Shared>();
 
 /** A document's hold on the shared worker: `release` (once, when the document is closed). */
 export interface WorkerLease {
@@ -47,12 +43,10 @@ export function leasePdfWorker(lib: PdfJsWorkerLib): WorkerLease | undefined {
 	if (typeof PDFWorker !== "function" || (lib.GlobalWorkerOptions?.workerPort ?? null) !== null) return undefined;
 	let entry = shared.get(PDFWorker);
 	if (!entry) {
-		const made: Shared = { key: PDFWorker, worker: new PDFWorker(), users: 0, idle: undefined };
+		const made: Shared = { worker: new PDFWorker(), users: 0, idle: undefined };
 		shared.set(PDFWorker, made);
-		alive.add(made);
 		// A worker that could not start is forgotten: the next reading asks for a new one.
 		made.worker.promise.catch(() => {
-			alive.delete(made);
 			if (shared.get(PDFWorker) === made) shared.delete(PDFWorker);
 		});
 		entry = made;
@@ -72,7 +66,6 @@ export function leasePdfWorker(lib: PdfJsWorkerLib): WorkerLease | undefined {
 			held.idle = startTimer(() => {
 				if (held.users > 0 || shared.get(PDFWorker) !== held) return;
 				shared.delete(PDFWorker);
-				alive.delete(held);
 				held.worker.destroy();
 			}, IDLE_MS);
 		},
@@ -84,11 +77,10 @@ export function leasePdfWorker(lib: PdfJsWorkerLib): WorkerLease | undefined {
  * A reading still in progress then fails as a closed document does; the next lease makes a new worker.
  */
 export function closePdfWorkers(): void {
-	for (const entry of alive) {
+	for (const [key, entry] of shared) {
 		stopTimer(entry.idle);
 		entry.idle = undefined;
-		alive.delete(entry);
-		if (shared.get(entry.key) === entry) shared.delete(entry.key);
+		shared.delete(key);
 		entry.worker.destroy();
 	}
 }
