@@ -41,6 +41,16 @@ export class ByteWriter {
 		this.chunks.push(chunk);
 		this.filled += chunk.length;
 	}
+	/** Appends a copy of `bytes` (a long run is kept as it is, like `push`: a view the caller must not change). */
+	copy(bytes: Uint8Array): void {
+		if (bytes.length > CHUNK_BYTES / 4) {
+			this.push(bytes);
+			return;
+		}
+		this.room(bytes.length);
+		this.bytes.set(bytes, this.n);
+		this.n += bytes.length;
+	}
 	/** Every chunk in order, the open one included. */
 	all(): Uint8Array[] {
 		return this.n > 0 ? [...this.chunks, this.bytes.subarray(0, this.n)] : this.chunks;

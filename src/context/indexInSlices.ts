@@ -2,7 +2,9 @@
 // `sliceMs` of work the builder awaits `yieldFn` (the app passes a zero-delay timer or
 // requestIdleCallback) so no task runs much past the slice. A huge note is indexed in steps of
 // about 48,000 characters (NoteIndex.upsertSteps), so a megabyte note is spread over slices too; the
-// index changes only at its last step.
+// index changes only at its last step. Between notes, once the postings held decoded outgrow half the
+// encoded ones, they are encoded again (NoteIndex.compactSteps, in steps too), and once more at the
+// end past an eighth: a built index holds about 1.5 bytes a posting, not 4.
 import type { NoteIndex } from "./NoteIndex";
 
 export interface NoteToIndex {
@@ -42,9 +44,7 @@ export async function indexInSlices(
 	// Work is counted from the upserts only: awaiting an async source (a vault read) already lets
 	// other tasks run, and a sync source's `for await` adds only microtasks, counted in no task of ours.
 	let work = 0;
-	for await (const note of notes) {
-		if (options.cancelled?.()) break;
-		const steps = note.remove === true ? index.removeSteps(note.id) : index.upsertSteps(note.id, note.text, note.name, note.mtime);
+	const run = async (steps: Generator<void, unknown, void>): Promise<void> => {
 		for (;;) {
 			const started = now();
 			const done = steps.next().done === true;
@@ -57,8 +57,18 @@ export async function indexInSlices(
 			}
 			if (done) break;
 		}
+	};
+	let cancelled = false;
+	for await (const note of notes) {
+		if (options.cancelled?.()) {
+			cancelled = true;
+			break;
+		}
+		await run(note.remove === true ? index.removeSteps(note.id) : index.upsertSteps(note.id, note.text, note.name, note.mtime));
 		report.notes++;
+		if (index.compactionDue()) await run(index.compactSteps());
 	}
+	if (!cancelled && !options.cancelled?.() && index.compactionDue(1 / 8)) await run(index.compactSteps());
 	report.longestSliceMs = Math.max(report.longestSliceMs, work);
 	return report;
 }

@@ -15,9 +15,11 @@ export interface PostingSource {
 	readonly passages: number;
 }
 
-/** Writes a list (passage × TF_SLOTS + tf, ascending) in the saved layout through `varint`. */
-export function writePostings(values: ArrayLike<number>, varint: (v: number) => void): void {
-	let prev = 0;
+/**
+ * Writes a list (passage × TF_SLOTS + tf, ascending) in the saved layout through `varint`; `prev` is
+ * the passage written last before them (a list's tail appended to its saved bytes: postingPool.ts).
+ */
+export function writePostings(values: ArrayLike<number>, varint: (v: number) => void, prev = 0): void {
 	for (let i = 0; i < values.length; i++) {
 		const v = values[i] ?? 0;
 		const doc = Math.floor(v / TF_SLOTS);
@@ -70,6 +72,26 @@ export function readPostings(source: PostingSource, at: number, end: number, cou
 		if (skip === undefined || skip[doc] !== 1) out[k++] = doc * TF_SLOTS + tf;
 	}
 	return k === count ? out : out.subarray(0, k);
+}
+
+/** The passage of the last of `count` postings at bytes [at, end) (−1 when there are none): a scan of their varints, nothing decoded into an array. */
+export function lastPassage(bytes: Uint8Array, at: number, end: number, count: number): number {
+	let doc = -1;
+	let p = at;
+	for (let i = 0; i < count && p < end; i++) {
+		let head = bytes[p++] as number;
+		if (head >= 128) {
+			head = readMore(bytes, p - 1, end);
+			if (head < 0) break;
+			p = varintEnd;
+		}
+		doc = (i === 0 ? 0 : doc) + Math.floor(head / 2);
+		if (head % 2 === 1) {
+			while (p < end && (bytes[p] as number) >= 128) p++;
+			p++;
+		}
+	}
+	return doc;
 }
 
 /** Where the varint read last by readMore ended. */

@@ -11,7 +11,9 @@
 // ones), and a removed note's saved postings are retired (skipped when read), not decoded to be cut out.
 
 import { PagedInt32 } from "./paged";
-import { readPostings, TF_SLOTS, type PostingSource } from "./lazyPostings";
+import { lastPassage, readPostings, TF_SLOTS, writePostings, type PostingSource } from "./lazyPostings";
+import { ByteWriter } from "./binaryCodec";
+import type { Steps } from "./steps";
 
 const PAGE = 1 << 20;
 /** Entries of `meta` per list, and where each field is among them. */
@@ -53,13 +55,22 @@ function lowerBound(data: Uint32Array, from: number, to: number, value: number):
 	return lo;
 }
 
+/** Postings (or saved bytes over 4) encoded between two steps of a compaction: a few milliseconds. */
+const COMPACT_STEP = 200_000;
+
 export class PostingPool {
-	private readonly pages: Uint32Array[] = [];
+	private pages: Uint32Array[] = [];
+	/** Bytes of every page held (what decoded entries cost). */
+	private pageBytes = 0;
+	/** One past the highest list id used. */
+	private lists = 0;
+	/** Counts every change to the entries (a compaction gives up when it moved). */
+	private mutations = 0;
 	/** Entries used of the last shared page (pages of a single huge list are never shared), and its size. */
 	private used = 0;
 	private cap = 0;
 	private shared = -1;
-	private readonly free: number[][] = SIZES.map(() => []);
+	private free: number[][] = SIZES.map(() => []);
 	// Per list, side by side in one paged column (META entries a list: adding a posting reads five of
 	// them, one memory line rather than five columns' lines): its block's page, offset in it, length,
 	// and size class + 1 (0: it holds no block); for a list still in the saved bytes, its byte offset
@@ -67,11 +78,108 @@ export class PostingPool {
 	// since (an upper bound: lazyHolds). Such a list's block holds its tail: entries added since the
 	// load, all past every saved one. Paged (paged.ts): a column that doubled was copied whole in one
 	// task at millions of lists.
-	private readonly meta = new PagedInt32();
+	private meta = new PagedInt32();
 	private source: PostingSource | undefined = undefined;
 	private lazyLists = 0;
 	/** Per saved passage (below source.passages): 1 once its saved postings are gone (`retire`); they are skipped when read. */
 	private retired: Uint8Array | undefined = undefined;
+
+	private touch(list: number): void {
+		this.mutations++;
+		if (list >= this.lists) this.lists = list + 1;
+	}
+
+	/** Bytes of the pages that hold decoded entries: what a compaction would give back, mostly. */
+	get decodedBytes(): number {
+		return this.pageBytes;
+	}
+
+	/** Bytes of the encoded lists (a loaded index's, or the last compaction's). */
+	get encodedBytes(): number {
+		return this.source?.bytes.length ?? 0;
+	}
+
+	/**
+	 * Encodes every list into one buffer in the saved layout (lazyPostings.ts) and lets the decoded
+	 * entries go: about 1.5 bytes a posting instead of 4, and no page left half used. Lists then read
+	 * as a loaded index's do (decoded on first use, a new passage's postings in a tail beside them).
+	 * `passages` is one past the highest passage id in any list. A list still in the old bytes with
+	 * none of its passages retired is copied as it is, its tail appended. Nothing changes until the
+	 * last step; it gives up (returns false) if the pool changed between two steps. `step`: postings
+	 * encoded (and bytes joined, × 16) between two steps.
+	 */
+	*compactSteps(passages: number, step = COMPACT_STEP): Steps<boolean> {
+		const stamp = this.mutations;
+		const lists = this.lists;
+		const old = this.source;
+		const retired = this.retired;
+		const meta = new PagedInt32();
+		const out = new ByteWriter();
+		let lazy = 0;
+		let work = 0;
+		const varint = (v: number): void => out.varint(v);
+		for (let list = 0; list < lists; list++) {
+			const m = list * META;
+			const lazyAt = this.meta.get(m + M_LAZY_AT);
+			const tail = this.meta.get(m + M_LENGTH);
+			const at = out.length;
+			let count = 0;
+			if (lazyAt !== 0 && retired === undefined && old !== undefined) {
+				const from = lazyAt - 1;
+				const end = from + this.meta.get(m + M_LAZY_BYTES);
+				const saved = this.meta.get(m + M_LAZY_COUNT);
+				out.copy(old.bytes.subarray(from, end));
+				count = saved + tail;
+				work += (end - from) / 4 + tail;
+				if (tail > 0) {
+					const off = this.meta.get(m + M_OFFSET);
+					const entries = (this.pages[this.meta.get(m + M_PAGE)] as Uint32Array).subarray(off, off + tail);
+					writePostings(entries, varint, lastPassage(old.bytes, from, end, saved));
+				}
+			} else {
+				const entries = this.peek(list);
+				writePostings(entries, varint);
+				count = entries.length;
+				work += count;
+			}
+			if (count > 0) {
+				meta.set(m + M_LAZY_AT, at + 1);
+				meta.set(m + M_LAZY_BYTES, out.length - at);
+				meta.set(m + M_LAZY_COUNT, count);
+				lazy++;
+			}
+			if (work >= step) {
+				work = 0;
+				yield;
+				if (this.mutations !== stamp) return false;
+			}
+		}
+		const bytes = new Uint8Array(out.length);
+		let filled = 0;
+		let copied = 0;
+		for (const chunk of out.all()) {
+			bytes.set(chunk, filled);
+			filled += chunk.length;
+			copied += chunk.length;
+			if (copied >= step * 16) {
+				copied = 0;
+				yield;
+				if (this.mutations !== stamp) return false;
+			}
+		}
+		this.meta = meta;
+		this.pages = [];
+		this.pageBytes = 0;
+		this.used = 0;
+		this.cap = 0;
+		this.shared = -1;
+		this.free = SIZES.map(() => []);
+		this.source = lazy > 0 ? { bytes, passages } : undefined;
+		this.retired = undefined;
+		this.lazyLists = lazy;
+		this.mutations++;
+		return true;
+	}
 
 	/** Entries in the list. */
 	count(list: number): number {
@@ -94,6 +202,7 @@ export class PostingPool {
 
 	/** Makes the list `count` postings at bytes [at, at + bytes) of the source, decoded when first used. */
 	loadLazy(list: number, count: number, at: number, bytes: number): void {
+		this.touch(list);
 		if (this.meta.get(list * META + M_HELD) !== 0 || this.meta.get(list * META + M_LAZY_AT) !== 0) this.clear(list);
 		if (count === 0) return;
 		this.meta.set(list * META + M_LENGTH, 0);
@@ -111,6 +220,7 @@ export class PostingPool {
 	 * (insert), and the saved bytes are read skipping retired ids for as long as any list is lazy.
 	 */
 	retire(docs: readonly number[]): void {
+		this.mutations++;
 		const source = this.source;
 		if (!source || this.lazyLists === 0) return;
 		for (const doc of docs) {
@@ -170,6 +280,7 @@ export class PostingPool {
 
 	/** Inserts `value` keeping the list ascending (an existing equal value is kept once). */
 	insert(list: number, value: number): void {
+		this.touch(list);
 		// A new passage id is mostly past the saved ones (noteTables.ts addDoc): it joins the tail.
 		if (this.meta.get(list * META + M_LAZY_AT) !== 0 && value < this.tailFrom) this.decode(list);
 		const n = this.meta.get(list * META + M_LENGTH);
@@ -211,6 +322,7 @@ export class PostingPool {
 	 * holds entries. Saved entries of a list not yet decoded must have been retired (`retire`).
 	 */
 	removeRange(list: number, from: number, to: number): boolean {
+		this.mutations++;
 		const lazy = this.meta.get(list * META + M_LAZY_AT) !== 0;
 		const n = this.meta.get(list * META + M_LENGTH);
 		if (n > 0) {
@@ -231,6 +343,7 @@ export class PostingPool {
 	 * entries looked at. Saved entries of a list not yet decoded must have been retired (`retire`).
 	 */
 	removeWhere(list: number, from: number, to: number, drop: (value: number) => boolean): { held: boolean; scanned: number } {
+		this.mutations++;
 		const lazy = this.meta.get(list * META + M_LAZY_AT) !== 0;
 		const n = this.meta.get(list * META + M_LENGTH);
 		let scanned = 0;
@@ -265,6 +378,7 @@ export class PostingPool {
 
 	/** Replaces the list's entries (a loaded index fills each list once). */
 	fill(list: number, values: ArrayLike<number>): void {
+		this.touch(list);
 		this.clear(list);
 		if (values.length === 0) return;
 		this.move(list, 0, classFor(values.length));
@@ -274,6 +388,7 @@ export class PostingPool {
 
 	/** Frees the list's block. */
 	clear(list: number): void {
+		this.mutations++;
 		this.forget(list);
 		const held = this.meta.get(list * META + M_HELD);
 		if (held > 0) this.release(this.meta.get(list * META + M_PAGE), this.meta.get(list * META + M_OFFSET), held - 1);
@@ -310,6 +425,7 @@ export class PostingPool {
 		}
 		if (size > PAGE) {
 			this.pages.push(new Uint32Array(size));
+			this.pageBytes += size * 4;
 			return [this.pages.length - 1, 0];
 		}
 		if (this.used + size > this.cap) {
@@ -319,6 +435,7 @@ export class PostingPool {
 			// small vault does not zero a 4 MB page. Locations stay page × PAGE + offset.
 			this.cap = Math.min(PAGE, Math.max(this.cap * 2, FIRST_PAGE, size));
 			this.pages.push(new Uint32Array(this.cap));
+			this.pageBytes += this.cap * 4;
 			this.shared = this.pages.length - 1;
 			this.used = 0;
 		}
@@ -341,6 +458,7 @@ export class PostingPool {
 	private release(page: number, off: number, c: number): void {
 		if (sizeOf(c) > PAGE) {
 			// A page of its own: dropped, its slot kept empty so other lists' page numbers stay valid.
+			this.pageBytes -= (this.pages[page] as Uint32Array).byteLength;
 			this.pages[page] = new Uint32Array(0);
 			return;
 		}

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { readPostings, TF_SLOTS, writePostings } from "../../src/context/lazyPostings";
 import { PostingPool } from "../../src/context/postingPool";
+import { drain } from "../../src/context/steps";
 
 // The pool against a model (plain sorted arrays), lists starting in saved bytes (loadLazy), with
 // passage ids handed out as noteTables.ts does (mostly past the others, freed ones reused), a removed
@@ -12,10 +13,12 @@ const opArb = fc.oneof(
 	fc.record({ add: fc.array(fc.tuple(fc.nat({ max: LISTS - 1 }), fc.integer({ min: 1, max: 3 })), { minLength: 1, maxLength: 4 }), reuse: fc.boolean() }),
 	fc.record({ drop: fc.array(fc.nat(), { minLength: 1, maxLength: 3 }), readBetween: fc.option(fc.nat({ max: LISTS - 1 }), { nil: undefined }) }),
 	fc.record({ read: fc.nat({ max: LISTS - 1 }), how: fc.constantFrom("view", "peek", "count") }),
+	// Encode every list again (compactSteps), a posting a step; `interrupt`: a posting added after the first step (the compaction must give up, changing nothing).
+	fc.record({ compact: fc.constant(true), interrupt: fc.option(fc.nat({ max: LISTS - 1 }), { nil: undefined }) }),
 );
 
 describe("PostingPool", () => {
-	it("lists still in the saved bytes read, count and change exactly like decoded ones (ascending, no removed entry, a reused id never gets its old postings back)", () => {
+	it("lists still in the saved bytes, or compacted into new ones, read, count and change exactly like decoded ones (ascending, no removed entry, a reused id never gets its old postings back)", () => {
 		fc.assert(
 			fc.property(fc.integer({ min: 1, max: 12 }), fc.array(fc.array(fc.tuple(fc.nat({ max: 11 }), fc.integer({ min: 1, max: 3 })), { maxLength: 12 }), { minLength: LISTS, maxLength: LISTS }), fc.array(opArb, { maxLength: 30 }), (passages, saved, ops) => {
 				// The model: per list, doc → tf; per live doc, the lists it is in.
@@ -76,6 +79,20 @@ describe("PostingPool", () => {
 						for (const d of group) {
 							docLists.delete(d);
 							free.push(d);
+						}
+					} else if ("compact" in op) {
+						const steps = pool.compactSteps(next, 1);
+						const first = op.interrupt !== undefined ? steps.next() : undefined;
+						if (first !== undefined && first.done !== true && op.interrupt !== undefined) {
+							// A new passage's posting between two steps: the compaction gives up.
+							const doc = next++;
+							pool.insert(op.interrupt, doc * TF_SLOTS + 1);
+							model[op.interrupt]?.set(doc, 1);
+							docLists.set(doc, new Set([op.interrupt]));
+							expect(drain(steps)).toBe(false);
+						} else {
+							expect(first === undefined ? drain(steps) : first.value).toBe(true);
+							expect(pool.decodedBytes).toBe(0);
 						}
 					} else if (op.how === "count") expect(pool.count(op.read)).toBe(expected(op.read).length);
 					else expect([...(op.how === "view" ? pool.view(op.read) : pool.peek(op.read))]).toEqual(expected(op.read));
