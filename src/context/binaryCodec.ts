@@ -4,6 +4,7 @@
 
 import type { SavedPassage } from "./noteIndexFormat";
 
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -62,6 +63,41 @@ export class ByteWriter {
 			v = Math.floor(v / 128);
 		}
 		this.bytes[this.n++] = v;
+	}
+	/**
+	 * A posting list (passage × TF_SLOTS + tf, ascending) in the saved layout, as writePostings
+	 * (lazyPostings.ts) writes it, with its varints written inline: a save or a compaction of the
+	 * vault index writes tens of millions. `prev`: the passage written last before them.
+	 */
+	postings(values: ArrayLike<number>, prev = 0): void {
+		let bytes = this.bytes;
+		let n = this.n;
+		for (let i = 0; i < values.length; i++) {
+			const v = values[i] as number;
+			// Below 2^32 (passages × TF_SLOTS, 1024, in a Uint32Array): the shifts are exact.
+			const doc = v >>> 10;
+			const tf = v & 1023;
+			if (n + 8 > bytes.length) {
+				this.n = n;
+				this.room(8);
+				bytes = this.bytes;
+				n = this.n;
+			}
+			let head = (doc - prev) * 2 + (tf !== 1 ? 1 : 0);
+			while (head >= 128) {
+				bytes[n++] = (head & 127) | 128;
+				head >>>= 7;
+			}
+			bytes[n++] = head;
+			if (tf !== 1) {
+				if (tf >= 128) {
+					bytes[n++] = (tf & 127) | 128;
+					bytes[n++] = tf >>> 7;
+				} else bytes[n++] = tf;
+			}
+			prev = doc;
+		}
+		this.n = n;
 	}
 	float(v: number): void {
 		this.room(8);

@@ -20,7 +20,7 @@
 //   base-36 deltas. JSON.parse of the text makes it several times slower to load.
 // Both are written and read as steps (steps.ts), so the app can spread them over slices.
 import { ByteReader, ByteWriter, readNote, StringWriter } from "./binaryCodec";
-import { TF_SLOTS, writePostings, type PostingSource } from "./lazyPostings";
+import { TF_SLOTS, type PostingSource } from "./lazyPostings";
 import { decodeBinaryV4 } from "./noteIndexFormatV4";
 import { termIdsOf, termIdsWithin } from "./noteTerms";
 import type { Steps } from "./steps";
@@ -127,7 +127,6 @@ export function* encodeBinary(store: IndexStore): Steps<Uint8Array | undefined> 
 	let terms = 0;
 	let identity = true;
 	let work = 0;
-	const put = (v: number): void => postings.varint(v);
 	for (const [term, list, id] of store.savedTerms()) {
 		if (id !== terms) identity = false;
 		rank[id] = terms++;
@@ -135,7 +134,7 @@ export function* encodeBinary(store: IndexStore): Steps<Uint8Array | undefined> 
 		termNums.varint(term.length);
 		termNums.varint(list.length);
 		const before = postings.length;
-		writePostings(renumbered(list, number), put);
+		postings.postings(renumbered(list, number));
 		termNums.varint(postings.length - before);
 		work += 16 + list.length;
 		if (work >= STEP_POSTINGS) {

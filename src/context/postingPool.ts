@@ -11,7 +11,7 @@
 // ones), and a removed note's saved postings are retired (skipped when read), not decoded to be cut out.
 
 import { PagedInt32 } from "./paged";
-import { lastPassage, readPostings, TF_SLOTS, writePostings, type PostingSource } from "./lazyPostings";
+import { lastPassage, readPostings, TF_SLOTS, type PostingSource } from "./lazyPostings";
 import { ByteWriter } from "./binaryCodec";
 import type { Steps } from "./steps";
 
@@ -56,7 +56,7 @@ function lowerBound(data: Uint32Array, from: number, to: number, value: number):
 }
 
 /** Postings (or saved bytes over 4) encoded between two steps of a compaction: a few milliseconds. */
-const COMPACT_STEP = 200_000;
+const COMPACT_STEP = 50_000;
 
 export class PostingPool {
 	private pages: Uint32Array[] = [];
@@ -117,7 +117,6 @@ export class PostingPool {
 		const out = new ByteWriter();
 		let lazy = 0;
 		let work = 0;
-		const varint = (v: number): void => out.varint(v);
 		for (let list = 0; list < lists; list++) {
 			const m = list * META;
 			const lazyAt = this.meta.get(m + M_LAZY_AT);
@@ -134,11 +133,11 @@ export class PostingPool {
 				if (tail > 0) {
 					const off = this.meta.get(m + M_OFFSET);
 					const entries = (this.pages[this.meta.get(m + M_PAGE)] as Uint32Array).subarray(off, off + tail);
-					writePostings(entries, varint, lastPassage(old.bytes, from, end, saved));
+					out.postings(entries, lastPassage(old.bytes, from, end, saved));
 				}
 			} else {
 				const entries = this.peek(list);
-				writePostings(entries, varint);
+				out.postings(entries);
 				count = entries.length;
 				work += count;
 			}

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { readPostings, TF_SLOTS, writePostings } from "../../src/context/lazyPostings";
+import { ByteWriter, CHUNK_BYTES } from "../../src/context/binaryCodec";
 import { PostingPool } from "../../src/context/postingPool";
 import { drain } from "../../src/context/steps";
 
@@ -125,6 +126,36 @@ describe("readPostings", () => {
 		});
 		return Uint8Array.from(out);
 	};
+
+	it("ByteWriter.postings writes what writePostings writes, from any previous passage, across its chunks", () => {
+		fc.assert(
+			fc.property(listArb, fc.nat({ max: 5 }), fc.nat({ max: 7 }), (values, prevBack, shift) => {
+				const first = values.length > 0 ? Math.floor((values[0] as number) / TF_SLOTS) : 0;
+				const prev = Math.max(0, first - 1 - prevBack);
+				const want: number[] = [];
+				const w = new ByteWriter();
+				// Most of a chunk filled first: the list's varints cross into the next one.
+				const fill = CHUNK_BYTES - 8 + shift;
+				for (let k = 0; k < fill; k += 1024) w.copy(new Uint8Array(Math.min(1024, fill - k)));
+				writePostings(
+					values,
+					(v) => {
+						while (v >= 128) {
+							want.push((v % 128) | 128);
+							v = Math.floor(v / 128);
+						}
+						want.push(v);
+					},
+					prev,
+				);
+				w.postings(values, prev);
+				const all = Buffer.concat(w.all());
+				expect(w.all().length).toBeGreaterThan(want.length > 8 ? 1 : 0);
+				expect([...all.subarray(fill)]).toEqual(want);
+			}),
+			{ numRuns: 300 },
+		);
+	});
 
 	it("reads back what writePostings wrote, leaving out the skipped passages", () => {
 		fc.assert(
