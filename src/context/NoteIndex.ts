@@ -82,8 +82,8 @@ export class NoteIndex extends NoteUpserts {
 			},
 			docCount: this.liveDocs,
 			avgLength: this.totalLength / this.liveDocs,
-			docLength: this.docLength,
-			docSlot: this.docSlot,
+			docLength: this.docLength.data,
+			docSlot: this.docSlot.data,
 			noteSlots: this.slotNote.length,
 		};
 		const before = (a: number, b: number): boolean => (this.slotNote[a] as NoteRecord).id < (this.slotNote[b] as NoteRecord).id;
@@ -91,7 +91,7 @@ export class NoteIndex extends NoteUpserts {
 		return ranked.map((r) => {
 			const note = this.slotNote[r.slot] as NoteRecord;
 			// Best first, then in the note's order; each passage's score read once, not per comparison.
-			const passages = r.docs.map((d) => ({ score: r.passageScore(d), start: this.docStart[d] ?? 0, end: this.docEnd[d] ?? 0 }));
+			const passages = r.docs.map((d) => ({ score: r.passageScore(d), start: this.docStart.get(d), end: this.docEnd.get(d) }));
 			passages.sort((a, b) => b.score - a.score || a.start - b.start);
 			return { id: note.id, name: note.name, score: r.score, hash: note.hash, chars: note.chars, passages: passages.map(({ start, end }) => ({ start, end })) };
 		});

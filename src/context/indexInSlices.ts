@@ -4,7 +4,7 @@
 // about 48,000 characters (NoteIndex.upsertSteps), so a megabyte note is spread over slices too; the
 // index changes only at its last step. Between notes, once the postings held decoded outgrow half the
 // encoded ones, they are encoded again (NoteIndex.compactSteps, in steps too), and once more at the
-// end past an eighth: a built index holds about 1.5 bytes a posting, not 4.
+// end past a 32nd (and 16 MB): a built index holds about 1.5 bytes a posting, not 4.
 import type { NoteIndex } from "./NoteIndex";
 
 export interface NoteToIndex {
@@ -68,7 +68,7 @@ export async function indexInSlices(
 		report.notes++;
 		if (index.compactionDue()) await run(index.compactSteps());
 	}
-	if (!cancelled && !options.cancelled?.() && index.compactionDue(1 / 8)) await run(index.compactSteps());
+	if (!cancelled && !options.cancelled?.() && index.compactionDue(1 / 32)) await run(index.compactSteps());
 	report.longestSliceMs = Math.max(report.longestSliceMs, work);
 	return report;
 }

@@ -20,7 +20,7 @@ export class StoredNoteTables extends NoteTables implements IndexStore {
 
 	/** @internal A note's passages as saved. */
 	savedPassages(note: NoteRecord): SavedPassage[] {
-		return note.docs.map((doc) => ({ start: this.docStart[doc] ?? 0, end: this.docEnd[doc] ?? 0, length: this.docLength[doc] ?? 0, headingPath: this.docPath[doc] ?? "" }));
+		return note.docs.map((doc) => ({ start: this.docStart.get(doc), end: this.docEnd.get(doc), length: this.docLength.get(doc), headingPath: this.docPath[doc] ?? "" }));
 	}
 
 	/** @internal Every live term with its postings (internal passage ids × TF_SLOTS + tf) and id, in id order. */
@@ -29,7 +29,7 @@ export class StoredNoteTables extends NoteTables implements IndexStore {
 			// A list still in the loaded bytes is read, not kept decoded.
 			let list = this.pool.peek(id);
 			// While a note is staged or being removed, its postings are not part of the saved state.
-			if (this.hiddenDocs > 0) list = list.filter((v) => this.docNote[Math.floor(v / TF_SLOTS)] !== undefined);
+			if (this.hiddenDocs > 0) list = list.filter((v) => this.docSlot.get(Math.floor(v / TF_SLOTS)) >= 0);
 			// (Also a damaged file's term whose saved entries were all retired without it being found empty.)
 			if (list.length === 0) continue;
 			yield [term, list, id];
@@ -48,7 +48,7 @@ export class StoredNoteTables extends NoteTables implements IndexStore {
 
 	/** @internal The highest internal passage id + 1. */
 	get passageSlots(): number {
-		return this.docNote.length;
+		return this.docSlot.length;
 	}
 
 	/** @internal Adds a saved note with its passages; returns the note. */
@@ -69,7 +69,8 @@ export class StoredNoteTables extends NoteTables implements IndexStore {
 		const pairs = this.loadPairs;
 		let last = -1;
 		for (let i = 0; i < postings.length; i++) {
-			const slot = this.docSlot[Math.floor((postings[i] ?? 0) / TF_SLOTS)] ?? -1;
+			const doc = Math.floor((postings[i] ?? 0) / TF_SLOTS);
+			const slot = doc < this.docSlot.length ? this.docSlot.get(doc) : -1;
 			if (slot >= 0 && slot !== last) {
 				pairs.slots.set(pairs.n, slot);
 				pairs.terms.set(pairs.n++, id);

@@ -9,7 +9,7 @@ import { TF_SLOTS, type IndexedNote } from "./noteIndexFormat";
 import { PostingPool } from "./postingPool";
 import { NoteRanker } from "./noteRanking";
 import type { Steps } from "./steps";
-import { PagedInt32, PagedList } from "./paged";
+import { GrowingInt32, PagedInt32, PagedList } from "./paged";
 import { TermTable } from "./termTable";
 import { CjkFollowers } from "./cjkFollowers";
 import { ownCopy } from "./terms";
@@ -46,15 +46,17 @@ export class NoteTables {
 	/** Per CJK character, the characters after it in the index's CJK pair terms (fuzzyTerms.ts corrects a mistyped one). */
 	protected readonly followers = new CjkFollowers((id) => this.termIds.pairOf(id));
 	protected readonly pool = new PostingPool();
-	protected readonly docNote: (NoteRecord | undefined)[] = [];
-	protected readonly docStart: number[] = [];
-	protected readonly docEnd: number[] = [];
-	protected readonly docLength: number[] = [];
+	// Per passage id, in Int32 columns (GrowingInt32: 4 bytes an entry, not a JS array's 8): where it
+	// is in its note's text, its length in terms, the slot of its note (live or not) and the slot of its
+	// live note. A passage's note is slotNote[docSlot], so no column of note objects is kept.
+	protected readonly docStart = new GrowingInt32();
+	protected readonly docEnd = new GrowingInt32();
+	protected readonly docLength = new GrowingInt32();
 	protected readonly docPath: string[] = [];
 	/** Per passage id: the slot of the note it belongs to, live or not (−1 when free). */
-	protected readonly docOwner: number[] = [];
-	/** Per passage id: its note's slot (slotNote), −1 when free. */
-	protected readonly docSlot: number[] = [];
+	protected readonly docOwner = new GrowingInt32();
+	/** Per passage id: its live note's slot (slotNote), −1 when free, staged or hidden. */
+	protected readonly docSlot = new GrowingInt32();
 	protected readonly slotNote: (NoteRecord | undefined)[] = [];
 	protected readonly freeSlots: number[] = [];
 	protected readonly ranker = new NoteRanker();
@@ -109,7 +111,7 @@ export class NoteTables {
 	 * after. Returns false when the index changed between two steps (nothing was done).
 	 */
 	compactSteps(step?: number): Steps<boolean> {
-		return this.pool.compactSteps(this.docNote.length, step);
+		return this.pool.compactSteps(this.docSlot.length, step);
 	}
 
 	/** A number that changes whenever the index does. */
@@ -135,10 +137,9 @@ export class NoteTables {
 	protected show(note: NoteRecord): void {
 		if (note.terms instanceof PagedList) note.terms = encodeTermIds(note.terms);
 		for (const doc of note.docs) {
-			this.docNote[doc] = note;
-			this.docSlot[doc] = note.slot;
+			this.docSlot.set(doc, note.slot);
 			this.liveDocs++;
-			this.totalLength += this.docLength[doc] ?? 0;
+			this.totalLength += this.docLength.get(doc);
 			this.hiddenDocs--;
 		}
 		this.notes.set(note.id, note);
@@ -148,9 +149,8 @@ export class NoteTables {
 	/** Takes a live note out of search (its postings stay until dropSteps removes them). */
 	protected hide(note: NoteRecord): void {
 		for (const doc of note.docs) {
-			this.totalLength -= this.docLength[doc] ?? 0;
-			this.docNote[doc] = undefined;
-			this.docSlot[doc] = -1;
+			this.totalLength -= this.docLength.get(doc);
+			this.docSlot.set(doc, -1);
 			this.liveDocs--;
 			this.hiddenDocs++;
 		}
@@ -169,7 +169,8 @@ export class NoteTables {
 			hi = Math.max(hi, doc);
 		}
 		const slot = note.slot;
-		const owned = (v: number): boolean => this.docOwner[Math.floor(v / TF_SLOTS)] === slot;
+		const owner = this.docOwner.data;
+		const owned = (v: number): boolean => owner[Math.floor(v / TF_SLOTS)] === slot;
 		let work = 0;
 		// Its passages' postings in lists still in a loaded index's bytes are skipped from now on (not decoded to be removed).
 		this.pool.retire(docs);
@@ -200,8 +201,8 @@ export class NoteTables {
 		}
 		for (const doc of docs) {
 			this.docPath[doc] = "";
-			this.docSlot[doc] = -1;
-			this.docOwner[doc] = -1;
+			this.docSlot.set(doc, -1);
+			this.docOwner.set(doc, -1);
 			this.freeDocs.push(doc);
 			this.hiddenDocs--;
 		}
@@ -257,15 +258,14 @@ export class NoteTables {
 		// then go at the end of each ascending list (a freed id in the middle moved the list's whole
 		// tail, for every common term of a re-indexed note). Freed ids are reused past that, so the
 		// id space stays under twice the passages.
-		const doc = this.freeDocs.length * 2 > this.docNote.length ? (this.freeDocs.pop() as number) : this.docNote.length;
-		this.docNote[doc] = undefined;
-		this.docStart[doc] = start;
-		this.docEnd[doc] = end;
-		this.docLength[doc] = length;
+		const doc = this.freeDocs.length * 2 > this.docSlot.length ? (this.freeDocs.pop() as number) : this.docSlot.length;
+		this.docStart.set(doc, start);
+		this.docEnd.set(doc, end);
+		this.docLength.set(doc, length);
 		this.docPath[doc] = headingPath;
-		this.docOwner[doc] = note.slot;
+		this.docOwner.set(doc, note.slot);
 		// Staged: the ranker skips it until `show` gives it its note's slot.
-		this.docSlot[doc] = -1;
+		this.docSlot.set(doc, -1);
 		note.docs.push(doc);
 		this.hiddenDocs++;
 		return doc;

@@ -71,3 +71,32 @@ export class PagedList {
 		for (let i = 0; i < this.n; i++) yield (this.pages[i >>> PAGE_BITS] as Int32Array)[i & MASK] ?? 0;
 	}
 }
+
+/**
+ * A column of 32-bit integers per passage, read in the ranking's hot loops as a plain Int32Array
+ * (`data`, whose length may pass `length`; entries past `length` read 0). Grown by doubling: a
+ * million passages' column is 4 MB, copied in about a millisecond. Half the bytes of a JS array of
+ * small integers (8 bytes an element on 64-bit Node and Electron without pointer compression).
+ */
+export class GrowingInt32 {
+	data: Int32Array;
+	/** One past the highest index set. */
+	length = 0;
+	constructor(initial = 1024) {
+		this.data = new Int32Array(Math.max(1, initial));
+	}
+	get(i: number): number {
+		return this.data[i] ?? 0;
+	}
+	set(i: number, v: number): void {
+		if (i >= this.data.length) {
+			let size = this.data.length * 2;
+			while (size <= i) size *= 2;
+			const grown = new Int32Array(size);
+			grown.set(this.data);
+			this.data = grown;
+		}
+		this.data[i] = v;
+		if (i >= this.length) this.length = i + 1;
+	}
+}

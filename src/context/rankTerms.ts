@@ -25,9 +25,9 @@ export interface RankSource {
 	postings(term: string): Uint32Array | undefined;
 	docCount: number;
 	avgLength: number;
-	docLength: readonly number[];
+	docLength: ArrayLike<number>;
 	/** Per passage id: its note's slot, −1 for a passage no longer indexed. */
-	docSlot: readonly number[];
+	docSlot: ArrayLike<number>;
 	/** The highest note slot + 1. */
 	noteSlots: number;
 }
