@@ -52,6 +52,19 @@ export class ByteWriter {
 		this.bytes.set(bytes, this.n);
 		this.n += bytes.length;
 	}
+	/** Appends a copy of bytes [from, to) of `source`: a short run byte by byte (no view made per run). */
+	copyRange(source: Uint8Array, from: number, to: number): void {
+		const n = to - from;
+		if (n > 64) {
+			this.copy(source.subarray(from, to));
+			return;
+		}
+		this.room(n);
+		const bytes = this.bytes;
+		let w = this.n;
+		for (let i = from; i < to; i++) bytes[w++] = source[i] as number;
+		this.n = w;
+	}
 	/** Every chunk in order, the open one included. */
 	all(): Uint8Array[] {
 		return this.n > 0 ? [...this.chunks, this.bytes.subarray(0, this.n)] : this.chunks;
