@@ -136,6 +136,9 @@ export class NoteTables {
 	/** Makes a staged note live: its passages count and are searched. */
 	protected show(note: NoteRecord): void {
 		if (note.terms instanceof PagedList) note.terms = encodeTermIds(note.terms);
+		// An array grown by push has room for more (17 entries for up to 17): a copy holds only what is
+		// there (about 60 bytes a note less; 6 MB at 100,000 notes).
+		note.docs = note.docs.slice();
 		for (const doc of note.docs) {
 			this.docSlot.set(doc, note.slot);
 			this.liveDocs++;
