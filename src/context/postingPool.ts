@@ -17,15 +17,18 @@ import type { Steps } from "./steps";
 
 const PAGE = 1 << 20;
 /** Entries of `meta` per list, and where each field is among them. */
-const META = 8;
-const M_PAGE = 0;
-const M_OFFSET = 1;
-const M_LENGTH = 2;
-const M_HELD = 3;
-const M_LAZY_AT = 4;
-const M_LAZY_BYTES = 5;
-const M_LAZY_COUNT = 6;
-const M_LAZY_GONE = 7;
+const LIST = 4;
+const L_AT = 0;
+const L_BYTES = 1;
+const L_COUNT = 2;
+const L_REF = 3;
+/** Entries of `recs` per block record, and its fields. */
+const REC = 5;
+const B_PAGE = 0;
+const B_OFFSET = 1;
+const B_LENGTH = 2;
+const B_HELD = 3;
+const B_GONE = 4;
 /** The first shared page's entries (256 KB); each next one is twice the last, up to PAGE. */
 const FIRST_PAGE = 1 << 16;
 /** Block sizes: 1, 2, 3, 4, 6, 8, 12, 16, 24… (powers of two and 1.5×): lists waste a sixth on average, not a third. */
@@ -73,18 +76,52 @@ export class PostingPool {
 	private cap = 0;
 	private shared = -1;
 	private free: number[][] = SIZES.map(() => []);
-	// Per list, side by side in one paged column (META entries a list: adding a posting reads five of
-	// them, one memory line rather than five columns' lines): its block's page, offset in it, length,
-	// and size class + 1 (0: it holds no block); for a list still in the saved bytes, its byte offset
-	// + 1 (0: decoded), byte length and saved count, and how many of the saved entries may have gone
-	// since (an upper bound: lazyHolds). Such a list's block holds its tail: entries added since the
-	// load, all past every saved one. Paged (paged.ts): a column that doubled was copied whole in one
-	// task at millions of lists.
+	// Per list, side by side in one paged column (LIST entries a list): for a list still in the saved
+	// bytes, its byte offset + 1 (0: decoded), byte length and saved count; and its block record + 1
+	// (0: none). A record (REC entries in `recs`) is what a list holding entries in a block needs: the
+	// block's page, offset in it, length and size class + 1 (0: no block), and how many of the saved
+	// entries may have gone since (an upper bound: lazyHolds). A list still in the saved bytes holds its
+	// tail there: entries added since the load or the compaction, all past every saved one. Most lists
+	// of a built or loaded index have no record: 16 bytes a list, where the eight fields side by side
+	// were 32 (37 MB at 100,000 notes). Paged (paged.ts): a column that doubled was copied whole in
+	// one task at millions of lists.
 	private meta = new PagedInt32();
+	private recs = new PagedInt32();
+	private freeRecs: number[] = [];
+	private nextRec = 0;
 	private source: PostingSource | undefined = undefined;
 	private lazyLists = 0;
 	/** Per saved passage (below source.passages): 1 once its saved postings are gone (`retire`); they are skipped when read. */
 	private retired: Uint8Array | undefined = undefined;
+
+	/** A field of the list's block record (0 when it has none). */
+	private blk(list: number, field: number): number {
+		const r = this.meta.get(list * LIST + L_REF);
+		return r === 0 ? 0 : this.recs.get((r - 1) * REC + field);
+	}
+
+	/** Sets a field of the list's block record, making one when it has none (not for a 0). */
+	private setBlk(list: number, field: number, v: number): void {
+		let r = this.meta.get(list * LIST + L_REF);
+		if (r === 0) {
+			if (v === 0) return;
+			r = (this.freeRecs.pop() ?? this.nextRec++) + 1;
+			this.meta.set(list * LIST + L_REF, r);
+		}
+		this.recs.set((r - 1) * REC + field, v);
+	}
+
+	/** Frees the list's record once it holds nothing (no block, no entries, nothing gone); freed records are all zero. */
+	private dropRec(list: number): void {
+		const r = this.meta.get(list * LIST + L_REF);
+		if (r === 0) return;
+		const at = (r - 1) * REC;
+		if (this.recs.get(at + B_HELD) !== 0 || this.recs.get(at + B_LENGTH) !== 0 || this.recs.get(at + B_GONE) !== 0) return;
+		this.recs.set(at + B_PAGE, 0);
+		this.recs.set(at + B_OFFSET, 0);
+		this.freeRecs.push(r - 1);
+		this.meta.set(list * LIST + L_REF, 0);
+	}
 
 	private touch(list: number): void {
 		this.mutations++;
@@ -120,22 +157,22 @@ export class PostingPool {
 		let lazy = 0;
 		let work = 0;
 		for (let list = 0; list < lists; list++) {
-			const m = list * META;
-			const lazyAt = this.meta.get(m + M_LAZY_AT);
-			const tail = this.meta.get(m + M_LENGTH);
+			const m = list * LIST;
+			const lazyAt = this.meta.get(m + L_AT);
+			const tail = this.blk(list, B_LENGTH);
 			const at = out.length;
 			let count = 0;
 			if (lazyAt !== 0 && retired === undefined && old !== undefined) {
 				const from = lazyAt - 1;
-				const end = from + this.meta.get(m + M_LAZY_BYTES);
-				const saved = this.meta.get(m + M_LAZY_COUNT);
+				const end = from + this.meta.get(m + L_BYTES);
+				const saved = this.meta.get(m + L_COUNT);
 				out.copyRange(old.bytes, from, end);
 				count = saved + tail;
 				// Its bytes are copied and, with a tail, scanned for their last passage: a byte costs about a posting.
 				work += LIST_WORK + (end - from) + tail;
 				if (tail > 0) {
-					const off = this.meta.get(m + M_OFFSET);
-					const entries = (this.pages[this.meta.get(m + M_PAGE)] as Uint32Array).subarray(off, off + tail);
+					const off = this.blk(list, B_OFFSET);
+					const entries = (this.pages[this.blk(list, B_PAGE)] as Uint32Array).subarray(off, off + tail);
 					out.postings(entries, lastPassage(old.bytes, from, end, saved));
 				}
 			} else {
@@ -145,9 +182,9 @@ export class PostingPool {
 				work += LIST_WORK + count;
 			}
 			if (count > 0) {
-				meta.set(m + M_LAZY_AT, at + 1);
-				meta.set(m + M_LAZY_BYTES, out.length - at);
-				meta.set(m + M_LAZY_COUNT, count);
+				meta.set(m + L_AT, at + 1);
+				meta.set(m + L_BYTES, out.length - at);
+				meta.set(m + L_COUNT, count);
 				lazy++;
 			}
 			if (work >= step) {
@@ -170,6 +207,9 @@ export class PostingPool {
 			}
 		}
 		this.meta = meta;
+		this.recs = new PagedInt32();
+		this.freeRecs = [];
+		this.nextRec = 0;
 		this.pages = [];
 		this.pageBytes = 0;
 		this.used = 0;
@@ -185,11 +225,11 @@ export class PostingPool {
 
 	/** Entries in the list. */
 	count(list: number): number {
-		if (this.meta.get(list * META + M_LAZY_AT) !== 0) {
-			if (this.retired === undefined) return this.meta.get(list * META + M_LAZY_COUNT) + this.meta.get(list * META + M_LENGTH);
+		if (this.meta.get(list * LIST + L_AT) !== 0) {
+			if (this.retired === undefined) return this.meta.get(list * LIST + L_COUNT) + this.blk(list, B_LENGTH);
 			this.decode(list);
 		}
-		return this.meta.get(list * META + M_LENGTH);
+		return this.blk(list, B_LENGTH);
 	}
 
 	/** Lists not yet decoded from the saved bytes. */
@@ -205,13 +245,13 @@ export class PostingPool {
 	/** Makes the list `count` postings at bytes [at, at + bytes) of the source, decoded when first used. */
 	loadLazy(list: number, count: number, at: number, bytes: number): void {
 		this.touch(list);
-		if (this.meta.get(list * META + M_HELD) !== 0 || this.meta.get(list * META + M_LAZY_AT) !== 0) this.clear(list);
+		if (this.blk(list, B_HELD) !== 0 || this.meta.get(list * LIST + L_AT) !== 0) this.clear(list);
 		if (count === 0) return;
-		this.meta.set(list * META + M_LENGTH, 0);
-		this.meta.set(list * META + M_LAZY_AT, at + 1);
-		this.meta.set(list * META + M_LAZY_BYTES, bytes);
-		this.meta.set(list * META + M_LAZY_COUNT, count);
-		this.meta.set(list * META + M_LAZY_GONE, 0);
+		this.setBlk(list, B_LENGTH, 0);
+		this.meta.set(list * LIST + L_AT, at + 1);
+		this.meta.set(list * LIST + L_BYTES, bytes);
+		this.meta.set(list * LIST + L_COUNT, count);
+		this.setBlk(list, B_GONE, 0);
 		this.lazyLists++;
 	}
 
@@ -234,32 +274,34 @@ export class PostingPool {
 
 	/** The list's entries without keeping them decoded (a save reads every list once). */
 	peek(list: number): Uint32Array {
-		return this.meta.get(list * META + M_LAZY_AT) === 0 ? this.view(list) : this.read(list);
+		return this.meta.get(list * LIST + L_AT) === 0 ? this.view(list) : this.read(list);
 	}
 
 	/** A lazy list's entries: its saved ones still there, then its tail. */
 	private read(list: number): Uint32Array {
-		const at = this.meta.get(list * META + M_LAZY_AT) - 1;
-		const tail = this.meta.get(list * META + M_LENGTH);
+		const at = this.meta.get(list * LIST + L_AT) - 1;
+		const tail = this.blk(list, B_LENGTH);
 		if (!this.source) return new Uint32Array(0);
-		const saved = readPostings(this.source, at, at + this.meta.get(list * META + M_LAZY_BYTES), this.meta.get(list * META + M_LAZY_COUNT), this.retired);
+		const saved = readPostings(this.source, at, at + this.meta.get(list * LIST + L_BYTES), this.meta.get(list * LIST + L_COUNT), this.retired);
 		if (tail === 0) return saved;
 		const out = new Uint32Array(saved.length + tail);
 		out.set(saved);
-		const off = this.meta.get(list * META + M_OFFSET);
-		out.set((this.pages[this.meta.get(list * META + M_PAGE)] as Uint32Array).subarray(off, off + tail), saved.length);
+		const off = this.blk(list, B_OFFSET);
+		out.set((this.pages[this.blk(list, B_PAGE)] as Uint32Array).subarray(off, off + tail), saved.length);
 		return out;
 	}
 
 	/** Decodes a list still in the saved bytes; the bytes are let go once no list needs them. */
 	private decode(list: number): void {
-		if (this.meta.get(list * META + M_LAZY_AT) === 0) return;
+		if (this.meta.get(list * LIST + L_AT) === 0) return;
 		this.fill(list, this.read(list));
 	}
 
 	private forget(list: number): void {
-		if (this.meta.get(list * META + M_LAZY_AT) === 0) return;
-		this.meta.set(list * META + M_LAZY_AT, 0);
+		if (this.meta.get(list * LIST + L_AT) === 0) return;
+		this.meta.set(list * LIST + L_AT, 0);
+		this.setBlk(list, B_GONE, 0);
+		this.dropRec(list);
 		if (--this.lazyLists === 0) {
 			this.source = undefined;
 			this.retired = undefined;
@@ -269,10 +311,10 @@ export class PostingPool {
 	/** The list's entries (a view; valid until the next change to the pool). */
 	view(list: number): Uint32Array {
 		this.decode(list);
-		const n = this.meta.get(list * META + M_LENGTH);
+		const n = this.blk(list, B_LENGTH);
 		if (n === 0) return new Uint32Array(0);
-		const off = this.meta.get(list * META + M_OFFSET);
-		return (this.pages[this.meta.get(list * META + M_PAGE)] as Uint32Array).subarray(off, off + n);
+		const off = this.blk(list, B_OFFSET);
+		return (this.pages[this.blk(list, B_PAGE)] as Uint32Array).subarray(off, off + n);
 	}
 
 	/** The first value past every saved entry of a list still in the saved bytes (its tail's values are). */
@@ -284,23 +326,29 @@ export class PostingPool {
 	insert(list: number, value: number): void {
 		this.touch(list);
 		// A new passage id is mostly past the saved ones (noteTables.ts addDoc): it joins the tail.
-		if (this.meta.get(list * META + M_LAZY_AT) !== 0 && value < this.tailFrom) this.decode(list);
-		const n = this.meta.get(list * META + M_LENGTH);
-		const held = this.meta.get(list * META + M_HELD);
-		if (held === 0 || n === sizeOf(held - 1)) this.move(list, n, classFor(n + 1));
-		const data = this.pages[this.meta.get(list * META + M_PAGE)] as Uint32Array;
-		const off = this.meta.get(list * META + M_OFFSET);
+		if (this.meta.get(list * LIST + L_AT) !== 0 && value < this.tailFrom) this.decode(list);
+		let r = this.meta.get(list * LIST + L_REF);
+		const n = r === 0 ? 0 : this.recs.get((r - 1) * REC + B_LENGTH);
+		const held = r === 0 ? 0 : this.recs.get((r - 1) * REC + B_HELD);
+		if (held === 0 || n === sizeOf(held - 1)) {
+			this.move(list, n, classFor(n + 1));
+			r = this.meta.get(list * LIST + L_REF);
+		}
+		// The list has a record now (move made one): its fields read once.
+		const rec = (r - 1) * REC;
+		const data = this.pages[this.recs.get(rec + B_PAGE)] as Uint32Array;
+		const off = this.recs.get(rec + B_OFFSET);
 		// A build adds passages in id order: the value mostly goes last (no search, nothing moved).
 		if (n === 0 || (data[off + n - 1] ?? 0) < value) {
 			data[off + n] = value;
-			this.meta.set(list * META + M_LENGTH, n + 1);
+			this.recs.set(rec + B_LENGTH, n + 1);
 			return;
 		}
 		const at = lowerBound(data, off, off + n, value);
 		if (at < off + n && data[at] === value) return;
 		if (at < off + n) data.copyWithin(at + 1, at, off + n);
 		data[at] = value;
-		this.meta.set(list * META + M_LENGTH, n + 1);
+		this.recs.set(rec + B_LENGTH, n + 1);
 	}
 
 	/**
@@ -311,12 +359,12 @@ export class PostingPool {
 	private lazyHolds(list: number, from: number, to: number): boolean {
 		const end = Math.min(to, this.tailFrom);
 		if (from < end) {
-			const gone = Math.min(this.meta.get(list * META + M_LAZY_COUNT), this.meta.get(list * META + M_LAZY_GONE) + Math.ceil((end - from) / TF_SLOTS));
-			this.meta.set(list * META + M_LAZY_GONE, gone);
+			const gone = Math.min(this.meta.get(list * LIST + L_COUNT), this.blk(list, B_GONE) + Math.ceil((end - from) / TF_SLOTS));
+			this.setBlk(list, B_GONE, gone);
 		}
-		if (this.meta.get(list * META + M_LAZY_COUNT) - this.meta.get(list * META + M_LAZY_GONE) + this.meta.get(list * META + M_LENGTH) > 0) return true;
+		if (this.meta.get(list * LIST + L_COUNT) - this.blk(list, B_GONE) + this.blk(list, B_LENGTH) > 0) return true;
 		this.decode(list);
-		return this.meta.get(list * META + M_LENGTH) > 0;
+		return this.blk(list, B_LENGTH) > 0;
 	}
 
 	/**
@@ -325,18 +373,18 @@ export class PostingPool {
 	 */
 	removeRange(list: number, from: number, to: number): boolean {
 		this.mutations++;
-		const lazy = this.meta.get(list * META + M_LAZY_AT) !== 0;
-		const n = this.meta.get(list * META + M_LENGTH);
+		const lazy = this.meta.get(list * LIST + L_AT) !== 0;
+		const n = this.blk(list, B_LENGTH);
 		if (n > 0) {
-			const data = this.pages[this.meta.get(list * META + M_PAGE)] as Uint32Array;
-			const off = this.meta.get(list * META + M_OFFSET);
+			const data = this.pages[this.blk(list, B_PAGE)] as Uint32Array;
+			const off = this.blk(list, B_OFFSET);
 			const at = lowerBound(data, off, off + n, from);
 			if (at < off + n && (data[at] ?? 0) < to) {
 				data.copyWithin(at, at + 1, off + n);
 				this.shrunk(list, n - 1);
 			}
 		}
-		return lazy ? this.lazyHolds(list, from, to) : this.meta.get(list * META + M_LENGTH) > 0;
+		return lazy ? this.lazyHolds(list, from, to) : this.blk(list, B_LENGTH) > 0;
 	}
 
 	/**
@@ -346,12 +394,12 @@ export class PostingPool {
 	 */
 	removeWhere(list: number, from: number, to: number, drop: (value: number) => boolean): { held: boolean; scanned: number } {
 		this.mutations++;
-		const lazy = this.meta.get(list * META + M_LAZY_AT) !== 0;
-		const n = this.meta.get(list * META + M_LENGTH);
+		const lazy = this.meta.get(list * LIST + L_AT) !== 0;
+		const n = this.blk(list, B_LENGTH);
 		let scanned = 0;
 		if (n > 0) {
-			const data = this.pages[this.meta.get(list * META + M_PAGE)] as Uint32Array;
-			const off = this.meta.get(list * META + M_OFFSET);
+			const data = this.pages[this.blk(list, B_PAGE)] as Uint32Array;
+			const off = this.blk(list, B_OFFSET);
 			const at = lowerBound(data, off, off + n, from);
 			let w = at;
 			let r = at;
@@ -365,16 +413,17 @@ export class PostingPool {
 				this.shrunk(list, n - (r - w));
 			}
 		}
-		return { held: lazy ? this.lazyHolds(list, from, to) : this.meta.get(list * META + M_LENGTH) > 0, scanned };
+		return { held: lazy ? this.lazyHolds(list, from, to) : this.blk(list, B_LENGTH) > 0, scanned };
 	}
 
 	/** The list's block now holds `left` entries: an emptied block is freed, one at a quarter moves down. */
 	private shrunk(list: number, left: number): void {
-		this.meta.set(list * META + M_LENGTH, left);
-		const c = this.meta.get(list * META + M_HELD) - 1;
+		this.setBlk(list, B_LENGTH, left);
+		const c = this.blk(list, B_HELD) - 1;
 		if (left === 0) {
-			if (c >= 0) this.release(this.meta.get(list * META + M_PAGE), this.meta.get(list * META + M_OFFSET), c);
-			this.meta.set(list * META + M_HELD, 0);
+			if (c >= 0) this.release(this.blk(list, B_PAGE), this.blk(list, B_OFFSET), c);
+			this.setBlk(list, B_HELD, 0);
+			this.dropRec(list);
 		} else if (c > 3 && left <= sizeOf(c) / 4) this.move(list, left, classFor(left * 2));
 	}
 
@@ -384,33 +433,35 @@ export class PostingPool {
 		this.clear(list);
 		if (values.length === 0) return;
 		this.move(list, 0, classFor(values.length));
-		(this.pages[this.meta.get(list * META + M_PAGE)] as Uint32Array).set(values, this.meta.get(list * META + M_OFFSET));
-		this.meta.set(list * META + M_LENGTH, values.length);
+		(this.pages[this.blk(list, B_PAGE)] as Uint32Array).set(values, this.blk(list, B_OFFSET));
+		this.setBlk(list, B_LENGTH, values.length);
 	}
 
 	/** Frees the list's block. */
 	clear(list: number): void {
 		this.mutations++;
 		this.forget(list);
-		const held = this.meta.get(list * META + M_HELD);
-		if (held > 0) this.release(this.meta.get(list * META + M_PAGE), this.meta.get(list * META + M_OFFSET), held - 1);
-		this.meta.set(list * META + M_LENGTH, 0);
-		this.meta.set(list * META + M_HELD, 0);
+		const held = this.blk(list, B_HELD);
+		if (held > 0) this.release(this.blk(list, B_PAGE), this.blk(list, B_OFFSET), held - 1);
+		this.setBlk(list, B_LENGTH, 0);
+		this.setBlk(list, B_HELD, 0);
+		this.dropRec(list);
 	}
 
 	/** Moves the list's first `keep` entries into a new block of class `c`. */
 	private move(list: number, keep: number, c: number): void {
 		const [page, off] = this.alloc(c);
-		const held = this.meta.get(list * META + M_HELD);
+		const held = this.blk(list, B_HELD);
 		if (held > 0) {
-			const oldPage = this.meta.get(list * META + M_PAGE);
-			const oldOff = this.meta.get(list * META + M_OFFSET);
+			const oldPage = this.blk(list, B_PAGE);
+			const oldOff = this.blk(list, B_OFFSET);
 			if (keep > 0) (this.pages[page] as Uint32Array).set((this.pages[oldPage] as Uint32Array).subarray(oldOff, oldOff + keep), off);
 			this.release(oldPage, oldOff, held - 1);
 		}
-		this.meta.set(list * META + M_PAGE, page);
-		this.meta.set(list * META + M_OFFSET, off);
-		this.meta.set(list * META + M_HELD, c + 1);
+		// HELD first: it is never 0, so the list has its record before its page and offset (which may be) are set.
+		this.setBlk(list, B_HELD, c + 1);
+		this.setBlk(list, B_PAGE, page);
+		this.setBlk(list, B_OFFSET, off);
 	}
 
 	private alloc(c: number): [number, number] {

@@ -191,6 +191,23 @@ describe("readPostings", () => {
 });
 
 describe("PostingPool pages", () => {
+	it("only a list with a block (or saved entries gone) holds a record; freed records are reused", () => {
+		const pool = new PostingPool();
+		const records = (): { made: number; free: number } => {
+			const p = pool as unknown as { nextRec: number; freeRecs: number[] };
+			return { made: p.nextRec, free: p.freeRecs.length };
+		};
+		for (let list = 0; list < 1000; list++) pool.fill(list, [TF_SLOTS + 1, 2 * TF_SLOTS + 1]);
+		expect(records()).toEqual({ made: 1000, free: 0 });
+		for (let list = 0; list < 1000; list++) pool.clear(list);
+		expect(records()).toEqual({ made: 1000, free: 1000 });
+		for (let list = 1000; list < 2000; list++) pool.insert(list, TF_SLOTS + 1);
+		expect(records()).toEqual({ made: 1000, free: 0 });
+		for (let list = 1000; list < 2000; list++) expect(pool.removeRange(list, TF_SLOTS, 2 * TF_SLOTS)).toBe(false);
+		expect(records()).toEqual({ made: 1000, free: 1000 });
+		for (let list = 0; list < 2000; list++) expect(pool.count(list)).toBe(0);
+	});
+
 	it("a pool of a few postings (a loaded index's first re-index) takes a small page, not a 4 MB one", () => {
 		const pools: PostingPool[] = [];
 		const before = process.memoryUsage().arrayBuffers;
