@@ -5,7 +5,9 @@
 // agree on what a match is.
 //
 // Memory (10,000 notes / 40 MB must stay under 150 MB, see the README):
-// - postings are pooled (postingPool.ts): one entry, passage id × 1024 + term frequency, 4 bytes;
+// - postings are pooled (postingPool.ts): one entry, passage id × 1024 + term frequency, 4 bytes,
+//   while a list is being added to; the build encodes them again every so often (compactSteps,
+//   driven by indexInSlices) into the saved layout, about 1.5 bytes each, decoded on first use;
 // - a term whose last posting goes is dropped from the term table, and its id reused;
 // - a note's text is kept only with `keepText` (the default, for scripts; the app's index service
 //   turns it off and reads a hit's note from the vault instead: noteHits.ts), in its compact form:

@@ -9,6 +9,8 @@
 // A loaded index's lists stay in the saved bytes until first used (lazyPostings.ts), through a
 // re-index too: a new passage's postings go to a tail kept beside the bytes (its id is past the saved
 // ones), and a removed note's saved postings are retired (skipped when read), not decoded to be cut out.
+// A built index gets there too: compactSteps encodes every list into new bytes in that layout and
+// lets the pages go (about 1.5 bytes a posting instead of 4), so the lists read like a loaded index's.
 
 import { PagedInt32 } from "./paged";
 import { lastPassage, readPostings, TF_SLOTS, type PostingSource } from "./lazyPostings";
