@@ -21,6 +21,10 @@ export class PagedInt32 {
 		const page = this.pages[i >>> PAGE_BITS];
 		return page === undefined ? 0 : (page[i & MASK] ?? 0);
 	}
+	/** The page that holds entry `i` (its place there: i & (2^PAGE_BITS − 1)), undefined when none was made; a first page still growing may be shorter. */
+	pageOf(i: number): Int32Array | undefined {
+		return this.pages[i >>> PAGE_BITS];
+	}
 	set(i: number, v: number): void {
 		const p = i >>> PAGE_BITS;
 		const first = this.pages[0] as Int32Array;

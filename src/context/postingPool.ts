@@ -12,25 +12,33 @@
 // A built index gets there too: compactSteps encodes every list into new bytes in that layout and
 // lets the pages go (about 1.5 bytes a posting instead of 4), so the lists read like a loaded index's.
 
-import { PagedInt32 } from "./paged";
+import { PagedInt32, PAGE_BITS } from "./paged";
 import { lastPassage, readPostings, TF_SLOTS, type PostingSource } from "./lazyPostings";
 import { ByteWriter } from "./binaryCodec";
 import type { Steps } from "./steps";
 
 const PAGE = 1 << 20;
+/** An entry's place in its page of a PagedInt32 (paged.ts). */
+const PAGE_MASK = (1 << PAGE_BITS) - 1;
 /** Entries of `meta` per list, and where each field is among them. */
 const LIST = 4;
 const L_AT = 0;
 const L_BYTES = 1;
 const L_COUNT = 2;
 const L_REF = 3;
-/** Entries of `recs` per block record, and its fields. */
-const REC = 5;
+/**
+ * Entries of `recs` per block record (four: a record never straddles two of its pages), and its
+ * fields; the size class + 1 and the gone count share the last one (held + 64 × gone: a class is
+ * under 64, and gone is at most a list's saved count, under 2^22 passages).
+ */
+const REC = 4;
 const B_PAGE = 0;
 const B_OFFSET = 1;
 const B_LENGTH = 2;
-const B_HELD = 3;
-const B_GONE = 4;
+const R_HG = 3;
+/** blk/setBlk's names for the two halves of R_HG. */
+const B_HELD = 4;
+const B_GONE = 5;
 /** The first shared page's entries (256 KB); each next one is twice the last, up to PAGE. */
 const FIRST_PAGE = 1 << 16;
 /** Block sizes: 1, 2, 3, 4, 6, 8, 12, 16, 24… (powers of two and 1.5×): lists waste a sixth on average, not a third. */
@@ -99,7 +107,11 @@ export class PostingPool {
 	/** A field of the list's block record (0 when it has none). */
 	private blk(list: number, field: number): number {
 		const r = this.meta.get(list * LIST + L_REF);
-		return r === 0 ? 0 : this.recs.get((r - 1) * REC + field);
+		if (r === 0) return 0;
+		const at = (r - 1) * REC;
+		if (field === B_HELD) return this.recs.get(at + R_HG) & 63;
+		if (field === B_GONE) return this.recs.get(at + R_HG) >>> 6;
+		return this.recs.get(at + field);
 	}
 
 	/** Sets a field of the list's block record, making one when it has none (not for a 0). */
@@ -110,7 +122,10 @@ export class PostingPool {
 			r = (this.freeRecs.pop() ?? this.nextRec++) + 1;
 			this.meta.set(list * LIST + L_REF, r);
 		}
-		this.recs.set((r - 1) * REC + field, v);
+		const at = (r - 1) * REC;
+		if (field === B_HELD) this.recs.set(at + R_HG, (this.recs.get(at + R_HG) & ~63) | v);
+		else if (field === B_GONE) this.recs.set(at + R_HG, (this.recs.get(at + R_HG) & 63) | (v << 6));
+		else this.recs.set(at + field, v);
 	}
 
 	/** Frees the list's record once it holds nothing (no block, no entries, nothing gone); freed records are all zero. */
@@ -118,7 +133,7 @@ export class PostingPool {
 		const r = this.meta.get(list * LIST + L_REF);
 		if (r === 0) return;
 		const at = (r - 1) * REC;
-		if (this.recs.get(at + B_HELD) !== 0 || this.recs.get(at + B_LENGTH) !== 0 || this.recs.get(at + B_GONE) !== 0) return;
+		if (this.recs.get(at + R_HG) !== 0 || this.recs.get(at + B_LENGTH) !== 0) return;
 		this.recs.set(at + B_PAGE, 0);
 		this.recs.set(at + B_OFFSET, 0);
 		this.freeRecs.push(r - 1);
@@ -330,27 +345,31 @@ export class PostingPool {
 		// A new passage id is mostly past the saved ones (noteTables.ts addDoc): it joins the tail.
 		if (this.meta.get(list * LIST + L_AT) !== 0 && value < this.tailFrom) this.decode(list);
 		let r = this.meta.get(list * LIST + L_REF);
-		const n = r === 0 ? 0 : this.recs.get((r - 1) * REC + B_LENGTH);
-		const held = r === 0 ? 0 : this.recs.get((r - 1) * REC + B_HELD);
+		let page = r === 0 ? undefined : this.recs.pageOf((r - 1) * REC);
+		let rec = ((r - 1) * REC) & PAGE_MASK;
+		const n = page === undefined ? 0 : (page[rec + B_LENGTH] as number);
+		const held = page === undefined ? 0 : (page[rec + R_HG] as number) & 63;
 		if (held === 0 || n === sizeOf(held - 1)) {
 			this.move(list, n, classFor(n + 1));
 			r = this.meta.get(list * LIST + L_REF);
+			page = this.recs.pageOf((r - 1) * REC);
+			rec = ((r - 1) * REC) & PAGE_MASK;
 		}
-		// The list has a record now (move made one): its fields read once.
-		const rec = (r - 1) * REC;
-		const data = this.pages[this.recs.get(rec + B_PAGE)] as Uint32Array;
-		const off = this.recs.get(rec + B_OFFSET);
+		// The list has a record now (move made one): its fields read from its page directly.
+		const fields = page as Int32Array;
+		const data = this.pages[fields[rec + B_PAGE] as number] as Uint32Array;
+		const off = fields[rec + B_OFFSET] as number;
 		// A build adds passages in id order: the value mostly goes last (no search, nothing moved).
 		if (n === 0 || (data[off + n - 1] ?? 0) < value) {
 			data[off + n] = value;
-			this.recs.set(rec + B_LENGTH, n + 1);
+			fields[rec + B_LENGTH] = n + 1;
 			return;
 		}
 		const at = lowerBound(data, off, off + n, value);
 		if (at < off + n && data[at] === value) return;
 		if (at < off + n) data.copyWithin(at + 1, at, off + n);
 		data[at] = value;
-		this.recs.set(rec + B_LENGTH, n + 1);
+		fields[rec + B_LENGTH] = n + 1;
 	}
 
 	/**
