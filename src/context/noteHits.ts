@@ -6,6 +6,7 @@
 // search run again, rather than cutting the new text at the old offsets.
 import type { NoteIndex, NoteSearchHit } from "./NoteIndex";
 import { textHash } from "./noteTerms";
+import { foldWord } from "./terms";
 
 export interface Candidate {
 	id: string;
@@ -40,6 +41,56 @@ export function liftPhrase(candidates: Candidate[], phrase: string, text: (c: Ca
 		if (body !== undefined && holds(body)) c.score += lift;
 	}
 	candidates.sort((a, b) => b.score - a.score || (order.get(a) ?? 0) - (order.get(b) ?? 0));
+}
+
+/** Notes whose names are checked against the query (the best this many by score): see liftTitles. */
+export const TITLE_CANDIDATES = 100;
+/** A query of fewer letters than this is not matched against names: a few letters are in order in many names. */
+const TITLE_MIN_LETTERS = 4;
+const NOT_LETTER = /[^\p{L}\p{N}]+/gu;
+
+/** The letters and digits of a text, lower-cased and accent-folded (terms.ts foldWord), as code points. */
+function letters(text: string): string[] {
+	return Array.from(foldWord(text).replace(NOT_LETTER, ""));
+}
+
+/** How many letters of `query` a note's name leaves unmatched: its length less their longest common subsequence. */
+export function titleMisses(query: readonly string[], name: readonly string[]): number {
+	// One row of the longest-common-subsequence table at a time (a query and a name are short).
+	let prev = new Int32Array(name.length + 1);
+	let row = new Int32Array(name.length + 1);
+	for (const q of query) {
+		for (let j = 0; j < name.length; j++) row[j + 1] = q === name[j] ? (prev[j] as number) + 1 : Math.max(prev[j + 1] as number, row[j] as number);
+		[prev, row] = [row, prev];
+	}
+	return query.length - (prev[name.length] as number);
+}
+
+/**
+ * A query that is a note's name as a person recalls it: the notes whose names hold the query's
+ * letters in order, all of them or all but one, go first, in the order they had. Recalling a name
+ * means recalling some of its words, in order, with one letter wrong at times; one wrong Han, kana
+ * or Hangul character changes both character pairs it is in (a four-character name keeps one of its
+ * three), so the right note's terms often score below notes that share two pairs of the name by
+ * chance, while its name still holds every other character of the query (fuzzy finders such as
+ * Obsidian's quick switcher match names the same way). Spaces and punctuation do not count.
+ */
+export function liftTitles(candidates: { name: string; score: number }[], query: string): void {
+	const q = letters(query);
+	if (q.length < TITLE_MIN_LETTERS || candidates.length === 0) return;
+	const lift = candidates[0]?.score ?? 0;
+	const order = new Map(candidates.map((c, i) => [c, i]));
+	// One letter may be wrong (changed, added or two swapped), from six letters up: a shorter query
+	// matches too many names with a letter left out.
+	const allowed = q.length >= 6 ? 1 : 0;
+	let lifted = false;
+	for (const c of candidates) {
+		const name = letters(c.name);
+		if (name.length + allowed < q.length || titleMisses(q, name) > allowed) continue;
+		c.score += lift;
+		lifted = true;
+	}
+	if (lifted) candidates.sort((a, b) => b.score - a.score || (order.get(a) ?? 0) - (order.get(b) ?? 0));
 }
 
 /**

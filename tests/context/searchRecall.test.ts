@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { NoteIndex } from "../../src/context/NoteIndex";
+import { liftTitles, titleMisses, type Candidate } from "../../src/context/noteHits";
 import { seededRandom } from "../support/random";
 
 // Chinese and Japanese names of invented characters, misspelled by one character in the middle (which
@@ -45,6 +46,54 @@ describe("search recall", () => {
 			expect(found / asked).toBeGreaterThanOrEqual(0.75);
 		});
 	}
+
+	// Names spelled from 20 Han characters (as invented names are: a few characters, many combinations),
+	// after two words of the note's title: every pair of those characters is in some note's name, so a
+	// mistyped character makes two pairs that other notes have, and the name keeps one of its three.
+	it("a title recalled with one character of its name mistyped (both changed pairs known elsewhere) finds its note in the top 3", () => {
+		const rnd = seededRandom(11);
+		const names = range(0x6a80, 20);
+		// Common two-character words: the title's first word is in many notes.
+		const words = Array.from({ length: 40 }, (_, i) => String.fromCharCode(0x5000 + i, 0x5100 + ((i * 7) % 40)));
+		const pick = (list: readonly string[]): string => list[Math.floor(rnd() * list.length)] ?? "";
+		const index = new NoteIndex();
+		const titles: { title: string; name: string }[] = [];
+		for (let i = 0; i < 1500; i++) {
+			const name = Array.from({ length: 4 }, () => pick(names)).join("");
+			const title = `${pick(words)}${pick(words)}${name}`;
+			titles.push({ title, name });
+			const body = Array.from({ length: 20 }, () => Array.from({ length: 3 }, () => pick(words)).join("")).join("，");
+			index.upsert(`n/${i}.md`, `${body}\n\n${pick(names)}${pick(names)}${pick(names)}${pick(names)}`, title);
+		}
+		let found = 0;
+		let asked = 0;
+		for (let i = 0; i < 1500; i += 25) {
+			const { title, name } = titles[i] as { title: string; name: string };
+			if (titles.filter((t) => t.name === name).length > 1) continue;
+			const c = Array.from(name);
+			const at = 1 + (i % 2);
+			c[at] = names.find((n) => n !== c[at] && n !== c[at - 1] && n !== c[at + 1]) ?? "";
+			const query = title.slice(0, 3) + c.join("");
+			asked++;
+			const top = [...new Set(index.search(query, { limit: 10, perNote: 1 }).map((h) => h.id))].slice(0, 3);
+			if (top.includes(`n/${i}.md`)) found++;
+		}
+		expect(asked).toBeGreaterThan(50);
+		// 0.55 ranked on the terms alone (liftTitles left out); 1 with the names matched.
+		expect(found / asked).toBeGreaterThanOrEqual(0.9);
+	});
+
+	it("liftTitles: notes whose names hold the query's letters in order, all but one from six letters up, go first, in the order they had", () => {
+		const cand = (name: string, score: number): Candidate => ({ id: `${name}.md`, name, score, hash: 0, chars: 0, passages: [] });
+		const list = [cand("Other note", 9), cand("Meeting notes Okalirin", 5), cand("Meeting Okaliran", 4), cand("Meeting notes Okxlixin", 3)];
+		liftTitles(list, "meeting okalirin");
+		// One letter wrong (Okaliran) still matches; two wrong (Okxlixin) do not.
+		expect(list.map((c) => c.name)).toEqual(["Meeting notes Okalirin", "Meeting Okaliran", "Other note", "Meeting notes Okxlixin"]);
+		const short = [cand("Other", 2), cand("Docs", 1), cand("Dogs", 1)];
+		liftTitles(short, "docs");
+		expect(short.map((c) => c.name)).toEqual(["Docs", "Other", "Dogs"]);
+		expect(titleMisses(Array.from("资源加瑜璇芷翊"), Array.from("资源加插件瑜檀芷翊"))).toBe(1);
+	});
 
 	it("a phrase recalled across a line break ranks the note that holds it first", () => {
 		const index = new NoteIndex();
