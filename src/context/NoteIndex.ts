@@ -21,7 +21,7 @@
 // or in steps), and here search and the saved forms' entry points.
 import { weightedQuery } from "./bm25";
 import { neighbourPairs } from "./noteRanking";
-import { hitsOf, liftPhrase, liftTitles, quotedPhrase, TITLE_CANDIDATES, type Candidate } from "./noteHits";
+import { hitsOf, liftPhrase, liftTitles, phraseCandidates, quotedPhrase, TITLE_CANDIDATES, type Candidate } from "./noteHits";
 import { expandMisspelled } from "./fuzzyTerms";
 import { textHash } from "./noteTerms";
 import { indexFromJson, indexToJson } from "./noteIndexJson";
@@ -71,8 +71,9 @@ export class NoteIndex extends NoteUpserts {
 	 * @internal The best notes for `query`, best first, each with its passages that hold a query
 	 * term (best first): `limit` notes, or more (PHRASE_CANDIDATES) when `forPhrase`, for
 	 * liftPhrase to reorder. The best TITLE_CANDIDATES are ranked, and those whose names hold the
-	 * query lifted (liftTitles), before they are cut to that number. Ties in note order, not by
-	 * internal ids: a loaded index numbers them anew.
+	 * query lifted (liftTitles), before they are cut to that number (for a phrase, by their best
+	 * passages: phraseCandidates). Ties in note order, not by internal ids: a loaded index numbers
+	 * them anew.
 	 */
 	candidates(query: string, limit: number, forPhrase: boolean): Candidate[] {
 		if (limit <= 0 || this.liveDocs === 0) return [];
@@ -91,8 +92,9 @@ export class NoteIndex extends NoteUpserts {
 		const before = (a: number, b: number): boolean => (this.slotNote[a] as NoteRecord).id < (this.slotNote[b] as NoteRecord).id;
 		const wanted = forPhrase ? Math.max(limit, PHRASE_CANDIDATES) : limit;
 		const ranked = this.ranker.rank(weighted, source, Math.max(wanted, TITLE_CANDIDATES), before, neighbourPairs(query)).map((r) => ({ r, note: this.slotNote[r.slot] as NoteRecord, name: (this.slotNote[r.slot] as NoteRecord).name, score: r.score }));
-		liftTitles(ranked, query);
-		return ranked.slice(0, wanted).map(({ r, note, score }) => {
+		const lifted = liftTitles(ranked, query);
+		const chosen = forPhrase ? phraseCandidates(ranked, wanted, lifted, ({ r }) => r.docs.reduce((best, d) => Math.max(best, r.passageScore(d)), 0)) : ranked.slice(0, wanted);
+		return chosen.map(({ r, note, score }) => {
 			// Best first, then in the note's order; each passage's score read once, not per comparison.
 			const passages = r.docs.map((d) => ({ score: r.passageScore(d), start: this.docStart[d] ?? 0, end: this.docEnd[d] ?? 0 }));
 			passages.sort((a, b) => b.score - a.score || a.start - b.start);

@@ -95,6 +95,27 @@ describe("search recall", () => {
 		expect(titleMisses(Array.from("资源加瑜璇芷翊"), Array.from("资源加插件瑜檀芷翊"))).toBe(1);
 	});
 
+	// 80 notes that have the phrase's words in short passages of their own, three words each (each word
+	// then scores its best), and one note that has the whole phrase in one long passage: ranked by
+	// their words it comes after the 80, past the 50 notes the phrase is looked for in (it was not
+	// found before phraseCandidates); its passage holds every word, which no decoy's does.
+	it("a phrase is looked for in the notes whose best passage holds it, not only in those whose words score best apart", () => {
+		const rnd = seededRandom(3);
+		const phrase = "the lighthouse keeper polished every lantern before the storm reached harbour";
+		const words = phrase.split(" ").filter((w) => w !== "the");
+		const filler = Array.from({ length: 300 }, (_, i) => `w${i.toString(36)}x`);
+		const pick = (list: readonly string[]): string => list[Math.floor(rnd() * list.length)] ?? "";
+		const prose = (n: number): string => Array.from({ length: n }, () => pick(filler)).join(" ");
+		const index = new NoteIndex();
+		for (let i = 0; i < 80; i++) {
+			const passages = Array.from({ length: 6 }, (_, k) => `## Part ${k}\n\n${pick(words)} ${pick(words)} ${pick(words)} ${prose(4)}`);
+			index.upsert(`decoy/${i}.md`, passages.join("\n\n"));
+		}
+		index.upsert("target.md", `# Log\n\n${prose(50)} ${phrase} ${prose(50)}`);
+		for (let i = 0; i < 200; i++) index.upsert(`other/${i}.md`, prose(60));
+		expect(index.search(phrase, { limit: 3, perNote: 1 })[0]?.id).toBe("target.md");
+	});
+
 	it("a phrase recalled across a line break ranks the note that holds it first", () => {
 		const index = new NoteIndex();
 		const line = "the quick server restarts the daemon after the backup completes";
