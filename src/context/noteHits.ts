@@ -47,24 +47,93 @@ export function liftPhrase(candidates: Candidate[], phrase: string, text: (c: Ca
 export const TITLE_CANDIDATES = 100;
 /** A query of fewer letters than this is not matched against names: a few letters are in order in many names. */
 const TITLE_MIN_LETTERS = 4;
-const NOT_LETTER = /[^\p{L}\p{N}]+/gu;
+/** Per UTF-16 unit: 1 a letter or digit (or half of a surrogate pair), 0 not, 255 not looked at yet. */
+const LETTER_CLASS = new Uint8Array(0x10000).fill(255);
+const LETTER = /[\p{L}\p{N}]/u;
 
-/** The letters and digits of a text, lower-cased and accent-folded (terms.ts foldWord), as code points. */
-function letters(text: string): string[] {
-	return Array.from(foldWord(text).replace(NOT_LETTER, ""));
-}
-
-/** How many letters of `query` a note's name leaves unmatched: its length less their longest common subsequence. */
-export function titleMisses(query: readonly string[], name: readonly string[]): number {
-	// One row of the longest-common-subsequence table at a time (a query and a name are short).
-	let prev = new Int32Array(name.length + 1);
-	let row = new Int32Array(name.length + 1);
-	for (const q of query) {
-		for (let j = 0; j < name.length; j++) row[j + 1] = q === name[j] ? (prev[j] as number) + 1 : Math.max(prev[j + 1] as number, row[j] as number);
-		[prev, row] = [row, prev];
+/**
+ * The letters and digits of a text, lower-cased and accent-folded (terms.ts foldWord), as UTF-16
+ * units in `out` (grown as needed); returns them and their count. Typed and reused: liftTitles reads
+ * a hundred names a query, and arrays of one-character strings cost more than the ranking of them.
+ */
+function letters(text: string, out: Int32Array): [Int32Array, number] {
+	const folded = needsFolding(text) ? foldWord(text) : text.toLowerCase();
+	if (out.length < folded.length) out = new Int32Array(folded.length * 2);
+	let n = 0;
+	for (let i = 0; i < folded.length; i++) {
+		const c = folded.charCodeAt(i);
+		let k = LETTER_CLASS[c] as number;
+		if (k === 255) {
+			k = (c >= 0xd800 && c <= 0xdfff) || LETTER.test(String.fromCharCode(c)) ? 1 : 0;
+			LETTER_CLASS[c] = k;
+		}
+		if (k === 1) out[n++] = c;
 	}
-	return query.length - (prev[name.length] as number);
+	return [out, n];
 }
+
+/** Whether a text has letters that foldWord changes beyond lower case: other than ASCII, kana, Han and Hangul (whose folding, NFD and back, is slow and changes nothing). */
+function needsFolding(text: string): boolean {
+	for (let i = 0; i < text.length; i++) {
+		const c = text.charCodeAt(i);
+		if (c >= 0x80 && !(c >= 0x3000 && c <= 0x9fff) && !(c >= 0xac00 && c <= 0xd7af)) return true;
+	}
+	return false;
+}
+
+/** Per query letter, where the name's letters after it start (greedy from the front), and where those that hold it and the rest start (greedy from the back). */
+let front = new Int32Array(64);
+let back = new Int32Array(64);
+
+/**
+ * Whether the first `nn` letters of `name` hold the first `qn` of `query` in order, all of them or
+ * (`allowed` 1) all but one: the longest common subsequence is at least qn − allowed. Two greedy
+ * passes, not the quadratic table: leaving out letter i works when the letters before it fit in the
+ * name before where the letters after it can start.
+ */
+export function holdsInOrder(query: Int32Array, qn: number, name: Int32Array, nn: number, allowed: 0 | 1): boolean {
+	if (front.length <= qn) {
+		front = new Int32Array(qn * 2 + 2);
+		back = new Int32Array(qn * 2 + 2);
+	}
+	// front[i]: the name's letters used by query[0, i), greedily (nn + 1: they do not fit).
+	front[0] = 0;
+	for (let i = 0, at = 0; i < qn; i++) {
+		if (at > nn) {
+			front[i + 1] = nn + 1;
+			continue;
+		}
+		const q = query[i] as number;
+		while (at < nn && name[at] !== q) at++;
+		at = at < nn ? at + 1 : nn + 1;
+		front[i + 1] = at;
+	}
+	if ((front[qn] as number) <= nn) return true;
+	if (allowed === 0) return false;
+	// back[i]: the latest start in the name from which query[i, qn) fits (−1: it does not).
+	back[qn] = nn;
+	for (let i = qn - 1, at = nn; i >= 0; i--) {
+		if (at < 0) {
+			back[i] = -1;
+			continue;
+		}
+		const q = query[i] as number;
+		at--;
+		while (at >= 0 && name[at] !== q) at--;
+		back[i] = at;
+	}
+	for (let i = 0; i < qn; i++) if ((front[i] as number) <= nn && (back[i + 1] as number) >= (front[i] as number)) return true;
+	return false;
+}
+
+/** holdsInOrder of two texts' letters (for tests). */
+export function holdsInOrderOf(query: string, name: string, allowed: 0 | 1): boolean {
+	const [q, qn] = letters(query, new Int32Array(0));
+	const [n, nn] = letters(name, new Int32Array(0));
+	return holdsInOrder(q, qn, n, nn, allowed);
+}
+
+let nameLetters: Int32Array = new Int32Array(64);
 
 /**
  * A query that is a note's name as a person recalls it: the notes whose names hold the query's
@@ -76,17 +145,20 @@ export function titleMisses(query: readonly string[], name: readonly string[]): 
  * Obsidian's quick switcher match names the same way). Spaces and punctuation do not count.
  */
 export function liftTitles(candidates: { name: string; score: number }[], query: string): number {
-	const q = letters(query);
-	if (q.length < TITLE_MIN_LETTERS || candidates.length === 0) return 0;
+	const [q, qn] = letters(query, new Int32Array(query.length));
+	if (qn < TITLE_MIN_LETTERS || candidates.length === 0) return 0;
 	const lift = candidates[0]?.score ?? 0;
 	const order = new Map(candidates.map((c, i) => [c, i]));
 	// One letter may be wrong (changed, added or two swapped), from six letters up: a shorter query
 	// matches too many names with a letter left out.
-	const allowed = q.length >= 6 ? 1 : 0;
+	const allowed = qn >= 6 ? 1 : 0;
 	let lifted = 0;
 	for (const c of candidates) {
-		const name = letters(c.name);
-		if (name.length + allowed < q.length || titleMisses(q, name) > allowed) continue;
+		// Folding at most doubles a name's length (ß → ss): a name too short even so is not read (a phrase's notes).
+		if (2 * c.name.length + allowed < qn) continue;
+		const [name, nn] = letters(c.name, nameLetters);
+		nameLetters = name;
+		if (nn + allowed < qn || !holdsInOrder(q, qn, name, nn, allowed)) continue;
 		c.score += lift;
 		lifted++;
 	}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { NoteIndex } from "../../src/context/NoteIndex";
-import { liftTitles, titleMisses, type Candidate } from "../../src/context/noteHits";
+import fc from "fast-check";
+import { holdsInOrderOf, liftTitles, type Candidate } from "../../src/context/noteHits";
 import { seededRandom } from "../support/random";
 
 // Chinese and Japanese names of invented characters, misspelled by one character in the middle (which
@@ -92,7 +93,27 @@ describe("search recall", () => {
 		const short = [cand("Other", 2), cand("Docs", 1), cand("Dogs", 1)];
 		liftTitles(short, "docs");
 		expect(short.map((c) => c.name)).toEqual(["Docs", "Other", "Dogs"]);
-		expect(titleMisses(Array.from("资源加瑜璇芷翊"), Array.from("资源加插件瑜檀芷翊"))).toBe(1);
+		expect(holdsInOrderOf("资源加瑜璇芷翊", "资源加插件瑜檀芷翊", 0)).toBe(false);
+		expect(holdsInOrderOf("资源加瑜璇芷翊", "资源加插件瑜檀芷翊", 1)).toBe(true);
+		expect(holdsInOrderOf("Straße, Köln!", "strasse koln", 0)).toBe(true);
+	});
+
+	it("holdsInOrder: the name's longest common subsequence with the query is at least its length less the letters allowed to miss", () => {
+		const lcs = (a: string, b: string): number => {
+			let prev = new Array<number>(b.length + 1).fill(0);
+			for (const x of a) {
+				const row = [0];
+				for (let j = 0; j < b.length; j++) row.push(x === b[j] ? (prev[j] as number) + 1 : Math.max(prev[j + 1] as number, row[j] as number));
+				prev = row;
+			}
+			return prev[b.length] as number;
+		};
+		fc.assert(
+			fc.property(fc.stringMatching(/^[abc]{0,8}$/), fc.stringMatching(/^[abc]{0,12}$/), (q, name) => {
+				for (const allowed of [0, 1] as const) expect(holdsInOrderOf(q, name, allowed), `${q} in ${name}, ${allowed}`).toBe(lcs(q, name) >= q.length - allowed);
+			}),
+			{ numRuns: 500 },
+		);
 	});
 
 	// 80 notes that have the phrase's words in short passages of their own, three words each (each word
