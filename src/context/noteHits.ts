@@ -47,38 +47,53 @@ export function liftPhrase(candidates: Candidate[], phrase: string, text: (c: Ca
 export const TITLE_CANDIDATES = 100;
 /** A query of fewer letters than this is not matched against names: a few letters are in order in many names. */
 const TITLE_MIN_LETTERS = 4;
-/** Per UTF-16 unit: 1 a letter or digit (or half of a surrogate pair), 0 not, 255 not looked at yet. */
-const LETTER_CLASS = new Uint8Array(0x10000).fill(255);
+/**
+ * Per UTF-16 unit, what it folds to (terms.ts foldWord, one character at a time) if that is one
+ * letter or digit: its unit; −1 nothing (not a letter); −2 not looked at yet; −3 several units, in
+ * FOLD_MANY (ß → ss). Filled as characters are first seen: names and headings are folded a hundred
+ * a query, and foldWord's normalizing of a whole string cost more than the ranking of them.
+ */
+const FOLD_ONE = new Int32Array(0x10000).fill(-2);
+const FOLD_MANY = new Map<number, number[]>();
 const LETTER = /[\p{L}\p{N}]/u;
 
-/**
- * The letters and digits of a text, lower-cased and accent-folded (terms.ts foldWord), as UTF-16
- * units in `out` (grown as needed); returns them and their count. Typed and reused: liftTitles reads
- * a hundred names a query, and arrays of one-character strings cost more than the ranking of them.
- */
-function letters(text: string, out: Int32Array): [Int32Array, number] {
-	const folded = needsFolding(text) ? foldWord(text) : text.toLowerCase();
-	if (out.length < folded.length) out = new Int32Array(folded.length * 2);
-	let n = 0;
-	for (let i = 0; i < folded.length; i++) {
-		const c = folded.charCodeAt(i);
-		let k = LETTER_CLASS[c] as number;
-		if (k === 255) {
-			k = (c >= 0xd800 && c <= 0xdfff) || LETTER.test(String.fromCharCode(c)) ? 1 : 0;
-			LETTER_CLASS[c] = k;
-		}
-		if (k === 1) out[n++] = c;
-	}
-	return [out, n];
+function foldUnit(c: number): number {
+	// Half of a surrogate pair: kept as it is (a character outside the BMP is its two units).
+	if (c >= 0xd800 && c <= 0xdfff) return c;
+	const units: number[] = [];
+	for (const ch of foldWord(String.fromCharCode(c))) if (LETTER.test(ch)) for (let i = 0; i < ch.length; i++) units.push(ch.charCodeAt(i));
+	if (units.length === 1) return units[0] as number;
+	if (units.length === 0) return -1;
+	FOLD_MANY.set(c, units);
+	return -3;
 }
 
-/** Whether a text has letters that foldWord changes beyond lower case: other than ASCII, kana, Han and Hangul (whose folding, NFD and back, is slow and changes nothing). */
-function needsFolding(text: string): boolean {
+/**
+ * The letters and digits of a text, lower-cased and accent-folded a character at a time, as UTF-16
+ * units in `out` (grown as needed); returns them and their count. Typed and reused: arrays of
+ * one-character strings cost more than the ranking of the notes they were read for.
+ */
+function letters(text: string, out: Int32Array): [Int32Array, number] {
+	// Folding one character gives at most three units.
+	if (out.length < 3 * text.length) out = new Int32Array(3 * text.length + 16);
+	let n = 0;
 	for (let i = 0; i < text.length; i++) {
 		const c = text.charCodeAt(i);
-		if (c >= 0x80 && !(c >= 0x3000 && c <= 0x9fff) && !(c >= 0xac00 && c <= 0xd7af)) return true;
+		if (c < 0x80) {
+			if (c >= 0x61 && c <= 0x7a) out[n++] = c;
+			else if (c >= 0x41 && c <= 0x5a) out[n++] = c + 32;
+			else if (c >= 0x30 && c <= 0x39) out[n++] = c;
+			continue;
+		}
+		let f = FOLD_ONE[c] as number;
+		if (f === -2) {
+			f = foldUnit(c);
+			FOLD_ONE[c] = f;
+		}
+		if (f >= 0) out[n++] = f;
+		else if (f === -3) for (const u of FOLD_MANY.get(c) ?? []) out[n++] = u;
 	}
-	return false;
+	return [out, n];
 }
 
 /** Per query letter, where the name's letters after it start (greedy from the front), and where those that hold it and the rest start (greedy from the back). */
@@ -143,8 +158,11 @@ let nameLetters: Int32Array = new Int32Array(64);
  * three), so the right note's terms often score below notes that share two pairs of the name by
  * chance, while its name still holds every other character of the query (fuzzy finders such as
  * Obsidian's quick switcher match names the same way). Spaces and punctuation do not count.
+ * A query that is one of a note's headings (`headings`: the heading paths of its passages that hold
+ * a query term, "# A > ## B"), the whole heading but for one letter, lifts it too: a heading's words
+ * are common ones, which many notes hold in their text as well.
  */
-export function liftTitles(candidates: { name: string; score: number }[], query: string): number {
+export function liftTitles(candidates: { name: string; score: number; headings?: () => Iterable<string> }[], query: string): number {
 	const [q, qn] = letters(query, new Int32Array(query.length));
 	if (qn < TITLE_MIN_LETTERS || candidates.length === 0) return 0;
 	const lift = candidates[0]?.score ?? 0;
@@ -154,16 +172,35 @@ export function liftTitles(candidates: { name: string; score: number }[], query:
 	const allowed = qn >= 6 ? 1 : 0;
 	let lifted = 0;
 	for (const c of candidates) {
-		// Folding at most doubles a name's length (ß → ss): a name too short even so is not read (a phrase's notes).
-		if (2 * c.name.length + allowed < qn) continue;
-		const [name, nn] = letters(c.name, nameLetters);
-		nameLetters = name;
-		if (nn + allowed < qn || !holdsInOrder(q, qn, name, nn, allowed)) continue;
+		if (!holdsQuery(c.name, q, qn, allowed) && !isHeading(c.headings?.() ?? [], q, qn, allowed)) continue;
 		c.score += lift;
 		lifted++;
 	}
 	if (lifted > 0) candidates.sort((a, b) => b.score - a.score || (order.get(a) ?? 0) - (order.get(b) ?? 0));
 	return lifted;
+}
+
+/** Whether `text`'s letters hold the query's in order, but for `allowed`. */
+function holdsQuery(text: string, q: Int32Array, qn: number, allowed: 0 | 1): boolean {
+	// Folding at most doubles a text's length (ß → ss): a text too short even so is not read (a phrase's notes).
+	if (2 * text.length + allowed < qn) return false;
+	const [t, tn] = letters(text, nameLetters);
+	nameLetters = t;
+	return tn + allowed >= qn && holdsInOrder(q, qn, t, tn, allowed);
+}
+
+/** Whether one heading of these paths is the query: its letters hold the query's in order, but for `allowed`, and are no more than one longer. */
+function isHeading(paths: Iterable<string>, q: Int32Array, qn: number, allowed: 0 | 1): boolean {
+	for (const path of paths) {
+		if (path === "") continue;
+		for (const heading of path.split(" > ")) {
+			if (heading.length > 2 * (qn + allowed) + 8) continue;
+			const [t, tn] = letters(heading, nameLetters);
+			nameLetters = t;
+			if (tn <= qn + allowed && tn + allowed >= qn && holdsInOrder(q, qn, t, tn, allowed)) return true;
+		}
+	}
+	return false;
 }
 
 /**

@@ -137,6 +137,18 @@ describe("search recall", () => {
 		expect(index.search(phrase, { limit: 3, perNote: 1 })[0]?.id).toBe("target.md");
 	});
 
+	// A heading of three common words, which 40 short notes hold in their text, over and over.
+	it("a query that is one of a note's headings (one letter wrong at most) finds that note first", () => {
+		const rnd = seededRandom(9);
+		const filler = Array.from({ length: 300 }, (_, i) => `w${i.toString(36)}x`);
+		const prose = (n: number): string => Array.from({ length: n }, () => filler[Math.floor(rnd() * filler.length)] ?? "").join(" ");
+		const index = new NoteIndex();
+		for (let i = 0; i < 40; i++) index.upsert(`decoy/${i}.md`, `${prose(5)} harbour lantern keeper, the lantern keeper of the harbour. ${prose(5)}`);
+		for (let i = 0; i < 200; i++) index.upsert(`other/${i}.md`, `## ${prose(3)}\n\n${prose(60)}`);
+		index.upsert("target.md", `# Log\n\n${prose(80)}\n\n## Harbour lantern keeper\n\n${prose(80)} keeper ${prose(80)}`);
+		for (const query of ["harbour lantern keeper", "harbour lantren keeper"]) expect(index.search(query, { limit: 3, perNote: 1 })[0]?.id, query).toBe("target.md");
+	});
+
 	it("a phrase recalled across a line break ranks the note that holds it first", () => {
 		const index = new NoteIndex();
 		const line = "the quick server restarts the daemon after the backup completes";
