@@ -158,9 +158,9 @@ let nameLetters: Int32Array = new Int32Array(64);
  * three), so the right note's terms often score below notes that share two pairs of the name by
  * chance, while its name still holds every other character of the query (fuzzy finders such as
  * Obsidian's quick switcher match names the same way). Spaces and punctuation do not count.
- * A query that is one of a note's headings (`headings`: the heading paths of its passages that hold
- * a query term, "# A > ## B"), the whole heading but for one letter, lifts it too: a heading's words
- * are common ones, which many notes hold in their text as well.
+ * A query that is one of a note's headings (`headings`: heading paths, "# A > ## B", of the note's
+ * best passages), the whole heading but for one letter, lifts it too: a heading's words are common
+ * ones, which many notes hold in their text as well.
  */
 export function liftTitles(candidates: { name: string; score: number; headings?: () => Iterable<string> }[], query: string): number {
 	const [q, qn] = letters(query, new Int32Array(query.length));
@@ -182,8 +182,8 @@ export function liftTitles(candidates: { name: string; score: number; headings?:
 
 /** Whether `text`'s letters hold the query's in order, but for `allowed`. */
 function holdsQuery(text: string, q: Int32Array, qn: number, allowed: 0 | 1): boolean {
-	// Folding at most doubles a text's length (ß → ss): a text too short even so is not read (a phrase's notes).
-	if (2 * text.length + allowed < qn) return false;
+	// Folding gives at most three units a character (letters): a text too short even so is not read (a phrase's notes).
+	if (3 * text.length + allowed < qn) return false;
 	const [t, tn] = letters(text, nameLetters);
 	nameLetters = t;
 	return tn + allowed >= qn && holdsInOrder(q, qn, t, tn, allowed);
@@ -194,6 +194,7 @@ function isHeading(paths: Iterable<string>, q: Int32Array, qn: number, allowed: 
 	for (const path of paths) {
 		if (path === "") continue;
 		for (const heading of path.split(" > ")) {
+			// Far longer than the query: more letters than it has, but for a heading of mostly punctuation.
 			if (heading.length > 2 * (qn + allowed) + 8) continue;
 			const [t, tn] = letters(heading, nameLetters);
 			nameLetters = t;
