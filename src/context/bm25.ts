@@ -4,13 +4,20 @@
 import { PagedInt32 } from "./paged";
 import { drain, type Steps } from "./steps";
 import { TermTable } from "./termTable";
-import { appendTerms, PREFIX_MARK, type CjkMode } from "./terms";
+import { appendTerms, identifierTerms, PREFIX_MARK, type CjkMode } from "./terms";
 
 /** A note's corpus starts its columns at this many entries (most notes are small; a page is 65,536). */
 const SMALL_FIRST = 64;
 
 /** A prefix term (terms.ts) in a query counts this much of a whole word: it matches more loosely. */
 export const PREFIX_WEIGHT = 0.5;
+/**
+ * A part of an identifier in a query ("non" and "free" of "non-free", "max" and "tokens" of
+ * "maxTokens") counts this much of a word. A text that has the identifier has its parts too, so
+ * at full weight one hyphenated word of the query counted three times (and twice more as
+ * neighbour pairs, noteRanking.ts): a common one outweighed the query's rare word.
+ */
+export const PART_WEIGHT = 0.5;
 
 export const BM25_K1 = 1.2;
 export const BM25_B = 0.75;
@@ -37,15 +44,17 @@ export type WeightedQuery = Map<string, number>;
 /**
  * The terms of a query, weighted. `message` is what the person asks now and weighs `messageWeight`
  * (default 2); `context` (the last few turns) weighs 1. A term repeated in a part counts once there:
- * a query is a few words, and repeats rarely mean more.
+ * a query is a few words, and repeats rarely mean more. Prefix terms and identifiers' parts count
+ * less (PREFIX_WEIGHT, PART_WEIGHT).
  */
 export function weightedQuery(message: string, context = "", messageWeight = 2, mode: CjkMode = "bigram"): WeightedQuery {
 	const out: WeightedQuery = new Map();
 	const add = (text: string, weight: number): void => {
 		const list: string[] = [];
 		appendTerms(text, list, mode);
+		const parts = new Set([...identifierTerms(text).values()].flat());
 		for (const t of new Set(list)) {
-			const w = t.endsWith(PREFIX_MARK) ? weight * PREFIX_WEIGHT : weight;
+			const w = t.endsWith(PREFIX_MARK) ? weight * PREFIX_WEIGHT : parts.has(t) ? weight * PART_WEIGHT : weight;
 			out.set(t, Math.max(out.get(t) ?? 0, w));
 		}
 	};

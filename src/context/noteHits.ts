@@ -6,6 +6,7 @@
 // search run again, rather than cutting the new text at the old offsets.
 import type { NoteIndex, NoteSearchHit } from "./NoteIndex";
 import { textHash } from "./noteTerms";
+import { foldWord } from "./terms";
 
 export interface Candidate {
 	id: string;
@@ -40,6 +41,184 @@ export function liftPhrase(candidates: Candidate[], phrase: string, text: (c: Ca
 		if (body !== undefined && holds(body)) c.score += lift;
 	}
 	candidates.sort((a, b) => b.score - a.score || (order.get(a) ?? 0) - (order.get(b) ?? 0));
+}
+
+/** Notes whose names are checked against the query (the best this many by score): see liftTitles. */
+export const TITLE_CANDIDATES = 100;
+/** A query of fewer letters than this is not matched against names: a few letters are in order in many names. */
+const TITLE_MIN_LETTERS = 4;
+/**
+ * Per UTF-16 unit, what it folds to (terms.ts foldWord, one character at a time) if that is one
+ * letter or digit: its unit; −1 nothing (not a letter); −2 not looked at yet; −3 several units, in
+ * FOLD_MANY (ß → ss). Filled as characters are first seen: names and headings are folded a hundred
+ * a query, and foldWord's normalizing of a whole string cost more than the ranking of them.
+ */
+const FOLD_ONE = new Int32Array(0x10000).fill(-2);
+const FOLD_MANY = new Map<number, number[]>();
+const LETTER = /[\p{L}\p{N}]/u;
+
+function foldUnit(c: number): number {
+	// Half of a surrogate pair: kept as it is (a character outside the BMP is its two units).
+	if (c >= 0xd800 && c <= 0xdfff) return c;
+	const units: number[] = [];
+	for (const ch of foldWord(String.fromCharCode(c))) if (LETTER.test(ch)) for (let i = 0; i < ch.length; i++) units.push(ch.charCodeAt(i));
+	if (units.length === 1) return units[0] as number;
+	if (units.length === 0) return -1;
+	FOLD_MANY.set(c, units);
+	return -3;
+}
+
+/**
+ * The letters and digits of a text, lower-cased and accent-folded a character at a time, as UTF-16
+ * units in `out` (grown as needed); returns them and their count. Typed and reused: arrays of
+ * one-character strings cost more than the ranking of the notes they were read for.
+ */
+function letters(text: string, out: Int32Array): [Int32Array, number] {
+	// Folding one character gives at most three units.
+	if (out.length < 3 * text.length) out = new Int32Array(3 * text.length + 16);
+	let n = 0;
+	for (let i = 0; i < text.length; i++) {
+		const c = text.charCodeAt(i);
+		if (c < 0x80) {
+			if (c >= 0x61 && c <= 0x7a) out[n++] = c;
+			else if (c >= 0x41 && c <= 0x5a) out[n++] = c + 32;
+			else if (c >= 0x30 && c <= 0x39) out[n++] = c;
+			continue;
+		}
+		let f = FOLD_ONE[c] as number;
+		if (f === -2) {
+			f = foldUnit(c);
+			FOLD_ONE[c] = f;
+		}
+		if (f >= 0) out[n++] = f;
+		else if (f === -3) for (const u of FOLD_MANY.get(c) ?? []) out[n++] = u;
+	}
+	return [out, n];
+}
+
+/** Per query letter, where the name's letters after it start (greedy from the front), and where those that hold it and the rest start (greedy from the back). */
+let front = new Int32Array(64);
+let back = new Int32Array(64);
+
+/**
+ * Whether the first `nn` letters of `name` hold the first `qn` of `query` in order, all of them or
+ * (`allowed` 1) all but one: the longest common subsequence is at least qn − allowed. Two greedy
+ * passes, not the quadratic table: leaving out letter i works when the letters before it fit in the
+ * name before where the letters after it can start.
+ */
+export function holdsInOrder(query: Int32Array, qn: number, name: Int32Array, nn: number, allowed: 0 | 1): boolean {
+	if (front.length <= qn) {
+		front = new Int32Array(qn * 2 + 2);
+		back = new Int32Array(qn * 2 + 2);
+	}
+	// front[i]: the name's letters used by query[0, i), greedily (nn + 1: they do not fit).
+	front[0] = 0;
+	for (let i = 0, at = 0; i < qn; i++) {
+		if (at > nn) {
+			front[i + 1] = nn + 1;
+			continue;
+		}
+		const q = query[i] as number;
+		while (at < nn && name[at] !== q) at++;
+		at = at < nn ? at + 1 : nn + 1;
+		front[i + 1] = at;
+	}
+	if ((front[qn] as number) <= nn) return true;
+	if (allowed === 0) return false;
+	// back[i]: the latest start in the name from which query[i, qn) fits (−1: it does not).
+	back[qn] = nn;
+	for (let i = qn - 1, at = nn; i >= 0; i--) {
+		if (at < 0) {
+			back[i] = -1;
+			continue;
+		}
+		const q = query[i] as number;
+		at--;
+		while (at >= 0 && name[at] !== q) at--;
+		back[i] = at;
+	}
+	for (let i = 0; i < qn; i++) if ((front[i] as number) <= nn && (back[i + 1] as number) >= (front[i] as number)) return true;
+	return false;
+}
+
+/** holdsInOrder of two texts' letters (for tests). */
+export function holdsInOrderOf(query: string, name: string, allowed: 0 | 1): boolean {
+	const [q, qn] = letters(query, new Int32Array(0));
+	const [n, nn] = letters(name, new Int32Array(0));
+	return holdsInOrder(q, qn, n, nn, allowed);
+}
+
+let nameLetters: Int32Array = new Int32Array(64);
+
+/**
+ * A query that is a note's name as a person recalls it: the notes whose names hold the query's
+ * letters in order, all of them or all but one, go first, in the order they had. Recalling a name
+ * means recalling some of its words, in order, with one letter wrong at times; one wrong Han, kana
+ * or Hangul character changes both character pairs it is in (a four-character name keeps one of its
+ * three), so the right note's terms often score below notes that share two pairs of the name by
+ * chance, while its name still holds every other character of the query (fuzzy finders such as
+ * Obsidian's quick switcher match names the same way). Spaces and punctuation do not count.
+ * A query that is one of a note's headings (`headings`: heading paths, "# A > ## B", of the note's
+ * best passages), the whole heading but for one letter, lifts it too: a heading's words are common
+ * ones, which many notes hold in their text as well.
+ */
+export function liftTitles(candidates: { name: string; score: number; headings?: () => Iterable<string> }[], query: string): number {
+	const [q, qn] = letters(query, new Int32Array(query.length));
+	if (qn < TITLE_MIN_LETTERS || candidates.length === 0) return 0;
+	const lift = candidates[0]?.score ?? 0;
+	const order = new Map(candidates.map((c, i) => [c, i]));
+	// One letter may be wrong (changed, added or two swapped), from six letters up: a shorter query
+	// matches too many names with a letter left out.
+	const allowed = qn >= 6 ? 1 : 0;
+	let lifted = 0;
+	for (const c of candidates) {
+		if (!holdsQuery(c.name, q, qn, allowed) && !isHeading(c.headings?.() ?? [], q, qn, allowed)) continue;
+		c.score += lift;
+		lifted++;
+	}
+	if (lifted > 0) candidates.sort((a, b) => b.score - a.score || (order.get(a) ?? 0) - (order.get(b) ?? 0));
+	return lifted;
+}
+
+/** Whether `text`'s letters hold the query's in order, but for `allowed`. */
+function holdsQuery(text: string, q: Int32Array, qn: number, allowed: 0 | 1): boolean {
+	// Folding gives at most three units a character (letters): a text too short even so is not read (a phrase's notes).
+	if (3 * text.length + allowed < qn) return false;
+	const [t, tn] = letters(text, nameLetters);
+	nameLetters = t;
+	return tn + allowed >= qn && holdsInOrder(q, qn, t, tn, allowed);
+}
+
+/** Whether one heading of these paths is the query: its letters hold the query's in order, but for `allowed`, and are no more than one longer. */
+function isHeading(paths: Iterable<string>, q: Int32Array, qn: number, allowed: 0 | 1): boolean {
+	for (const path of paths) {
+		if (path === "") continue;
+		for (const heading of path.split(" > ")) {
+			// Far longer than the query: more letters than it has, but for a heading of mostly punctuation.
+			if (heading.length > 2 * (qn + allowed) + 8) continue;
+			const [t, tn] = letters(heading, nameLetters);
+			nameLetters = t;
+			if (tn <= qn + allowed && tn + allowed >= qn && holdsInOrder(q, qn, t, tn, allowed)) return true;
+		}
+	}
+	return false;
+}
+
+/**
+ * The `wanted` notes a phrase is looked for in: the first `keep` (lifted by their names), then those
+ * whose best passage scores highest, in the order they had. A phrase is in one passage, which holds
+ * all its words: a note's score adds each word's best passage wherever it is, so notes that have
+ * the phrase's common words in different passages (in the known-item vault, every note of the
+ * language) outscored the one passage that has them all, and the note that holds the phrase was
+ * not among those checked (Korean phrases at 30,000 notes: 10th to 66th by note, 1st by passage).
+ */
+export function phraseCandidates<T>(ranked: readonly T[], wanted: number, keep: number, bestPassage: (c: T) => number): T[] {
+	if (ranked.length <= wanted) return [...ranked];
+	const rest = ranked.slice(keep).map((c, i) => ({ c, i, best: bestPassage(c) }));
+	rest.sort((a, b) => b.best - a.best || a.i - b.i);
+	const chosen = rest.slice(0, Math.max(0, wanted - keep));
+	chosen.sort((a, b) => a.i - b.i);
+	return [...ranked.slice(0, keep), ...chosen.map(({ c }) => c)];
 }
 
 /**

@@ -26,22 +26,27 @@
 // must be exact).
 import { BM25_B, BM25_K1, type WeightedQuery } from "./bm25";
 import { PairScratch, TF_BITS, TF_MASK, type RankSource, type RankTerm } from "./rankTerms";
-import { appendTerms, PREFIX_MARK } from "./terms";
+import { appendTerms, identifierTerms, PREFIX_MARK } from "./terms";
 
 export type { RankSource } from "./rankTerms";
 
-/** The query's terms that stand next to each other, in order, each pair once (prefix terms left out). */
+/**
+ * The query's terms that stand next to each other, in order, each pair once (prefix terms left out,
+ * and an identifier with its own first part: a text that has "non-free" has "non", so the pair would
+ * count the word again).
+ */
 export function neighbourPairs(query: string): [string, string][] {
 	const list: string[] = [];
 	appendTerms(query, list);
 	const seq = list.filter((t) => !t.endsWith(PREFIX_MARK));
+	const parts = identifierTerms(query);
 	const seen = new Set<string>();
 	const out: [string, string][] = [];
 	for (let i = 0; i + 1 < seq.length; i++) {
 		const a = seq[i] as string;
 		const b = seq[i + 1] as string;
 		const key = `${a}\u0000${b}`;
-		if (a === b || seen.has(key)) continue;
+		if (a === b || seen.has(key) || parts.get(a)?.includes(b) === true) continue;
 		seen.add(key);
 		out.push([a, b]);
 	}

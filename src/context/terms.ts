@@ -179,6 +179,27 @@ export function identifierParts(word: string): string[] {
 	return out;
 }
 
+/** Words of spaced scripts as the scanner reads them: letters and digits, joined by ' ’ - inside a word. */
+const QUERY_WORD = /[\p{L}\p{M}\p{N}_]+(?:['’-][\p{L}\p{M}\p{N}_]+)*/gu;
+
+/**
+ * The identifiers of `text` (words with parts: "non-free", "maxTokens") and their parts, as the
+ * analyzer gives them (folded, stop words left out): whole term → its part terms. A part that the
+ * text also has as a word of its own is left out of the parts (it is asked for as that word too).
+ */
+export function identifierTerms(text: string): Map<string, string[]> {
+	const out = new Map<string, string[]>();
+	const words = new Set<string>();
+	for (const word of text.match(QUERY_WORD) ?? []) {
+		if (CJK.test(word)) continue;
+		const parts = SEPARATORS.test(word) || HAS_UPPER_AFTER_LOWER.test(word) ? identifierParts(word).filter((p) => !STOP_WORDS.has(p)) : [];
+		if (parts.length > 1) out.set(foldWord(word), parts);
+		else words.add(foldWord(word));
+	}
+	for (const [whole, parts] of out) out.set(whole, parts.filter((p) => !words.has(p) && p !== whole));
+	return out;
+}
+
 const SEP = 0;
 const WORDCH = 1;
 const CJKCH = 2;

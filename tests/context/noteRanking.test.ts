@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { NoteIndex } from "../../src/context/NoteIndex";
 import { neighbourPairs } from "../../src/context/noteRanking";
+import { PART_WEIGHT, weightedQuery } from "../../src/context/bm25";
 import { seededRandom } from "../support/random";
 
 // A generated vault: 2,000 notes of invented words, a few hundred of them common across the vault.
@@ -66,6 +67,43 @@ describe("NoteIndex ranks whole notes", () => {
 		const hit = index.search(rare)[0];
 		expect(hit?.id).toBe(q.id);
 		expect(hit?.text).toContain(rare);
+	});
+});
+
+describe("NoteIndex identifiers in a query", () => {
+	// A hyphenated common word (the folder of one note in 25, as in a vault filed by topic) beside a
+	// word one note has: the note that has the rare word (and "free", but not "non-free") ranks in
+	// the top 3. With the parts at full weight and paired with their word, "non-free" counted five
+	// times over and all 20 missed (the folder's notes scored 38 against 26).
+	it("a rare word outweighs a common hyphenated word of the query, whose parts count as its share", () => {
+		const rnd = seededRandom(5);
+		const common = Array.from({ length: 200 }, () => word(rnd));
+		const paragraph = (n: number): string => Array.from({ length: n }, () => common[Math.floor(rnd() * common.length)] ?? "").join(" ") + ".";
+		const index = new NoteIndex();
+		const queries: { query: string; id: string }[] = [];
+		for (let i = 0; i < 1000; i++) {
+			const id = `${i % 25 === 0 ? "non-free" : "misc"}/note ${i}.md`;
+			if (i % 50 === 7) {
+				const rare = `zq${i.toString(36)}kelmoran`;
+				index.upsert(id, `${paragraph(25)} The ${rare} is here. ${paragraph(25)}\n\n${paragraph(30)} Not free, besides.`);
+				queries.push({ query: `non-free ${rare} besides`, id });
+			} else index.upsert(id, `${paragraph(30)}\n\n${paragraph(10)} ${i % 25 === 0 ? "non-free" : ""} besides.`);
+		}
+		const missed = queries.filter((q) => !index.search(q.query, { limit: 10, perNote: 1 }).slice(0, 3).some((h) => h.id === q.id));
+		expect(queries.length).toBe(20);
+		expect(missed.map((q) => q.query)).toEqual([]);
+	});
+
+	it("neighbourPairs leave out an identifier with its own part; weightedQuery weighs parts at PART_WEIGHT, unless asked for as words too", () => {
+		expect(neighbourPairs("non-free software")).toEqual([
+			["non", "free"],
+			["free", "software"],
+		]);
+		expect([...weightedQuery("maxTokens max")]).toEqual([
+			["maxtokens", 2],
+			["max", 2],
+			["tokens", 2 * PART_WEIGHT],
+		]);
 	});
 });
 
