@@ -78,9 +78,9 @@ export class ByteWriter {
 		this.bytes[this.n++] = v;
 	}
 	/**
-	 * A posting list (passage × TF_SLOTS + tf, ascending) in the saved layout, as writePostings
-	 * (lazyPostings.ts) writes it, with its varints written inline: a save or a compaction of the
-	 * vault index writes tens of millions. `prev`: the passage written last before them.
+	 * A posting list (passage × TF_SLOTS + tf, ascending) in the saved layout (lazyPostings.ts, read
+	 * back by readPostings), its varints written inline: a save or a compaction of the vault index
+	 * writes tens of millions. `prev`: the passage written last before them.
 	 */
 	postings(values: ArrayLike<number>, prev = 0): void {
 		let bytes = this.bytes;

@@ -16,21 +16,6 @@ export interface PostingSource {
 }
 
 /**
- * Writes a list (passage × TF_SLOTS + tf, ascending) in the saved layout through `varint`; `prev` is
- * the passage written last before them (a list's tail appended to its saved bytes: postingPool.ts).
- */
-export function writePostings(values: ArrayLike<number>, varint: (v: number) => void, prev = 0): void {
-	for (let i = 0; i < values.length; i++) {
-		const v = values[i] ?? 0;
-		const doc = Math.floor(v / TF_SLOTS);
-		const tf = v % TF_SLOTS;
-		varint((doc - prev) * 2 + (tf !== 1 ? 1 : 0));
-		if (tf !== 1) varint(tf);
-		prev = doc;
-	}
-}
-
-/**
  * Decodes `count` postings from bytes [at, end), leaving out those of passages marked in `skip`
  * (retired: postingPool.ts). A damaged list (a passage past the saved ones, a tf out of range, bytes
  * cut short, not ascending) keeps its entries up to the damage: a query then misses a few passages,

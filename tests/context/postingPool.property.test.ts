@@ -1,9 +1,24 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { readPostings, TF_SLOTS, writePostings } from "../../src/context/lazyPostings";
+import { readPostings, TF_SLOTS } from "../../src/context/lazyPostings";
 import { ByteWriter, CHUNK_BYTES } from "../../src/context/binaryCodec";
 import { PostingPool } from "../../src/context/postingPool";
 import { drain } from "../../src/context/steps";
+
+/**
+ * The saved layout written the plain way, as the reference for ByteWriter.postings: per posting, a
+ * varint of (passage − previous passage) × 2 + (tf ≠ 1), then the tf when it is not 1.
+ */
+function writePostings(values: ArrayLike<number>, varint: (v: number) => void, prev = 0): void {
+	for (let i = 0; i < values.length; i++) {
+		const v = values[i] ?? 0;
+		const doc = Math.floor(v / TF_SLOTS);
+		const tf = v % TF_SLOTS;
+		varint((doc - prev) * 2 + (tf !== 1 ? 1 : 0));
+		if (tf !== 1) varint(tf);
+		prev = doc;
+	}
+}
 
 // The pool against a model (plain sorted arrays), lists starting in saved bytes (loadLazy), with
 // passage ids handed out as noteTables.ts does (mostly past the others, freed ones reused), a removed
