@@ -6,6 +6,15 @@ export const PAGE_BITS = 16;
 const PAGE = 1 << PAGE_BITS;
 const MASK = PAGE - 1;
 
+/** A copy of `data` doubled until index `i` fits (at most `cap` entries). */
+function doubledFor(data: Int32Array, i: number, cap = Infinity): Int32Array {
+	let size = data.length * 2;
+	while (size <= i) size *= 2;
+	const grown = new Int32Array(Math.min(cap, size));
+	grown.set(data);
+	return grown;
+}
+
 /**
  * A column of 32-bit integers indexed from 0, grown a page of 65,536 at a time (never copied). Unset
  * entries read 0. With `firstPage` smaller, the first page doubles from that size up to a whole page
@@ -28,13 +37,7 @@ export class PagedInt32 {
 	set(i: number, v: number): void {
 		const p = i >>> PAGE_BITS;
 		const first = this.pages[0] as Int32Array;
-		if (p === 0 && i >= first.length) {
-			let size = first.length * 2;
-			while (size <= i) size *= 2;
-			const grown = new Int32Array(Math.min(PAGE, size));
-			grown.set(first);
-			this.pages[0] = grown;
-		}
+		if (p === 0 && i >= first.length) this.pages[0] = doubledFor(first, i, PAGE);
 		while (this.pages.length <= p) this.pages.push(new Int32Array(PAGE));
 		(this.pages[p] as Int32Array)[i & MASK] = v;
 	}
@@ -93,13 +96,7 @@ export class GrowingInt32 {
 		return this.data[i] ?? 0;
 	}
 	set(i: number, v: number): void {
-		if (i >= this.data.length) {
-			let size = this.data.length * 2;
-			while (size <= i) size *= 2;
-			const grown = new Int32Array(size);
-			grown.set(this.data);
-			this.data = grown;
-		}
+		if (i >= this.data.length) this.data = doubledFor(this.data, i);
 		this.data[i] = v;
 		if (i >= this.length) this.length = i + 1;
 	}
