@@ -58,17 +58,13 @@ export async function indexInSlices(
 			if (done) break;
 		}
 	};
-	let cancelled = false;
 	for await (const note of notes) {
-		if (options.cancelled?.()) {
-			cancelled = true;
-			break;
-		}
+		if (options.cancelled?.()) break;
 		await run(note.remove === true ? index.removeSteps(note.id) : index.upsertSteps(note.id, note.text, note.name, note.mtime));
 		report.notes++;
 		if (index.compactionDue()) await run(index.compactSteps());
 	}
-	if (!cancelled && !options.cancelled?.() && index.compactionDue(1 / 32)) await run(index.compactSteps());
+	if (!options.cancelled?.() && index.compactionDue(1 / 32)) await run(index.compactSteps());
 	report.longestSliceMs = Math.max(report.longestSliceMs, work);
 	return report;
 }
